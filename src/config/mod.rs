@@ -1,0 +1,94 @@
+//! The config stage: HOOKS.yaml text to a validated [`Document`].
+//!
+//! Loading runs in four steps, each reporting every problem it finds with file, line, column
+//! and field path: YAML parsing within hard budgets ([`yaml`]), the JSON Schema
+//! (`schemas/hooks.schema.json`), typed conversion, and semantic checks (regexes compiled with
+//! limits, unique names, actions this build runs).
+
+mod discovery;
+pub mod error;
+mod model;
+mod pattern;
+pub(crate) mod schema;
+pub mod yaml;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use discovery::{ConfigSource, discover};
+pub use error::{ConfigError, Diagnostic, DiagnosticKind};
+pub use model::{
+    ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, MatchSpec, Mode, OnFailure,
+};
+pub(crate) use model::js_number;
+pub use pattern::{Pattern, PatternError};
+pub use schema::HOOKS_SCHEMA;
+pub use yaml::{Position, YamlBudget};
+
+/// A policy read from a file (or a string) and validated.
+#[derive(Debug, Clone)]
+pub struct LoadedPolicy {
+    /// Where it came from.
+    pub path: PathBuf,
+    /// The text it was loaded from.
+    pub text: Arc<str>,
+    /// The validated document.
+    pub document: Document,
+}
+
+/// Reads and validates the policy at `path`.
+pub fn load_file(path: &Path) -> Result<LoadedPolicy, ConfigError> {
+    load_file_with(path, &YamlBudget::default())
+}
+
+/// [`load_file`] with explicit budgets.
+pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, ConfigError> {
+    let read_error = |source| ConfigError::Read { path: path.to_path_buf(), source };
+    let meta = std::fs::metadata(path).map_err(read_error)?;
+    if meta.len() > budget.max_bytes as u64 {
+        let d = Diagnostic::new(
+            DiagnosticKind::Yaml,
+            path,
+            Position { line: 1, column: 1 },
+            "",
+            format!("file is {} bytes, over the {} byte limit", meta.len(), budget.max_bytes),
+        );
+        return Err(ConfigError::Invalid { file: path.to_path_buf(), source_text: Arc::from(""), diagnostics: vec![d] });
+    }
+    let bytes = std::fs::read(path).map_err(read_error)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        read_error(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8: {e}")))
+    })?;
+    load_str_with(&text, path, budget)
+}
+
+/// Validates policy `text`; `origin` names it in diagnostics.
+pub fn load_str(text: &str, origin: &Path) -> Result<LoadedPolicy, ConfigError> {
+    load_str_with(text, origin, &YamlBudget::default())
+}
+
+/// [`load_str`] with explicit budgets.
+pub fn load_str_with(text: &str, origin: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, ConfigError> {
+    let text: Arc<str> = Arc::from(text);
+    let invalid = |diagnostics: Vec<Diagnostic>, text: &Arc<str>| ConfigError::Invalid {
+        file: origin.to_path_buf(),
+        source_text: Arc::clone(text),
+        diagnostics,
+    };
+    let parsed = yaml::parse(&text, budget).map_err(|e| {
+        invalid(vec![Diagnostic::new(DiagnosticKind::Yaml, origin, e.position, "", e.message)], &text)
+    })?;
+    let mut diagnostics = Vec::new();
+    schema::check(&parsed.value, &parsed.spans, origin, &mut diagnostics);
+    let document = model::build(&parsed.value, &parsed.spans, origin, &mut diagnostics);
+    match document {
+        Some(document) if diagnostics.is_empty() => {
+            Ok(LoadedPolicy { path: origin.to_path_buf(), text, document })
+        }
+        _ => {
+            diagnostics.sort_by_key(|d| (d.line(), d.column()));
+            diagnostics.dedup();
+            Err(invalid(diagnostics, &text))
+        }
+    }
+}

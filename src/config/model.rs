@@ -1,0 +1,399 @@
+//! The validated form of HOOKS.yaml: what the graph compiler consumes.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::{Diagnostic, DiagnosticKind};
+use super::pattern::Pattern;
+use super::yaml::{Position, SpanMap};
+use crate::point::Point;
+
+/// Priority of a hook that does not set one.
+pub const DEFAULT_PRIORITY: i64 = 50;
+
+/// A policy document that passed every check.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The `version` field, as a string.
+    pub version: String,
+    /// The `defaults` section.
+    pub defaults: Defaults,
+    /// The hooks, in file order.
+    pub hooks: Vec<HookSpec>,
+}
+
+/// The `defaults` section.
+#[derive(Debug, Clone, Default)]
+pub struct Defaults {
+    /// Model for summarize_and_log.
+    pub model: Option<String>,
+    /// Used when an action errors and its hook has no `onFailure`.
+    pub on_failure: Option<OnFailure>,
+    /// Fallback notification target.
+    pub notification_target: Option<String>,
+    /// Enforce (default) or audit.
+    pub mode: Mode,
+}
+
+/// Whether blocks are enforced or only reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Blocks stop the agent.
+    #[default]
+    Enforce,
+    /// Would-be blocks are recorded with `"audit": true`; the decision stays allow.
+    Audit,
+}
+
+impl Mode {
+    /// The name as written in HOOKS.yaml.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Enforce => "enforce",
+            Mode::Audit => "audit",
+        }
+    }
+}
+
+/// What to do when an action blocks or errors.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OnFailure {
+    /// block, retry, notify or continue.
+    pub action: FailureAction,
+    /// Retries for `retry` (default 3).
+    pub retries: Option<u32>,
+    /// Notify the user when the hook blocks.
+    pub notify_user: Option<bool>,
+    /// Block or notification message (a template).
+    pub message: Option<String>,
+}
+
+/// The `onFailure.action` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailureAction {
+    /// Stop with the message.
+    Block,
+    /// Run the action again with exponential backoff.
+    Retry,
+    /// Tell the user, then pass.
+    Notify,
+    /// Pass.
+    Continue,
+}
+
+/// The built-in actions this build of hookgate runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ActionName {
+    /// Stop the agent at this point.
+    Block,
+    /// Append a JSONL line describing the event.
+    Log,
+}
+
+impl ActionName {
+    /// Every action this build runs.
+    pub const ALL: &'static [ActionName] = &[ActionName::Block, ActionName::Log];
+
+    /// The name as written in HOOKS.yaml.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionName::Block => "block",
+            ActionName::Log => "log",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<ActionName> {
+        ActionName::ALL.iter().copied().find(|a| a.as_str() == name)
+    }
+}
+
+/// Actions of the HOOKS.yaml format that this build does not run yet. A file naming one is
+/// rejected rather than silently passed.
+const NOT_YET_BUILT: &[&str] =
+    &["summarize_and_log", "inject_context", "exec_script", "notify_user", "require_approval"];
+
+/// One hook after validation.
+#[derive(Debug, Clone)]
+pub struct HookSpec {
+    /// Position in the `hooks` list.
+    pub index: usize,
+    /// The `name`, else `hooks[i]`: the id used in decisions and logs.
+    pub id: String,
+    /// The points it is registered for, in file order, without repeats.
+    pub points: Vec<Point>,
+    /// Higher runs first.
+    pub priority: i64,
+    /// Filters (all must match).
+    pub filter: MatchSpec,
+    /// What it does.
+    pub action: ActionName,
+    /// summarize_and_log model.
+    pub model: Option<String>,
+    /// Output file (log), a template.
+    pub target: Option<String>,
+    /// inject_context source, a template.
+    pub source: Option<String>,
+    /// exec_script inline script, a template.
+    pub script: Option<String>,
+    /// inject_context entry count.
+    pub last_n: Option<u32>,
+    /// exec_script output injection.
+    pub inject_output: bool,
+    /// Notify on block.
+    pub notify_user: bool,
+    /// false: never fires.
+    pub enabled: bool,
+    /// Per-hook mode, else the default's.
+    pub mode: Mode,
+    /// Per-hook failure policy.
+    pub on_failure: Option<OnFailure>,
+    /// Where the hook starts in the file.
+    pub position: Position,
+}
+
+/// The `match` section, with patterns compiled.
+#[derive(Debug, Clone, Default)]
+pub struct MatchSpec {
+    /// Exact tool name.
+    pub tool: Option<String>,
+    /// Regex on the command subject.
+    pub command_pattern: Option<Pattern>,
+    /// Topic id as a string; `*` = any present topic.
+    pub topic_id: Option<String>,
+    /// Whether the session must (or must not) be a sub-agent's.
+    pub is_sub_agent: Option<bool>,
+    /// Regex on the session key.
+    pub session_pattern: Option<Pattern>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawDefaults {
+    model: Option<String>,
+    on_failure: Option<OnFailure>,
+    notification_target: Option<String>,
+    mode: Option<Mode>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StringOrNumber {
+    String(String),
+    Number(serde_json::Number),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawMatch {
+    tool: Option<String>,
+    command_pattern: Option<String>,
+    topic_id: Option<StringOrNumber>,
+    is_sub_agent: Option<bool>,
+    session_pattern: Option<String>,
+    custom: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawHook {
+    name: Option<String>,
+    point: OneOrMany<Point>,
+    priority: Option<i64>,
+    #[serde(rename = "match")]
+    filter: Option<RawMatch>,
+    action: String,
+    model: Option<String>,
+    target: Option<String>,
+    source: Option<String>,
+    script: Option<String>,
+    last_n: Option<u32>,
+    inject_output: Option<bool>,
+    notify_user: Option<bool>,
+    enabled: Option<bool>,
+    mode: Option<Mode>,
+    on_failure: Option<OnFailure>,
+}
+
+/// Converts a schema-checked JSON value into a [`Document`], running the semantic checks.
+/// Hooks that do not deserialize were already reported by the schema and are skipped, so the
+/// semantic problems of the other hooks are still reported in the same run.
+pub(crate) fn build(value: &Value, spans: &SpanMap, file: &Path, out: &mut Vec<Diagnostic>) -> Option<Document> {
+    let errors_before = out.len();
+    let semantic = |pointer: &str, message: String| {
+        Diagnostic::new(DiagnosticKind::Semantic, file, spans.value(pointer), pointer, message)
+    };
+
+    let version = match value.get("version") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(js_number(n)),
+        _ => None,
+    };
+    let defaults = value
+        .get("defaults")
+        .and_then(|d| serde_json::from_value::<RawDefaults>(d.clone()).ok())
+        .map(|d| Defaults {
+            model: d.model,
+            on_failure: d.on_failure,
+            notification_target: d.notification_target,
+            mode: d.mode.unwrap_or_default(),
+        })
+        .unwrap_or_default();
+
+    let mut hooks = Vec::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let raw_hooks = value.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    for (index, raw) in raw_hooks.iter().enumerate() {
+        let Ok(hook) = serde_json::from_value::<RawHook>(raw.clone()) else { continue };
+        let at = format!("/hooks/{index}");
+
+        if let Some(name) = &hook.name {
+            if let Some(first) = names.insert(name.clone(), index) {
+                out.push(
+                    semantic(&format!("{at}/name"), format!("duplicate hook name `{name}`")).with_help(format!(
+                        "hooks[{first}] (line {}) already uses it; names must be unique",
+                        spans.value(&format!("/hooks/{first}/name")).line
+                    )),
+                );
+            }
+        }
+
+        let action = match ActionName::from_name(&hook.action) {
+            Some(a) => Some(a),
+            None => {
+                let (message, help) = unknown_action(&hook.action);
+                out.push(semantic(&format!("{at}/action"), message).with_help(help));
+                None
+            }
+        };
+
+        let mut filter = MatchSpec::default();
+        if let Some(m) = hook.filter {
+            let mut compile = |field: &str, source: Option<String>| {
+                let source = source?;
+                match Pattern::new(&source) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        let mut d = semantic(&format!("{at}/match/{field}"), e.message);
+                        if let Some(help) = e.help {
+                            d = d.with_help(help);
+                        }
+                        out.push(d);
+                        None
+                    }
+                }
+            };
+            filter.command_pattern = compile("commandPattern", m.command_pattern);
+            filter.session_pattern = compile("sessionPattern", m.session_pattern);
+            filter.tool = m.tool;
+            filter.is_sub_agent = m.is_sub_agent;
+            filter.topic_id = m.topic_id.map(|t| match t {
+                StringOrNumber::String(s) => s,
+                StringOrNumber::Number(n) => js_number(&n),
+            });
+            if m.custom.is_some() {
+                out.push(
+                    semantic(&format!("{at}/match/custom"), "external matcher programs (`match.custom`) are not supported by this build".into())
+                        .with_help("remove the filter or use the built-in filters; a hook is never loaded with a filter it would ignore"),
+                );
+            }
+        }
+
+        let mut points = Vec::new();
+        for p in match hook.point {
+            OneOrMany::One(p) => vec![p],
+            OneOrMany::Many(ps) => ps,
+        } {
+            if !points.contains(&p) {
+                points.push(p);
+            }
+        }
+
+        if let Some(action) = action {
+            hooks.push(HookSpec {
+                index,
+                id: hook.name.unwrap_or_else(|| format!("hooks[{index}]")),
+                points,
+                priority: hook.priority.unwrap_or(DEFAULT_PRIORITY),
+                filter,
+                action,
+                model: hook.model,
+                target: hook.target,
+                source: hook.source,
+                script: hook.script,
+                last_n: hook.last_n,
+                inject_output: hook.inject_output.unwrap_or(false),
+                notify_user: hook.notify_user.unwrap_or(false),
+                enabled: hook.enabled.unwrap_or(true),
+                mode: hook.mode.unwrap_or(defaults.mode),
+                on_failure: hook.on_failure,
+                position: spans.value(&at),
+            });
+        }
+    }
+
+    if out.len() > errors_before {
+        return None;
+    }
+    Some(Document { version: version?, defaults, hooks })
+}
+
+/// The message and advice for an action name this build does not run.
+fn unknown_action(name: &str) -> (String, String) {
+    let built: Vec<&str> = ActionName::ALL.iter().map(|a| a.as_str()).collect();
+    let available = format!("actions available: {}", built.join(", "));
+    if NOT_YET_BUILT.contains(&name) {
+        let message =
+            format!("action `{name}` is part of the HOOKS.yaml format but not available in this build of hookgate");
+        return (message, available);
+    }
+    let message = if name.contains('/') || name.contains('\\') {
+        format!("external action programs (`{name}`) are not supported by this build")
+    } else {
+        format!("unknown action `{name}`")
+    };
+    let known = built.iter().copied().chain(NOT_YET_BUILT.iter().copied());
+    let help = crate::suggest::closest(name, known).map_or(available, |s| format!("did you mean `{s}`?"));
+    (message, help)
+}
+
+/// Formats a JSON number the way JavaScript's `String(n)` does for the values YAML produces.
+pub(crate) fn js_number(n: &serde_json::Number) -> String {
+    if let Some(f) = n.as_f64().filter(|_| n.is_f64()) {
+        if f.fract() == 0.0 && f.abs() < 1e21 {
+            // JavaScript prints integral doubles without a fraction: 42.0 -> "42".
+            return format!("{f:.0}");
+        }
+        return f.to_string();
+    }
+    n.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_like_javascript() {
+        let n = |v: serde_json::Value| match v {
+            Value::Number(n) => js_number(&n),
+            _ => unreachable!(),
+        };
+        assert_eq!(n(serde_json::json!(42)), "42");
+        assert_eq!(n(serde_json::json!(42.0)), "42");
+        assert_eq!(n(serde_json::json!(-7)), "-7");
+        assert_eq!(n(serde_json::json!(1.5)), "1.5");
+    }
+}

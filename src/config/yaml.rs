@@ -1,0 +1,348 @@
+//! YAML text to a JSON value plus a map from each JSON pointer to its line and column.
+//!
+//! The YAML layer (serde-saphyr) enforces the budgets that keep a hostile file from hanging
+//! or crashing the loader: nesting depth, node and event counts, alias replays. Validation
+//! then runs on plain JSON (the JSON Schema) and reports positions through the [`SpanMap`].
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+use serde_saphyr::Spanned;
+
+/// A 1-based line and column in a policy file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, serde::Serialize)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+/// Hard limits on what a policy file may contain.
+#[derive(Debug, Clone, Copy)]
+pub struct YamlBudget {
+    /// Largest accepted file, in bytes.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of mappings and sequences.
+    pub max_depth: usize,
+    /// Most nodes (after alias expansion).
+    pub max_nodes: usize,
+    /// Most alias (`*name`) uses.
+    pub max_aliases: usize,
+    /// Most events that aliases may replay in total.
+    pub max_alias_replay: usize,
+}
+
+impl Default for YamlBudget {
+    fn default() -> Self {
+        YamlBudget {
+            max_bytes: 8 * 1024 * 1024,
+            max_depth: 32,
+            max_nodes: 1_000_000,
+            max_aliases: 1_000,
+            max_alias_replay: 100_000,
+        }
+    }
+}
+
+/// Where each value (and each mapping key) of a parsed document stands in the file.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct SpanMap {
+    values: HashMap<String, Position>,
+    keys: HashMap<String, Position>,
+}
+
+impl SpanMap {
+    /// The position of the value at `pointer`, or of its nearest located ancestor.
+    pub(crate) fn value(&self, pointer: &str) -> Position {
+        let mut p = pointer;
+        loop {
+            if let Some(pos) = self.values.get(p) {
+                return *pos;
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return Position { line: 1, column: 1 },
+            }
+        }
+    }
+
+    /// The position of the key that introduces `pointer` (else of its value).
+    pub(crate) fn key(&self, pointer: &str) -> Position {
+        self.keys.get(pointer).copied().unwrap_or_else(|| self.value(pointer))
+    }
+}
+
+/// A YAML document that parsed within budget.
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    pub(crate) value: Value,
+    pub(crate) spans: SpanMap,
+}
+
+/// Why a document could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct YamlError {
+    pub(crate) message: String,
+    pub(crate) position: Position,
+}
+
+/// Parses `text` within `budget`.
+pub(crate) fn parse(text: &str, budget: &YamlBudget) -> Result<Parsed, YamlError> {
+    if text.len() > budget.max_bytes {
+        return Err(YamlError {
+            message: format!(
+                "file is {} bytes, over the {} byte limit",
+                text.len(),
+                budget.max_bytes
+            ),
+            position: Position { line: 1, column: 1 },
+        });
+    }
+    if text.trim().is_empty() {
+        return Ok(Parsed { value: Value::Null, spans: SpanMap::default() });
+    }
+    let mut options = serde_saphyr::Options::default();
+    let mut limits = serde_saphyr::Budget::default();
+    limits.max_depth = budget.max_depth;
+    limits.max_nodes = budget.max_nodes;
+    limits.max_aliases = budget.max_aliases;
+    limits.max_reader_input_bytes = Some(budget.max_bytes);
+    options.budget = Some(limits);
+    options.alias_limits.max_total_replayed_events = budget.max_alias_replay;
+    options.with_snippet = false;
+
+    let root: Spanned<Node> =
+        serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e))?;
+    let mut spans = SpanMap::default();
+    let mut pointer = String::new();
+    let value = into_json(root, &mut pointer, &mut spans)?;
+    Ok(Parsed { value, spans })
+}
+
+fn yaml_error(err: &serde_saphyr::Error) -> YamlError {
+    let position = err
+        .location()
+        .filter(|l| l.line() > 0)
+        .map(|l| Position { line: to_usize(l.line()), column: to_usize(l.column()).max(1) })
+        .unwrap_or(Position { line: 1, column: 1 });
+    let text = err.without_snippet().to_string();
+    // The YAML layer prefixes its own "line N column M: "; we report position separately.
+    let message = text
+        .split_once(": ")
+        .filter(|(head, _)| head.starts_with("line ") && head.contains(" column "))
+        .map_or(text.as_str(), |(_, rest)| rest)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    YamlError { message: format!("invalid YAML: {message}"), position }
+}
+
+fn to_usize(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+fn position_of<T>(s: &Spanned<T>) -> Position {
+    Position {
+        line: to_usize(s.referenced.line()).max(1),
+        column: to_usize(s.referenced.column()).max(1),
+    }
+}
+
+/// Appends one RFC 6901 reference token to `pointer`.
+pub(crate) fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
+}
+
+fn into_json(node: Spanned<Node>, pointer: &mut String, spans: &mut SpanMap) -> Result<Value, YamlError> {
+    let position = position_of(&node);
+    spans.values.insert(pointer.clone(), position);
+    Ok(match node.value {
+        Node::Null => Value::Null,
+        Node::Bool(b) => Value::Bool(b),
+        Node::Int(i) => Value::Number(i.into()),
+        Node::UInt(u) => Value::Number(u.into()),
+        Node::Float(f) => Value::Number(Number::from_f64(f).ok_or_else(|| YamlError {
+            message: format!("`{f}` is not a finite number"),
+            position,
+        })?),
+        Node::Str(s) => Value::String(s),
+        Node::Seq(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                let len = pointer.len();
+                push_token(pointer, &i.to_string());
+                out.push(into_json(item, pointer, spans)?);
+                pointer.truncate(len);
+            }
+            Value::Array(out)
+        }
+        Node::Map(entries) => {
+            let mut out = Map::with_capacity(entries.len());
+            for (key, value) in entries {
+                let len = pointer.len();
+                push_token(pointer, &key.value);
+                spans.keys.insert(pointer.clone(), position_of(&key));
+                let v = into_json(value, pointer, spans)?;
+                pointer.truncate(len);
+                out.insert(key.value, v);
+            }
+            Value::Object(out)
+        }
+    })
+}
+
+/// A YAML node with the positions of its children.
+#[derive(Debug)]
+enum Node {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Spanned<Node>>),
+    Map(Vec<(Spanned<String>, Spanned<Node>)>),
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(NodeVisitor)
+    }
+}
+
+struct NodeVisitor;
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = Node;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a YAML value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Node, E> {
+        Ok(Node::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+        Node::deserialize(d)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Node, E> {
+        Ok(Node::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Node, E> {
+        Ok(Node::Int(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Node, E> {
+        Ok(Node::UInt(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Node, E> {
+        Ok(Node::Float(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
+        Ok(Node::Str(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
+        Ok(Node::Str(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Spanned<Node>>()? {
+            items.push(item);
+        }
+        Ok(Node::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(entry) = map.next_entry::<Spanned<String>, Spanned<Node>>()? {
+            entries.push(entry);
+        }
+        Ok(Node::Map(entries))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    fn parse_ok(text: &str) -> Parsed {
+        parse(text, &YamlBudget::default()).expect("valid yaml")
+    }
+
+    #[test]
+    fn positions_follow_pointers() {
+        let p = parse_ok("version: \"1\"\nhooks:\n  - point: turn:pre\n    action: block\n");
+        assert_eq!(p.value["hooks"][0]["action"], "block");
+        assert_eq!(p.spans.value("/hooks/0/action"), Position { line: 4, column: 13 });
+        assert_eq!(p.spans.key("/hooks/0/action"), Position { line: 4, column: 5 });
+        assert_eq!(p.spans.value("/hooks/0"), Position { line: 3, column: 5 });
+        // An absent field is reported at its nearest present ancestor.
+        assert_eq!(p.spans.value("/hooks/0/match/tool"), Position { line: 3, column: 5 });
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        let p = parse_ok("\"a/b~c\": 1\n");
+        assert_eq!(p.spans.value("/a~1b~0c"), Position { line: 1, column: 10 });
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let err = parse("a: [1, 2\nb: 3\n", &YamlBudget::default()).unwrap_err();
+        assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
+        assert!(err.position.line >= 1);
+    }
+
+    #[test]
+    fn duplicate_keys_are_rejected() {
+        let err = parse("a: 1\na: 2\n", &YamlBudget::default()).unwrap_err();
+        assert!(err.message.contains("duplicate"), "{}", err.message);
+        assert_eq!(err.position.line, 2);
+    }
+
+    #[test]
+    fn alias_bomb_is_rejected_quickly() {
+        let mut text = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
+        for i in 1..12u8 {
+            let (name, prev) = ((b'a' + i) as char, (b'a' + i - 1) as char);
+            let refs = vec![format!("*{prev}"); 9].join(",");
+            text.push_str(&format!("{name}: &{name} [{refs}]\n"));
+        }
+        let start = Instant::now();
+        let err = parse(&text, &YamlBudget::default()).unwrap_err();
+        assert!(err.message.contains("budget") || err.message.contains("alias"), "{}", err.message);
+        // Not a timing assertion on the gate: a bound that only a hang would break.
+        assert!(start.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn deep_nesting_is_rejected() {
+        let text = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
+        let err = parse(&text, &YamlBudget::default()).unwrap_err();
+        assert!(err.message.contains("depth") || err.message.contains("recursion"), "{}", err.message);
+    }
+
+    #[test]
+    fn oversized_files_are_rejected_before_parsing() {
+        let budget = YamlBudget { max_bytes: 10, ..YamlBudget::default() };
+        let err = parse("version: \"1\"\nhooks: []\n", &budget).unwrap_err();
+        assert!(err.message.contains("byte limit"));
+    }
+
+    #[test]
+    fn empty_text_is_null() {
+        assert_eq!(parse_ok("  \n# only a comment\n").value, Value::Null);
+    }
+}

@@ -1,0 +1,4 @@
+//! hookgate
+pub mod config;
+pub mod point;
+mod suggest;
