@@ -1,4 +1,8 @@
 //! hookgate
 pub mod config;
+pub mod context;
+pub mod decision;
+pub mod graph;
+pub mod matcher;
 pub mod point;
 mod suggest;

@@ -1,0 +1,146 @@
+//! Match filters: does a hook's `match` section accept a context?
+
+use crate::config::MatchSpec;
+use crate::context::HookContext;
+
+/// A filter of the `match` section, named when it rejects a context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Filter {
+    /// `match.tool`
+    Tool,
+    /// `match.commandPattern`
+    CommandPattern,
+    /// `match.topicId`
+    TopicId,
+    /// `match.isSubAgent`
+    IsSubAgent,
+    /// `match.sessionPattern`
+    SessionPattern,
+}
+
+impl Filter {
+    /// The field name as written in HOOKS.yaml.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Filter::Tool => "tool",
+            Filter::CommandPattern => "commandPattern",
+            Filter::TopicId => "topicId",
+            Filter::IsSubAgent => "isSubAgent",
+            Filter::SessionPattern => "sessionPattern",
+        }
+    }
+}
+
+/// Checks every present filter (AND), in the seed's order; `Err` names the first that fails.
+/// Allocation-free except for a numeric `topicId`, which is stringified to compare.
+pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
+    if let Some(tool) = &filter.tool {
+        if ctx.tool_name.as_deref() != Some(tool.as_str()) {
+            return Err(Filter::Tool);
+        }
+    }
+    if let Some(pattern) = &filter.command_pattern {
+        if !pattern.is_match(ctx.command_subject()) {
+            return Err(Filter::CommandPattern);
+        }
+    }
+    if let Some(topic) = &filter.topic_id {
+        let matches = match (&ctx.topic_id, topic.as_str()) {
+            (None, _) => false,
+            (Some(_), "*") => true,
+            (Some(serde_json::Value::String(s)), t) => s == t,
+            (Some(_), t) => ctx.topic_text().as_deref() == Some(t),
+        };
+        if !matches {
+            return Err(Filter::TopicId);
+        }
+    }
+    if let Some(want) = filter.is_sub_agent {
+        if ctx.is_sub_agent() != want {
+            return Err(Filter::IsSubAgent);
+        }
+    }
+    if let Some(pattern) = &filter.session_pattern {
+        if !pattern.is_match(&ctx.session_key) {
+            return Err(Filter::SessionPattern);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Pattern;
+    use serde_json::json;
+
+    fn pattern(p: &str) -> Option<Pattern> {
+        Some(Pattern::new(p).expect("pattern"))
+    }
+
+    fn ctx(v: serde_json::Value) -> HookContext {
+        serde_json::from_value(v).expect("context")
+    }
+
+    #[test]
+    fn empty_filter_matches_everything() {
+        assert_eq!(check(&MatchSpec::default(), &ctx(json!({"sessionKey": ""}))), Ok(()));
+    }
+
+    #[test]
+    fn tool_is_exact_and_case_sensitive() {
+        let f = MatchSpec { tool: Some("exec".into()), ..MatchSpec::default() };
+        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "toolName": "exec"}))), Ok(()));
+        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "toolName": "Exec"}))), Err(Filter::Tool));
+        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s"}))), Err(Filter::Tool));
+    }
+
+    #[test]
+    fn command_pattern_uses_the_subject_and_is_unanchored() {
+        let f = MatchSpec { command_pattern: pattern("rm\\s+-rf"), ..MatchSpec::default() };
+        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "toolArgs": {"command": "cd /; rm -rf x"}}))), Ok(()));
+        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "prompt": "please rm -rf it"}))), Ok(()));
+        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s"}))), Err(Filter::CommandPattern));
+        // An empty subject still matches a pattern that accepts "".
+        let empty = MatchSpec { command_pattern: pattern("^$"), ..MatchSpec::default() };
+        assert_eq!(check(&empty, &ctx(json!({"sessionKey": "s"}))), Ok(()));
+    }
+
+    #[test]
+    fn topic_id_compares_as_strings_and_star_needs_a_topic() {
+        let f = |t: &str| MatchSpec { topic_id: Some(t.into()), ..MatchSpec::default() };
+        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 42}))), Ok(()));
+        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": "42"}))), Ok(()));
+        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 420}))), Err(Filter::TopicId));
+        assert_eq!(check(&f("*"), &ctx(json!({"sessionKey": "s", "topicId": 1}))), Ok(()));
+        assert_eq!(check(&f("*"), &ctx(json!({"sessionKey": "s"}))), Err(Filter::TopicId));
+        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s"}))), Err(Filter::TopicId));
+    }
+
+    #[test]
+    fn sub_agent_and_session_pattern() {
+        let sub = MatchSpec { is_sub_agent: Some(true), ..MatchSpec::default() };
+        let main = MatchSpec { is_sub_agent: Some(false), ..MatchSpec::default() };
+        let s = ctx(json!({"sessionKey": "agent:main:subagent:abc"}));
+        let m = ctx(json!({"sessionKey": "agent:main:telegram:1"}));
+        assert_eq!(check(&sub, &s), Ok(()));
+        assert_eq!(check(&sub, &m), Err(Filter::IsSubAgent));
+        assert_eq!(check(&main, &m), Ok(()));
+        assert_eq!(check(&main, &s), Err(Filter::IsSubAgent));
+        let sp = MatchSpec { session_pattern: pattern("^agent:main:telegram"), ..MatchSpec::default() };
+        assert_eq!(check(&sp, &m), Ok(()));
+        assert_eq!(check(&sp, &s), Err(Filter::SessionPattern));
+    }
+
+    #[test]
+    fn filters_and_together_and_report_the_first_failure() {
+        let f = MatchSpec {
+            tool: Some("exec".into()),
+            command_pattern: pattern("^rm"),
+            is_sub_agent: Some(true),
+            ..MatchSpec::default()
+        };
+        let c = ctx(json!({"sessionKey": "main", "toolName": "exec", "toolArgs": {"command": "rm x"}}));
+        assert_eq!(check(&f, &c), Err(Filter::IsSubAgent));
+    }
+}
