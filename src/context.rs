@@ -88,11 +88,6 @@ impl HookContext {
         self.session_key.contains(":subagent:")
     }
 
-    /// The tool name when it is present and not empty.
-    pub(crate) fn tool(&self) -> Option<&str> {
-        self.tool_name.as_deref().filter(|t| !t.is_empty())
-    }
-
     /// `toolArgs.command` as JavaScript's `String()` would print it, when it is truthy.
     pub(crate) fn command_text(&self) -> Option<String> {
         let command = self.tool_args.as_ref()?.get("command")?;

@@ -1,0 +1,122 @@
+//! The background writer behind the `log` action: one thread appends JSONL lines to their
+//! files in batches. Its queue is bounded; when it is full the decision waits rather than
+//! drop a line.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+use tokio::sync::{mpsc, oneshot};
+
+/// Lines waiting to be written, at most.
+const QUEUE: usize = 8192;
+/// Open files kept between batches, at most.
+const OPEN_FILES: usize = 64;
+
+enum Message {
+    /// `None`: no target; the line goes to stderr.
+    Line(Option<PathBuf>, String),
+    Flush(oneshot::Sender<()>),
+}
+
+/// Handle to the writer thread. Dropping every handle stops the thread after it has written
+/// what was queued.
+#[derive(Debug, Clone)]
+pub(crate) struct LogWriter {
+    tx: mpsc::Sender<Message>,
+}
+
+impl LogWriter {
+    pub(crate) fn spawn() -> LogWriter {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let spawned = std::thread::Builder::new().name("hookgate-log".into()).spawn(move || run(rx));
+        if let Err(e) = spawned {
+            // Without the thread, sends fail and each line falls back to stderr.
+            tracing::error!(error = %e, "cannot start the log writer thread");
+        }
+        LogWriter { tx }
+    }
+
+    /// Queues `line` for `path` (stderr when `None`); waits while the queue is full.
+    pub(crate) async fn append(&self, path: Option<PathBuf>, line: String) {
+        if let Err(mpsc::error::SendError(Message::Line(_, line))) = self.tx.send(Message::Line(path, line)).await {
+            eprintln!("[hookgate/log] {line}");
+        }
+    }
+
+    /// Returns once every line queued before the call is written.
+    pub(crate) async fn flush(&self) {
+        let (done, wait) = oneshot::channel();
+        if self.tx.send(Message::Flush(done)).await.is_ok() {
+            let _ = wait.await;
+        }
+    }
+}
+
+fn run(mut rx: mpsc::Receiver<Message>) {
+    let mut files: HashMap<PathBuf, File> = HashMap::new();
+    while let Some(first) = rx.blocking_recv() {
+        let mut batch: Vec<(Option<PathBuf>, String)> = Vec::new();
+        let mut acks = Vec::new();
+        let mut next = Some(first);
+        while let Some(message) = next.take() {
+            match message {
+                Message::Line(path, line) => batch.push((path, line)),
+                Message::Flush(ack) => acks.push(ack),
+            }
+            if batch.len() < QUEUE {
+                next = rx.try_recv().ok();
+            }
+        }
+        write_batch(&mut files, batch);
+        for ack in acks {
+            let _ = ack.send(());
+        }
+    }
+}
+
+fn write_batch(files: &mut HashMap<PathBuf, File>, batch: Vec<(Option<PathBuf>, String)>) {
+    let mut by_file: Vec<(Option<PathBuf>, String)> = Vec::new();
+    for (path, line) in batch {
+        match by_file.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, buf)) => {
+                buf.push_str(&line);
+                buf.push('\n');
+            }
+            None => by_file.push((path, line + "\n")),
+        }
+    }
+    for (path, buf) in by_file {
+        let Some(path) = path else {
+            for line in buf.lines() {
+                eprintln!("[hookgate/log] {line}");
+            }
+            continue;
+        };
+        if let Err(e) = append(files, &path, buf.as_bytes()) {
+            files.remove(&path);
+            tracing::warn!(path = %path.display(), error = %e, "log write failed; writing to stderr");
+            for line in buf.lines() {
+                eprintln!("[hookgate/log] {line}");
+            }
+        }
+    }
+}
+
+fn append(files: &mut HashMap<PathBuf, File>, path: &PathBuf, bytes: &[u8]) -> std::io::Result<()> {
+    if !files.contains_key(path) {
+        if files.len() >= OPEN_FILES {
+            files.clear();
+        }
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)?;
+        }
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        files.insert(path.clone(), file);
+    }
+    match files.get_mut(path) {
+        Some(file) => file.write_all(bytes),
+        None => Err(std::io::Error::other("log file handle missing")),
+    }
+}

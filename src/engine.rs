@@ -1,0 +1,223 @@
+//! The engine: evaluate a lifecycle point against the rule graph.
+//!
+//! Semantics follow the seed plugin exactly (DESIGN.md, "Decision semantics"): candidates in
+//! priority then file order, filters AND together, actions run in turn, the first result that
+//! does not pass ends the chain, and failures follow `onFailure`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::actions::{self, Invocation, Outcome, Services};
+use crate::config::{FailureAction, Mode, OnFailure};
+use crate::context::HookContext;
+use crate::decision::{Decision, HookResult, Verdict};
+use crate::graph::{CompiledHook, RuleGraph, now_ms};
+use crate::matcher::{self, Filter};
+use crate::point::Point;
+
+/// Retries of `onFailure: retry` when `retries` is not set.
+const DEFAULT_RETRIES: u32 = 3;
+/// The first retry waits this long; each further retry doubles it.
+const RETRY_BASE: Duration = Duration::from_millis(100);
+
+/// Evaluates lifecycle points against a compiled policy. Cheap to clone and share.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    graph: Arc<RuleGraph>,
+    services: Arc<Services>,
+}
+
+/// What happened to one candidate hook, for explanations (`hookgate check`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The hook's filters rejected the context; names the first filter that failed.
+    Skipped {
+        /// The hook's id.
+        hook: String,
+        /// The filter that did not match.
+        filter: Filter,
+    },
+    /// The hook matched and its action ran; the result is `results[result]` of the decision.
+    Fired {
+        /// The hook's id.
+        hook: String,
+        /// Index into [`Decision::results`].
+        result: usize,
+    },
+}
+
+impl Engine {
+    /// An engine over `graph` with default services (log writer, notifications to the log).
+    pub fn new(graph: Arc<RuleGraph>) -> Engine {
+        Engine { graph, services: Arc::new(Services::default()) }
+    }
+
+    /// An engine over `graph` that shares `services` (e.g. with the engine it replaces).
+    pub fn with_services(graph: Arc<RuleGraph>, services: Arc<Services>) -> Engine {
+        Engine { graph, services }
+    }
+
+    /// The compiled policy.
+    pub fn graph(&self) -> &Arc<RuleGraph> {
+        &self.graph
+    }
+
+    /// The shared services.
+    pub fn services(&self) -> &Arc<Services> {
+        &self.services
+    }
+
+    /// Evaluates `point` for `ctx`. Never panics on input and never fails: every action error
+    /// is turned into a result by the hook's `onFailure` policy.
+    pub async fn evaluate(&self, point: Point, ctx: &HookContext) -> Decision {
+        self.run(point, ctx, None).await
+    }
+
+    /// [`Engine::evaluate`], also returning what happened to each candidate hook.
+    pub async fn explain(&self, point: Point, ctx: &HookContext) -> (Decision, Vec<Step>) {
+        let mut steps = Vec::new();
+        let decision = self.run(point, ctx, Some(&mut steps)).await;
+        (decision, steps)
+    }
+
+    /// Waits until every log line queued so far is written.
+    pub async fn flush(&self) {
+        self.services.log.flush().await;
+    }
+
+    async fn run(&self, point: Point, ctx: &HookContext, mut steps: Option<&mut Vec<Step>>) -> Decision {
+        let graph = &*self.graph;
+        let timestamp_ms = ctx.timestamp.unwrap_or_else(now_ms);
+        let mut results = Vec::new();
+        let mut blocked = false;
+
+        for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
+            if let Err(filter) = matcher::check(&hook.spec().filter, ctx) {
+                if let Some(steps) = steps.as_deref_mut() {
+                    steps.push(Step::Skipped { hook: hook.id().to_owned(), filter });
+                }
+                continue;
+            }
+            let inv = Invocation { hook, ctx, point, timestamp_ms, graph, services: &self.services };
+            let result = self.fire(&inv).await;
+            if let Some(steps) = steps.as_deref_mut() {
+                steps.push(Step::Fired { hook: hook.id().to_owned(), result: results.len() });
+            }
+            let stop = !result.passed;
+            results.push(result);
+            if stop {
+                blocked = true;
+                break;
+            }
+        }
+
+        let decider = results.last().filter(|_| blocked);
+        Decision {
+            point,
+            decision: if blocked { Verdict::Block } else { Verdict::Allow },
+            passed: !blocked,
+            message: decider.and_then(|r| r.message.clone()),
+            hook: decider.map(|r| r.hook.clone()),
+            mode: graph.mode(),
+            results,
+            injected_context: Vec::new(),
+            params: None,
+            approval: None,
+            trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx, timestamp_ms)),
+        }
+    }
+
+    /// Runs one matching hook to its final result: the action, then `onFailure`, then audit.
+    async fn fire(&self, inv: &Invocation<'_>) -> HookResult {
+        let started = Instant::now();
+        let spec = inv.hook.spec();
+        let action = spec.action.as_str();
+        let mut outcome = match actions::run(inv).await {
+            Ok(outcome) => outcome,
+            Err(error) => self.on_error(inv, &error).await,
+        };
+        if !outcome.passed {
+            // A returned failure follows the hook's own onFailure (default block); anything
+            // but block re-routes it through the error path with the message as the error.
+            let own = spec.on_failure.as_ref().map_or(FailureAction::Block, |f| f.action);
+            if own != FailureAction::Block {
+                let error = outcome.message.clone().unwrap_or_else(|| "Action returned passed=false".to_owned());
+                outcome = self.on_error(inv, &error).await;
+            }
+        }
+        let audit = !outcome.passed && spec.mode == Mode::Audit;
+        HookResult {
+            hook: spec.id.clone(),
+            action: action.to_owned(),
+            passed: outcome.passed || audit,
+            message: outcome.message,
+            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+            audit,
+        }
+    }
+
+    /// The error path: `hook.onFailure ?? defaults.onFailure`, default continue.
+    async fn on_error(&self, inv: &Invocation<'_>, error: &str) -> Outcome {
+        let spec = inv.hook.spec();
+        let policy: Option<&OnFailure> = spec.on_failure.as_ref().or(inv.graph.defaults().on_failure.as_ref());
+        let action = policy.map_or(FailureAction::Continue, |p| p.action);
+        // Only the hook's own message is pre-parsed; a defaults message is rendered as written.
+        let custom_message = || match &spec.on_failure {
+            Some(_) => inv.failure_message(),
+            None => policy.and_then(|p| p.message.clone()),
+        };
+        match action {
+            FailureAction::Block => Outcome {
+                passed: false,
+                message: Some(custom_message().unwrap_or_else(|| format!("Hook action failed: {error}"))),
+            },
+            FailureAction::Retry => {
+                let retries = policy.and_then(|p| p.retries).unwrap_or(DEFAULT_RETRIES);
+                retry(inv, retries, error).await
+            }
+            FailureAction::Notify => {
+                let notice = custom_message()
+                    .unwrap_or_else(|| format!("Hook action \"{}\" failed: {error}", spec.action.as_str()));
+                inv.services.notifier.notify(&inv.ctx.session_key, &notice);
+                Outcome { passed: true, message: Some(format!("Action failed (user notified): {error}")) }
+            }
+            FailureAction::Continue => {
+                Outcome { passed: true, message: Some(format!("Action failed (continuing): {error}")) }
+            }
+        }
+    }
+}
+
+/// Runs the action again up to `retries` times, waiting 100·2^(n−1) ms before attempt n; the
+/// first pass wins. Exhausted retries pass with the original error.
+async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
+    for attempt in 1..=retries {
+        let wait = RETRY_BASE.saturating_mul(1u32.checked_shl(attempt - 1).unwrap_or(u32::MAX));
+        tokio::time::sleep(wait).await;
+        if let Ok(Outcome { passed: true, message }) = actions::run(inv).await {
+            let message = format!("Succeeded on retry {attempt}: {}", message.unwrap_or_default());
+            return Outcome { passed: true, message: Some(message.trim().to_owned()) };
+        }
+    }
+    Outcome { passed: true, message: Some(format!("Action failed after {retries} retries: {error}")) }
+}
+
+/// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.
+fn trace_id(ctx: &HookContext, timestamp_ms: f64) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(timestamp_ms.to_bits());
+    let mut n = hasher.finish();
+    let mut suffix = String::with_capacity(4);
+    for _ in 0..4 {
+        suffix.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
+        n /= 36;
+    }
+    let topic = ctx.topic_text().unwrap_or_else(|| "none".to_owned());
+    format!("t{topic}-{}-{suffix}", now_ms() as u64)
+}
+
+/// Hooks registered for `point`, ignoring tool filters; for explanations.
+pub fn registered(graph: &RuleGraph, point: Point) -> impl Iterator<Item = &CompiledHook> {
+    graph.hooks().iter().filter(move |h| h.spec().enabled && h.spec().points.contains(&point))
+}
