@@ -54,7 +54,10 @@ pub struct HookContext {
 impl HookContext {
     /// A context for `session_key` with every optional field absent.
     pub fn new(session_key: impl Into<String>) -> Self {
-        HookContext { session_key: session_key.into(), ..HookContext::default() }
+        HookContext {
+            session_key: session_key.into(),
+            ..HookContext::default()
+        }
     }
 
     /// Sets the tool name and arguments.
@@ -120,7 +123,13 @@ pub(crate) fn js_string(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Array(items) => items
             .iter()
-            .map(|i| if i.is_null() { String::new() } else { js_string(i) })
+            .map(|i| {
+                if i.is_null() {
+                    String::new()
+                } else {
+                    js_string(i)
+                }
+            })
             .collect::<Vec<_>>()
             .join(","),
         Value::Object(_) => "[object Object]".to_owned(),
@@ -141,23 +150,54 @@ mod tests {
 
     #[test]
     fn subject_follows_the_seed_order() {
-        assert_eq!(ctx(json!({"path": "/p", "command": "ls"}), None).command_subject(), "ls");
-        assert_eq!(ctx(json!({"url": "u", "file_path": "f"}), None).command_subject(), "f");
-        assert_eq!(ctx(json!({"message": "m", "url": "u"}), None).command_subject(), "u");
-        assert_eq!(ctx(json!({"command": 5, "message": "m"}), None).command_subject(), "m");
-        assert_eq!(ctx(json!({"command": ["ls"]}), Some("p")).command_subject(), "p");
+        assert_eq!(
+            ctx(json!({"path": "/p", "command": "ls"}), None).command_subject(),
+            "ls"
+        );
+        assert_eq!(
+            ctx(json!({"url": "u", "file_path": "f"}), None).command_subject(),
+            "f"
+        );
+        assert_eq!(
+            ctx(json!({"message": "m", "url": "u"}), None).command_subject(),
+            "u"
+        );
+        assert_eq!(
+            ctx(json!({"command": 5, "message": "m"}), None).command_subject(),
+            "m"
+        );
+        assert_eq!(
+            ctx(json!({"command": ["ls"]}), Some("p")).command_subject(),
+            "p"
+        );
         assert_eq!(ctx(json!({}), Some("")).command_subject(), "");
         assert_eq!(HookContext::new("s").command_subject(), "");
     }
 
     #[test]
     fn command_text_is_javascript_string() {
-        assert_eq!(ctx(json!({"command": "rm"}), None).command_text().as_deref(), Some("rm"));
-        assert_eq!(ctx(json!({"command": 7}), None).command_text().as_deref(), Some("7"));
-        assert_eq!(ctx(json!({"command": ["a", null, 1]}), None).command_text().as_deref(), Some("a,,1"));
+        assert_eq!(
+            ctx(json!({"command": "rm"}), None)
+                .command_text()
+                .as_deref(),
+            Some("rm")
+        );
+        assert_eq!(
+            ctx(json!({"command": 7}), None).command_text().as_deref(),
+            Some("7")
+        );
+        assert_eq!(
+            ctx(json!({"command": ["a", null, 1]}), None)
+                .command_text()
+                .as_deref(),
+            Some("a,,1")
+        );
         assert_eq!(ctx(json!({"command": ""}), None).command_text(), None);
         assert_eq!(ctx(json!({"command": 0}), None).command_text(), None);
-        assert_eq!(ctx(json!({"command": {}}), None).command_text().as_deref(), Some("[object Object]"));
+        assert_eq!(
+            ctx(json!({"command": {}}), None).command_text().as_deref(),
+            Some("[object Object]")
+        );
     }
 
     #[test]

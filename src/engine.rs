@@ -49,7 +49,10 @@ pub enum Step {
 impl Engine {
     /// An engine over `graph` with default services (log writer, notifications to the log).
     pub fn new(graph: Arc<RuleGraph>) -> Engine {
-        Engine { graph, services: Arc::new(Services::default()) }
+        Engine {
+            graph,
+            services: Arc::new(Services::default()),
+        }
     }
 
     /// An engine over `graph` that shares `services` (e.g. with the engine it replaces).
@@ -85,7 +88,12 @@ impl Engine {
         self.services.log.flush().await;
     }
 
-    async fn run(&self, point: Point, ctx: &HookContext, mut steps: Option<&mut Vec<Step>>) -> Decision {
+    async fn run(
+        &self,
+        point: Point,
+        ctx: &HookContext,
+        mut steps: Option<&mut Vec<Step>>,
+    ) -> Decision {
         let graph = &*self.graph;
         let timestamp_ms = ctx.timestamp.unwrap_or_else(now_ms);
         let mut results = Vec::new();
@@ -94,14 +102,27 @@ impl Engine {
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
             if let Err(filter) = matcher::check(&hook.spec().filter, ctx) {
                 if let Some(steps) = steps.as_deref_mut() {
-                    steps.push(Step::Skipped { hook: hook.id().to_owned(), filter });
+                    steps.push(Step::Skipped {
+                        hook: hook.id().to_owned(),
+                        filter,
+                    });
                 }
                 continue;
             }
-            let inv = Invocation { hook, ctx, point, timestamp_ms, graph, services: &self.services };
+            let inv = Invocation {
+                hook,
+                ctx,
+                point,
+                timestamp_ms,
+                graph,
+                services: &self.services,
+            };
             let result = self.fire(&inv).await;
             if let Some(steps) = steps.as_deref_mut() {
-                steps.push(Step::Fired { hook: hook.id().to_owned(), result: results.len() });
+                steps.push(Step::Fired {
+                    hook: hook.id().to_owned(),
+                    result: results.len(),
+                });
             }
             let stop = !result.passed;
             results.push(result);
@@ -114,7 +135,11 @@ impl Engine {
         let decider = results.last().filter(|_| blocked);
         Decision {
             point,
-            decision: if blocked { Verdict::Block } else { Verdict::Allow },
+            decision: if blocked {
+                Verdict::Block
+            } else {
+                Verdict::Allow
+            },
             passed: !blocked,
             message: decider.and_then(|r| r.message.clone()),
             hook: decider.map(|r| r.hook.clone()),
@@ -123,7 +148,10 @@ impl Engine {
             injected_context: Vec::new(),
             params: None,
             approval: None,
-            trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx, timestamp_ms)),
+            trace_id: ctx
+                .trace_id
+                .clone()
+                .unwrap_or_else(|| trace_id(ctx, timestamp_ms)),
         }
     }
 
@@ -139,9 +167,15 @@ impl Engine {
         if !outcome.passed {
             // A returned failure follows the hook's own onFailure (default block); anything
             // but block re-routes it through the error path with the message as the error.
-            let own = spec.on_failure.as_ref().map_or(FailureAction::Block, |f| f.action);
+            let own = spec
+                .on_failure
+                .as_ref()
+                .map_or(FailureAction::Block, |f| f.action);
             if own != FailureAction::Block {
-                let error = outcome.message.clone().unwrap_or_else(|| "Action returned passed=false".to_owned());
+                let error = outcome
+                    .message
+                    .clone()
+                    .unwrap_or_else(|| "Action returned passed=false".to_owned());
                 outcome = self.on_error(inv, &error).await;
             }
         }
@@ -159,7 +193,10 @@ impl Engine {
     /// The error path: `hook.onFailure ?? defaults.onFailure`, default continue.
     async fn on_error(&self, inv: &Invocation<'_>, error: &str) -> Outcome {
         let spec = inv.hook.spec();
-        let policy: Option<&OnFailure> = spec.on_failure.as_ref().or(inv.graph.defaults().on_failure.as_ref());
+        let policy: Option<&OnFailure> =
+            spec.on_failure
+                .as_ref()
+                .or(inv.graph.defaults().on_failure.as_ref());
         let action = policy.map_or(FailureAction::Continue, |p| p.action);
         // Only the hook's own message is pre-parsed; a defaults message is rendered as written.
         let custom_message = || match &spec.on_failure {
@@ -169,21 +206,28 @@ impl Engine {
         match action {
             FailureAction::Block => Outcome {
                 passed: false,
-                message: Some(custom_message().unwrap_or_else(|| format!("Hook action failed: {error}"))),
+                message: Some(
+                    custom_message().unwrap_or_else(|| format!("Hook action failed: {error}")),
+                ),
             },
             FailureAction::Retry => {
                 let retries = policy.and_then(|p| p.retries).unwrap_or(DEFAULT_RETRIES);
                 retry(inv, retries, error).await
             }
             FailureAction::Notify => {
-                let notice = custom_message()
-                    .unwrap_or_else(|| format!("Hook action \"{}\" failed: {error}", spec.action.as_str()));
+                let notice = custom_message().unwrap_or_else(|| {
+                    format!("Hook action \"{}\" failed: {error}", spec.action.as_str())
+                });
                 inv.services.notifier.notify(&inv.ctx.session_key, &notice);
-                Outcome { passed: true, message: Some(format!("Action failed (user notified): {error}")) }
+                Outcome {
+                    passed: true,
+                    message: Some(format!("Action failed (user notified): {error}")),
+                }
             }
-            FailureAction::Continue => {
-                Outcome { passed: true, message: Some(format!("Action failed (continuing): {error}")) }
-            }
+            FailureAction::Continue => Outcome {
+                passed: true,
+                message: Some(format!("Action failed (continuing): {error}")),
+            },
         }
     }
 }
@@ -194,12 +238,25 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
     for attempt in 1..=retries {
         let wait = RETRY_BASE.saturating_mul(1u32.checked_shl(attempt - 1).unwrap_or(u32::MAX));
         tokio::time::sleep(wait).await;
-        if let Ok(Outcome { passed: true, message }) = actions::run(inv).await {
-            let message = format!("Succeeded on retry {attempt}: {}", message.unwrap_or_default());
-            return Outcome { passed: true, message: Some(message.trim().to_owned()) };
+        if let Ok(Outcome {
+            passed: true,
+            message,
+        }) = actions::run(inv).await
+        {
+            let message = format!(
+                "Succeeded on retry {attempt}: {}",
+                message.unwrap_or_default()
+            );
+            return Outcome {
+                passed: true,
+                message: Some(message.trim().to_owned()),
+            };
         }
     }
-    Outcome { passed: true, message: Some(format!("Action failed after {retries} retries: {error}")) }
+    Outcome {
+        passed: true,
+        message: Some(format!("Action failed after {retries} retries: {error}")),
+    }
 }
 
 /// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.
@@ -219,5 +276,8 @@ fn trace_id(ctx: &HookContext, timestamp_ms: f64) -> String {
 
 /// Hooks registered for `point`, ignoring tool filters; for explanations.
 pub fn registered(graph: &RuleGraph, point: Point) -> impl Iterator<Item = &CompiledHook> {
-    graph.hooks().iter().filter(move |h| h.spec().enabled && h.spec().points.contains(&point))
+    graph
+        .hooks()
+        .iter()
+        .filter(move |h| h.spec().enabled && h.spec().points.contains(&point))
 }

@@ -2,7 +2,10 @@
 
 /// The candidate closest to `input` by edit distance, if it is close enough to be a typo
 /// (at most a third of the longer name's length, and at least one character in common).
-pub(crate) fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    input: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(input, c), c))
@@ -24,6 +27,10 @@ mod tests {
         assert_eq!(closest("comandPattern", names), Some("commandPattern"));
         assert_eq!(closest("tol", names), Some("tool"));
         assert_eq!(closest("xyz", names), None);
-        assert_eq!(closest("tool", names), None, "an exact name is not a suggestion");
+        assert_eq!(
+            closest("tool", names),
+            None,
+            "an exact name is not a suggestion"
+        );
     }
 }

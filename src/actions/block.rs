@@ -7,14 +7,24 @@ use crate::config::Mode;
 const COMMAND_EXCERPT: usize = 80;
 
 pub(super) fn run(inv: &Invocation<'_>) -> Outcome {
-    let message = inv.failure_message().unwrap_or_else(|| default_message(inv));
+    let message = inv
+        .failure_message()
+        .unwrap_or_else(|| default_message(inv));
     let spec = inv.hook.spec();
-    let wants_notice = spec.notify_user || spec.on_failure.as_ref().and_then(|f| f.notify_user).unwrap_or(false);
+    let wants_notice = spec.notify_user
+        || spec
+            .on_failure
+            .as_ref()
+            .and_then(|f| f.notify_user)
+            .unwrap_or(false);
     // An audited block stops nothing, so nobody is told it did.
     if wants_notice && spec.mode == Mode::Enforce {
         inv.services.notifier.notify(&inv.ctx.session_key, &message);
     }
-    Outcome { passed: false, message: Some(message) }
+    Outcome {
+        passed: false,
+        message: Some(message),
+    }
 }
 
 /// `Action blocked by lifecycle hook. | Tool: <tool> | Command: <80 chars…> | Hook point: <points>`

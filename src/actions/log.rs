@@ -35,9 +35,15 @@ struct Entry<'a> {
 
 pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let line = entry(inv);
-    let path = inv.hook.target().map(|t| inv.graph.resolve_path(&inv.render(t)));
+    let path = inv
+        .hook
+        .target()
+        .map(|t| inv.graph.resolve_path(&inv.render(t)));
     inv.services.log.append(path, line).await;
-    Outcome { passed: true, message: Some(format!("Logged event at {}", inv.point)) }
+    Outcome {
+        passed: true,
+        message: Some(format!("Logged event at {}", inv.point)),
+    }
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {
@@ -66,6 +72,9 @@ pub(super) fn entry(inv: &Invocation<'_>) -> String {
     };
     // Serialising plain strings and JSON values cannot fail; keep a line even if it did.
     serde_json::to_string(&entry).unwrap_or_else(|e| {
-        format!(r#"{{"timestamp":{:?},"error":"unserialisable log entry: {e}"}}"#, iso_timestamp(inv.timestamp_ms))
+        format!(
+            r#"{{"timestamp":{:?},"error":"unserialisable log entry: {e}"}}"#,
+            iso_timestamp(inv.timestamp_ms)
+        )
     })
 }

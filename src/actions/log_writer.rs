@@ -30,7 +30,9 @@ pub(crate) struct LogWriter {
 impl LogWriter {
     pub(crate) fn spawn() -> LogWriter {
         let (tx, rx) = mpsc::channel(QUEUE);
-        let spawned = std::thread::Builder::new().name("hookgate-log".into()).spawn(move || run(rx));
+        let spawned = std::thread::Builder::new()
+            .name("hookgate-log".into())
+            .spawn(move || run(rx));
         if let Err(e) = spawned {
             // Without the thread, sends fail and each line falls back to stderr.
             tracing::error!(error = %e, "cannot start the log writer thread");
@@ -40,7 +42,9 @@ impl LogWriter {
 
     /// Queues `line` for `path` (stderr when `None`); waits while the queue is full.
     pub(crate) async fn append(&self, path: Option<PathBuf>, line: String) {
-        if let Err(mpsc::error::SendError(Message::Line(_, line))) = self.tx.send(Message::Line(path, line)).await {
+        if let Err(mpsc::error::SendError(Message::Line(_, line))) =
+            self.tx.send(Message::Line(path, line)).await
+        {
             eprintln!("[hookgate/log] {line}");
         }
     }

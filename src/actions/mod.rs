@@ -27,7 +27,10 @@ pub struct Services {
 impl Services {
     /// Services with the given notifier and a fresh log writer.
     pub fn new(notifier: Arc<dyn Notifier>) -> Services {
-        Services { log: LogWriter::spawn(), notifier }
+        Services {
+            log: LogWriter::spawn(),
+            notifier,
+        }
     }
 }
 

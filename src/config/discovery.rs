@@ -61,7 +61,10 @@ mod tests {
     use std::collections::HashMap;
 
     fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
-        let map: HashMap<String, String> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         move |k| map.get(k).cloned()
     }
 
@@ -76,19 +79,40 @@ mod tests {
         let ws_str = ws.to_string_lossy().to_string();
 
         let env = env_of(&[("OPENCLAW_WORKSPACE", &ws_str)]);
-        assert_eq!(discover(None, &env, &cwd).expect("ws").1, ConfigSource::Workspace);
+        assert_eq!(
+            discover(None, &env, &cwd).expect("ws").1,
+            ConfigSource::Workspace
+        );
 
         std::fs::write(cwd.join("HOOKS.yaml"), "version: 1\nhooks: []\n").expect("write");
-        assert_eq!(discover(None, &env, &cwd).expect("cwd").1, ConfigSource::WorkingDirectory);
+        assert_eq!(
+            discover(None, &env, &cwd).expect("cwd").1,
+            ConfigSource::WorkingDirectory
+        );
 
-        let env = env_of(&[("OPENCLAW_WORKSPACE", &ws_str), ("OPENCLAW_HOOKS_CONFIG", "/x/o.yaml")]);
-        assert_eq!(discover(None, &env, &cwd).expect("env").0, PathBuf::from("/x/o.yaml"));
+        let env = env_of(&[
+            ("OPENCLAW_WORKSPACE", &ws_str),
+            ("OPENCLAW_HOOKS_CONFIG", "/x/o.yaml"),
+        ]);
+        assert_eq!(
+            discover(None, &env, &cwd).expect("env").0,
+            PathBuf::from("/x/o.yaml")
+        );
 
-        let env = env_of(&[("OPENCLAW_HOOKS_CONFIG", "/x/o.yaml"), ("HOOKGATE_CONFIG", "/x/h.yaml")]);
-        assert_eq!(discover(None, &env, &cwd).expect("env").1, ConfigSource::Env("HOOKGATE_CONFIG"));
+        let env = env_of(&[
+            ("OPENCLAW_HOOKS_CONFIG", "/x/o.yaml"),
+            ("HOOKGATE_CONFIG", "/x/h.yaml"),
+        ]);
+        assert_eq!(
+            discover(None, &env, &cwd).expect("env").1,
+            ConfigSource::Env("HOOKGATE_CONFIG")
+        );
 
         let flag = Path::new("/x/flag.yaml");
-        assert_eq!(discover(Some(flag), &env, &cwd).expect("flag").1, ConfigSource::Flag);
+        assert_eq!(
+            discover(Some(flag), &env, &cwd).expect("flag").1,
+            ConfigSource::Flag
+        );
     }
 
     #[test]
@@ -96,7 +120,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let home = dir.path().to_string_lossy().to_string();
         let err = discover(None, env_of(&[("HOME", &home)]), dir.path()).unwrap_err();
-        let ConfigError::NotFound { searched } = err else { panic!("expected NotFound") };
-        assert_eq!(searched[1], dir.path().join(".openclaw/workspace/HOOKS.yaml"));
+        let ConfigError::NotFound { searched } = err else {
+            panic!("expected NotFound")
+        };
+        assert_eq!(
+            searched[1],
+            dir.path().join(".openclaw/workspace/HOOKS.yaml")
+        );
     }
 }

@@ -150,7 +150,11 @@ pub enum ConfigError {
 }
 
 fn list_paths(paths: &[PathBuf]) -> String {
-    paths.iter().map(|p| format!("`{}`", p.display())).collect::<Vec<_>>().join(", ")
+    paths
+        .iter()
+        .map(|p| format!("`{}`", p.display()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl ConfigError {
@@ -170,7 +174,10 @@ mod tests {
     #[test]
     fn pointers_become_field_paths() {
         assert_eq!(field_path(""), "");
-        assert_eq!(field_path("/hooks/2/match/commandPattern"), "hooks[2].match.commandPattern");
+        assert_eq!(
+            field_path("/hooks/2/match/commandPattern"),
+            "hooks[2].match.commandPattern"
+        );
         assert_eq!(field_path("/hooks/0/point/1"), "hooks[0].point[1]");
         assert_eq!(field_path("/a~1b"), "a/b");
     }

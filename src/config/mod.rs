@@ -17,10 +17,11 @@ use std::sync::Arc;
 
 pub use discovery::{ConfigSource, discover};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
-pub use model::{
-    ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, MatchSpec, Mode, OnFailure,
-};
 pub(crate) use model::js_number;
+pub use model::{
+    ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, MatchSpec, Mode,
+    OnFailure,
+};
 pub use pattern::{Pattern, PatternError};
 pub use schema::HOOKS_SCHEMA;
 pub use yaml::{Position, YamlBudget};
@@ -43,7 +44,10 @@ pub fn load_file(path: &Path) -> Result<LoadedPolicy, ConfigError> {
 
 /// [`load_file`] with explicit budgets.
 pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, ConfigError> {
-    let read_error = |source| ConfigError::Read { path: path.to_path_buf(), source };
+    let read_error = |source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
     let meta = std::fs::metadata(path).map_err(read_error)?;
     if meta.len() > budget.max_bytes as u64 {
         let d = Diagnostic::new(
@@ -51,13 +55,24 @@ pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, 
             path,
             Position { line: 1, column: 1 },
             "",
-            format!("file is {} bytes, over the {} byte limit", meta.len(), budget.max_bytes),
+            format!(
+                "file is {} bytes, over the {} byte limit",
+                meta.len(),
+                budget.max_bytes
+            ),
         );
-        return Err(ConfigError::Invalid { file: path.to_path_buf(), source_text: Arc::from(""), diagnostics: vec![d] });
+        return Err(ConfigError::Invalid {
+            file: path.to_path_buf(),
+            source_text: Arc::from(""),
+            diagnostics: vec![d],
+        });
     }
     let bytes = std::fs::read(path).map_err(read_error)?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        read_error(std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8: {e}")))
+        read_error(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8: {e}"),
+        ))
     })?;
     load_str_with(&text, path, budget)
 }
@@ -68,7 +83,11 @@ pub fn load_str(text: &str, origin: &Path) -> Result<LoadedPolicy, ConfigError> 
 }
 
 /// [`load_str`] with explicit budgets.
-pub fn load_str_with(text: &str, origin: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, ConfigError> {
+pub fn load_str_with(
+    text: &str,
+    origin: &Path,
+    budget: &YamlBudget,
+) -> Result<LoadedPolicy, ConfigError> {
     let text: Arc<str> = Arc::from(text);
     let invalid = |diagnostics: Vec<Diagnostic>, text: &Arc<str>| ConfigError::Invalid {
         file: origin.to_path_buf(),
@@ -76,15 +95,26 @@ pub fn load_str_with(text: &str, origin: &Path, budget: &YamlBudget) -> Result<L
         diagnostics,
     };
     let parsed = yaml::parse(&text, budget).map_err(|e| {
-        invalid(vec![Diagnostic::new(DiagnosticKind::Yaml, origin, e.position, "", e.message)], &text)
+        invalid(
+            vec![Diagnostic::new(
+                DiagnosticKind::Yaml,
+                origin,
+                e.position,
+                "",
+                e.message,
+            )],
+            &text,
+        )
     })?;
     let mut diagnostics = Vec::new();
     schema::check(&parsed.value, &parsed.spans, origin, &mut diagnostics);
     let document = model::build(&parsed.value, &parsed.spans, origin, &mut diagnostics);
     match document {
-        Some(document) if diagnostics.is_empty() => {
-            Ok(LoadedPolicy { path: origin.to_path_buf(), text, document })
-        }
+        Some(document) if diagnostics.is_empty() => Ok(LoadedPolicy {
+            path: origin.to_path_buf(),
+            text,
+            document,
+        }),
         _ => {
             diagnostics.sort_by_key(|d| (d.line(), d.column()));
             diagnostics.dedup();

@@ -115,8 +115,13 @@ impl ActionName {
 
 /// Actions of the HOOKS.yaml format that this build does not run yet. A file naming one is
 /// rejected rather than silently passed.
-const NOT_YET_BUILT: &[&str] =
-    &["summarize_and_log", "inject_context", "exec_script", "notify_user", "require_approval"];
+const NOT_YET_BUILT: &[&str] = &[
+    "summarize_and_log",
+    "inject_context",
+    "exec_script",
+    "notify_user",
+    "require_approval",
+];
 
 /// One hook after validation.
 #[derive(Debug, Clone)]
@@ -199,11 +204,15 @@ enum StringOrNumber {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawMatch {
     tool: Option<String>,
-    command_pattern: Option<String>,
     topic_id: Option<StringOrNumber>,
     is_sub_agent: Option<bool>,
-    session_pattern: Option<String>,
-    custom: Option<String>,
+    // Patterns and `custom` are read from the raw value by the semantic checks.
+    #[serde(rename = "commandPattern")]
+    _command_pattern: Option<String>,
+    #[serde(rename = "sessionPattern")]
+    _session_pattern: Option<String>,
+    #[serde(rename = "custom")]
+    _custom: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -214,7 +223,8 @@ struct RawHook {
     priority: Option<i64>,
     #[serde(rename = "match")]
     filter: Option<RawMatch>,
-    action: String,
+    #[serde(rename = "action")]
+    _action: String,
     model: Option<String>,
     target: Option<String>,
     source: Option<String>,
@@ -230,10 +240,21 @@ struct RawHook {
 /// Converts a schema-checked JSON value into a [`Document`], running the semantic checks.
 /// Hooks that do not deserialize were already reported by the schema and are skipped, so the
 /// semantic problems of the other hooks are still reported in the same run.
-pub(crate) fn build(value: &Value, spans: &SpanMap, file: &Path, out: &mut Vec<Diagnostic>) -> Option<Document> {
+pub(crate) fn build(
+    value: &Value,
+    spans: &SpanMap,
+    file: &Path,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Document> {
     let errors_before = out.len();
     let semantic = |pointer: &str, message: String| {
-        Diagnostic::new(DiagnosticKind::Semantic, file, spans.value(pointer), pointer, message)
+        Diagnostic::new(
+            DiagnosticKind::Semantic,
+            file,
+            spans.value(pointer),
+            pointer,
+            message,
+        )
     };
 
     let version = match value.get("version") {
@@ -253,64 +274,67 @@ pub(crate) fn build(value: &Value, spans: &SpanMap, file: &Path, out: &mut Vec<D
         .unwrap_or_default();
 
     let mut hooks = Vec::new();
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let raw_hooks = value.get("hooks").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    let raw_hooks = value
+        .get("hooks")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     for (index, raw) in raw_hooks.iter().enumerate() {
-        let Ok(hook) = serde_json::from_value::<RawHook>(raw.clone()) else { continue };
         let at = format!("/hooks/{index}");
-
-        if let Some(name) = &hook.name {
-            if let Some(first) = names.insert(name.clone(), index) {
+        // Semantic checks read the raw value field by field, so they run (and report) even
+        // for a hook the schema rejected for another reason.
+        if let Some(name) = raw.get("name").and_then(Value::as_str) {
+            if let Some(first) = names.insert(name, index) {
                 out.push(
-                    semantic(&format!("{at}/name"), format!("duplicate hook name `{name}`")).with_help(format!(
+                    semantic(
+                        &format!("{at}/name"),
+                        format!("duplicate hook name `{name}`"),
+                    )
+                    .with_help(format!(
                         "hooks[{first}] (line {}) already uses it; names must be unique",
                         spans.value(&format!("/hooks/{first}/name")).line
                     )),
                 );
             }
         }
-
-        let action = match ActionName::from_name(&hook.action) {
-            Some(a) => Some(a),
-            None => {
-                let (message, help) = unknown_action(&hook.action);
+        let action = raw.get("action").and_then(Value::as_str).and_then(|name| {
+            let action = ActionName::from_name(name);
+            if action.is_none() {
+                let (message, help) = unknown_action(name);
                 out.push(semantic(&format!("{at}/action"), message).with_help(help));
-                None
             }
+            action
+        });
+        let filter = raw.get("match");
+        let mut compile = |field: &str| {
+            let source = filter?.get(field)?.as_str()?;
+            Pattern::new(source)
+                .map_err(|e| {
+                    let d = semantic(&format!("{at}/match/{field}"), e.message);
+                    out.push(match e.help {
+                        Some(help) => d.with_help(help),
+                        None => d,
+                    });
+                })
+                .ok()
         };
-
-        let mut filter = MatchSpec::default();
-        if let Some(m) = hook.filter {
-            let mut compile = |field: &str, source: Option<String>| {
-                let source = source?;
-                match Pattern::new(&source) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        let mut d = semantic(&format!("{at}/match/{field}"), e.message);
-                        if let Some(help) = e.help {
-                            d = d.with_help(help);
-                        }
-                        out.push(d);
-                        None
-                    }
-                }
-            };
-            filter.command_pattern = compile("commandPattern", m.command_pattern);
-            filter.session_pattern = compile("sessionPattern", m.session_pattern);
-            filter.tool = m.tool;
-            filter.is_sub_agent = m.is_sub_agent;
-            filter.topic_id = m.topic_id.map(|t| match t {
-                StringOrNumber::String(s) => s,
-                StringOrNumber::Number(n) => js_number(&n),
-            });
-            if m.custom.is_some() {
-                out.push(
-                    semantic(&format!("{at}/match/custom"), "external matcher programs (`match.custom`) are not supported by this build".into())
-                        .with_help("remove the filter or use the built-in filters; a hook is never loaded with a filter it would ignore"),
-                );
-            }
+        let command_pattern = compile("commandPattern");
+        let session_pattern = compile("sessionPattern");
+        if filter.and_then(|m| m.get("custom")).is_some() {
+            out.push(
+                semantic(
+                    &format!("{at}/match/custom"),
+                    "external matcher programs (`match.custom`) are not supported by this build".into(),
+                )
+                .with_help("remove the filter or use the built-in filters; a hook is never loaded with a filter it would ignore"),
+            );
         }
 
+        let (Some(action), Ok(hook)) = (action, serde_json::from_value::<RawHook>(raw.clone()))
+        else {
+            continue;
+        };
         let mut points = Vec::new();
         for p in match hook.point {
             OneOrMany::One(p) => vec![p],
@@ -320,34 +344,48 @@ pub(crate) fn build(value: &Value, spans: &SpanMap, file: &Path, out: &mut Vec<D
                 points.push(p);
             }
         }
-
-        if let Some(action) = action {
-            hooks.push(HookSpec {
-                index,
-                id: hook.name.unwrap_or_else(|| format!("hooks[{index}]")),
-                points,
-                priority: hook.priority.unwrap_or(DEFAULT_PRIORITY),
-                filter,
-                action,
-                model: hook.model,
-                target: hook.target,
-                source: hook.source,
-                script: hook.script,
-                last_n: hook.last_n,
-                inject_output: hook.inject_output.unwrap_or(false),
-                notify_user: hook.notify_user.unwrap_or(false),
-                enabled: hook.enabled.unwrap_or(true),
-                mode: hook.mode.unwrap_or(defaults.mode),
-                on_failure: hook.on_failure,
-                position: spans.value(&at),
-            });
-        }
+        let m = hook.filter;
+        hooks.push(HookSpec {
+            index,
+            id: hook.name.unwrap_or_else(|| format!("hooks[{index}]")),
+            points,
+            priority: hook.priority.unwrap_or(DEFAULT_PRIORITY),
+            filter: MatchSpec {
+                tool: m.as_ref().and_then(|m| m.tool.clone()),
+                command_pattern,
+                topic_id: m
+                    .as_ref()
+                    .and_then(|m| m.topic_id.as_ref())
+                    .map(|t| match t {
+                        StringOrNumber::String(s) => s.clone(),
+                        StringOrNumber::Number(n) => js_number(n),
+                    }),
+                is_sub_agent: m.as_ref().and_then(|m| m.is_sub_agent),
+                session_pattern,
+            },
+            action,
+            model: hook.model,
+            target: hook.target,
+            source: hook.source,
+            script: hook.script,
+            last_n: hook.last_n,
+            inject_output: hook.inject_output.unwrap_or(false),
+            notify_user: hook.notify_user.unwrap_or(false),
+            enabled: hook.enabled.unwrap_or(true),
+            mode: hook.mode.unwrap_or(defaults.mode),
+            on_failure: hook.on_failure,
+            position: spans.value(&at),
+        });
     }
 
     if out.len() > errors_before {
         return None;
     }
-    Some(Document { version: version?, defaults, hooks })
+    Some(Document {
+        version: version?,
+        defaults,
+        hooks,
+    })
 }
 
 /// The message and advice for an action name this build does not run.
@@ -355,8 +393,9 @@ fn unknown_action(name: &str) -> (String, String) {
     let built: Vec<&str> = ActionName::ALL.iter().map(|a| a.as_str()).collect();
     let available = format!("actions available: {}", built.join(", "));
     if NOT_YET_BUILT.contains(&name) {
-        let message =
-            format!("action `{name}` is part of the HOOKS.yaml format but not available in this build of hookgate");
+        let message = format!(
+            "action `{name}` is part of the HOOKS.yaml format but not available in this build of hookgate"
+        );
         return (message, available);
     }
     let message = if name.contains('/') || name.contains('\\') {
@@ -365,7 +404,8 @@ fn unknown_action(name: &str) -> (String, String) {
         format!("unknown action `{name}`")
     };
     let known = built.iter().copied().chain(NOT_YET_BUILT.iter().copied());
-    let help = crate::suggest::closest(name, known).map_or(available, |s| format!("did you mean `{s}`?"));
+    let help =
+        crate::suggest::closest(name, known).map_or(available, |s| format!("did you mean `{s}`?"));
     (message, help)
 }
 

@@ -25,12 +25,17 @@ impl Pattern {
     pub fn new(source: &str) -> Result<Pattern, PatternError> {
         if source.len() > MAX_PATTERN_LEN {
             return Err(PatternError {
-                message: format!("regex is {} bytes long, over the {MAX_PATTERN_LEN} byte limit", source.len()),
+                message: format!(
+                    "regex is {} bytes long, over the {MAX_PATTERN_LEN} byte limit",
+                    source.len()
+                ),
                 help: None,
             });
         }
         // The AST parser names the constructs that the regex crate rejects with a bare message.
-        let mut parser = regex_syntax::ast::parse::ParserBuilder::new().nest_limit(NEST_LIMIT).build();
+        let mut parser = regex_syntax::ast::parse::ParserBuilder::new()
+            .nest_limit(NEST_LIMIT)
+            .build();
         if let Err(e) = parser.parse(source) {
             return Err(explain_ast_error(&e));
         }
@@ -42,11 +47,19 @@ impl Pattern {
             .map_err(|e| match e {
                 regex::Error::CompiledTooBig(limit) => PatternError {
                     message: format!("regex compiles to more than {limit} bytes"),
-                    help: Some("split it into several hooks or simplify repetitions like `{1000}`".into()),
+                    help: Some(
+                        "split it into several hooks or simplify repetitions like `{1000}`".into(),
+                    ),
                 },
-                other => PatternError { message: format!("invalid regex: {}", first_line(&other.to_string())), help: None },
+                other => PatternError {
+                    message: format!("invalid regex: {}", first_line(&other.to_string())),
+                    help: None,
+                },
             })?;
-        Ok(Pattern { source: source.to_owned(), regex })
+        Ok(Pattern {
+            source: source.to_owned(),
+            regex,
+        })
     }
 
     /// The pattern as written.
@@ -75,7 +88,12 @@ pub struct PatternError {
 }
 
 fn first_line(s: &str) -> String {
-    s.lines().rev().find(|l| l.starts_with("error:")).unwrap_or_else(|| s.lines().next().unwrap_or(s)).trim_start_matches("error: ").to_owned()
+    s.lines()
+        .rev()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| s.lines().next().unwrap_or(s))
+        .trim_start_matches("error: ")
+        .to_owned()
 }
 
 fn explain_ast_error(e: &regex_syntax::ast::Error) -> PatternError {
@@ -131,10 +149,20 @@ mod tests {
 
     #[test]
     fn oversized_patterns_are_rejected() {
-        assert!(Pattern::new("a{1000}{1000}").unwrap_err().message.contains("more than"));
+        assert!(
+            Pattern::new("a{1000}{1000}")
+                .unwrap_err()
+                .message
+                .contains("more than")
+        );
         let deep = format!("{}a{}", "(".repeat(100), ")".repeat(100));
         assert!(Pattern::new(&deep).unwrap_err().message.contains("nests"));
-        assert!(Pattern::new(&"a".repeat(5000)).unwrap_err().message.contains("limit"));
+        assert!(
+            Pattern::new(&"a".repeat(5000))
+                .unwrap_err()
+                .message
+                .contains("limit")
+        );
     }
 
     #[test]

@@ -47,7 +47,11 @@ pub(crate) fn check(value: &Value, spans: &SpanMap, file: &Path, out: &mut Vec<D
         ));
         return;
     };
-    let ctx = Ctx { schema: &compiled.schema, spans, file };
+    let ctx = Ctx {
+        schema: &compiled.schema,
+        spans,
+        file,
+    };
     for error in compiled.validator.iter_errors(value) {
         ctx.report(&error, out);
     }
@@ -61,7 +65,13 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn diag(&self, pointer: &str, message: String) -> Diagnostic {
-        Diagnostic::new(DiagnosticKind::Schema, self.file, self.spans.value(pointer), pointer, message)
+        Diagnostic::new(
+            DiagnosticKind::Schema,
+            self.file,
+            self.spans.value(pointer),
+            pointer,
+            message,
+        )
     }
 
     fn report(&self, error: &ValidationError<'_>, out: &mut Vec<Diagnostic>) {
@@ -92,12 +102,19 @@ impl Ctx<'_> {
                 let name = property.as_str().unwrap_or_default();
                 out.push(self.diag(pointer, format!("missing required field `{name}`")));
             }
-            ValidationErrorKind::Enum { options } => out.push(self.enum_error(pointer, instance, options)),
+            ValidationErrorKind::Enum { options } => {
+                out.push(self.enum_error(pointer, instance, options))
+            }
             ValidationErrorKind::Type { kind } => out.push(self.diag(
                 pointer,
-                format!("expected {}, found {}", type_names(kind), describe(instance)),
+                format!(
+                    "expected {}, found {}",
+                    type_names(kind),
+                    describe(instance)
+                ),
             )),
-            ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            ValidationErrorKind::AnyOf { context }
+            | ValidationErrorKind::OneOfNotValid { context } => {
                 // Report the branch that has the right shape: its errors say what is wrong.
                 // Best: every error lies inside the value; next: none is a type mismatch.
                 let at_root = |e: &ValidationError<'_>| e.instance_path().as_str() == pointer;
@@ -119,22 +136,31 @@ impl Ctx<'_> {
                     }
                     _ => out.push(self.diag(
                         pointer,
-                        format!("expected {}, found {}", self.any_of_shapes(context), describe(instance)),
+                        format!(
+                            "expected {}, found {}",
+                            self.any_of_shapes(context),
+                            describe(instance)
+                        ),
                     )),
                 }
             }
-            ValidationErrorKind::Minimum { limit } => {
-                out.push(self.diag(pointer, format!("must be at least {limit}, found {instance}")))
-            }
-            ValidationErrorKind::Maximum { limit } => {
-                out.push(self.diag(pointer, format!("must be at most {limit}, found {instance}")))
-            }
+            ValidationErrorKind::Minimum { limit } => out.push(self.diag(
+                pointer,
+                format!("must be at least {limit}, found {instance}"),
+            )),
+            ValidationErrorKind::Maximum { limit } => out.push(self.diag(
+                pointer,
+                format!("must be at most {limit}, found {instance}"),
+            )),
             ValidationErrorKind::MinLength { limit: 1 } => {
                 out.push(self.diag(pointer, "must not be empty".to_owned()))
             }
             ValidationErrorKind::MinItems { limit } => out.push(self.diag(
                 pointer,
-                format!("must have at least {limit} item{}", if *limit == 1 { "" } else { "s" }),
+                format!(
+                    "must have at least {limit} item{}",
+                    if *limit == 1 { "" } else { "s" }
+                ),
             )),
             _ => out.push(self.diag(pointer, error.to_string())),
         }
@@ -143,18 +169,30 @@ impl Ctx<'_> {
     fn enum_error(&self, pointer: &str, instance: &Value, options: &Value) -> Diagnostic {
         let names: Vec<String> = options
             .as_array()
-            .map(|a| a.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                    .collect()
+            })
             .unwrap_or_default();
-        let given = instance.as_str().map_or_else(|| instance.to_string(), str::to_owned);
+        let given = instance
+            .as_str()
+            .map_or_else(|| instance.to_string(), str::to_owned);
         let is_point = names.iter().any(|n| n == Point::TurnPre.as_str());
         let message = if is_point {
             format!("unknown lifecycle point `{given}`")
         } else {
-            format!("`{given}` is not one of {}", names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "))
+            format!(
+                "`{given}` is not one of {}",
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         };
         let d = self.diag(pointer, message);
         match suggest::closest(&given, names.iter().map(String::as_str)) {
-            Some(s) if is_point => d.with_help(format!("did you mean `{s}`? valid points: {}", names.join(", "))),
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None if is_point => d.with_help(format!("valid points: {}", names.join(", "))),
             None => d,
@@ -163,7 +201,9 @@ impl Ctx<'_> {
 
     /// The property names the schema allows where an `additionalProperties` error was raised.
     fn allowed_properties(&self, schema_path: &str) -> Vec<String> {
-        let object_path = schema_path.strip_suffix("/additionalProperties").unwrap_or(schema_path);
+        let object_path = schema_path
+            .strip_suffix("/additionalProperties")
+            .unwrap_or(schema_path);
         self.schema
             .pointer(object_path)
             .and_then(|s| s.get("properties"))
@@ -183,16 +223,22 @@ impl Ctx<'_> {
             })
             .collect();
         shapes.dedup();
-        if shapes.is_empty() { "another shape".to_owned() } else { shapes.join(" or ") }
+        if shapes.is_empty() {
+            "another shape".to_owned()
+        } else {
+            shapes.join(" or ")
+        }
     }
 }
 
 fn type_names(kind: &TypeKind) -> String {
     match kind {
         TypeKind::Single(t) => article(&t.to_string()),
-        TypeKind::Multiple(set) => {
-            set.iter().map(|t| article(&t.to_string())).collect::<Vec<_>>().join(" or ")
-        }
+        TypeKind::Multiple(set) => set
+            .iter()
+            .map(|t| article(&t.to_string()))
+            .collect::<Vec<_>>()
+            .join(" or "),
     }
 }
 
@@ -243,7 +289,9 @@ mod tests {
 
     #[test]
     fn unknown_field_names_the_key_and_suggests() {
-        let d = diagnostics("version: \"1\"\nhooks:\n  - point: turn:pre\n    action: log\n    tagret: x\n");
+        let d = diagnostics(
+            "version: \"1\"\nhooks:\n  - point: turn:pre\n    action: log\n    tagret: x\n",
+        );
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!((d[0].line(), d[0].column()), (5, 5));
         assert_eq!(d[0].path(), "hooks[0].tagret");
@@ -253,11 +301,13 @@ mod tests {
 
     #[test]
     fn unknown_point_in_a_list_has_did_you_mean() {
-        let d = diagnostics("version: 1\nhooks:\n  - point: [turn:pre, turn:tool:pr]\n    action: block\n");
+        let d = diagnostics(
+            "version: 1\nhooks:\n  - point: [turn:pre, turn:tool:pr]\n    action: block\n",
+        );
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(d[0].path(), "hooks[0].point[1]");
         assert_eq!(d[0].message(), "unknown lifecycle point `turn:tool:pr`");
-        assert!(d[0].help().unwrap_or_default().starts_with("did you mean `turn:tool:pre`?"));
+        assert_eq!(d[0].help(), Some("did you mean `turn:tool:pre`?"));
         assert_eq!((d[0].line(), d[0].column()), (3, 23));
     }
 
@@ -273,11 +323,37 @@ mod tests {
         let d = diagnostics(
             "version: 1\nhooks:\n  - point: turn:pre\n    match: { tool: 5 }\n  - action: log\n    onFailure: { action: explode, retries: 0 }\n",
         );
-        let messages: Vec<_> = d.iter().map(|d| (d.path().to_owned(), d.message().to_owned())).collect();
-        assert!(messages.contains(&("hooks[0]".into(), "missing required field `action`".into())), "{messages:?}");
-        assert!(messages.contains(&("hooks[0].match.tool".into(), "expected a string, found a number (`5`)".into())), "{messages:?}");
-        assert!(messages.contains(&("hooks[1]".into(), "missing required field `point`".into())), "{messages:?}");
-        assert!(messages.iter().any(|(p, m)| p == "hooks[1].onFailure.action" && m.contains("explode")), "{messages:?}");
-        assert!(messages.contains(&("hooks[1].onFailure.retries".into(), "must be at least 1, found 0".into())), "{messages:?}");
+        let messages: Vec<_> = d
+            .iter()
+            .map(|d| (d.path().to_owned(), d.message().to_owned()))
+            .collect();
+        assert!(
+            messages.contains(&("hooks[0]".into(), "missing required field `action`".into())),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&(
+                "hooks[0].match.tool".into(),
+                "expected a string, found a number (`5`)".into()
+            )),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&("hooks[1]".into(), "missing required field `point`".into())),
+            "{messages:?}"
+        );
+        assert!(
+            messages
+                .iter()
+                .any(|(p, m)| p == "hooks[1].onFailure.action" && m.contains("explode")),
+            "{messages:?}"
+        );
+        assert!(
+            messages.contains(&(
+                "hooks[1].onFailure.retries".into(),
+                "must be at least 1, found 0".into()
+            )),
+            "{messages:?}"
+        );
     }
 }

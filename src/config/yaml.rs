@@ -71,7 +71,10 @@ impl SpanMap {
 
     /// The position of the key that introduces `pointer` (else of its value).
     pub(crate) fn key(&self, pointer: &str) -> Position {
-        self.keys.get(pointer).copied().unwrap_or_else(|| self.value(pointer))
+        self.keys
+            .get(pointer)
+            .copied()
+            .unwrap_or_else(|| self.value(pointer))
     }
 }
 
@@ -102,7 +105,10 @@ pub(crate) fn parse(text: &str, budget: &YamlBudget) -> Result<Parsed, YamlError
         });
     }
     if text.trim().is_empty() {
-        return Ok(Parsed { value: Value::Null, spans: SpanMap::default() });
+        return Ok(Parsed {
+            value: Value::Null,
+            spans: SpanMap::default(),
+        });
     }
     let mut options = serde_saphyr::Options::default();
     let mut limits = serde_saphyr::Budget::default();
@@ -126,7 +132,10 @@ fn yaml_error(err: &serde_saphyr::Error) -> YamlError {
     let position = err
         .location()
         .filter(|l| l.line() > 0)
-        .map(|l| Position { line: to_usize(l.line()), column: to_usize(l.column()).max(1) })
+        .map(|l| Position {
+            line: to_usize(l.line()),
+            column: to_usize(l.column()).max(1),
+        })
         .unwrap_or(Position { line: 1, column: 1 });
     let text = err.without_snippet().to_string();
     // The YAML layer prefixes its own "line N column M: "; we report position separately.
@@ -138,7 +147,10 @@ fn yaml_error(err: &serde_saphyr::Error) -> YamlError {
         .next()
         .unwrap_or_default()
         .to_owned();
-    YamlError { message: format!("invalid YAML: {message}"), position }
+    YamlError {
+        message: format!("invalid YAML: {message}"),
+        position,
+    }
 }
 
 fn to_usize(v: u64) -> usize {
@@ -164,7 +176,11 @@ pub(crate) fn push_token(pointer: &mut String, token: &str) {
     }
 }
 
-fn into_json(node: Spanned<Node>, pointer: &mut String, spans: &mut SpanMap) -> Result<Value, YamlError> {
+fn into_json(
+    node: Spanned<Node>,
+    pointer: &mut String,
+    spans: &mut SpanMap,
+) -> Result<Value, YamlError> {
     let position = position_of(&node);
     spans.values.insert(pointer.clone(), position);
     Ok(match node.value {
@@ -285,17 +301,35 @@ mod tests {
     fn positions_follow_pointers() {
         let p = parse_ok("version: \"1\"\nhooks:\n  - point: turn:pre\n    action: block\n");
         assert_eq!(p.value["hooks"][0]["action"], "block");
-        assert_eq!(p.spans.value("/hooks/0/action"), Position { line: 4, column: 13 });
-        assert_eq!(p.spans.key("/hooks/0/action"), Position { line: 4, column: 5 });
+        assert_eq!(
+            p.spans.value("/hooks/0/action"),
+            Position {
+                line: 4,
+                column: 13
+            }
+        );
+        assert_eq!(
+            p.spans.key("/hooks/0/action"),
+            Position { line: 4, column: 5 }
+        );
         assert_eq!(p.spans.value("/hooks/0"), Position { line: 3, column: 5 });
         // An absent field is reported at its nearest present ancestor.
-        assert_eq!(p.spans.value("/hooks/0/match/tool"), Position { line: 3, column: 5 });
+        assert_eq!(
+            p.spans.value("/hooks/0/match/tool"),
+            Position { line: 3, column: 5 }
+        );
     }
 
     #[test]
     fn pointer_tokens_are_escaped() {
         let p = parse_ok("\"a/b~c\": 1\n");
-        assert_eq!(p.spans.value("/a~1b~0c"), Position { line: 1, column: 10 });
+        assert_eq!(
+            p.spans.value("/a~1b~0c"),
+            Position {
+                line: 1,
+                column: 10
+            }
+        );
     }
 
     #[test]
@@ -322,7 +356,11 @@ mod tests {
         }
         let start = Instant::now();
         let err = parse(&text, &YamlBudget::default()).unwrap_err();
-        assert!(err.message.contains("budget") || err.message.contains("alias"), "{}", err.message);
+        assert!(
+            err.message.contains("budget") || err.message.contains("alias"),
+            "{}",
+            err.message
+        );
         // Not a timing assertion on the gate: a bound that only a hang would break.
         assert!(start.elapsed().as_secs() < 10);
     }
@@ -331,12 +369,19 @@ mod tests {
     fn deep_nesting_is_rejected() {
         let text = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
         let err = parse(&text, &YamlBudget::default()).unwrap_err();
-        assert!(err.message.contains("depth") || err.message.contains("recursion"), "{}", err.message);
+        assert!(
+            err.message.contains("depth") || err.message.contains("recursion"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]
     fn oversized_files_are_rejected_before_parsing() {
-        let budget = YamlBudget { max_bytes: 10, ..YamlBudget::default() };
+        let budget = YamlBudget {
+            max_bytes: 10,
+            ..YamlBudget::default()
+        };
         let err = parse("version: \"1\"\nhooks: []\n", &budget).unwrap_err();
         assert!(err.message.contains("byte limit"));
     }

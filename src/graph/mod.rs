@@ -63,7 +63,11 @@ pub struct RuleGraph {
 impl RuleGraph {
     /// Compiles a loaded policy; relative paths in it resolve against the policy's directory.
     pub fn from_policy(policy: &LoadedPolicy) -> RuleGraph {
-        let base = policy.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let base = policy
+            .path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         RuleGraph::compile(policy.document.clone(), &policy.path, base)
     }
 
@@ -75,9 +79,18 @@ impl RuleGraph {
         let ordered: Vec<CompiledHook> = specs
             .into_iter()
             .map(|spec| CompiledHook {
-                points_label: spec.points.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", "),
+                points_label: spec
+                    .points
+                    .iter()
+                    .map(|p| p.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 target: spec.target.as_deref().map(Template::parse),
-                failure_message: spec.on_failure.as_ref().and_then(|f| f.message.as_deref()).map(Template::parse),
+                failure_message: spec
+                    .on_failure
+                    .as_ref()
+                    .and_then(|f| f.message.as_deref())
+                    .map(Template::parse),
                 spec,
             })
             .collect();
@@ -97,15 +110,28 @@ impl RuleGraph {
                 }
             }
         }
-        RuleGraph { ordered, index, defaults: document.defaults, base_dir, source: source.to_path_buf() }
+        RuleGraph {
+            ordered,
+            index,
+            defaults: document.defaults,
+            base_dir,
+            source: source.to_path_buf(),
+        }
     }
 
     /// The hooks that could fire at `point` for a call of `tool`, in evaluation order.
     /// Hooks filtered on another tool are never visited.
     pub fn candidates<'g>(&'g self, point: Point, tool: Option<&str>) -> Candidates<'g> {
         let slot = &self.index[point.index()];
-        let tooled = tool.and_then(|t| slot.by_tool.get(t)).map(Vec::as_slice).unwrap_or(&[]);
-        Candidates { graph: self, a: &slot.any_tool, b: tooled }
+        let tooled = tool
+            .and_then(|t| slot.by_tool.get(t))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        Candidates {
+            graph: self,
+            a: &slot.any_tool,
+            b: tooled,
+        }
     }
 
     /// Every hook, in evaluation order.
@@ -131,7 +157,11 @@ impl RuleGraph {
     /// Resolves a (rendered) relative path against the policy's directory.
     pub(crate) fn resolve_path(&self, path: &str) -> PathBuf {
         let p = Path::new(path);
-        if p.is_absolute() { p.to_path_buf() } else { self.base_dir.join(p) }
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.base_dir.join(p)
+        }
     }
 }
 
@@ -174,7 +204,9 @@ mod tests {
     }
 
     fn ids(g: &RuleGraph, point: Point, tool: Option<&str>) -> Vec<String> {
-        g.candidates(point, tool).map(|h| h.id().to_owned()).collect()
+        g.candidates(point, tool)
+            .map(|h| h.id().to_owned())
+            .collect()
     }
 
     #[test]
@@ -188,7 +220,10 @@ mod tests {
              - { name: e, point: turn:tool:pre, match: { tool: exec }, priority: 90, action: log }\n\
              - { name: f, point: turn:tool:pre, enabled: false, action: log }\n",
         );
-        assert_eq!(ids(&g, Point::TurnToolPre, Some("exec")), ["d", "e", "a", "b"]);
+        assert_eq!(
+            ids(&g, Point::TurnToolPre, Some("exec")),
+            ["d", "e", "a", "b"]
+        );
         assert_eq!(ids(&g, Point::TurnToolPre, Some("read")), ["d", "a", "c"]);
         assert_eq!(ids(&g, Point::TurnToolPre, None), ["d", "a"]);
         assert_eq!(ids(&g, Point::TurnPre, Some("exec")), ["d"]);

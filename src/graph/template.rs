@@ -55,7 +55,9 @@ impl Template {
         let mut rest = text;
         while let Some(open) = rest.find('{') {
             let after = &rest[open + 1..];
-            let var = after.find('}').and_then(|close| Var::from_name(&after[..close]).map(|v| (v, close)));
+            let var = after
+                .find('}')
+                .and_then(|close| Var::from_name(&after[..close]).map(|v| (v, close)));
             match var {
                 Some((var, close)) => {
                     literal.push_str(&rest[..open]);
@@ -105,7 +107,11 @@ const MAX_MS: f64 = 253_402_300_799_999.0;
 /// Unix milliseconds as JavaScript's `Date.prototype.toISOString` prints them
 /// (`2026-02-19T08:00:00.000Z`); out-of-range values are clamped instead of failing.
 pub(crate) fn iso_timestamp(ms: f64) -> String {
-    let ms = if ms.is_finite() { ms.clamp(0.0, MAX_MS) } else { 0.0 };
+    let ms = if ms.is_finite() {
+        ms.clamp(0.0, MAX_MS)
+    } else {
+        0.0
+    };
     // INVARIANT: 0 <= ms <= MAX_MS, so the cast is exact enough and cannot overflow.
     let at = UNIX_EPOCH + Duration::from_millis(ms as u64);
     humantime::format_rfc3339_millis(at).to_string()
@@ -113,7 +119,9 @@ pub(crate) fn iso_timestamp(ms: f64) -> String {
 
 /// The current time in Unix milliseconds.
 pub(crate) fn now_ms() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_millis() as f64)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64)
 }
 
 #[cfg(test)]
@@ -134,7 +142,10 @@ mod tests {
     fn renders_known_variables_and_keeps_unknown_ones() {
         let t = Template::parse("logs/{topicId}/{tool}-{point}-{nope}-{timestamp}{");
         assert!(!t.is_constant());
-        assert_eq!(t.render(&vars()), "logs/42/-turn:pre-{nope}-2026-02-19T08:00:00.000Z{");
+        assert_eq!(
+            t.render(&vars()),
+            "logs/42/-turn:pre-{nope}-2026-02-19T08:00:00.000Z{"
+        );
         assert!(Template::parse("plain {x}").is_constant());
     }
 
@@ -145,7 +156,10 @@ mod tests {
 
     #[test]
     fn iso_timestamps_match_javascript() {
-        assert_eq!(iso_timestamp(1_771_488_000_000.0), "2026-02-19T08:00:00.000Z");
+        assert_eq!(
+            iso_timestamp(1_771_488_000_000.0),
+            "2026-02-19T08:00:00.000Z"
+        );
         assert_eq!(iso_timestamp(1_500.0), "1970-01-01T00:00:01.500Z");
         assert_eq!(iso_timestamp(-5.0), "1970-01-01T00:00:00.000Z");
         assert_eq!(iso_timestamp(f64::NAN), "1970-01-01T00:00:00.000Z");

@@ -84,50 +84,116 @@ mod tests {
 
     #[test]
     fn empty_filter_matches_everything() {
-        assert_eq!(check(&MatchSpec::default(), &ctx(json!({"sessionKey": ""}))), Ok(()));
+        assert_eq!(
+            check(&MatchSpec::default(), &ctx(json!({"sessionKey": ""}))),
+            Ok(())
+        );
     }
 
     #[test]
     fn tool_is_exact_and_case_sensitive() {
-        let f = MatchSpec { tool: Some("exec".into()), ..MatchSpec::default() };
-        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "toolName": "exec"}))), Ok(()));
-        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "toolName": "Exec"}))), Err(Filter::Tool));
-        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s"}))), Err(Filter::Tool));
+        let f = MatchSpec {
+            tool: Some("exec".into()),
+            ..MatchSpec::default()
+        };
+        assert_eq!(
+            check(&f, &ctx(json!({"sessionKey": "s", "toolName": "exec"}))),
+            Ok(())
+        );
+        assert_eq!(
+            check(&f, &ctx(json!({"sessionKey": "s", "toolName": "Exec"}))),
+            Err(Filter::Tool)
+        );
+        assert_eq!(
+            check(&f, &ctx(json!({"sessionKey": "s"}))),
+            Err(Filter::Tool)
+        );
     }
 
     #[test]
     fn command_pattern_uses_the_subject_and_is_unanchored() {
-        let f = MatchSpec { command_pattern: pattern("rm\\s+-rf"), ..MatchSpec::default() };
-        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "toolArgs": {"command": "cd /; rm -rf x"}}))), Ok(()));
-        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s", "prompt": "please rm -rf it"}))), Ok(()));
-        assert_eq!(check(&f, &ctx(json!({"sessionKey": "s"}))), Err(Filter::CommandPattern));
+        let f = MatchSpec {
+            command_pattern: pattern("rm\\s+-rf"),
+            ..MatchSpec::default()
+        };
+        assert_eq!(
+            check(
+                &f,
+                &ctx(json!({"sessionKey": "s", "toolArgs": {"command": "cd /; rm -rf x"}}))
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                &f,
+                &ctx(json!({"sessionKey": "s", "prompt": "please rm -rf it"}))
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(&f, &ctx(json!({"sessionKey": "s"}))),
+            Err(Filter::CommandPattern)
+        );
         // An empty subject still matches a pattern that accepts "".
-        let empty = MatchSpec { command_pattern: pattern("^$"), ..MatchSpec::default() };
+        let empty = MatchSpec {
+            command_pattern: pattern("^$"),
+            ..MatchSpec::default()
+        };
         assert_eq!(check(&empty, &ctx(json!({"sessionKey": "s"}))), Ok(()));
     }
 
     #[test]
     fn topic_id_compares_as_strings_and_star_needs_a_topic() {
-        let f = |t: &str| MatchSpec { topic_id: Some(t.into()), ..MatchSpec::default() };
-        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 42}))), Ok(()));
-        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": "42"}))), Ok(()));
-        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 420}))), Err(Filter::TopicId));
-        assert_eq!(check(&f("*"), &ctx(json!({"sessionKey": "s", "topicId": 1}))), Ok(()));
-        assert_eq!(check(&f("*"), &ctx(json!({"sessionKey": "s"}))), Err(Filter::TopicId));
-        assert_eq!(check(&f("42"), &ctx(json!({"sessionKey": "s"}))), Err(Filter::TopicId));
+        let f = |t: &str| MatchSpec {
+            topic_id: Some(t.into()),
+            ..MatchSpec::default()
+        };
+        assert_eq!(
+            check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 42}))),
+            Ok(())
+        );
+        assert_eq!(
+            check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": "42"}))),
+            Ok(())
+        );
+        assert_eq!(
+            check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 420}))),
+            Err(Filter::TopicId)
+        );
+        assert_eq!(
+            check(&f("*"), &ctx(json!({"sessionKey": "s", "topicId": 1}))),
+            Ok(())
+        );
+        assert_eq!(
+            check(&f("*"), &ctx(json!({"sessionKey": "s"}))),
+            Err(Filter::TopicId)
+        );
+        assert_eq!(
+            check(&f("42"), &ctx(json!({"sessionKey": "s"}))),
+            Err(Filter::TopicId)
+        );
     }
 
     #[test]
     fn sub_agent_and_session_pattern() {
-        let sub = MatchSpec { is_sub_agent: Some(true), ..MatchSpec::default() };
-        let main = MatchSpec { is_sub_agent: Some(false), ..MatchSpec::default() };
+        let sub = MatchSpec {
+            is_sub_agent: Some(true),
+            ..MatchSpec::default()
+        };
+        let main = MatchSpec {
+            is_sub_agent: Some(false),
+            ..MatchSpec::default()
+        };
         let s = ctx(json!({"sessionKey": "agent:main:subagent:abc"}));
         let m = ctx(json!({"sessionKey": "agent:main:telegram:1"}));
         assert_eq!(check(&sub, &s), Ok(()));
         assert_eq!(check(&sub, &m), Err(Filter::IsSubAgent));
         assert_eq!(check(&main, &m), Ok(()));
         assert_eq!(check(&main, &s), Err(Filter::IsSubAgent));
-        let sp = MatchSpec { session_pattern: pattern("^agent:main:telegram"), ..MatchSpec::default() };
+        let sp = MatchSpec {
+            session_pattern: pattern("^agent:main:telegram"),
+            ..MatchSpec::default()
+        };
         assert_eq!(check(&sp, &m), Ok(()));
         assert_eq!(check(&sp, &s), Err(Filter::SessionPattern));
     }
@@ -140,7 +206,8 @@ mod tests {
             is_sub_agent: Some(true),
             ..MatchSpec::default()
         };
-        let c = ctx(json!({"sessionKey": "main", "toolName": "exec", "toolArgs": {"command": "rm x"}}));
+        let c =
+            ctx(json!({"sessionKey": "main", "toolName": "exec", "toolArgs": {"command": "rm x"}}));
         assert_eq!(check(&f, &c), Err(Filter::IsSubAgent));
     }
 }

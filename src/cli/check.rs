@@ -1,0 +1,237 @@
+//! `hookgate check`: evaluate one context (or a JSONL file of them) and explain the decision.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use hookgate::decision::{Decision, Verdict};
+use hookgate::engine::registered;
+use hookgate::{Engine, HookContext, Point, RuleGraph, Step};
+use serde_json::Value;
+
+use super::context_args::{ContextArgs, parse_context};
+use super::{EXIT_ERROR, Format, load_policy, report};
+
+/// Arguments of `hookgate check`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Policy file (default: $HOOKGATE_CONFIG, $OPENCLAW_HOOKS_CONFIG, ./HOOKS.yaml,
+    /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Lifecycle point (e.g. turn:tool:pre); in batch mode, the default for lines without one.
+    #[arg(long)]
+    point: Option<String>,
+    #[command(flatten)]
+    context: ContextArgs,
+    /// Batch mode: one HookContext JSON per line; prints one Decision JSON per line.
+    #[arg(long, value_name = "FILE.jsonl", conflicts_with = "context")]
+    contexts: Option<PathBuf>,
+    /// text: an explanation; json: the Decision JSON.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+pub(crate) fn run(args: Args) -> u8 {
+    let policy = match load_policy(args.config.as_ref()) {
+        Ok(p) => p,
+        Err(e) => {
+            report::print_config_error(&e);
+            return EXIT_ERROR;
+        }
+    };
+    let default_point = match args.point.as_deref().map(str::parse::<Point>).transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: --point: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the runtime: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    let engine = Engine::new(Arc::new(RuleGraph::from_policy(&policy)));
+    let code = runtime.block_on(async {
+        let code = match &args.contexts {
+            Some(file) => batch(&engine, file, default_point).await,
+            None => single(&engine, &args, default_point).await,
+        };
+        engine.flush().await;
+        code
+    });
+    code
+}
+
+async fn single(engine: &Engine, args: &Args, default_point: Option<Point>) -> u8 {
+    let ctx = match args.context.build() {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_ERROR;
+        }
+    };
+    let Some(point) = default_point.or(ctx.point) else {
+        eprintln!("error: no lifecycle point: pass --point (or put \"point\" in the context)");
+        return EXIT_ERROR;
+    };
+    let (decision, steps) = engine.explain(point, &ctx).await;
+    match args.format {
+        Format::Json => match serde_json::to_string_pretty(&decision) {
+            Ok(json) => println!("{json}"),
+            Err(e) => {
+                eprintln!("error: cannot print the decision: {e}");
+                return EXIT_ERROR;
+            }
+        },
+        Format::Text => print!(
+            "{}",
+            explain(engine.graph(), point, &ctx, &decision, &steps)
+        ),
+    }
+    exit_code(&decision)
+}
+
+fn exit_code(decision: &Decision) -> u8 {
+    match decision.decision {
+        Verdict::Allow => 0,
+        Verdict::Block => 2,
+        Verdict::Ask => 3,
+    }
+}
+
+/// Evaluates each line of a JSONL file; a bad line is reported in place and the run goes on.
+async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) -> u8 {
+    let reader: Box<dyn BufRead> = if file.as_os_str() == "-" {
+        Box::new(BufReader::new(std::io::stdin()))
+    } else {
+        match std::fs::File::open(file) {
+            Ok(f) => Box::new(BufReader::new(f)),
+            Err(e) => {
+                eprintln!("error: cannot read `{}`: {e}", file.display());
+                return EXIT_ERROR;
+            }
+        }
+    };
+    let (mut blocked, mut asked, mut failed) = (false, false, false);
+    let mut out = std::io::stdout().lock();
+    for (n, line) in reader.lines().enumerate() {
+        let line_no = n + 1;
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("error: `{}` line {line_no}: {e}", file.display());
+                failed = true;
+                break;
+            }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let evaluated = parse_context(&line).and_then(|ctx| {
+            let point = default_point
+                .or(ctx.point)
+                .ok_or("no lifecycle point: pass --point or set \"point\"")?;
+            Ok((point, ctx))
+        });
+        let json = match evaluated {
+            Ok((point, ctx)) => {
+                let decision = engine.evaluate(point, &ctx).await;
+                blocked |= decision.decision == Verdict::Block;
+                asked |= decision.decision == Verdict::Ask;
+                serde_json::to_value(&decision).unwrap_or(Value::Null)
+            }
+            Err(e) => {
+                failed = true;
+                eprintln!("error: `{}` line {line_no}: {e}", file.display());
+                serde_json::json!({ "line": line_no, "error": e })
+            }
+        };
+        if writeln!(out, "{json}").is_err() {
+            return EXIT_ERROR;
+        }
+    }
+    if failed {
+        EXIT_ERROR
+    } else if blocked {
+        2
+    } else if asked {
+        3
+    } else {
+        0
+    }
+}
+
+/// The human-readable explanation of one evaluation.
+fn explain(
+    graph: &RuleGraph,
+    point: Point,
+    ctx: &HookContext,
+    decision: &Decision,
+    steps: &[Step],
+) -> String {
+    let mut s = String::new();
+    let registered = registered(graph, point).count();
+    s.push_str(&format!(
+        "policy:  {} ({} hooks)\n",
+        graph.source().display(),
+        graph.hooks().len()
+    ));
+    s.push_str(&format!("point:   {point}\n"));
+    if let Some(tool) = &ctx.tool_name {
+        s.push_str(&format!("tool:    {tool}\n"));
+    }
+    let subject = ctx.command_subject();
+    if !subject.is_empty() {
+        s.push_str(&format!("subject: {subject:?}\n"));
+    }
+    s.push_str(&format!(
+        "hooks:   {registered} enabled at this point, {} candidate{} for this tool\n",
+        steps.len(),
+        if steps.len() == 1 { "" } else { "s" }
+    ));
+    for step in steps {
+        match step {
+            Step::Skipped { hook, filter } => {
+                s.push_str(&format!(
+                    "  -  {hook}: skipped, match.{} did not match\n",
+                    filter.as_str()
+                ));
+            }
+            Step::Fired { hook, result } => {
+                if let Some(r) = decision.results.get(*result) {
+                    let mark = if r.audit {
+                        "AUDIT"
+                    } else if r.passed {
+                        "pass"
+                    } else {
+                        "BLOCK"
+                    };
+                    s.push_str(&format!(
+                        "  {} {hook}: matched, action {} -> {mark}: {}\n",
+                        if r.passed { "+" } else { "x" },
+                        r.action,
+                        r.message.as_deref().unwrap_or("")
+                    ));
+                }
+            }
+        }
+    }
+    match (&decision.decision, &decision.hook) {
+        (Verdict::Block, Some(hook)) => s.push_str(&format!(
+            "decision: BLOCK by {hook}: {}\n",
+            decision.message.as_deref().unwrap_or("")
+        )),
+        (verdict, _) => s.push_str(&format!(
+            "decision: {}\n",
+            format!("{verdict:?}").to_uppercase()
+        )),
+    }
+    s
+}

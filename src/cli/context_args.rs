@@ -1,0 +1,77 @@
+//! Building a HookContext from `--context` or from shorthand flags.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use hookgate::HookContext;
+use serde_json::{Map, Value};
+
+/// Where the context comes from.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ContextArgs {
+    /// A HookContext JSON file, or `-` for stdin.
+    #[arg(long, value_name = "FILE|-", conflicts_with_all = ["tool", "args", "session", "prompt", "topic"])]
+    context: Option<PathBuf>,
+    /// Tool name (shorthand for toolName).
+    #[arg(long)]
+    tool: Option<String>,
+    /// Tool argument `key=value` (repeatable); the value is JSON if it parses, else a string.
+    #[arg(long = "arg", value_name = "KEY=VALUE")]
+    args: Vec<String>,
+    /// Session key (default `cli:check`).
+    #[arg(long)]
+    session: Option<String>,
+    /// User prompt.
+    #[arg(long)]
+    prompt: Option<String>,
+    /// Topic id.
+    #[arg(long)]
+    topic: Option<String>,
+}
+
+impl ContextArgs {
+    pub(crate) fn build(&self) -> Result<HookContext, String> {
+        if let Some(path) = &self.context {
+            let text = if path.as_os_str() == "-" {
+                let mut s = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut s)
+                    .map_err(|e| format!("cannot read stdin: {e}"))?;
+                s
+            } else {
+                std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?
+            };
+            return parse_context(&text).map_err(|e| format!("`{}`: {e}", path.display()));
+        }
+        let mut ctx = HookContext::new(
+            self.session
+                .clone()
+                .unwrap_or_else(|| "cli:check".to_owned()),
+        );
+        ctx.tool_name = self.tool.clone();
+        ctx.prompt = self.prompt.clone();
+        ctx.topic_id = self.topic.as_ref().map(|t| match t.parse::<i64>() {
+            Ok(n) => Value::from(n),
+            Err(_) => Value::String(t.clone()),
+        });
+        if !self.args.is_empty() {
+            let mut map = Map::new();
+            for pair in &self.args {
+                let (key, value) = pair
+                    .split_once('=')
+                    .ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
+                let value =
+                    serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
+                map.insert(key.to_owned(), value);
+            }
+            ctx.tool_args = Some(map);
+        }
+        Ok(ctx)
+    }
+}
+
+/// Parses a HookContext JSON document, naming the field that is wrong.
+pub(crate) fn parse_context(text: &str) -> Result<HookContext, String> {
+    serde_json::from_str(text).map_err(|e| format!("invalid context: {e}"))
+}

@@ -1,0 +1,73 @@
+//! Command-line interface: a thin layer over the library.
+
+mod check;
+mod context_args;
+mod report;
+mod validate;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use hookgate::config::{self, ConfigError, LoadedPolicy};
+
+/// The policy gate for AI-agent gateways.
+#[derive(Debug, Parser)]
+#[command(name = "hookgate", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Check a policy file and report every problem with its line and column.
+    Validate(validate::Args),
+    /// Evaluate a lifecycle point against a policy and explain the decision.
+    Check(check::Args),
+    /// Print the JSON Schema of HOOKS.yaml (for editors and CI).
+    Schema,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+enum Format {
+    /// Human-readable.
+    #[default]
+    Text,
+    /// Machine-readable JSON.
+    Json,
+}
+
+/// Exit code for usage and config errors.
+const EXIT_ERROR: u8 = 1;
+
+pub(crate) fn run() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing();
+    let code = match cli.command {
+        Command::Validate(args) => validate::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Schema => {
+            println!("{}", config::HOOKS_SCHEMA.trim_end());
+            0
+        }
+    };
+    ExitCode::from(code)
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("HOOKGATE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Finds and loads the policy (`--config`, then the environment, then the usual places).
+fn load_policy(flag: Option<&PathBuf>) -> Result<LoadedPolicy, ConfigError> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (path, _) = config::discover(flag.map(PathBuf::as_path), |k| std::env::var(k).ok(), &cwd)?;
+    config::load_file(&path)
+}

@@ -1,0 +1,89 @@
+//! Rendering config errors for people: the YAML snippet with line, column and field.
+
+use hookgate::config::{ConfigError, Diagnostic};
+use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
+
+/// Prints `error` to stderr: one snippet per problem, then a summary line.
+pub(crate) fn print_config_error(error: &ConfigError) {
+    match error {
+        ConfigError::Invalid {
+            file,
+            source_text,
+            diagnostics,
+        } => {
+            for d in diagnostics {
+                let report = Report::new(to_miette(d, source_text)).with_source_code(
+                    NamedSource::new(file.display().to_string(), source_text.to_string()),
+                );
+                eprintln!("{report:?}");
+            }
+            eprintln!("error: {error}");
+        }
+        other => eprintln!("error: {other}"),
+    }
+}
+
+fn to_miette(d: &Diagnostic, text: &str) -> MietteDiagnostic {
+    let title = if d.path().is_empty() {
+        format!(
+            "{}:{}:{}: {}",
+            d.file().display(),
+            d.line(),
+            d.column(),
+            d.message()
+        )
+    } else {
+        format!(
+            "{}:{}:{}: {}: {}",
+            d.file().display(),
+            d.line(),
+            d.column(),
+            d.path(),
+            d.message()
+        )
+    };
+    let mut m = MietteDiagnostic::new(title);
+    if let Some((offset, len)) = byte_span(text, d.line(), d.column()) {
+        m = m.with_label(LabeledSpan::at(offset..offset + len, "here"));
+    }
+    if let Some(help) = d.help() {
+        m = m.with_help(help.to_owned());
+    }
+    m
+}
+
+/// The byte range of the token at 1-based `line`/`column` (column in characters).
+fn byte_span(text: &str, line: usize, column: usize) -> Option<(usize, usize)> {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let content = l.trim_end_matches(['\n', '\r']);
+            let start = content
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(content.len(), |(b, _)| b);
+            let rest = &content[start..];
+            let len = rest
+                .find(|c: char| c.is_whitespace() || c == ',')
+                .unwrap_or(rest.len())
+                .max(1);
+            let len = len.min(rest.len().max(1));
+            return Some((offset + start, if rest.is_empty() { 0 } else { len }));
+        }
+        offset += l.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_span;
+
+    #[test]
+    fn spans_cover_the_token() {
+        let text = "version: 1\nhooks:\n  - point: trun:pre\n";
+        assert_eq!(byte_span(text, 3, 12), Some((29, 8)));
+        assert_eq!(&text[29..37], "trun:pre");
+        assert_eq!(byte_span(text, 9, 1), None);
+    }
+}
