@@ -1,1 +1,264 @@
-//! (filled in below)
+//! The `hookgate` binary end to end: real files, real processes, exit codes.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::util::{Dir, code, repo, run, run_with_stdin, stderr, stdout};
+
+const POLICY: &str = r#"version: "1"
+hooks:
+  - name: audit
+    point: [turn:tool:pre, subagent:tool:pre]
+    priority: 100
+    action: log
+    target: logs/{sessionKey}.jsonl
+  - name: rm-guard
+    point: [turn:tool:pre, subagent:tool:pre]
+    match: { tool: exec, commandPattern: "rm\\s+-[a-zA-Z]*[rf]" }
+    action: block
+    onFailure: { action: block, message: "Blocked: recursive rm" }
+"#;
+
+const BROKEN: &str = r#"version: "1"
+hooks:
+  - point: [turn:pre, turn:tool:pr]
+    match: { tool: exec, commandPattern: "rm(?!x)", tol: 1 }
+    action: block
+  - name: a
+    point: turn:pre
+    action: blok
+"#;
+
+fn decision(out: &std::process::Output) -> Value {
+    serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
+}
+
+#[test]
+fn validate_accepts_a_good_policy() {
+    let dir = Dir::new();
+    let file = dir.write("HOOKS.yaml", POLICY);
+    let out = run(dir.hookgate(&["validate", file.to_str().unwrap_or_default()]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("is valid: 2 hooks"), "{}", stdout(&out));
+}
+
+#[test]
+fn validate_reports_every_error_with_line_and_column() {
+    let dir = Dir::new();
+    dir.write("bad.yaml", BROKEN);
+    let out = run(dir.hookgate(&["validate", "bad.yaml"]));
+    assert_eq!(code(&out), 1);
+    let err = stderr(&out);
+    for expected in [
+        "bad.yaml:3:23: hooks[0].point[1]: unknown lifecycle point `turn:tool:pr`",
+        "did you mean `turn:tool:pre`?",
+        "bad.yaml:4:42: hooks[0].match.commandPattern: look-around",
+        "bad.yaml:4:53: hooks[0].match.tol: unknown field `tol`",
+        "bad.yaml:8:13: hooks[1].action: unknown action `blok`",
+        "did you mean `block`?",
+        "4 problems",
+    ] {
+        assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
+    }
+    // The snippet shows the offending line.
+    assert!(err.contains("point: [turn:pre, turn:tool:pr]"), "{err}");
+}
+
+#[test]
+fn validate_json_lists_diagnostics() {
+    let dir = Dir::new();
+    dir.write("bad.yaml", BROKEN);
+    let out = run(dir.hookgate(&["validate", "bad.yaml", "--format", "json"]));
+    assert_eq!(code(&out), 1);
+    let list = decision(&out);
+    let items = list.as_array().expect("array");
+    assert_eq!(items.len(), 4);
+    assert_eq!(items[0]["line"], 3);
+    assert_eq!(items[0]["column"], 23);
+    assert_eq!(items[0]["path"], "hooks[0].point[1]");
+    assert_eq!(items[3]["message"], "unknown action `blok`");
+}
+
+#[test]
+fn hostile_yaml_is_rejected_fast() {
+    let dir = Dir::new();
+    let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
+    for i in 1..12u8 {
+        let (name, prev) = ((b'a' + i) as char, (b'a' + i - 1) as char);
+        bomb.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 9].join(",")));
+    }
+    dir.write("bomb.yaml", &bomb);
+    dir.write("deep.yaml", &format!("version: 1\nhooks: {}{}\n", "[".repeat(10_000), "]".repeat(10_000)));
+    for file in ["bomb.yaml", "deep.yaml"] {
+        let start = Instant::now();
+        let out = run(dir.hookgate(&["validate", file]));
+        assert_eq!(code(&out), 1, "{file}: {}", stderr(&out));
+        assert!(stderr(&out).contains(&format!("{file}:")), "{}", stderr(&out));
+        // A hang guard, not a benchmark.
+        assert!(start.elapsed() < Duration::from_secs(10), "{file} took {:?}", start.elapsed());
+    }
+}
+
+#[test]
+fn check_blocks_with_exit_2_and_writes_the_audit_log() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let out = run(dir.hookgate(&[
+        "check", "--point", "turn:tool:pre", "--tool", "exec", "--arg", "command=rm -rf /", "--session", "s1",
+        "--format", "json",
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let d = decision(&out);
+    assert_eq!(d["decision"], "block");
+    assert_eq!(d["passed"], false);
+    assert_eq!(d["hook"], "rm-guard");
+    assert_eq!(d["message"], "Blocked: recursive rm");
+    assert_eq!(d["results"].as_array().map(Vec::len), Some(2));
+    assert_eq!(d["results"][0]["message"], "Logged event at turn:tool:pre");
+    let log = std::fs::read_to_string(dir.path().join("logs/s1.jsonl")).expect("audit log");
+    let entry: Value = serde_json::from_str(log.trim()).expect("jsonl");
+    assert_eq!(entry["args"]["command"], "rm -rf /");
+    assert_eq!(entry["sessionKey"], "s1");
+}
+
+#[test]
+fn check_allows_with_exit_0_and_explains_in_text() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let out = run(dir.hookgate(&["check", "--point", "turn:tool:pre", "--tool", "exec", "--arg", "command=ls -l"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("audit: matched, action log -> pass"), "{text}");
+    assert!(text.contains("rm-guard: skipped, match.commandPattern did not match"), "{text}");
+    assert!(text.contains("decision: ALLOW"), "{text}");
+}
+
+#[test]
+fn check_reads_a_context_from_a_file_or_stdin() {
+    let dir = Dir::new();
+    let policy = dir.write("p.yaml", POLICY);
+    let policy = policy.to_str().unwrap_or_default();
+    let ctx = r#"{"point":"subagent:tool:pre","sessionKey":"agent:main:subagent:x","toolName":"exec","toolArgs":{"command":"rm -fr /tmp"}}"#;
+    dir.write("ctx.json", ctx);
+    let out = run(dir.hookgate(&["check", "--config", policy, "--context", "ctx.json", "--format", "json"]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(decision(&out)["point"], "subagent:tool:pre");
+    let out = run_with_stdin(dir.hookgate(&["check", "--config", policy, "--context", "-", "--format", "json"]), ctx);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let out = run_with_stdin(dir.hookgate(&["check", "--config", policy, "--context", "-"]), r#"{"toolName": 5}"#);
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("invalid context"), "{}", stderr(&out));
+}
+
+#[test]
+fn check_usage_and_config_errors_exit_1() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let out = run(dir.hookgate(&["check", "--point", "turn:tool:pr", "--tool", "exec"]));
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("did you mean `turn:tool:pre`?"), "{}", stderr(&out));
+    let out = run(dir.hookgate(&["check", "--tool", "exec"]));
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("no lifecycle point"), "{}", stderr(&out));
+    let empty = Dir::new();
+    let out = run(empty.hookgate(&["check", "--point", "turn:pre"]));
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("no policy file found"), "{}", stderr(&out));
+    let out = run(dir.hookgate(&["check", "--config", "missing.yaml", "--point", "turn:pre"]));
+    assert_eq!(code(&out), 1);
+    assert!(stderr(&out).contains("cannot read policy file `missing.yaml`"), "{}", stderr(&out));
+}
+
+#[test]
+fn discovery_uses_the_environment_in_order() {
+    let dir = Dir::new();
+    dir.write("a/A.yaml", POLICY);
+    dir.write("b/B.yaml", "version: 1\nhooks: []\n");
+    dir.write("ws/HOOKS.yaml", "version: 1\nhooks: [{ point: turn:pre, action: block }]\n");
+    let blocked = |cmd: &mut std::process::Command| code(&run(cmd));
+    let args = ["check", "--point", "turn:tool:pre", "--tool", "exec", "--arg", "command=rm -rf /"];
+    // HOOKGATE_CONFIG wins over OPENCLAW_HOOKS_CONFIG.
+    let a = dir.path().join("a/A.yaml");
+    let b = dir.path().join("b/B.yaml");
+    assert_eq!(blocked(dir.hookgate(&args).env("HOOKGATE_CONFIG", &a).env("OPENCLAW_HOOKS_CONFIG", &b)), 2);
+    assert_eq!(blocked(dir.hookgate(&args).env("OPENCLAW_HOOKS_CONFIG", &b)), 0);
+    // Then the workspace.
+    let ws = ["check", "--point", "turn:pre", "--prompt", "hi"];
+    assert_eq!(blocked(dir.hookgate(&ws).env("OPENCLAW_WORKSPACE", dir.path().join("ws"))), 2);
+}
+
+#[test]
+fn batch_mode_prints_one_decision_per_line() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let lines = [
+        r#"{"sessionKey":"s","toolName":"exec","toolArgs":{"command":"ls"}}"#,
+        r#"{"sessionKey":"s","toolName":"exec","toolArgs":{"command":"rm -rf /"}}"#,
+        "",
+        r#"{"point":"turn:pre","sessionKey":"s","prompt":"hello"}"#,
+    ];
+    dir.write("calls.jsonl", &lines.join("\n"));
+    let out = run(dir.hookgate(&["check", "--point", "turn:tool:pre", "--contexts", "calls.jsonl"]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let decisions: Vec<Value> =
+        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    assert_eq!(decisions.len(), 3);
+    assert_eq!(decisions[0]["decision"], "allow");
+    assert_eq!(decisions[1]["decision"], "block");
+    assert_eq!(decisions[2]["point"], "turn:pre");
+
+    dir.write("bad.jsonl", "{\"sessionKey\":\"s\"}\nnot json\n");
+    let out = run(dir.hookgate(&["check", "--point", "turn:pre", "--contexts", "bad.jsonl"]));
+    assert_eq!(code(&out), 1);
+    let outputs: Vec<Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    assert_eq!(outputs.len(), 2);
+    assert_eq!(outputs[1]["line"], 2);
+    assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
+}
+
+#[test]
+fn schema_command_prints_the_shipped_schema() {
+    let dir = Dir::new();
+    let out = run(dir.hookgate(&["schema"]));
+    assert_eq!(code(&out), 0);
+    let printed: Value = serde_json::from_str(&stdout(&out)).expect("schema json");
+    let shipped: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("schemas/hooks.schema.json")).expect("read"))
+            .expect("json");
+    assert_eq!(printed, shipped);
+}
+
+#[test]
+fn every_shipped_policy_validates() {
+    let dir = Dir::new();
+    let mut files = vec![repo().join("HOOKS.yaml")];
+    for entry in std::fs::read_dir(repo().join("policies")).expect("policies/") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            files.push(path);
+        }
+    }
+    assert!(files.len() >= 2, "{files:?}");
+    for file in files {
+        let out = run(dir.hookgate(&["validate", file.to_str().unwrap_or_default()]));
+        assert_eq!(code(&out), 0, "{}: {}", file.display(), stderr(&out));
+    }
+}
+
+#[test]
+fn readme_main_command_blocks_rm_rf_with_the_repo_policy() {
+    let dir = Dir::new();
+    let policy = repo().join("HOOKS.yaml");
+    let out = run(dir.hookgate(&[
+        "check", "--config", policy.to_str().unwrap_or_default(), "--point", "turn:tool:pre", "--tool", "exec",
+        "--arg", "command=rm -rf /", "--format", "json",
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert_eq!(decision(&out)["decision"], "block");
+    let out = run(dir.hookgate(&[
+        "check", "--config", policy.to_str().unwrap_or_default(), "--point", "turn:tool:pre", "--tool", "exec",
+        "--arg", "command=ls -la",
+    ]));
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+}
