@@ -135,8 +135,9 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
             continue;
         }
         let evaluated = parse_context(&line).and_then(|ctx| {
-            let point = default_point
-                .or(ctx.point)
+            let point = ctx
+                .point
+                .or(default_point)
                 .ok_or("no lifecycle point: pass --point or set \"point\"")?;
             Ok((point, ctx))
         });
