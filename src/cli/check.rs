@@ -58,15 +58,14 @@ pub(crate) fn run(args: Args) -> u8 {
         }
     };
     let engine = Engine::new(Arc::new(RuleGraph::from_policy(&policy)));
-    let code = runtime.block_on(async {
+    runtime.block_on(async {
         let code = match &args.contexts {
             Some(file) => batch(&engine, file, default_point).await,
             None => single(&engine, &args, default_point).await,
         };
         engine.flush().await;
         code
-    });
-    code
+    })
 }
 
 async fn single(engine: &Engine, args: &Args, default_point: Option<Point>) -> u8 {
