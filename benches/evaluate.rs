@@ -19,31 +19,42 @@ fn policy(n: usize) -> String {
     let mut s = String::from("version: \"1\"\nhooks:\n");
     for i in 0..n.saturating_sub(1) {
         let tool = TOOLS[i % TOOLS.len()];
-        let point = if i % 3 == 0 { "[turn:tool:pre, subagent:tool:pre]" } else { "turn:tool:pre" };
+        let point = if i % 3 == 0 {
+            "[turn:tool:pre, subagent:tool:pre]"
+        } else {
+            "turn:tool:pre"
+        };
         let filter = match i % 4 {
             0 => format!("{{ tool: {tool}, commandPattern: \"^cmd{i}\\\\s+--flag\" }}"),
             1 => format!("{{ tool: {tool}, sessionPattern: \"^agent:team{i}:\" }}"),
             2 => format!("{{ commandPattern: \"forbidden-{i}\" }}"),
             _ => format!("{{ tool: {tool}, topicId: {i} }}"),
         };
-        s.push_str(&format!("  - {{ name: h{i}, point: {point}, match: {filter}, action: block }}\n"));
+        s.push_str(&format!(
+            "  - {{ name: h{i}, point: {point}, match: {filter}, action: block }}\n"
+        ));
     }
     s.push_str("  - { name: shred-guard, point: turn:tool:pre, match: { tool: exec, commandPattern: \"\\\\bshred\\\\b\" }, action: block }\n");
     s
 }
 
 fn engine(n: usize) -> Engine {
-    let loaded = config::load_str(&policy(n), Path::new("bench.yaml")).expect("generated policy is valid");
+    let loaded =
+        config::load_str(&policy(n), Path::new("bench.yaml")).expect("generated policy is valid");
     Engine::new(Arc::new(RuleGraph::from_policy(&loaded)))
 }
 
 fn exec(command: &str) -> HookContext {
     let args = serde_json::json!({ "command": command });
-    HookContext::new("agent:main:main").with_tool("exec", args.as_object().cloned().unwrap_or_default())
+    HookContext::new("agent:main:main")
+        .with_tool("exec", args.as_object().cloned().unwrap_or_default())
 }
 
 fn evaluation(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .expect("runtime");
     let mut group = c.benchmark_group("evaluate");
     for n in [10, 100, 1_000] {
         let engine = engine(n);
@@ -53,7 +64,11 @@ fn evaluation(c: &mut Criterion) {
             ("other-point", exec("ls")),
         ];
         for (name, ctx) in &cases {
-            let point = if *name == "other-point" { Point::CronPre } else { Point::TurnToolPre };
+            let point = if *name == "other-point" {
+                Point::CronPre
+            } else {
+                Point::TurnToolPre
+            };
             group.bench_with_input(BenchmarkId::new(*name, n), ctx, |b, ctx| {
                 b.iter(|| runtime.block_on(engine.evaluate(point, black_box(ctx))))
             });
@@ -69,7 +84,8 @@ fn load_and_compile(c: &mut Criterion) {
         let text = policy(n);
         group.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
             b.iter(|| {
-                let loaded = config::load_str(black_box(text), Path::new("bench.yaml")).expect("valid");
+                let loaded =
+                    config::load_str(black_box(text), Path::new("bench.yaml")).expect("valid");
                 RuleGraph::from_policy(&loaded)
             })
         });

@@ -198,10 +198,9 @@ impl Engine {
                 .as_ref()
                 .or(inv.graph.defaults().on_failure.as_ref());
         let action = policy.map_or(FailureAction::Continue, |p| p.action);
-        // Only the hook's own message is pre-parsed; a defaults message is rendered as written.
         let custom_message = || match &spec.on_failure {
             Some(_) => inv.failure_message(),
-            None => policy.and_then(|p| p.message.clone()),
+            None => inv.graph.defaults_failure_message().map(|t| inv.render(t)),
         };
         match action {
             FailureAction::Block => Outcome {
@@ -218,7 +217,7 @@ impl Engine {
                 let notice = custom_message().unwrap_or_else(|| {
                     format!("Hook action \"{}\" failed: {error}", spec.action.as_str())
                 });
-                inv.services.notifier.notify(&inv.ctx.session_key, &notice);
+                inv.notify(&notice);
                 Outcome {
                     passed: true,
                     message: Some(format!("Action failed (user notified): {error}")),

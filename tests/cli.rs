@@ -40,7 +40,11 @@ fn validate_accepts_a_good_policy() {
     let file = dir.write("HOOKS.yaml", POLICY);
     let out = run(dir.hookgate(&["validate", file.to_str().unwrap_or_default()]));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stdout(&out).contains("is valid: 2 hooks"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("is valid: 2 hooks"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -86,17 +90,35 @@ fn hostile_yaml_is_rejected_fast() {
     let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
     for i in 1..12u8 {
         let (name, prev) = ((b'a' + i) as char, (b'a' + i - 1) as char);
-        bomb.push_str(&format!("{name}: &{name} [{}]\n", vec![format!("*{prev}"); 9].join(",")));
+        bomb.push_str(&format!(
+            "{name}: &{name} [{}]\n",
+            vec![format!("*{prev}"); 9].join(",")
+        ));
     }
     dir.write("bomb.yaml", &bomb);
-    dir.write("deep.yaml", &format!("version: 1\nhooks: {}{}\n", "[".repeat(10_000), "]".repeat(10_000)));
+    dir.write(
+        "deep.yaml",
+        &format!(
+            "version: 1\nhooks: {}{}\n",
+            "[".repeat(10_000),
+            "]".repeat(10_000)
+        ),
+    );
     for file in ["bomb.yaml", "deep.yaml"] {
         let start = Instant::now();
         let out = run(dir.hookgate(&["validate", file]));
         assert_eq!(code(&out), 1, "{file}: {}", stderr(&out));
-        assert!(stderr(&out).contains(&format!("{file}:")), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("{file}:")),
+            "{}",
+            stderr(&out)
+        );
         // A hang guard, not a benchmark.
-        assert!(start.elapsed() < Duration::from_secs(10), "{file} took {:?}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{file} took {:?}",
+            start.elapsed()
+        );
     }
 }
 
@@ -105,8 +127,17 @@ fn check_blocks_with_exit_2_and_writes_the_audit_log() {
     let dir = Dir::new();
     dir.write("HOOKS.yaml", POLICY);
     let out = run(dir.hookgate(&[
-        "check", "--point", "turn:tool:pre", "--tool", "exec", "--arg", "command=rm -rf /", "--session", "s1",
-        "--format", "json",
+        "check",
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=rm -rf /",
+        "--session",
+        "s1",
+        "--format",
+        "json",
     ]));
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     let d = decision(&out);
@@ -126,11 +157,25 @@ fn check_blocks_with_exit_2_and_writes_the_audit_log() {
 fn check_allows_with_exit_0_and_explains_in_text() {
     let dir = Dir::new();
     dir.write("HOOKS.yaml", POLICY);
-    let out = run(dir.hookgate(&["check", "--point", "turn:tool:pre", "--tool", "exec", "--arg", "command=ls -l"]));
+    let out = run(dir.hookgate(&[
+        "check",
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=ls -l",
+    ]));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("audit: matched, action log -> pass"), "{text}");
-    assert!(text.contains("rm-guard: skipped, match.commandPattern did not match"), "{text}");
+    assert!(
+        text.contains("audit: matched, action log -> pass"),
+        "{text}"
+    );
+    assert!(
+        text.contains("rm-guard: skipped, match.commandPattern did not match"),
+        "{text}"
+    );
     assert!(text.contains("decision: ALLOW"), "{text}");
 }
 
@@ -141,12 +186,34 @@ fn check_reads_a_context_from_a_file_or_stdin() {
     let policy = policy.to_str().unwrap_or_default();
     let ctx = r#"{"point":"subagent:tool:pre","sessionKey":"agent:main:subagent:x","toolName":"exec","toolArgs":{"command":"rm -fr /tmp"}}"#;
     dir.write("ctx.json", ctx);
-    let out = run(dir.hookgate(&["check", "--config", policy, "--context", "ctx.json", "--format", "json"]));
+    let out = run(dir.hookgate(&[
+        "check",
+        "--config",
+        policy,
+        "--context",
+        "ctx.json",
+        "--format",
+        "json",
+    ]));
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(decision(&out)["point"], "subagent:tool:pre");
-    let out = run_with_stdin(dir.hookgate(&["check", "--config", policy, "--context", "-", "--format", "json"]), ctx);
+    let out = run_with_stdin(
+        dir.hookgate(&[
+            "check",
+            "--config",
+            policy,
+            "--context",
+            "-",
+            "--format",
+            "json",
+        ]),
+        ctx,
+    );
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    let out = run_with_stdin(dir.hookgate(&["check", "--config", policy, "--context", "-"]), r#"{"toolName": 5}"#);
+    let out = run_with_stdin(
+        dir.hookgate(&["check", "--config", policy, "--context", "-"]),
+        r#"{"toolName": 5}"#,
+    );
     assert_eq!(code(&out), 1);
     assert!(stderr(&out).contains("invalid context"), "{}", stderr(&out));
 }
@@ -157,17 +224,33 @@ fn check_usage_and_config_errors_exit_1() {
     dir.write("HOOKS.yaml", POLICY);
     let out = run(dir.hookgate(&["check", "--point", "turn:tool:pr", "--tool", "exec"]));
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("did you mean `turn:tool:pre`?"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("did you mean `turn:tool:pre`?"),
+        "{}",
+        stderr(&out)
+    );
     let out = run(dir.hookgate(&["check", "--tool", "exec"]));
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("no lifecycle point"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no lifecycle point"),
+        "{}",
+        stderr(&out)
+    );
     let empty = Dir::new();
     let out = run(empty.hookgate(&["check", "--point", "turn:pre"]));
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("no policy file found"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no policy file found"),
+        "{}",
+        stderr(&out)
+    );
     let out = run(dir.hookgate(&["check", "--config", "missing.yaml", "--point", "turn:pre"]));
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("cannot read policy file `missing.yaml`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read policy file `missing.yaml`"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -175,17 +258,44 @@ fn discovery_uses_the_environment_in_order() {
     let dir = Dir::new();
     dir.write("a/A.yaml", POLICY);
     dir.write("b/B.yaml", "version: 1\nhooks: []\n");
-    dir.write("ws/HOOKS.yaml", "version: 1\nhooks: [{ point: turn:pre, action: block }]\n");
+    dir.write(
+        "ws/HOOKS.yaml",
+        "version: 1\nhooks: [{ point: turn:pre, action: block }]\n",
+    );
     let blocked = |cmd: &mut std::process::Command| code(&run(cmd));
-    let args = ["check", "--point", "turn:tool:pre", "--tool", "exec", "--arg", "command=rm -rf /"];
+    let args = [
+        "check",
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=rm -rf /",
+    ];
     // HOOKGATE_CONFIG wins over OPENCLAW_HOOKS_CONFIG.
     let a = dir.path().join("a/A.yaml");
     let b = dir.path().join("b/B.yaml");
-    assert_eq!(blocked(dir.hookgate(&args).env("HOOKGATE_CONFIG", &a).env("OPENCLAW_HOOKS_CONFIG", &b)), 2);
-    assert_eq!(blocked(dir.hookgate(&args).env("OPENCLAW_HOOKS_CONFIG", &b)), 0);
+    assert_eq!(
+        blocked(
+            dir.hookgate(&args)
+                .env("HOOKGATE_CONFIG", &a)
+                .env("OPENCLAW_HOOKS_CONFIG", &b)
+        ),
+        2
+    );
+    assert_eq!(
+        blocked(dir.hookgate(&args).env("OPENCLAW_HOOKS_CONFIG", &b)),
+        0
+    );
     // Then the workspace.
     let ws = ["check", "--point", "turn:pre", "--prompt", "hi"];
-    assert_eq!(blocked(dir.hookgate(&ws).env("OPENCLAW_WORKSPACE", dir.path().join("ws"))), 2);
+    assert_eq!(
+        blocked(
+            dir.hookgate(&ws)
+                .env("OPENCLAW_WORKSPACE", dir.path().join("ws"))
+        ),
+        2
+    );
 }
 
 #[test]
@@ -199,10 +309,18 @@ fn batch_mode_prints_one_decision_per_line() {
         r#"{"point":"turn:pre","sessionKey":"s","prompt":"hello"}"#,
     ];
     dir.write("calls.jsonl", &lines.join("\n"));
-    let out = run(dir.hookgate(&["check", "--point", "turn:tool:pre", "--contexts", "calls.jsonl"]));
+    let out = run(dir.hookgate(&[
+        "check",
+        "--point",
+        "turn:tool:pre",
+        "--contexts",
+        "calls.jsonl",
+    ]));
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    let decisions: Vec<Value> =
-        stdout(&out).lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    let decisions: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
     assert_eq!(decisions.len(), 3);
     assert_eq!(decisions[0]["decision"], "allow");
     assert_eq!(decisions[1]["decision"], "block");
@@ -211,7 +329,10 @@ fn batch_mode_prints_one_decision_per_line() {
     dir.write("bad.jsonl", "{\"sessionKey\":\"s\"}\nnot json\n");
     let out = run(dir.hookgate(&["check", "--point", "turn:pre", "--contexts", "bad.jsonl"]));
     assert_eq!(code(&out), 1);
-    let outputs: Vec<Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    let outputs: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
     assert_eq!(outputs.len(), 2);
     assert_eq!(outputs[1]["line"], 2);
     assert!(stderr(&out).contains("line 2"), "{}", stderr(&out));
@@ -223,9 +344,10 @@ fn schema_command_prints_the_shipped_schema() {
     let out = run(dir.hookgate(&["schema"]));
     assert_eq!(code(&out), 0);
     let printed: Value = serde_json::from_str(&stdout(&out)).expect("schema json");
-    let shipped: Value =
-        serde_json::from_str(&std::fs::read_to_string(repo().join("schemas/hooks.schema.json")).expect("read"))
-            .expect("json");
+    let shipped: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("schemas/hooks.schema.json")).expect("read"),
+    )
+    .expect("json");
     assert_eq!(printed, shipped);
 }
 
@@ -251,14 +373,30 @@ fn readme_main_command_blocks_rm_rf_with_the_repo_policy() {
     let dir = Dir::new();
     let policy = repo().join("HOOKS.yaml");
     let out = run(dir.hookgate(&[
-        "check", "--config", policy.to_str().unwrap_or_default(), "--point", "turn:tool:pre", "--tool", "exec",
-        "--arg", "command=rm -rf /", "--format", "json",
+        "check",
+        "--config",
+        policy.to_str().unwrap_or_default(),
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=rm -rf /",
+        "--format",
+        "json",
     ]));
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert_eq!(decision(&out)["decision"], "block");
     let out = run(dir.hookgate(&[
-        "check", "--config", policy.to_str().unwrap_or_default(), "--point", "turn:tool:pre", "--tool", "exec",
-        "--arg", "command=ls -la",
+        "check",
+        "--config",
+        policy.to_str().unwrap_or_default(),
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=ls -la",
     ]));
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
 }

@@ -12,7 +12,9 @@ pub struct Dir {
 
 impl Dir {
     pub fn new() -> Dir {
-        Dir { dir: tempfile::tempdir().expect("tempdir") }
+        Dir {
+            dir: tempfile::tempdir().expect("tempdir"),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -51,7 +53,12 @@ pub fn run_with_stdin(mut cmd: impl BorrowMut<Command>, stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn hookgate");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
     child.wait_with_output().expect("wait")
 }
 

@@ -19,7 +19,7 @@ pub(super) fn run(inv: &Invocation<'_>) -> Outcome {
             .unwrap_or(false);
     // An audited block stops nothing, so nobody is told it did.
     if wants_notice && spec.mode == Mode::Enforce {
-        inv.services.notifier.notify(&inv.ctx.session_key, &message);
+        inv.notify(&message);
     }
     Outcome {
         passed: false,

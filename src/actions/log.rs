@@ -35,10 +35,7 @@ struct Entry<'a> {
 
 pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let line = entry(inv);
-    let path = inv
-        .hook
-        .target()
-        .map(|t| inv.graph.resolve_path(&inv.render(t)));
+    let path = inv.hook.target().map(|t| inv.render_path(t));
     inv.services.log.append(path, line).await;
     Outcome {
         passed: true,

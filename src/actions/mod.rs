@@ -7,12 +7,13 @@ mod block;
 mod log;
 mod log_writer;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::config::ActionName;
 use crate::context::HookContext;
 use crate::graph::{CompiledHook, RuleGraph, Template, Vars, iso_timestamp};
-use crate::notify::{LogNotifier, Notifier};
+use crate::notify::{LogNotifier, Notice, Notifier};
 use crate::point::Point;
 
 pub(crate) use log_writer::LogWriter;
@@ -60,13 +61,32 @@ pub(crate) struct Invocation<'a> {
 impl Invocation<'_> {
     /// Renders a template with this invocation's variables.
     pub(crate) fn render(&self, template: &Template) -> String {
-        let topic = self.ctx.topic_text();
+        self.render_with(template, |v| v.to_owned())
+    }
+
+    /// Renders a path template. Substituted values cannot climb or cross directories: `/`, `\`
+    /// and NUL become `_`, and a value of `.` or `..` becomes `_`, so a hostile session key
+    /// cannot send the audit log elsewhere.
+    pub(crate) fn render_path(&self, template: &Template) -> PathBuf {
+        let rendered = self.render_with(template, |v| {
+            if v == "." || v == ".." {
+                return "_".to_owned();
+            }
+            v.replace(['/', '\\', '\0'], "_")
+        });
+        self.graph.resolve_path(&rendered)
+    }
+
+    fn render_with(&self, template: &Template, escape: impl Fn(&str) -> String) -> String {
+        let topic = self.ctx.topic_text().map(|t| escape(&t));
         let timestamp = iso_timestamp(self.timestamp_ms);
+        let session_key = escape(&self.ctx.session_key);
+        let tool = self.ctx.tool_name.as_deref().map(&escape);
         template.render(&Vars {
             topic_id: topic.as_deref(),
-            session_key: &self.ctx.session_key,
+            session_key: &session_key,
             point: self.point.as_str(),
-            tool: self.ctx.tool_name.as_deref(),
+            tool: tool.as_deref(),
             timestamp: &timestamp,
         })
     }
@@ -75,6 +95,15 @@ impl Invocation<'_> {
     pub(crate) fn failure_message(&self) -> Option<String> {
         self.hook.failure_message().map(|t| self.render(t))
     }
+
+    /// Sends `message` to the session's user (falling back to `defaults.notificationTarget`).
+    pub(crate) fn notify(&self, message: &str) {
+        self.services.notifier.notify(&Notice {
+            session_key: &self.ctx.session_key,
+            fallback_target: self.graph.defaults().notification_target.as_deref(),
+            message,
+        });
+    }
 }
 
 /// Runs the hook's action. `Err` is an action error, routed through `onFailure`.
@@ -82,5 +111,45 @@ pub(crate) async fn run(inv: &Invocation<'_>) -> Result<Outcome, String> {
     match inv.hook.spec().action {
         ActionName::Block => Ok(block::run(inv)),
         ActionName::Log => Ok(log::run(inv).await),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::config::load_str;
+
+    #[test]
+    fn path_templates_cannot_escape_their_directory() {
+        let policy = load_str(
+            "version: 1\nhooks: [{ point: turn:pre, action: log, target: \"logs/{sessionKey}/{topicId}.jsonl\" }]\n",
+            Path::new("/srv/policy/HOOKS.yaml"),
+        )
+        .expect("policy");
+        let graph = RuleGraph::from_policy(&policy);
+        let mut ctx = HookContext::new("../../etc/cron.d/x");
+        ctx.topic_id = Some(serde_json::json!(".."));
+        let services = Services::new(Arc::new(LogNotifier));
+        let inv = Invocation {
+            hook: &graph.hooks()[0],
+            ctx: &ctx,
+            point: Point::TurnPre,
+            timestamp_ms: 0.0,
+            graph: &graph,
+            services: &services,
+        };
+        let target = graph.hooks()[0].target().expect("target");
+        assert_eq!(
+            inv.render_path(target),
+            Path::new("/srv/policy/logs/.._.._etc_cron.d_x/_.jsonl")
+        );
+        // Messages are not paths: they keep the values as given.
+        assert_eq!(
+            inv.render(&Template::parse("{sessionKey}")),
+            "../../etc/cron.d/x"
+        );
     }
 }

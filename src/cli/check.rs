@@ -10,7 +10,7 @@ use hookgate::{Engine, HookContext, Point, RuleGraph, Step};
 use serde_json::Value;
 
 use super::context_args::{ContextArgs, parse_context};
-use super::{EXIT_ERROR, Format, load_policy, report};
+use super::{EXIT_ERROR, Format, emit, load_policy, report};
 
 /// Arguments of `hookgate check`.
 #[derive(Debug, clap::Args)]
@@ -83,16 +83,13 @@ async fn single(engine: &Engine, args: &Args, default_point: Option<Point>) -> u
     let (decision, steps) = engine.explain(point, &ctx).await;
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&decision) {
-            Ok(json) => println!("{json}"),
+            Ok(json) => emit(&format!("{json}\n")),
             Err(e) => {
                 eprintln!("error: cannot print the decision: {e}");
                 return EXIT_ERROR;
             }
         },
-        Format::Text => print!(
-            "{}",
-            explain(engine.graph(), point, &ctx, &decision, &steps)
-        ),
+        Format::Text => emit(&explain(engine.graph(), point, &ctx, &decision, &steps)),
     }
     exit_code(&decision)
 }
@@ -178,6 +175,7 @@ fn explain(
 ) -> String {
     let mut s = String::new();
     let registered = registered(graph, point).count();
+    let candidates = graph.candidates(point, ctx.tool_name.as_deref()).count();
     s.push_str(&format!(
         "policy:  {} ({} hooks)\n",
         graph.source().display(),
@@ -192,9 +190,9 @@ fn explain(
         s.push_str(&format!("subject: {subject:?}\n"));
     }
     s.push_str(&format!(
-        "hooks:   {registered} enabled at this point, {} candidate{} for this tool\n",
+        "hooks:   {registered} enabled at this point, {candidates} candidate{} for this tool, {} evaluated\n",
+        if candidates == 1 { "" } else { "s" },
         steps.len(),
-        if steps.len() == 1 { "" } else { "s" }
     ));
     for step in steps {
         match step {

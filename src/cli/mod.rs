@@ -5,6 +5,7 @@ mod context_args;
 mod report;
 mod validate;
 
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -49,7 +50,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
         Command::Schema => {
-            println!("{}", config::HOOKS_SCHEMA.trim_end());
+            emit(config::HOOKS_SCHEMA);
             0
         }
     };
@@ -62,7 +63,14 @@ fn init_tracing() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .try_init();
+}
+
+/// Prints to stdout; a closed pipe (`hookgate check | head`) is not an error worth a panic.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
 /// Finds and loads the policy (`--config`, then the environment, then the usual places).

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{EXIT_ERROR, Format, load_policy, report};
+use super::{EXIT_ERROR, Format, emit, load_policy, report};
 
 /// Arguments of `hookgate validate`.
 #[derive(Debug, clap::Args)]
@@ -24,21 +24,24 @@ pub(crate) fn run(args: Args) -> u8 {
             let hooks = &policy.document.hooks;
             let enabled = hooks.iter().filter(|h| h.enabled).count();
             match args.format {
-                Format::Json => println!("[]"),
-                Format::Text => println!(
-                    "{} is valid: {} hook{} ({enabled} enabled)",
+                Format::Json => emit("[]\n"),
+                Format::Text => emit(&format!(
+                    "{} is valid: {} hook{} ({enabled} enabled)\n",
                     policy.path.display(),
                     hooks.len(),
                     if hooks.len() == 1 { "" } else { "s" },
-                ),
+                )),
             }
             0
         }
         Err(error) => {
             match args.format {
                 Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
-                    Ok(json) if !error.diagnostics().is_empty() => println!("{json}"),
-                    _ => println!("{}", serde_json::json!([{ "message": error.to_string() }])),
+                    Ok(json) if !error.diagnostics().is_empty() => emit(&format!("{json}\n")),
+                    _ => emit(&format!(
+                        "{}\n",
+                        serde_json::json!([{ "message": error.to_string() }])
+                    )),
                 },
                 Format::Text => report::print_config_error(&error),
             }

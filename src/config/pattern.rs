@@ -102,8 +102,9 @@ fn explain_ast_error(e: &regex_syntax::ast::Error) -> PatternError {
         AstErrorKind::UnsupportedLookAround => PatternError {
             message: format!("look-around (`(?=`, `(?!`, `(?<=`, `(?<!`) at byte {at} is not supported"),
             help: Some(
-                "hookgate uses linear-time regexes; express the negative case as a separate hook placed \
-                 earlier (e.g. an allow-list hook with action: log) or match the positive form instead"
+                "hookgate uses linear-time regexes, which have no look-around; match the positive form \
+                 instead (e.g. `rm\\s+-[a-z]*r` rather than `rm(?!\\s+-i)`), or split the rule into \
+                 several hooks"
                     .into(),
             ),
         },

@@ -193,6 +193,10 @@ impl Ctx<'_> {
         };
         let d = self.diag(pointer, message);
         match suggest::closest(&given, names.iter().map(String::as_str)) {
+            Some(s) if is_point => d.with_help(format!(
+                "did you mean `{s}`? valid points: {}",
+                names.join(", ")
+            )),
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None if is_point => d.with_help(format!("valid points: {}", names.join(", "))),
             None => d,
@@ -307,7 +311,11 @@ mod tests {
         assert_eq!(d.len(), 1, "{d:?}");
         assert_eq!(d[0].path(), "hooks[0].point[1]");
         assert_eq!(d[0].message(), "unknown lifecycle point `turn:tool:pr`");
-        assert_eq!(d[0].help(), Some("did you mean `turn:tool:pre`?"));
+        assert!(
+            d[0].help()
+                .unwrap_or_default()
+                .starts_with("did you mean `turn:tool:pre`? valid points: turn:pre,")
+        );
         assert_eq!((d[0].line(), d[0].column()), (3, 23));
     }
 

@@ -56,6 +56,7 @@ pub struct RuleGraph {
     ordered: Vec<CompiledHook>,
     index: Vec<PointIndex>,
     defaults: Defaults,
+    defaults_failure_message: Option<Template>,
     base_dir: PathBuf,
     source: PathBuf,
 }
@@ -110,10 +111,17 @@ impl RuleGraph {
                 }
             }
         }
+        let defaults_failure_message = document
+            .defaults
+            .on_failure
+            .as_ref()
+            .and_then(|f| f.message.as_deref())
+            .map(Template::parse);
         RuleGraph {
             ordered,
             index,
             defaults: document.defaults,
+            defaults_failure_message,
             base_dir,
             source: source.to_path_buf(),
         }
@@ -142,6 +150,11 @@ impl RuleGraph {
     /// The `defaults` section.
     pub fn defaults(&self) -> &Defaults {
         &self.defaults
+    }
+
+    /// `defaults.onFailure.message`, parsed.
+    pub(crate) fn defaults_failure_message(&self) -> Option<&Template> {
+        self.defaults_failure_message.as_ref()
     }
 
     /// The policy's default mode.
