@@ -6,6 +6,10 @@ pub(crate) fn closest<'a>(
     input: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    // Too short to tell a typo from a different word (`2` is not a misspelt `1`).
+    if input.chars().count() < 3 {
+        return None;
+    }
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(input, c), c))

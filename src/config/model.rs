@@ -264,7 +264,7 @@ pub(crate) fn build(
     };
     let defaults = value
         .get("defaults")
-        .and_then(|d| serde_json::from_value::<RawDefaults>(d.clone()).ok())
+        .and_then(|d| typed::<RawDefaults>(d, "/defaults", spans, file, out))
         .map(|d| Defaults {
             model: d.model,
             on_failure: d.on_failure,
@@ -331,7 +331,7 @@ pub(crate) fn build(
             );
         }
 
-        let (Some(action), Ok(hook)) = (action, serde_json::from_value::<RawHook>(raw.clone()))
+        let (Some(action), Some(hook)) = (action, typed::<RawHook>(raw, &at, spans, file, out))
         else {
             continue;
         };
@@ -386,6 +386,38 @@ pub(crate) fn build(
         defaults,
         hooks,
     })
+}
+
+/// Converts a schema-checked value to its typed form. A value the schema accepted but the
+/// typed form cannot hold is reported here, so no hook or setting is ever dropped silently.
+fn typed<T: serde::de::DeserializeOwned>(
+    raw: &Value,
+    pointer: &str,
+    spans: &SpanMap,
+    file: &Path,
+    out: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    match serde_json::from_value::<T>(raw.clone()) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let prefix = super::error::field_path(pointer);
+            let inside = |path: &str| {
+                path == prefix
+                    || path.starts_with(&format!("{prefix}."))
+                    || path.starts_with(&format!("{prefix}["))
+            };
+            if !out.iter().any(|d| inside(d.path())) {
+                out.push(Diagnostic::new(
+                    DiagnosticKind::Semantic,
+                    file,
+                    spans.value(pointer),
+                    pointer,
+                    format!("cannot be read: {e}"),
+                ));
+            }
+            None
+        }
+    }
 }
 
 /// The message and advice for an action name this build does not run.

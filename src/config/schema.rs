@@ -118,9 +118,21 @@ impl Ctx<'_> {
                 // Report the branch that has the right shape: its errors say what is wrong.
                 // Best: every error lies inside the value; next: none is a type mismatch.
                 let at_root = |e: &ValidationError<'_>| e.instance_path().as_str() == pointer;
+                let wrong_shape = |e: &ValidationError<'_>| {
+                    at_root(e)
+                        && matches!(
+                            e.kind(),
+                            ValidationErrorKind::Type { .. } | ValidationErrorKind::Enum { .. }
+                        )
+                };
                 let branch = context
                     .iter()
                     .find(|errors| !errors.iter().any(at_root))
+                    .or_else(|| {
+                        context
+                            .iter()
+                            .find(|errors| !errors.iter().any(wrong_shape))
+                    })
                     .or_else(|| {
                         context.iter().find(|errors| {
                             !errors.iter().any(|e| {
@@ -167,7 +179,7 @@ impl Ctx<'_> {
     }
 
     fn enum_error(&self, pointer: &str, instance: &Value, options: &Value) -> Diagnostic {
-        let names: Vec<String> = options
+        let mut names: Vec<String> = options
             .as_array()
             .map(|a| {
                 a.iter()
@@ -175,6 +187,8 @@ impl Ctx<'_> {
                     .collect()
             })
             .unwrap_or_default();
+        // `version: ["1", 1]` would otherwise read "one of `1`, `1`".
+        names.dedup();
         let given = instance
             .as_str()
             .map_or_else(|| instance.to_string(), str::to_owned);

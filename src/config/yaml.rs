@@ -119,16 +119,18 @@ pub(crate) fn parse(text: &str, budget: &YamlBudget) -> Result<Parsed, YamlError
     options.budget = Some(limits);
     options.alias_limits.max_total_replayed_events = budget.max_alias_replay;
     options.with_snippet = false;
+    // As in the seed's js-yaml (YAML 1.2): `yes`, `no`, `on`, `off` are strings, not booleans.
+    options.strict_booleans = true;
 
     let root: Spanned<Node> =
-        serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e))?;
+        serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(&e, budget))?;
     let mut spans = SpanMap::default();
     let mut pointer = String::new();
     let value = into_json(root, &mut pointer, &mut spans)?;
     Ok(Parsed { value, spans })
 }
 
-fn yaml_error(err: &serde_saphyr::Error) -> YamlError {
+fn yaml_error(err: &serde_saphyr::Error, budget: &YamlBudget) -> YamlError {
     let position = err
         .location()
         .filter(|l| l.line() > 0)
@@ -138,19 +140,47 @@ fn yaml_error(err: &serde_saphyr::Error) -> YamlError {
         })
         .unwrap_or(Position { line: 1, column: 1 });
     let text = err.without_snippet().to_string();
-    // The YAML layer prefixes its own "line N column M: "; we report position separately.
-    let message = text
-        .split_once(": ")
-        .filter(|(head, _)| head.starts_with("line ") && head.contains(" column "))
-        .map_or(text.as_str(), |(_, rest)| rest)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_owned();
     YamlError {
-        message: format!("invalid YAML: {message}"),
+        message: plain_message(&text, budget),
         position,
     }
+}
+
+/// The YAML layer's message in our words: no Rust API names, no repeated position.
+fn plain_message(text: &str, budget: &YamlBudget) -> String {
+    let first = text.lines().next().unwrap_or_default();
+    // The YAML layer adds its own "line N column M: " prefix and " at line N, column M" suffix.
+    let first = first
+        .split_once(": ")
+        .filter(|(head, _)| head.starts_with("line ") && head.contains(" column "))
+        .map_or(first, |(_, rest)| rest);
+    let first = first.rfind(" at line ").map_or(first, |i| &first[..i]);
+    if let Some(key) = first.strip_prefix("duplicate mapping key: ") {
+        let key = key.split(", set DuplicateKeyPolicy").next().unwrap_or(key);
+        return format!("duplicate key `{key}`: a key may appear once in a mapping");
+    }
+    if first.contains("budget breached: Depth") || first.contains("recursion limit exceeded") {
+        return format!(
+            "nesting is deeper than the limit of {} levels",
+            budget.max_depth
+        );
+    }
+    if first.contains("budget breached: Aliases") {
+        return format!("more than {} aliases (`*name`)", budget.max_aliases);
+    }
+    if first.contains("budget breached: Nodes") {
+        return format!(
+            "more than {} nodes (after expanding aliases)",
+            budget.max_nodes
+        );
+    }
+    if first.contains("budget breached") || first.contains("replay") {
+        return "aliases expand to more data than allowed (an alias bomb?)".to_owned();
+    }
+    if first.starts_with("multiple YAML documents") {
+        return "more than one YAML document (`---`): a policy file holds exactly one".to_owned();
+    }
+    format!("invalid YAML: {first}")
 }
 
 fn to_usize(v: u64) -> usize {
@@ -188,6 +218,10 @@ fn into_json(
         Node::Bool(b) => Value::Bool(b),
         Node::Int(i) => Value::Number(i.into()),
         Node::UInt(u) => Value::Number(u.into()),
+        // YAML `100.0` and `1e2` are the integer 100 for every integer field, as in JavaScript.
+        Node::Float(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+            Value::Number((f as i64).into())
+        }
         Node::Float(f) => Value::Number(Number::from_f64(f).ok_or_else(|| YamlError {
             message: format!("`{f}` is not a finite number"),
             position,
@@ -336,13 +370,17 @@ mod tests {
     fn syntax_errors_have_positions() {
         let err = parse("a: [1, 2\nb: 3\n", &YamlBudget::default()).unwrap_err();
         assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
+        assert!(!err.message.contains(" at line "), "{}", err.message);
         assert!(err.position.line >= 1);
     }
 
     #[test]
     fn duplicate_keys_are_rejected() {
         let err = parse("a: 1\na: 2\n", &YamlBudget::default()).unwrap_err();
-        assert!(err.message.contains("duplicate"), "{}", err.message);
+        assert_eq!(
+            err.message,
+            "duplicate key `a`: a key may appear once in a mapping"
+        );
         assert_eq!(err.position.line, 2);
     }
 
@@ -369,11 +407,7 @@ mod tests {
     fn deep_nesting_is_rejected() {
         let text = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
         let err = parse(&text, &YamlBudget::default()).unwrap_err();
-        assert!(
-            err.message.contains("depth") || err.message.contains("recursion"),
-            "{}",
-            err.message
-        );
+        assert_eq!(err.message, "nesting is deeper than the limit of 32 levels");
     }
 
     #[test]
