@@ -11,7 +11,7 @@ use crate::actions::{self, Invocation, Outcome, Services};
 use crate::config::{FailureAction, Mode, OnFailure};
 use crate::context::HookContext;
 use crate::decision::{Decision, HookResult, Verdict};
-use crate::graph::{CompiledHook, RuleGraph, now_ms};
+use crate::graph::{RuleGraph, now_ms};
 use crate::matcher::{self, Filter};
 use crate::point::Point;
 
@@ -148,10 +148,7 @@ impl Engine {
             injected_context: Vec::new(),
             params: None,
             approval: None,
-            trace_id: ctx
-                .trace_id
-                .clone()
-                .unwrap_or_else(|| trace_id(ctx, timestamp_ms)),
+            trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx)),
         }
     }
 
@@ -259,11 +256,10 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
 }
 
 /// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.
-fn trace_id(ctx: &HookContext, timestamp_ms: f64) -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(timestamp_ms.to_bits());
-    let mut n = hasher.finish();
+fn trace_id(ctx: &HookContext) -> String {
+    use std::hash::BuildHasher;
+    // A fresh RandomState is randomly keyed: enough entropy for a correlation id.
+    let mut n = std::collections::hash_map::RandomState::new().hash_one(0u8);
     let mut suffix = String::with_capacity(4);
     for _ in 0..4 {
         suffix.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
@@ -271,12 +267,4 @@ fn trace_id(ctx: &HookContext, timestamp_ms: f64) -> String {
     }
     let topic = ctx.topic_text().unwrap_or_else(|| "none".to_owned());
     format!("t{topic}-{}-{suffix}", now_ms() as u64)
-}
-
-/// Hooks registered for `point`, ignoring tool filters; for explanations.
-pub fn registered(graph: &RuleGraph, point: Point) -> impl Iterator<Item = &CompiledHook> {
-    graph
-        .hooks()
-        .iter()
-        .filter(move |h| h.spec().enabled && h.spec().points.contains(&point))
 }

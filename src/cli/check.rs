@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use hookgate::decision::{Decision, Verdict};
-use hookgate::engine::registered;
 use hookgate::{Engine, HookContext, Point, RuleGraph, Step};
 use serde_json::Value;
 
@@ -174,7 +173,7 @@ fn explain(
     steps: &[Step],
 ) -> String {
     let mut s = String::new();
-    let registered = registered(graph, point).count();
+    let registered = graph.registered(point).count();
     let candidates = graph.candidates(point, ctx.tool_name.as_deref()).count();
     s.push_str(&format!(
         "policy:  {} ({} hooks)\n",

@@ -63,12 +63,16 @@ fn byte_span(text: &str, line: usize, column: usize) -> Option<(usize, usize)> {
                 .nth(column.saturating_sub(1))
                 .map_or(content.len(), |(b, _)| b);
             let rest = &content[start..];
-            let len = rest
+            // The token runs to the next space or comma (at least one character, if any).
+            let token = rest
                 .find(|c: char| c.is_whitespace() || c == ',')
-                .unwrap_or(rest.len())
-                .max(1);
-            let len = len.min(rest.len().max(1));
-            return Some((offset + start, if rest.is_empty() { 0 } else { len }));
+                .unwrap_or(rest.len());
+            let len = if token == 0 {
+                rest.chars().next().map_or(0, char::len_utf8)
+            } else {
+                token
+            };
+            return Some((offset + start, len));
         }
         offset += l.len();
     }

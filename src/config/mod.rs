@@ -49,24 +49,8 @@ pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, 
         source,
     };
     let meta = std::fs::metadata(path).map_err(read_error)?;
-    if meta.len() > budget.max_bytes as u64 {
-        let d = Diagnostic::new(
-            DiagnosticKind::Yaml,
-            path,
-            Position { line: 1, column: 1 },
-            "",
-            format!(
-                "file is {} bytes, over the {} byte limit",
-                meta.len(),
-                budget.max_bytes
-            ),
-        );
-        return Err(ConfigError::Invalid {
-            file: path.to_path_buf(),
-            source_text: Arc::from(""),
-            diagnostics: vec![d],
-        });
-    }
+    yaml::check_size(meta.len(), budget)
+        .map_err(|e| invalid(path, Arc::from(""), vec![yaml_diagnostic(path, e)]))?;
     let bytes = std::fs::read(path).map_err(read_error)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         read_error(std::io::Error::new(
@@ -89,23 +73,8 @@ pub fn load_str_with(
     budget: &YamlBudget,
 ) -> Result<LoadedPolicy, ConfigError> {
     let text: Arc<str> = Arc::from(text);
-    let invalid = |diagnostics: Vec<Diagnostic>, text: &Arc<str>| ConfigError::Invalid {
-        file: origin.to_path_buf(),
-        source_text: Arc::clone(text),
-        diagnostics,
-    };
-    let parsed = yaml::parse(&text, budget).map_err(|e| {
-        invalid(
-            vec![Diagnostic::new(
-                DiagnosticKind::Yaml,
-                origin,
-                e.position,
-                "",
-                e.message,
-            )],
-            &text,
-        )
-    })?;
+    let parsed = yaml::parse(&text, budget)
+        .map_err(|e| invalid(origin, Arc::clone(&text), vec![yaml_diagnostic(origin, e)]))?;
     let mut diagnostics = Vec::new();
     schema::check(&parsed.value, &parsed.spans, origin, &mut diagnostics);
     let document = model::build(&parsed.value, &parsed.spans, origin, &mut diagnostics);
@@ -118,7 +87,19 @@ pub fn load_str_with(
         _ => {
             diagnostics.sort_by_key(|d| (d.line(), d.column()));
             diagnostics.dedup();
-            Err(invalid(diagnostics, &text))
+            Err(invalid(origin, text, diagnostics))
         }
     }
+}
+
+fn invalid(file: &Path, source_text: Arc<str>, diagnostics: Vec<Diagnostic>) -> ConfigError {
+    ConfigError::Invalid {
+        file: file.to_path_buf(),
+        source_text,
+        diagnostics,
+    }
+}
+
+fn yaml_diagnostic(file: &Path, e: yaml::YamlError) -> Diagnostic {
+    Diagnostic::new(DiagnosticKind::Yaml, file, e.position, "", e.message)
 }

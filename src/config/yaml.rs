@@ -92,18 +92,23 @@ pub(crate) struct YamlError {
     pub(crate) position: Position,
 }
 
-/// Parses `text` within `budget`.
-pub(crate) fn parse(text: &str, budget: &YamlBudget) -> Result<Parsed, YamlError> {
-    if text.len() > budget.max_bytes {
+/// Rejects a file of `len` bytes when it is over the budget (checked before reading, too).
+pub(crate) fn check_size(len: u64, budget: &YamlBudget) -> Result<(), YamlError> {
+    if len > budget.max_bytes as u64 {
         return Err(YamlError {
             message: format!(
-                "file is {} bytes, over the {} byte limit",
-                text.len(),
+                "file is {len} bytes, over the {} byte limit",
                 budget.max_bytes
             ),
             position: Position { line: 1, column: 1 },
         });
     }
+    Ok(())
+}
+
+/// Parses `text` within `budget`.
+pub(crate) fn parse(text: &str, budget: &YamlBudget) -> Result<Parsed, YamlError> {
+    check_size(text.len() as u64, budget)?;
     if text.trim().is_empty() {
         return Ok(Parsed {
             value: Value::Null,

@@ -142,6 +142,13 @@ impl RuleGraph {
         }
     }
 
+    /// Enabled hooks registered for `point`, whatever their tool filter; for explanations.
+    pub fn registered(&self, point: Point) -> impl Iterator<Item = &CompiledHook> {
+        self.ordered
+            .iter()
+            .filter(move |h| h.spec.enabled && h.spec.points.contains(&point))
+    }
+
     /// Every hook, in evaluation order.
     pub fn hooks(&self) -> &[CompiledHook] {
         &self.ordered
