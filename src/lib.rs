@@ -47,6 +47,8 @@ pub mod graph;
 pub mod matcher;
 pub mod notify;
 pub mod point;
+pub mod reload;
+pub mod server;
 mod suggest;
 
 pub use config::{ConfigError, Diagnostic, Document, LoadedPolicy};

@@ -18,6 +18,8 @@ enum Message {
     /// `None`: no target; the line goes to stderr.
     Line(Option<PathBuf>, String),
     Flush(oneshot::Sender<()>),
+    /// Close every open file; the next line reopens it (after a logrotate rename).
+    Reopen,
 }
 
 /// Handle to the writer thread. Dropping every handle stops the thread after it has written
@@ -49,6 +51,12 @@ impl LogWriter {
         }
     }
 
+    /// Closes the open files once the lines queued before the call are written, so a rotated
+    /// log is reopened under its name.
+    pub(crate) async fn reopen(&self) {
+        let _ = self.tx.send(Message::Reopen).await;
+    }
+
     /// Returns once every line queued before the call is written.
     pub(crate) async fn flush(&self) {
         let (done, wait) = oneshot::channel();
@@ -63,17 +71,25 @@ fn run(mut rx: mpsc::Receiver<Message>) {
     while let Some(first) = rx.blocking_recv() {
         let mut batch: Vec<(Option<PathBuf>, String)> = Vec::new();
         let mut acks = Vec::new();
+        let mut reopen = false;
         let mut next = Some(first);
         while let Some(message) = next.take() {
             match message {
                 Message::Line(path, line) => batch.push((path, line)),
                 Message::Flush(ack) => acks.push(ack),
+                Message::Reopen => {
+                    reopen = true;
+                    break;
+                }
             }
             if batch.len() < QUEUE {
                 next = rx.try_recv().ok();
             }
         }
         write_batch(&mut files, batch);
+        if reopen {
+            files.clear();
+        }
         for ack in acks {
             let _ = ack.send(());
         }

@@ -35,6 +35,13 @@ impl Services {
     }
 }
 
+impl Services {
+    /// Reopens the log files after the lines queued so far (call it after a log rotation).
+    pub async fn reopen_logs(&self) {
+        self.log.reopen().await;
+    }
+}
+
 impl Default for Services {
     fn default() -> Self {
         Services::new(Arc::new(LogNotifier))

@@ -3,6 +3,7 @@
 mod check;
 mod context_args;
 mod report;
+mod serve;
 mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -18,6 +19,19 @@ use hookgate::config::{self, ConfigError, LoadedPolicy};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Format of the log on stderr (level from $HOOKGATE_LOG, e.g. `debug`).
+    #[arg(long, global = true, value_enum, default_value_t)]
+    log_format: LogFormat,
+}
+
+/// Format of the diagnostic log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
 }
 
 #[derive(Debug, Subcommand)]
@@ -28,6 +42,8 @@ enum Command {
     Check(check::Args),
     /// Print the JSON Schema of HOOKS.yaml (for editors and CI).
     Schema,
+    /// Run the gate as an HTTP daemon that reloads its policy live.
+    Serve(serve::Args),
 }
 
 /// Output format.
@@ -45,8 +61,14 @@ const EXIT_ERROR: u8 = 1;
 
 pub(crate) fn run() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing();
+    // A daemon reports its life (listening, reloads) by default; one-shot commands only warn.
+    let default_level = match cli.command {
+        Command::Serve(_) => "info",
+        _ => "warn",
+    };
+    init_tracing(cli.log_format, default_level);
     let code = match cli.command {
+        Command::Serve(args) => serve::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
         Command::Schema => {
@@ -57,14 +79,16 @@ pub(crate) fn run() -> ExitCode {
     ExitCode::from(code)
 }
 
-fn init_tracing() {
+fn init_tracing(format: LogFormat, default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("HOOKGATE_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).try_init(),
+    };
 }
 
 /// Prints to stdout; a closed pipe (`hookgate check | head`) is not an error worth a panic.

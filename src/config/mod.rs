@@ -44,6 +44,12 @@ pub fn load_file(path: &Path) -> Result<LoadedPolicy, ConfigError> {
 
 /// [`load_file`] with explicit budgets.
 pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, ConfigError> {
+    let text = read_text(path, budget)?;
+    load_str_with(&text, path, budget)
+}
+
+/// Reads the policy text at `path`: within the size budget, and UTF-8.
+pub fn read_text(path: &Path, budget: &YamlBudget) -> Result<String, ConfigError> {
     let read_error = |source| ConfigError::Read {
         path: path.to_path_buf(),
         source,
@@ -58,7 +64,7 @@ pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, 
             format!("not UTF-8: {e}"),
         ))
     })?;
-    load_str_with(&text, path, budget)
+    Ok(text)
 }
 
 /// Validates policy `text`; `origin` names it in diagnostics.

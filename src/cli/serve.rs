@@ -1,0 +1,209 @@
+//! `hookgate serve`: the daemon, with hot reload, signals and graceful shutdown.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hookgate::actions::Services;
+use hookgate::config;
+use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
+use hookgate::server::{
+    self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, ServerConfig,
+};
+use tokio::signal::unix::{SignalKind, signal};
+
+use super::{EXIT_ERROR, report};
+
+/// Arguments of `hookgate serve`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Policy file (default: $HOOKGATE_CONFIG, $OPENCLAW_HOOKS_CONFIG, ./HOOKS.yaml,
+    /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Address to listen on. Anything but loopback needs a token.
+    #[arg(long, default_value = server::DEFAULT_LISTEN)]
+    listen: SocketAddr,
+    /// File holding the bearer token (default: $HOOKGATE_TOKEN).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+    /// Largest request body, in bytes.
+    #[arg(long, default_value_t = server::DEFAULT_BODY_LIMIT, value_name = "BYTES")]
+    max_body: usize,
+    /// Longest a request may take, actions included (e.g. 30s, 500ms); then 503.
+    #[arg(long, default_value = "30s", value_parser = humantime::parse_duration)]
+    request_timeout: Duration,
+    /// Largest batch of evaluations in one request.
+    #[arg(long, default_value_t = server::DEFAULT_MAX_BATCH)]
+    max_batch: usize,
+    /// Append one JSON line per decision to this file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    decision_log: Option<PathBuf>,
+    /// Tool-argument field names to mask in the decision log: a field is masked when its name
+    /// contains one of these, ignoring case.
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_MASKED_FIELDS.iter().map(|s| s.to_string()))]
+    mask_fields: Vec<String>,
+    /// Do not watch the policy file; reload only on SIGHUP or POST /v1/reload.
+    #[arg(long)]
+    no_watch: bool,
+    /// How long the policy file must be quiet before a change is reloaded.
+    #[arg(long, default_value = "50ms", value_parser = humantime::parse_duration)]
+    reload_debounce: Duration,
+}
+
+pub(crate) fn run(args: Args) -> u8 {
+    match start(args) {
+        Ok(()) => 0,
+        Err(Failure::Reported) => EXIT_ERROR,
+        Err(Failure::Message(message)) => {
+            eprintln!("error: {message}");
+            EXIT_ERROR
+        }
+    }
+}
+
+enum Failure {
+    /// Already printed (a policy report).
+    Reported,
+    Message(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure::Message(message)
+    }
+}
+
+fn start(args: Args) -> Result<(), Failure> {
+    let token = load_token(args.token_file.as_deref())?;
+    if token.is_none() && !args.listen.ip().is_loopback() {
+        return Err(format!(
+            "refusing to listen on {} without a token: anyone who can reach it could evaluate \
+             and reload. Set HOOKGATE_TOKEN or --token-file, or listen on 127.0.0.1",
+            args.listen
+        )
+        .into());
+    }
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let (path, _) = config::discover(args.config.as_deref(), |k| std::env::var(k).ok(), &cwd)
+        .map_err(|e| {
+            report::print_config_error(&e);
+            Failure::Reported
+        })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let live = LivePolicy::load(&path, Arc::new(Services::default())).map_err(|e| {
+        report::print_config_error(&e);
+        Failure::Reported
+    })?;
+    let config = ServerConfig {
+        token,
+        body_limit: args.max_body,
+        request_timeout: args.request_timeout,
+        max_batch: args.max_batch,
+        decision_log: args.decision_log.map(|path| DecisionLog {
+            path,
+            mask: FieldMask::new(args.mask_fields.iter().map(String::as_str)),
+        }),
+    };
+    runtime.block_on(serve(
+        Arc::new(live),
+        config,
+        args.listen,
+        (!args.no_watch).then_some(args.reload_debounce),
+    ))
+}
+
+async fn serve(
+    live: Arc<LivePolicy>,
+    config: ServerConfig,
+    listen: SocketAddr,
+    watch: Option<Duration>,
+) -> Result<(), Failure> {
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the listening address: {e}"))?;
+    let _watcher = match watch {
+        Some(debounce) => match PolicyWatcher::start(Arc::clone(&live), debounce) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                tracing::error!(error = %e, "not watching the policy file; reload with SIGHUP or POST /v1/reload");
+                None
+            }
+        },
+        None => None,
+    };
+    let mut hangup = signal(SignalKind::hangup()).map_err(|e| format!("cannot handle SIGHUP: {e}"))?;
+    let mut terminate =
+        signal(SignalKind::terminate()).map_err(|e| format!("cannot handle SIGTERM: {e}"))?;
+    let reloader = {
+        let live = Arc::clone(&live);
+        tokio::spawn(async move {
+            while hangup.recv().await.is_some() {
+                live.services().reopen_logs().await;
+                live.reload(ReloadTrigger::Signal).await;
+            }
+        })
+    };
+    let shutdown = async move {
+        tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM received"),
+            _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
+        }
+    };
+    let active = live.current();
+    tracing::info!(
+        policy = %live.path().display(),
+        hooks = active.engine().graph().hooks().len(),
+        hash = active.hash(),
+        auth = if config.token.is_some() { "bearer token" } else { "none (loopback only)" },
+        "listening on http://{local}"
+    );
+    drop(active);
+    let app = AppState::new(Arc::clone(&live), config, server::install_recorder());
+    let served = server::serve(listener, app, shutdown).await;
+    reloader.abort();
+    served.map_err(|e| Failure::Message(format!("the server failed: {e}")))?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// The token from `--token-file`, else `$HOOKGATE_TOKEN`; none when neither is given.
+fn load_token(file: Option<&Path>) -> Result<Option<BearerToken>, String> {
+    let (text, origin) = match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the token file `{}`: {e}", path.display()))?;
+            warn_if_readable_by_others(path);
+            (text, format!("the token file `{}`", path.display()))
+        }
+        None => match std::env::var("HOOKGATE_TOKEN") {
+            Ok(text) => (text, "HOOKGATE_TOKEN".to_owned()),
+            Err(std::env::VarError::NotPresent) => return Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                return Err("HOOKGATE_TOKEN is not valid UTF-8".to_owned());
+            }
+        },
+    };
+    BearerToken::new(&text)
+        .map(Some)
+        .map_err(|e| format!("{origin}: {e}"))
+}
+
+fn warn_if_readable_by_others(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.permissions().mode() & 0o077 != 0 {
+            tracing::warn!(
+                file = %path.display(),
+                "the token file is readable by other users; chmod 600 it"
+            );
+        }
+    }
+}

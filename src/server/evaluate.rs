@@ -1,0 +1,237 @@
+//! `POST /v1/evaluate`: `{point, context}` → Decision, or a list of them → a list of Decisions.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+
+use super::AppState;
+use super::error::ApiError;
+use crate::context::HookContext;
+use crate::decision::Decision;
+use crate::point::Point;
+use crate::reload::ActivePolicy;
+
+/// One evaluation request.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvaluateRequest {
+    /// The lifecycle point; may instead be given as `context.point`.
+    #[serde(default)]
+    point: Option<String>,
+    context: HookContext,
+}
+
+pub(crate) async fn handle(
+    State(app): State<Arc<AppState>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
+    // One policy for the whole request, even if a reload lands meanwhile.
+    let policy = app.live.current();
+    if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        let requests: Vec<EvaluateRequest> = parse(&body)?;
+        if requests.len() > app.config.max_batch {
+            return Err(ApiError::bad_request(format!(
+                "a batch holds at most {} requests; this one has {}",
+                app.config.max_batch,
+                requests.len()
+            )));
+        }
+        let resolved = requests
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| resolve(r, &format!("[{i}].")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut decisions = Vec::with_capacity(resolved.len());
+        for (point, ctx) in &resolved {
+            decisions.push(evaluate(&app, &policy, *point, ctx).await);
+        }
+        Ok(Json(decisions).into_response())
+    } else {
+        let request = parse(&body).map_err(|e| unknown_point(&body).unwrap_or(e))?;
+        let (point, ctx) = resolve(request, "")?;
+        Ok(Json(evaluate(&app, &policy, point, &ctx).await).into_response())
+    }
+}
+
+async fn evaluate(
+    app: &AppState,
+    policy: &ActivePolicy,
+    point: Point,
+    ctx: &HookContext,
+) -> Decision {
+    let started = Instant::now();
+    let decision = policy.engine().evaluate(point, ctx).await;
+    let latency = started.elapsed();
+    super::metrics::record(&decision, latency);
+    if let Some(log) = &app.config.decision_log {
+        let line = log.line(
+            &decision,
+            ctx,
+            latency.as_secs_f64() * 1000.0,
+            policy.hash(),
+        );
+        app.live
+            .services()
+            .log
+            .append(Some(log.path.clone()), line)
+            .await;
+    }
+    decision
+}
+
+/// The point of a request: `point`, else `context.point`. An unknown name is a 404: the
+/// route exists, the point does not.
+fn resolve(request: EvaluateRequest, prefix: &str) -> Result<(Point, HookContext), ApiError> {
+    let point = match request.point.as_deref() {
+        Some(name) => Point::from_name(name).ok_or_else(|| {
+            let hint = Point::closest(name)
+                .map(|p| format!("; did you mean `{p}`?"))
+                .unwrap_or_default();
+            ApiError::not_found(format!("unknown lifecycle point `{name}`{hint}"))
+                .with_field(format!("{prefix}point"))
+        })?,
+        None => request.context.point.ok_or_else(|| {
+            ApiError::bad_request("missing field `point` (or `context.point`)")
+                .with_field(format!("{prefix}point"))
+        })?,
+    };
+    Ok((point, request.context))
+}
+
+/// When a request is invalid and also names an unknown point, the point is the error to
+/// report: the rest cannot be evaluated anywhere.
+fn unknown_point(body: &[u8]) -> Option<ApiError> {
+    #[derive(Deserialize)]
+    struct PointOnly {
+        point: Option<String>,
+    }
+    let name = serde_json::from_slice::<PointOnly>(body).ok()?.point?;
+    let request = EvaluateRequest {
+        point: Some(name),
+        context: HookContext::default(),
+    };
+    resolve(request, "").err()
+}
+
+/// Parses a JSON body. The fast path is plain serde_json; only a failure is parsed again to
+/// name the field at fault.
+fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    match serde_json::from_slice(body) {
+        Ok(value) => Ok(value),
+        Err(first) => {
+            let mut de = serde_json::Deserializer::from_slice(body);
+            let error = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+                Ok(_) => return Err(json_error(&first, None)),
+                Err(e) => e,
+            };
+            let path = error.path().to_string();
+            Err(json_error(error.inner(), Some(path)))
+        }
+    }
+}
+
+fn json_error(error: &serde_json::Error, path: Option<String>) -> ApiError {
+    use serde_json::error::Category;
+    let (line, column) = (error.line(), error.column());
+    let message = strip_position(&error.to_string());
+    let code = match error.classify() {
+        Category::Syntax | Category::Eof | Category::Io => "invalid_json",
+        Category::Data => "invalid_request",
+    };
+    let mut api = ApiError::new(axum::http::StatusCode::BAD_REQUEST, code, message).at(line, column);
+    if error.classify() == Category::Data {
+        if let Some(field) = field_path(path.as_deref(), &error.to_string()) {
+            api = api.with_field(field);
+        }
+    }
+    api
+}
+
+/// The field a data error is about. For a missing field, serde points at the object that
+/// lacks it, so the field's own name is appended.
+fn field_path(path: Option<&str>, message: &str) -> Option<String> {
+    let path = path.filter(|p| !p.is_empty() && *p != ".");
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next());
+    match (path, missing) {
+        (Some(p), Some(m)) => Some(format!("{p}.{m}")),
+        (None, Some(m)) => Some(m.to_owned()),
+        (Some(p), None) => Some(p.to_owned()),
+        (None, None) => None,
+    }
+}
+
+/// serde_json's message without its trailing " at line L column C" (given separately).
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(body: &str) -> serde_json::Value {
+        let e = parse::<EvaluateRequest>(body.as_bytes()).unwrap_err();
+        serde_json::to_value(&e).unwrap()
+    }
+
+    #[test]
+    fn names_the_missing_field() {
+        let e = err(r#"{"point":"turn:pre","context":{}}"#);
+        assert_eq!(e["field"], "context.sessionKey");
+        assert_eq!(e["message"], "missing field `sessionKey`");
+    }
+
+    #[test]
+    fn names_the_field_of_the_wrong_type() {
+        let e = err(r#"{"point":"turn:pre","context":{"sessionKey":"s","toolArgs":"rm"}}"#);
+        assert_eq!(e["field"], "context.toolArgs");
+        assert_eq!(e["code"], "invalid_request");
+    }
+
+    #[test]
+    fn malformed_json_has_a_position_and_no_field() {
+        let e = err("{\"point\":\n  \"turn:pre\",,}");
+        assert_eq!(e["code"], "invalid_json");
+        assert_eq!(e["line"], 2);
+        assert!(e.get("field").is_none());
+    }
+
+    #[test]
+    fn unknown_envelope_fields_are_rejected() {
+        let e = err(r#"{"point":"turn:pre","contxt":{}}"#);
+        assert!(e["message"].as_str().unwrap().contains("unknown field `contxt`"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_point_outranks_other_errors() {
+        let e = unknown_point(br#"{"point":"bogus","context":{}}"#).unwrap();
+        assert_eq!(e.status(), axum::http::StatusCode::NOT_FOUND);
+        assert!(unknown_point(br#"{"point":"turn:pre","context":{}}"#).is_none());
+        assert!(unknown_point(b"{").is_none());
+    }
+
+    #[test]
+    fn unknown_points_are_404_with_a_hint() {
+        let request: EvaluateRequest =
+            serde_json::from_str(r#"{"point":"turn:tool:pree","context":{"sessionKey":"s"}}"#)
+                .unwrap();
+        let e = resolve(request, "").unwrap_err();
+        assert_eq!(e.status(), axum::http::StatusCode::NOT_FOUND);
+        let e = serde_json::to_value(&e).unwrap();
+        assert!(e["message"].as_str().unwrap().contains("did you mean `turn:tool:pre`"));
+        assert_eq!(e["field"], "point");
+    }
+}

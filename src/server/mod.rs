@@ -1,0 +1,184 @@
+//! The daemon: the engine over HTTP, with authentication, limits, metrics and live reload.
+//!
+//! Routes (DESIGN.md, "Daemon"): `POST /v1/evaluate`, `GET /v1/status`, `POST /v1/reload`,
+//! `GET /metrics`, all behind the bearer token when one is set; `GET /healthz` and
+//! `GET /readyz` are open. Every error is a JSON body naming what was wrong.
+
+mod admin;
+mod auth;
+mod decision_log;
+mod error;
+mod evaluate;
+mod metrics;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::StatusCode;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::serve::ListenerExt;
+use metrics_exporter_prometheus::PrometheusHandle;
+use tower_http::catch_panic::CatchPanicLayer;
+
+pub use auth::{BearerToken, TokenError};
+pub use decision_log::{DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, MASKED};
+pub use metrics::install_recorder;
+
+use crate::reload::LivePolicy;
+use error::ApiError;
+
+/// The default listen address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:18790";
+/// The default request body limit: 1 MiB.
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+/// The default time a request may take, actions included.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default largest batch of `POST /v1/evaluate`.
+pub const DEFAULT_MAX_BATCH: usize = 1000;
+
+/// How the daemon treats requests.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Required on every route but health, when set.
+    pub token: Option<BearerToken>,
+    /// Largest request body, in bytes.
+    pub body_limit: usize,
+    /// Longest a request may take before it is answered 503.
+    pub request_timeout: Duration,
+    /// Largest batch of evaluations in one request.
+    pub max_batch: usize,
+    /// Where each decision is logged, if anywhere.
+    pub decision_log: Option<DecisionLog>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            token: None,
+            body_limit: DEFAULT_BODY_LIMIT,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            max_batch: DEFAULT_MAX_BATCH,
+            decision_log: None,
+        }
+    }
+}
+
+/// What every request handler shares.
+#[derive(Debug)]
+pub struct AppState {
+    live: Arc<LivePolicy>,
+    config: ServerConfig,
+    metrics: Option<PrometheusHandle>,
+    draining: AtomicBool,
+}
+
+impl AppState {
+    /// State over `live`; `metrics` renders `/metrics` (see [`install_recorder`]).
+    pub fn new(
+        live: Arc<LivePolicy>,
+        config: ServerConfig,
+        metrics: Option<PrometheusHandle>,
+    ) -> Arc<AppState> {
+        Arc::new(AppState {
+            live,
+            config,
+            metrics,
+            draining: AtomicBool::new(false),
+        })
+    }
+}
+
+/// The daemon's routes and middleware.
+pub fn router(app: Arc<AppState>) -> Router {
+    let protected = Router::new()
+        .route("/v1/evaluate", post(evaluate::handle))
+        .route("/v1/status", get(admin::status))
+        .route("/v1/reload", post(admin::reload))
+        .route("/metrics", get(admin::metrics))
+        .route_layer(middleware::from_fn_with_state(
+            Arc::clone(&app),
+            auth::require_token,
+        ));
+    Router::new()
+        .route("/healthz", get(admin::healthz))
+        .route("/readyz", get(admin::readyz))
+        .merge(protected)
+        .fallback(admin::not_found)
+        .method_not_allowed_fallback(admin::method_not_allowed)
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
+        .layer(DefaultBodyLimit::max(app.config.body_limit))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .with_state(app)
+}
+
+/// Serves on `listener` until `shutdown` resolves; then stops accepting, lets requests in
+/// flight finish, and flushes the logs.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let upkeep = app.metrics.clone().map(|handle| {
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(metrics::UPKEEP_INTERVAL).await;
+                handle.run_upkeep();
+            }
+        })
+    });
+    let listener = listener.tap_io(|tcp| {
+        // Request/response over keep-alive: Nagle's algorithm would add delayed-ACK stalls.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
+    let draining = Arc::clone(&app);
+    let served = axum::serve(listener, router(Arc::clone(&app)))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            draining.draining.store(true, Ordering::Relaxed);
+            tracing::info!("shutting down: finishing requests in flight");
+        })
+        .await;
+    if let Some(task) = upkeep {
+        task.abort();
+    }
+    app.live.current().engine().flush().await;
+    served
+}
+
+/// Answers 503 when a request runs over the configured time; the gateway should treat that
+/// as it treats any gate failure (fail closed).
+async fn time_limit(State(app): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let limit = app.config.request_timeout;
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!("the request took longer than {} ms", limit.as_millis()),
+        )
+        .into_response(),
+    }
+}
+
+fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let detail = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown");
+    tracing::error!(panic = detail, "request handler panicked");
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        "internal error; see the daemon's log",
+    )
+    .into_response()
+}
