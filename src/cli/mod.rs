@@ -87,7 +87,9 @@ fn init_tracing(format: LogFormat, default_level: &str) {
         .with_writer(std::io::stderr);
     let _ = match format {
         LogFormat::Json => builder.json().try_init(),
-        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).try_init(),
+        LogFormat::Text => builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .try_init(),
     };
 }
 

@@ -139,7 +139,8 @@ async fn serve(
         },
         None => None,
     };
-    let mut hangup = signal(SignalKind::hangup()).map_err(|e| format!("cannot handle SIGHUP: {e}"))?;
+    let mut hangup =
+        signal(SignalKind::hangup()).map_err(|e| format!("cannot handle SIGHUP: {e}"))?;
     let mut terminate =
         signal(SignalKind::terminate()).map_err(|e| format!("cannot handle SIGTERM: {e}"))?;
     let reloader = {

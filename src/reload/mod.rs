@@ -249,9 +249,10 @@ impl LivePolicy {
                 tracing::debug!(?trigger, path = %self.path.display(), "policy unchanged");
             }
             ReloadOutcome::Failed { error } => {
-                let first = error.diagnostics.first().map(|d| {
-                    format!("{}:{}: {}: {}", d.line(), d.column(), d.path(), d.message())
-                });
+                let first = error
+                    .diagnostics
+                    .first()
+                    .map(|d| format!("{}:{}: {}: {}", d.line(), d.column(), d.path(), d.message()));
                 tracing::warn!(
                     ?trigger,
                     path = %self.path.display(),
@@ -328,8 +329,10 @@ fn system_time_ms(t: SystemTime) -> f64 {
 mod tests {
     use super::*;
 
-    const GOOD: &str = "version: \"1\"\nhooks:\n  - name: a\n    point: turn:pre\n    action: block\n";
-    const OTHER: &str = "version: \"1\"\nhooks:\n  - name: b\n    point: turn:pre\n    action: log\n";
+    const GOOD: &str =
+        "version: \"1\"\nhooks:\n  - name: a\n    point: turn:pre\n    action: block\n";
+    const OTHER: &str =
+        "version: \"1\"\nhooks:\n  - name: b\n    point: turn:pre\n    action: log\n";
 
     fn live(dir: &tempfile::TempDir, text: &str) -> (PathBuf, LivePolicy) {
         let path = dir.path().join("HOOKS.yaml");
@@ -383,7 +386,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (path, live) = live(&dir, GOOD);
         let rt = rt();
-        std::fs::write(&path, "version: \"1\"\nhooks:\n  - name: a\n    point: nope\n").unwrap();
+        let bad = "version: \"1\"\nhooks:\n  - name: a\n    point: nope\n    action: block\n";
+        std::fs::write(&path, bad).unwrap();
         let outcome = rt.block_on(live.reload(ReloadTrigger::Watch));
         let ReloadOutcome::Failed { error } = outcome else {
             panic!("expected a failure, got {outcome:?}");
@@ -395,7 +399,10 @@ mod tests {
         assert_eq!(status.last_error.unwrap().trigger, ReloadTrigger::Watch);
 
         std::fs::write(&path, OTHER).unwrap();
-        assert_eq!(rt.block_on(live.reload(ReloadTrigger::Watch)).label(), "reloaded");
+        assert_eq!(
+            rt.block_on(live.reload(ReloadTrigger::Watch)).label(),
+            "reloaded"
+        );
         let status = live.status();
         assert!(status.healthy);
         assert!(status.last_error.is_some(), "the last error stays visible");

@@ -125,9 +125,9 @@ impl PolicyWatcher {
             let wake = Arc::clone(&wake);
             move |result: DebounceEventResult| match result {
                 Ok(events) => {
-                    let touched = events.iter().any(|e| {
-                        e.need_rescan() || e.paths.iter().any(|p| relevant.matches(p))
-                    });
+                    let touched = events
+                        .iter()
+                        .any(|e| e.need_rescan() || e.paths.iter().any(|p| relevant.matches(p)));
                     if touched {
                         wake.notify_one();
                     }

@@ -47,7 +47,10 @@ pub(crate) async fn reload(State(app): State<Arc<AppState>>) -> Response {
 pub(crate) async fn metrics(State(app): State<Arc<AppState>>) -> Response {
     let text = super::metrics::render(app.metrics.as_ref(), &app.live.status());
     (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
         text,
     )
         .into_response()

@@ -78,10 +78,8 @@ pub(crate) async fn require_token(
     match presented {
         Some(p) if token.verify(p) => next.run(request).await,
         Some(_) => ApiError::unauthorized("the bearer token is wrong").into_response(),
-        None => {
-            ApiError::unauthorized("this route needs `Authorization: Bearer <token>`")
-                .into_response()
-        }
+        None => ApiError::unauthorized("this route needs `Authorization: Bearer <token>`")
+            .into_response(),
     }
 }
 
@@ -110,7 +108,10 @@ mod tests {
     #[test]
     fn refuses_empty_and_unprintable_tokens() {
         assert_eq!(BearerToken::new(" \n").unwrap_err(), TokenError::Empty);
-        assert_eq!(BearerToken::new("a b").unwrap_err(), TokenError::NotPrintable);
+        assert_eq!(
+            BearerToken::new("a b").unwrap_err(),
+            TokenError::NotPrintable
+        );
         assert_eq!(BearerToken::new("é").unwrap_err(), TokenError::NotPrintable);
     }
 

@@ -63,7 +63,9 @@ impl FieldMask {
     fn apply_value(&self, value: &Value) -> Value {
         match value {
             Value::Object(map) => Value::Object(self.apply(map)),
-            Value::Array(items) => Value::Array(items.iter().map(|v| self.apply_value(v)).collect()),
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| self.apply_value(v)).collect())
+            }
             other => other.clone(),
         }
     }
@@ -155,6 +157,9 @@ mod tests {
     fn a_custom_mask_replaces_the_defaults() {
         let args = json!({ "token": "t", "pin": "1234" });
         let masked = FieldMask::new(["PIN", " "]).apply(args.as_object().unwrap());
-        assert_eq!(Value::Object(masked), json!({ "token": "t", "pin": MASKED }));
+        assert_eq!(
+            Value::Object(masked),
+            json!({ "token": "t", "pin": MASKED })
+        );
     }
 }

@@ -146,7 +146,8 @@ fn json_error(error: &serde_json::Error, path: Option<String>) -> ApiError {
         Category::Syntax | Category::Eof | Category::Io => "invalid_json",
         Category::Data => "invalid_request",
     };
-    let mut api = ApiError::new(axum::http::StatusCode::BAD_REQUEST, code, message).at(line, column);
+    let mut api =
+        ApiError::new(axum::http::StatusCode::BAD_REQUEST, code, message).at(line, column);
     if error.classify() == Category::Data {
         if let Some(field) = field_path(path.as_deref(), &error.to_string()) {
             api = api.with_field(field);
@@ -212,7 +213,13 @@ mod tests {
     #[test]
     fn unknown_envelope_fields_are_rejected() {
         let e = err(r#"{"point":"turn:pre","contxt":{}}"#);
-        assert!(e["message"].as_str().unwrap().contains("unknown field `contxt`"), "{e}");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains("unknown field `contxt`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -231,7 +238,12 @@ mod tests {
         let e = resolve(request, "").unwrap_err();
         assert_eq!(e.status(), axum::http::StatusCode::NOT_FOUND);
         let e = serde_json::to_value(&e).unwrap();
-        assert!(e["message"].as_str().unwrap().contains("did you mean `turn:tool:pre`"));
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains("did you mean `turn:tool:pre`")
+        );
         assert_eq!(e["field"], "point");
     }
 }
