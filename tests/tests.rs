@@ -6,6 +6,7 @@
 mod cli;
 mod config_errors;
 mod corpus;
+mod daemon;
 mod properties;
 mod semantics;
 mod util;

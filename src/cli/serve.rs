@@ -47,6 +47,10 @@ pub(crate) struct Args {
     /// Do not watch the policy file; reload only on SIGHUP or POST /v1/reload.
     #[arg(long)]
     no_watch: bool,
+    /// Threads answering requests (default: one less than the CPUs, at least one, so the
+    /// gateway calling on the same host keeps a core and tail latency stays low).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    workers: Option<u16>,
     /// How long the policy file must be quiet before a change is reloaded.
     #[arg(long, default_value = "50ms", value_parser = humantime::parse_duration)]
     reload_debounce: Duration,
@@ -91,7 +95,9 @@ fn start(args: Args) -> Result<(), Failure> {
             report::print_config_error(&e);
             Failure::Reported
         })?;
+    let workers = args.workers.map_or_else(default_workers, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
@@ -141,8 +147,12 @@ async fn serve(
     };
     let mut hangup =
         signal(SignalKind::hangup()).map_err(|e| format!("cannot handle SIGHUP: {e}"))?;
+    // Every handler is installed before the daemon says it is listening, so a signal sent
+    // as soon as it is up shuts it down cleanly.
     let mut terminate =
         signal(SignalKind::terminate()).map_err(|e| format!("cannot handle SIGTERM: {e}"))?;
+    let mut interrupt =
+        signal(SignalKind::interrupt()).map_err(|e| format!("cannot handle SIGINT: {e}"))?;
     let reloader = {
         let live = Arc::clone(&live);
         tokio::spawn(async move {
@@ -155,7 +165,7 @@ async fn serve(
     let shutdown = async move {
         tokio::select! {
             _ = terminate.recv() => tracing::info!("SIGTERM received"),
-            _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
+            _ = interrupt.recv() => tracing::info!("SIGINT received"),
         }
     };
     let active = live.current();
@@ -173,6 +183,14 @@ async fn serve(
     served.map_err(|e| Failure::Message(format!("the server failed: {e}")))?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// One less than the CPUs, at least one. Measured on 2 cores with the load generator on the
+/// same host: two workers gave 3.9 ms p99 at 8 connections, one worker 0.5 ms (docs/performance.md).
+fn default_workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get().saturating_sub(1))
+        .max(1)
 }
 
 /// The token from `--token-file`, else `$HOOKGATE_TOKEN`; none when neither is given.

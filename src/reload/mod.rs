@@ -76,6 +76,7 @@ pub enum ReloadOutcome {
         hash: String,
     },
     /// The file could not be loaded; the previous policy stays in force.
+    #[serde(rename = "error")]
     Failed {
         /// What went wrong, with every problem's line and column.
         error: ReloadError,
@@ -217,7 +218,7 @@ impl LivePolicy {
             Ok(Ok(Built::Same(hash))) => ReloadOutcome::Unchanged { hash },
             Ok(Ok(Built::New(graph, hash))) => {
                 let hooks = graph.hooks().len();
-                let engine = Engine::with_services(Arc::new(graph), Arc::clone(&self.services));
+                let engine = Engine::with_services(Arc::from(graph), Arc::clone(&self.services));
                 self.active.store(Arc::new(ActivePolicy {
                     engine,
                     hash: hash.clone(),
@@ -296,7 +297,7 @@ impl LivePolicy {
 
 enum Built {
     Same(String),
-    New(RuleGraph, String),
+    New(Box<RuleGraph>, String),
 }
 
 fn build(path: &Path, budget: &YamlBudget, current_hash: &str) -> Result<Built, ConfigError> {
@@ -306,7 +307,7 @@ fn build(path: &Path, budget: &YamlBudget, current_hash: &str) -> Result<Built, 
         return Ok(Built::Same(hash));
     }
     let policy = config::load_str_with(&text, path, budget)?;
-    Ok(Built::New(RuleGraph::from_policy(&policy), hash))
+    Ok(Built::New(Box::new(RuleGraph::from_policy(&policy)), hash))
 }
 
 /// `sha256:<hex>` of `text`.

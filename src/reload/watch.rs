@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use notify::{RecommendedWatcher, RecursiveMode};
+use notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 use tokio::sync::Notify;
 
@@ -125,9 +125,13 @@ impl PolicyWatcher {
             let wake = Arc::clone(&wake);
             move |result: DebounceEventResult| match result {
                 Ok(events) => {
-                    let touched = events
-                        .iter()
-                        .any(|e| e.need_rescan() || e.paths.iter().any(|p| relevant.matches(p)));
+                    // Reading the file (as a reload does) raises access events; only changes
+                    // count, or every reload would schedule the next.
+                    let touched = events.iter().any(|e| {
+                        e.need_rescan()
+                            || (!matches!(e.kind, EventKind::Access(_))
+                                && e.paths.iter().any(|p| relevant.matches(p)))
+                    });
                     if touched {
                         wake.notify_one();
                     }
