@@ -130,3 +130,45 @@ fn a_port_in_use_exits_1_with_a_clear_message() {
     assert!(!stderr.contains("listening on"), "{stderr}");
     drop(taken);
 }
+
+#[test]
+fn json_logs_are_one_object_per_line() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", &policy("policy-A"));
+    let d = Daemon::start(&dir, &["--no-watch", "--log-format", "json"]);
+    std::fs::write(dir.path().join("HOOKS.yaml"), "version: [").expect("write");
+    let (code, _) = d.post("/v1/reload");
+    assert_eq!(code, 422);
+    d.wait_for(
+        || d.stderr_text().contains("policy reload failed"),
+        "the failed reload to be logged",
+    );
+    let stderr = d.stderr_text();
+    let lines: Vec<serde_json::Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
+        .collect();
+    let listening = lines
+        .iter()
+        .find(|l| {
+            l["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("listening on"))
+        })
+        .expect("a listening line");
+    assert_eq!(listening["level"], "INFO");
+    assert_eq!(listening["fields"]["hooks"], 1);
+    let failed = lines
+        .iter()
+        .find(|l| {
+            l["fields"]["message"] == "policy reload failed; the previous policy stays in force"
+        })
+        .expect("a reload failure line");
+    assert_eq!(failed["level"], "WARN");
+    assert!(
+        failed["fields"]["first_problem"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("1:")),
+        "{failed}"
+    );
+}

@@ -402,7 +402,11 @@ fn listening_addr(stderr: &str) -> Option<SocketAddr> {
     const MARK: &str = "listening on http://";
     let line = stderr.lines().find(|l| l.contains(MARK))?;
     let rest = &line[line.find(MARK)? + MARK.len()..];
-    let addr = rest.split_whitespace().next()?;
+    // Text logs end the address at a space, JSON logs at a quote.
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || ".:[]".contains(c)))
+        .unwrap_or(rest.len());
+    let addr = &rest[..end];
     Some(
         addr.parse()
             .unwrap_or_else(|e| panic!("bad listening address {addr:?}: {e}")),
