@@ -97,6 +97,7 @@ impl Engine {
         let graph = &*self.graph;
         let timestamp_ms = ctx.timestamp.unwrap_or_else(now_ms);
         let mut results = Vec::new();
+        let mut injected_context = Vec::new();
         let mut blocked = false;
 
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
@@ -117,7 +118,8 @@ impl Engine {
                 graph,
                 services: &self.services,
             };
-            let result = self.fire(&inv).await;
+            let (result, injected) = self.fire(&inv).await;
+            injected_context.extend(injected);
             if let Some(steps) = steps.as_deref_mut() {
                 steps.push(Step::Fired {
                     hook: hook.id().to_owned(),
@@ -145,7 +147,7 @@ impl Engine {
             hook: decider.map(|r| r.hook.clone()),
             mode: graph.mode(),
             results,
-            injected_context: Vec::new(),
+            injected_context,
             params: None,
             approval: None,
             trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx)),
@@ -153,7 +155,8 @@ impl Engine {
     }
 
     /// Runs one matching hook to its final result: the action, then `onFailure`, then audit.
-    async fn fire(&self, inv: &Invocation<'_>) -> HookResult {
+    /// Also returns the content the hook injects, if any.
+    async fn fire(&self, inv: &Invocation<'_>) -> (HookResult, Option<String>) {
         let started = Instant::now();
         let spec = inv.hook.spec();
         let action = spec.action.as_str();
@@ -177,14 +180,15 @@ impl Engine {
             }
         }
         let audit = !outcome.passed && spec.mode == Mode::Audit;
-        HookResult {
+        let result = HookResult {
             hook: spec.id.clone(),
             action: action.to_owned(),
             passed: outcome.passed || audit,
             message: outcome.message,
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
             audit,
-        }
+        };
+        (result, outcome.injected)
     }
 
     /// The error path: `hook.onFailure ?? defaults.onFailure`, default continue.
@@ -200,12 +204,9 @@ impl Engine {
             None => inv.graph.defaults_failure_message().map(|t| inv.render(t)),
         };
         match action {
-            FailureAction::Block => Outcome {
-                passed: false,
-                message: Some(
-                    custom_message().unwrap_or_else(|| format!("Hook action failed: {error}")),
-                ),
-            },
+            FailureAction::Block => Outcome::fail(
+                custom_message().unwrap_or_else(|| format!("Hook action failed: {error}")),
+            ),
             FailureAction::Retry => {
                 let retries = policy.and_then(|p| p.retries).unwrap_or(DEFAULT_RETRIES);
                 retry(inv, retries, error).await
@@ -215,15 +216,11 @@ impl Engine {
                     format!("Hook action \"{}\" failed: {error}", spec.action.as_str())
                 });
                 inv.notify(&notice);
-                Outcome {
-                    passed: true,
-                    message: Some(format!("Action failed (user notified): {error}")),
-                }
+                Outcome::pass(format!("Action failed (user notified): {error}"))
             }
-            FailureAction::Continue => Outcome {
-                passed: true,
-                message: Some(format!("Action failed (continuing): {error}")),
-            },
+            FailureAction::Continue => {
+                Outcome::pass(format!("Action failed (continuing): {error}"))
+            }
         }
     }
 }
@@ -237,22 +234,17 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
         if let Ok(Outcome {
             passed: true,
             message,
+            injected,
         }) = actions::run(inv).await
         {
             let message = format!(
                 "Succeeded on retry {attempt}: {}",
                 message.unwrap_or_default()
             );
-            return Outcome {
-                passed: true,
-                message: Some(message.trim().to_owned()),
-            };
+            return Outcome::pass(message.trim()).with_injected(injected);
         }
     }
-    Outcome {
-        passed: true,
-        message: Some(format!("Action failed after {retries} retries: {error}")),
-    }
+    Outcome::pass(format!("Action failed after {retries} retries: {error}"))
 }
 
 /// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.

@@ -462,7 +462,10 @@ fn unknown_action_has_a_did_you_mean() {
 
     let d = single("version: 1\nhooks:\n  - point: turn:pre\n    action: frobnicate\n");
     assert_at(&d, 4, 13, "hooks[0].action", "unknown action `frobnicate`");
-    assert_eq!(d.help(), Some("actions available: block, log"));
+    assert_eq!(
+        d.help(),
+        Some("actions available: block, log, exec_script, inject_context")
+    );
 
     let d = diagnostics("version: 1\nhooks:\n  - point: turn:pre\n    action: \"\"\n");
     assert_at(&d[0], 4, 13, "hooks[0].action", "must not be empty");
@@ -470,13 +473,7 @@ fn unknown_action_has_a_did_you_mean() {
 
 #[test]
 fn actions_not_in_this_build_are_rejected_not_skipped() {
-    for action in [
-        "exec_script",
-        "summarize_and_log",
-        "inject_context",
-        "notify_user",
-        "require_approval",
-    ] {
+    for action in ["summarize_and_log", "notify_user", "require_approval"] {
         let d = single(&format!(
             "version: 1\nhooks:\n  - point: turn:pre\n    action: {action}\n    script: echo hi\n"
         ));
@@ -489,7 +486,10 @@ fn actions_not_in_this_build_are_rejected_not_skipped() {
                 "action `{action}` is part of the HOOKS.yaml format but not available in this build of hookgate"
             ),
         );
-        assert_eq!(d.help(), Some("actions available: block, log"));
+        assert_eq!(
+            d.help(),
+            Some("actions available: block, log, exec_script, inject_context")
+        );
     }
     let d = single("version: 1\nhooks:\n  - point: turn:pre\n    action: ./actions/x.sh\n");
     assert_at(
@@ -795,4 +795,20 @@ fn yaml_errors_do_not_leak_rust_api_names() {
             assert!(!d.message().contains(leak), "{leak:?} in {d}");
         }
     }
+}
+
+#[test]
+fn exec_script_without_a_script_is_refused_at_load() {
+    let d = single("version: 1\nhooks:\n  - point: turn:pre\n    action: exec_script\n");
+    assert_at(
+        &d,
+        4,
+        13,
+        "hooks[0].action",
+        "exec_script needs a script to run",
+    );
+    assert_eq!(
+        d.help(),
+        Some("add `target: path/to/script.sh` (relative to this file) or an inline `script:`")
+    );
 }

@@ -21,10 +21,7 @@ pub(super) fn run(inv: &Invocation<'_>) -> Outcome {
     if wants_notice && spec.mode == Mode::Enforce {
         inv.notify(&message);
     }
-    Outcome {
-        passed: false,
-        message: Some(message),
-    }
+    Outcome::fail(message)
 }
 
 /// `Action blocked by lifecycle hook. | Tool: <tool> | Command: <80 chars…> | Hook point: <points>`
@@ -42,9 +39,19 @@ fn default_message(inv: &Invocation<'_>) -> String {
 
 /// Cuts `s` to `max` characters and marks the cut with `…`.
 pub(super) fn truncate(s: &str, max: usize) -> String {
+    let kept = truncate_plain(s, max);
+    if kept.len() < s.len() {
+        format!("{kept}…")
+    } else {
+        kept.to_owned()
+    }
+}
+
+/// The first `max` characters of `s`, unmarked (JavaScript's `slice(0, max)`).
+pub(super) fn truncate_plain(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
-        Some((cut, _)) => format!("{}…", &s[..cut]),
-        None => s.to_owned(),
+        Some((cut, _)) => &s[..cut],
+        None => s,
     }
 }
 

@@ -37,10 +37,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let line = entry(inv);
     let path = inv.hook.target().map(|t| inv.render_path(t));
     inv.services.log.append(path, line).await;
-    Outcome {
-        passed: true,
-        message: Some(format!("Logged event at {}", inv.point)),
-    }
+    Outcome::pass(format!("Logged event at {}", inv.point))
 }
 
 fn non_empty(s: &Option<String>) -> Option<&str> {

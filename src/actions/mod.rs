@@ -4,6 +4,8 @@
 //! accepts has an executor: a name without one cannot load.
 
 mod block;
+mod exec_script;
+mod inject_context;
 mod log;
 mod log_writer;
 
@@ -53,6 +55,31 @@ impl Default for Services {
 pub(crate) struct Outcome {
     pub(crate) passed: bool,
     pub(crate) message: Option<String>,
+    /// Content for the gateway to prepend for the model (inject_context, exec_script).
+    pub(crate) injected: Option<String>,
+}
+
+impl Outcome {
+    pub(crate) fn pass(message: impl Into<String>) -> Outcome {
+        Outcome {
+            passed: true,
+            message: Some(message.into()),
+            injected: None,
+        }
+    }
+
+    pub(crate) fn fail(message: impl Into<String>) -> Outcome {
+        Outcome {
+            passed: false,
+            message: Some(message.into()),
+            injected: None,
+        }
+    }
+
+    pub(crate) fn with_injected(mut self, content: Option<String>) -> Outcome {
+        self.injected = content;
+        self
+    }
 }
 
 /// Everything an action may look at for one hook firing.
@@ -118,6 +145,8 @@ pub(crate) async fn run(inv: &Invocation<'_>) -> Result<Outcome, String> {
     match inv.hook.spec().action {
         ActionName::Block => Ok(block::run(inv)),
         ActionName::Log => Ok(log::run(inv).await),
+        ActionName::ExecScript => Ok(exec_script::run(inv).await),
+        ActionName::InjectContext => Ok(inject_context::run(inv).await),
     }
 }
 

@@ -94,17 +94,28 @@ pub enum ActionName {
     Block,
     /// Append a JSONL line describing the event.
     Log,
+    /// Run a script with the context in its environment; exit 0 passes.
+    ExecScript,
+    /// Read a file and hand its content to the gateway to prepend for the model.
+    InjectContext,
 }
 
 impl ActionName {
     /// Every action this build runs.
-    pub const ALL: &'static [ActionName] = &[ActionName::Block, ActionName::Log];
+    pub const ALL: &'static [ActionName] = &[
+        ActionName::Block,
+        ActionName::Log,
+        ActionName::ExecScript,
+        ActionName::InjectContext,
+    ];
 
     /// The name as written in HOOKS.yaml.
     pub fn as_str(self) -> &'static str {
         match self {
             ActionName::Block => "block",
             ActionName::Log => "log",
+            ActionName::ExecScript => "exec_script",
+            ActionName::InjectContext => "inject_context",
         }
     }
 
@@ -115,13 +126,7 @@ impl ActionName {
 
 /// Actions of the HOOKS.yaml format that this build does not run yet. A file naming one is
 /// rejected rather than silently passed.
-const NOT_YET_BUILT: &[&str] = &[
-    "summarize_and_log",
-    "inject_context",
-    "exec_script",
-    "notify_user",
-    "require_approval",
-];
+const NOT_YET_BUILT: &[&str] = &["summarize_and_log", "notify_user", "require_approval"];
 
 /// One hook after validation.
 #[derive(Debug, Clone)]
@@ -150,6 +155,8 @@ pub struct HookSpec {
     pub last_n: Option<u32>,
     /// exec_script output injection.
     pub inject_output: bool,
+    /// How long the action may run (exec_script), in milliseconds.
+    pub timeout_ms: Option<u64>,
     /// Notify on block.
     pub notify_user: bool,
     /// false: never fires.
@@ -231,6 +238,7 @@ struct RawHook {
     script: Option<String>,
     last_n: Option<u32>,
     inject_output: Option<bool>,
+    timeout_ms: Option<u64>,
     notify_user: Option<bool>,
     enabled: Option<bool>,
     mode: Option<Mode>,
@@ -306,6 +314,18 @@ pub(crate) fn build(
             }
             action
         });
+        if action == Some(ActionName::ExecScript)
+            && raw.get("target").is_none()
+            && raw.get("script").is_none()
+        {
+            out.push(
+                semantic(
+                    &format!("{at}/action"),
+                    "exec_script needs a script to run".to_owned(),
+                )
+                .with_help("add `target: path/to/script.sh` (relative to this file) or an inline `script:`"),
+            );
+        }
         let filter = raw.get("match");
         let mut compile = |field: &str| {
             let source = filter?.get(field)?.as_str()?;
@@ -370,6 +390,7 @@ pub(crate) fn build(
             script: hook.script,
             last_n: hook.last_n,
             inject_output: hook.inject_output.unwrap_or(false),
+            timeout_ms: hook.timeout_ms,
             notify_user: hook.notify_user.unwrap_or(false),
             enabled: hook.enabled.unwrap_or(true),
             mode: hook.mode.unwrap_or(defaults.mode),

@@ -18,6 +18,8 @@ pub struct CompiledHook {
     /// Its points joined by ", " (the seed's block message names them all).
     points_label: String,
     target: Option<Template>,
+    /// inject_context's `source`.
+    source: Option<Template>,
     failure_message: Option<Template>,
 }
 
@@ -35,6 +37,9 @@ impl CompiledHook {
     }
     pub(crate) fn target(&self) -> Option<&Template> {
         self.target.as_ref()
+    }
+    pub(crate) fn source(&self) -> Option<&Template> {
+        self.source.as_ref()
     }
     pub(crate) fn failure_message(&self) -> Option<&Template> {
         self.failure_message.as_ref()
@@ -87,6 +92,7 @@ impl RuleGraph {
                     .collect::<Vec<_>>()
                     .join(", "),
                 target: spec.target.as_deref().map(Template::parse),
+                source: spec.source.as_deref().map(Template::parse),
                 failure_message: spec
                     .on_failure
                     .as_ref()
