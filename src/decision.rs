@@ -69,6 +69,11 @@ pub struct Decision {
     pub results: Vec<HookResult>,
     /// Context the gateway should prepend for the model.
     pub injected_context: Vec<String>,
+    /// Messages for the session's user that hooks sent (already queued for delivery per
+    /// `defaults.notify`; listed so a gateway can deliver them through its own channels).
+    /// Omitted from the JSON when empty, so the DESIGN.md shape is unchanged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notifications: Vec<crate::notify::Notice>,
     /// Replacement tool parameters, when a hook rewrote them.
     pub params: Option<Value>,
     /// The pending approval request, for `ask`.

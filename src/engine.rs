@@ -13,10 +13,13 @@ use crate::context::HookContext;
 use crate::decision::{Decision, HookResult, Verdict};
 use crate::graph::{RuleGraph, now_ms};
 use crate::matcher::{self, Filter};
+use crate::notify::Notice;
 use crate::point::Point;
 
 /// Retries of `onFailure: retry` when `retries` is not set.
 const DEFAULT_RETRIES: u32 = 3;
+/// The longest [`Engine::flush`] waits for notifications to be delivered.
+pub const NOTIFY_FLUSH_LIMIT: Duration = Duration::from_secs(3);
 /// The first retry waits this long; each further retry doubles it.
 const RETRY_BASE: Duration = Duration::from_millis(100);
 
@@ -83,9 +86,14 @@ impl Engine {
         (decision, steps)
     }
 
-    /// Waits until every log line queued so far is written.
+    /// Waits until every log line queued so far is written, and (for at most
+    /// [`NOTIFY_FLUSH_LIMIT`]) until queued notifications are handled. Call it before a
+    /// one-shot process exits.
     pub async fn flush(&self) {
         self.services.log.flush().await;
+        if let Some(done) = self.services.notifier.flush() {
+            let _ = tokio::time::timeout(NOTIFY_FLUSH_LIMIT, done).await;
+        }
     }
 
     async fn run(
@@ -98,6 +106,7 @@ impl Engine {
         let timestamp_ms = ctx.timestamp.unwrap_or_else(now_ms);
         let mut results = Vec::new();
         let mut injected_context = Vec::new();
+        let mut notifications = Vec::new();
         let mut blocked = false;
 
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
@@ -118,8 +127,20 @@ impl Engine {
                 graph,
                 services: &self.services,
             };
-            let (result, injected) = self.fire(&inv).await;
+            let (result, injected, notice) = self.fire(&inv).await;
             injected_context.extend(injected);
+            if let Some(message) = notice {
+                let notice = Notice {
+                    hook: hook.id().to_owned(),
+                    point,
+                    session_key: ctx.session_key.clone(),
+                    fallback_target: graph.defaults().notification_target.clone(),
+                    message,
+                    channels: graph.notify_channels(),
+                };
+                self.services.notifier.notify(notice.clone());
+                notifications.push(notice);
+            }
             if let Some(steps) = steps.as_deref_mut() {
                 steps.push(Step::Fired {
                     hook: hook.id().to_owned(),
@@ -148,6 +169,7 @@ impl Engine {
             mode: graph.mode(),
             results,
             injected_context,
+            notifications,
             params: None,
             approval: None,
             trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx)),
@@ -155,8 +177,8 @@ impl Engine {
     }
 
     /// Runs one matching hook to its final result: the action, then `onFailure`, then audit.
-    /// Also returns the content the hook injects, if any.
-    async fn fire(&self, inv: &Invocation<'_>) -> (HookResult, Option<String>) {
+    /// Also returns the content the hook injects and the notice it sends, if any.
+    async fn fire(&self, inv: &Invocation<'_>) -> (HookResult, Option<String>, Option<String>) {
         let started = Instant::now();
         let spec = inv.hook.spec();
         let action = spec.action.as_str();
@@ -188,7 +210,7 @@ impl Engine {
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
             audit,
         };
-        (result, outcome.injected)
+        (result, outcome.injected, outcome.notice)
     }
 
     /// The error path: `hook.onFailure ?? defaults.onFailure`, default continue.
@@ -215,8 +237,8 @@ impl Engine {
                 let notice = custom_message().unwrap_or_else(|| {
                     format!("Hook action \"{}\" failed: {error}", spec.action.as_str())
                 });
-                inv.notify(&notice);
                 Outcome::pass(format!("Action failed (user notified): {error}"))
+                    .with_notice(Some(notice))
             }
             FailureAction::Continue => {
                 Outcome::pass(format!("Action failed (continuing): {error}"))
@@ -235,13 +257,16 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
             passed: true,
             message,
             injected,
+            notice,
         }) = actions::run(inv).await
         {
             let message = format!(
                 "Succeeded on retry {attempt}: {}",
                 message.unwrap_or_default()
             );
-            return Outcome::pass(message.trim()).with_injected(injected);
+            return Outcome::pass(message.trim())
+                .with_injected(injected)
+                .with_notice(notice);
         }
     }
     Outcome::pass(format!("Action failed after {retries} retries: {error}"))

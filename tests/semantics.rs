@@ -69,11 +69,11 @@ fn lines(path: &Path) -> Vec<String> {
 struct Recorder(Mutex<Vec<(String, Option<String>, String)>>);
 
 impl Notifier for Recorder {
-    fn notify(&self, notice: &Notice<'_>) {
+    fn notify(&self, notice: Notice) {
         self.0.lock().expect("recorder lock").push((
-            notice.session_key.to_owned(),
-            notice.fallback_target.map(str::to_owned),
-            notice.message.to_owned(),
+            notice.session_key,
+            notice.fallback_target,
+            notice.message,
         ));
     }
 }

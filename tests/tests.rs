@@ -3,10 +3,13 @@
 // Helpers are shared between modules of this one test binary, never exported.
 #![allow(unreachable_pub)]
 
+mod actions;
 mod cli;
 mod config_errors;
 mod corpus;
 mod daemon;
+mod notify;
 mod properties;
 mod semantics;
+mod stand_in;
 mod util;

@@ -18,10 +18,8 @@ pub(super) fn run(inv: &Invocation<'_>) -> Outcome {
             .and_then(|f| f.notify_user)
             .unwrap_or(false);
     // An audited block stops nothing, so nobody is told it did.
-    if wants_notice && spec.mode == Mode::Enforce {
-        inv.notify(&message);
-    }
-    Outcome::fail(message)
+    let notice = (wants_notice && spec.mode == Mode::Enforce).then(|| message.clone());
+    Outcome::fail(message).with_notice(notice)
 }
 
 /// `Action blocked by lifecycle hook. | Tool: <tool> | Command: <80 chars…> | Hook point: <points>`

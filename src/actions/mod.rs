@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::config::ActionName;
 use crate::context::HookContext;
 use crate::graph::{CompiledHook, RuleGraph, Template, Vars, iso_timestamp};
-use crate::notify::{LogNotifier, Notice, Notifier};
+use crate::notify::{Dispatcher, Notifier};
 use crate::point::Point;
 
 pub(crate) use log_writer::LogWriter;
@@ -45,8 +45,9 @@ impl Services {
 }
 
 impl Default for Services {
+    /// The log writer, and notifications delivered per `defaults.notify` by a [`Dispatcher`].
     fn default() -> Self {
-        Services::new(Arc::new(LogNotifier))
+        Services::new(Arc::new(Dispatcher::spawn()))
     }
 }
 
@@ -57,6 +58,8 @@ pub(crate) struct Outcome {
     pub(crate) message: Option<String>,
     /// Content for the gateway to prepend for the model (inject_context, exec_script).
     pub(crate) injected: Option<String>,
+    /// A message for the session's user.
+    pub(crate) notice: Option<String>,
 }
 
 impl Outcome {
@@ -65,6 +68,7 @@ impl Outcome {
             passed: true,
             message: Some(message.into()),
             injected: None,
+            notice: None,
         }
     }
 
@@ -73,11 +77,17 @@ impl Outcome {
             passed: false,
             message: Some(message.into()),
             injected: None,
+            notice: None,
         }
     }
 
     pub(crate) fn with_injected(mut self, content: Option<String>) -> Outcome {
         self.injected = content;
+        self
+    }
+
+    pub(crate) fn with_notice(mut self, message: Option<String>) -> Outcome {
+        self.notice = message;
         self
     }
 }
@@ -129,15 +139,6 @@ impl Invocation<'_> {
     pub(crate) fn failure_message(&self) -> Option<String> {
         self.hook.failure_message().map(|t| self.render(t))
     }
-
-    /// Sends `message` to the session's user (falling back to `defaults.notificationTarget`).
-    pub(crate) fn notify(&self, message: &str) {
-        self.services.notifier.notify(&Notice {
-            session_key: &self.ctx.session_key,
-            fallback_target: self.graph.defaults().notification_target.as_deref(),
-            message,
-        });
-    }
 }
 
 /// Runs the hook's action. `Err` is an action error, routed through `onFailure`.
@@ -168,7 +169,7 @@ mod tests {
         let graph = RuleGraph::from_policy(&policy);
         let mut ctx = HookContext::new("../../etc/cron.d/x");
         ctx.topic_id = Some(serde_json::json!(".."));
-        let services = Services::new(Arc::new(LogNotifier));
+        let services = Services::new(Arc::new(crate::notify::LogNotifier));
         let inv = Invocation {
             hook: &graph.hooks()[0],
             ctx: &ctx,

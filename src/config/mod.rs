@@ -20,7 +20,7 @@ pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub(crate) use model::js_number;
 pub use model::{
     ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, MatchSpec, Mode,
-    OnFailure,
+    NotifySettings, OnFailure, TelegramSettings, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use schema::HOOKS_SCHEMA;

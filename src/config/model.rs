@@ -34,8 +34,40 @@ pub struct Defaults {
     pub on_failure: Option<OnFailure>,
     /// Fallback notification target.
     pub notification_target: Option<String>,
+    /// Delivery channels; `None` means the implicit default (Telegram when its token is set).
+    pub notify: Option<NotifySettings>,
     /// Enforce (default) or audit.
     pub mode: Mode,
+}
+
+/// `defaults.notify`: where notifications are delivered.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NotifySettings {
+    /// The Telegram Bot API.
+    pub telegram: Option<TelegramSettings>,
+    /// A generic JSON webhook.
+    pub webhook: Option<WebhookSettings>,
+}
+
+/// `defaults.notify.telegram`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TelegramSettings {
+    /// API base URL (default `https://api.telegram.org`).
+    pub base_url: Option<String>,
+    /// Variable holding the bot token (default `TELEGRAM_BOT_TOKEN`).
+    pub token_env: Option<String>,
+}
+
+/// `defaults.notify.webhook`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WebhookSettings {
+    /// Where to POST.
+    pub url: String,
+    /// Variable holding a bearer token, if any.
+    pub token_env: Option<String>,
 }
 
 /// Whether blocks are enforced or only reported.
@@ -190,6 +222,7 @@ struct RawDefaults {
     model: Option<String>,
     on_failure: Option<OnFailure>,
     notification_target: Option<String>,
+    notify: Option<NotifySettings>,
     mode: Option<Mode>,
 }
 
@@ -277,6 +310,7 @@ pub(crate) fn build(
             model: d.model,
             on_failure: d.on_failure,
             notification_target: d.notification_target,
+            notify: d.notify,
             mode: d.mode.unwrap_or_default(),
         })
         .unwrap_or_default();

@@ -4,11 +4,12 @@ mod template;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use template::Template;
 pub(crate) use template::{Vars, iso_timestamp, now_ms};
 
-use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode};
+use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode, NotifySettings};
 use crate::point::Point;
 
 /// One hook, ready to evaluate: its spec plus everything pre-computed from it.
@@ -62,6 +63,7 @@ pub struct RuleGraph {
     index: Vec<PointIndex>,
     defaults: Defaults,
     defaults_failure_message: Option<Template>,
+    notify_channels: Option<Arc<NotifySettings>>,
     base_dir: PathBuf,
     source: PathBuf,
 }
@@ -123,9 +125,11 @@ impl RuleGraph {
             .as_ref()
             .and_then(|f| f.message.as_deref())
             .map(Template::parse);
+        let notify_channels = document.defaults.notify.clone().map(Arc::new);
         RuleGraph {
             ordered,
             index,
+            notify_channels,
             defaults: document.defaults,
             defaults_failure_message,
             base_dir,
@@ -173,6 +177,11 @@ impl RuleGraph {
     /// The policy's default mode.
     pub fn mode(&self) -> Mode {
         self.defaults.mode
+    }
+
+    /// `defaults.notify`, shared with every notice the policy sends.
+    pub(crate) fn notify_channels(&self) -> Option<Arc<NotifySettings>> {
+        self.notify_channels.clone()
     }
 
     /// The file the policy was loaded from.

@@ -1,0 +1,166 @@
+//! The default notifier: a bounded queue drained by a background thread that delivers.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::{Notice, Notifier, log, telegram, webhook};
+use crate::config::{NotifySettings, TelegramSettings};
+
+/// Notices waiting for delivery, at most; more are dropped and counted.
+pub const QUEUE_CAPACITY: usize = 1024;
+/// One delivery attempt may take this long.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+enum Job {
+    Deliver(Notice),
+    Flush(oneshot::Sender<()>),
+}
+
+/// Queues notices for a background thread; `notify` never waits.
+#[derive(Debug, Clone)]
+pub struct Dispatcher {
+    tx: mpsc::Sender<Job>,
+    dropped: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Job::Deliver(_) => "Deliver",
+            Job::Flush(_) => "Flush",
+        })
+    }
+}
+
+impl Dispatcher {
+    /// A dispatcher with a queue of [`QUEUE_CAPACITY`] and its delivery thread.
+    pub fn spawn() -> Dispatcher {
+        Dispatcher::with_capacity(QUEUE_CAPACITY)
+    }
+
+    /// A dispatcher with a queue of `capacity` (at least 1).
+    pub fn with_capacity(capacity: usize) -> Dispatcher {
+        let (tx, rx) = mpsc::channel(capacity.max(1));
+        let spawned = std::thread::Builder::new()
+            .name("hookgate-notify".into())
+            .spawn(move || run(rx));
+        if let Err(e) = spawned {
+            // Without the thread the queue fills and every notice is dropped, counted and logged.
+            tracing::error!(error = %e, "cannot start the notification thread");
+        }
+        Dispatcher {
+            tx,
+            dropped: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Notices dropped because the queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+}
+
+impl Notifier for Dispatcher {
+    fn notify(&self, notice: Notice) {
+        match self.tx.try_send(Job::Deliver(notice)) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(job) | mpsc::error::TrySendError::Closed(job)) => {
+                let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
+                metrics::counter!("hookgate_notifications_dropped_total").increment(1);
+                if let Job::Deliver(notice) = job {
+                    // Still on the record, though not delivered.
+                    log(&notice);
+                }
+                if dropped == 1 || dropped % 100 == 0 {
+                    tracing::warn!(dropped, "notification queue full; notices dropped");
+                }
+            }
+        }
+    }
+
+    fn flush(&self) -> Option<oneshot::Receiver<()>> {
+        let (done, wait) = oneshot::channel();
+        self.tx.try_send(Job::Flush(done)).ok()?;
+        Some(wait)
+    }
+}
+
+fn run(mut rx: mpsc::Receiver<Job>) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build();
+    let runtime = match runtime {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start the notification runtime; notices are only logged");
+            while let Some(job) = rx.blocking_recv() {
+                if let Job::Deliver(notice) = job {
+                    log(&notice);
+                }
+            }
+            return;
+        }
+    };
+    runtime.block_on(async move {
+        // Built on the first notice: most processes never send one, and a one-shot `check`
+        // should not pay for loading TLS roots.
+        let mut client = None;
+        while let Some(job) = rx.recv().await {
+            match job {
+                Job::Deliver(notice) => {
+                    if client.is_none() {
+                        client = reqwest::Client::builder()
+                            .timeout(REQUEST_TIMEOUT)
+                            .build()
+                            .map_err(|e| tracing::error!(error = %e, "cannot build the HTTP client; notices are only logged"))
+                            .ok();
+                    }
+                    deliver(client.as_ref(), &notice).await;
+                }
+                Job::Flush(done) => {
+                    let _ = done.send(());
+                }
+            }
+        }
+    });
+}
+
+async fn deliver(client: Option<&reqwest::Client>, notice: &Notice) {
+    log(notice);
+    let Some(client) = client else { return };
+    let implicit;
+    let settings = match &notice.channels {
+        Some(settings) => settings.as_ref(),
+        None => {
+            implicit = implicit_channels();
+            &implicit
+        }
+    };
+    if let Some(telegram) = &settings.telegram {
+        report("telegram", telegram::send(client, telegram, notice).await);
+    }
+    if let Some(webhook) = &settings.webhook {
+        report("webhook", webhook::send(client, webhook, notice).await);
+    }
+}
+
+/// Without `defaults.notify`: Telegram when its token is set (the seed always used Telegram).
+fn implicit_channels() -> NotifySettings {
+    let token_set = std::env::var(telegram::DEFAULT_TOKEN_ENV).is_ok_and(|t| !t.trim().is_empty());
+    NotifySettings {
+        telegram: token_set.then(TelegramSettings::default),
+        webhook: None,
+    }
+}
+
+fn report(channel: &'static str, result: Result<(), String>) {
+    let label = if result.is_ok() { "sent" } else { "failed" };
+    metrics::counter!("hookgate_notifications_total", "channel" => channel, "result" => label)
+        .increment(1);
+    if let Err(error) = result {
+        tracing::warn!(channel, %error, "notification not delivered");
+    }
+}
