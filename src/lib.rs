@@ -44,6 +44,7 @@ pub mod context;
 pub mod decision;
 pub mod engine;
 pub mod graph;
+pub mod llm;
 pub mod matcher;
 pub mod notify;
 pub mod point;

@@ -22,8 +22,8 @@ use super::{Invocation, Outcome};
 pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// Captured bytes per output stream; the rest is read and discarded.
 pub(crate) const OUTPUT_CAP: usize = 1024 * 1024;
-/// Longest environment value (Linux refuses a single string over 128 KiB at exec).
-const ENV_VALUE_CAP: usize = 128 * 1024 - 1;
+/// Longest `KEY=value` string, NUL included, that Linux accepts at exec (MAX_ARG_STRLEN).
+const ENV_STRING_CAP: usize = 128 * 1024;
 /// After the script exits, how long its output pipes may take to close.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 /// Script paths refused after resolving symlinks and `..` (the seed's denylist).
@@ -304,16 +304,19 @@ fn environment(inv: &Invocation<'_>) -> Vec<(&'static str, String)> {
         ("OPENCLAW_USER_MESSAGE", text(&ctx.prompt)),
         ("OPENCLAW_ASSISTANT_MESSAGE", text(&ctx.response)),
     ];
-    vars.into_iter().map(|(k, v)| (k, env_safe(v))).collect()
+    vars.into_iter()
+        .map(|(k, v)| (k, env_safe(v, ENV_STRING_CAP - k.len() - 2)))
+        .collect()
 }
 
-/// An environment value the kernel accepts: no NUL, at most [`ENV_VALUE_CAP`] bytes.
-fn env_safe(mut value: String) -> String {
+/// An environment value the kernel accepts: no NUL, at most `cap` bytes (the key, `=` and
+/// the terminating NUL take the rest of [`ENV_STRING_CAP`]).
+fn env_safe(mut value: String, cap: usize) -> String {
     if value.contains('\0') {
         value = value.replace('\0', "");
     }
-    if value.len() > ENV_VALUE_CAP {
-        let mut cut = ENV_VALUE_CAP;
+    if value.len() > cap {
+        let mut cut = cap;
         while !value.is_char_boundary(cut) {
             cut -= 1;
         }
@@ -408,9 +411,7 @@ mod tests {
 
     #[test]
     fn environment_values_are_made_acceptable_to_exec() {
-        assert_eq!(env_safe("a\0b".to_owned()), "ab");
-        let long = "é".repeat(ENV_VALUE_CAP);
-        let cut = env_safe(long);
-        assert!(cut.len() <= ENV_VALUE_CAP && cut.chars().all(|c| c == 'é'));
+        assert_eq!(env_safe("a\0b".to_owned(), 10), "ab");
+        assert_eq!(env_safe("é".repeat(100), 11), "é".repeat(5));
     }
 }

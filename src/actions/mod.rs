@@ -8,6 +8,8 @@ mod exec_script;
 mod inject_context;
 mod log;
 mod log_writer;
+mod notify_user;
+mod summarize;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,6 +17,7 @@ use std::sync::Arc;
 use crate::config::ActionName;
 use crate::context::HookContext;
 use crate::graph::{CompiledHook, RuleGraph, Template, Vars, iso_timestamp};
+use crate::llm::LlmClient;
 use crate::notify::{Dispatcher, Notifier};
 use crate::point::Point;
 
@@ -25,6 +28,7 @@ pub(crate) use log_writer::LogWriter;
 pub struct Services {
     pub(crate) log: LogWriter,
     pub(crate) notifier: Arc<dyn Notifier>,
+    pub(crate) llm: LlmClient,
 }
 
 impl Services {
@@ -33,6 +37,7 @@ impl Services {
         Services {
             log: LogWriter::spawn(),
             notifier,
+            llm: LlmClient::spawn(),
         }
     }
 }
@@ -148,6 +153,8 @@ pub(crate) async fn run(inv: &Invocation<'_>) -> Result<Outcome, String> {
         ActionName::Log => Ok(log::run(inv).await),
         ActionName::ExecScript => Ok(exec_script::run(inv).await),
         ActionName::InjectContext => Ok(inject_context::run(inv).await),
+        ActionName::SummarizeAndLog => Ok(summarize::run(inv).await),
+        ActionName::NotifyUser => Ok(notify_user::run(inv).await),
     }
 }
 

@@ -19,8 +19,8 @@ pub use discovery::{ConfigSource, discover};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub(crate) use model::js_number;
 pub use model::{
-    ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, MatchSpec, Mode,
-    NotifySettings, OnFailure, TelegramSettings, WebhookSettings,
+    ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, LlmProvider,
+    LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure, TelegramSettings, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use schema::HOOKS_SCHEMA;

@@ -36,8 +36,38 @@ pub struct Defaults {
     pub notification_target: Option<String>,
     /// Delivery channels; `None` means the implicit default (Telegram when its token is set).
     pub notify: Option<NotifySettings>,
+    /// The LLM endpoint of summarize_and_log and notify_user.
+    pub llm: Option<LlmSettings>,
     /// Enforce (default) or audit.
     pub mode: Mode,
+}
+
+/// An LLM endpoint (`defaults.llm`, or `llm` on a hook).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LlmSettings {
+    /// Which API the endpoint speaks.
+    #[serde(default)]
+    pub provider: LlmProvider,
+    /// The API's base URL.
+    pub base_url: String,
+    /// Variable holding the API key.
+    pub api_key_env: Option<String>,
+    /// The longest a call may hold a decision, in milliseconds.
+    pub timeout_ms: Option<u64>,
+    /// Most tokens in the answer.
+    pub max_tokens: Option<u32>,
+}
+
+/// The API an LLM endpoint speaks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LlmProvider {
+    /// OpenAI-compatible chat completions.
+    #[default]
+    Openai,
+    /// Anthropic's Messages API.
+    Anthropic,
 }
 
 /// `defaults.notify`: where notifications are delivered.
@@ -130,6 +160,10 @@ pub enum ActionName {
     ExecScript,
     /// Read a file and hand its content to the gateway to prepend for the model.
     InjectContext,
+    /// Summarise the event with an LLM and append the summary to a JSONL file.
+    SummarizeAndLog,
+    /// Send the session's user a message about the event.
+    NotifyUser,
 }
 
 impl ActionName {
@@ -139,6 +173,8 @@ impl ActionName {
         ActionName::Log,
         ActionName::ExecScript,
         ActionName::InjectContext,
+        ActionName::SummarizeAndLog,
+        ActionName::NotifyUser,
     ];
 
     /// The name as written in HOOKS.yaml.
@@ -148,6 +184,8 @@ impl ActionName {
             ActionName::Log => "log",
             ActionName::ExecScript => "exec_script",
             ActionName::InjectContext => "inject_context",
+            ActionName::SummarizeAndLog => "summarize_and_log",
+            ActionName::NotifyUser => "notify_user",
         }
     }
 
@@ -158,7 +196,7 @@ impl ActionName {
 
 /// Actions of the HOOKS.yaml format that this build does not run yet. A file naming one is
 /// rejected rather than silently passed.
-const NOT_YET_BUILT: &[&str] = &["summarize_and_log", "notify_user", "require_approval"];
+const NOT_YET_BUILT: &[&str] = &["require_approval"];
 
 /// One hook after validation.
 #[derive(Debug, Clone)]
@@ -175,8 +213,10 @@ pub struct HookSpec {
     pub filter: MatchSpec,
     /// What it does.
     pub action: ActionName,
-    /// summarize_and_log model.
+    /// summarize_and_log / notify_user model.
     pub model: Option<String>,
+    /// This hook's LLM endpoint.
+    pub llm: Option<LlmSettings>,
     /// Output file (log), a template.
     pub target: Option<String>,
     /// inject_context source, a template.
@@ -223,6 +263,7 @@ struct RawDefaults {
     on_failure: Option<OnFailure>,
     notification_target: Option<String>,
     notify: Option<NotifySettings>,
+    llm: Option<LlmSettings>,
     mode: Option<Mode>,
 }
 
@@ -266,6 +307,7 @@ struct RawHook {
     #[serde(rename = "action")]
     _action: String,
     model: Option<String>,
+    llm: Option<LlmSettings>,
     target: Option<String>,
     source: Option<String>,
     script: Option<String>,
@@ -311,6 +353,7 @@ pub(crate) fn build(
             on_failure: d.on_failure,
             notification_target: d.notification_target,
             notify: d.notify,
+            llm: d.llm,
             mode: d.mode.unwrap_or_default(),
         })
         .unwrap_or_default();
@@ -419,6 +462,7 @@ pub(crate) fn build(
             },
             action,
             model: hook.model,
+            llm: hook.llm,
             target: hook.target,
             source: hook.source,
             script: hook.script,

@@ -71,11 +71,15 @@ pub struct RuleGraph {
 impl RuleGraph {
     /// Compiles a loaded policy; relative paths in it resolve against the policy's directory.
     pub fn from_policy(policy: &LoadedPolicy) -> RuleGraph {
-        let base = policy
-            .path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
+        let parent = policy.path.parent().unwrap_or(Path::new(""));
+        // Absolute, so paths in messages and the exec_script denylist see whole paths, as the
+        // seed's `path.resolve` did, whatever the working directory later becomes.
+        let parent = if parent.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            parent
+        };
+        let base = std::path::absolute(parent).unwrap_or_else(|_| parent.to_path_buf());
         RuleGraph::compile(policy.document.clone(), &policy.path, base)
     }
 
