@@ -107,10 +107,22 @@ impl Engine {
         let mut results = Vec::new();
         let mut injected_context = Vec::new();
         let mut notifications = Vec::new();
+        let mut params = None;
         let mut blocked = false;
 
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
-            if let Err(filter) = matcher::check(&hook.spec().filter, ctx) {
+            let mut accepted = matcher::check(&hook.spec().filter, ctx);
+            if let (Ok(()), Some(program)) = (accepted, hook.spec().filter.custom.as_deref()) {
+                let timeout = hook
+                    .spec()
+                    .timeout_ms
+                    .map_or(matcher::custom::DEFAULT_TIMEOUT, Duration::from_millis);
+                let path = graph.resolve_path(program);
+                if !matcher::custom::matches(hook.id(), &path, ctx, point, timeout).await {
+                    accepted = Err(Filter::Custom);
+                }
+            }
+            if let Err(filter) = accepted {
                 if let Some(steps) = steps.as_deref_mut() {
                     steps.push(Step::Skipped {
                         hook: hook.id().to_owned(),
@@ -127,8 +139,16 @@ impl Engine {
                 graph,
                 services: &self.services,
             };
-            let (result, injected, notice) = self.fire(&inv).await;
+            let Fired {
+                result,
+                injected,
+                notice,
+                params: new_params,
+            } = self.fire(&inv).await;
             injected_context.extend(injected);
+            if new_params.is_some() {
+                params = new_params;
+            }
             if let Some(message) = notice {
                 let notice = Notice {
                     hook: hook.id().to_owned(),
@@ -170,18 +190,19 @@ impl Engine {
             results,
             injected_context,
             notifications,
-            params: None,
+            params: params.map(serde_json::Value::Object),
             approval: None,
             trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx)),
         }
     }
 
     /// Runs one matching hook to its final result: the action, then `onFailure`, then audit.
-    /// Also returns the content the hook injects and the notice it sends, if any.
-    async fn fire(&self, inv: &Invocation<'_>) -> (HookResult, Option<String>, Option<String>) {
+    /// Also returns what else the hook produced: injected content, a notice, parameters.
+    async fn fire(&self, inv: &Invocation<'_>) -> Fired {
         let started = Instant::now();
         let spec = inv.hook.spec();
-        let action = spec.action.as_str();
+        // An external action is named by its program, as the file wrote it.
+        let action = spec.program.as_deref().unwrap_or(spec.action.as_str());
         let mut outcome = match actions::run(inv).await {
             Ok(outcome) => outcome,
             Err(error) => self.on_error(inv, &error).await,
@@ -210,7 +231,12 @@ impl Engine {
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
             audit,
         };
-        (result, outcome.injected, outcome.notice)
+        Fired {
+            result,
+            injected: outcome.injected,
+            notice: outcome.notice,
+            params: outcome.params,
+        }
     }
 
     /// The error path: `hook.onFailure ?? defaults.onFailure`, default continue.
@@ -235,7 +261,10 @@ impl Engine {
             }
             FailureAction::Notify => {
                 let notice = custom_message().unwrap_or_else(|| {
-                    format!("Hook action \"{}\" failed: {error}", spec.action.as_str())
+                    format!(
+                        "Hook action \"{}\" failed: {error}",
+                        spec.program.as_deref().unwrap_or(spec.action.as_str())
+                    )
                 });
                 Outcome::pass(format!("Action failed (user notified): {error}"))
                     .with_notice(Some(notice))
@@ -258,18 +287,29 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
             message,
             injected,
             notice,
+            params,
         }) = actions::run(inv).await
         {
             let message = format!(
                 "Succeeded on retry {attempt}: {}",
                 message.unwrap_or_default()
             );
-            return Outcome::pass(message.trim())
+            let mut outcome = Outcome::pass(message.trim())
                 .with_injected(injected)
                 .with_notice(notice);
+            outcome.params = params;
+            return outcome;
         }
     }
     Outcome::pass(format!("Action failed after {retries} retries: {error}"))
+}
+
+/// One hook's final result and what else it produced.
+struct Fired {
+    result: HookResult,
+    injected: Option<String>,
+    notice: Option<String>,
+    params: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.

@@ -48,6 +48,7 @@ pub mod llm;
 pub mod matcher;
 pub mod notify;
 pub mod point;
+pub mod process;
 pub mod reload;
 pub mod server;
 mod suggest;

@@ -46,7 +46,9 @@ pub struct LlmClient {
 
 impl std::fmt::Debug for Call {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Call").field("model", &self.prompt.model).finish()
+        f.debug_struct("Call")
+            .field("model", &self.prompt.model)
+            .finish()
     }
 }
 
@@ -100,7 +102,9 @@ fn run(mut rx: mpsc::Receiver<Call>) {
         Err(e) => {
             tracing::error!(error = %e, "cannot start the LLM runtime");
             while let Some(call) = rx.blocking_recv() {
-                let _ = call.reply.send(Err("the LLM runtime is not running".into()));
+                let _ = call
+                    .reply
+                    .send(Err("the LLM runtime is not running".into()));
             }
             return;
         }
@@ -190,8 +194,7 @@ async fn request(
     if !status.is_success() {
         return Err(format!("the endpoint answered {status}"));
     }
-    answer_text(settings.provider, &body)
-        .ok_or_else(|| "the answer holds no text".to_owned())
+    answer_text(settings.provider, &body).ok_or_else(|| "the answer holds no text".to_owned())
 }
 
 /// The text of an answer: `choices[0].message.content`, or Anthropic's first text block.
@@ -218,12 +221,29 @@ mod tests {
 
     #[test]
     fn answers_are_read_from_either_shape() {
-        let openai = json!({ "choices": [ { "message": { "role": "assistant", "content": " sum " } } ] });
-        assert_eq!(answer_text(LlmProvider::Openai, &openai).as_deref(), Some("sum"));
-        let anthropic = json!({ "content": [ { "type": "thinking" }, { "type": "text", "text": "s" } ] });
-        assert_eq!(answer_text(LlmProvider::Anthropic, &anthropic).as_deref(), Some("s"));
-        assert_eq!(answer_text(LlmProvider::Openai, &json!({ "choices": [] })), None);
-        assert_eq!(answer_text(LlmProvider::Openai, &json!({ "choices": [ { "message": { "content": "  " } } ] })), None);
+        let openai =
+            json!({ "choices": [ { "message": { "role": "assistant", "content": " sum " } } ] });
+        assert_eq!(
+            answer_text(LlmProvider::Openai, &openai).as_deref(),
+            Some("sum")
+        );
+        let anthropic =
+            json!({ "content": [ { "type": "thinking" }, { "type": "text", "text": "s" } ] });
+        assert_eq!(
+            answer_text(LlmProvider::Anthropic, &anthropic).as_deref(),
+            Some("s")
+        );
+        assert_eq!(
+            answer_text(LlmProvider::Openai, &json!({ "choices": [] })),
+            None
+        );
+        assert_eq!(
+            answer_text(
+                LlmProvider::Openai,
+                &json!({ "choices": [ { "message": { "content": "  " } } ] })
+            ),
+            None
+        );
         assert_eq!(answer_text(LlmProvider::Anthropic, &json!("garbage")), None);
     }
 }

@@ -585,6 +585,7 @@ fn filter_name(f: Filter) -> &'static str {
         Filter::TopicId => "topicId",
         Filter::IsSubAgent => "isSubAgent",
         Filter::SessionPattern => "sessionPattern",
+        Filter::Custom => "custom",
     }
 }
 

@@ -8,6 +8,8 @@ mod cli;
 mod config_errors;
 mod corpus;
 mod daemon;
+mod external;
+mod llm;
 mod notify;
 mod properties;
 mod semantics;

@@ -5,6 +5,7 @@
 
 mod block;
 mod exec_script;
+mod external;
 mod inject_context;
 mod log;
 mod log_writer;
@@ -65,6 +66,8 @@ pub(crate) struct Outcome {
     pub(crate) injected: Option<String>,
     /// A message for the session's user.
     pub(crate) notice: Option<String>,
+    /// Replacement tool parameters (external actions' `modifiedParams`).
+    pub(crate) params: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Outcome {
@@ -74,6 +77,7 @@ impl Outcome {
             message: Some(message.into()),
             injected: None,
             notice: None,
+            params: None,
         }
     }
 
@@ -83,6 +87,7 @@ impl Outcome {
             message: Some(message.into()),
             injected: None,
             notice: None,
+            params: None,
         }
     }
 
@@ -155,6 +160,7 @@ pub(crate) async fn run(inv: &Invocation<'_>) -> Result<Outcome, String> {
         ActionName::InjectContext => Ok(inject_context::run(inv).await),
         ActionName::SummarizeAndLog => Ok(summarize::run(inv).await),
         ActionName::NotifyUser => Ok(notify_user::run(inv).await),
+        ActionName::External => Ok(external::run(inv).await),
     }
 }
 

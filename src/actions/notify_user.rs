@@ -25,7 +25,11 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
                 user: status.prompt(inv),
             };
             match inv.services.llm.complete(settings, prompt).await {
-                Ok(summary) => format!("{} Sub-agent done{}\n\n{summary}", status.emoji(), status.duration()),
+                Ok(summary) => format!(
+                    "{} Sub-agent done{}\n\n{summary}",
+                    status.emoji(),
+                    status.duration()
+                ),
                 Err(error) => {
                     tracing::warn!(hook = %spec.id, %error, "notify_user: the LLM summary failed; sending the plain notice");
                     status.plain(inv)
@@ -82,7 +86,10 @@ impl<'a> Status<'a> {
             parts.push(format!("Duration: {}s.", (ms / 100.0).round() / 10.0));
         }
         if let Some(response) = inv.ctx.response.as_deref().filter(|r| !r.is_empty()) {
-            parts.push(format!("Agent final output (excerpt): \"{}\"", truncate_plain(response, 1200)));
+            parts.push(format!(
+                "Agent final output (excerpt): \"{}\"",
+                truncate_plain(response, 1200)
+            ));
         } else if let Some(prompt) = inv.ctx.prompt.as_deref().filter(|p| !p.is_empty()) {
             parts.push(format!("Task: \"{}\"", truncate_plain(prompt, 400)));
         }
@@ -95,7 +102,12 @@ impl<'a> Status<'a> {
         if let (true, Some(error)) = (self.failed, self.error) {
             return format!("{header}\n\n⚠️ Error: {}", truncate_plain(error, 300));
         }
-        match inv.ctx.response.as_deref().map(|r| truncate_plain(r, 400).trim()) {
+        match inv
+            .ctx
+            .response
+            .as_deref()
+            .map(|r| truncate_plain(r, 400).trim())
+        {
             Some(excerpt) if !excerpt.is_empty() => format!("{header}\n\n{excerpt}"),
             _ => header,
         }

@@ -86,7 +86,10 @@ fn describe(inv: &Invocation<'_>) -> String {
         format!("Session: {}.", ctx.session_key),
     ];
     if let Some(prompt) = ctx.prompt.as_deref().filter(|p| !p.is_empty()) {
-        parts.push(format!("User message: \"{}\"", truncate_plain(prompt, 2000)));
+        parts.push(format!(
+            "User message: \"{}\"",
+            truncate_plain(prompt, 2000)
+        ));
     }
     if let Some(tool) = &ctx.tool_name {
         parts.push(format!("Tool: {tool}."));
@@ -96,7 +99,10 @@ fn describe(inv: &Invocation<'_>) -> String {
         parts.push(format!("Tool args: {}", truncate_plain(&json, 400)));
     }
     if let Some(response) = ctx.response.as_deref().filter(|r| !r.is_empty()) {
-        parts.push(format!("Agent response: \"{}\"", truncate_plain(response, 1500)));
+        parts.push(format!(
+            "Agent response: \"{}\"",
+            truncate_plain(response, 1500)
+        ));
     }
     if let Some(label) = &ctx.subagent_label {
         parts.push(format!("Subagent: {label}."));

@@ -164,6 +164,8 @@ pub enum ActionName {
     SummarizeAndLog,
     /// Send the session's user a message about the event.
     NotifyUser,
+    /// Run an external action program (`action: ./path`); the hook's `program`.
+    External,
 }
 
 impl ActionName {
@@ -186,6 +188,7 @@ impl ActionName {
             ActionName::InjectContext => "inject_context",
             ActionName::SummarizeAndLog => "summarize_and_log",
             ActionName::NotifyUser => "notify_user",
+            ActionName::External => "external",
         }
     }
 
@@ -213,6 +216,9 @@ pub struct HookSpec {
     pub filter: MatchSpec,
     /// What it does.
     pub action: ActionName,
+    /// For [`ActionName::External`]: the program, as written (relative to the policy's
+    /// directory).
+    pub program: Option<String>,
     /// summarize_and_log / notify_user model.
     pub model: Option<String>,
     /// This hook's LLM endpoint.
@@ -254,6 +260,8 @@ pub struct MatchSpec {
     pub is_sub_agent: Option<bool>,
     /// Regex on the session key.
     pub session_pattern: Option<Pattern>,
+    /// External matcher program (relative to the policy's directory).
+    pub custom: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -292,8 +300,7 @@ struct RawMatch {
     _command_pattern: Option<String>,
     #[serde(rename = "sessionPattern")]
     _session_pattern: Option<String>,
-    #[serde(rename = "custom")]
-    _custom: Option<String>,
+    custom: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -384,6 +391,9 @@ pub(crate) fn build(
             }
         }
         let action = raw.get("action").and_then(Value::as_str).and_then(|name| {
+            if is_program_path(name) {
+                return Some(ActionName::External);
+            }
             let action = ActionName::from_name(name);
             if action.is_none() {
                 let (message, help) = unknown_action(name);
@@ -418,15 +428,6 @@ pub(crate) fn build(
         };
         let command_pattern = compile("commandPattern");
         let session_pattern = compile("sessionPattern");
-        if filter.and_then(|m| m.get("custom")).is_some() {
-            out.push(
-                semantic(
-                    &format!("{at}/match/custom"),
-                    "external matcher programs (`match.custom`) are not supported by this build".into(),
-                )
-                .with_help("remove the filter or use the built-in filters; a hook is never loaded with a filter it would ignore"),
-            );
-        }
 
         let (Some(action), Some(hook)) = (action, typed::<RawHook>(raw, &at, spans, file, out))
         else {
@@ -459,7 +460,9 @@ pub(crate) fn build(
                     }),
                 is_sub_agent: m.as_ref().and_then(|m| m.is_sub_agent),
                 session_pattern,
+                custom: m.as_ref().and_then(|m| m.custom.clone()),
             },
+            program: (action == ActionName::External).then(|| hook._action.clone()),
             action,
             model: hook.model,
             llm: hook.llm,
@@ -529,15 +532,17 @@ fn unknown_action(name: &str) -> (String, String) {
         );
         return (message, available);
     }
-    let message = if name.contains('/') || name.contains('\\') {
-        format!("external action programs (`{name}`) are not supported by this build")
-    } else {
-        format!("unknown action `{name}`")
-    };
+    let message = format!("unknown action `{name}`");
     let known = built.iter().copied().chain(NOT_YET_BUILT.iter().copied());
     let help =
         crate::suggest::closest(name, known).map_or(available, |s| format!("did you mean `{s}`?"));
     (message, help)
+}
+
+/// Whether an `action` names an external program rather than a built-in action: a path
+/// (`./actions/check.sh`, `/opt/hooks/x`).
+fn is_program_path(name: &str) -> bool {
+    name.contains('/')
 }
 
 /// Formats a JSON number the way JavaScript's `String(n)` does for the values YAML produces.

@@ -1,4 +1,10 @@
 //! Match filters: does a hook's `match` section accept a context?
+//!
+//! [`check`] runs the built-in filters: synchronous, and allocation-free on the common path.
+//! An external matcher (`match.custom`) is a program, run by [`custom::matches`] only after
+//! the built-in filters passed.
+
+pub mod custom;
 
 use crate::config::MatchSpec;
 use crate::context::HookContext;
@@ -16,6 +22,8 @@ pub enum Filter {
     IsSubAgent,
     /// `match.sessionPattern`
     SessionPattern,
+    /// `match.custom`
+    Custom,
 }
 
 impl Filter {
@@ -27,6 +35,7 @@ impl Filter {
             Filter::TopicId => "topicId",
             Filter::IsSubAgent => "isSubAgent",
             Filter::SessionPattern => "sessionPattern",
+            Filter::Custom => "custom",
         }
     }
 }

@@ -54,11 +54,9 @@ fn target(notice: &Notice) -> Option<TelegramTarget> {
         let fallback = notice.fallback_target.as_deref()?.trim();
         parse_target(fallback).or_else(|| {
             let bare = fallback.strip_prefix('-').unwrap_or(fallback);
-            (!bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit())).then(|| {
-                TelegramTarget {
-                    chat_id: fallback.to_owned(),
-                    thread_id: None,
-                }
+            (!bare.is_empty() && bare.bytes().all(|b| b.is_ascii_digit())).then(|| TelegramTarget {
+                chat_id: fallback.to_owned(),
+                thread_id: None,
             })
         })
     })
@@ -142,8 +140,14 @@ mod tests {
             parse_target("agent:main:telegram:group:-100123:topic:42"),
             t("-100123", Some(42))
         );
-        assert_eq!(parse_target("agent:main:telegram:group:-100123"), t("-100123", None));
-        assert_eq!(parse_target("agent:main:telegram:987654321"), t("987654321", None));
+        assert_eq!(
+            parse_target("agent:main:telegram:group:-100123"),
+            t("-100123", None)
+        );
+        assert_eq!(
+            parse_target("agent:main:telegram:987654321"),
+            t("987654321", None)
+        );
         assert_eq!(parse_target("agent:main:telegram:98x"), None);
         assert_eq!(parse_target("agent:main:subagent:7f3a"), None);
         assert_eq!(parse_target("agent:main:main"), None);
