@@ -89,7 +89,7 @@ async fn load(
         tasks.push(tokio::spawn(async move {
             let mut local = Histogram::<u64>::new(3).expect("histogram");
             for i in 0..per_client {
-                let body = if (i + c as u64) % 2 == 0 {
+                let body = if (i + c as u64).is_multiple_of(2) {
                     BLOCKED
                 } else {
                     ALLOWED

@@ -30,6 +30,14 @@ pub struct Engine {
     services: Arc<Services>,
 }
 
+/// How to evaluate.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EvalOptions {
+    /// `require_approval` waits for the human's decision (or the timeout) instead of
+    /// answering `ask` at once.
+    pub wait_for_approval: bool,
+}
+
 /// What happened to one candidate hook, for explanations (`hookgate check`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
@@ -76,13 +84,15 @@ impl Engine {
     /// Evaluates `point` for `ctx`. Never panics on input and never fails: every action error
     /// is turned into a result by the hook's `onFailure` policy.
     pub async fn evaluate(&self, point: Point, ctx: &HookContext) -> Decision {
-        self.run(point, ctx, None).await
+        self.run(point, ctx, None, EvalOptions::default()).await
     }
 
     /// [`Engine::evaluate`], also returning what happened to each candidate hook.
     pub async fn explain(&self, point: Point, ctx: &HookContext) -> (Decision, Vec<Step>) {
         let mut steps = Vec::new();
-        let decision = self.run(point, ctx, Some(&mut steps)).await;
+        let decision = self
+            .run(point, ctx, Some(&mut steps), EvalOptions::default())
+            .await;
         (decision, steps)
     }
 
@@ -96,11 +106,22 @@ impl Engine {
         }
     }
 
+    /// [`Engine::evaluate`] with options.
+    pub async fn evaluate_with(
+        &self,
+        point: Point,
+        ctx: &HookContext,
+        options: EvalOptions,
+    ) -> Decision {
+        self.run(point, ctx, None, options).await
+    }
+
     async fn run(
         &self,
         point: Point,
         ctx: &HookContext,
         mut steps: Option<&mut Vec<Step>>,
+        options: EvalOptions,
     ) -> Decision {
         let graph = &*self.graph;
         let timestamp_ms = ctx.timestamp.unwrap_or_else(now_ms);
@@ -108,6 +129,7 @@ impl Engine {
         let mut injected_context = Vec::new();
         let mut notifications = Vec::new();
         let mut params = None;
+        let mut approval = None;
         let mut blocked = false;
 
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
@@ -138,13 +160,16 @@ impl Engine {
                 timestamp_ms,
                 graph,
                 services: &self.services,
+                wait_for_approval: options.wait_for_approval,
             };
             let Fired {
                 result,
                 injected,
                 notice,
                 params: new_params,
+                approval: new_approval,
             } = self.fire(&inv).await;
+            approval = new_approval;
             injected_context.extend(injected);
             if new_params.is_some() {
                 params = new_params;
@@ -178,10 +203,10 @@ impl Engine {
         let decider = results.last().filter(|_| blocked);
         Decision {
             point,
-            decision: if blocked {
-                Verdict::Block
-            } else {
-                Verdict::Allow
+            decision: match (blocked, &approval) {
+                (true, Some(_)) => Verdict::Ask,
+                (true, None) => Verdict::Block,
+                (false, _) => Verdict::Allow,
             },
             passed: !blocked,
             message: decider.and_then(|r| r.message.clone()),
@@ -191,7 +216,9 @@ impl Engine {
             injected_context,
             notifications,
             params: params.map(serde_json::Value::Object),
-            approval: None,
+            approval: approval
+                .filter(|_| blocked)
+                .and_then(|a| serde_json::to_value(a).ok()),
             trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx)),
         }
     }
@@ -207,8 +234,9 @@ impl Engine {
             Ok(outcome) => outcome,
             Err(error) => self.on_error(inv, &error).await,
         };
-        if !outcome.passed {
-            // A returned failure follows the hook's own onFailure (default block); anything
+        if !outcome.passed && outcome.approval.is_none() {
+            // A pending approval is not a failure. A returned failure follows the hook's own
+            // onFailure (default block); anything
             // but block re-routes it through the error path with the message as the error.
             let own = spec
                 .on_failure
@@ -236,6 +264,7 @@ impl Engine {
             injected: outcome.injected,
             notice: outcome.notice,
             params: outcome.params,
+            approval: outcome.approval.filter(|_| !audit),
         }
     }
 
@@ -282,22 +311,14 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
     for attempt in 1..=retries {
         let wait = RETRY_BASE.saturating_mul(1u32.checked_shl(attempt - 1).unwrap_or(u32::MAX));
         tokio::time::sleep(wait).await;
-        if let Ok(Outcome {
-            passed: true,
-            message,
-            injected,
-            notice,
-            params,
-        }) = actions::run(inv).await
+        if let Ok(mut outcome) = actions::run(inv).await
+            && outcome.passed
         {
             let message = format!(
                 "Succeeded on retry {attempt}: {}",
-                message.unwrap_or_default()
+                outcome.message.take().unwrap_or_default()
             );
-            let mut outcome = Outcome::pass(message.trim())
-                .with_injected(injected)
-                .with_notice(notice);
-            outcome.params = params;
+            outcome.message = Some(message.trim().to_owned());
             return outcome;
         }
     }
@@ -310,6 +331,7 @@ struct Fired {
     injected: Option<String>,
     notice: Option<String>,
     params: Option<serde_json::Map<String, serde_json::Value>>,
+    approval: Option<crate::approvals::ApprovalRequest>,
 }
 
 /// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.

@@ -39,6 +39,7 @@
 //! returns an error: action failures become results through the hook's `onFailure` policy.
 
 pub mod actions;
+pub mod approvals;
 pub mod config;
 pub mod context;
 pub mod decision;
@@ -56,6 +57,6 @@ mod suggest;
 pub use config::{ConfigError, Diagnostic, Document, LoadedPolicy};
 pub use context::HookContext;
 pub use decision::{Decision, HookResult, Verdict};
-pub use engine::{Engine, Step};
+pub use engine::{Engine, EvalOptions, Step};
 pub use graph::RuleGraph;
 pub use point::Point;

@@ -465,30 +465,12 @@ fn unknown_action_has_a_did_you_mean() {
     assert_eq!(
         d.help(),
         Some(
-            "actions available: block, log, exec_script, inject_context, summarize_and_log, notify_user"
+            "actions available: block, log, exec_script, inject_context, summarize_and_log, notify_user, require_approval"
         )
     );
 
     let d = diagnostics("version: 1\nhooks:\n  - point: turn:pre\n    action: \"\"\n");
     assert_at(&d[0], 4, 13, "hooks[0].action", "must not be empty");
-}
-
-#[test]
-fn actions_not_in_this_build_are_rejected_not_skipped() {
-    let d = single("version: 1\nhooks:\n  - point: turn:pre\n    action: require_approval\n");
-    assert_at(
-        &d,
-        4,
-        13,
-        "hooks[0].action",
-        "action `require_approval` is part of the HOOKS.yaml format but not available in this build of hookgate",
-    );
-    assert_eq!(
-        d.help(),
-        Some(
-            "actions available: block, log, exec_script, inject_context, summarize_and_log, notify_user"
-        )
-    );
 }
 
 #[test]

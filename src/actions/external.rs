@@ -74,6 +74,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         injected: reply.injected_content.filter(|c| !c.is_empty()),
         notice: None,
         params: None,
+        approval: None,
     };
     if reply.passed {
         outcome.params = reply.modified_params;

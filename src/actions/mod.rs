@@ -10,6 +10,7 @@ mod inject_context;
 mod log;
 mod log_writer;
 mod notify_user;
+mod require_approval;
 mod summarize;
 
 use std::path::PathBuf;
@@ -30,6 +31,7 @@ pub struct Services {
     pub(crate) log: LogWriter,
     pub(crate) notifier: Arc<dyn Notifier>,
     pub(crate) llm: LlmClient,
+    pub(crate) approvals: Option<Arc<crate::approvals::Approvals>>,
 }
 
 impl Services {
@@ -39,6 +41,7 @@ impl Services {
             log: LogWriter::spawn(),
             notifier,
             llm: LlmClient::spawn(),
+            approvals: None,
         }
     }
 }
@@ -47,6 +50,19 @@ impl Services {
     /// Reopens the log files after the lines queued so far (call it after a log rotation).
     pub async fn reopen_logs(&self) {
         self.log.reopen().await;
+    }
+}
+
+impl Services {
+    /// These services with approvals kept in `approvals` (the daemon's).
+    pub fn with_approvals(mut self, approvals: Arc<crate::approvals::Approvals>) -> Services {
+        self.approvals = Some(approvals);
+        self
+    }
+
+    /// The approvals, when kept.
+    pub fn approvals(&self) -> Option<&Arc<crate::approvals::Approvals>> {
+        self.approvals.as_ref()
     }
 }
 
@@ -68,6 +84,8 @@ pub(crate) struct Outcome {
     pub(crate) notice: Option<String>,
     /// Replacement tool parameters (external actions' `modifiedParams`).
     pub(crate) params: Option<serde_json::Map<String, serde_json::Value>>,
+    /// A pending approval: the call waits for a human (`decision: "ask"`).
+    pub(crate) approval: Option<crate::approvals::ApprovalRequest>,
 }
 
 impl Outcome {
@@ -78,6 +96,7 @@ impl Outcome {
             injected: None,
             notice: None,
             params: None,
+            approval: None,
         }
     }
 
@@ -88,11 +107,17 @@ impl Outcome {
             injected: None,
             notice: None,
             params: None,
+            approval: None,
         }
     }
 
     pub(crate) fn with_injected(mut self, content: Option<String>) -> Outcome {
         self.injected = content;
+        self
+    }
+
+    pub(crate) fn with_approval(mut self, request: crate::approvals::ApprovalRequest) -> Outcome {
+        self.approval = Some(request);
         self
     }
 
@@ -110,6 +135,8 @@ pub(crate) struct Invocation<'a> {
     pub(crate) timestamp_ms: f64,
     pub(crate) graph: &'a RuleGraph,
     pub(crate) services: &'a Services,
+    /// require_approval waits for the decision instead of answering `ask`.
+    pub(crate) wait_for_approval: bool,
 }
 
 impl Invocation<'_> {
@@ -160,6 +187,7 @@ pub(crate) async fn run(inv: &Invocation<'_>) -> Result<Outcome, String> {
         ActionName::InjectContext => Ok(inject_context::run(inv).await),
         ActionName::SummarizeAndLog => Ok(summarize::run(inv).await),
         ActionName::NotifyUser => Ok(notify_user::run(inv).await),
+        ActionName::RequireApproval => Ok(require_approval::run(inv).await),
         ActionName::External => Ok(external::run(inv).await),
     }
 }
@@ -190,6 +218,7 @@ mod tests {
             timestamp_ms: 0.0,
             graph: &graph,
             services: &services,
+            wait_for_approval: false,
         };
         let target = graph.hooks()[0].target().expect("target");
         assert_eq!(

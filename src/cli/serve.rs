@@ -217,12 +217,12 @@ fn load_token(file: Option<&Path>) -> Result<Option<BearerToken>, String> {
 
 fn warn_if_readable_by_others(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.permissions().mode() & 0o077 != 0 {
-            tracing::warn!(
-                file = %path.display(),
-                "the token file is readable by other users; chmod 600 it"
-            );
-        }
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.permissions().mode() & 0o077 != 0
+    {
+        tracing::warn!(
+            file = %path.display(),
+            "the token file is readable by other users; chmod 600 it"
+        );
     }
 }

@@ -19,8 +19,9 @@ pub use discovery::{ConfigSource, discover};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub(crate) use model::js_number;
 pub use model::{
-    ActionName, DEFAULT_PRIORITY, Defaults, Document, FailureAction, HookSpec, LlmProvider,
-    LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure, TelegramSettings, WebhookSettings,
+    ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_PRIORITY, Defaults, Document,
+    FailureAction, HookSpec, LlmProvider, LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure,
+    Risk, TelegramSettings, TimeoutAction, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use schema::HOOKS_SCHEMA;

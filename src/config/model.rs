@@ -42,6 +42,69 @@ pub struct Defaults {
     pub mode: Mode,
 }
 
+/// How risky a call that needs approval is (shown to the approver).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    /// Low.
+    Low,
+    /// Medium (the default).
+    #[default]
+    Medium,
+    /// High.
+    High,
+    /// Critical.
+    Critical,
+}
+
+/// What happens when nobody decides in time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TimeoutAction {
+    /// Refuse the call (the default).
+    #[default]
+    Deny,
+    /// Let the call through.
+    Allow,
+}
+
+/// A decision a human can take on an approval request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    /// This request only.
+    Approve,
+    /// Refuse this request.
+    Deny,
+    /// This tool and subject, for the rest of the session.
+    ApproveSession,
+    /// A persistent pattern (`tool:glob`).
+    ApproveAlways,
+}
+
+impl ApprovalDecision {
+    /// Every decision.
+    pub const ALL: &'static [ApprovalDecision] = &[
+        ApprovalDecision::Approve,
+        ApprovalDecision::Deny,
+        ApprovalDecision::ApproveSession,
+        ApprovalDecision::ApproveAlways,
+    ];
+}
+
+/// A hook's `require_approval` settings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ApprovalSpec {
+    /// Shown to the approver.
+    pub risk: Risk,
+    /// When nobody decides in time.
+    pub timeout_action: TimeoutAction,
+    /// What the approver may choose.
+    pub allowed_decisions: Vec<ApprovalDecision>,
+    /// Shown to the approver.
+    pub description: Option<String>,
+}
+
 /// An LLM endpoint (`defaults.llm`, or `llm` on a hook).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -164,6 +227,8 @@ pub enum ActionName {
     SummarizeAndLog,
     /// Send the session's user a message about the event.
     NotifyUser,
+    /// Pause the call until a human approves or denies it (`decision: "ask"`).
+    RequireApproval,
     /// Run an external action program (`action: ./path`); the hook's `program`.
     External,
 }
@@ -177,6 +242,7 @@ impl ActionName {
         ActionName::InjectContext,
         ActionName::SummarizeAndLog,
         ActionName::NotifyUser,
+        ActionName::RequireApproval,
     ];
 
     /// The name as written in HOOKS.yaml.
@@ -188,6 +254,7 @@ impl ActionName {
             ActionName::InjectContext => "inject_context",
             ActionName::SummarizeAndLog => "summarize_and_log",
             ActionName::NotifyUser => "notify_user",
+            ActionName::RequireApproval => "require_approval",
             ActionName::External => "external",
         }
     }
@@ -196,10 +263,6 @@ impl ActionName {
         ActionName::ALL.iter().copied().find(|a| a.as_str() == name)
     }
 }
-
-/// Actions of the HOOKS.yaml format that this build does not run yet. A file naming one is
-/// rejected rather than silently passed.
-const NOT_YET_BUILT: &[&str] = &["require_approval"];
 
 /// One hook after validation.
 #[derive(Debug, Clone)]
@@ -233,8 +296,10 @@ pub struct HookSpec {
     pub last_n: Option<u32>,
     /// exec_script output injection.
     pub inject_output: bool,
-    /// How long the action may run (exec_script), in milliseconds.
+    /// How long the action may run (programs) or wait (require_approval), in milliseconds.
     pub timeout_ms: Option<u64>,
+    /// require_approval settings.
+    pub approval: ApprovalSpec,
     /// Notify on block.
     pub notify_user: bool,
     /// false: never fires.
@@ -321,6 +386,10 @@ struct RawHook {
     last_n: Option<u32>,
     inject_output: Option<bool>,
     timeout_ms: Option<u64>,
+    risk: Option<Risk>,
+    timeout_action: Option<TimeoutAction>,
+    allowed_decisions: Option<Vec<ApprovalDecision>>,
+    description: Option<String>,
     notify_user: Option<bool>,
     enabled: Option<bool>,
     mode: Option<Mode>,
@@ -376,19 +445,19 @@ pub(crate) fn build(
         let at = format!("/hooks/{index}");
         // Semantic checks read the raw value field by field, so they run (and report) even
         // for a hook the schema rejected for another reason.
-        if let Some(name) = raw.get("name").and_then(Value::as_str) {
-            if let Some(first) = names.insert(name, index) {
-                out.push(
-                    semantic(
-                        &format!("{at}/name"),
-                        format!("duplicate hook name `{name}`"),
-                    )
-                    .with_help(format!(
-                        "hooks[{first}] (line {}) already uses it; names must be unique",
-                        spans.value(&format!("/hooks/{first}/name")).line
-                    )),
-                );
-            }
+        if let Some(name) = raw.get("name").and_then(Value::as_str)
+            && let Some(first) = names.insert(name, index)
+        {
+            out.push(
+                semantic(
+                    &format!("{at}/name"),
+                    format!("duplicate hook name `{name}`"),
+                )
+                .with_help(format!(
+                    "hooks[{first}] (line {}) already uses it; names must be unique",
+                    spans.value(&format!("/hooks/{first}/name")).line
+                )),
+            );
         }
         let action = raw.get("action").and_then(Value::as_str).and_then(|name| {
             if is_program_path(name) {
@@ -472,6 +541,14 @@ pub(crate) fn build(
             last_n: hook.last_n,
             inject_output: hook.inject_output.unwrap_or(false),
             timeout_ms: hook.timeout_ms,
+            approval: ApprovalSpec {
+                risk: hook.risk.unwrap_or_default(),
+                timeout_action: hook.timeout_action.unwrap_or_default(),
+                allowed_decisions: hook
+                    .allowed_decisions
+                    .unwrap_or_else(|| ApprovalDecision::ALL.to_vec()),
+                description: hook.description,
+            },
             notify_user: hook.notify_user.unwrap_or(false),
             enabled: hook.enabled.unwrap_or(true),
             mode: hook.mode.unwrap_or(defaults.mode),
@@ -526,16 +603,9 @@ fn typed<T: serde::de::DeserializeOwned>(
 fn unknown_action(name: &str) -> (String, String) {
     let built: Vec<&str> = ActionName::ALL.iter().map(|a| a.as_str()).collect();
     let available = format!("actions available: {}", built.join(", "));
-    if NOT_YET_BUILT.contains(&name) {
-        let message = format!(
-            "action `{name}` is part of the HOOKS.yaml format but not available in this build of hookgate"
-        );
-        return (message, available);
-    }
     let message = format!("unknown action `{name}`");
-    let known = built.iter().copied().chain(NOT_YET_BUILT.iter().copied());
-    let help =
-        crate::suggest::closest(name, known).map_or(available, |s| format!("did you mean `{s}`?"));
+    let help = crate::suggest::closest(name, built.iter().copied())
+        .map_or(available, |s| format!("did you mean `{s}`?"));
     (message, help)
 }
 

@@ -43,15 +43,15 @@ impl Filter {
 /// Checks every present filter (AND), in the seed's order; `Err` names the first that fails.
 /// Allocation-free except for a numeric `topicId`, which is stringified to compare.
 pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
-    if let Some(tool) = &filter.tool {
-        if ctx.tool_name.as_deref() != Some(tool.as_str()) {
-            return Err(Filter::Tool);
-        }
+    if let Some(tool) = &filter.tool
+        && ctx.tool_name.as_deref() != Some(tool.as_str())
+    {
+        return Err(Filter::Tool);
     }
-    if let Some(pattern) = &filter.command_pattern {
-        if !pattern.is_match(ctx.command_subject()) {
-            return Err(Filter::CommandPattern);
-        }
+    if let Some(pattern) = &filter.command_pattern
+        && !pattern.is_match(ctx.command_subject())
+    {
+        return Err(Filter::CommandPattern);
     }
     if let Some(topic) = &filter.topic_id {
         let matches = match (&ctx.topic_id, topic.as_str()) {
@@ -64,15 +64,15 @@ pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
             return Err(Filter::TopicId);
         }
     }
-    if let Some(want) = filter.is_sub_agent {
-        if ctx.is_sub_agent() != want {
-            return Err(Filter::IsSubAgent);
-        }
+    if let Some(want) = filter.is_sub_agent
+        && ctx.is_sub_agent() != want
+    {
+        return Err(Filter::IsSubAgent);
     }
-    if let Some(pattern) = &filter.session_pattern {
-        if !pattern.is_match(&ctx.session_key) {
-            return Err(Filter::SessionPattern);
-        }
+    if let Some(pattern) = &filter.session_pattern
+        && !pattern.is_match(&ctx.session_key)
+    {
+        return Err(Filter::SessionPattern);
     }
     Ok(())
 }

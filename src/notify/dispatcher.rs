@@ -74,7 +74,7 @@ impl Notifier for Dispatcher {
                     // Still on the record, though not delivered.
                     log(&notice);
                 }
-                if dropped == 1 || dropped % 100 == 0 {
+                if dropped == 1 || dropped.is_multiple_of(100) {
                     tracing::warn!(dropped, "notification queue full; notices dropped");
                 }
             }

@@ -148,10 +148,10 @@ fn json_error(error: &serde_json::Error, path: Option<String>) -> ApiError {
     };
     let mut api =
         ApiError::new(axum::http::StatusCode::BAD_REQUEST, code, message).at(line, column);
-    if error.classify() == Category::Data {
-        if let Some(field) = field_path(path.as_deref(), &error.to_string()) {
-            api = api.with_field(field);
-        }
+    if error.classify() == Category::Data
+        && let Some(field) = field_path(path.as_deref(), &error.to_string())
+    {
+        api = api.with_field(field);
     }
     api
 }

@@ -1,0 +1,95 @@
+//! `require_approval`: a call that waits for a human. Standing grants are checked first; a
+//! call no grant covers becomes a pending request and the decision is `ask`, or, when the
+//! caller waits, whatever the human (or the timeout) decides.
+
+use super::{Invocation, Outcome};
+use crate::approvals::{ApprovalRequest, Resolution, new_id, now_ms};
+use crate::config::{Mode, TimeoutAction};
+
+/// How long a request waits when the hook sets no `timeoutMs`.
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 60_000;
+
+pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+    let spec = inv.hook.spec();
+    let subject = inv.ctx.command_subject();
+    let tool = inv.ctx.tool_name.as_deref();
+    let reason = spec
+        .approval
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("hook {} requires approval", spec.id));
+    if spec.mode == Mode::Audit {
+        // Audit mode records what would have been asked, and asks nobody.
+        return Outcome::fail(format!("Approval required: {reason}"));
+    }
+    let Some(approvals) = &inv.services.approvals else {
+        // No store (e.g. a one-shot `hookgate check`): the request is returned, not kept.
+        return Outcome::fail(format!("Approval required: {reason}"))
+            .with_approval(request(inv, reason));
+    };
+    if let Some(why) = approvals.unavailable() {
+        return Outcome::fail(format!("Denied: approvals are unavailable ({why})"));
+    }
+    match approvals.use_grant(&inv.ctx.session_key, tool, subject) {
+        Ok(Some(grant)) => return Outcome::pass(format!("Approved by {}", grant.description)),
+        Ok(None) => {}
+        Err(e) => return Outcome::fail(format!("Denied: approvals could not be updated ({e})")),
+    }
+    let (request, new) = match approvals.open_request(request(inv, reason.clone())) {
+        Ok(opened) => opened,
+        Err(e) => {
+            return Outcome::fail(format!(
+                "Denied: the approval request could not be stored ({e})"
+            ));
+        }
+    };
+    let notice = new.then(|| {
+        format!(
+            "Approval needed ({:?} risk) for {} `{}`: {reason}. Decide: hookgate approvals approve|deny {} (or POST /v1/approvals/{}).",
+            request.risk,
+            request.tool.as_deref().unwrap_or("(no tool)"),
+            request.subject,
+            request.id,
+            request.id
+        )
+    });
+    if !inv.wait_for_approval {
+        return Outcome::fail(format!("Approval required: {reason}"))
+            .with_approval(request)
+            .with_notice(notice);
+    }
+    let outcome = match approvals.wait(&request.id).await {
+        Resolution::Approved { by, decision } => {
+            Outcome::pass(format!("Approved by {by} ({decision:?})"))
+        }
+        Resolution::Denied { by } => Outcome::fail(format!("Denied by {by}")),
+        Resolution::TimedOut {
+            action: TimeoutAction::Allow,
+        } => Outcome::pass("Approval timed out; allowed by timeoutAction"),
+        Resolution::TimedOut {
+            action: TimeoutAction::Deny,
+        } => Outcome::fail("Approval timed out; denied"),
+    };
+    outcome.with_notice(notice)
+}
+
+fn request(inv: &Invocation<'_>, reason: String) -> ApprovalRequest {
+    let spec = inv.hook.spec();
+    let created = now_ms();
+    let timeout = spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
+    ApprovalRequest {
+        id: new_id("apr"),
+        hook: spec.id.clone(),
+        point: inv.point,
+        session_key: inv.ctx.session_key.clone(),
+        tool: inv.ctx.tool_name.clone(),
+        args: inv.ctx.tool_args.clone(),
+        subject: inv.ctx.command_subject().to_owned(),
+        risk: spec.approval.risk,
+        reasons: vec![reason],
+        created_at_ms: created,
+        expires_at_ms: created.saturating_add(timeout),
+        timeout_action: spec.approval.timeout_action,
+        allowed_decisions: spec.approval.allowed_decisions.clone(),
+    }
+}
