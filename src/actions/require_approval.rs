@@ -45,11 +45,10 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     };
     let notice = new.then(|| {
         format!(
-            "Approval needed ({:?} risk) for {} `{}`: {reason}. Decide: hookgate approvals approve|deny {} (or POST /v1/approvals/{}).",
-            request.risk,
+            "Approval needed ({} risk) for {} `{}`: {reason}. Decide with POST /v1/approvals/{} {{\"decision\": \"approve\"|\"deny\"|\"approve_session\"|\"approve_always\"}}.",
+            request.risk.as_str(),
             request.tool.as_deref().unwrap_or("(no tool)"),
             request.subject,
-            request.id,
             request.id
         )
     });
@@ -60,7 +59,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     }
     let outcome = match approvals.wait(&request.id).await {
         Resolution::Approved { by, decision } => {
-            Outcome::pass(format!("Approved by {by} ({decision:?})"))
+            Outcome::pass(format!("Approved by {by} ({})", decision.as_str()))
         }
         Resolution::Denied { by } => Outcome::fail(format!("Denied by {by}")),
         Resolution::TimedOut {

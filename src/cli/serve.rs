@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hookgate::actions::Services;
+use hookgate::approvals::{ApprovalStore, Approvals, FileStore};
 use hookgate::config;
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
@@ -44,6 +45,13 @@ pub(crate) struct Args {
     /// contains one of these, ignoring case.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_MASKED_FIELDS.iter().map(|s| s.to_string()))]
     mask_fields: Vec<String>,
+    /// The approvals file (default: approvals.json beside the policy).
+    #[arg(long, value_name = "FILE")]
+    approvals: Option<PathBuf>,
+    /// When the approvals file is unreadable or corrupt: `refuse` to start (default), or
+    /// start with approvals `deny-all` (every require_approval call is denied).
+    #[arg(long, value_enum, default_value_t)]
+    approvals_fallback: ApprovalsFallback,
     /// Do not watch the policy file; reload only on SIGHUP or POST /v1/reload.
     #[arg(long)]
     no_watch: bool,
@@ -54,6 +62,16 @@ pub(crate) struct Args {
     /// How long the policy file must be quiet before a change is reloaded.
     #[arg(long, default_value = "50ms", value_parser = humantime::parse_duration)]
     reload_debounce: Duration,
+}
+
+/// What to do when the approvals file cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+enum ApprovalsFallback {
+    /// Refuse to start, and say why.
+    #[default]
+    Refuse,
+    /// Start, denying every approval request, and say why in the log and /v1/approvals.
+    DenyAll,
 }
 
 pub(crate) fn run(args: Args) -> u8 {
@@ -101,7 +119,9 @@ fn start(args: Args) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let live = LivePolicy::load(&path, Arc::new(Services::default())).map_err(|e| {
+    let approvals = open_approvals(&path, args.approvals.as_deref(), args.approvals_fallback)?;
+    let services = Services::default().with_approvals(Arc::new(approvals));
+    let live = LivePolicy::load(&path, Arc::new(services)).map_err(|e| {
         report::print_config_error(&e);
         Failure::Reported
     })?;
@@ -191,6 +211,33 @@ fn default_workers() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |n| n.get().saturating_sub(1))
         .max(1)
+}
+
+/// The approvals kept beside the policy (or in `file`). A file that cannot be used stops the
+/// start, unless the fallback says deny-all; it is never replaced.
+fn open_approvals(
+    policy: &Path,
+    file: Option<&Path>,
+    fallback: ApprovalsFallback,
+) -> Result<Approvals, String> {
+    let path = file.map_or_else(
+        || policy.with_file_name("approvals.json"),
+        Path::to_path_buf,
+    );
+    let store = FileStore::open(&path).map_err(|e| format!("approvals: {e}"))?;
+    match store.load() {
+        Ok(_) => Approvals::open(Box::new(store)).map_err(|e| format!("approvals: {e}")),
+        Err(e) => match fallback {
+            ApprovalsFallback::Refuse => Err(format!(
+                "approvals: {e}. The file is left as it is; fix or move it, or start with \
+                 --approvals-fallback deny-all"
+            )),
+            ApprovalsFallback::DenyAll => {
+                tracing::error!(error = %e, "approvals unavailable: every require_approval call is denied");
+                Ok(Approvals::deny_all(Box::new(store), e.to_string()))
+            }
+        },
+    }
 }
 
 /// The token from `--token-file`, else `$HOOKGATE_TOKEN`; none when neither is given.

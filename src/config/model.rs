@@ -57,6 +57,18 @@ pub enum Risk {
     Critical,
 }
 
+impl Risk {
+    /// The name as written in HOOKS.yaml.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+            Risk::Critical => "critical",
+        }
+    }
+}
+
 /// What happens when nobody decides in time.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -83,6 +95,16 @@ pub enum ApprovalDecision {
 }
 
 impl ApprovalDecision {
+    /// The name as written in requests and files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalDecision::Approve => "approve",
+            ApprovalDecision::Deny => "deny",
+            ApprovalDecision::ApproveSession => "approve_session",
+            ApprovalDecision::ApproveAlways => "approve_always",
+        }
+    }
+
     /// Every decision.
     pub const ALL: &'static [ApprovalDecision] = &[
         ApprovalDecision::Approve,

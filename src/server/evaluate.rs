@@ -1,7 +1,7 @@
 //! `POST /v1/evaluate`: `{point, context}` → Decision, or a list of them → a list of Decisions.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::body::Bytes;
@@ -15,6 +15,7 @@ use super::AppState;
 use super::error::ApiError;
 use crate::context::HookContext;
 use crate::decision::Decision;
+use crate::engine::EvalOptions;
 use crate::point::Point;
 use crate::reload::ActivePolicy;
 
@@ -26,12 +27,51 @@ struct EvaluateRequest {
     #[serde(default)]
     point: Option<String>,
     context: HookContext,
+    /// Hold the request until a pending approval is decided or times out.
+    #[serde(default)]
+    wait: bool,
 }
+
+/// The longest a waiting evaluation may take beyond `--request-timeout` (the longest
+/// approval `timeoutMs`).
+const MAX_WAIT: Duration = Duration::from_secs(3600);
 
 pub(crate) async fn handle(
     State(app): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
+    let limit = app.config.request_timeout;
+    let waits = body.as_ref().is_ok_and(|b| wants_wait(b));
+    let bound = if waits { limit + MAX_WAIT } else { limit };
+    match tokio::time::timeout(bound, answer(&app, body)).await {
+        Ok(answer) => answer,
+        Err(_) => Err(ApiError::new(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!("the request took longer than {} ms", bound.as_millis()),
+        )),
+    }
+}
+
+/// Whether a body asks to wait for approvals (only then is the longer bound used).
+fn wants_wait(body: &[u8]) -> bool {
+    #[derive(Deserialize)]
+    struct Wait {
+        #[serde(default)]
+        wait: bool,
+    }
+    // The common case pays for a byte scan, not a second parse.
+    if !body.windows(6).any(|w| w == b"\"wait\"") {
+        return false;
+    }
+    match body.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'[') => serde_json::from_slice::<Vec<Wait>>(body)
+            .is_ok_and(|items| items.iter().any(|w| w.wait)),
+        _ => serde_json::from_slice::<Wait>(body).is_ok_and(|w| w.wait),
+    }
+}
+
+async fn answer(app: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
     let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
     // One policy for the whole request, even if a reload lands meanwhile.
     let policy = app.live.current();
@@ -47,17 +87,22 @@ pub(crate) async fn handle(
         let resolved = requests
             .into_iter()
             .enumerate()
-            .map(|(i, r)| resolve(r, &format!("[{i}].")))
+            .map(|(i, r)| {
+                let wait = r.wait;
+                resolve(r, &format!("[{i}].")).map(|(p, c)| (p, c, wait))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let mut decisions = Vec::with_capacity(resolved.len());
-        for (point, ctx) in &resolved {
-            decisions.push(evaluate(&app, &policy, *point, ctx).await);
+        for (point, ctx, wait) in &resolved {
+            decisions.push(evaluate(app, &policy, *point, ctx, *wait).await);
         }
         Ok(Json(decisions).into_response())
     } else {
-        let request = parse(&body).map_err(|e| unknown_point(&body).unwrap_or(e))?;
+        let request: EvaluateRequest =
+            parse(&body).map_err(|e| unknown_point(&body).unwrap_or(e))?;
+        let wait = request.wait;
         let (point, ctx) = resolve(request, "")?;
-        Ok(Json(evaluate(&app, &policy, point, &ctx).await).into_response())
+        Ok(Json(evaluate(app, &policy, point, &ctx, wait).await).into_response())
     }
 }
 
@@ -66,9 +111,13 @@ async fn evaluate(
     policy: &ActivePolicy,
     point: Point,
     ctx: &HookContext,
+    wait: bool,
 ) -> Decision {
     let started = Instant::now();
-    let decision = policy.engine().evaluate(point, ctx).await;
+    let options = EvalOptions {
+        wait_for_approval: wait,
+    };
+    let decision = policy.engine().evaluate_with(point, ctx, options).await;
     let latency = started.elapsed();
     super::metrics::record(&decision, latency);
     if let Some(log) = &app.config.decision_log {
@@ -117,13 +166,14 @@ fn unknown_point(body: &[u8]) -> Option<ApiError> {
     let request = EvaluateRequest {
         point: Some(name),
         context: HookContext::default(),
+        wait: false,
     };
     resolve(request, "").err()
 }
 
 /// Parses a JSON body. The fast path is plain serde_json; only a failure is parsed again to
 /// name the field at fault.
-fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     match serde_json::from_slice(body) {
         Ok(value) => Ok(value),
         Err(first) => {

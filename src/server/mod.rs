@@ -5,6 +5,7 @@
 //! `GET /readyz` are open. Every error is a JSON body naming what was wrong.
 
 mod admin;
+mod approvals;
 mod auth;
 mod decision_log;
 mod error;
@@ -39,6 +40,8 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:18790";
 pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// The default time a request may take, actions included.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often pending approval requests past their expiry are resolved.
+const APPROVAL_SWEEP: Duration = Duration::from_millis(500);
 /// The default largest batch of `POST /v1/evaluate`.
 pub const DEFAULT_MAX_BATCH: usize = 1000;
 
@@ -96,11 +99,21 @@ impl AppState {
 
 /// The daemon's routes and middleware.
 pub fn router(app: Arc<AppState>) -> Router {
+    // Evaluations bound their own time: one that waits for a human may take longer.
     let protected = Router::new()
-        .route("/v1/evaluate", post(evaluate::handle))
         .route("/v1/status", get(admin::status))
         .route("/v1/reload", post(admin::reload))
         .route("/metrics", get(admin::metrics))
+        .route("/v1/approvals", get(approvals::list))
+        .route("/v1/approvals/history", get(approvals::history))
+        .route(
+            "/v1/approvals/{id}",
+            get(approvals::show).post(approvals::decide),
+        )
+        .route("/v1/grants", get(approvals::grants))
+        .route("/v1/grants/{id}", axum::routing::delete(approvals::revoke))
+        .route_layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
+        .route("/v1/evaluate", post(evaluate::handle))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&app),
             auth::require_token,
@@ -111,7 +124,6 @@ pub fn router(app: Arc<AppState>) -> Router {
         .merge(protected)
         .fallback(admin::not_found)
         .method_not_allowed_fallback(admin::method_not_allowed)
-        .layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
         .layer(DefaultBodyLimit::max(app.config.body_limit))
         .layer(CatchPanicLayer::custom(panic_response))
         .with_state(app)
@@ -138,6 +150,16 @@ pub async fn serve(
             tracing::debug!(error = %e, "cannot set TCP_NODELAY");
         }
     });
+    let sweeper = app.live.services().approvals().cloned().map(|approvals| {
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(APPROVAL_SWEEP).await;
+                if let Err(e) = approvals.expire_due() {
+                    tracing::error!(error = %e, "cannot record expired approval requests");
+                }
+            }
+        })
+    });
     let draining = Arc::clone(&app);
     let served = axum::serve(listener, router(Arc::clone(&app)))
         .with_graceful_shutdown(async move {
@@ -146,7 +168,7 @@ pub async fn serve(
             tracing::info!("shutting down: finishing requests in flight");
         })
         .await;
-    if let Some(task) = upkeep {
+    for task in [upkeep, sweeper].into_iter().flatten() {
         task.abort();
     }
     app.live.current().engine().flush().await;
@@ -155,7 +177,11 @@ pub async fn serve(
 
 /// Answers 503 when a request runs over the configured time; the gateway should treat that
 /// as it treats any gate failure (fail closed).
-async fn time_limit(State(app): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+pub(crate) async fn time_limit(
+    State(app): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let limit = app.config.request_timeout;
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
