@@ -1,5 +1,6 @@
 //! Command-line interface: a thin layer over the library.
 
+mod approvals;
 mod check;
 mod context_args;
 mod report;
@@ -44,6 +45,8 @@ enum Command {
     Schema,
     /// Run the gate as an HTTP daemon that reloads its policy live.
     Serve(serve::Args),
+    /// List and decide approval requests; list and revoke grants.
+    Approvals(approvals::Args),
 }
 
 /// Output format.
@@ -69,6 +72,7 @@ pub(crate) fn run() -> ExitCode {
     init_tracing(cli.log_format, default_level);
     let code = match cli.command {
         Command::Serve(args) => serve::run(args),
+        Command::Approvals(args) => approvals::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
         Command::Schema => {

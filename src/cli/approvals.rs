@@ -1,0 +1,316 @@
+//! `hookgate approvals`: list and decide approval requests, list and revoke grants.
+//!
+//! It talks to the running daemon when there is one (`--url`, or when the approvals file is
+//! locked by a daemon), and works on the approvals file directly otherwise.
+
+use std::path::PathBuf;
+
+use hookgate::approvals::{Approvals, FileStore, StoreError};
+use hookgate::config::{self, ApprovalDecision};
+use serde_json::{Value, json};
+
+use super::{EXIT_ERROR, Format, emit};
+
+/// Arguments of `hookgate approvals`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: Sub,
+    /// The daemon to talk to (default: the file, or http://127.0.0.1:18790 when a daemon
+    /// holds the file).
+    #[arg(long, global = true, env = "HOOKGATE_URL")]
+    url: Option<String>,
+    /// File holding the daemon's bearer token (default: $HOOKGATE_TOKEN).
+    #[arg(long, global = true, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+    /// The policy whose approvals.json to use when working on the file.
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    /// The approvals file (default: approvals.json beside the policy).
+    #[arg(long, global = true, value_name = "FILE")]
+    approvals: Option<PathBuf>,
+    /// text or json.
+    #[arg(long, global = true, value_enum, default_value_t)]
+    format: Format,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Sub {
+    /// Pending requests.
+    List,
+    /// One request, pending or decided.
+    Show {
+        /// The request id (apr_...).
+        id: String,
+    },
+    /// Approve a request: once, for the session, or always.
+    Approve {
+        /// The request id.
+        id: String,
+        /// Approve this tool and subject for the rest of the session.
+        #[arg(long, conflicts_with = "always")]
+        session: bool,
+        /// Approve for every session from now on.
+        #[arg(long)]
+        always: bool,
+        /// With --always: the grant pattern, `tool:glob` (default: the exact subject).
+        #[arg(long, requires = "always")]
+        pattern: Option<String>,
+        /// Who decides (default: $USER).
+        #[arg(long)]
+        by: Option<String>,
+    },
+    /// Deny a request.
+    Deny {
+        /// The request id.
+        id: String,
+        /// Who decides (default: $USER).
+        #[arg(long)]
+        by: Option<String>,
+    },
+    /// Standing grants.
+    Grants,
+    /// Remove a grant.
+    Revoke {
+        /// The grant id (g_...).
+        id: String,
+    },
+}
+
+const DEFAULT_URL: &str = "http://127.0.0.1:18790";
+
+pub(crate) fn run(args: Args) -> u8 {
+    let result = match &args.url {
+        Some(url) => over_http(&args, url),
+        None => match open_file(&args) {
+            Ok(approvals) => on_file(&args, &approvals),
+            Err(Opened::Locked) => over_http(&args, DEFAULT_URL),
+            Err(Opened::Failed(message)) => Err(message),
+        },
+    };
+    match result {
+        Ok(output) => {
+            emit(&output);
+            0
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            EXIT_ERROR
+        }
+    }
+}
+
+enum Opened {
+    /// A daemon holds the file: talk to it instead.
+    Locked,
+    Failed(String),
+}
+
+fn open_file(args: &Args) -> Result<Approvals, Opened> {
+    let path = match &args.approvals {
+        Some(p) => p.clone(),
+        None => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let (policy, _) =
+                config::discover(args.config.as_deref(), |k| std::env::var(k).ok(), &cwd)
+                    .map_err(|e| Opened::Failed(e.to_string()))?;
+            policy.with_file_name("approvals.json")
+        }
+    };
+    let store = match FileStore::open(&path) {
+        Ok(store) => store,
+        Err(StoreError::Locked { .. }) => return Err(Opened::Locked),
+        Err(e) => return Err(Opened::Failed(e.to_string())),
+    };
+    Approvals::open(Box::new(store)).map_err(|e| Opened::Failed(e.to_string()))
+}
+
+fn decider(by: Option<&String>) -> String {
+    by.cloned()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "cli".to_owned())
+}
+
+fn approve_decision(session: bool, always: bool) -> ApprovalDecision {
+    match (session, always) {
+        (true, _) => ApprovalDecision::ApproveSession,
+        (_, true) => ApprovalDecision::ApproveAlways,
+        _ => ApprovalDecision::Approve,
+    }
+}
+
+/// Works on the file directly (no daemon runs).
+fn on_file(args: &Args, approvals: &Approvals) -> Result<String, String> {
+    let value = match &args.command {
+        Sub::List => json!({ "pending": approvals.pending() }),
+        Sub::Show { id } => match approvals.find(id) {
+            (Some(request), _) => json!({ "status": "pending", "request": request }),
+            (None, Some(decided)) => json!({ "status": "decided", "decision": decided }),
+            (None, None) => return Err(format!("no approval request `{id}`")),
+        },
+        Sub::Approve {
+            id,
+            session,
+            always,
+            pattern,
+            by,
+        } => {
+            let decision = approve_decision(*session, *always);
+            let (request, resolution) = approvals
+                .decide(id, decision, &decider(by.as_ref()), pattern.as_deref())
+                .map_err(|e| e.to_string())?;
+            json!({ "request": request, "resolution": resolution })
+        }
+        Sub::Deny { id, by } => {
+            let (request, resolution) = approvals
+                .decide(id, ApprovalDecision::Deny, &decider(by.as_ref()), None)
+                .map_err(|e| e.to_string())?;
+            json!({ "request": request, "resolution": resolution })
+        }
+        Sub::Grants => json!({ "grants": approvals.grants() }),
+        Sub::Revoke { id } => {
+            if !approvals.revoke(id).map_err(|e| e.to_string())? {
+                return Err(format!("no grant `{id}`"));
+            }
+            json!({ "revoked": id })
+        }
+    };
+    Ok(render(args, &value))
+}
+
+/// Talks to the daemon at `url`.
+fn over_http(args: &Args, url: &str) -> Result<String, String> {
+    let token = match &args.token_file {
+        Some(file) => Some(
+            std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?
+                .trim()
+                .to_owned(),
+        ),
+        None => std::env::var("HOOKGATE_TOKEN").ok(),
+    };
+    let base = url.trim_end_matches('/');
+    let (method, path, body) = match &args.command {
+        Sub::List => ("GET", "/v1/approvals".to_owned(), None),
+        Sub::Show { id } => ("GET", format!("/v1/approvals/{id}"), None),
+        Sub::Approve {
+            id,
+            session,
+            always,
+            pattern,
+            by,
+        } => (
+            "POST",
+            format!("/v1/approvals/{id}"),
+            Some(json!({
+                "decision": approve_decision(*session, *always),
+                "by": decider(by.as_ref()),
+                "pattern": pattern,
+            })),
+        ),
+        Sub::Deny { id, by } => (
+            "POST",
+            format!("/v1/approvals/{id}"),
+            Some(json!({ "decision": "deny", "by": decider(by.as_ref()) })),
+        ),
+        Sub::Grants => ("GET", "/v1/grants".to_owned(), None),
+        Sub::Revoke { id } => ("DELETE", format!("/v1/grants/{id}"), None),
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let (status, value) = runtime.block_on(async {
+        let client = reqwest::Client::new();
+        let mut request = match method {
+            "POST" => client.post(format!("{base}{path}")),
+            "DELETE" => client.delete(format!("{base}{path}")),
+            _ => client.get(format!("{base}{path}")),
+        };
+        if let Some(token) = token.as_deref().filter(|t| !t.is_empty()) {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| format!("cannot reach the daemon at {base}: {e}"))?;
+        let status = response.status();
+        let value: Value = response
+            .json()
+            .await
+            .map_err(|e| format!("the daemon's answer is not JSON: {e}"))?;
+        Ok::<_, String>((status, value))
+    })?;
+    if !status.is_success() {
+        let message = value["error"]["message"]
+            .as_str()
+            .unwrap_or("request failed");
+        return Err(format!("{message} ({status})"));
+    }
+    Ok(render(args, &value))
+}
+
+/// JSON as is, or a short text view.
+fn render(args: &Args, value: &Value) -> String {
+    if args.format == Format::Json {
+        return format!("{value:#}\n");
+    }
+    let mut out = String::new();
+    if let Some(pending) = value["pending"].as_array() {
+        if pending.is_empty() {
+            out.push_str("no pending requests\n");
+        }
+        for r in pending {
+            out.push_str(&format!(
+                "{}  {:<8} {:<10} {}  session={}  {}\n",
+                r["id"].as_str().unwrap_or(""),
+                r["risk"].as_str().unwrap_or(""),
+                r["tool"].as_str().unwrap_or("-"),
+                r["subject"].as_str().unwrap_or(""),
+                r["sessionKey"].as_str().unwrap_or(""),
+                r["reasons"][0].as_str().unwrap_or(""),
+            ));
+        }
+    } else if let Some(grants) = value["grants"].as_array() {
+        if grants.is_empty() {
+            out.push_str("no grants\n");
+        }
+        for g in grants {
+            let what = g["pattern"].as_str().map(str::to_owned).unwrap_or_else(|| {
+                format!(
+                    "{}:{} (session {})",
+                    g["tool"].as_str().unwrap_or(""),
+                    g["subject"].as_str().unwrap_or(""),
+                    g["sessionKey"].as_str().unwrap_or("")
+                )
+            });
+            out.push_str(&format!(
+                "{}  {:<7} {what}  by {}\n",
+                g["id"].as_str().unwrap_or(""),
+                g["kind"].as_str().unwrap_or(""),
+                g["by"].as_str().unwrap_or(""),
+            ));
+        }
+    } else if let Some(resolution) = value.get("resolution") {
+        out.push_str(&format!(
+            "{}: {}\n",
+            value["request"]["id"].as_str().unwrap_or(""),
+            match resolution["outcome"].as_str() {
+                Some("approved") => format!(
+                    "approved ({}) by {}",
+                    resolution["decision"].as_str().unwrap_or(""),
+                    resolution["by"].as_str().unwrap_or("")
+                ),
+                _ => format!("denied by {}", resolution["by"].as_str().unwrap_or("")),
+            }
+        ));
+    } else if let Some(id) = value["revoked"].as_str() {
+        out.push_str(&format!("revoked {id}\n"));
+    } else {
+        out.push_str(&format!("{value:#}\n"));
+    }
+    out
+}
