@@ -4,6 +4,8 @@
 #![allow(unreachable_pub)]
 
 mod actions;
+mod approvals;
+mod approvals_cli;
 mod cli;
 mod config_errors;
 mod corpus;

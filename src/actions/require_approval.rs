@@ -68,6 +68,10 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         Resolution::TimedOut {
             action: TimeoutAction::Deny,
         } => Outcome::fail("Approval timed out; denied"),
+        Resolution::Released => {
+            // The daemon is stopping: answer ask; the request stays pending for the restart.
+            Outcome::fail(format!("Approval required: {reason}")).with_approval(request)
+        }
     };
     outcome.with_notice(notice)
 }

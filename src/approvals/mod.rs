@@ -42,6 +42,9 @@ pub enum Resolution {
         /// What applied.
         action: TimeoutAction,
     },
+    /// The wait was cut short because the daemon is shutting down; the request stays pending
+    /// (and is read back at the next start).
+    Released,
 }
 
 /// Why a decision was refused.
@@ -61,6 +64,12 @@ pub enum DecideError {
         /// What the hook allows.
         allowed: Vec<ApprovalDecision>,
     },
+    /// The request expired before the decision (its timeout action applies).
+    #[error("approval request `{0}` has expired")]
+    Expired(String),
+    /// `by` is empty or reserved (`timeout` marks timeouts in the history).
+    #[error("invalid `by` \"{0}\": give the approver's name")]
+    InvalidBy(String),
     /// An always-grant pattern that is not `tool:glob`.
     #[error("invalid pattern `{pattern}`: {reason}")]
     BadPattern {
@@ -88,6 +97,8 @@ pub struct Approvals {
     inner: Mutex<Inner>,
     /// Set when the store could not be read and the daemon runs deny-all.
     unavailable: Option<String>,
+    /// Becomes true when waiting callers must be answered now (shutdown).
+    released: watch::Sender<bool>,
 }
 
 #[derive(Debug, Default)]
@@ -112,6 +123,7 @@ impl Approvals {
             store,
             inner: Mutex::new(inner),
             unavailable: None,
+            released: watch::channel(false).0,
         })
     }
 
@@ -121,7 +133,14 @@ impl Approvals {
             store,
             inner: Mutex::new(Inner::default()),
             unavailable: Some(reason),
+            released: watch::channel(false).0,
         }
+    }
+
+    /// Answers every waiting caller now with [`Resolution::Released`], and every later one at
+    /// once: nobody can decide while the daemon drains. Requests stay pending.
+    pub fn release_waiters(&self) {
+        self.released.send_replace(true);
     }
 
     /// Why approvals are unavailable (every request is denied), if they are.
@@ -242,6 +261,12 @@ impl Approvals {
             });
         };
         let request = inner.state.pending[index].clone();
+        if by.trim().is_empty() || by == "timeout" {
+            return Err(DecideError::InvalidBy(by.to_owned()));
+        }
+        if request.expires_at_ms <= now_ms() {
+            return Err(DecideError::Expired(id.to_owned()));
+        }
         if !request.allowed_decisions.contains(&decision) {
             return Err(DecideError::NotAllowed {
                 decision,
@@ -250,11 +275,19 @@ impl Approvals {
         }
         let now = now_ms();
         let tool = request.tool.clone().unwrap_or_default();
+        // A caller waiting on this request takes a one-time approval itself; only a caller
+        // that re-asks later needs a one-time grant to find.
+        let waited_for = inner
+            .waiters
+            .get(id)
+            .is_some_and(|w| w.receiver_count() > 0);
         let mut next = inner.state.clone();
         next.pending.remove(index);
         let mut granted_pattern = None;
+        let mut new_always = None;
         match decision {
             ApprovalDecision::Deny => {}
+            ApprovalDecision::Approve if waited_for => {}
             ApprovalDecision::Approve => next.grants.push(Grant::Once {
                 id: new_id("g"),
                 session_key: request.session_key.clone(),
@@ -272,15 +305,23 @@ impl Approvals {
                 at_ms: now,
             }),
             ApprovalDecision::ApproveAlways => {
-                let pattern = match pattern {
-                    Some(p) => p.to_owned(),
-                    None => format!("{tool}:{}", glob_literal(&request.subject)),
+                let (grant_tool, glob) = match pattern {
+                    Some(p) => split_pattern(p, &tool)?,
+                    None => (tool.clone(), glob_literal(&request.subject)),
                 };
-                compile_pattern(&pattern)?;
-                granted_pattern = Some(pattern.clone());
+                let matcher = compile_glob(&glob).map_err(|reason| DecideError::BadPattern {
+                    pattern: pattern.unwrap_or(&glob).to_owned(),
+                    reason,
+                })?;
+                let id = new_id("g");
+                let shown = format!("{grant_tool}:{glob}");
+                granted_pattern = Some(shown.clone());
+                new_always = Some((id.clone(), grant_tool.clone(), matcher));
                 next.grants.push(Grant::Always {
-                    id: new_id("g"),
-                    pattern,
+                    id,
+                    pattern: shown,
+                    tool: grant_tool,
+                    glob,
                     by: by.to_owned(),
                     at_ms: now,
                 });
@@ -298,7 +339,9 @@ impl Approvals {
         });
         self.store.save(&next)?;
         inner.state = next;
-        inner.compile();
+        // Only the new grant is compiled: recompiling them all would make each decision
+        // slower as grants accumulate, while evaluations wait on this lock.
+        inner.always.extend(new_always);
         let resolution = match decision {
             ApprovalDecision::Deny => Resolution::Denied { by: by.to_owned() },
             other => Resolution::Approved {
@@ -371,11 +414,20 @@ impl Approvals {
             )
         };
         let left = Duration::from_millis(expires_at_ms.saturating_sub(now_ms()));
-        let decided = tokio::time::timeout(left, rx.wait_for(Option::is_some)).await;
-        if let Ok(Ok(resolution)) = decided
-            && let Some(resolution) = resolution.clone()
-        {
-            return resolution;
+        let decided = async {
+            match tokio::time::timeout(left, rx.wait_for(Option::is_some)).await {
+                Ok(Ok(resolution)) => resolution.clone(),
+                _ => None,
+            }
+        };
+        let mut released = self.released.subscribe();
+        tokio::select! {
+            resolution = decided => {
+                if let Some(resolution) = resolution {
+                    return resolution;
+                }
+            }
+            _ = released.wait_for(|r| *r) => return Resolution::Released,
         }
         match self.expire_due() {
             Ok(resolved) => resolved
@@ -461,7 +513,7 @@ impl Approvals {
         next.grants.remove(index);
         self.store.save(&next)?;
         inner.state = next;
-        inner.compile();
+        inner.always.retain(|(id, _, _)| id != grant_id);
         Ok(true)
     }
 }
@@ -475,8 +527,8 @@ impl Inner {
             .grants
             .iter()
             .filter_map(|g| match g {
-                Grant::Always { id, pattern, .. } => match compile_pattern(pattern) {
-                    Ok((tool, glob)) => Some((id.clone(), tool, glob)),
+                Grant::Always { id, tool, glob, .. } => match compile_glob(glob) {
+                    Ok(matcher) => Some((id.clone(), tool.clone(), matcher)),
                     Err(e) => {
                         tracing::warn!(grant = %id, error = %e, "skipping an always-grant that does not compile");
                         None
@@ -488,22 +540,33 @@ impl Inner {
     }
 }
 
-/// `tool:glob` → the tool and the compiled glob (`*` also matches `/`: subjects are
-/// commands and paths alike).
-fn compile_pattern(pattern: &str) -> Result<(String, GlobMatcher), DecideError> {
-    let bad = |reason: String| DecideError::BadPattern {
-        pattern: pattern.to_owned(),
-        reason,
-    };
-    let (tool, glob) = pattern
+/// `tool:glob` → the tool and the glob. The request's own tool is recognised even when its
+/// name contains `:` (`github:create_issue:*`); any other tool ends at the first `:`.
+fn split_pattern(pattern: &str, request_tool: &str) -> Result<(String, String), DecideError> {
+    if let Some(glob) = pattern
+        .strip_prefix(request_tool)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .filter(|_| !request_tool.is_empty())
+    {
+        return Ok((request_tool.to_owned(), glob.to_owned()));
+    }
+    pattern
         .split_once(':')
-        .ok_or_else(|| bad("expected `tool:glob`, e.g. `exec:ls *`".to_owned()))?;
-    let glob = GlobBuilder::new(glob)
+        .map(|(tool, glob)| (tool.to_owned(), glob.to_owned()))
+        .ok_or_else(|| DecideError::BadPattern {
+            pattern: pattern.to_owned(),
+            reason: "expected `tool:glob`, e.g. `exec:ls *`".to_owned(),
+        })
+}
+
+/// The glob on the subject (`*` also matches `/`: subjects are commands and paths alike).
+fn compile_glob(glob: &str) -> Result<GlobMatcher, String> {
+    GlobBuilder::new(glob)
         .literal_separator(false)
         .backslash_escape(true)
         .build()
-        .map_err(|e| bad(e.to_string()))?;
-    Ok((tool.to_owned(), glob.compile_matcher()))
+        .map(|g| g.compile_matcher())
+        .map_err(|e| e.to_string())
 }
 
 /// `subject` as a glob that matches exactly it.
@@ -544,17 +607,28 @@ mod tests {
 
     #[test]
     fn literal_subjects_escape_glob_syntax() {
-        let (tool, glob) =
-            compile_pattern(&format!("exec:{}", glob_literal("ls *.md [x]"))).unwrap();
-        assert_eq!(tool, "exec");
+        let glob = compile_glob(&glob_literal("ls *.md [x]")).unwrap();
         assert!(glob.is_match("ls *.md [x]"));
         assert!(!glob.is_match("ls a.md [x]"));
     }
 
     #[test]
     fn patterns_need_a_tool_and_a_glob() {
-        assert!(compile_pattern("ls *").is_err());
-        let (_, glob) = compile_pattern("Read:*.md").unwrap();
-        assert!(glob.is_match("/home/me/notes/a.md"));
+        assert!(split_pattern("ls *", "exec").is_err());
+        let (tool, glob) = split_pattern("Read:*.md", "exec").unwrap();
+        assert_eq!(tool, "Read");
+        assert!(compile_glob(&glob).unwrap().is_match("/home/me/notes/a.md"));
+    }
+
+    #[test]
+    fn the_request_tool_may_contain_a_colon() {
+        let (tool, glob) =
+            split_pattern("github:create_issue:bug *", "github:create_issue").unwrap();
+        assert_eq!(
+            (tool.as_str(), glob.as_str()),
+            ("github:create_issue", "bug *")
+        );
+        let (tool, glob) = split_pattern("exec:curl http://x", "exec").unwrap();
+        assert_eq!((tool.as_str(), glob.as_str()), ("exec", "curl http://x"));
     }
 }

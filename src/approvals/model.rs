@@ -59,8 +59,12 @@ pub enum Grant {
     Always {
         /// `g_<16 hex>`.
         id: String,
-        /// `exec:ls *`, `Read:*.md`.
+        /// `exec:ls *`, `Read:*.md` (for display; `tool` and `glob` are what match).
         pattern: String,
+        /// The tool, exactly (it may itself contain `:`).
+        tool: String,
+        /// The glob on the command subject.
+        glob: String,
         /// Who granted it.
         by: String,
         /// When (Unix ms).

@@ -181,6 +181,8 @@ mod tests {
         state.grants.push(super::super::model::Grant::Always {
             id: "g_1".into(),
             pattern: "exec:ls *".into(),
+            tool: "exec".into(),
+            glob: "ls *".into(),
             by: "ops".into(),
             at_ms: 1,
         });

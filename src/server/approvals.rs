@@ -112,6 +112,8 @@ fn decide_error(e: DecideError) -> ApiError {
         DecideError::AlreadyDecided(_) => {
             ApiError::new(StatusCode::CONFLICT, "already_decided", message)
         }
+        DecideError::Expired(_) => ApiError::new(StatusCode::CONFLICT, "expired", message),
+        DecideError::InvalidBy(_) => ApiError::bad_request(message).with_field("by"),
         DecideError::NotAllowed { .. } => ApiError::bad_request(message).with_field("decision"),
         DecideError::BadPattern { .. } => ApiError::bad_request(message).with_field("pattern"),
         DecideError::Store(_) => {

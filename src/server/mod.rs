@@ -165,6 +165,9 @@ pub async fn serve(
         .with_graceful_shutdown(async move {
             shutdown.await;
             draining.draining.store(true, Ordering::Relaxed);
+            if let Some(approvals) = draining.live.services().approvals() {
+                approvals.release_waiters();
+            }
             tracing::info!("shutting down: finishing requests in flight");
         })
         .await;
