@@ -39,6 +39,7 @@
 //! returns an error: action failures become results through the hook's `onFailure` policy.
 
 pub mod actions;
+pub mod adapters;
 pub mod approvals;
 pub mod config;
 pub mod context;

@@ -6,6 +6,7 @@
 mod actions;
 mod approvals;
 mod approvals_cli;
+mod claude_code;
 mod cli;
 mod config_errors;
 mod corpus;

@@ -2,6 +2,7 @@
 
 mod approvals;
 mod check;
+mod claude_code;
 mod context_args;
 mod report;
 mod serve;
@@ -47,6 +48,8 @@ enum Command {
     Serve(serve::Args),
     /// List and decide approval requests; list and revoke grants.
     Approvals(approvals::Args),
+    /// A Claude Code command hook: hook JSON on stdin, Claude Code's answer on stdout.
+    ClaudeCode(claude_code::Args),
 }
 
 /// Output format.
@@ -73,6 +76,7 @@ pub(crate) fn run() -> ExitCode {
     let code = match cli.command {
         Command::Serve(args) => serve::run(args),
         Command::Approvals(args) => approvals::run(args),
+        Command::ClaudeCode(args) => claude_code::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
         Command::Schema => {

@@ -4,6 +4,7 @@
 //! `GET /metrics`, all behind the bearer token when one is set; `GET /healthz` and
 //! `GET /readyz` are open. Every error is a JSON body naming what was wrong.
 
+mod adapters;
 mod admin;
 mod approvals;
 mod auth;
@@ -114,6 +115,7 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route("/v1/grants/{id}", axum::routing::delete(approvals::revoke))
         .route_layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
         .route("/v1/evaluate", post(evaluate::handle))
+        .route("/v1/claude-code", post(adapters::claude_code))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&app),
             auth::require_token,

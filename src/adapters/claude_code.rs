@@ -1,0 +1,253 @@
+//! Claude Code hooks: its hook JSON in, a HookContext and point; a Decision out, Claude
+//! Code's own answer (stdout JSON and exit code).
+//!
+//! Session key: `claude-code:<session_id>`, and `claude-code:<session_id>:subagent:<agent_id>`
+//! inside a sub-agent, so `isSubAgent` and `sessionPattern` work as for OpenClaw keys.
+
+use serde_json::{Map, Value, json};
+
+use crate::context::HookContext;
+use crate::decision::{Decision, Verdict};
+use crate::point::Point;
+
+/// Claude Code's answer to one hook event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The JSON to print on stdout (or return over HTTP), if any.
+    pub stdout: Option<Value>,
+    /// The exit code: 0, or 2 to block with `stderr` as the reason.
+    pub exit_code: u8,
+    /// Shown to Claude (exit 2) or the user.
+    pub stderr: Option<String>,
+}
+
+/// Why a payload could not be read.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PayloadError {
+    /// Not a JSON object.
+    #[error("the hook input is not a JSON object: {0}")]
+    NotJson(String),
+    /// `hook_event_name` is missing or unknown.
+    #[error("unknown or missing hook_event_name `{0}`")]
+    UnknownEvent(String),
+}
+
+/// The events this adapter maps, and where they go.
+fn point_of(event: &str, in_subagent: bool) -> Option<Point> {
+    Some(match (event, in_subagent) {
+        ("PreToolUse", false) => Point::TurnToolPre,
+        ("PreToolUse", true) => Point::SubagentToolPre,
+        ("PostToolUse", false) => Point::TurnToolPost,
+        ("PostToolUse", true) => Point::SubagentToolPost,
+        ("PostToolUseFailure", _) => Point::ToolError,
+        ("UserPromptSubmit", _) => Point::TurnPre,
+        ("Stop", _) => Point::TurnPost,
+        ("SubagentStart", _) => Point::SubagentSpawnPre,
+        ("SubagentStop", _) => Point::SubagentPost,
+        ("SessionStart", _) => Point::SessionStart,
+        ("SessionEnd", _) => Point::SessionEnd,
+        ("PreCompact", _) => Point::CompactionPre,
+        ("Notification", _) => Point::Notification,
+        ("PermissionRequest", _) => Point::PermissionRequest,
+        _ => return None,
+    })
+}
+
+/// A parsed hook event.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// `hook_event_name`.
+    pub name: String,
+    /// Where it is evaluated.
+    pub point: Point,
+    /// What it is evaluated with.
+    pub context: HookContext,
+}
+
+/// Reads a hook payload.
+pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+    let value: Value =
+        serde_json::from_slice(payload).map_err(|e| PayloadError::NotJson(e.to_string()))?;
+    let Value::Object(fields) = value else {
+        return Err(PayloadError::NotJson("expected an object".to_owned()));
+    };
+    let text = |k: &str| fields.get(k).and_then(Value::as_str).map(str::to_owned);
+    let name = text("hook_event_name").unwrap_or_default();
+    let agent = text("agent_id").filter(|a| !a.is_empty());
+    let point =
+        point_of(&name, agent.is_some()).ok_or_else(|| PayloadError::UnknownEvent(name.clone()))?;
+    let session = text("session_id").unwrap_or_else(|| "unknown".to_owned());
+    let session_key = match &agent {
+        Some(agent) => format!("claude-code:{session}:subagent:{agent}"),
+        None => format!("claude-code:{session}"),
+    };
+    let mut ctx = HookContext::new(session_key);
+    ctx.point = Some(point);
+    ctx.tool_name = text("tool_name");
+    ctx.tool_args = match fields.get("tool_input") {
+        Some(Value::Object(args)) => Some(args.clone()),
+        Some(other) => Some(Map::from_iter([("input".to_owned(), other.clone())])),
+        None => None,
+    };
+    ctx.prompt = text("prompt");
+    ctx.response = match fields.get("tool_response").or_else(|| fields.get("error")) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(other) => Some(other.to_string()),
+        None => text("last_assistant_message"),
+    };
+    ctx.subagent_label = text("agent_type");
+    ctx.raw = Some(Value::Object(fields));
+    Ok(Event {
+        name,
+        point,
+        context: ctx,
+    })
+}
+
+/// The payload's `hook_event_name`, if it can be read at all ("" otherwise, which fails
+/// closed).
+pub fn event_name(payload: &[u8]) -> String {
+    #[derive(serde::Deserialize)]
+    struct Name {
+        hook_event_name: Option<String>,
+    }
+    serde_json::from_slice::<Name>(payload)
+        .ok()
+        .and_then(|n| n.hook_event_name)
+        .unwrap_or_default()
+}
+
+/// Whether a broken policy or payload must stop this event (exit 2) rather than let it pass.
+pub fn fails_closed(event_name: &str) -> bool {
+    matches!(
+        event_name,
+        "PreToolUse" | "PermissionRequest" | "UserPromptSubmit" | ""
+    )
+}
+
+/// The answer when hookgate cannot decide (no policy, bad input): block where blocking is
+/// possible, and say why.
+pub fn failure(event_name: &str, reason: &str) -> Answer {
+    let reason = format!("hookgate could not evaluate this event: {reason}");
+    Answer {
+        stdout: None,
+        exit_code: if fails_closed(event_name) { 2 } else { 1 },
+        stderr: Some(reason),
+    }
+}
+
+/// The body of an HTTP hook answer: Claude Code reads only the JSON there (a non-2xx status
+/// is a non-blocking error), so a blocking failure becomes the event's own blocking JSON.
+pub fn http_body(name: &str, answer: &Answer) -> Value {
+    if let Some(json) = &answer.stdout {
+        return json.clone();
+    }
+    let Some(reason) = answer.stderr.clone().filter(|_| answer.exit_code == 2) else {
+        return json!({});
+    };
+    match name {
+        "PermissionRequest" => json!({ "hookSpecificOutput": {
+            "hookEventName": name, "decision": { "behavior": "deny", "message": reason } } }),
+        "UserPromptSubmit" => json!({ "decision": "block", "reason": reason }),
+        _ => json!({ "hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny",
+            "permissionDecisionReason": reason } }),
+    }
+}
+
+/// Claude Code's answer for `decision` at event `name`.
+pub fn answer(name: &str, decision: &Decision) -> Answer {
+    let reason = decision
+        .message
+        .clone()
+        .unwrap_or_else(|| "Blocked by hookgate policy".to_owned());
+    let context =
+        (!decision.injected_context.is_empty()).then(|| decision.injected_context.join("\n\n"));
+    let mut specific = Map::new();
+    specific.insert("hookEventName".into(), json!(name));
+    let mut top = Map::new();
+    let stopped = decision.decision != Verdict::Allow;
+    match name {
+        "PreToolUse" => {
+            match decision.decision {
+                Verdict::Block => {
+                    specific.insert("permissionDecision".into(), json!("deny"));
+                    specific.insert("permissionDecisionReason".into(), json!(reason));
+                }
+                Verdict::Ask => {
+                    specific.insert("permissionDecision".into(), json!("ask"));
+                    specific.insert("permissionDecisionReason".into(), json!(reason));
+                }
+                // Not blocked by policy is not approved: Claude Code's own permission rules
+                // still apply, so no decision is given.
+                Verdict::Allow => {}
+            }
+            if let (Some(params), false) = (&decision.params, stopped) {
+                specific.insert("updatedInput".into(), params.clone());
+            }
+        }
+        "PermissionRequest" => {
+            if decision.decision == Verdict::Block {
+                specific.insert(
+                    "decision".into(),
+                    json!({ "behavior": "deny", "message": reason }),
+                );
+            }
+        }
+        "PostToolUse" | "PostToolUseFailure" | "UserPromptSubmit" | "Stop" | "SubagentStop" => {
+            if stopped {
+                top.insert("decision".into(), json!("block"));
+                top.insert("reason".into(), json!(reason));
+            }
+        }
+        _ => {
+            if stopped {
+                top.insert("continue".into(), json!(false));
+                top.insert("stopReason".into(), json!(reason));
+            }
+        }
+    }
+    if let Some(context) = context.filter(|_| !stopped) {
+        specific.insert("additionalContext".into(), json!(context));
+    }
+    if specific.len() > 1 {
+        top.insert("hookSpecificOutput".into(), Value::Object(specific));
+    }
+    Answer {
+        stdout: (!top.is_empty()).then_some(Value::Object(top)),
+        exit_code: 0,
+        stderr: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sub_agents_get_sub_agent_points_and_keys() {
+        let e = parse(br#"{"hook_event_name":"PreToolUse","session_id":"abc","agent_id":"a1","tool_name":"Bash","tool_input":{"command":"ls"}}"#).unwrap();
+        assert_eq!(e.point, Point::SubagentToolPre);
+        assert_eq!(e.context.session_key, "claude-code:abc:subagent:a1");
+        assert!(e.context.is_sub_agent());
+        assert_eq!(e.context.command_subject(), "ls");
+        let e =
+            parse(br#"{"hook_event_name":"UserPromptSubmit","session_id":"abc","prompt":"hi"}"#)
+                .unwrap();
+        assert_eq!(
+            (e.point, e.context.prompt.as_deref()),
+            (Point::TurnPre, Some("hi"))
+        );
+    }
+
+    #[test]
+    fn unknown_events_and_garbage_are_errors() {
+        assert!(matches!(parse(b"[]"), Err(PayloadError::NotJson(_))));
+        assert_eq!(
+            parse(br#"{"hook_event_name":"Nope"}"#).unwrap_err(),
+            PayloadError::UnknownEvent("Nope".into())
+        );
+        assert_eq!(failure("PreToolUse", "x").exit_code, 2);
+        assert_eq!(failure("SessionEnd", "x").exit_code, 1);
+    }
+}
