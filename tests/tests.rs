@@ -14,6 +14,7 @@ mod daemon;
 mod external;
 mod llm;
 mod notify;
+mod openclaw;
 mod properties;
 mod semantics;
 mod stand_in;

@@ -1,6 +1,7 @@
 //! Translation between gateways' own hook payloads and hookgate's context and decision.
 
 pub mod claude_code;
+pub mod openclaw;
 
 use crate::engine::Engine;
 

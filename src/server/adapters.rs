@@ -4,13 +4,18 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::error::ApiError;
-use crate::adapters::{self as translate, claude_code as cc};
+use std::time::Instant;
+
+use crate::adapters::{claude_code as cc, openclaw};
+use crate::context::HookContext;
+use crate::decision::Decision;
+use crate::point::Point;
 
 /// `POST /v1/claude-code`: a Claude Code `http` hook. Takes the hook JSON, answers with what
 /// `hookgate claude-code` would print (always 200: Claude Code treats other statuses as
@@ -20,8 +25,39 @@ pub(crate) async fn claude_code(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
-    let policy = app.live.current();
-    let answer = translate::claude_code(policy.engine(), &body).await;
     let name = cc::event_name(&body);
+    let answer = match cc::parse(&body) {
+        Ok(event) => cc::answer(
+            &event.name,
+            &evaluate(&app, event.point, &event.context).await,
+        ),
+        Err(e) => cc::failure(&name, &e.to_string()),
+    };
     Ok(Json(cc::http_body(&name, &answer)).into_response())
+}
+
+/// `POST /v1/openclaw/{hook}`: an OpenClaw plugin hook's `{event, ctx}`; answers with the
+/// hook's result shape (`{block, blockReason, params}`, `{prependContext}`, `{cancel}`, ...)
+/// and the Decision under `hookgate`.
+pub(crate) async fn openclaw(
+    State(app): State<Arc<AppState>>,
+    Path(hook): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
+    let (point, ctx) = openclaw::parse(&hook, &body).map_err(|e| match e {
+        openclaw::PayloadError::UnknownHook(_) => ApiError::not_found(e.to_string()),
+        openclaw::PayloadError::Shape(_) => ApiError::bad_request(e.to_string()),
+    })?;
+    let decision = evaluate(&app, point, &ctx).await;
+    Ok(Json(openclaw::result(&hook, &decision)).into_response())
+}
+
+/// Evaluates on the policy in force and counts the decision, as `/v1/evaluate` does.
+async fn evaluate(app: &AppState, point: Point, ctx: &HookContext) -> Decision {
+    let policy = app.live.current();
+    let started = Instant::now();
+    let decision = policy.engine().evaluate(point, ctx).await;
+    super::metrics::record(&decision, started.elapsed());
+    decision
 }

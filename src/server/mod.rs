@@ -116,6 +116,7 @@ pub fn router(app: Arc<AppState>) -> Router {
         .route_layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
         .route("/v1/evaluate", post(evaluate::handle))
         .route("/v1/claude-code", post(adapters::claude_code))
+        .route("/v1/openclaw/{hook}", post(adapters::openclaw))
         .route_layer(middleware::from_fn_with_state(
             Arc::clone(&app),
             auth::require_token,
