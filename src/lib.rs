@@ -54,6 +54,7 @@ pub mod process;
 pub mod reload;
 pub mod server;
 mod suggest;
+mod worker;
 
 pub use config::{ConfigError, Diagnostic, Document, LoadedPolicy};
 pub use context::HookContext;

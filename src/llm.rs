@@ -94,20 +94,13 @@ fn timeout(settings: &LlmSettings) -> Duration {
 }
 
 fn run(mut rx: mpsc::Receiver<Call>) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build();
-    let runtime = match runtime {
-        Ok(rt) => rt,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot start the LLM runtime");
-            while let Some(call) = rx.blocking_recv() {
-                let _ = call
-                    .reply
-                    .send(Err("the LLM runtime is not running".into()));
-            }
-            return;
+    let Some(runtime) = crate::worker::runtime("llm") else {
+        while let Some(call) = rx.blocking_recv() {
+            let _ = call
+                .reply
+                .send(Err("the LLM runtime is not running".into()));
         }
+        return;
     };
     runtime.block_on(async move {
         let mut client: Option<reqwest::Client> = None;

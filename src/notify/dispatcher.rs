@@ -89,20 +89,14 @@ impl Notifier for Dispatcher {
 }
 
 fn run(mut rx: mpsc::Receiver<Job>) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build();
-    let runtime = match runtime {
-        Ok(rt) => rt,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot start the notification runtime; notices are only logged");
-            while let Some(job) = rx.blocking_recv() {
-                if let Job::Deliver(notice) = job {
-                    log(&notice);
-                }
+    let Some(runtime) = crate::worker::runtime("notify") else {
+        // Notices are still logged, never silently lost.
+        while let Some(job) = rx.blocking_recv() {
+            if let Job::Deliver(notice) = job {
+                log(&notice);
             }
-            return;
         }
+        return;
     };
     runtime.block_on(async move {
         // Built on the first notice: most processes never send one, and a one-shot `check`
