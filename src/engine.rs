@@ -132,8 +132,9 @@ impl Engine {
         let mut approval = None;
         let mut blocked = false;
 
+        let subject = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
-            let mut accepted = matcher::check(&hook.spec().filter, ctx);
+            let mut accepted = matcher::check_subject(&hook.spec().filter, ctx, &subject);
             if let (Ok(()), Some(program)) = (accepted, hook.spec().filter.custom.as_deref()) {
                 let timeout = hook
                     .spec()

@@ -410,8 +410,10 @@ async fn command_pattern_is_unanchored_and_accepts_the_seed_syntax() {
     let cases = [
         (r"rm\\s+-rf", "sudo rm -rf /tmp", true),
         (r"rm\\s+-rf", "rm -r f", false),
-        ("^rm", "sudo rm x", false),
+        ("^rm", "echo rm x", false),
         ("^rm", "rm x", true),
+        // Shell-aware: `sudo` is a wrapper, so the command it runs starts with `rm`.
+        ("^rm", "sudo rm x", true),
         ("(?i)sudo", "SUDO ls", true),
         ("sudo", "SUDO ls", false),
         (r"\\d{3}", "abc123", true),
@@ -1516,4 +1518,60 @@ async fn trace_id_is_generated_from_the_topic_when_absent() {
     assert_generated_trace_id(&d.trace_id, "general");
     let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
     assert_generated_trace_id(&d.trace_id, "none");
+}
+
+#[tokio::test]
+async fn command_patterns_see_what_the_shell_would_run() {
+    let e = guard(r#"{ tool: exec, commandPattern: "^rm\\s+-[a-zA-Z]*[rf]" }"#);
+    for bypass in [
+        "bash -c 'rm -rf /'",
+        "sh -lc \"rm -rf /\"",
+        "r''m -rf /",
+        "\\rm -rf /",
+        "\"rm\" -rf /",
+        "$'\\x72\\x6d' -rf /",
+        "/bin/rm -rf /",
+        "FOO=1 rm -rf /",
+        "ls; rm -rf /",
+        "true && rm -rf /",
+        "echo $(rm -rf /)",
+        "echo `rm -rf /`",
+        "sudo -u root nohup timeout 5 rm -rf /",
+        "env X=1 nice -n 5 rm -rf /",
+        "find / -exec rm -rf {} +",
+        "eval 'rm -rf /'",
+        "echo cm0gLXJmIC8= | base64 -d | sh",
+    ] {
+        assert!(blocks(&e, &tool_ctx("exec", bypass)).await, "{bypass}");
+    }
+    for fine in [
+        "ls -la",
+        "echo hello",
+        "git rm --cached x",
+        "grep -rf patterns .",
+    ] {
+        assert!(!blocks(&e, &tool_ctx("exec", fine)).await, "{fine}");
+    }
+}
+
+#[tokio::test]
+async fn unparseable_commands_follow_defaults_on_unparseable() {
+    let strict = engine(
+        "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: \"^rm\" }, action: block }\n",
+    );
+    let lenient = engine(
+        "version: 1\ndefaults: { onUnparseable: nomatch }\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: \"^rm\" }, action: block }\n",
+    );
+    let odd = tool_ctx("exec", "echo 'unterminated");
+    assert!(blocks(&strict, &odd).await, "match is the safe default");
+    assert!(!blocks(&lenient, &odd).await);
+    // Paths are not shell commands: they are matched as they are.
+    let read = HookContext::new("s").with_tool(
+        "Read",
+        json!({ "file_path": "x; rm -rf /" })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+    );
+    assert!(!blocks(&strict, &read).await);
 }

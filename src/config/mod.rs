@@ -21,7 +21,7 @@ pub(crate) use model::js_number;
 pub use model::{
     ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_PRIORITY, Defaults, Document,
     FailureAction, HookSpec, LlmProvider, LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure,
-    Risk, TelegramSettings, TimeoutAction, WebhookSettings,
+    Risk, TelegramSettings, TimeoutAction, Unparseable, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use schema::HOOKS_SCHEMA;

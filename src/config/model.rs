@@ -38,8 +38,22 @@ pub struct Defaults {
     pub notify: Option<NotifySettings>,
     /// The LLM endpoint of summarize_and_log and notify_user.
     pub llm: Option<LlmSettings>,
+    /// Whether a `commandPattern` matches a shell command that cannot be read.
+    pub on_unparseable: Unparseable,
     /// Enforce (default) or audit.
     pub mode: Mode,
+}
+
+/// What a `commandPattern` does with a shell command it cannot read (an unterminated quote,
+/// a script piped into a shell, a command over the size or depth bounds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unparseable {
+    /// It matches: a guard cannot be walked around by confusing the reader (the default).
+    #[default]
+    Match,
+    /// It matches only if the raw text does.
+    Nomatch,
 }
 
 /// How risky a call that needs approval is (shown to the approver).
@@ -359,6 +373,7 @@ struct RawDefaults {
     notification_target: Option<String>,
     notify: Option<NotifySettings>,
     llm: Option<LlmSettings>,
+    on_unparseable: Option<Unparseable>,
     mode: Option<Mode>,
 }
 
@@ -452,6 +467,7 @@ pub(crate) fn build(
             notification_target: d.notification_target,
             notify: d.notify,
             llm: d.llm,
+            on_unparseable: d.on_unparseable.unwrap_or_default(),
             mode: d.mode.unwrap_or_default(),
         })
         .unwrap_or_default();

@@ -5,8 +5,11 @@
 //! the built-in filters passed.
 
 pub mod custom;
+pub mod shell;
 
-use crate::config::MatchSpec;
+use std::cell::OnceCell;
+
+use crate::config::{MatchSpec, Pattern, Unparseable};
 use crate::context::HookContext;
 
 /// A filter of the `match` section, named when it rejects a context.
@@ -40,16 +43,75 @@ impl Filter {
     }
 }
 
-/// Checks every present filter (AND), in the seed's order; `Err` names the first that fails.
-/// Allocation-free except for a numeric `topicId`, which is stringified to compare.
+/// The command subject of one evaluation, and (read once, on first need) the simple commands
+/// of a shell command.
+#[derive(Debug)]
+pub struct Subject<'a> {
+    raw: &'a str,
+    /// The subject when it is a shell command (`toolArgs.command`).
+    command: Option<&'a str>,
+    commands: OnceCell<(Vec<String>, bool)>,
+    on_unparseable: Unparseable,
+}
+
+impl<'a> Subject<'a> {
+    /// The subject of `ctx`; `on_unparseable` decides for shell commands that cannot be read.
+    pub fn of(ctx: &'a HookContext, on_unparseable: Unparseable) -> Subject<'a> {
+        let command = match ctx.tool_args.as_ref().and_then(|a| a.get("command")) {
+            Some(serde_json::Value::String(c)) => Some(c.as_str()),
+            _ => None,
+        };
+        Subject {
+            raw: ctx.command_subject(),
+            command,
+            commands: OnceCell::new(),
+            on_unparseable,
+        }
+    }
+
+    /// Whether `pattern` matches the raw subject (the seed's rule) or any simple command the
+    /// shell would run; an unreadable command matches per `defaults.onUnparseable`.
+    pub fn matches(&self, pattern: &Pattern) -> bool {
+        if pattern.is_match(self.raw) {
+            return true;
+        }
+        let Some(command) = self.command else {
+            return false;
+        };
+        let (texts, opaque) = self.commands.get_or_init(|| {
+            let line = shell::parse(command);
+            let texts = line
+                .commands
+                .iter()
+                .map(shell::SimpleCommand::text)
+                .collect();
+            (texts, line.opaque.is_some())
+        });
+        texts.iter().any(|t| pattern.is_match(t))
+            || (*opaque && self.on_unparseable == Unparseable::Match)
+    }
+}
+
+/// [`check_subject`] with a subject of its own (unreadable commands match).
 pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
+    check_subject(filter, ctx, &Subject::of(ctx, Unparseable::Match))
+}
+
+/// Checks every present filter (AND), in the seed's order; `Err` names the first that fails.
+/// Allocation-free on the common path: a shell command is read only when a `commandPattern`
+/// misses its raw text, and then once per evaluation.
+pub fn check_subject(
+    filter: &MatchSpec,
+    ctx: &HookContext,
+    subject: &Subject<'_>,
+) -> Result<(), Filter> {
     if let Some(tool) = &filter.tool
         && ctx.tool_name.as_deref() != Some(tool.as_str())
     {
         return Err(Filter::Tool);
     }
     if let Some(pattern) = &filter.command_pattern
-        && !pattern.is_match(ctx.command_subject())
+        && !subject.matches(pattern)
     {
         return Err(Filter::CommandPattern);
     }
