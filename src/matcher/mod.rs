@@ -79,6 +79,10 @@ impl<'a> Subject<'a> {
             return false;
         };
         let (texts, opaque) = self.commands.get_or_init(|| {
+            if shell::is_plain(command) {
+                // It reads as itself, which the pattern has just missed.
+                return (Vec::new(), false);
+            }
             let line = shell::parse(command);
             let texts = line
                 .commands

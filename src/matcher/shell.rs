@@ -58,6 +58,56 @@ pub fn parse(input: &str) -> CommandLine {
     out
 }
 
+/// Whether reading `input` could only give back `input` itself as one simple command: no
+/// quoting, substitution, operator, redirection or comment; single spaces; and a first word
+/// that is a plain program name, not a wrapper or a shell. The common case (`ls -la`) then
+/// costs a byte scan instead of a parse.
+pub fn is_plain(input: &str) -> bool {
+    if input.is_empty()
+        || input.starts_with(' ')
+        || input.ends_with(' ')
+        || input.contains("  ")
+        || input
+            .bytes()
+            .any(|b| b"'\"\\$`;&|<>()#\n\t\r{}!".contains(&b) || !b.is_ascii())
+    {
+        return false;
+    }
+    let first = input.split(' ').next().unwrap_or_default();
+    !(first.contains(['/', '=']) || is_shell(Some(first)) || is_wrapper(first))
+}
+
+fn is_wrapper(program: &str) -> bool {
+    matches!(
+        program,
+        "eval"
+            | "sudo"
+            | "doas"
+            | "env"
+            | "timeout"
+            | "nice"
+            | "ionice"
+            | "nohup"
+            | "setsid"
+            | "time"
+            | "command"
+            | "builtin"
+            | "exec"
+            | "stdbuf"
+            | "chrt"
+            | "taskset"
+            | "xargs"
+            | "find"
+            | "then"
+            | "do"
+            | "else"
+            | "if"
+            | "while"
+            | "until"
+            | "elif"
+    )
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sep {
     /// `;`, `&`, `&&`, `||`, newline, or the end.
@@ -641,6 +691,24 @@ mod tests {
         assert!(parse("echo cm0gLXJmIC8= | base64 -d | sh").opaque.is_some());
         assert!(parse(&"$(".repeat(10_000)).opaque.is_some());
         assert!(parse("ls -la").opaque.is_none());
+    }
+
+    #[test]
+    fn plain_commands_read_as_themselves() {
+        for plain in [
+            "ls -la",
+            "git status",
+            "cargo test --release",
+            "grep -rf pat .",
+        ] {
+            assert!(is_plain(plain), "{plain}");
+            assert_eq!(texts(plain), [plain], "{plain}");
+        }
+        for not_plain in [
+            "sudo ls", "/bin/ls", "X=1 ls", "ls;rm", "ls  -la", " ls", "bash x", "r''m", "ls é",
+        ] {
+            assert!(!is_plain(not_plain), "{not_plain}");
+        }
     }
 
     #[test]
