@@ -231,7 +231,7 @@ fn wrong_types_name_what_was_expected_and_found() {
         4,
         20,
         "hooks[0].match.tool",
-        "expected a string, found a number (`5`)",
+        "expected a string or a list, found a number (`5`)",
     );
     let d = single("hello");
     assert_at(&d, 1, 1, "", "expected a mapping, found a string (`hello`)");
@@ -722,7 +722,7 @@ fn yaml_1_1_boolean_words_are_strings_as_in_the_seed() {
         .unwrap_or_else(|e| panic!("{e}: {:?}", e.diagnostics()));
     let hook = &policy.document.hooks[0];
     assert_eq!(hook.id, "off");
-    assert_eq!(hook.filter.tool.as_deref(), Some("on"));
+    assert_eq!(hook.filter.tool.as_deref(), Some(&["on".to_owned()][..]));
     assert_eq!(hook.filter.topic_id.as_deref(), Some("y"));
 }
 

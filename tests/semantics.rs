@@ -1575,3 +1575,29 @@ async fn unparseable_commands_follow_defaults_on_unparseable() {
     );
     assert!(!blocks(&strict, &read).await);
 }
+
+#[tokio::test]
+async fn a_tool_list_matches_any_of_its_tools_and_is_indexed_under_each() {
+    let e = engine(
+        "version: 1\nhooks:\n  - { name: shells, point: turn:tool:pre, match: { tool: [exec, Bash, exec], commandPattern: \"^rm\" }, action: block }\n",
+    );
+    assert!(blocks(&e, &tool_ctx("exec", "rm -rf /")).await);
+    assert!(blocks(&e, &tool_ctx("Bash", "rm -rf /")).await);
+    assert!(
+        !blocks(&e, &tool_ctx("bash", "rm -rf /")).await,
+        "exact, case-sensitive"
+    );
+    // Named twice, indexed once: the hook is one candidate, not two.
+    assert_eq!(
+        e.graph()
+            .candidates(Point::TurnToolPre, Some("exec"))
+            .count(),
+        1
+    );
+    assert_eq!(
+        e.graph()
+            .candidates(Point::TurnToolPre, Some("Read"))
+            .count(),
+        0
+    );
+}

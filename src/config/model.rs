@@ -351,8 +351,8 @@ pub struct HookSpec {
 /// The `match` section, with patterns compiled.
 #[derive(Debug, Clone, Default)]
 pub struct MatchSpec {
-    /// Exact tool name.
-    pub tool: Option<String>,
+    /// Exact tool names (one of them must be the context's tool).
+    pub tool: Option<Vec<String>>,
     /// Regex on the command subject.
     pub command_pattern: Option<Pattern>,
     /// Topic id as a string; `*` = any present topic.
@@ -377,7 +377,7 @@ struct RawDefaults {
     mode: Option<Mode>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(untagged)]
 enum OneOrMany<T> {
     One(T),
@@ -394,7 +394,7 @@ enum StringOrNumber {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawMatch {
-    tool: Option<String>,
+    tool: Option<OneOrMany<String>>,
     topic_id: Option<StringOrNumber>,
     is_sub_agent: Option<bool>,
     // Patterns and `custom` are read from the raw value by the semantic checks.
@@ -556,7 +556,10 @@ pub(crate) fn build(
             points,
             priority: hook.priority.unwrap_or(DEFAULT_PRIORITY),
             filter: MatchSpec {
-                tool: m.as_ref().and_then(|m| m.tool.clone()),
+                tool: m.as_ref().and_then(|m| m.tool.clone()).map(|t| match t {
+                    OneOrMany::One(tool) => vec![tool],
+                    OneOrMany::Many(tools) => tools,
+                }),
                 command_pattern,
                 topic_id: m
                     .as_ref()

@@ -356,7 +356,7 @@ mod tests {
         assert!(
             messages.contains(&(
                 "hooks[0].match.tool".into(),
-                "expected a string, found a number (`5`)".into()
+                "expected a string or a list, found a number (`5`)".into()
             )),
             "{messages:?}"
         );

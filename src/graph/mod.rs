@@ -118,7 +118,15 @@ impl RuleGraph {
             for point in &hook.spec.points {
                 let slot = &mut index[point.index()];
                 match &hook.spec.filter.tool {
-                    Some(tool) => slot.by_tool.entry(tool.clone()).or_default().push(rank),
+                    Some(tools) => {
+                        for tool in tools {
+                            let ranks = slot.by_tool.entry(tool.clone()).or_default();
+                            // A list naming a tool twice indexes the hook once.
+                            if ranks.last() != Some(&rank) {
+                                ranks.push(rank);
+                            }
+                        }
+                    }
                     None => slot.any_tool.push(rank),
                 }
             }

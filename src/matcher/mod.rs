@@ -109,8 +109,11 @@ pub fn check_subject(
     ctx: &HookContext,
     subject: &Subject<'_>,
 ) -> Result<(), Filter> {
-    if let Some(tool) = &filter.tool
-        && ctx.tool_name.as_deref() != Some(tool.as_str())
+    if let Some(tools) = &filter.tool
+        && !ctx
+            .tool_name
+            .as_deref()
+            .is_some_and(|name| tools.iter().any(|t| t == name))
     {
         return Err(Filter::Tool);
     }
@@ -168,7 +171,7 @@ mod tests {
     #[test]
     fn tool_is_exact_and_case_sensitive() {
         let f = MatchSpec {
-            tool: Some("exec".into()),
+            tool: Some(vec!["exec".into()]),
             ..MatchSpec::default()
         };
         assert_eq!(
@@ -276,7 +279,7 @@ mod tests {
     #[test]
     fn filters_and_together_and_report_the_first_failure() {
         let f = MatchSpec {
-            tool: Some("exec".into()),
+            tool: Some(vec!["exec".into()]),
             command_pattern: pattern("^rm"),
             is_sub_agent: Some(true),
             ..MatchSpec::default()
