@@ -108,17 +108,20 @@ fn against_a_running_daemon_it_decides_over_http_with_the_token() {
     cmd.env("HOOKGATE_TOKEN", "cli-secret");
     let d = Daemon::spawn(cmd);
     let client = d.client();
-    let asked: Value = client
-        .post(d.url("/v1/evaluate"))
-        .bearer_auth("cli-secret")
-        .json(&json!({
-            "point": "turn:tool:pre",
-            "context": { "sessionKey": "s1", "toolName": "exec", "toolArgs": { "command": "deploy prod" } },
-        }))
-        .send()
-        .expect("evaluate")
-        .json()
-        .expect("decision");
+    let deploy = || -> Value {
+        client
+            .post(d.url("/v1/evaluate"))
+            .bearer_auth("cli-secret")
+            .json(&json!({
+                "point": "turn:tool:pre",
+                "context": { "sessionKey": "s1", "toolName": "exec", "toolArgs": { "command": "deploy prod" } },
+            }))
+            .send()
+            .expect("evaluate")
+            .json()
+            .expect("decision")
+    };
+    let asked = deploy();
     assert_eq!(asked["decision"], "ask");
     let id = asked["approval"]["id"].as_str().expect("id").to_owned();
 
@@ -148,17 +151,7 @@ fn against_a_running_daemon_it_decides_over_http_with_the_token() {
         format!("{id}: approved (approve_session) by dave\n")
     );
 
-    let again: Value = client
-        .post(d.url("/v1/evaluate"))
-        .bearer_auth("cli-secret")
-        .json(&json!({
-            "point": "turn:tool:pre",
-            "context": { "sessionKey": "s1", "toolName": "exec", "toolArgs": { "command": "deploy prod" } },
-        }))
-        .send()
-        .expect("evaluate")
-        .json()
-        .expect("decision");
+    let again = deploy();
     assert_eq!(again["decision"], "allow", "{again}");
     assert_eq!(
         again["results"][0]["message"],

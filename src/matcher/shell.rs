@@ -298,13 +298,8 @@ fn read_word(
                             word.push(chars[i + 1]);
                             i += 2;
                         }
-                        '$' if chars.get(i + 1) == Some(&'(') => {
-                            i = substitution(chars, i + 1, depth, out)?;
-                            word.push_str("$(...)");
-                        }
-                        '`' => {
-                            i = backtick(chars, i, depth, out)?;
-                            word.push_str("$(...)");
+                        _ if starts_substitution(chars, i) => {
+                            i = nested(chars, i, word, depth, out)?;
                         }
                         _ => {
                             word.push(c);
@@ -318,13 +313,8 @@ fn read_word(
                 word.push_str(&ansi_c(&chars[i + 2..close]));
                 i = close + 1;
             }
-            '$' if chars.get(i + 1) == Some(&'(') => {
-                i = substitution(chars, i + 1, depth, out)?;
-                word.push_str("$(...)");
-            }
-            '`' => {
-                i = backtick(chars, i, depth, out)?;
-                word.push_str("$(...)");
+            _ if starts_substitution(chars, i) => {
+                i = nested(chars, i, word, depth, out)?;
             }
             _ => {
                 word.push(c);
@@ -333,6 +323,33 @@ fn read_word(
         }
     }
     Some(i)
+}
+
+/// Whether a command substitution (`$(` or a backtick) starts at `i`.
+fn starts_substitution(chars: &[char], i: usize) -> bool {
+    match chars.get(i) {
+        Some('`') => true,
+        Some('$') => chars.get(i + 1) == Some(&'('),
+        _ => false,
+    }
+}
+
+/// Reads the substitution starting at `i` as nested commands; the word gets a placeholder
+/// (its output is unknown). Returns the index after it.
+fn nested(
+    chars: &[char],
+    i: usize,
+    word: &mut String,
+    depth: usize,
+    out: &mut CommandLine,
+) -> Option<usize> {
+    let next = if chars[i] == '`' {
+        backtick(chars, i, depth, out)?
+    } else {
+        substitution(chars, i + 1, depth, out)?
+    };
+    word.push_str("$(...)");
+    Some(next)
 }
 
 /// Reads the `$( ... )` opening at `open` as nested commands; returns the index after it.
