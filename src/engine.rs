@@ -134,6 +134,7 @@ impl Engine {
 
         let subject = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
         for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
+            subject.reset_unread_match();
             let mut accepted = matcher::check_subject(&hook.spec().filter, ctx, &subject);
             if let (Ok(()), Some(program)) = (accepted, hook.spec().filter.custom.as_deref()) {
                 let timeout = hook
@@ -164,7 +165,7 @@ impl Engine {
                 wait_for_approval: options.wait_for_approval,
             };
             let Fired {
-                result,
+                mut result,
                 injected,
                 notice,
                 params: new_params,
@@ -191,6 +192,16 @@ impl Engine {
                 steps.push(Step::Fired {
                     hook: hook.id().to_owned(),
                     result: results.len(),
+                });
+            }
+            if let Some(reason) = subject.unread_match()
+                && !result.passed
+            {
+                // Say why a hook about something else stopped this command.
+                let note = format!("(hookgate could not read this shell command: {reason})");
+                result.message = Some(match result.message.take() {
+                    Some(m) => format!("{m} {note}"),
+                    None => note,
                 });
             }
             let stop = !result.passed;

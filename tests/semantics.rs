@@ -531,17 +531,33 @@ async fn session_pattern_is_a_regex_on_the_session_key() {
 #[tokio::test]
 async fn filters_and_together_and_explain_names_the_failing_one() {
     let e = guard(
-        r#"{ tool: exec, commandPattern: "rm", topicId: 42, isSubAgent: false, sessionPattern: "^agent:main:" }"#,
+        r#"{ tool: exec, commandPattern: "rm", topicId: 42, isSubAgent: false, sessionPattern: "^agent:main:",
+             args: { cwd: "^/work" }, command: { program: rm }, pathGlob: "/" }"#,
     );
     let base = json!({
         "sessionKey": "agent:main:telegram",
         "topicId": 42,
         "toolName": "exec",
-        "toolArgs": {"command": "rm -rf /"},
+        "toolArgs": {"command": "rm -rf /", "cwd": "/work"},
     });
     assert!(blocks(&e, &ctx(base.clone())).await, "all filters match");
 
-    let variants: [(&str, Value, Filter); 5] = [
+    let variants: [(&str, Value, Filter); 8] = [
+        (
+            "toolArgs",
+            json!({"command": "rm -rf /", "cwd": "/tmp"}),
+            Filter::Args,
+        ),
+        (
+            "toolArgs",
+            json!({"command": "echo rm /", "cwd": "/work"}),
+            Filter::Command,
+        ),
+        (
+            "toolArgs",
+            json!({"command": "rm -rf /tmp", "cwd": "/work"}),
+            Filter::PathGlob,
+        ),
         ("toolName", json!("bash"), Filter::Tool),
         ("toolArgs", json!({"command": "ls"}), Filter::CommandPattern),
         ("topicId", json!(43), Filter::TopicId),
@@ -587,6 +603,9 @@ fn filter_name(f: Filter) -> &'static str {
         Filter::TopicId => "topicId",
         Filter::IsSubAgent => "isSubAgent",
         Filter::SessionPattern => "sessionPattern",
+        Filter::Command => "command",
+        Filter::Args => "args",
+        Filter::PathGlob => "pathGlob",
         Filter::Custom => "custom",
     }
 }

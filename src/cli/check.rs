@@ -4,8 +4,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use hookgate::config::Unparseable;
 use hookgate::decision::{Decision, Verdict};
-use hookgate::{Engine, HookContext, Point, RuleGraph, Step};
+use hookgate::{Engine, HookContext, Point, RuleGraph, Step, matcher};
 use serde_json::Value;
 
 use super::context_args::{ContextArgs, parse_context};
@@ -187,6 +188,19 @@ fn explain(
     let subject = ctx.command_subject();
     if !subject.is_empty() {
         s.push_str(&format!("subject: {subject:?}\n"));
+    }
+    let reading = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
+    if let Some(line) = reading.command_line() {
+        s.push_str(&format!("runs:    {}\n", line.normalized()));
+        if let Some(reason) = line.opaque {
+            s.push_str(&format!(
+                "unread:  {reason}; shell-aware filters {}\n",
+                match graph.defaults().on_unparseable {
+                    Unparseable::Match => "match it (defaults.onUnparseable: match)",
+                    Unparseable::Nomatch => "do not match it (defaults.onUnparseable: nomatch)",
+                },
+            ));
+        }
     }
     s.push_str(&format!(
         "hooks:   {registered} enabled at this point, {candidates} candidate{} for this tool, {} evaluated\n",

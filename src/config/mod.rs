@@ -7,6 +7,7 @@
 
 mod discovery;
 pub mod error;
+mod filters;
 mod model;
 mod pattern;
 pub(crate) mod schema;
@@ -17,6 +18,7 @@ use std::sync::Arc;
 
 pub use discovery::{ConfigSource, discover};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
+pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub(crate) use model::js_number;
 pub use model::{
     ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_PRIORITY, Defaults, Document,

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::{Diagnostic, DiagnosticKind};
+use super::filters::{self, ArgFilter, CommandFilter, PathGlob};
 use super::pattern::Pattern;
 use super::yaml::{Position, SpanMap};
 use crate::point::Point;
@@ -361,6 +362,12 @@ pub struct MatchSpec {
     pub is_sub_agent: Option<bool>,
     /// Regex on the session key.
     pub session_pattern: Option<Pattern>,
+    /// Test on the simple commands of a shell command.
+    pub command: Option<CommandFilter>,
+    /// Regexes on named tool arguments (all must match).
+    pub args: Option<Vec<ArgFilter>>,
+    /// Globs on path-like arguments.
+    pub path_glob: Option<PathGlob>,
     /// External matcher program (relative to the policy's directory).
     pub custom: Option<String>,
 }
@@ -402,6 +409,12 @@ struct RawMatch {
     _command_pattern: Option<String>,
     #[serde(rename = "sessionPattern")]
     _session_pattern: Option<String>,
+    #[serde(rename = "command")]
+    _command: Option<Value>,
+    #[serde(rename = "args")]
+    _args: Option<Value>,
+    #[serde(rename = "pathGlob")]
+    _path_glob: Option<Value>,
     custom: Option<String>,
 }
 
@@ -535,6 +548,14 @@ pub(crate) fn build(
         };
         let command_pattern = compile("commandPattern");
         let session_pattern = compile("sessionPattern");
+        let (structured, problems) = filter.map(filters::compile).unwrap_or_default();
+        for (place, message, help) in problems {
+            let d = semantic(&format!("{at}/match{place}"), message);
+            out.push(match help {
+                Some(help) => d.with_help(help),
+                None => d,
+            });
+        }
 
         let (Some(action), Some(hook)) = (action, typed::<RawHook>(raw, &at, spans, file, out))
         else {
@@ -570,6 +591,9 @@ pub(crate) fn build(
                     }),
                 is_sub_agent: m.as_ref().and_then(|m| m.is_sub_agent),
                 session_pattern,
+                command: structured.command,
+                args: structured.args,
+                path_glob: structured.path_glob,
                 custom: m.as_ref().and_then(|m| m.custom.clone()),
             },
             program: (action == ActionName::External).then(|| hook._action.clone()),

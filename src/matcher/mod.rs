@@ -5,11 +5,12 @@
 //! the built-in filters passed.
 
 pub mod custom;
+pub mod paths;
 pub mod shell;
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
-use crate::config::{MatchSpec, Pattern, Unparseable};
+use crate::config::{ArgFilter, CommandFilter, MatchSpec, PathGlob, Pattern, Unparseable};
 use crate::context::HookContext;
 
 /// A filter of the `match` section, named when it rejects a context.
@@ -25,6 +26,12 @@ pub enum Filter {
     IsSubAgent,
     /// `match.sessionPattern`
     SessionPattern,
+    /// `match.command`
+    Command,
+    /// `match.args`
+    Args,
+    /// `match.pathGlob`
+    PathGlob,
     /// `match.custom`
     Custom,
 }
@@ -38,20 +45,28 @@ impl Filter {
             Filter::TopicId => "topicId",
             Filter::IsSubAgent => "isSubAgent",
             Filter::SessionPattern => "sessionPattern",
+            Filter::Command => "command",
+            Filter::Args => "args",
+            Filter::PathGlob => "pathGlob",
             Filter::Custom => "custom",
         }
     }
 }
 
-/// The command subject of one evaluation, and (read once, on first need) the simple commands
-/// of a shell command.
+/// What the filters of one evaluation look at, each part computed once, on first need: the
+/// command subject, the simple commands of a shell command, and the path-like arguments.
 #[derive(Debug)]
 pub struct Subject<'a> {
+    ctx: &'a HookContext,
     raw: &'a str,
-    /// The subject when it is a shell command (`toolArgs.command`).
+    /// The shell command (`toolArgs.command`), if the tool has one.
     command: Option<&'a str>,
-    commands: OnceCell<(Vec<String>, bool)>,
+    line: OnceCell<shell::CommandLine>,
+    texts: OnceCell<Vec<String>>,
+    paths: OnceCell<Vec<String>>,
     on_unparseable: Unparseable,
+    /// Set when a filter matched only because the command could not be read.
+    matched_unread: Cell<bool>,
 }
 
 impl<'a> Subject<'a> {
@@ -62,11 +77,50 @@ impl<'a> Subject<'a> {
             _ => None,
         };
         Subject {
+            ctx,
             raw: ctx.command_subject(),
             command,
-            commands: OnceCell::new(),
+            line: OnceCell::new(),
+            texts: OnceCell::new(),
+            paths: OnceCell::new(),
             on_unparseable,
+            matched_unread: Cell::new(false),
         }
+    }
+
+    /// The shell command read as simple commands, if the tool has one.
+    pub fn command_line(&self) -> Option<&shell::CommandLine> {
+        let command = self.command?;
+        Some(self.line.get_or_init(|| shell::parse(command)))
+    }
+
+    /// Why the shell command could not be read, if it could not.
+    pub fn unreadable(&self) -> Option<&'static str> {
+        self.command_line().and_then(|l| l.opaque)
+    }
+
+    /// Clears the record of a match made only because the command could not be read.
+    pub fn reset_unread_match(&self) {
+        self.matched_unread.set(false);
+    }
+
+    /// Why the command could not be read, if a filter since the last reset matched only
+    /// for that reason.
+    pub fn unread_match(&self) -> Option<&'static str> {
+        if self.matched_unread.get() {
+            self.unreadable()
+        } else {
+            None
+        }
+    }
+
+    /// An unreadable shell command matches when `defaults.onUnparseable` says so.
+    fn unreadable_matches(&self) -> bool {
+        let matches = self.unreadable().is_some() && self.on_unparseable == Unparseable::Match;
+        if matches {
+            self.matched_unread.set(true);
+        }
+        matches
     }
 
     /// Whether `pattern` matches the raw subject (the seed's rule) or any simple command the
@@ -78,21 +132,63 @@ impl<'a> Subject<'a> {
         let Some(command) = self.command else {
             return false;
         };
-        let (texts, opaque) = self.commands.get_or_init(|| {
-            if shell::is_plain(command) {
-                // It reads as itself, which the pattern has just missed.
-                return (Vec::new(), false);
-            }
-            let line = shell::parse(command);
-            let texts = line
-                .commands
-                .iter()
-                .map(shell::SimpleCommand::text)
-                .collect();
-            (texts, line.opaque.is_some())
+        if shell::is_plain(command) {
+            // It reads as itself, which the pattern has just missed.
+            return false;
+        }
+        let texts = self.texts.get_or_init(|| {
+            self.command_line()
+                .map(|l| l.commands.iter().map(shell::SimpleCommand::text).collect())
+                .unwrap_or_default()
         });
-        texts.iter().any(|t| pattern.is_match(t))
-            || (*opaque && self.on_unparseable == Unparseable::Match)
+        texts.iter().any(|t| pattern.is_match(t)) || self.unreadable_matches()
+    }
+
+    /// Whether one simple command of the shell command satisfies `filter`.
+    pub fn matches_command(&self, filter: &CommandFilter) -> bool {
+        let Some(line) = self.command_line() else {
+            return false;
+        };
+        line.commands
+            .iter()
+            .any(|c| filter.accepts(&c.program, &c.args))
+            || self.unreadable_matches()
+    }
+
+    /// Whether every named tool argument matches its regex.
+    pub fn matches_args(&self, filters: &[ArgFilter]) -> bool {
+        let Some(args) = &self.ctx.tool_args else {
+            return false;
+        };
+        filters.iter().all(|f| {
+            args.get(&f.field)
+                .is_some_and(|v| value_matches(v, &f.pattern))
+        })
+    }
+
+    /// Whether a path-like argument matches `glob`.
+    pub fn matches_paths(&self, glob: &PathGlob) -> bool {
+        let paths = self.paths.get_or_init(|| {
+            let mut out = Vec::new();
+            if let Some(args) = &self.ctx.tool_args {
+                paths::of_tool_args(args, &mut out);
+            }
+            if let Some(line) = self.command_line() {
+                paths::of_command_line(line, &mut out);
+            }
+            out
+        });
+        paths.iter().any(|p| glob.is_match(p)) || self.unreadable_matches()
+    }
+}
+
+/// A string as it is, a list by any element, other values as JSON text; null never.
+fn value_matches(value: &serde_json::Value, pattern: &Pattern) -> bool {
+    match value {
+        serde_json::Value::String(s) => pattern.is_match(s),
+        serde_json::Value::Array(items) => items.iter().any(|v| value_matches(v, pattern)),
+        serde_json::Value::Null => false,
+        other => pattern.is_match(&other.to_string()),
     }
 }
 
@@ -101,9 +197,9 @@ pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
     check_subject(filter, ctx, &Subject::of(ctx, Unparseable::Match))
 }
 
-/// Checks every present filter (AND), in the seed's order; `Err` names the first that fails.
-/// Allocation-free on the common path: a shell command is read only when a `commandPattern`
-/// misses its raw text, and then once per evaluation.
+/// Checks every present filter (AND): the seed's in its order, then the structured ones;
+/// `Err` names the first that fails. Allocation-free on the common path: a shell command is
+/// read only when a filter needs its commands, and then once per evaluation.
 pub fn check_subject(
     filter: &MatchSpec,
     ctx: &HookContext,
@@ -142,6 +238,21 @@ pub fn check_subject(
         && !pattern.is_match(&ctx.session_key)
     {
         return Err(Filter::SessionPattern);
+    }
+    if let Some(args) = &filter.args
+        && !subject.matches_args(args)
+    {
+        return Err(Filter::Args);
+    }
+    if let Some(command) = &filter.command
+        && !subject.matches_command(command)
+    {
+        return Err(Filter::Command);
+    }
+    if let Some(glob) = &filter.path_glob
+        && !subject.matches_paths(glob)
+    {
+        return Err(Filter::PathGlob);
     }
     Ok(())
 }

