@@ -603,6 +603,7 @@ fn filter_name(f: Filter) -> &'static str {
         Filter::TopicId => "topicId",
         Filter::IsSubAgent => "isSubAgent",
         Filter::SessionPattern => "sessionPattern",
+        Filter::Unparseable => "unparseable",
         Filter::Command => "command",
         Filter::Args => "args",
         Filter::PathGlob => "pathGlob",

@@ -17,5 +17,7 @@ mod notify;
 mod openclaw;
 mod properties;
 mod semantics;
+mod shell_corpus;
+mod shell_properties;
 mod stand_in;
 mod util;

@@ -31,18 +31,35 @@ impl CommandFilter {
     }
 }
 
-/// A set of names, each exact or a glob.
+/// A set of names, each exact or a glob; names written `!name` are left out, and a set of
+/// only exclusions holds every other name.
 #[derive(Debug, Clone)]
 pub struct NameSet {
-    exact: Vec<String>,
-    globs: Option<GlobSet>,
+    include: Names,
+    exclude: Names,
     /// As written, for explanations.
     pub sources: Vec<String>,
 }
 
 impl NameSet {
-    /// Whether `name` is one of the names or matches one of the globs.
+    /// Whether `name` is in the set.
     pub fn contains(&self, name: &str) -> bool {
+        (self.include.is_empty() || self.include.contains(name)) && !self.exclude.contains(name)
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+struct Names {
+    exact: Vec<String>,
+    globs: Option<GlobSet>,
+}
+
+impl Names {
+    fn is_empty(&self) -> bool {
+        self.exact.is_empty() && self.globs.is_none()
+    }
+
+    fn contains(&self, name: &str) -> bool {
         self.exact.iter().any(|e| e == name)
             || self.globs.as_ref().is_some_and(|g| g.is_match(name))
     }
@@ -62,6 +79,7 @@ pub struct ArgFilter {
 pub struct PathGlob {
     include: GlobSet,
     exclude: GlobSet,
+    examples: Vec<String>,
     /// As written, for explanations.
     pub sources: Vec<String>,
 }
@@ -71,6 +89,64 @@ impl PathGlob {
     pub fn is_match(&self, path: &str) -> bool {
         self.include.is_match(path) && !self.exclude.is_match(path)
     }
+
+    /// Whether a path written with wildcards (`~/.ssh/*`, which the shell expands) could
+    /// name a file this filter matches: it is tested against example paths of each glob.
+    pub fn could_match(&self, wildcard_path: &str) -> bool {
+        // `dir/.e*` may name `dir/.env`: drop leading directories too, since the globs'
+        // `**/` accepts any.
+        let mut suffix = wildcard_path;
+        loop {
+            // A bare `*` after dropping directories would claim every file.
+            let last = suffix.rsplit('/').next().unwrap_or_default();
+            let literal = last.chars().any(|c| !"*?[]".contains(c));
+            if let Ok(g) = glob(suffix)
+                && (suffix == wildcard_path || literal)
+            {
+                let m = g.compile_matcher();
+                if self
+                    .examples
+                    .iter()
+                    .any(|e| m.is_match(e) && dots_are_literal(suffix, e))
+                {
+                    return true;
+                }
+            }
+            match suffix.split_once('/') {
+                Some((_, rest)) if !rest.is_empty() => suffix = rest,
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// The shell's wildcards do not match a leading `.`: `~/*` does not name `~/.env`.
+fn dots_are_literal(wildcard_path: &str, path: &str) -> bool {
+    wildcard_path
+        .split('/')
+        .zip(path.split('/'))
+        .all(|(w, p)| !p.starts_with('.') || !w.starts_with(['*', '?', '[']))
+}
+
+/// Example paths each include glob matches (`**/.ssh/id_*` gives `.ssh/id_x`,
+/// `/.ssh/id_x` and `~/.ssh/id_x`), for [`PathGlob::could_match`].
+fn examples(sources: &[&str], filter: &PathGlob) -> Vec<String> {
+    let mut out = Vec::new();
+    for source in sources {
+        if source.starts_with('!') || source.contains(['[', '{', '\\']) {
+            continue;
+        }
+        let stars = source.replace("**/", "x/");
+        for fill in ["x", ""] {
+            let concrete = stars.replace(['*', '?'], fill);
+            let variants = match concrete.strip_prefix("x/") {
+                Some(rest) => vec![rest.to_owned(), format!("/{rest}"), format!("~/{rest}")],
+                None => vec![concrete],
+            };
+            out.extend(variants.into_iter().filter(|v| filter.is_match(v)));
+        }
+    }
+    out
 }
 
 /// The structured filters of one `match` section.
@@ -155,26 +231,34 @@ fn glob(source: &str) -> Result<Glob, globset::Error> {
 }
 
 fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) -> Option<NameSet> {
-    let mut exact = Vec::new();
-    let mut globs = GlobSetBuilder::new();
-    let mut any_glob = false;
-    for (place, name) in names {
-        if name.contains(['*', '?', '[', '{']) {
-            match glob(name) {
-                Ok(g) => {
-                    globs.add(g);
-                    any_glob = true;
-                }
-                Err(e) => problems.push((format!("{at}{place}"), glob_message(&e), None)),
+    let mut include = (Names::default(), GlobSetBuilder::new());
+    let mut exclude = (Names::default(), GlobSetBuilder::new());
+    for (place, written) in names {
+        let ((set, globs), name) = match written.strip_prefix('!') {
+            Some(rest) => (&mut exclude, rest),
+            None => (&mut include, *written),
+        };
+        if !name.contains(['*', '?', '[', '{']) {
+            set.exact.push(name.to_owned());
+            continue;
+        }
+        match glob(name) {
+            Ok(g) => {
+                globs.add(g);
+                set.globs = Some(GlobSet::empty());
             }
-        } else {
-            exact.push((*name).to_owned());
+            Err(e) => problems.push((format!("{at}{place}"), glob_message(&e), None)),
         }
     }
-    let globs = if any_glob { globs.build().ok() } else { None };
+    let finish = |(mut set, globs): (Names, GlobSetBuilder)| {
+        if set.globs.is_some() {
+            set.globs = globs.build().ok();
+        }
+        set
+    };
     Some(NameSet {
-        exact,
-        globs,
+        include: finish(include),
+        exclude: finish(exclude),
         sources: names.iter().map(|(_, n)| (*n).to_owned()).collect(),
     })
 }
@@ -210,11 +294,15 @@ fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
     if problems.len() > before {
         return None;
     }
-    Some(PathGlob {
+    let mut filter = PathGlob {
         include: include.build().ok()?,
         exclude: exclude.build().ok()?,
+        examples: Vec::new(),
         sources: globs.iter().map(|(_, g)| (*g).to_owned()).collect(),
-    })
+    };
+    let sources: Vec<&str> = globs.iter().map(|(_, g)| *g).collect();
+    filter.examples = examples(&sources, &filter);
+    Some(filter)
 }
 
 fn glob_message(e: &globset::Error) -> String {
@@ -237,6 +325,11 @@ mod tests {
         assert!(!c.accepts("rm", &args(&["-f", "/"])));
         assert!(!c.accepts("ls", &args(&["-rf", "/"])));
         assert!(c.accepts("mkfs.ext4", &args(&["-r", "/"])));
+        let (s, _) = compile(&json!({"command": {"program": ["!ssh", "!ssh-*"]}}));
+        let c = s.command.expect("command");
+        assert!(c.accepts("cat", &[]));
+        assert!(!c.accepts("ssh", &[]));
+        assert!(!c.accepts("ssh-keygen", &[]));
     }
 
     #[test]
@@ -255,6 +348,12 @@ mod tests {
             "env",
         ] {
             assert!(!g.is_match(no), "{no}");
+        }
+        for yes in ["~/.en*", "app/.e*", "/et?/*", "/home/*/.env"] {
+            assert!(g.could_match(yes), "{yes}");
+        }
+        for no in ["*.txt", "/etc/ssh/*", "~/.bash*", "~/*", "logs/*"] {
+            assert!(!g.could_match(no), "{no}");
         }
     }
 

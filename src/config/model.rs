@@ -362,6 +362,8 @@ pub struct MatchSpec {
     pub is_sub_agent: Option<bool>,
     /// Regex on the session key.
     pub session_pattern: Option<Pattern>,
+    /// Whether the shell command must (or must not) be one the reader cannot understand.
+    pub unparseable: Option<bool>,
     /// Test on the simple commands of a shell command.
     pub command: Option<CommandFilter>,
     /// Regexes on named tool arguments (all must match).
@@ -409,6 +411,7 @@ struct RawMatch {
     _command_pattern: Option<String>,
     #[serde(rename = "sessionPattern")]
     _session_pattern: Option<String>,
+    unparseable: Option<bool>,
     #[serde(rename = "command")]
     _command: Option<Value>,
     #[serde(rename = "args")]
@@ -591,6 +594,7 @@ pub(crate) fn build(
                     }),
                 is_sub_agent: m.as_ref().and_then(|m| m.is_sub_agent),
                 session_pattern,
+                unparseable: m.as_ref().and_then(|m| m.unparseable),
                 command: structured.command,
                 args: structured.args,
                 path_glob: structured.path_glob,

@@ -26,6 +26,8 @@ pub enum Filter {
     IsSubAgent,
     /// `match.sessionPattern`
     SessionPattern,
+    /// `match.unparseable`
+    Unparseable,
     /// `match.command`
     Command,
     /// `match.args`
@@ -45,6 +47,7 @@ impl Filter {
             Filter::TopicId => "topicId",
             Filter::IsSubAgent => "isSubAgent",
             Filter::SessionPattern => "sessionPattern",
+            Filter::Unparseable => "unparseable",
             Filter::Command => "command",
             Filter::Args => "args",
             Filter::PathGlob => "pathGlob",
@@ -144,6 +147,15 @@ impl<'a> Subject<'a> {
         texts.iter().any(|t| pattern.is_match(t)) || self.unreadable_matches()
     }
 
+    /// Whether the shell command's readability is `want` (`true`: it cannot be read).
+    pub fn matches_unreadable(&self, want: bool) -> bool {
+        let unreadable = self.unreadable().is_some();
+        if unreadable && want {
+            self.matched_unread.set(true);
+        }
+        unreadable == want
+    }
+
     /// Whether one simple command of the shell command satisfies `filter`.
     pub fn matches_command(&self, filter: &CommandFilter) -> bool {
         let Some(line) = self.command_line() else {
@@ -178,7 +190,19 @@ impl<'a> Subject<'a> {
             }
             out
         });
-        paths.iter().any(|p| glob.is_match(p)) || self.unreadable_matches()
+        // Wildcards the shell would expand are tested for what they could name; past a
+        // bound, a command full of them is taken to name a match.
+        let mut wildcards = 0;
+        paths.iter().any(|p| {
+            if glob.is_match(p) {
+                return true;
+            }
+            if !p.contains(['*', '?', '[']) {
+                return false;
+            }
+            wildcards += 1;
+            wildcards > paths::MAX_WILDCARD_PATHS || glob.could_match(p)
+        }) || self.unreadable_matches()
     }
 }
 
@@ -238,6 +262,11 @@ pub fn check_subject(
         && !pattern.is_match(&ctx.session_key)
     {
         return Err(Filter::SessionPattern);
+    }
+    if let Some(want) = filter.unparseable
+        && !subject.matches_unreadable(want)
+    {
+        return Err(Filter::Unparseable);
     }
     if let Some(args) = &filter.args
         && !subject.matches_args(args)

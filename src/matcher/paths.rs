@@ -18,6 +18,10 @@ const PATH_FIELDS: &[&str] = &[
     "destination",
 ];
 
+/// Most wildcard paths (`~/.ssh/*`) of one call tested for what they could name; a call
+/// with more matches a `pathGlob` outright.
+pub const MAX_WILDCARD_PATHS: usize = 32;
+
 /// Programs whose arguments are text, not files: only their redirections name files.
 const TEXT_PROGRAMS: &[&str] = &["echo", "printf"];
 
@@ -47,7 +51,7 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
             let mut candidates = vec![word];
             // `--file=path`, `of=/dev/sda`
             if let Some((_, value)) = word.split_once('=') {
-                candidates.push(value);
+                candidates.push(value.strip_prefix('@').unwrap_or(value));
             }
             for c in candidates {
                 out.push(normalize(c));
@@ -80,6 +84,19 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
 /// `path` with empty and `.` components dropped and `..` applied to the component before
 /// it (lexically: symbolic links are not followed).
 pub fn normalize(path: &str) -> String {
+    // `$HOME/x` and `${HOME}/x` are `~/x`.
+    let home = ["$HOME", "${HOME}"].iter().find_map(|h| {
+        path.strip_prefix(h)
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
+    let tilde;
+    let path = match home {
+        Some(rest) => {
+            tilde = format!("~{rest}");
+            tilde.as_str()
+        }
+        None => path,
+    };
     let absolute = path.starts_with('/');
     let mut parts: Vec<&str> = Vec::new();
     for component in path.split('/') {
@@ -120,6 +137,9 @@ mod tests {
             (".", "."),
             ("/", "/"),
             ("dir/", "dir"),
+            ("$HOME/.ssh/id_rsa", "~/.ssh/id_rsa"),
+            ("${HOME}", "~"),
+            ("$HOMEX/a", "$HOMEX/a"),
         ] {
             assert_eq!(normalize(input), want, "{input}");
         }

@@ -53,8 +53,8 @@ impl SimpleCommand {
     /// what `commandPattern` is matched against. Reading this text again gives back the
     /// same command.
     pub fn text(&self) -> String {
-        // In program position, `X=1` would read as an assignment.
-        let mut s = if self.program.contains('=') {
+        // In program position, `X=1` would read as an assignment and `r*` as a pattern.
+        let mut s = if self.program.contains(['=', '*', '?', '[', '{']) {
             format!("'{}'", self.program.replace('\'', r"'\''"))
         } else {
             quote(&self.program).into_owned()

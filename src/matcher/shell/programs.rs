@@ -179,6 +179,7 @@ fn run(reader: &mut Reader, words: &[Word], io: Io, depth: usize) {
     if reader.line.commands.len() >= super::MAX_COMMANDS {
         return reader.opaque("the command holds too many commands");
     }
+    remember_file(reader, &program, &args, &io);
     reader.line.commands.push(SimpleCommand {
         program: program.clone(),
         args,
@@ -186,6 +187,12 @@ fn run(reader: &mut Reader, words: &[Word], io: Io, depth: usize) {
     });
     if depth >= MAX_DEPTH {
         return reader.opaque("the command nests too deeply");
+    }
+    // `./x.sh` that this line wrote: its text runs.
+    if first.text.contains('/')
+        && let Some(script) = written(reader, &first.text)
+    {
+        run_written(reader, &script, depth);
     }
     what_it_runs(reader, &program, rest, io, depth);
 }
@@ -267,6 +274,9 @@ fn what_it_runs(reader: &mut Reader, program: &str, args: &[Word], io: Io, depth
             }
         }
         "source" | "." => {
+            if let Some(script) = args.first().and_then(|f| written(reader, &f.text)) {
+                run_written(reader, &script, depth);
+            }
             let from_stdin = args
                 .first()
                 .is_some_and(|a| matches!(a.text.as_str(), "/dev/stdin" | "-"));
@@ -286,6 +296,8 @@ fn what_it_runs(reader: &mut Reader, program: &str, args: &[Word], io: Io, depth
 fn shell(reader: &mut Reader, args: &[Word], io: &Io, depth: usize) {
     let mut i = 0;
     let mut command_string = false;
+    // `bash -s args`: the script comes on standard input, the arguments are its own.
+    let mut from_stdin = false;
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
         if t == "--" || t == "-" {
@@ -297,18 +309,23 @@ fn shell(reader: &mut Reader, args: &[Word], io: &Io, depth: usize) {
         }
         if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
             i += 1;
-        } else if t.starts_with('-') && !t.starts_with("--") && t.contains('c') {
-            command_string = true;
+        } else if t.starts_with('-') && !t.starts_with("--") {
+            command_string |= t.contains('c');
+            from_stdin |= t.contains('s');
         }
         i += 1;
     }
     match args.get(i) {
         Some(script) if command_string => reader.read(&script.text, depth + 1),
-        Some(file) if file.text.contains(SUBSTITUTION) => {
+        Some(file) if file.text.contains(SUBSTITUTION) && !from_stdin => {
             reader.opaque("the shell runs a script that comes from a substitution");
         }
-        Some(_) => {}
-        None => {
+        Some(file) if !from_stdin => {
+            if let Some(script) = written(reader, &file.text) {
+                run_written(reader, &script, depth);
+            }
+        }
+        _ => {
             if io.stdin_unknown {
                 reader.opaque("the shell runs a script that comes from a substitution");
             } else if io.stdin_scripts.is_empty() && io.piped {
@@ -372,12 +389,105 @@ fn find_exec(reader: &mut Reader, args: &[Word], depth: usize) {
     }
 }
 
+/// Remembers what `echo`/`printf` (their arguments) or `cat`/`tee` (a here-document)
+/// write to a file, for a later command of the line that runs it.
+fn remember_file(reader: &mut Reader, program: &str, args: &[String], io: &Io) {
+    if matches!(program, "curl" | "wget") {
+        return remember_download(reader, args, io);
+    }
+    let printed = reader.printed.take();
+    let text = match program {
+        "echo" | "printf" => {
+            let text = args.join(" ").replace("\\n", "\n");
+            reader.printed = Some(text.clone());
+            text
+        }
+        "cat" | "tee" if !io.stdin_scripts.is_empty() => io.stdin_scripts.join("\n"),
+        "cat" | "tee" if io.piped && printed.is_some() => printed.unwrap_or_default(),
+        _ => return,
+    };
+    let mut targets: Vec<(&str, bool)> = io
+        .redirects
+        .iter()
+        .filter(|r| r.op != "<")
+        .map(|r| (r.target.as_str(), r.op == ">>"))
+        .collect();
+    if program == "tee" {
+        let append = args.iter().any(|a| a == "-a");
+        targets.extend(
+            args.iter()
+                .filter(|a| !a.starts_with('-'))
+                .map(|a| (a.as_str(), append)),
+        );
+    }
+    for (target, append) in targets {
+        let path = target.trim_start_matches("./").to_owned();
+        match reader.files.get_mut(&path) {
+            Some(old) if append => {
+                old.push('\n');
+                old.push_str(&text);
+            }
+            _ => {
+                reader.files.insert(path, text.clone());
+            }
+        }
+    }
+}
+
+/// The text of a file whose content was downloaded: it is not known.
+const DOWNLOADED: &str = "\0downloaded";
+
+/// Remembers the files `curl`/`wget` write (`-o`, `-O`, `--output-document=`, `>`, or the
+/// URL's file name), so that running one is known to run unknown code.
+fn remember_download(reader: &mut Reader, args: &[String], io: &Io) {
+    let mut targets: Vec<&str> = io
+        .redirects
+        .iter()
+        .filter(|r| r.op != "<")
+        .map(|r| r.target.as_str())
+        .collect();
+    for (k, a) in args.iter().enumerate() {
+        if matches!(a.as_str(), "-o" | "-O" | "--output" | "--output-document")
+            && let Some(value) = args.get(k + 1)
+        {
+            targets.push(value);
+        }
+        if let Some(value) = a
+            .strip_prefix("--output-document=")
+            .or_else(|| a.strip_prefix("--output="))
+        {
+            targets.push(value);
+        }
+        if a.contains("://") {
+            targets.extend(a.rsplit('/').next().filter(|n| !n.is_empty()));
+        }
+    }
+    for target in targets {
+        let path = target.trim_start_matches("./").to_owned();
+        reader.files.insert(path, DOWNLOADED.to_owned());
+    }
+}
+
+/// Reads a script the line wrote (or marks the line opaque if it downloaded it).
+fn run_written(reader: &mut Reader, script: &str, depth: usize) {
+    if script == DOWNLOADED {
+        reader.opaque("the line runs a script it downloaded");
+    } else {
+        reader.read(script, depth + 1);
+    }
+}
+
+/// The text this line wrote to `path`, if it wrote it; taken, so that running a file
+/// again costs nothing (its commands are already read).
+fn written(reader: &mut Reader, path: &str) -> Option<String> {
+    reader.files.remove(path.trim_start_matches("./"))
+}
+
 /// Remembers `name=value` words for later `$name` lookups.
 fn remember(reader: &mut Reader, words: &[Word]) {
     for w in words.iter().filter(|w| is_assignment(w)) {
         if let Some((name, value)) = w.text.split_once('=') {
-            reader.vars.retain(|(n, _)| n != name);
-            reader.vars.push((name.to_owned(), value.to_owned()));
+            reader.vars.insert(name.to_owned(), value.to_owned());
         }
     }
 }
@@ -392,12 +502,7 @@ fn lookup(reader: &Reader, word: &Word) -> Option<String> {
         .strip_prefix('{')
         .and_then(|n| n.strip_suffix('}'))
         .unwrap_or(name);
-    reader
-        .vars
-        .iter()
-        .rev()
-        .find(|(n, _)| n == name)
-        .map(|(_, v)| v.clone())
+    reader.vars.get(name).cloned()
 }
 
 /// The items of an unquoted `{a,b,c}` word, which bash expands to separate words.

