@@ -12,7 +12,8 @@ use libfuzzer_sys::fuzz_target;
 fn engine() -> &'static Engine {
     static ENGINE: OnceLock<Engine> = OnceLock::new();
     ENGINE.get_or_init(|| {
-        let text = include_str!("../../HOOKS.yaml").replace("action: log", "action: block\n    enabled: false");
+        let text = include_str!("../../HOOKS.yaml")
+            .replace("action: log", "action: block\n    enabled: false");
         let policy = config::load_str_with(&text, Path::new("HOOKS.yaml"), &YamlBudget::default())
             .expect("the default policy loads");
         Engine::new(Arc::new(RuleGraph::from_policy(&policy)))
