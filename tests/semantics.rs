@@ -1597,6 +1597,71 @@ async fn unparseable_commands_follow_defaults_on_unparseable() {
 }
 
 #[tokio::test]
+async fn structured_filters_follow_on_unparseable_and_unparseable_ignores_it() {
+    let policy = |default: &str| {
+        engine(&format!(
+            "version: 1\ndefaults: {{ onUnparseable: {default} }}\nhooks:\n  \
+             - {{ name: cmd, point: turn:tool:pre, match: {{ command: {{ program: rm }} }}, action: block }}\n  \
+             - {{ name: path, point: turn:tool:pre, match: {{ pathGlob: '**/.env' }}, action: block }}\n  \
+             - {{ name: unread, point: subagent:tool:pre, match: {{ unparseable: true }}, action: block }}\n  \
+             - {{ name: read, point: subagent:tool:pre, match: {{ unparseable: false }}, action: block }}\n"
+        ))
+    };
+    let unreadable = tool_ctx("exec", "x=ls; $x");
+    for default in ["match", "nomatch"] {
+        let e = policy(default);
+        let d = e.evaluate(Point::TurnToolPre, &unreadable).await;
+        assert_eq!(
+            d.decision == Verdict::Block,
+            default == "match",
+            "{default}: {d:?}"
+        );
+        // The hook's own filter decides, whatever the default says.
+        let d = e.evaluate(Point::SubagentToolPre, &unreadable).await;
+        assert_eq!(d.hook.as_deref(), Some("unread"), "{default}");
+        let d = e
+            .evaluate(Point::SubagentToolPre, &tool_ctx("exec", "ls"))
+            .await;
+        assert_eq!(d.hook.as_deref(), Some("read"), "{default}");
+    }
+    // Under `match`, a hook that blocks only because the line was unreadable says why.
+    let d = policy("match")
+        .evaluate(Point::TurnToolPre, &unreadable)
+        .await;
+    assert!(
+        d.message
+            .as_deref()
+            .is_some_and(|m| m
+                .contains("could not read this shell command: the program comes from a variable")),
+        "{d:?}"
+    );
+}
+
+#[tokio::test]
+async fn args_match_strings_lists_and_json_text_but_not_null_or_missing() {
+    let e = engine(
+        "version: 1\nhooks:\n  - { name: a, point: turn:tool:pre, match: { args: { url: 'evil', n: '^3$' } }, action: block }\n",
+    );
+    let call = |args: Value| {
+        HookContext::new("s").with_tool("fetch", args.as_object().cloned().unwrap_or_default())
+    };
+    for hit in [
+        json!({"url": "https://evil.example", "n": 3}),
+        json!({"url": ["https://ok", "https://evil"], "n": "3"}),
+    ] {
+        assert!(blocks(&e, &call(hit.clone())).await, "{hit}");
+    }
+    for miss in [
+        json!({"url": "https://ok", "n": 3}),
+        json!({"url": "https://evil"}),
+        json!({"url": null, "n": 3}),
+        json!({"url": "https://evil", "n": 33}),
+    ] {
+        assert!(!blocks(&e, &call(miss.clone())).await, "{miss}");
+    }
+}
+
+#[tokio::test]
 async fn a_tool_list_matches_any_of_its_tools_and_is_indexed_under_each() {
     let e = engine(
         "version: 1\nhooks:\n  - { name: shells, point: turn:tool:pre, match: { tool: [exec, Bash, exec], commandPattern: \"^rm\" }, action: block }\n",

@@ -4,6 +4,7 @@ use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use super::pattern::{Pattern, PatternError};
+use super::wildcard;
 
 /// `match.command`: a test on each simple command of a shell command.
 #[derive(Debug, Clone, Default)]
@@ -17,13 +18,14 @@ pub struct CommandFilter {
 }
 
 impl CommandFilter {
-    /// Whether one simple command satisfies every field.
-    pub fn accepts(&self, program: &str, args: &[String]) -> bool {
+    /// Whether one simple command satisfies every field; `joined_args` is its arguments
+    /// joined by single spaces (only read when there is an `argsPattern`).
+    pub fn accepts(&self, program: &str, args: &[String], joined_args: &str) -> bool {
         self.programs.as_ref().is_none_or(|p| p.contains(program))
             && self
                 .args_pattern
                 .as_ref()
-                .is_none_or(|p| p.is_match(&args.join(" ")))
+                .is_none_or(|p| p.is_match(joined_args))
             && self
                 .any_arg
                 .as_ref()
@@ -37,8 +39,6 @@ impl CommandFilter {
 pub struct NameSet {
     include: Names,
     exclude: Names,
-    /// As written, for explanations.
-    pub sources: Vec<String>,
 }
 
 impl NameSet {
@@ -80,8 +80,6 @@ pub struct PathGlob {
     include: GlobSet,
     exclude: GlobSet,
     examples: Vec<String>,
-    /// As written, for explanations.
-    pub sources: Vec<String>,
 }
 
 impl PathGlob {
@@ -92,6 +90,7 @@ impl PathGlob {
 
     /// Whether a path written with wildcards (`~/.ssh/*`, which the shell expands) could
     /// name a file this filter matches: it is tested against example paths of each glob.
+    /// No compile: the path comes from the call, and this runs per evaluation.
     pub fn could_match(&self, wildcard_path: &str) -> bool {
         // `dir/.e*` may name `dir/.env`: drop leading directories too, since the globs'
         // `**/` accepts any.
@@ -100,17 +99,10 @@ impl PathGlob {
             // A bare `*` after dropping directories would claim every file.
             let last = suffix.rsplit('/').next().unwrap_or_default();
             let literal = last.chars().any(|c| !"*?[]".contains(c));
-            if let Ok(g) = glob(suffix)
-                && (suffix == wildcard_path || literal)
+            if (suffix == wildcard_path || literal)
+                && self.examples.iter().any(|e| wildcard::matches(suffix, e))
             {
-                let m = g.compile_matcher();
-                if self
-                    .examples
-                    .iter()
-                    .any(|e| m.is_match(e) && dots_are_literal(suffix, e))
-                {
-                    return true;
-                }
+                return true;
             }
             match suffix.split_once('/') {
                 Some((_, rest)) if !rest.is_empty() => suffix = rest,
@@ -118,14 +110,6 @@ impl PathGlob {
             }
         }
     }
-}
-
-/// The shell's wildcards do not match a leading `.`: `~/*` does not name `~/.env`.
-fn dots_are_literal(wildcard_path: &str, path: &str) -> bool {
-    wildcard_path
-        .split('/')
-        .zip(path.split('/'))
-        .all(|(w, p)| !p.starts_with('.') || !w.starts_with(['*', '?', '[']))
 }
 
 /// Example paths each include glob matches (`**/.ssh/id_*` gives `.ssh/id_x`,
@@ -165,10 +149,9 @@ pub(super) type Problem = (String, String, Option<String>);
 pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
     let mut problems = Vec::new();
     let command = raw.get("command").and_then(Value::as_object).map(|c| {
-        let programs = c.get("program").and_then(|p| {
-            let names = strings(p);
-            names_set(&names, "/command/program", &mut problems)
-        });
+        let programs = c
+            .get("program")
+            .map(|p| names_set(&strings(p), "/command/program", &mut problems));
         let mut pattern = |field: &str| {
             let source = c.get(field)?.as_str()?;
             regex(format!("/command/{field}"), source, &mut problems)
@@ -230,37 +213,38 @@ fn glob(source: &str) -> Result<Glob, globset::Error> {
         .build()
 }
 
-fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) -> Option<NameSet> {
-    let mut include = (Names::default(), GlobSetBuilder::new());
-    let mut exclude = (Names::default(), GlobSetBuilder::new());
-    for (place, written) in names {
-        let ((set, globs), name) = match written.strip_prefix('!') {
-            Some(rest) => (&mut exclude, rest),
-            None => (&mut include, *written),
-        };
-        if !name.contains(['*', '?', '[', '{']) {
-            set.exact.push(name.to_owned());
-            continue;
-        }
-        match glob(name) {
-            Ok(g) => {
-                globs.add(g);
-                set.globs = Some(GlobSet::empty());
+fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) -> NameSet {
+    let mut names_of = |excluded: bool| {
+        let mut set = Names::default();
+        let mut globs = GlobSetBuilder::new();
+        let mut any_glob = false;
+        for (place, written) in names {
+            let name = match written.strip_prefix('!') {
+                Some(rest) if excluded => rest,
+                None if !excluded => written,
+                _ => continue,
+            };
+            if !name.contains(['*', '?', '[', '{']) {
+                set.exact.push(name.to_owned());
+                continue;
             }
-            Err(e) => problems.push((format!("{at}{place}"), glob_message(&e), None)),
+            match glob(name) {
+                Ok(g) => {
+                    globs.add(g);
+                    any_glob = true;
+                }
+                Err(e) => problems.push((format!("{at}{place}"), glob_message(&e), None)),
+            }
         }
-    }
-    let finish = |(mut set, globs): (Names, GlobSetBuilder)| {
-        if set.globs.is_some() {
+        if any_glob {
             set.globs = globs.build().ok();
         }
         set
     };
-    Some(NameSet {
-        include: finish(include),
-        exclude: finish(exclude),
-        sources: names.iter().map(|(_, n)| (*n).to_owned()).collect(),
-    })
+    NameSet {
+        include: names_of(false),
+        exclude: names_of(true),
+    }
 }
 
 fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
@@ -298,7 +282,6 @@ fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
         include: include.build().ok()?,
         exclude: exclude.build().ok()?,
         examples: Vec::new(),
-        sources: globs.iter().map(|(_, g)| (*g).to_owned()).collect(),
     };
     let sources: Vec<&str> = globs.iter().map(|(_, g)| *g).collect();
     filter.examples = examples(&sources, &filter);
@@ -320,16 +303,19 @@ mod tests {
             "program": ["rm", "mkfs*"], "anyArg": "^-[a-z]*r", "argsPattern": "/$"}}));
         assert!(problems.is_empty(), "{problems:?}");
         let c = s.command.expect("command");
-        let args = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-        assert!(c.accepts("rm", &args(&["-rf", "/"])));
-        assert!(!c.accepts("rm", &args(&["-f", "/"])));
-        assert!(!c.accepts("ls", &args(&["-rf", "/"])));
-        assert!(c.accepts("mkfs.ext4", &args(&["-r", "/"])));
+        let accepts = |c: &CommandFilter, program: &str, a: &[&str]| {
+            let args: Vec<String> = a.iter().map(|s| (*s).to_owned()).collect();
+            c.accepts(program, &args, &args.join(" "))
+        };
+        assert!(accepts(&c, "rm", &["-rf", "/"]));
+        assert!(!accepts(&c, "rm", &["-f", "/"]));
+        assert!(!accepts(&c, "ls", &["-rf", "/"]));
+        assert!(accepts(&c, "mkfs.ext4", &["-r", "/"]));
         let (s, _) = compile(&json!({"command": {"program": ["!ssh", "!ssh-*"]}}));
         let c = s.command.expect("command");
-        assert!(c.accepts("cat", &[]));
-        assert!(!c.accepts("ssh", &[]));
-        assert!(!c.accepts("ssh-keygen", &[]));
+        assert!(accepts(&c, "cat", &[]));
+        assert!(!accepts(&c, "ssh", &[]));
+        assert!(!accepts(&c, "ssh-keygen", &[]));
     }
 
     #[test]

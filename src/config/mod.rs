@@ -11,6 +11,7 @@ mod filters;
 mod model;
 mod pattern;
 pub(crate) mod schema;
+mod wildcard;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

@@ -66,6 +66,8 @@ pub struct Subject<'a> {
     command: Option<&'a str>,
     line: OnceCell<shell::CommandLine>,
     texts: OnceCell<Vec<String>>,
+    /// Each simple command's arguments joined by spaces, for `argsPattern`.
+    joined_args: OnceCell<Vec<String>>,
     paths: OnceCell<Vec<String>>,
     on_unparseable: Unparseable,
     /// Set when a filter matched only because the command could not be read.
@@ -85,6 +87,7 @@ impl<'a> Subject<'a> {
             command,
             line: OnceCell::new(),
             texts: OnceCell::new(),
+            joined_args: OnceCell::new(),
             paths: OnceCell::new(),
             on_unparseable,
             matched_unread: Cell::new(false),
@@ -161,10 +164,14 @@ impl<'a> Subject<'a> {
         let Some(line) = self.command_line() else {
             return false;
         };
-        line.commands
-            .iter()
-            .any(|c| filter.accepts(&c.program, &c.args))
-            || self.unreadable_matches()
+        let joined = filter.args_pattern.as_ref().map(|_| {
+            self.joined_args
+                .get_or_init(|| line.commands.iter().map(|c| c.args.join(" ")).collect())
+        });
+        line.commands.iter().enumerate().any(|(i, c)| {
+            let joined = joined.and_then(|j| j.get(i)).map_or("", String::as_str);
+            filter.accepts(&c.program, &c.args, joined)
+        }) || self.unreadable_matches()
     }
 
     /// Whether every named tool argument matches its regex.

@@ -48,12 +48,11 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
     for command in &line.commands {
         let push = |word: &str, out: &mut Vec<String>| {
             let word = word.strip_prefix('@').unwrap_or(word);
-            let mut candidates = vec![word];
             // `--file=path`, `of=/dev/sda`
-            if let Some((_, value)) = word.split_once('=') {
-                candidates.push(value.strip_prefix('@').unwrap_or(value));
-            }
-            for c in candidates {
+            let value = word
+                .split_once('=')
+                .map(|(_, v)| v.strip_prefix('@').unwrap_or(v));
+            for c in std::iter::once(word).chain(value) {
                 out.push(normalize(c));
                 if let Some(dir) = &cwd
                     && !c.starts_with(['/', '~', '$'])

@@ -1,0 +1,144 @@
+//! The shell's pathname wildcards (`*`, `?`, `[...]`, `{a,b}`), matched against a literal
+//! path without compiling anything: used on paths that arrive with each call.
+
+/// Most alternatives a `{a,b}` list may expand to before the match gives up (no match).
+const MAX_ALTERNATIVES: usize = 64;
+
+/// Whether the shell would expand `pattern` to `path`: component by component, `*` and `?`
+/// never cross `/`, and a leading `.` must be written (`*` does not name `.env`).
+pub(crate) fn matches(pattern: &str, path: &str) -> bool {
+    let mut budget = MAX_ALTERNATIVES;
+    expand_braces(pattern, &mut budget, &mut |alternative| {
+        let (mut pats, mut parts) = (alternative.split('/'), path.split('/'));
+        loop {
+            match (pats.next(), parts.next()) {
+                (None, None) => return true,
+                (Some(p), Some(t)) if component(p.as_bytes(), t.as_bytes()) => {}
+                _ => return false,
+            }
+        }
+    })
+}
+
+/// Calls `each` on every expansion of the first `{a,b}` list (recursively); true if one
+/// call is.
+fn expand_braces(pattern: &str, budget: &mut usize, each: &mut dyn FnMut(&str) -> bool) -> bool {
+    let Some(open) = pattern.find('{') else {
+        return each(pattern);
+    };
+    let Some(len) = pattern[open..].find('}') else {
+        return each(pattern);
+    };
+    let (head, body, tail) = (
+        &pattern[..open],
+        &pattern[open + 1..open + len],
+        &pattern[open + len + 1..],
+    );
+    if !body.contains(',') || body.contains('{') {
+        return each(pattern);
+    }
+    body.split(',').any(|item| {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        expand_braces(&format!("{head}{item}{tail}"), budget, each)
+    })
+}
+
+/// One path component against one pattern component.
+fn component(pattern: &[u8], text: &[u8]) -> bool {
+    if text.first() == Some(&b'.') && !matches!(pattern.first(), Some(b'.' | b'\\')) {
+        return false;
+    }
+    // The classic iterative match: on a mismatch, retry from the last `*` one byte later.
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        let step = match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, t));
+                p += 1;
+                continue;
+            }
+            Some(b'?') => Some(1),
+            Some(b'[') => match class(&pattern[p..], text[t]) {
+                Some(width) => width,
+                // Unterminated: a literal `[`.
+                None => (text[t] == b'[').then_some(1),
+            },
+            Some(b'\\') if p + 1 < pattern.len() => (pattern[p + 1] == text[t]).then_some(2),
+            Some(&c) => (c == text[t]).then_some(1),
+            None => None,
+        };
+        match (step, star) {
+            (Some(width), _) => {
+                p += width;
+                t += 1;
+            }
+            (None, Some((sp, st))) => {
+                p = sp + 1;
+                t = st + 1;
+                star = Some((sp, st + 1));
+            }
+            (None, None) => return false,
+        }
+    }
+    pattern[p..].iter().all(|&c| c == b'*')
+}
+
+/// For the class `[...]` opening `pattern`: its width in bytes if it holds `c`, `Some(None)`
+/// if it does not, `None` if it is not terminated.
+fn class(pattern: &[u8], c: u8) -> Option<Option<usize>> {
+    let negated = matches!(pattern.get(1), Some(b'!' | b'^'));
+    let start = if negated { 2 } else { 1 };
+    // `]` right after the opening is a member, not the end.
+    let end = start + 1 + pattern.get(start + 1..)?.iter().position(|&b| b == b']')?;
+    let members = &pattern[start..end];
+    let mut found = false;
+    let mut i = 0;
+    while i < members.len() {
+        if i + 2 < members.len() && members[i + 1] == b'-' {
+            found |= (members[i]..=members[i + 2]).contains(&c);
+            i += 3;
+        } else {
+            found |= members[i] == c;
+            i += 1;
+        }
+    }
+    Some((found != negated).then_some(end + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::matches;
+
+    #[test]
+    fn wildcards_stay_within_a_component() {
+        for (pattern, path) in [
+            ("~/.ssh/*", "~/.ssh/id_rsa"),
+            ("~/.ss?/id*", "~/.ssh/id_ed25519"),
+            ("/etc/sh[a-z]dow", "/etc/shadow"),
+            ("/etc/sh[!x]dow", "/etc/shadow"),
+            (".env*", ".env.local"),
+            ("~/.{ssh,aws}/*", "~/.aws/credentials"),
+            ("*a*b", "xaab"),
+            ("\\*", "*"),
+            ("a[", "a["),
+        ] {
+            assert!(matches(pattern, path), "{pattern} {path}");
+        }
+        for (pattern, path) in [
+            ("~/*", "~/.env"),
+            ("*", "a/b"),
+            ("~/.ssh/*", "~/.ssh"),
+            ("/etc/sh[!a]dow", "/etc/shadow"),
+            ("*.txt", "notes.md"),
+            ("a[", "ab"),
+        ] {
+            assert!(!matches(pattern, path), "{pattern} {path}");
+        }
+        let many = "{a,b}".repeat(40);
+        assert!(!matches(&many, "x"), "the expansion budget ends the search");
+    }
+}
