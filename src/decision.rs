@@ -1,5 +1,6 @@
 //! The output of an evaluation.
 
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -78,8 +79,9 @@ pub struct Decision {
     pub params: Option<Value>,
     /// The pending approval request, for `ask`.
     pub approval: Option<Value>,
-    /// Correlation id (the context's, or a generated one).
-    pub trace_id: String,
+    /// Correlation id (the context's, or a generated one). Kept inline when it is short, as
+    /// a generated one without a topic is, so that an allow decision needs no allocation.
+    pub trace_id: CompactString,
 }
 
 impl Decision {

@@ -7,6 +7,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use compact_str::CompactString;
+
 use crate::actions::{self, Invocation, Outcome, Services};
 use crate::config::{FailureAction, Mode, OnFailure};
 use crate::context::HookContext;
@@ -124,7 +126,9 @@ impl Engine {
         options: EvalOptions,
     ) -> Decision {
         let graph = &*self.graph;
-        let timestamp_ms = ctx.timestamp.unwrap_or_else(now_ms);
+        // One clock read serves the templates' timestamp and the trace id.
+        let now = now_ms();
+        let timestamp_ms = ctx.timestamp.unwrap_or(now);
         let mut results = Vec::new();
         let mut injected_context = Vec::new();
         let mut notifications = Vec::new();
@@ -132,17 +136,33 @@ impl Engine {
         let mut approval = None;
         let mut blocked = false;
 
-        let subject = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
-        for hook in graph.candidates(point, ctx.tool_name.as_deref()) {
+        let subject =
+            matcher::Subject::indexed(ctx, graph.defaults().on_unparseable, Some(graph.patterns()));
+        // An explanation visits every hook of the tool, to say which filter each one missed.
+        let candidates = match steps {
+            Some(_) => graph.candidates_for_tool(point, ctx.tool_name.as_deref()),
+            None => graph.candidates(point, &subject),
+        };
+        for hook in candidates {
             subject.reset_unread_match();
-            let mut accepted = matcher::check_subject(&hook.spec().filter, ctx, &subject);
+            let mut accepted =
+                matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), &subject);
             if let (Ok(()), Some(program)) = (accepted, hook.spec().filter.custom.as_deref()) {
                 let timeout = hook
                     .spec()
                     .timeout_ms
                     .map_or(matcher::custom::DEFAULT_TIMEOUT, Duration::from_millis);
                 let path = graph.resolve_path(program);
-                if !matcher::custom::matches(hook.id(), &path, ctx, point, timeout).await {
+                // Boxed, like `fire` below: the evaluation future stays small for the
+                // common path, where no hook fires and nothing else is awaited.
+                let custom = Box::pin(matcher::custom::matches(
+                    hook.id(),
+                    &path,
+                    ctx,
+                    point,
+                    timeout,
+                ));
+                if !custom.await {
                     accepted = Err(Filter::Custom);
                 }
             }
@@ -170,7 +190,7 @@ impl Engine {
                 notice,
                 params: new_params,
                 approval: new_approval,
-            } = self.fire(&inv).await;
+            } = Box::pin(self.fire(&inv)).await;
             approval = new_approval;
             injected_context.extend(injected);
             if new_params.is_some() {
@@ -231,7 +251,10 @@ impl Engine {
             approval: approval
                 .filter(|_| blocked)
                 .and_then(|a| serde_json::to_value(a).ok()),
-            trace_id: ctx.trace_id.clone().unwrap_or_else(|| trace_id(ctx)),
+            trace_id: match &ctx.trace_id {
+                Some(given) => CompactString::from(given.as_str()),
+                None => trace_id(ctx, now),
+            },
         }
     }
 
@@ -346,16 +369,22 @@ struct Fired {
     approval: Option<crate::approvals::ApprovalRequest>,
 }
 
-/// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape.
-fn trace_id(ctx: &HookContext) -> String {
+/// `t<topic|none>-<ms>-<4 random base-36 chars>`, the seed's trace id shape; without a topic
+/// it fits [`CompactString`]'s inline capacity (24 bytes), so no allocation.
+fn trace_id(ctx: &HookContext, now_ms: f64) -> CompactString {
+    use std::fmt::Write;
     use std::hash::BuildHasher;
     // A fresh RandomState is randomly keyed: enough entropy for a correlation id.
     let mut n = std::collections::hash_map::RandomState::new().hash_one(0u8);
-    let mut suffix = String::with_capacity(4);
+    let mut id = CompactString::const_new("t");
+    match ctx.topic_text() {
+        Some(topic) => id.push_str(&topic),
+        None => id.push_str("none"),
+    }
+    let _ = write!(id, "-{}-", now_ms as u64);
     for _ in 0..4 {
-        suffix.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
+        id.push(char::from_digit((n % 36) as u32, 36).unwrap_or('0'));
         n /= 36;
     }
-    let topic = ctx.topic_text().unwrap_or_else(|| "none".to_owned());
-    format!("t{topic}-{}-{suffix}", now_ms() as u64)
+    id
 }

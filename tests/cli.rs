@@ -339,6 +339,38 @@ fn batch_mode_prints_one_decision_per_line() {
 }
 
 #[test]
+fn batch_mode_on_stdin_answers_each_line_before_the_next_arrives() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let mut child = dir
+        .hookgate(&["check", "--point", "turn:tool:pre", "--contexts", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("start hookgate");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut answers = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    for (command, want) in [("rm -rf /", "block"), ("ls", "allow")] {
+        let call = serde_json::json!({
+            "sessionKey": "s",
+            "toolName": "exec",
+            "toolArgs": { "command": command },
+        });
+        // The pipe stays open: the answer must come while hookgate waits for more input.
+        writeln!(stdin, "{call}").expect("write a call");
+        stdin.flush().expect("flush");
+        let line = answers.next().expect("an answer").expect("read");
+        let decision: Value = serde_json::from_str(&line).expect("json line");
+        assert_eq!(decision["decision"], want, "{command}");
+    }
+    drop(stdin);
+    assert!(answers.next().is_none());
+    assert_eq!(child.wait().expect("exit").code(), Some(2));
+}
+
+#[test]
 fn schema_command_prints_the_shipped_schema() {
     let dir = Dir::new();
     let out = run(dir.hookgate(&["schema"]));

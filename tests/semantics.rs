@@ -1675,13 +1675,13 @@ async fn a_tool_list_matches_any_of_its_tools_and_is_indexed_under_each() {
     // Named twice, indexed once: the hook is one candidate, not two.
     assert_eq!(
         e.graph()
-            .candidates(Point::TurnToolPre, Some("exec"))
+            .candidates_for_tool(Point::TurnToolPre, Some("exec"))
             .count(),
         1
     );
     assert_eq!(
         e.graph()
-            .candidates(Point::TurnToolPre, Some("Read"))
+            .candidates_for_tool(Point::TurnToolPre, Some("Read"))
             .count(),
         0
     );

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -17,6 +19,9 @@ const OPEN_FILES: usize = 64;
 /// queue, so senders do not wake it line by line: under load, a wake-up (a context switch)
 /// per line cost a third of the daemon's CPU; this caps wake-ups at about 1,000 a second.
 const COALESCE: std::time::Duration = std::time::Duration::from_millis(1);
+/// The rest is taken in this many slices, so that a flush cuts it short: a one-shot
+/// `hookgate check` otherwise waited out the whole rest before it could exit.
+const REST_SLICES: u32 = 10;
 
 enum Message {
     /// `None`: no target; the line goes to stderr.
@@ -31,19 +36,23 @@ enum Message {
 #[derive(Debug, Clone)]
 pub(crate) struct LogWriter {
     tx: mpsc::Sender<Message>,
+    /// Set by [`LogWriter::flush`]: someone waits, so the writer does not rest.
+    waited_on: Arc<AtomicBool>,
 }
 
 impl LogWriter {
     pub(crate) fn spawn() -> LogWriter {
         let (tx, rx) = mpsc::channel(QUEUE);
+        let waited_on = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&waited_on);
         let spawned = std::thread::Builder::new()
             .name("hookgate-log".into())
-            .spawn(move || run(rx));
+            .spawn(move || run(rx, &flag));
         if let Err(e) = spawned {
             // Without the thread, sends fail and each line falls back to stderr.
             tracing::error!(error = %e, "cannot start the log writer thread");
         }
-        LogWriter { tx }
+        LogWriter { tx, waited_on }
     }
 
     /// Queues `line` for `path` (stderr when `None`); waits while the queue is full.
@@ -64,13 +73,14 @@ impl LogWriter {
     /// Returns once every line queued before the call is written.
     pub(crate) async fn flush(&self) {
         let (done, wait) = oneshot::channel();
+        self.waited_on.store(true, Ordering::Release);
         if self.tx.send(Message::Flush(done)).await.is_ok() {
             let _ = wait.await;
         }
     }
 }
 
-fn run(mut rx: mpsc::Receiver<Message>) {
+fn run(mut rx: mpsc::Receiver<Message>, waited_on: &AtomicBool) {
     let mut files: HashMap<PathBuf, File> = HashMap::new();
     while let Some(first) = rx.blocking_recv() {
         let mut batch: Vec<(Option<PathBuf>, String)> = Vec::new();
@@ -99,7 +109,12 @@ fn run(mut rx: mpsc::Receiver<Message>) {
             let _ = ack.send(());
         }
         if lines > 0 {
-            std::thread::sleep(COALESCE);
+            for _ in 0..REST_SLICES {
+                if waited_on.swap(false, Ordering::AcqRel) {
+                    break;
+                }
+                std::thread::sleep(COALESCE / REST_SLICES);
+            }
         }
     }
 }

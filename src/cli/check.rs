@@ -7,7 +7,6 @@ use std::sync::Arc;
 use hookgate::config::Unparseable;
 use hookgate::decision::{Decision, Verdict};
 use hookgate::{Engine, HookContext, Point, RuleGraph, Step, matcher};
-use serde_json::Value;
 
 use super::context_args::{ContextArgs, parse_context};
 use super::{EXIT_ERROR, Format, emit, load_policy, report};
@@ -116,7 +115,10 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
         }
     };
     let (mut blocked, mut asked, mut failed) = (false, false, false);
-    let mut out = std::io::stdout().lock();
+    // A file is answered in one buffered stream; a pipe on stdin gets each answer as soon as
+    // its line is decided, since its writer may wait for it.
+    let streaming = file.as_os_str() == "-";
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (n, line) in reader.lines().enumerate() {
         let line_no = n + 1;
         let line = match line {
@@ -137,22 +139,28 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
                 .ok_or("no lifecycle point: pass --point or set \"point\"")?;
             Ok((point, ctx))
         });
-        let json = match evaluated {
+        let written = match evaluated {
             Ok((point, ctx)) => {
                 let decision = engine.evaluate(point, &ctx).await;
                 blocked |= decision.decision == Verdict::Block;
                 asked |= decision.decision == Verdict::Ask;
-                serde_json::to_value(&decision).unwrap_or(Value::Null)
+                serde_json::to_writer(&mut out, &decision).map_err(std::io::Error::from)
             }
             Err(e) => {
                 failed = true;
                 eprintln!("error: `{}` line {line_no}: {e}", file.display());
-                serde_json::json!({ "line": line_no, "error": e })
+                let json = serde_json::json!({ "line": line_no, "error": e });
+                serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)
             }
         };
-        if writeln!(out, "{json}").is_err() {
+        let ended = written.and_then(|()| out.write_all(b"\n"));
+        let flushed = ended.and_then(|()| if streaming { out.flush() } else { Ok(()) });
+        if flushed.is_err() {
             return EXIT_ERROR;
         }
+    }
+    if out.flush().is_err() {
+        return EXIT_ERROR;
     }
     if failed {
         EXIT_ERROR
@@ -175,7 +183,9 @@ fn explain(
 ) -> String {
     let mut s = String::new();
     let registered = graph.registered(point).count();
-    let candidates = graph.candidates(point, ctx.tool_name.as_deref()).count();
+    let candidates = graph
+        .candidates_for_tool(point, ctx.tool_name.as_deref())
+        .count();
     s.push_str(&format!(
         "policy:  {} ({} hooks)\n",
         graph.source().display(),

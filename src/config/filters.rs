@@ -1,4 +1,10 @@
-//! The structured filters of `match` (`command`, `args`, `pathGlob`), compiled at load.
+//! The structured filters of `match` (`command`, `args`, `pathGlob`), checked at load.
+//!
+//! Globs are parsed at load (every syntax error is reported then) and compiled into a
+//! matcher on first use: compiling them was 60% of a one-shot `hookgate check` on the
+//! default policy, and most calls never reach a glob (the hook's other filters fail first).
+
+use std::sync::{Arc, OnceLock};
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use serde_json::Value;
@@ -44,24 +50,68 @@ pub struct NameSet {
 impl NameSet {
     /// Whether `name` is in the set.
     pub fn contains(&self, name: &str) -> bool {
-        (self.include.is_empty() || self.include.contains(name)) && !self.exclude.contains(name)
+        (self.include.is_empty() || self.include.contains(name, true))
+            && !self.exclude.contains(name, false)
     }
 }
 
 #[derive(Debug, Clone, Default)]
 struct Names {
     exact: Vec<String>,
-    globs: Option<GlobSet>,
+    globs: Globs,
 }
 
 impl Names {
     fn is_empty(&self) -> bool {
-        self.exact.is_empty() && self.globs.is_none()
+        self.exact.is_empty() && self.globs.is_empty()
     }
 
-    fn contains(&self, name: &str) -> bool {
-        self.exact.iter().any(|e| e == name)
-            || self.globs.as_ref().is_some_and(|g| g.is_match(name))
+    /// `widen`: the answer when the globs cannot be compiled (see [`Globs::is_match`]).
+    fn contains(&self, name: &str, widen: bool) -> bool {
+        self.exact.iter().any(|e| e == name) || self.globs.is_match(name, widen)
+    }
+}
+
+/// Parsed globs, compiled into one matcher the first time one is asked about; clones share
+/// the matcher.
+#[derive(Debug, Clone, Default)]
+struct Globs {
+    parsed: Arc<[Glob]>,
+    compiled: Arc<OnceLock<Option<GlobSet>>>,
+}
+
+impl Globs {
+    fn new(parsed: Vec<Glob>) -> Globs {
+        Globs {
+            parsed: parsed.into(),
+            compiled: Arc::default(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.parsed.is_empty()
+    }
+
+    /// Whether a glob matches `text`. Globs that parsed compile within the regex crate's
+    /// limits; should that fail all the same, the answer is `fallback`, chosen by the
+    /// caller so that the hook matches more (fails closed), and the error is logged once.
+    fn is_match(&self, text: &str, fallback: bool) -> bool {
+        if self.parsed.is_empty() {
+            return false;
+        }
+        let compiled = self.compiled.get_or_init(|| {
+            let mut builder = GlobSetBuilder::new();
+            for glob in self.parsed.iter() {
+                builder.add(glob.clone());
+            }
+            builder
+                .build()
+                .map_err(|error| {
+                    tracing::error!(%error, "globs that parsed did not compile; the hook matches more")
+                })
+                .ok()
+        });
+        compiled.as_ref().map_or(fallback, |set| set.is_match(text))
     }
 }
 
@@ -77,15 +127,17 @@ pub struct ArgFilter {
 /// `match.pathGlob`: globs on path-like arguments, with `!` exclusions.
 #[derive(Debug, Clone)]
 pub struct PathGlob {
-    include: GlobSet,
-    exclude: GlobSet,
-    examples: Vec<String>,
+    include: Globs,
+    exclude: Globs,
+    /// The globs as written, for [`PathGlob::could_match`]'s examples.
+    sources: Arc<[String]>,
+    examples: Arc<OnceLock<Vec<String>>>,
 }
 
 impl PathGlob {
     /// Whether `path` (already normalised) matches an include glob and no exclude glob.
     pub fn is_match(&self, path: &str) -> bool {
-        self.include.is_match(path) && !self.exclude.is_match(path)
+        self.include.is_match(path, true) && !self.exclude.is_match(path, false)
     }
 
     /// Whether a path written with wildcards (`~/.ssh/*`, which the shell expands) could
@@ -99,8 +151,9 @@ impl PathGlob {
             // A bare `*` after dropping directories would claim every file.
             let last = suffix.rsplit('/').next().unwrap_or_default();
             let literal = last.chars().any(|c| !"*?[]".contains(c));
+            let examples = self.examples.get_or_init(|| examples(&self.sources, self));
             if (suffix == wildcard_path || literal)
-                && self.examples.iter().any(|e| wildcard::matches(suffix, e))
+                && examples.iter().any(|e| wildcard::matches(suffix, e))
             {
                 return true;
             }
@@ -114,7 +167,7 @@ impl PathGlob {
 
 /// Example paths each include glob matches (`**/.ssh/id_*` gives `.ssh/id_x`,
 /// `/.ssh/id_x` and `~/.ssh/id_x`), for [`PathGlob::could_match`].
-fn examples(sources: &[&str], filter: &PathGlob) -> Vec<String> {
+fn examples(sources: &[String], filter: &PathGlob) -> Vec<String> {
     let mut out = Vec::new();
     for source in sources {
         if source.starts_with('!') || source.contains(['[', '{', '\\']) {
@@ -216,8 +269,7 @@ fn glob(source: &str) -> Result<Glob, globset::Error> {
 fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) -> NameSet {
     let mut names_of = |excluded: bool| {
         let mut set = Names::default();
-        let mut globs = GlobSetBuilder::new();
-        let mut any_glob = false;
+        let mut globs = Vec::new();
         for (place, written) in names {
             let name = match written.strip_prefix('!') {
                 Some(rest) if excluded => rest,
@@ -229,16 +281,11 @@ fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) ->
                 continue;
             }
             match glob(name) {
-                Ok(g) => {
-                    globs.add(g);
-                    any_glob = true;
-                }
+                Ok(g) => globs.push(g),
                 Err(e) => problems.push((format!("{at}{place}"), glob_message(&e), None)),
             }
         }
-        if any_glob {
-            set.globs = globs.build().ok();
-        }
+        set.globs = Globs::new(globs);
         set
     };
     NameSet {
@@ -249,8 +296,8 @@ fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) ->
 
 fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
     let globs = strings(value);
-    let mut include = GlobSetBuilder::new();
-    let mut exclude = GlobSetBuilder::new();
+    let mut include = Vec::new();
+    let mut exclude = Vec::new();
     let mut includes = 0;
     let before = problems.len();
     for (place, source) in &globs {
@@ -262,9 +309,7 @@ fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
             }
         };
         match glob(text) {
-            Ok(g) => {
-                set.add(g);
-            }
+            Ok(g) => set.push(g),
             Err(e) => problems.push((format!("/pathGlob{place}"), glob_message(&e), None)),
         }
     }
@@ -278,14 +323,12 @@ fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
     if problems.len() > before {
         return None;
     }
-    let mut filter = PathGlob {
-        include: include.build().ok()?,
-        exclude: exclude.build().ok()?,
-        examples: Vec::new(),
-    };
-    let sources: Vec<&str> = globs.iter().map(|(_, g)| *g).collect();
-    filter.examples = examples(&sources, &filter);
-    Some(filter)
+    Some(PathGlob {
+        include: Globs::new(include),
+        exclude: Globs::new(exclude),
+        sources: globs.iter().map(|(_, g)| (*g).to_owned()).collect(),
+        examples: Arc::default(),
+    })
 }
 
 fn glob_message(e: &globset::Error) -> String {

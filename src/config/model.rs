@@ -645,7 +645,7 @@ fn typed<T: serde::de::DeserializeOwned>(
     file: &Path,
     out: &mut Vec<Diagnostic>,
 ) -> Option<T> {
-    match serde_json::from_value::<T>(raw.clone()) {
+    match T::deserialize(raw) {
         Ok(v) => Some(v),
         Err(e) => {
             let prefix = super::error::field_path(pointer);

@@ -1,5 +1,6 @@
 //! The compiled rule graph: an immutable, shareable index of hooks by point and tool.
 
+mod index;
 mod template;
 
 use std::collections::HashMap;
@@ -9,8 +10,11 @@ use std::sync::Arc;
 pub use template::Template;
 pub(crate) use template::{Vars, iso_timestamp, now_ms};
 
-use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode, NotifySettings};
+use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode, NotifySettings, Pattern};
+use crate::context::HookContext;
+use crate::matcher::{PatternIds, PatternIndex, PatternIndexes, Subject};
 use crate::point::Point;
+use index::{Merge, PointIndex};
 
 /// One hook, ready to evaluate: its spec plus everything pre-computed from it.
 #[derive(Debug, Clone)]
@@ -22,6 +26,8 @@ pub struct CompiledHook {
     /// inject_context's `source`.
     source: Option<Template>,
     failure_message: Option<Template>,
+    /// Its patterns' ids in the graph's pattern indexes.
+    ids: PatternIds,
 }
 
 impl CompiledHook {
@@ -32,6 +38,10 @@ impl CompiledHook {
     /// The hook's id.
     pub fn id(&self) -> &str {
         &self.spec.id
+    }
+    /// Its patterns' ids in the graph's pattern indexes.
+    pub fn pattern_ids(&self) -> PatternIds {
+        self.ids
     }
     pub(crate) fn points_label(&self) -> &str {
         &self.points_label
@@ -47,20 +57,15 @@ impl CompiledHook {
     }
 }
 
-/// Candidates of one point: hooks without a tool filter, and hooks by the tool they name.
-/// Both lists hold ranks (positions in evaluation order), ascending.
-#[derive(Debug, Clone, Default)]
-struct PointIndex {
-    any_tool: Vec<u32>,
-    by_tool: HashMap<String, Vec<u32>>,
-}
-
 /// The compiled policy. Immutable once built; share it with `Arc`.
 #[derive(Debug, Clone)]
 pub struct RuleGraph {
     /// Hooks in evaluation order (priority descending, then file order).
     ordered: Vec<CompiledHook>,
     index: Vec<PointIndex>,
+    patterns: PatternIndexes,
+    /// Topic ids named by hooks (other than `*`), numbered for the index.
+    topics: HashMap<String, u32>,
     defaults: Defaults,
     defaults_failure_message: Option<Template>,
     notify_channels: Option<Arc<NotifySettings>>,
@@ -88,6 +93,9 @@ impl RuleGraph {
         let mut specs = document.hooks;
         // Stable sort: equal priorities keep file order.
         specs.sort_by_key(|h| std::cmp::Reverse(h.priority));
+        let mut command_patterns = Distinct::default();
+        let mut session_patterns = Distinct::default();
+        let mut topics = Distinct::default();
         let ordered: Vec<CompiledHook> = specs
             .into_iter()
             .map(|spec| CompiledHook {
@@ -104,6 +112,18 @@ impl RuleGraph {
                     .as_ref()
                     .and_then(|f| f.message.as_deref())
                     .map(Template::parse),
+                ids: PatternIds {
+                    command: spec
+                        .filter
+                        .command_pattern
+                        .as_ref()
+                        .map(|p| command_patterns.id(p)),
+                    session: spec
+                        .filter
+                        .session_pattern
+                        .as_ref()
+                        .map(|p| session_patterns.id(p)),
+                },
                 spec,
             })
             .collect();
@@ -115,19 +135,26 @@ impl RuleGraph {
             }
             // INVARIANT: a policy has far fewer than 2^32 hooks (the file size budget bounds it).
             let rank = rank as u32;
+            let topic = hook
+                .spec
+                .filter
+                .topic_id
+                .as_deref()
+                .filter(|t| *t != "*")
+                .map(|t| topics.text_id(t));
+            let gate = index::gate_of(hook.ids, topic);
             for point in &hook.spec.points {
                 let slot = &mut index[point.index()];
                 match &hook.spec.filter.tool {
                     Some(tools) => {
                         for tool in tools {
-                            let ranks = slot.by_tool.entry(tool.clone()).or_default();
-                            // A list naming a tool twice indexes the hook once.
-                            if ranks.last() != Some(&rank) {
-                                ranks.push(rank);
-                            }
+                            slot.by_tool
+                                .entry(tool.clone())
+                                .or_default()
+                                .push(rank, gate);
                         }
                     }
-                    None => slot.any_tool.push(rank),
+                    None => slot.any_tool.push(rank, gate),
                 }
             }
         }
@@ -141,6 +168,11 @@ impl RuleGraph {
         RuleGraph {
             ordered,
             index,
+            patterns: PatternIndexes {
+                command: PatternIndex::new(command_patterns.patterns),
+                session: PatternIndex::new(session_patterns.patterns),
+            },
+            topics: topics.texts,
             notify_channels,
             defaults: document.defaults,
             defaults_failure_message,
@@ -149,18 +181,53 @@ impl RuleGraph {
         }
     }
 
-    /// The hooks that could fire at `point` for a call of `tool`, in evaluation order.
-    /// Hooks filtered on another tool are never visited.
-    pub fn candidates<'g>(&'g self, point: Point, tool: Option<&str>) -> Candidates<'g> {
+    /// The hooks that could fire at `point` for the call `subject` describes, in evaluation
+    /// order. Hooks filtered on another tool, and hooks whose pattern or topic the call
+    /// does not have, are never visited.
+    pub fn candidates<'g>(&'g self, point: Point, subject: &Subject<'_>) -> Candidates<'g> {
+        let ctx = subject.context();
         let slot = &self.index[point.index()];
-        let tooled = tool
-            .and_then(|t| slot.by_tool.get(t))
-            .map(Vec::as_slice)
-            .unwrap_or(&[]);
+        let (a, b, opened) = index::select(
+            slot.buckets(ctx.tool_name.as_deref()),
+            subject,
+            self.topic_of(ctx),
+        );
         Candidates {
             graph: self,
-            a: &slot.any_tool,
-            b: tooled,
+            ranks: Merge {
+                a,
+                b,
+                opened,
+                next_opened: 0,
+            },
+        }
+    }
+
+    /// Every enabled hook at `point` whose tool filter admits `tool`, in evaluation order:
+    /// [`RuleGraph::candidates`] without the pattern and topic gates, for explanations.
+    pub fn candidates_for_tool<'g>(&'g self, point: Point, tool: Option<&str>) -> Candidates<'g> {
+        let [any, tooled] = self.index[point.index()].buckets(tool);
+        Candidates {
+            graph: self,
+            ranks: Merge {
+                a: any.map_or(&[], index::Bucket::all),
+                b: tooled.map_or(&[], index::Bucket::all),
+                opened: Default::default(),
+                next_opened: 0,
+            },
+        }
+    }
+
+    /// The patterns of the policy, indexed for one pass per subject.
+    pub fn patterns(&self) -> &PatternIndexes {
+        &self.patterns
+    }
+
+    /// The id of the context's topic, if some hook names it.
+    fn topic_of(&self, ctx: &HookContext) -> Option<u32> {
+        match ctx.topic_id.as_ref()? {
+            serde_json::Value::String(s) => self.topics.get(s.as_str()).copied(),
+            _ => self.topics.get(ctx.topic_text()?.as_str()).copied(),
         }
     }
 
@@ -212,32 +279,46 @@ impl RuleGraph {
     }
 }
 
-/// Iterator over the candidate hooks of one point: a merge of two rank-sorted lists.
+/// Numbers distinct patterns (by source) or texts in order of first appearance.
+#[derive(Default)]
+struct Distinct {
+    texts: HashMap<String, u32>,
+    patterns: Vec<Pattern>,
+}
+
+impl Distinct {
+    fn id(&mut self, pattern: &Pattern) -> u32 {
+        let next = self.texts.len() as u32;
+        let id = *self
+            .texts
+            .entry(pattern.as_str().to_owned())
+            .or_insert(next);
+        if id == next {
+            self.patterns.push(pattern.clone());
+        }
+        id
+    }
+
+    fn text_id(&mut self, text: &str) -> u32 {
+        let next = self.texts.len() as u32;
+        *self.texts.entry(text.to_owned()).or_insert(next)
+    }
+}
+
+/// Iterator over the candidate hooks of one call, in evaluation order.
 #[derive(Debug, Clone)]
 pub struct Candidates<'g> {
     graph: &'g RuleGraph,
-    a: &'g [u32],
-    b: &'g [u32],
+    ranks: Merge<'g>,
 }
 
 impl<'g> Iterator for Candidates<'g> {
     type Item = &'g CompiledHook;
 
     fn next(&mut self) -> Option<&'g CompiledHook> {
-        let rank = match (self.a.first(), self.b.first()) {
-            (Some(&x), Some(&y)) if x < y => take_first(&mut self.a, x),
-            (Some(_), Some(&y)) => take_first(&mut self.b, y),
-            (Some(&x), None) => take_first(&mut self.a, x),
-            (None, Some(&y)) => take_first(&mut self.b, y),
-            (None, None) => return None,
-        };
+        let rank = self.ranks.next()?;
         self.graph.ordered.get(rank as usize)
     }
-}
-
-fn take_first(list: &mut &[u32], value: u32) -> u32 {
-    *list = &list[1..];
-    value
 }
 
 #[cfg(test)]
@@ -251,7 +332,7 @@ mod tests {
     }
 
     fn ids(g: &RuleGraph, point: Point, tool: Option<&str>) -> Vec<String> {
-        g.candidates(point, tool)
+        g.candidates_for_tool(point, tool)
             .map(|h| h.id().to_owned())
             .collect()
     }

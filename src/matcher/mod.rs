@@ -6,7 +6,10 @@
 
 pub mod custom;
 pub mod paths;
+mod prefilter;
 pub mod shell;
+
+pub use prefilter::{Hits, PatternIndex};
 
 use std::cell::{Cell, OnceCell};
 
@@ -56,6 +59,24 @@ impl Filter {
     }
 }
 
+/// The distinct patterns of a policy, by the subject they are matched against.
+#[derive(Debug, Clone, Default)]
+pub struct PatternIndexes {
+    /// `commandPattern`s, against the command subject and the simple commands.
+    pub command: PatternIndex,
+    /// `sessionPattern`s, against the session key.
+    pub session: PatternIndex,
+}
+
+/// A hook's patterns, by id in the [`PatternIndexes`] of its graph.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PatternIds {
+    /// Its `commandPattern`'s id.
+    pub command: Option<u32>,
+    /// Its `sessionPattern`'s id.
+    pub session: Option<u32>,
+}
+
 /// What the filters of one evaluation look at, each part computed once, on first need: the
 /// command subject, the simple commands of a shell command, and the path-like arguments.
 #[derive(Debug)]
@@ -65,10 +86,15 @@ pub struct Subject<'a> {
     /// The shell command (`toolArgs.command`), if the tool has one.
     command: Option<&'a str>,
     line: OnceCell<shell::CommandLine>,
+    /// Whether the command does not read as itself (it quotes, chains, wraps...).
+    shell_line: OnceCell<bool>,
     texts: OnceCell<Vec<String>>,
     /// Each simple command's arguments joined by spaces, for `argsPattern`.
     joined_args: OnceCell<Vec<String>>,
     paths: OnceCell<Vec<String>>,
+    indexes: Option<&'a PatternIndexes>,
+    command_hits: OnceCell<Hits>,
+    session_hits: OnceCell<Hits>,
     on_unparseable: Unparseable,
     /// Set when a filter matched only because the command could not be read.
     matched_unread: Cell<bool>,
@@ -77,6 +103,16 @@ pub struct Subject<'a> {
 impl<'a> Subject<'a> {
     /// The subject of `ctx`; `on_unparseable` decides for shell commands that cannot be read.
     pub fn of(ctx: &'a HookContext, on_unparseable: Unparseable) -> Subject<'a> {
+        Subject::indexed(ctx, on_unparseable, None)
+    }
+
+    /// [`Subject::of`], matching patterns through `indexes`: one pass per subject for all
+    /// the patterns, the first time a pattern is asked about.
+    pub fn indexed(
+        ctx: &'a HookContext,
+        on_unparseable: Unparseable,
+        indexes: Option<&'a PatternIndexes>,
+    ) -> Subject<'a> {
         let command = match ctx.tool_args.as_ref().and_then(|a| a.get("command")) {
             Some(serde_json::Value::String(c)) => Some(c.as_str()),
             _ => None,
@@ -86,12 +122,21 @@ impl<'a> Subject<'a> {
             raw: ctx.command_subject(),
             command,
             line: OnceCell::new(),
+            shell_line: OnceCell::new(),
             texts: OnceCell::new(),
             joined_args: OnceCell::new(),
             paths: OnceCell::new(),
+            indexes,
+            command_hits: OnceCell::new(),
+            session_hits: OnceCell::new(),
             on_unparseable,
             matched_unread: Cell::new(false),
         }
+    }
+
+    /// The context.
+    pub fn context(&self) -> &'a HookContext {
+        self.ctx
     }
 
     /// The shell command read as simple commands, if the tool has one.
@@ -120,6 +165,61 @@ impl<'a> Subject<'a> {
         }
     }
 
+    /// Whether every shell-aware filter matches this call because its command is unreadable
+    /// and `defaults.onUnparseable` is `match`.
+    pub fn unreadable_matches_all(&self) -> bool {
+        self.on_unparseable == Unparseable::Match
+            && self.is_shell_line()
+            && self.unreadable().is_some()
+    }
+
+    /// The command patterns (by id) that match the raw subject or a simple command's text;
+    /// empty without indexes.
+    pub fn command_hits(&self) -> &Hits {
+        self.command_hits.get_or_init(|| {
+            let mut hits = Hits::new();
+            let Some(index) = self.indexes.map(|i| &i.command) else {
+                return hits;
+            };
+            index.add_hits(self.raw, &mut hits);
+            for text in self.command_texts() {
+                index.add_hits(text, &mut hits);
+            }
+            hits
+        })
+    }
+
+    /// The session patterns (by id) that match the session key; empty without indexes.
+    pub fn session_hits(&self) -> &Hits {
+        self.session_hits.get_or_init(|| {
+            let mut hits = Hits::new();
+            if let Some(indexes) = self.indexes {
+                indexes.session.add_hits(&self.ctx.session_key, &mut hits);
+            }
+            hits
+        })
+    }
+
+    /// Whether there is a shell command that does not read as itself: one with quoting,
+    /// operators, substitutions or wrappers. A plain one (`ls -la`) is its own raw subject.
+    fn is_shell_line(&self) -> bool {
+        *self
+            .shell_line
+            .get_or_init(|| self.command.is_some_and(|c| !shell::is_plain(c)))
+    }
+
+    /// Each simple command's text, when the command is a shell line.
+    fn command_texts(&self) -> &[String] {
+        if !self.is_shell_line() {
+            return &[];
+        }
+        self.texts.get_or_init(|| {
+            self.command_line()
+                .map(|l| l.commands.iter().map(shell::SimpleCommand::text).collect())
+                .unwrap_or_default()
+        })
+    }
+
     /// An unreadable shell command matches when `defaults.onUnparseable` says so.
     fn unreadable_matches(&self) -> bool {
         let matches = self.unreadable().is_some() && self.on_unparseable == Unparseable::Match;
@@ -135,19 +235,30 @@ impl<'a> Subject<'a> {
         if pattern.is_match(self.raw) {
             return true;
         }
-        let Some(command) = self.command else {
-            return false;
-        };
-        if shell::is_plain(command) {
-            // It reads as itself, which the pattern has just missed.
-            return false;
+        // A plain command reads as itself, which the pattern has just missed.
+        self.is_shell_line()
+            && (self.command_texts().iter().any(|t| pattern.is_match(t))
+                || self.unreadable_matches())
+    }
+
+    /// [`Subject::matches`] for a command pattern with an id in the indexes: a lookup in
+    /// this call's hits.
+    pub fn matches_command_pattern(&self, pattern: &Pattern, id: Option<u32>) -> bool {
+        match (id, self.indexes) {
+            (Some(id), Some(_)) => {
+                self.command_hits().binary_search(&id).is_ok()
+                    || (self.is_shell_line() && self.unreadable_matches())
+            }
+            _ => self.matches(pattern),
         }
-        let texts = self.texts.get_or_init(|| {
-            self.command_line()
-                .map(|l| l.commands.iter().map(shell::SimpleCommand::text).collect())
-                .unwrap_or_default()
-        });
-        texts.iter().any(|t| pattern.is_match(t)) || self.unreadable_matches()
+    }
+
+    /// Whether the session pattern matches the session key, by lookup when it has an id.
+    pub fn matches_session_pattern(&self, pattern: &Pattern, id: Option<u32>) -> bool {
+        match (id, self.indexes) {
+            (Some(id), Some(_)) => self.session_hits().binary_search(&id).is_ok(),
+            _ => pattern.is_match(&self.ctx.session_key),
+        }
     }
 
     /// Whether the shell command's readability is `want` (`true`: it cannot be read).
@@ -225,7 +336,8 @@ fn value_matches(value: &serde_json::Value, pattern: &Pattern) -> bool {
 
 /// [`check_subject`] with a subject of its own (unreadable commands match).
 pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
-    check_subject(filter, ctx, &Subject::of(ctx, Unparseable::Match))
+    let subject = Subject::of(ctx, Unparseable::Match);
+    check_subject(filter, PatternIds::default(), &subject)
 }
 
 /// Checks every present filter (AND): the seed's in its order, then the structured ones;
@@ -233,9 +345,10 @@ pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
 /// read only when a filter needs its commands, and then once per evaluation.
 pub fn check_subject(
     filter: &MatchSpec,
-    ctx: &HookContext,
+    ids: PatternIds,
     subject: &Subject<'_>,
 ) -> Result<(), Filter> {
+    let ctx = subject.ctx;
     if let Some(tools) = &filter.tool
         && !ctx
             .tool_name
@@ -245,7 +358,7 @@ pub fn check_subject(
         return Err(Filter::Tool);
     }
     if let Some(pattern) = &filter.command_pattern
-        && !subject.matches(pattern)
+        && !subject.matches_command_pattern(pattern, ids.command)
     {
         return Err(Filter::CommandPattern);
     }
@@ -266,7 +379,7 @@ pub fn check_subject(
         return Err(Filter::IsSubAgent);
     }
     if let Some(pattern) = &filter.session_pattern
-        && !pattern.is_match(&ctx.session_key)
+        && !subject.matches_session_pattern(pattern, ids.session)
     {
         return Err(Filter::SessionPattern);
     }

@@ -152,13 +152,27 @@ pub fn parse_counting(input: &str) -> (CommandLine, usize) {
 /// that is a plain program name, not a wrapper, shell or interpreter. The common case
 /// (`ls -la`) then costs a byte scan instead of a parse.
 pub fn is_plain(input: &str) -> bool {
+    // One table lookup per byte: this runs on every command a pattern looks at.
+    const NOT_PLAIN: [bool; 256] = {
+        let mut table = [false; 256];
+        let special = b"'\"\\$`;&|<>()#\n\t\r{}!";
+        let mut i = 0;
+        while i < special.len() {
+            table[special[i] as usize] = true;
+            i += 1;
+        }
+        let mut b = 0x80;
+        while b < 256 {
+            table[b] = true;
+            b += 1;
+        }
+        table
+    };
     if input.is_empty()
         || input.starts_with(' ')
         || input.ends_with(' ')
         || input.contains("  ")
-        || input
-            .bytes()
-            .any(|b| b"'\"\\$`;&|<>()#\n\t\r{}!".contains(&b) || !b.is_ascii())
+        || input.bytes().any(|b| NOT_PLAIN[usize::from(b)])
     {
         return false;
     }
