@@ -38,12 +38,18 @@ fn engine(n: usize, mix: Mix) -> Engine {
     Engine::new(Arc::new(RuleGraph::from_policy(&policy)))
 }
 
-/// Heap allocations made by one evaluation, after a first one warmed lazy caches.
+/// Heap allocations made by one evaluation, after a first one warmed lazy caches: the
+/// fewest seen over a few evaluations, because the counter also sees the engine's background
+/// threads (the log writer, the notifier), which may still be starting.
 fn allocations(engine: &Engine, point: Point, ctx: &HookContext) -> (usize, Decision) {
-    evaluate_now(engine, point, ctx);
-    let region = Region::new(ALLOCATOR);
-    let decision = evaluate_now(engine, point, ctx);
-    (region.change().allocations, decision)
+    let mut decision = evaluate_now(engine, point, ctx);
+    let mut fewest = usize::MAX;
+    for _ in 0..5 {
+        let region = Region::new(ALLOCATOR);
+        decision = evaluate_now(engine, point, ctx);
+        fewest = fewest.min(region.change().allocations);
+    }
+    (fewest, decision)
 }
 
 /// One test: the counter is global, and a second test running alongside would be counted.

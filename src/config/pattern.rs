@@ -15,6 +15,8 @@ use regex_automata::meta;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::syntax;
 use regex_syntax::ast::ErrorKind as AstErrorKind;
+use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::utf8::Utf8Sequences;
 
 /// Compiled-program size limit for one pattern (bytes of the compiled automaton).
 const SIZE_LIMIT: usize = 1 << 20;
@@ -51,8 +53,21 @@ impl Pattern {
         let mut parser = regex_syntax::ast::parse::ParserBuilder::new()
             .nest_limit(NEST_LIMIT)
             .build();
-        if let Err(e) = parser.parse(source) {
-            return Err(explain_ast_error(&e));
+        let ast = parser.parse(source).map_err(|e| explain_ast_error(&e))?;
+        // Most patterns are provably far under the size limit, which a bound over their
+        // syntax tree shows without building them. (Building them was a fifth of a one-shot
+        // `hookgate check`.) A pattern that fails to translate, or whose bound is over the
+        // limit, is built, so every error and every rejection is the automaton's own.
+        let small = regex_syntax::hir::translate::Translator::new()
+            .translate(source, &ast)
+            .is_ok_and(|hir| automaton_bound(&hir) <= SIZE_LIMIT);
+        if small {
+            return Ok(Pattern {
+                inner: Arc::new(Inner {
+                    source: source.to_owned(),
+                    regex: OnceLock::new(),
+                }),
+            });
         }
         // The forward automaton is what the size limit bounds; building it is the check. One
         // compiler per thread keeps its scratch (a 10,000-entry UTF-8 cache) across patterns.
@@ -126,6 +141,43 @@ impl Pattern {
                 None
             }
         }
+    }
+}
+
+/// An upper bound of the bytes the forward automaton of `hir` takes, from its syntax tree.
+/// Generous on purpose: it only decides whether building the automaton can be skipped.
+fn automaton_bound(hir: &Hir) -> usize {
+    /// Bytes per state, with its transitions; the automaton's run under 40.
+    const STATE_BYTES: usize = 64;
+    /// Tables every automaton has (byte classes, start states, look-around sets).
+    const FIXED_BYTES: usize = 8 * 1024;
+    states(hir)
+        .saturating_mul(STATE_BYTES)
+        .saturating_add(FIXED_BYTES)
+}
+
+fn states(hir: &Hir) -> usize {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => 1,
+        HirKind::Literal(literal) => literal.0.len() + 1,
+        HirKind::Class(Class::Bytes(class)) => class.ranges().len() + 1,
+        // Each range becomes UTF-8 byte sequences of up to 4 bytes, a state per byte at
+        // most (the automaton shares common prefixes and suffixes, so it has fewer).
+        HirKind::Class(Class::Unicode(class)) => class
+            .ranges()
+            .iter()
+            .map(|r| 4 * Utf8Sequences::new(r.start(), r.end()).count())
+            .fold(1, usize::saturating_add),
+        HirKind::Repetition(rep) => {
+            // Unrolled into as many copies as the larger count, plus one for a loop.
+            let copies = rep.max.unwrap_or(rep.min).max(rep.min) as usize + 1;
+            states(&rep.sub).saturating_mul(copies).saturating_add(1)
+        }
+        HirKind::Capture(capture) => states(&capture.sub).saturating_add(2),
+        HirKind::Concat(items) | HirKind::Alternation(items) => items
+            .iter()
+            .map(states)
+            .fold(items.len() + 1, usize::saturating_add),
     }
 }
 
@@ -237,6 +289,45 @@ mod tests {
                 .message
                 .contains("limit")
         );
+    }
+
+    /// The bound that lets loading skip building a pattern must hold: it is never below the
+    /// size of the automaton it stands for.
+    #[test]
+    fn the_size_bound_is_never_below_the_built_automaton() {
+        let patterns = [
+            r"rm\s+-rf",
+            r"\brm\s+(?:-\S+\s+)*-[a-zA-Z]*[rRf]|\brm\s+--(?:recursive|force)",
+            r"(?:^|/)\.(?:ssh|aws|gnupg|kube|docker|azure)/?$",
+            r"^(?:of=)?/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d)",
+            r"\w{50}",
+            r"(?i)[a-zé]{20}straße",
+            r"[^a]{30}",
+            r"\S+\s+\S+",
+            r".{100}",
+            r"\pL{10}\p{Greek}+",
+            r"(a|b|c){200}",
+            r"(?i)ignore (all )?previous instructions",
+            r"[\u{80}-\u{10FFFF}]{8}",
+            r"\d{3}-\d{4}",
+            "",
+        ];
+        for source in patterns {
+            let hir = regex_syntax::ParserBuilder::new()
+                .build()
+                .parse(source)
+                .expect("parses");
+            let nfa = thompson::Compiler::new()
+                .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+                .build(source)
+                .expect("builds");
+            assert!(
+                automaton_bound(&hir) >= nfa.memory_usage(),
+                "{source}: bound {} < {}",
+                automaton_bound(&hir),
+                nfa.memory_usage()
+            );
+        }
     }
 
     #[test]
