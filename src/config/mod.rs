@@ -83,6 +83,23 @@ pub fn load_str_with(
     budget: &YamlBudget,
 ) -> Result<LoadedPolicy, ConfigError> {
     let text: Arc<str> = Arc::from(text);
+    // A valid policy, the usual case, needs no positions: read it without them first.
+    if let Ok(value) = yaml::parse_plain(&text, budget) {
+        let mut diagnostics = Vec::new();
+        let no_spans = yaml::SpanMap::default();
+        schema::check(&value, &no_spans, origin, &mut diagnostics);
+        if diagnostics.is_empty()
+            && let Some(document) = model::build(&value, &no_spans, origin, &mut diagnostics)
+            && diagnostics.is_empty()
+        {
+            return Ok(LoadedPolicy {
+                path: origin.to_path_buf(),
+                text,
+                document,
+            });
+        }
+    }
+    // Otherwise read it again with positions, for diagnostics that name lines and columns.
     let parsed = yaml::parse(&text, budget)
         .map_err(|e| invalid(origin, Arc::clone(&text), vec![yaml_diagnostic(origin, e)]))?;
     let mut diagnostics = Vec::new();

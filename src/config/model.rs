@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::error::{Diagnostic, DiagnosticKind};
 use super::filters::{self, ArgFilter, CommandFilter, PathGlob};
 use super::pattern::Pattern;
-use super::yaml::{Position, SpanMap};
+use super::yaml::SpanMap;
 use crate::point::Point;
 
 /// Priority of a hook that does not set one.
@@ -345,8 +345,6 @@ pub struct HookSpec {
     pub mode: Mode,
     /// Per-hook failure policy.
     pub on_failure: Option<OnFailure>,
-    /// Where the hook starts in the file.
-    pub position: Position,
 }
 
 /// The `match` section, with patterns compiled.
@@ -622,7 +620,6 @@ pub(crate) fn build(
             enabled: hook.enabled.unwrap_or(true),
             mode: hook.mode.unwrap_or(defaults.mode),
             on_failure: hook.on_failure,
-            position: spans.value(&at),
         });
     }
 

@@ -1,7 +1,7 @@
 //! The default notifier: a bounded queue drained by a background thread that delivers.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -19,11 +19,17 @@ enum Job {
     Flush(oneshot::Sender<()>),
 }
 
-/// Queues notices for a background thread; `notify` never waits.
+/// Queues notices for a background thread, started with the first notice; `notify` never
+/// waits.
 #[derive(Debug, Clone)]
 pub struct Dispatcher {
     tx: mpsc::Sender<Job>,
     dropped: Arc<AtomicU64>,
+    /// The queue's other end, until the first notice starts the delivery thread with it:
+    /// most one-shot processes send none, and the thread builds a runtime of its own.
+    idle: Arc<Mutex<Option<mpsc::Receiver<Job>>>>,
+    /// Whether a notice was ever queued: until then a flush has nothing to wait for.
+    used: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Job {
@@ -44,16 +50,27 @@ impl Dispatcher {
     /// A dispatcher with a queue of `capacity` (at least 1).
     pub fn with_capacity(capacity: usize) -> Dispatcher {
         let (tx, rx) = mpsc::channel(capacity.max(1));
+        Dispatcher {
+            tx,
+            dropped: Arc::new(AtomicU64::new(0)),
+            idle: Arc::new(Mutex::new(Some(rx))),
+            used: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Starts the delivery thread, once.
+    fn start(&self) {
+        if self.used.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let rx = self.idle.lock().ok().and_then(|mut idle| idle.take());
+        let Some(rx) = rx else { return };
         let spawned = std::thread::Builder::new()
             .name("hookgate-notify".into())
             .spawn(move || run(rx));
         if let Err(e) = spawned {
             // Without the thread the queue fills and every notice is dropped, counted and logged.
             tracing::error!(error = %e, "cannot start the notification thread");
-        }
-        Dispatcher {
-            tx,
-            dropped: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -65,6 +82,7 @@ impl Dispatcher {
 
 impl Notifier for Dispatcher {
     fn notify(&self, notice: Notice) {
+        self.start();
         match self.tx.try_send(Job::Deliver(notice)) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(job) | mpsc::error::TrySendError::Closed(job)) => {
@@ -82,6 +100,11 @@ impl Notifier for Dispatcher {
     }
 
     fn flush(&self) -> Option<oneshot::Receiver<()>> {
+        // A one-shot process that sent nothing does not wait for the delivery thread to
+        // start (it builds a runtime of its own) just to hear that nothing is queued.
+        if !self.used.load(Ordering::Acquire) {
+            return None;
+        }
         let (done, wait) = oneshot::channel();
         self.tx.try_send(Job::Flush(done)).ok()?;
         Some(wait)
