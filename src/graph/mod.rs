@@ -1,4 +1,5 @@
-//! The compiled rule graph: an immutable, shareable index of hooks by point and tool.
+//! The compiled rule graph: an immutable, shareable index of hooks by point, tool, and the
+//! pattern or topic each hook needs (`index.rs`).
 
 mod index;
 mod template;
