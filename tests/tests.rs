@@ -12,6 +12,7 @@ mod config_errors;
 mod corpus;
 mod daemon;
 mod external;
+mod hooks_cli;
 mod llm;
 mod notify;
 mod openclaw;

@@ -4,6 +4,7 @@ mod approvals;
 mod check;
 mod claude_code;
 mod context_args;
+mod hooks;
 mod report;
 mod serve;
 mod validate;
@@ -50,6 +51,12 @@ enum Command {
     Approvals(approvals::Args),
     /// A Claude Code command hook: hook JSON on stdin, Claude Code's answer on stdout.
     ClaudeCode(claude_code::Args),
+    /// List the policy's hooks: name, points, action, enabled, source.
+    List(hooks::ListArgs),
+    /// Switch a hook on: edits its `enabled` line in place (a running daemon reloads).
+    Enable(hooks::SwitchArgs),
+    /// Switch a hook off: edits its `enabled` line in place (a running daemon reloads).
+    Disable(hooks::SwitchArgs),
 }
 
 /// Output format.
@@ -79,6 +86,9 @@ pub(crate) fn run() -> ExitCode {
         Command::ClaudeCode(args) => claude_code::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
+        Command::List(args) => hooks::list(args),
+        Command::Enable(args) => hooks::switch(args, true),
+        Command::Disable(args) => hooks::switch(args, false),
         Command::Schema => {
             emit(config::HOOKS_SCHEMA);
             0

@@ -6,6 +6,7 @@
 //! limits, unique names, actions this build runs).
 
 mod discovery;
+mod edit;
 pub mod error;
 mod filters;
 mod model;
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use discovery::{ConfigSource, discover};
+pub use edit::{EditError, Edited, set_enabled};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub(crate) use model::js_number;
