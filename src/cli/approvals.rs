@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use hookgate::approvals::{Approvals, FileStore, StoreError};
-use hookgate::config::{self, ApprovalDecision};
+use hookgate::config::ApprovalDecision;
 use serde_json::{Value, json};
 
 use super::{EXIT_ERROR, Format, emit};
@@ -109,13 +109,9 @@ enum Opened {
 fn open_file(args: &Args) -> Result<Approvals, Opened> {
     let path = match &args.approvals {
         Some(p) => p.clone(),
-        None => {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            let (policy, _) =
-                config::discover(args.config.as_deref(), |k| std::env::var(k).ok(), &cwd)
-                    .map_err(|e| Opened::Failed(e.to_string()))?;
-            policy.with_file_name("approvals.json")
-        }
+        None => super::policy_path(args.config.as_deref())
+            .map_err(|e| Opened::Failed(e.to_string()))?
+            .with_file_name("approvals.json"),
     };
     let store = match FileStore::open(&path) {
         Ok(store) => store,

@@ -106,12 +106,8 @@ fn table(hooks: &[config::HookSpec], source: &str) -> String {
 
 /// Sets the hook's `enabled` in the policy file, in place; a running daemon reloads it.
 pub(crate) fn switch(args: SwitchArgs, enabled: bool) -> u8 {
-    let path = match config::discover(
-        args.config.as_deref(),
-        |k| std::env::var(k).ok(),
-        &std::env::current_dir().unwrap_or_default(),
-    ) {
-        Ok((path, _)) => path,
+    let path = match super::policy_path(args.config.as_deref()) {
+        Ok(path) => path,
         Err(e) => {
             report::print_config_error(&e);
             return EXIT_ERROR;

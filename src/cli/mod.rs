@@ -10,7 +10,7 @@ mod serve;
 mod validate;
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -117,9 +117,14 @@ fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// Finds and loads the policy (`--config`, then the environment, then the usual places).
-fn load_policy(flag: Option<&PathBuf>) -> Result<LoadedPolicy, ConfigError> {
+/// Finds the policy file (`--config`, then the environment, then the usual places).
+fn policy_path(flag: Option<&Path>) -> Result<PathBuf, ConfigError> {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let (path, _) = config::discover(flag.map(PathBuf::as_path), |k| std::env::var(k).ok(), &cwd)?;
-    config::load_file(&path)
+    let (path, _) = config::discover(flag, |k| std::env::var(k).ok(), &cwd)?;
+    Ok(path)
+}
+
+/// Finds and loads the policy.
+fn load_policy(flag: Option<&PathBuf>) -> Result<LoadedPolicy, ConfigError> {
+    config::load_file(&policy_path(flag.map(PathBuf::as_path))?)
 }

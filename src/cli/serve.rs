@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use hookgate::actions::Services;
 use hookgate::approvals::{ApprovalStore, Approvals, FileStore};
-use hookgate::config;
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
     self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, ServerConfig,
@@ -107,12 +106,10 @@ fn start(args: Args) -> Result<(), Failure> {
         )
         .into());
     }
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let (path, _) = config::discover(args.config.as_deref(), |k| std::env::var(k).ok(), &cwd)
-        .map_err(|e| {
-            report::print_config_error(&e);
-            Failure::Reported
-        })?;
+    let path = super::policy_path(args.config.as_deref()).map_err(|e| {
+        report::print_config_error(&e);
+        Failure::Reported
+    })?;
     let workers = args.workers.map_or_else(default_workers, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)

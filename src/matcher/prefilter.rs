@@ -94,16 +94,6 @@ impl PatternIndex {
         }
     }
 
-    /// How many patterns are indexed.
-    pub fn len(&self) -> usize {
-        self.patterns.len()
-    }
-
-    /// Whether there are no patterns.
-    pub fn is_empty(&self) -> bool {
-        self.patterns.is_empty()
-    }
-
     /// Adds to `hits` the patterns that match `subject` and are not in it yet.
     pub fn add_hits(&self, subject: &str, hits: &mut Hits) {
         if let Some(scanner) = &self.scanner {
