@@ -152,7 +152,7 @@ impl Engine {
                     .spec()
                     .timeout_ms
                     .map_or(matcher::custom::DEFAULT_TIMEOUT, Duration::from_millis);
-                let path = graph.resolve_path(program);
+                let path = hook.resolve_path(program);
                 // Boxed, like `fire` below: the evaluation future stays small for the
                 // common path, where no hook fires and nothing else is awaited.
                 let custom = Box::pin(matcher::custom::matches(

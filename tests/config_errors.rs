@@ -178,7 +178,10 @@ fn unknown_field_is_located_at_the_key_with_a_did_you_mean() {
 fn unknown_field_far_from_any_lists_the_allowed_ones() {
     let d = single("version: 1\nhooks: []\nextra: 1\n");
     assert_at(&d, 3, 1, "extra", "unknown field `extra`");
-    assert_eq!(d.help(), Some("allowed fields: version, defaults, hooks"));
+    assert_eq!(
+        d.help(),
+        Some("allowed fields: version, defaults, hooks, include, discover")
+    );
 }
 
 #[test]

@@ -26,7 +26,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let Some(program) = spec.program.as_deref() else {
         return Outcome::fail("external action without a program");
     };
-    let path = inv.graph.resolve_path(program);
+    let path = inv.hook.resolve_path(program);
     let label = path.display().to_string();
     let resolved = match process::resolve_allowed(&path) {
         Ok(p) => p,

@@ -155,7 +155,7 @@ impl Invocation<'_> {
             }
             v.replace(['/', '\\', '\0'], "_")
         });
-        self.graph.resolve_path(&rendered)
+        self.hook.resolve_path(&rendered)
     }
 
     fn render_with(&self, template: &Template, escape: impl Fn(&str) -> String) -> String {

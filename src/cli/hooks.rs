@@ -37,7 +37,6 @@ pub(crate) fn list(args: ListArgs) -> u8 {
             return EXIT_ERROR;
         }
     };
-    let source = policy.path.display().to_string();
     let rows: Vec<serde_json::Value> = policy
         .document
         .hooks
@@ -50,7 +49,7 @@ pub(crate) fn list(args: ListArgs) -> u8 {
                 "enabled": h.enabled,
                 "priority": h.priority,
                 "mode": h.mode,
-                "source": source,
+                "source": h.file.display().to_string(),
             })
         })
         .collect();
@@ -62,12 +61,12 @@ pub(crate) fn list(args: ListArgs) -> u8 {
                 return EXIT_ERROR;
             }
         },
-        Format::Text => emit(&table(&policy.document.hooks, &source)),
+        Format::Text => emit(&table(&policy.document.hooks)),
     }
     0
 }
 
-fn table(hooks: &[config::HookSpec], source: &str) -> String {
+fn table(hooks: &[config::HookSpec]) -> String {
     let rows: Vec<[String; 5]> = hooks
         .iter()
         .map(|h| {
@@ -80,7 +79,7 @@ fn table(hooks: &[config::HookSpec], source: &str) -> String {
                     .join(","),
                 h.program.as_deref().unwrap_or(h.action.as_str()).to_owned(),
                 if h.enabled { "yes" } else { "no" }.to_owned(),
-                source.to_owned(),
+                h.file.display().to_string(),
             ]
         })
         .collect();
@@ -104,15 +103,23 @@ fn table(hooks: &[config::HookSpec], source: &str) -> String {
     out
 }
 
-/// Sets the hook's `enabled` in the policy file, in place; a running daemon reloads it.
+/// Sets the hook's `enabled` in the file it is written in (the policy file, or a file it
+/// includes or discovers), in place; a running daemon reloads it.
 pub(crate) fn switch(args: SwitchArgs, enabled: bool) -> u8 {
-    let path = match super::policy_path(args.config.as_deref()) {
-        Ok(path) => path,
+    let policy = match load_policy(args.config.as_ref()) {
+        Ok(p) => p,
         Err(e) => {
             report::print_config_error(&e);
             return EXIT_ERROR;
         }
     };
+    // An unknown name is looked up in the root file, which reports it with a suggestion.
+    let path = policy
+        .document
+        .hooks
+        .iter()
+        .find(|h| h.id == args.name)
+        .map_or_else(|| policy.path.clone(), |h| h.file.to_path_buf());
     let text = match config::read_text(&path, &config::YamlBudget::default()) {
         Ok(t) => t,
         Err(e) => {

@@ -124,7 +124,12 @@ fn policy_path(flag: Option<&Path>) -> Result<PathBuf, ConfigError> {
     Ok(path)
 }
 
-/// Finds and loads the policy.
+/// Finds and loads the policy. Its warnings go to the log (`validate` and `lint` show them
+/// with snippets).
 fn load_policy(flag: Option<&PathBuf>) -> Result<LoadedPolicy, ConfigError> {
-    config::load_file(&policy_path(flag.map(PathBuf::as_path))?)
+    let policy = config::load_file(&policy_path(flag.map(PathBuf::as_path))?)?;
+    for w in &policy.warnings {
+        tracing::warn!("{w}");
+    }
+    Ok(policy)
 }

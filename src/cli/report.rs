@@ -1,7 +1,7 @@
 //! Rendering config errors for people: the YAML snippet with line, column and field.
 
-use hookgate::config::{ConfigError, Diagnostic};
-use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report};
+use hookgate::config::{ConfigError, Diagnostic, LoadedPolicy};
+use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, Severity};
 
 /// Prints `error` to stderr: one snippet per problem, then a summary line.
 pub(crate) fn print_config_error(error: &ConfigError) {
@@ -20,6 +20,21 @@ pub(crate) fn print_config_error(error: &ConfigError) {
             eprintln!("error: {error}");
         }
         other => eprintln!("error: {other}"),
+    }
+}
+
+/// Prints the loaded policy's warnings to stderr, each with its snippet.
+pub(crate) fn print_warnings(policy: &LoadedPolicy) {
+    for d in &policy.warnings {
+        let text = policy
+            .sources
+            .iter()
+            .find(|s| *s.path == *d.file())
+            .map_or_else(String::new, |s| s.text.to_string());
+        let diagnostic = to_miette(d, &text).with_severity(Severity::Warning);
+        let report = Report::new(diagnostic)
+            .with_source_code(NamedSource::new(d.file().display().to_string(), text));
+        eprintln!("{report:?}");
     }
 }
 

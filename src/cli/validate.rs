@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::{EXIT_ERROR, Format, emit, load_policy, report};
+use super::{EXIT_ERROR, Format, emit, report};
 
 /// Arguments of `hookgate validate`.
 #[derive(Debug, clap::Args)]
@@ -19,18 +19,41 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> u8 {
-    match load_policy(args.file.as_ref().or(args.config.as_ref())) {
+    // Not `load_policy`: its warnings are printed below with their snippets, not logged.
+    let path = super::policy_path(args.file.as_deref().or(args.config.as_deref()));
+    match path.and_then(|path| hookgate::config::load_file(&path)) {
         Ok(policy) => {
             let hooks = &policy.document.hooks;
             let enabled = hooks.iter().filter(|h| h.enabled).count();
             match args.format {
-                Format::Json => emit("[]\n"),
-                Format::Text => emit(&format!(
-                    "{} is valid: {} hook{} ({enabled} enabled)\n",
-                    policy.path.display(),
-                    hooks.len(),
-                    if hooks.len() == 1 { "" } else { "s" },
-                )),
+                // Valid: the array holds only warnings (empty when there are none).
+                Format::Json => match serde_json::to_string_pretty(&policy.warnings) {
+                    Ok(json) => emit(&format!("{json}\n")),
+                    Err(e) => {
+                        eprintln!("error: cannot print the warnings: {e}");
+                        return EXIT_ERROR;
+                    }
+                },
+                Format::Text => {
+                    report::print_warnings(&policy);
+                    let files = policy.sources.len();
+                    let from = if files > 1 {
+                        format!(" from {files} files")
+                    } else {
+                        String::new()
+                    };
+                    let warned = match policy.warnings.len() {
+                        0 => String::new(),
+                        1 => ", 1 warning".to_owned(),
+                        n => format!(", {n} warnings"),
+                    };
+                    emit(&format!(
+                        "{} is valid: {} hook{}{from} ({enabled} enabled){warned}\n",
+                        policy.path.display(),
+                        hooks.len(),
+                        if hooks.len() == 1 { "" } else { "s" },
+                    ));
+                }
             }
             0
         }

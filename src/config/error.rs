@@ -18,6 +18,9 @@ pub enum DiagnosticKind {
     Schema,
     /// The document fits the schema but means something invalid (a bad regex, a duplicate name).
     Semantic,
+    /// Bringing files together (`include`, `discover`): a missing file, a cycle, a name used
+    /// twice, overlapping hooks.
+    Composition,
 }
 
 /// One problem in a policy file, with where it is.

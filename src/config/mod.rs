@@ -5,6 +5,7 @@
 //! (`schemas/hooks.schema.json`), typed conversion, and semantic checks (regexes compiled with
 //! limits, unique names, actions this build runs).
 
+mod compose;
 mod discovery;
 mod edit;
 pub mod error;
@@ -18,29 +19,36 @@ pub mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, content_hash};
 pub use discovery::{ConfigSource, discover};
 pub use edit::{EditError, Edited, set_enabled};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub(crate) use model::js_number;
 pub use model::{
-    ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_PRIORITY, Defaults, Document,
-    FailureAction, HookSpec, LlmProvider, LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure,
-    Risk, TelegramSettings, TimeoutAction, Unparseable, WebhookSettings,
+    ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_DISCOVER_DEPTH, DEFAULT_PRIORITY, Defaults,
+    Discover, Document, FailureAction, HookSpec, LlmProvider, LlmSettings, MatchSpec, Mode,
+    NotifySettings, OnFailure, Risk, TelegramSettings, TimeoutAction, Unparseable, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use schema::HOOKS_SCHEMA;
 pub use yaml::{Position, YamlBudget};
 
-/// A policy read from a file (or a string) and validated.
+/// A policy read from a file (or a string) and validated, with the files it brought in.
 #[derive(Debug, Clone)]
 pub struct LoadedPolicy {
-    /// Where it came from.
+    /// The root policy file.
     pub path: PathBuf,
-    /// The text it was loaded from.
+    /// The root file's text.
     pub text: Arc<str>,
-    /// The validated document.
+    /// The validated document: the root's version and defaults, and the hooks of every
+    /// file in order (the root's, then each include's, then each discovered file's).
     pub document: Document,
+    /// Every file the policy was composed from, the root first.
+    pub sources: Vec<SourceFile>,
+    /// Problems that did not stop the load: a discovered file skipped, a conflict between
+    /// files, a setting ignored.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Reads and validates the policy at `path`.
@@ -50,8 +58,25 @@ pub fn load_file(path: &Path) -> Result<LoadedPolicy, ConfigError> {
 
 /// [`load_file`] with explicit budgets.
 pub fn load_file_with(path: &Path, budget: &YamlBudget) -> Result<LoadedPolicy, ConfigError> {
-    let text = read_text(path, budget)?;
-    load_str_with(&text, path, budget)
+    load_file_tracked(path, budget).0
+}
+
+/// [`load_file_with`], also telling which files and directories the load read, whether it
+/// succeeded or not: a watcher reloads when one of them changes.
+pub fn load_file_tracked(
+    path: &Path,
+    budget: &YamlBudget,
+) -> (Result<LoadedPolicy, ConfigError>, Touched) {
+    match read_text(path, budget) {
+        Ok(text) => compose::compose(path, Arc::from(text), budget),
+        Err(e) => (
+            Err(e),
+            Touched {
+                files: vec![path.to_path_buf()],
+                dirs: Vec::new(),
+            },
+        ),
+    }
 }
 
 /// Reads the policy text at `path`: within the size budget, and UTF-8.
@@ -78,45 +103,54 @@ pub fn load_str(text: &str, origin: &Path) -> Result<LoadedPolicy, ConfigError> 
     load_str_with(text, origin, &YamlBudget::default())
 }
 
-/// [`load_str`] with explicit budgets.
+/// [`load_str`] with explicit budgets. Files it includes are read relative to `origin`.
 pub fn load_str_with(
     text: &str,
     origin: &Path,
     budget: &YamlBudget,
 ) -> Result<LoadedPolicy, ConfigError> {
-    let text: Arc<str> = Arc::from(text);
+    compose::compose(origin, Arc::from(text), budget).0
+}
+
+/// Validates one file's `text` on its own (no includes followed): its document and value.
+/// `inherited` is the root's defaults when another file brought this one in.
+fn load_single(
+    text: &Arc<str>,
+    origin: &Path,
+    budget: &YamlBudget,
+    inherited: Option<&Defaults>,
+) -> Result<(Document, serde_json::Value), ConfigError> {
     // A valid policy, the usual case, needs no positions: read it without them first.
-    if let Ok(value) = yaml::parse_plain(&text, budget) {
+    if let Ok(value) = yaml::parse_plain(text, budget) {
         let mut diagnostics = Vec::new();
         let no_spans = yaml::SpanMap::default();
         schema::check(&value, &no_spans, origin, &mut diagnostics);
         if diagnostics.is_empty()
-            && let Some(document) = model::build(&value, &no_spans, origin, &mut diagnostics)
+            && let Some(document) =
+                model::build(&value, &no_spans, origin, inherited, &mut diagnostics)
             && diagnostics.is_empty()
         {
-            return Ok(LoadedPolicy {
-                path: origin.to_path_buf(),
-                text,
-                document,
-            });
+            return Ok((document, value));
         }
     }
     // Otherwise read it again with positions, for diagnostics that name lines and columns.
-    let parsed = yaml::parse(&text, budget)
-        .map_err(|e| invalid(origin, Arc::clone(&text), vec![yaml_diagnostic(origin, e)]))?;
+    let parsed = yaml::parse(text, budget)
+        .map_err(|e| invalid(origin, Arc::clone(text), vec![yaml_diagnostic(origin, e)]))?;
     let mut diagnostics = Vec::new();
     schema::check(&parsed.value, &parsed.spans, origin, &mut diagnostics);
-    let document = model::build(&parsed.value, &parsed.spans, origin, &mut diagnostics);
+    let document = model::build(
+        &parsed.value,
+        &parsed.spans,
+        origin,
+        inherited,
+        &mut diagnostics,
+    );
     match document {
-        Some(document) if diagnostics.is_empty() => Ok(LoadedPolicy {
-            path: origin.to_path_buf(),
-            text,
-            document,
-        }),
+        Some(document) if diagnostics.is_empty() => Ok((document, parsed.value)),
         _ => {
             diagnostics.sort_by_key(|d| (d.line(), d.column()));
             diagnostics.dedup();
-            Err(invalid(origin, text, diagnostics))
+            Err(invalid(origin, Arc::clone(text), diagnostics))
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -24,7 +25,25 @@ pub struct Document {
     pub defaults: Defaults,
     /// The hooks, in file order.
     pub hooks: Vec<HookSpec>,
+    /// The `include` list: policy files whose hooks join this one's, as written (relative
+    /// to this file).
+    pub include: Vec<String>,
+    /// The `discover` setting: scan the workspace for more `HOOKS.yaml` files.
+    pub discover: Option<Discover>,
 }
+
+/// `discover`: where to look for more `HOOKS.yaml` files, and how deep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discover {
+    /// The directory to scan, as written (relative to this file); `None` is this file's
+    /// directory.
+    pub root: Option<String>,
+    /// How many directory levels below the root to look (1 to 8, default 4).
+    pub max_depth: usize,
+}
+
+/// The scan depth when `discover` does not set one.
+pub const DEFAULT_DISCOVER_DEPTH: usize = 4;
 
 /// The `defaults` section.
 #[derive(Debug, Clone, Default)]
@@ -304,9 +323,12 @@ impl ActionName {
 /// One hook after validation.
 #[derive(Debug, Clone)]
 pub struct HookSpec {
-    /// Position in the `hooks` list.
+    /// The policy file this hook is written in (the root file or one it brought in).
+    pub file: Arc<Path>,
+    /// Position in its file's `hooks` list.
     pub index: usize,
-    /// The `name`, else `hooks[i]`: the id used in decisions and logs.
+    /// The `name`, else `hooks[i]` (`<file>:hooks[i]` outside the root file): the id used
+    /// in decisions and logs.
     pub id: String,
     /// The points it is registered for, in file order, without repeats.
     pub points: Vec<Point>,
@@ -393,6 +415,17 @@ enum OneOrMany<T> {
 
 #[derive(Deserialize)]
 #[serde(untagged)]
+enum RawDiscover {
+    On(bool),
+    Settings {
+        root: Option<String>,
+        #[serde(rename = "maxDepth")]
+        max_depth: Option<usize>,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
 enum StringOrNumber {
     String(String),
     Number(serde_json::Number),
@@ -450,12 +483,17 @@ struct RawHook {
 /// Converts a schema-checked JSON value into a [`Document`], running the semantic checks.
 /// Hooks that do not deserialize were already reported by the schema and are skipped, so the
 /// semantic problems of the other hooks are still reported in the same run.
+///
+/// `inherited` is the root file's defaults when this file is brought in by another: its
+/// hooks then take their defaults from there, not from their own file.
 pub(crate) fn build(
     value: &Value,
     spans: &SpanMap,
     file: &Path,
+    inherited: Option<&Defaults>,
     out: &mut Vec<Diagnostic>,
 ) -> Option<Document> {
+    let shared_file: Arc<Path> = Arc::from(file);
     let errors_before = out.len();
     let semantic = |pointer: &str, message: String| {
         Diagnostic::new(
@@ -485,6 +523,37 @@ pub(crate) fn build(
             mode: d.mode.unwrap_or_default(),
         })
         .unwrap_or_default();
+    let effective = inherited.unwrap_or(&defaults);
+    let include = value
+        .get("include")
+        .and_then(|i| typed::<Vec<String>>(i, "/include", spans, file, out))
+        .unwrap_or_default();
+    let discover = value
+        .get("discover")
+        .and_then(|d| typed::<RawDiscover>(d, "/discover", spans, file, out))
+        .and_then(|d| match d {
+            RawDiscover::On(false) => None,
+            RawDiscover::On(true) => Some(Discover {
+                root: None,
+                max_depth: DEFAULT_DISCOVER_DEPTH,
+            }),
+            RawDiscover::Settings { root, max_depth } => Some(Discover {
+                root,
+                max_depth: max_depth.unwrap_or(DEFAULT_DISCOVER_DEPTH),
+            }),
+        });
+
+    if value.is_object()
+        && value.get("hooks").is_none()
+        && value.get("include").is_none()
+        && discover.is_none()
+    {
+        out.push(
+            semantic("", "missing required field `hooks`".to_owned()).with_help(
+                "add a `hooks:` list (it may be empty), or `include:` other policy files",
+            ),
+        );
+    }
 
     let mut hooks = Vec::new();
     let mut names: HashMap<&str, usize> = HashMap::new();
@@ -573,6 +642,7 @@ pub(crate) fn build(
         }
         let m = hook.filter;
         hooks.push(HookSpec {
+            file: Arc::clone(&shared_file),
             index,
             id: hook.name.unwrap_or_else(|| format!("hooks[{index}]")),
             points,
@@ -618,7 +688,7 @@ pub(crate) fn build(
             },
             notify_user: hook.notify_user.unwrap_or(false),
             enabled: hook.enabled.unwrap_or(true),
-            mode: hook.mode.unwrap_or(defaults.mode),
+            mode: hook.mode.unwrap_or(effective.mode),
             on_failure: hook.on_failure,
         });
     }
@@ -630,6 +700,8 @@ pub(crate) fn build(
         version: version?,
         defaults,
         hooks,
+        include,
+        discover,
     })
 }
 

@@ -29,6 +29,8 @@ pub struct CompiledHook {
     failure_message: Option<Template>,
     /// Its patterns' ids in the graph's pattern indexes.
     ids: PatternIds,
+    /// The absolute directory of its policy file: its relative paths resolve against it.
+    base_dir: Arc<Path>,
 }
 
 impl CompiledHook {
@@ -56,6 +58,17 @@ impl CompiledHook {
     pub(crate) fn failure_message(&self) -> Option<&Template> {
         self.failure_message.as_ref()
     }
+
+    /// Resolves a (rendered) relative path against the directory of the hook's own policy
+    /// file, so an included pack's scripts and logs sit beside the pack.
+    pub(crate) fn resolve_path(&self, path: &str) -> PathBuf {
+        let p = Path::new(path);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.base_dir.join(p)
+        }
+    }
 }
 
 /// The compiled policy. Immutable once built; share it with `Arc`.
@@ -70,27 +83,19 @@ pub struct RuleGraph {
     defaults: Defaults,
     defaults_failure_message: Option<Template>,
     notify_channels: Option<Arc<NotifySettings>>,
-    base_dir: PathBuf,
     source: PathBuf,
 }
 
 impl RuleGraph {
-    /// Compiles a loaded policy; relative paths in it resolve against the policy's directory.
+    /// Compiles a loaded policy; each hook's relative paths resolve against the directory of
+    /// the file it is written in.
     pub fn from_policy(policy: &LoadedPolicy) -> RuleGraph {
-        let parent = policy.path.parent().unwrap_or(Path::new(""));
-        // Absolute, so paths in messages and the exec_script denylist see whole paths, as the
-        // seed's `path.resolve` did, whatever the working directory later becomes.
-        let parent = if parent.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            parent
-        };
-        let base = std::path::absolute(parent).unwrap_or_else(|_| parent.to_path_buf());
-        RuleGraph::compile(policy.document.clone(), &policy.path, base)
+        RuleGraph::compile(policy.document.clone(), &policy.path)
     }
 
-    /// Compiles `document` (from `source`); relative paths resolve against `base_dir`.
-    pub fn compile(document: Document, source: &Path, base_dir: PathBuf) -> RuleGraph {
+    /// Compiles `document` (from the policy file `source`).
+    pub fn compile(document: Document, source: &Path) -> RuleGraph {
+        let mut base_dirs = BaseDirs::default();
         let mut specs = document.hooks;
         // Stable sort: equal priorities keep file order.
         specs.sort_by_key(|h| std::cmp::Reverse(h.priority));
@@ -125,6 +130,7 @@ impl RuleGraph {
                         .as_ref()
                         .map(|p| session_patterns.id(p)),
                 },
+                base_dir: base_dirs.of(&spec.file),
                 spec,
             })
             .collect();
@@ -177,7 +183,6 @@ impl RuleGraph {
             notify_channels,
             defaults: document.defaults,
             defaults_failure_message,
-            base_dir,
             source: source.to_path_buf(),
         }
     }
@@ -268,15 +273,24 @@ impl RuleGraph {
     pub fn source(&self) -> &Path {
         &self.source
     }
+}
 
-    /// Resolves a (rendered) relative path against the policy's directory.
-    pub(crate) fn resolve_path(&self, path: &str) -> PathBuf {
-        let p = Path::new(path);
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            self.base_dir.join(p)
-        }
+/// The absolute directory of each policy file, computed once per file.
+#[derive(Default)]
+struct BaseDirs(HashMap<Arc<Path>, Arc<Path>>);
+
+impl BaseDirs {
+    fn of(&mut self, file: &Arc<Path>) -> Arc<Path> {
+        let dir = self.0.entry(Arc::clone(file)).or_insert_with(|| {
+            let parent = match file.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            // Absolute, so paths in messages and the exec_script denylist see whole paths,
+            // as the seed's `path.resolve` did, whatever the working directory later becomes.
+            Arc::from(std::path::absolute(parent).unwrap_or_else(|_| parent.to_path_buf()))
+        });
+        Arc::clone(dir)
     }
 }
 

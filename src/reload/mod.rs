@@ -8,19 +8,18 @@
 
 mod watch;
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use arc_swap::ArcSwap;
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 pub use watch::{PolicyWatcher, WatchError};
 
 use crate::actions::Services;
-use crate::config::{self, ConfigError, Diagnostic, YamlBudget};
+pub use crate::config::content_hash;
+use crate::config::{self, ConfigError, Diagnostic, Touched, YamlBudget};
 use crate::engine::Engine;
 use crate::graph::{RuleGraph, iso_timestamp};
 
@@ -30,14 +29,34 @@ pub struct ActivePolicy {
     engine: Engine,
     hash: String,
     loaded_at: SystemTime,
+    files: Vec<PolicyFile>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl ActivePolicy {
+    fn new(policy: &config::LoadedPolicy, services: Arc<Services>) -> ActivePolicy {
+        ActivePolicy {
+            engine: Engine::with_services(Arc::new(RuleGraph::from_policy(policy)), services),
+            hash: policy.hash(),
+            loaded_at: SystemTime::now(),
+            files: policy
+                .sources
+                .iter()
+                .map(|s| PolicyFile {
+                    path: s.path.to_path_buf(),
+                    role: s.role,
+                })
+                .collect(),
+            warnings: policy.warnings.clone(),
+        }
+    }
+
     /// The engine over this policy's graph.
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
-    /// `sha256:<hex>` of the file's bytes.
+    /// `sha256:<hex>` of the file's bytes (of every file's path and bytes when it includes
+    /// or discovers others).
     pub fn hash(&self) -> &str {
         &self.hash
     }
@@ -75,7 +94,7 @@ pub enum ReloadOutcome {
         /// The hash in force.
         hash: String,
     },
-    /// The file could not be loaded; the previous policy stays in force.
+    /// The policy could not be loaded; the previous policy stays in force.
     #[serde(rename = "error")]
     Failed {
         /// What went wrong, with every problem's line and column.
@@ -131,6 +150,11 @@ pub struct ReloadReport {
 pub struct PolicyStatus {
     /// The policy file.
     pub config: PathBuf,
+    /// Every file of the policy in force, the root first.
+    pub files: Vec<PolicyFile>,
+    /// Problems of the policy in force that did not stop its load (a discovered file
+    /// skipped, a conflict between files).
+    pub warnings: Vec<Diagnostic>,
     /// The hash of the policy in force.
     pub hash: String,
     /// When it was swapped in (ISO 8601).
@@ -146,6 +170,16 @@ pub struct PolicyStatus {
     pub last_reload: Option<ReloadReport>,
     /// The last failed attempt, if any since start.
     pub last_error: Option<ReloadReport>,
+}
+
+/// One file of the policy in force.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicyFile {
+    /// Its path.
+    pub path: PathBuf,
+    /// root, included or discovered.
+    pub role: config::SourceRole,
 }
 
 #[derive(Debug, Default)]
@@ -164,31 +198,38 @@ pub struct LivePolicy {
     /// Serialises reloads, so an older file can never be swapped in after a newer one.
     reloading: tokio::sync::Mutex<()>,
     history: Mutex<History>,
+    /// What the last load attempt read: the watcher's set of files and directories.
+    touched: Mutex<Touched>,
+    /// Notified after each load attempt, so the watcher follows `touched`.
+    loaded: tokio::sync::Notify,
 }
 
 impl LivePolicy {
     /// Loads the policy at `path`; fails when it is not valid (there is no good policy yet).
     pub fn load(path: &Path, services: Arc<Services>) -> Result<LivePolicy, ConfigError> {
         let budget = YamlBudget::default();
-        let text = config::read_text(path, &budget)?;
-        let hash = content_hash(&text);
-        let policy = config::load_str_with(&text, path, &budget)?;
-        let engine = Engine::with_services(
-            Arc::new(RuleGraph::from_policy(&policy)),
-            Arc::clone(&services),
-        );
+        let (policy, touched) = config::load_file_tracked(path, &budget);
+        let policy = policy?;
+        log_warnings(&policy.warnings);
+        let active = ActivePolicy::new(&policy, Arc::clone(&services));
         Ok(LivePolicy {
             path: path.to_path_buf(),
             budget,
             services,
-            active: ArcSwap::from_pointee(ActivePolicy {
-                engine,
-                hash,
-                loaded_at: SystemTime::now(),
-            }),
+            active: ArcSwap::from_pointee(active),
             reloading: tokio::sync::Mutex::new(()),
             history: Mutex::new(History::default()),
+            touched: Mutex::new(touched),
+            loaded: tokio::sync::Notify::new(),
         })
+    }
+
+    /// The files and directories the last load attempt read, successful or not.
+    pub fn touched(&self) -> Touched {
+        self.touched
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// The policy file.
@@ -213,17 +254,31 @@ impl LivePolicy {
         let path = self.path.clone();
         let budget = self.budget;
         let current_hash = self.current().hash.clone();
-        let built = tokio::task::spawn_blocking(move || build(&path, &budget, &current_hash)).await;
+        let services = Arc::clone(&self.services);
+        let built = tokio::task::spawn_blocking(move || {
+            let (policy, touched) = config::load_file_tracked(&path, &budget);
+            let built = policy.map(|policy| {
+                let hash = policy.hash();
+                if hash == current_hash {
+                    return Built::Same(hash);
+                }
+                log_warnings(&policy.warnings);
+                Built::New(Box::new(ActivePolicy::new(&policy, services)))
+            });
+            (built, touched)
+        })
+        .await;
+        let built = built.map(|(built, touched)| {
+            *self.touched.lock().unwrap_or_else(PoisonError::into_inner) = touched;
+            self.loaded.notify_one();
+            built
+        });
         let outcome = match built {
             Ok(Ok(Built::Same(hash))) => ReloadOutcome::Unchanged { hash },
-            Ok(Ok(Built::New(graph, hash))) => {
-                let hooks = graph.hooks().len();
-                let engine = Engine::with_services(Arc::from(graph), Arc::clone(&self.services));
-                self.active.store(Arc::new(ActivePolicy {
-                    engine,
-                    hash: hash.clone(),
-                    loaded_at: SystemTime::now(),
-                }));
+            Ok(Ok(Built::New(active))) => {
+                let hooks = active.engine.graph().hooks().len();
+                let hash = active.hash.clone();
+                self.active.store(Arc::from(active));
                 ReloadOutcome::Reloaded { hash, hooks }
             }
             Ok(Err(error)) => ReloadOutcome::Failed {
@@ -281,6 +336,8 @@ impl LivePolicy {
         let history = self.history.lock().unwrap_or_else(PoisonError::into_inner);
         PolicyStatus {
             config: self.path.clone(),
+            files: active.files.clone(),
+            warnings: active.warnings.clone(),
             hash: active.hash.clone(),
             loaded_at: iso_timestamp(system_time_ms(active.loaded_at)),
             loaded_at_time: active.loaded_at,
@@ -297,28 +354,14 @@ impl LivePolicy {
 
 enum Built {
     Same(String),
-    New(Box<RuleGraph>, String),
+    New(Box<ActivePolicy>),
 }
 
-fn build(path: &Path, budget: &YamlBudget, current_hash: &str) -> Result<Built, ConfigError> {
-    let text = config::read_text(path, budget)?;
-    let hash = content_hash(&text);
-    if hash == current_hash {
-        return Ok(Built::Same(hash));
+/// Reports a loaded policy's warnings (a skipped discovered file, a conflict) in the log.
+fn log_warnings(warnings: &[Diagnostic]) {
+    for warning in warnings {
+        tracing::warn!(file = %warning.file().display(), line = warning.line(), column = warning.column(), "{}", warning.message());
     }
-    let policy = config::load_str_with(&text, path, budget)?;
-    Ok(Built::New(Box::new(RuleGraph::from_policy(&policy)), hash))
-}
-
-/// `sha256:<hex>` of `text`.
-pub fn content_hash(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for byte in digest {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
 }
 
 fn system_time_ms(t: SystemTime) -> f64 {
