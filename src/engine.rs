@@ -205,7 +205,7 @@ impl Engine {
                     message,
                     channels: graph.notify_channels(),
                 };
-                self.services.notifier.notify(notice.clone());
+                self.services.notify(notice.clone());
                 notifications.push(notice);
             }
             if let Some(steps) = steps.as_deref_mut() {

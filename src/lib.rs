@@ -50,6 +50,7 @@ pub mod llm;
 pub mod matcher;
 pub mod notify;
 pub mod point;
+pub mod policy_test;
 pub mod process;
 pub mod reload;
 pub mod server;

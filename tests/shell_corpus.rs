@@ -154,7 +154,11 @@ fn the_packs_carry_the_default_policys_hooks_unchanged() {
     ] {
         for hook in hooks(pack) {
             if let Some(same) = in_default(&hook) {
-                assert_eq!(same, &hook, "{pack}: {} differs from HOOKS.yaml", hook["name"]);
+                assert_eq!(
+                    same, &hook,
+                    "{pack}: {} differs from HOOKS.yaml",
+                    hook["name"]
+                );
             }
         }
     }
@@ -163,10 +167,17 @@ fn the_packs_carry_the_default_policys_hooks_unchanged() {
     let destructive = hooks("policies/destructive.yaml");
     assert!(destructive.len() >= 6, "{destructive:?}");
     for hook in &destructive {
-        assert!(in_default(hook).is_some(), "{} is not in HOOKS.yaml", hook["name"]);
+        assert!(
+            in_default(hook).is_some(),
+            "{} is not in HOOKS.yaml",
+            hook["name"]
+        );
     }
     let has = |hooks: &[Value], name: &str| hooks.iter().any(|h| h["name"] == name);
-    assert!(has(&hooks("policies/privilege-escalation.yaml"), "no-privilege-escalation"));
+    assert!(has(
+        &hooks("policies/privilege-escalation.yaml"),
+        "no-privilege-escalation"
+    ));
     assert!(!has(&destructive, "no-privilege-escalation"));
 
     // Names are unique across the packs and HOOKS.yaml, so that packs can be included

@@ -17,6 +17,7 @@ mod hooks_cli;
 mod llm;
 mod notify;
 mod openclaw;
+mod policy_test_cli;
 mod properties;
 mod semantics;
 mod shell_corpus;

@@ -20,7 +20,7 @@ use crate::config::ActionName;
 use crate::context::HookContext;
 use crate::graph::{CompiledHook, RuleGraph, Template, Vars, iso_timestamp};
 use crate::llm::LlmClient;
-use crate::notify::{Dispatcher, Notifier};
+use crate::notify::{Dispatcher, Notice, Notifier};
 use crate::point::Point;
 
 pub(crate) use log_writer::LogWriter;
@@ -32,6 +32,10 @@ pub struct Services {
     pub(crate) notifier: Arc<dyn Notifier>,
     pub(crate) llm: LlmClient,
     pub(crate) approvals: Option<Arc<crate::approvals::Approvals>>,
+    /// A dry run (`hookgate test`): `log` and `summarize_and_log` write nothing, no LLM is
+    /// called and no notice is sent. Programs (`exec_script`, external actions, `custom`
+    /// matchers) still run, since they decide verdicts.
+    pub(crate) dry_run: bool,
 }
 
 impl Services {
@@ -42,7 +46,37 @@ impl Services {
             notifier,
             llm: LlmClient::spawn(),
             approvals: None,
+            dry_run: false,
         }
+    }
+
+    /// Services for a dry run, as `hookgate test` uses by default: decisions are the same as
+    /// with [`Services::default`], but `log` and `summarize_and_log` pass without writing
+    /// (and without asking the LLM), `notify_user` asks no LLM, and notices are listed in
+    /// the decision but not sent. `exec_script`, external actions and `custom` matchers do
+    /// run. There is no approval store, so `require_approval` answers `ask`.
+    pub fn dry_run() -> Services {
+        Services::default().with_dry_run(true)
+    }
+
+    /// These services with the dry run switched on or off (see [`Services::dry_run`]).
+    pub fn with_dry_run(mut self, dry_run: bool) -> Services {
+        self.dry_run = dry_run;
+        self
+    }
+
+    /// Whether this is a dry run (see [`Services::dry_run`]).
+    pub fn is_dry_run(&self) -> bool {
+        self.dry_run
+    }
+
+    /// Hands `notice` to the notifier, except in a dry run.
+    pub(crate) fn notify(&self, notice: Notice) {
+        if self.dry_run {
+            tracing::debug!(hook = %notice.hook, session_key = %notice.session_key, "dry run: notification not sent");
+            return;
+        }
+        self.notifier.notify(notice);
     }
 }
 
@@ -230,5 +264,147 @@ mod tests {
             inv.render(&Template::parse("{sessionKey}")),
             "../../etc/cron.d/x"
         );
+    }
+
+    /// Records the notices handed to it.
+    #[derive(Debug, Default)]
+    struct Recorder(std::sync::Mutex<Vec<Notice>>);
+
+    impl Notifier for Recorder {
+        fn notify(&self, notice: Notice) {
+            if let Ok(mut sent) = self.0.lock() {
+                sent.push(notice);
+            }
+        }
+    }
+
+    impl Recorder {
+        fn count(&self) -> usize {
+            self.0.lock().map_or(0, |sent| sent.len())
+        }
+    }
+
+    /// An engine over `yaml` (as if loaded from `dir/HOOKS.yaml`) with `services`.
+    fn engine(yaml: &str, dir: &Path, services: Services) -> crate::Engine {
+        let policy = load_str(yaml, &dir.join("HOOKS.yaml")).expect("policy");
+        crate::Engine::with_services(
+            Arc::new(RuleGraph::from_policy(&policy)),
+            Arc::new(services),
+        )
+    }
+
+    /// A local port that accepts connections and never answers, and whether one came.
+    fn silent_endpoint() -> (std::net::TcpListener, String) {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        listener.set_nonblocking(true).expect("nonblocking");
+        let url = format!("http://{}/v1", listener.local_addr().expect("addr"));
+        (listener, url)
+    }
+
+    fn was_called(listener: &std::net::TcpListener) -> bool {
+        listener.accept().is_ok()
+    }
+
+    #[test]
+    fn services_are_live_unless_asked() {
+        assert!(!Services::default().is_dry_run());
+        assert!(Services::dry_run().is_dry_run());
+        assert!(Services::dry_run().approvals().is_none());
+        assert!(!Services::dry_run().with_dry_run(false).is_dry_run());
+    }
+
+    #[tokio::test]
+    async fn a_dry_run_logs_nothing_and_a_live_run_does() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let yaml = "version: 1\nhooks: [{ name: audit, point: turn:pre, action: log, target: logs/audit.jsonl }]\n";
+        let log = dir.path().join("logs/audit.jsonl");
+        let ctx = HookContext::new("agent:main:main");
+
+        let dry = engine(yaml, dir.path(), Services::dry_run());
+        let decision = dry.evaluate(Point::TurnPre, &ctx).await;
+        dry.flush().await;
+        assert_eq!(decision.results.len(), 1);
+        assert!(decision.passed);
+        assert_eq!(
+            decision.results[0].message.as_deref(),
+            Some("Logged event at turn:pre")
+        );
+        assert!(!log.exists(), "a dry run wrote the log");
+
+        let live = engine(yaml, dir.path(), Services::default());
+        let live_decision = live.evaluate(Point::TurnPre, &ctx).await;
+        live.flush().await;
+        assert_eq!(
+            live_decision.results[0].message,
+            decision.results[0].message
+        );
+        assert!(log.exists(), "a live run did not write the log");
+    }
+
+    #[tokio::test]
+    async fn a_dry_run_summarizes_without_the_llm_or_the_file() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (listener, url) = silent_endpoint();
+        let yaml = format!(
+            "version: 1\ndefaults: {{ model: m, llm: {{ baseUrl: \"{url}\", timeoutMs: 300 }} }}\nhooks: [{{ point: turn:pre, action: summarize_and_log, target: summary.jsonl }}]\n"
+        );
+        let dry = engine(&yaml, dir.path(), Services::dry_run());
+        let decision = dry.evaluate(Point::TurnPre, &HookContext::new("s")).await;
+        dry.flush().await;
+        assert_eq!(
+            decision.results[0].message.as_deref(),
+            Some("Summarized and logged event at turn:pre")
+        );
+        assert!(!dir.path().join("summary.jsonl").exists());
+        assert!(!was_called(&listener), "a dry run called the LLM");
+
+        // The same policy, live: the LLM is asked (it never answers) and the line written.
+        let live = engine(&yaml, dir.path(), Services::default());
+        live.evaluate(Point::TurnPre, &HookContext::new("s")).await;
+        live.flush().await;
+        assert!(dir.path().join("summary.jsonl").exists());
+        assert!(was_called(&listener), "the live run did not call the LLM");
+    }
+
+    #[tokio::test]
+    async fn a_dry_run_sends_no_notice_and_asks_no_llm() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (listener, url) = silent_endpoint();
+        let yaml = format!(
+            "version: 1\ndefaults: {{ model: m, llm: {{ baseUrl: \"{url}\", timeoutMs: 300 }} }}\nhooks:\n  - {{ point: subagent:post, action: notify_user }}\n  - {{ point: turn:tool:pre, action: block, notifyUser: true }}\n"
+        );
+        let ctx = HookContext::new("agent:main:main");
+
+        let recorder = Arc::new(Recorder::default());
+        let dry = engine(
+            &yaml,
+            dir.path(),
+            Services::new(recorder.clone()).with_dry_run(true),
+        );
+        let notified = dry.evaluate(Point::SubagentPost, &ctx).await;
+        let blocked = dry.evaluate(Point::TurnToolPre, &ctx).await;
+        // The decisions still list what would have been sent.
+        assert_eq!(notified.notifications.len(), 1);
+        assert_eq!(blocked.notifications.len(), 1);
+        assert!(!blocked.passed);
+        assert_eq!(recorder.count(), 0, "a dry run sent a notice");
+        assert!(!was_called(&listener), "a dry run called the LLM");
+
+        let live = engine(&yaml, dir.path(), Services::new(recorder.clone()));
+        live.evaluate(Point::TurnToolPre, &ctx).await;
+        assert_eq!(recorder.count(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_dry_run_asks_for_approval_without_a_store() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let yaml =
+            "version: 1\nhooks: [{ name: ask, point: turn:tool:pre, action: require_approval }]\n";
+        let dry = engine(yaml, dir.path(), Services::dry_run());
+        let decision = dry
+            .evaluate(Point::TurnToolPre, &HookContext::new("s"))
+            .await;
+        assert_eq!(decision.decision, crate::Verdict::Ask);
+        assert_eq!(decision.hook.as_deref(), Some("ask"));
     }
 }

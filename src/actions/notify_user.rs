@@ -18,7 +18,8 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let llm = spec.llm.as_ref().or(defaults.llm.as_ref());
     let status = Status::of(inv);
     let text = match (model, llm) {
-        (Some(model), Some(settings)) => {
+        // A dry run asks no LLM; the plain notice is listed in the decision, not sent.
+        (Some(model), Some(settings)) if !inv.services.dry_run => {
             let prompt = Prompt {
                 model: model.to_owned(),
                 system: SYSTEM_PROMPT.to_owned(),

@@ -28,6 +28,10 @@ struct Entry<'a> {
 }
 
 pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+    if inv.services.dry_run {
+        // A dry run passes the same way, without asking the LLM or writing.
+        return passed(inv);
+    }
     let spec = inv.hook.spec();
     let defaults = inv.graph.defaults();
     let model = spec
@@ -65,6 +69,10 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let line = serde_json::to_string(&entry).unwrap_or_default();
     let path = inv.hook.target().map(|t| inv.render_path(t));
     inv.services.log.append(path, line).await;
+    passed(inv)
+}
+
+fn passed(inv: &Invocation<'_>) -> Outcome {
     Outcome::pass(format!("Summarized and logged event at {}", inv.point))
 }
 

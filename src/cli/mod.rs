@@ -7,6 +7,7 @@ mod context_args;
 mod hooks;
 mod report;
 mod serve;
+mod test;
 mod validate;
 
 use std::io::{IsTerminal, Write};
@@ -57,6 +58,8 @@ enum Command {
     Enable(hooks::SwitchArgs),
     /// Switch a hook off: edits its `enabled` line in place (a running daemon reloads).
     Disable(hooks::SwitchArgs),
+    /// Run policy test files (`*.test.yaml`): expected decisions, coverage, JUnit for CI.
+    Test(test::Args),
 }
 
 /// Output format.
@@ -89,6 +92,7 @@ pub(crate) fn run() -> ExitCode {
         Command::List(args) => hooks::list(args),
         Command::Enable(args) => hooks::switch(args, true),
         Command::Disable(args) => hooks::switch(args, false),
+        Command::Test(args) => test::run(args),
         Command::Schema => {
             emit(config::HOOKS_SCHEMA);
             0

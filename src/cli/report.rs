@@ -1,7 +1,12 @@
 //! Rendering config errors for people: the YAML snippet with line, column and field.
 
+use std::path::Path;
+
 use hookgate::config::{ConfigError, Diagnostic, LoadedPolicy};
-use miette::{LabeledSpan, MietteDiagnostic, NamedSource, Report, Severity};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteDiagnostic, NamedSource, Report,
+    Severity,
+};
 
 /// Prints `error` to stderr: one snippet per problem, then a summary line.
 pub(crate) fn print_config_error(error: &ConfigError) {
@@ -36,6 +41,36 @@ pub(crate) fn print_warnings(policy: &LoadedPolicy) {
             .with_source_code(NamedSource::new(d.file().display().to_string(), text));
         eprintln!("{report:?}");
     }
+}
+
+/// `diagnostics` of `file` (whose text is `text`) as snippets, for a report written elsewhere
+/// than stderr; `color`: with ANSI styles. Lines are not wrapped, so `file:line:column`
+/// stays whole.
+pub(crate) fn render_diagnostics(
+    file: &Path,
+    text: &str,
+    diagnostics: &[Diagnostic],
+    color: bool,
+) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_wrap_lines(false);
+    let mut out = String::new();
+    for d in diagnostics {
+        let report = Report::new(to_miette(d, text)).with_source_code(NamedSource::new(
+            file.display().to_string(),
+            text.to_string(),
+        ));
+        if handler.render_report(&mut out, &*report).is_err() {
+            // Rendering into a String cannot fail; keep the plain line if it ever did.
+            out.push_str(&d.to_string());
+        }
+        out.push('\n');
+    }
+    out
 }
 
 fn to_miette(d: &Diagnostic, text: &str) -> MietteDiagnostic {
