@@ -14,6 +14,7 @@ mod corpus;
 mod daemon;
 mod external;
 mod hooks_cli;
+mod lint_cli;
 mod llm;
 mod notify;
 mod openclaw;

@@ -5,6 +5,7 @@ mod check;
 mod claude_code;
 mod context_args;
 mod hooks;
+mod lint;
 mod report;
 mod serve;
 mod test;
@@ -60,6 +61,9 @@ enum Command {
     Disable(hooks::SwitchArgs),
     /// Run policy test files (`*.test.yaml`): expected decisions, coverage, JUnit for CI.
     Test(test::Args),
+    /// Report smells in a valid policy: hooks that can never fire, blocks that fail open,
+    /// duplicates, likely regex mistakes.
+    Lint(lint::Args),
 }
 
 /// Output format.
@@ -93,6 +97,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Enable(args) => hooks::switch(args, true),
         Command::Disable(args) => hooks::switch(args, false),
         Command::Test(args) => test::run(args),
+        Command::Lint(args) => lint::run(args),
         Command::Schema => {
             emit(config::HOOKS_SCHEMA);
             0

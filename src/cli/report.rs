@@ -52,12 +52,7 @@ pub(crate) fn render_diagnostics(
     diagnostics: &[Diagnostic],
     color: bool,
 ) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme).with_wrap_lines(false);
+    let handler = handler(color);
     let mut out = String::new();
     for d in diagnostics {
         let report = Report::new(to_miette(d, text)).with_source_code(NamedSource::new(
@@ -71,6 +66,49 @@ pub(crate) fn render_diagnostics(
         out.push('\n');
     }
     out
+}
+
+/// One warning as a snippet: `title`, the token at `line`/`column` of `text` (the text of
+/// `file`) labelled, and `help`; `color`: with ANSI styles. Used by `hookgate lint`.
+pub(crate) fn render_warning(
+    file: &Path,
+    text: &str,
+    line: usize,
+    column: usize,
+    title: &str,
+    help: Option<&str>,
+    color: bool,
+) -> String {
+    let handler = handler(color);
+    let mut m = MietteDiagnostic::new(title.to_owned()).with_severity(Severity::Warning);
+    if let Some((offset, len)) = byte_span(text, line, column) {
+        m = m.with_label(LabeledSpan::at(offset..offset + len, "here"));
+    }
+    if let Some(help) = help {
+        m = m.with_help(help.to_owned());
+    }
+    let report = Report::new(m).with_source_code(NamedSource::new(
+        file.display().to_string(),
+        text.to_string(),
+    ));
+    let mut out = String::new();
+    if handler.render_report(&mut out, &*report).is_err() {
+        // Rendering into a String cannot fail; keep the plain title if it ever did.
+        out = title.to_owned();
+    }
+    out.push('\n');
+    out
+}
+
+/// The snippet renderer for reports written to a string: lines are not wrapped, so
+/// `file:line:column` stays whole; `color`: with ANSI styles.
+fn handler(color: bool) -> GraphicalReportHandler {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    GraphicalReportHandler::new_themed(theme).with_wrap_lines(false)
 }
 
 fn to_miette(d: &Diagnostic, text: &str) -> MietteDiagnostic {

@@ -1,0 +1,107 @@
+//! `hookgate lint`
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use hookgate::lint::{Code, Finding};
+
+use super::{EXIT_ERROR, Format, emit, report};
+
+/// Exit code when there are findings.
+const EXIT_FINDINGS: u8 = 2;
+
+/// Arguments of `hookgate lint`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// Policy file (default: --config, $HOOKGATE_CONFIG, $OPENCLAW_HOOKS_CONFIG, ./HOOKS.yaml,
+    /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
+    file: Option<PathBuf>,
+    /// Policy file (same as FILE).
+    #[arg(long, conflicts_with = "file")]
+    config: Option<PathBuf>,
+    /// text: one snippet per finding, then a summary; json: an array of findings.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+    /// Leave out findings with this code (repeatable), e.g. `--allow unanchored`.
+    #[arg(long, value_name = "CODE")]
+    allow: Vec<String>,
+}
+
+pub(crate) fn run(args: Args) -> u8 {
+    let mut allowed = Vec::new();
+    for name in &args.allow {
+        match Code::from_name(name) {
+            Some(code) => allowed.push(code),
+            None => {
+                let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+                eprintln!(
+                    "error: unknown lint code `{name}`; the codes are: {}",
+                    codes.join(", ")
+                );
+                return EXIT_ERROR;
+            }
+        }
+    }
+    // Not `load_policy`: the load's warnings are findings here, not log lines.
+    let path = super::policy_path(args.file.as_deref().or(args.config.as_deref()));
+    let policy = match path.and_then(|path| hookgate::config::load_file(&path)) {
+        Ok(policy) => policy,
+        Err(error) => {
+            match args.format {
+                Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
+                    Ok(json) if !error.diagnostics().is_empty() => emit(&format!("{json}\n")),
+                    _ => emit(&format!(
+                        "{}\n",
+                        serde_json::json!([{ "message": error.to_string() }])
+                    )),
+                },
+                Format::Text => report::print_config_error(&error),
+            }
+            return EXIT_ERROR;
+        }
+    };
+    let findings: Vec<Finding> = hookgate::lint::lint(&policy)
+        .into_iter()
+        .filter(|f| !allowed.contains(&f.code))
+        .collect();
+    match args.format {
+        Format::Json => match serde_json::to_string_pretty(&findings) {
+            Ok(json) => emit(&format!("{json}\n")),
+            Err(e) => {
+                eprintln!("error: cannot print the findings: {e}");
+                return EXIT_ERROR;
+            }
+        },
+        Format::Text => {
+            let color = std::io::stdout().is_terminal();
+            let mut text = String::new();
+            for f in &findings {
+                let source = policy
+                    .sources
+                    .iter()
+                    .find(|s| *s.path == *f.file)
+                    .map_or("", |s| &*s.text);
+                text.push_str(&report::render_warning(
+                    &f.file,
+                    source,
+                    f.line,
+                    f.column,
+                    &f.to_string(),
+                    f.help.as_deref(),
+                    color,
+                ));
+            }
+            text.push_str(&match findings.len() {
+                0 => "no smells found\n".to_owned(),
+                1 => "1 warning\n".to_owned(),
+                n => format!("{n} warnings\n"),
+            });
+            emit(&text);
+        }
+    }
+    if findings.is_empty() {
+        0
+    } else {
+        EXIT_FINDINGS
+    }
+}

@@ -1,0 +1,675 @@
+//! Lint: smells in a policy that loads but probably does not do what its author meant.
+//!
+//! `validate` reports errors: a policy that cannot load. [`lint`] looks at a policy that did
+//! load and reports hooks that can never fire, blocks that let everything through, copies,
+//! and regexes that likely mean something else than they say. Every [`Finding`] names its
+//! file, line and column, found with one positioned parse of each source file.
+//!
+//! The checks, one file per group:
+//! - `reach.rs`: `shadowed`, `contradiction`, `tool-subject`;
+//! - `failure.rs`: `fails-open`, `approval-times-out-open`;
+//! - `duplicates.rs`: `duplicate`;
+//! - `regex.rs`: `unescaped-dot`, `unanchored` (and the regex analysis the others use).
+//!
+//! The composition warnings of the load (`conflict`, `composition`) are findings too.
+
+mod duplicates;
+mod failure;
+mod reach;
+mod regex;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::yaml::{self, Parsed};
+use crate::config::{Diagnostic, HookSpec, LoadedPolicy, Pattern, Position, YamlBudget};
+
+/// What kind of smell a [`Finding`] is: a stable id, written in kebab-case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// A hook that an earlier unconditional block keeps from ever running at a point.
+    Shadowed,
+    /// A `match` that contradicts itself, so the hook can never fire.
+    Contradiction,
+    /// A filter that cannot match the subject of the tools the hook is limited to.
+    ToolSubject,
+    /// A `block` (or `require_approval`) whose `onFailure` turns its refusal into a pass.
+    FailsOpen,
+    /// A high-risk `require_approval` that lets the call through when nobody answers.
+    ApprovalTimesOutOpen,
+    /// Two hooks of one file with the same points, `match` and action.
+    Duplicate,
+    /// An unescaped `.` between words: a domain or file name whose dot matches anything.
+    UnescapedDot,
+    /// A pattern that was clearly meant to be anchored and is not.
+    Unanchored,
+    /// Hooks of different files that overlap or share a name (a composition warning).
+    Conflict,
+    /// Another composition warning: a file skipped, a setting ignored.
+    Composition,
+}
+
+impl Code {
+    /// Every code, in the order the documentation lists them.
+    pub const ALL: &'static [Code] = &[
+        Code::Shadowed,
+        Code::Contradiction,
+        Code::ToolSubject,
+        Code::FailsOpen,
+        Code::ApprovalTimesOutOpen,
+        Code::Duplicate,
+        Code::UnescapedDot,
+        Code::Unanchored,
+        Code::Conflict,
+        Code::Composition,
+    ];
+
+    /// The id as written in reports and `--allow`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Shadowed => "shadowed",
+            Code::Contradiction => "contradiction",
+            Code::ToolSubject => "tool-subject",
+            Code::FailsOpen => "fails-open",
+            Code::ApprovalTimesOutOpen => "approval-times-out-open",
+            Code::Duplicate => "duplicate",
+            Code::UnescapedDot => "unescaped-dot",
+            Code::Unanchored => "unanchored",
+            Code::Conflict => "conflict",
+            Code::Composition => "composition",
+        }
+    }
+
+    /// The code named `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Code> {
+        Code::ALL.iter().copied().find(|c| c.as_str() == name)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One smell, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// What kind of smell.
+    pub code: Code,
+    /// The policy file it is in.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The field, as `hooks[3].match.commandPattern` (empty for the whole document).
+    pub path: String,
+    /// What is wrong, in lower case without a final period.
+    pub message: String,
+    /// How to fix it, when there is advice to give.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: [{}] {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.code,
+            self.message
+        )
+    }
+}
+
+/// The smells of `policy`, sorted by file (the root first, then the other files in the
+/// order they were brought in), line and column.
+pub fn lint(policy: &LoadedPolicy) -> Vec<Finding> {
+    lint_with(policy, &YamlBudget::default())
+}
+
+/// [`lint`] with the budgets the policy was loaded with (for its positioned parse).
+pub fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Finding> {
+    let cx = Lint::new(policy, budget);
+    let mut out = Vec::new();
+    reach::check(&cx, &mut out);
+    failure::check(&cx, &mut out);
+    duplicates::check(&cx, &mut out);
+    regex::check(&cx, &mut out);
+    out.extend(policy.warnings.iter().map(from_warning));
+    cx.sort(&mut out);
+    out.dedup();
+    out
+}
+
+/// A composition warning of the load, as a finding.
+fn from_warning(d: &Diagnostic) -> Finding {
+    let (code, message) = match d.message().strip_prefix("conflict: ") {
+        Some(rest) => (Code::Conflict, rest.to_owned()),
+        None => (Code::Composition, d.message().to_owned()),
+    };
+    Finding {
+        code,
+        file: d.file().to_path_buf(),
+        line: d.line(),
+        column: d.column(),
+        path: d.path().to_owned(),
+        message,
+        help: d.help().map(str::to_owned),
+    }
+}
+
+/// One source file, parsed again with positions.
+struct Source<'p> {
+    path: &'p Path,
+    text: &'p str,
+    parsed: Option<Parsed>,
+}
+
+/// What the checks share: the policy, each file's positions and raw values, and the hooks
+/// in evaluation order.
+pub(crate) struct Lint<'p> {
+    policy: &'p LoadedPolicy,
+    sources: Vec<Source<'p>>,
+    /// Index into `sources` by file path.
+    by_path: HashMap<&'p Path, usize>,
+    /// Indexes into `policy.document.hooks`, in evaluation order (priority descending, then
+    /// composed order), as the rule graph orders them.
+    order: Vec<usize>,
+}
+
+impl<'p> Lint<'p> {
+    fn new(policy: &'p LoadedPolicy, budget: &YamlBudget) -> Lint<'p> {
+        let sources: Vec<Source<'p>> = policy
+            .sources
+            .iter()
+            .map(|s| Source {
+                path: &s.path,
+                text: &s.text,
+                parsed: yaml::parse(&s.text, budget).ok(),
+            })
+            .collect();
+        let mut by_path = HashMap::new();
+        for (i, s) in sources.iter().enumerate() {
+            by_path.entry(s.path).or_insert(i);
+        }
+        let hooks = &policy.document.hooks;
+        let mut order: Vec<usize> = (0..hooks.len()).collect();
+        // Stable: equal priorities keep composed order.
+        order.sort_by_key(|&i| std::cmp::Reverse(hooks[i].priority));
+        Lint {
+            policy,
+            sources,
+            by_path,
+            order,
+        }
+    }
+
+    /// Every hook, in composed order.
+    pub(crate) fn hooks(&self) -> &'p [HookSpec] {
+        &self.policy.document.hooks
+    }
+
+    fn source(&self, file: &Path) -> Option<&Source<'p>> {
+        self.by_path.get(file).and_then(|&i| self.sources.get(i))
+    }
+
+    /// The text of `file`, if it is one of the policy's files.
+    pub(crate) fn text(&self, file: &Path) -> Option<&'p str> {
+        self.source(file).map(|s| s.text)
+    }
+
+    /// The position of the value at `pointer` in `file` (1:1 when unknown).
+    pub(crate) fn position(&self, file: &Path, pointer: &str) -> Position {
+        self.source(file)
+            .and_then(|s| s.parsed.as_ref())
+            .map_or(Position { line: 1, column: 1 }, |p| p.spans.value(pointer))
+    }
+
+    /// The raw value at `pointer` in `file`.
+    pub(crate) fn raw(&self, file: &Path, pointer: &str) -> Option<&Value> {
+        self.source(file)?.parsed.as_ref()?.value.pointer(pointer)
+    }
+
+    /// The raw value of `hook` (its entry in its file's `hooks` list).
+    pub(crate) fn raw_hook(&self, hook: &HookSpec) -> Option<&Value> {
+        self.raw(&hook.file, &hook_pointer(hook, ""))
+    }
+
+    /// A finding at `suffix` of `hook` (`""` for the hook itself, `/match/tool`, ...).
+    pub(crate) fn at_hook(
+        &self,
+        code: Code,
+        hook: &HookSpec,
+        suffix: &str,
+        message: String,
+        help: Option<String>,
+    ) -> Finding {
+        let pointer = hook_pointer(hook, suffix);
+        let position = self.position(&hook.file, &pointer);
+        self.at(code, &hook.file, position, &pointer, message, help)
+    }
+
+    /// A finding at `position` of `file`, for the field at `pointer`.
+    pub(crate) fn at(
+        &self,
+        code: Code,
+        file: &Path,
+        position: Position,
+        pointer: &str,
+        message: String,
+        help: Option<String>,
+    ) -> Finding {
+        Finding {
+            code,
+            file: file.to_path_buf(),
+            line: position.line,
+            column: position.column,
+            path: crate::config::error::field_path(pointer),
+            message,
+            help,
+        }
+    }
+
+    /// Indexes into [`Lint::hooks`], in evaluation order.
+    pub(crate) fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// How `hook` is named in a message: its id, with its line (and its file when that is not
+    /// `from`'s).
+    pub(crate) fn describe(&self, hook: &HookSpec, from: &Path) -> String {
+        let line = self.position(&hook.file, &hook_pointer(hook, "")).line;
+        if *hook.file == *from {
+            format!("`{}` (line {line})", hook.id)
+        } else {
+            format!("`{}` (`{}` line {line})", hook.id, hook.file.display())
+        }
+    }
+
+    fn sort(&self, findings: &mut [Finding]) {
+        let rank = |f: &Finding| {
+            self.by_path
+                .get(f.file.as_path())
+                .copied()
+                .unwrap_or(self.sources.len())
+        };
+        findings.sort_by(|a, b| {
+            (rank(a), &a.file, a.line, a.column, a.code, &a.message).cmp(&(
+                rank(b),
+                &b.file,
+                b.line,
+                b.column,
+                b.code,
+                &b.message,
+            ))
+        });
+    }
+}
+
+/// The JSON pointer of `suffix` in `hook`'s entry: `/hooks/3/match/tool`.
+pub(crate) fn hook_pointer(hook: &HookSpec, suffix: &str) -> String {
+    format!("/hooks/{}{suffix}", hook.index)
+}
+
+/// Escapes a `match.args` field name as a JSON pointer token.
+pub(crate) fn pointer_token(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// One regex field of a hook: where it is (a pointer suffix of the hook) and its pattern.
+pub(crate) struct PatternField<'h> {
+    /// `/match/commandPattern`, `/match/args/url`, ...
+    pub(crate) suffix: String,
+    /// Which field it is.
+    pub(crate) kind: PatternKind,
+    /// The pattern.
+    pub(crate) pattern: &'h Pattern,
+}
+
+/// Which regex field a pattern is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PatternKind {
+    /// `match.commandPattern`
+    Command,
+    /// `match.sessionPattern`
+    Session,
+    /// `match.args.<field>`
+    Arg,
+    /// `match.command.argsPattern`
+    ArgsPattern,
+    /// `match.command.anyArg`
+    AnyArg,
+}
+
+/// Every regex of `hook`'s `match`, in the order `hookgate check` tests them.
+pub(crate) fn patterns(hook: &HookSpec) -> Vec<PatternField<'_>> {
+    let f = &hook.filter;
+    let mut out = Vec::new();
+    if let Some(p) = &f.command_pattern {
+        out.push(PatternField {
+            suffix: "/match/commandPattern".to_owned(),
+            kind: PatternKind::Command,
+            pattern: p,
+        });
+    }
+    if let Some(p) = &f.session_pattern {
+        out.push(PatternField {
+            suffix: "/match/sessionPattern".to_owned(),
+            kind: PatternKind::Session,
+            pattern: p,
+        });
+    }
+    for arg in f.args.iter().flatten() {
+        out.push(PatternField {
+            suffix: format!("/match/args/{}", pointer_token(&arg.field)),
+            kind: PatternKind::Arg,
+            pattern: &arg.pattern,
+        });
+    }
+    if let Some(command) = &f.command {
+        if let Some(p) = &command.args_pattern {
+            out.push(PatternField {
+                suffix: "/match/command/argsPattern".to_owned(),
+                kind: PatternKind::ArgsPattern,
+                pattern: p,
+            });
+        }
+        if let Some(p) = &command.any_arg {
+            out.push(PatternField {
+                suffix: "/match/command/anyArg".to_owned(),
+                kind: PatternKind::AnyArg,
+                pattern: p,
+            });
+        }
+    }
+    out
+}
+
+/// The position of the character at `char_index` of the string `value`, whose scalar
+/// starts at `start` in `text`. Exact for plain, single-quoted and double-quoted scalars on
+/// one line and for literal block scalars (`|`, `|-`, `|+`); anything else (a folded or
+/// multi-line flow scalar, an escape it does not know) gives `start`.
+pub(crate) fn char_position(
+    text: &str,
+    start: Position,
+    value: &str,
+    char_index: usize,
+) -> Position {
+    scalar_char_position(text, start, value, char_index).unwrap_or(start)
+}
+
+fn scalar_char_position(
+    text: &str,
+    start: Position,
+    value: &str,
+    char_index: usize,
+) -> Option<Position> {
+    let line = text.lines().nth(start.line.checked_sub(1)?)?;
+    let raw: Vec<char> = line.chars().skip(start.column.checked_sub(1)?).collect();
+    let at = |column_offset: usize| Position {
+        line: start.line,
+        column: start.column + column_offset,
+    };
+    match raw.first()? {
+        '\'' => {
+            // Single-quoted: `''` is one quote; nothing else is escaped.
+            let (decoded, map) = single_quoted(&raw)?;
+            (decoded == value).then_some(())?;
+            map.get(char_index).map(|&offset| at(offset))
+        }
+        '"' => {
+            let (decoded, map) = double_quoted(&raw)?;
+            (decoded == value).then_some(())?;
+            map.get(char_index).map(|&offset| at(offset))
+        }
+        '|' => literal_block(text, start, &raw, value, char_index),
+        '>' | '[' | '{' | '&' | '!' | '*' => None,
+        // A block scalar's position is that of its first content line.
+        _ if value.contains('\n') => block_content(text, start, value, char_index),
+        _ => {
+            // Plain: the value as written, on this line.
+            let written: String = raw.iter().take(value.chars().count()).collect();
+            (written == value && !value.contains('\n')).then_some(())?;
+            (char_index < value.chars().count()).then(|| at(char_index))
+        }
+    }
+}
+
+/// A single-quoted scalar's value and, for each of its characters, its offset in `raw`.
+fn single_quoted(raw: &[char]) -> Option<(String, Vec<usize>)> {
+    let mut decoded = String::new();
+    let mut map = Vec::new();
+    let mut i = 1;
+    loop {
+        match raw.get(i)? {
+            '\'' if raw.get(i + 1) == Some(&'\'') => {
+                decoded.push('\'');
+                map.push(i);
+                i += 2;
+            }
+            '\'' => return Some((decoded, map)),
+            &c => {
+                decoded.push(c);
+                map.push(i);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// A double-quoted scalar's value and, for each of its characters, its offset in `raw`;
+/// `None` for an escape this does not decode.
+fn double_quoted(raw: &[char]) -> Option<(String, Vec<usize>)> {
+    let mut decoded = String::new();
+    let mut map = Vec::new();
+    let mut i = 1;
+    loop {
+        match raw.get(i)? {
+            '"' => return Some((decoded, map)),
+            '\\' => {
+                let escape = *raw.get(i + 1)?;
+                let (c, len) = match escape {
+                    '\\' | '"' | '/' | ' ' => (escape, 2),
+                    't' | '\t' => ('\t', 2),
+                    'n' => ('\n', 2),
+                    'r' => ('\r', 2),
+                    '0' => ('\0', 2),
+                    'a' => ('\u{7}', 2),
+                    'b' => ('\u{8}', 2),
+                    'e' => ('\u{1b}', 2),
+                    'f' => ('\u{c}', 2),
+                    'v' => ('\u{b}', 2),
+                    'x' | 'u' | 'U' => {
+                        let digits = match escape {
+                            'x' => 2,
+                            'u' => 4,
+                            _ => 8,
+                        };
+                        let hex: String = raw.get(i + 2..i + 2 + digits)?.iter().collect();
+                        let c = char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?;
+                        (c, 2 + digits)
+                    }
+                    _ => return None,
+                };
+                decoded.push(c);
+                map.push(i);
+                i += len;
+            }
+            &c => {
+                decoded.push(c);
+                map.push(i);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// The position of a character of a block scalar whose content starts at `start`: each of
+/// its lines is a source line, indented as the first one. Checked against the source, so a
+/// folded scalar (whose lines were joined) gives `None`.
+fn block_content(text: &str, start: Position, value: &str, char_index: usize) -> Option<Position> {
+    let indent = start.column.checked_sub(1)?;
+    let mut remaining = char_index;
+    for (k, value_line) in value.split('\n').enumerate() {
+        let len = value_line.chars().count();
+        if remaining < len {
+            let source = text.lines().nth(start.line.checked_sub(1)? + k)?;
+            let prefix: String = source.chars().take(indent).collect();
+            let content: String = source.chars().skip(indent).collect();
+            (prefix.chars().all(|c| c == ' ' || k == 0) && content.starts_with(value_line))
+                .then_some(())?;
+            return Some(Position {
+                line: start.line + k,
+                column: start.column + remaining,
+            });
+        }
+        remaining = remaining.checked_sub(len + 1)?;
+    }
+    None
+}
+
+/// The position of a character of a literal block scalar (`|`): its lines are the source
+/// lines after the indicator, less their indentation.
+fn literal_block(
+    text: &str,
+    start: Position,
+    raw: &[char],
+    value: &str,
+    char_index: usize,
+) -> Option<Position> {
+    // `|`, `|-` or `|+`, then nothing but a comment; an explicit indentation is not handled.
+    let header: String = raw.iter().collect();
+    let rest = header
+        .strip_prefix('|')?
+        .trim_start_matches(['-', '+'])
+        .trim_start();
+    if !(rest.is_empty() || rest.starts_with('#')) {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().skip(start.line).collect();
+    let indent = lines
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start_matches(' ').len())?;
+    // Find the value line holding the character, and the offset in it.
+    let mut remaining = char_index;
+    for (k, value_line) in value.split('\n').enumerate() {
+        let len = value_line.chars().count();
+        if remaining < len {
+            let source = lines.get(k)?;
+            let content = source.get(indent..)?;
+            content.starts_with(value_line).then_some(())?;
+            return Some(Position {
+                line: start.line + 1 + k,
+                column: indent + 1 + remaining,
+            });
+        }
+        remaining = remaining.checked_sub(len + 1)?;
+    }
+    None
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Lints `yaml` as the file `HOOKS.yaml`.
+    pub(crate) fn lint_yaml(yaml: &str) -> Vec<Finding> {
+        let policy = crate::config::load_str(yaml, Path::new("HOOKS.yaml"))
+            .unwrap_or_else(|e| panic!("policy does not load: {e}: {:?}", e.diagnostics()));
+        lint(&policy)
+    }
+
+    /// The findings of `code` in `yaml`.
+    pub(crate) fn findings(yaml: &str, code: Code) -> Vec<Finding> {
+        lint_yaml(yaml)
+            .into_iter()
+            .filter(|f| f.code == code)
+            .collect()
+    }
+
+    #[test]
+    fn codes_round_trip_and_serialize_in_kebab_case() {
+        for code in Code::ALL {
+            assert_eq!(Code::from_name(code.as_str()), Some(*code));
+            assert_eq!(
+                serde_json::to_value(code).ok(),
+                Some(Value::String(code.as_str().to_owned()))
+            );
+        }
+        assert_eq!(Code::from_name("nope"), None);
+    }
+
+    #[test]
+    fn a_clean_policy_has_no_findings() {
+        let yaml = "version: 1\nhooks:\n  - name: audit\n    point: turn:tool:pre\n    priority: 100\n    action: log\n  - name: no-rm\n    point: turn:tool:pre\n    match: { tool: exec, commandPattern: '^rm\\s+-[a-zA-Z]*[rf]' }\n    action: block\n";
+        assert_eq!(lint_yaml(yaml), Vec::new());
+    }
+
+    #[test]
+    fn characters_of_scalars_are_found_in_the_source() {
+        let text = "a: x.y\nb: 'it''s.a'\nc: \"a\\\\b.c\"\nd: |-\n  one\n  two.x\ne: >\n  f.g\n";
+        let p = |line, column| Position { line, column };
+        // Plain.
+        assert_eq!(char_position(text, p(1, 4), "x.y", 1), p(1, 5));
+        // Single-quoted, after an escaped quote.
+        assert_eq!(char_position(text, p(2, 4), "it's.a", 4), p(2, 10));
+        // Double-quoted, after an escaped backslash.
+        assert_eq!(char_position(text, p(3, 4), "a\\b.c", 3), p(3, 9));
+        // Literal block, from its indicator or from its content: the second line.
+        assert_eq!(char_position(text, p(4, 4), "one\ntwo.x", 7), p(6, 6));
+        assert_eq!(char_position(text, p(5, 3), "one\ntwo.x", 7), p(6, 6));
+        assert_eq!(char_position(text, p(5, 3), "one\ntwo.x", 1), p(5, 4));
+        // A line that is not in the source: the start.
+        assert_eq!(char_position(text, p(5, 3), "one\ntwo.y", 7), p(5, 3));
+        // Folded block: the scalar's start.
+        assert_eq!(char_position(text, p(7, 4), "f.g\n", 1), p(7, 4));
+        // A value that is not what the source says: the start.
+        assert_eq!(char_position(text, p(1, 4), "zzz", 1), p(1, 4));
+        // Out of range, and positions past the text: the start, no panic.
+        assert_eq!(char_position(text, p(1, 4), "x.y", 9), p(1, 4));
+        assert_eq!(char_position(text, p(99, 1), "x", 0), p(99, 1));
+        assert_eq!(char_position(text, p(1, 99), "x", 0), p(1, 99));
+    }
+
+    #[test]
+    fn composition_warnings_become_findings() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("pack.yaml"),
+            "version: 1\nhooks:\n  - name: b\n    point: turn:pre\n    match: { tool: exec }\n    action: log\n",
+        )
+        .expect("write");
+        let root = dir.path().join("HOOKS.yaml");
+        std::fs::write(
+            &root,
+            "version: 1\ninclude: [pack.yaml]\nhooks:\n  - name: a\n    point: turn:pre\n    match: { tool: exec }\n    action: log\n",
+        )
+        .expect("write");
+        let policy = crate::config::load_file(&root).expect("policy");
+        let found = lint(&policy);
+        let conflicts: Vec<&Finding> = found.iter().filter(|f| f.code == Code::Conflict).collect();
+        assert_eq!(conflicts.len(), 1, "{found:#?}");
+        assert!(conflicts[0].file.ends_with("pack.yaml"));
+        assert_eq!(conflicts[0].line, 3);
+        assert!(
+            conflicts[0].message.starts_with("hook `b` overlaps"),
+            "{found:#?}"
+        );
+        // Not reported a second time as a duplicate: they are in different files.
+        assert!(
+            found.iter().all(|f| f.code != Code::Duplicate),
+            "{found:#?}"
+        );
+    }
+}

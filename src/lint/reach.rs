@@ -1,0 +1,582 @@
+//! Hooks that cannot fire: `shadowed` (an earlier unconditional block ends the chain
+//! first), `contradiction` (a `match` at odds with itself) and `tool-subject` (a filter that
+//! cannot match what the hook's tools send).
+
+use std::collections::HashMap;
+
+use globset::Glob;
+use serde_json::Value;
+
+use super::regex::{
+    anchored_strings, can_match, hir, is_anchored_path, is_shell_command, requires_literal,
+};
+use super::{Code, Finding, Lint, PatternKind, patterns};
+use crate::config::{ActionName, FailureAction, HookSpec, MatchSpec, Mode};
+use crate::point::Point;
+
+pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+    shadowed(cx, out);
+    for hook in cx.hooks() {
+        contradictions(cx, hook, out);
+        tool_subject(cx, hook, out);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// shadowed
+
+/// Which calls an unconditional block stops: all of them at its points, or those of its
+/// tools, or of its kind of session.
+#[derive(Clone, Copy)]
+struct Scope<'h> {
+    tools: Option<&'h [String]>,
+    sub_agent: Option<bool>,
+}
+
+/// The scope of `hook` when it blocks every call it is a candidate for: an enabled,
+/// enforced `block` whose refusal `onFailure` keeps, with no filter but `tool` and
+/// `isSubAgent`.
+fn unconditional_block(hook: &HookSpec) -> Option<Scope<'_>> {
+    let keeps_block = hook
+        .on_failure
+        .as_ref()
+        .is_none_or(|f| f.action == FailureAction::Block);
+    if !hook.enabled
+        || hook.mode != Mode::Enforce
+        || hook.action != ActionName::Block
+        || !keeps_block
+    {
+        return None;
+    }
+    let MatchSpec {
+        tool,
+        command_pattern: None,
+        topic_id: None,
+        is_sub_agent,
+        session_pattern: None,
+        unparseable: None,
+        command: None,
+        args: None,
+        path_glob: None,
+        custom: None,
+    } = &hook.filter
+    else {
+        return None;
+    };
+    Some(Scope {
+        tools: tool.as_deref(),
+        sub_agent: *is_sub_agent,
+    })
+}
+
+impl Scope<'_> {
+    /// Whether every call `hook` could fire for is one this scope stops.
+    fn covers(&self, hook: &HookSpec) -> bool {
+        let tools = match (self.tools, hook.filter.tool.as_deref()) {
+            (None, _) => true,
+            (Some(mine), Some(theirs)) => theirs.iter().all(|t| mine.contains(t)),
+            (Some(_), None) => false,
+        };
+        let sessions = match self.sub_agent {
+            None => true,
+            Some(want) => hook.filter.is_sub_agent == Some(want),
+        };
+        tools && sessions
+    }
+}
+
+/// A hook that can never fire at some of its points, because an earlier hook in evaluation
+/// order blocks every call there first.
+fn shadowed(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+    let hooks = cx.hooks();
+    // The unconditional blocks met so far at each point, in evaluation order.
+    let mut blockers: HashMap<Point, Vec<(usize, Scope<'_>)>> = HashMap::new();
+    for &i in cx.order() {
+        let hook = &hooks[i];
+        if !hook.enabled {
+            continue;
+        }
+        // The first blocker of each point, with the points it shadows the hook at.
+        let mut by_blocker: Vec<(usize, Vec<Point>)> = Vec::new();
+        for point in &hook.points {
+            let first = blockers
+                .get(point)
+                .and_then(|list| list.iter().find(|(_, scope)| scope.covers(hook)))
+                .map(|(b, _)| *b);
+            if let Some(b) = first {
+                match by_blocker.iter_mut().find(|(x, _)| *x == b) {
+                    Some((_, points)) => points.push(*point),
+                    None => by_blocker.push((b, vec![*point])),
+                }
+            }
+        }
+        for (b, points) in by_blocker {
+            let blocker = &hooks[b];
+            let at = if points.len() == hook.points.len() {
+                String::new()
+            } else {
+                let names: Vec<&str> = points.iter().map(|p| p.as_str()).collect();
+                format!(" at {}", names.join(", "))
+            };
+            let of_tools = blocker
+                .filter
+                .tool
+                .as_deref()
+                .map_or_else(String::new, |tools| format!(" of {}", list(tools)));
+            let in_sessions = match blocker.filter.is_sub_agent {
+                None => "",
+                Some(true) => " in sub-agent sessions",
+                Some(false) => " outside sub-agent sessions",
+            };
+            let why = format!("blocks every call{of_tools}{in_sessions}");
+            let order = if blocker.priority > hook.priority {
+                format!("priority {} > {}", blocker.priority, hook.priority)
+            } else {
+                format!("same priority {}, earlier in the policy", blocker.priority)
+            };
+            out.push(cx.at_hook(
+                Code::Shadowed,
+                hook,
+                "",
+                format!(
+                    "hook `{}` can never fire{at}: {} {why} before it ({order})",
+                    hook.id,
+                    cx.describe(blocker, &hook.file),
+                ),
+                Some(format!(
+                    "the first block ends the chain; give `{}` a higher priority than `{}`, narrow `{}`'s `match`, or remove one of them",
+                    hook.id, blocker.id, blocker.id
+                )),
+            ));
+        }
+        if let Some(scope) = unconditional_block(hook) {
+            for point in &hook.points {
+                blockers.entry(*point).or_default().push((i, scope));
+            }
+        }
+    }
+}
+
+fn list(tools: &[String]) -> String {
+    let names: Vec<String> = tools.iter().map(|t| format!("`{t}`")).collect();
+    names.join(", ")
+}
+
+// ---------------------------------------------------------------------------------------
+// contradiction
+
+/// The text that marks a sub-agent's session key.
+const SUBAGENT_MARK: &str = ":subagent:";
+
+fn contradictions(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
+    let f = &hook.filter;
+    // A regex that can match nothing.
+    for field in patterns(hook) {
+        let Some(parsed) = hir(field.pattern.as_str()) else {
+            continue;
+        };
+        if !can_match(&parsed) {
+            out.push(cx.at_hook(
+                Code::Contradiction,
+                hook,
+                &field.suffix,
+                format!(
+                    "regex `{}` can never match: it contradicts itself",
+                    field.pattern.as_str()
+                ),
+                Some("`^` after text, `$` before text, `\\b` between two letters or an empty class `[^\\s\\S]` match nothing; fix the pattern or remove the hook".to_owned()),
+            ));
+            continue;
+        }
+        if field.kind != PatternKind::Session {
+            continue;
+        }
+        if f.is_sub_agent == Some(true)
+            && let Some(keys) = anchored_strings(&parsed)
+            && !keys.iter().any(|k| k.contains(SUBAGENT_MARK))
+        {
+            out.push(cx.at_hook(
+                Code::Contradiction,
+                hook,
+                &field.suffix,
+                format!(
+                    "`isSubAgent: true` needs a session key with `{SUBAGENT_MARK}`, and sessionPattern `{}` matches only keys without it",
+                    field.pattern.as_str()
+                ),
+                Some("drop `isSubAgent`, or write a sessionPattern for sub-agent keys (`^agent:main:subagent:`)".to_owned()),
+            ));
+        }
+        if f.is_sub_agent == Some(false) && requires_literal(&parsed, SUBAGENT_MARK) {
+            out.push(cx.at_hook(
+                Code::Contradiction,
+                hook,
+                &field.suffix,
+                format!(
+                    "`isSubAgent: false` excludes session keys with `{SUBAGENT_MARK}`, and sessionPattern `{}` matches only keys with it",
+                    field.pattern.as_str()
+                ),
+                Some("use `isSubAgent: true`, or drop one of the two filters".to_owned()),
+            ));
+        }
+    }
+    // `command.program` whose every name is also excluded.
+    if let Some(names) = cx
+        .raw_hook(hook)
+        .and_then(|r| r.pointer("/match/command/program"))
+        && let Some(excluded) = all_programs_excluded(names)
+    {
+        out.push(cx.at_hook(
+            Code::Contradiction,
+            hook,
+            "/match/command/program",
+            format!(
+                "every program `command.program` names is also excluded ({excluded}), so it matches no program"
+            ),
+            Some("remove the `!name` entries that exclude the programs you list".to_owned()),
+        ));
+    }
+}
+
+/// The exclusions that leave nothing, when every program a `command.program` value names
+/// is also excluded by one of its `!` entries (a list of only exclusions means "any other
+/// program", and is fine).
+fn all_programs_excluded(value: &Value) -> Option<String> {
+    let names: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => return None,
+    };
+    let (excluded, included): (Vec<&str>, Vec<&str>) =
+        names.iter().partition(|n| n.starts_with('!'));
+    let excluded: Vec<&str> = excluded.iter().map(|n| &n[1..]).collect();
+    if included.is_empty() || excluded.is_empty() {
+        return None;
+    }
+    let is_glob = |n: &str| n.contains(['*', '?', '[', '{']);
+    let matchers: Vec<(&str, Option<globset::GlobMatcher>)> = excluded
+        .iter()
+        .map(|e| {
+            let m = is_glob(e)
+                .then(|| Glob::new(e).ok().map(|g| g.compile_matcher()))
+                .flatten();
+            (*e, m)
+        })
+        .collect();
+    let covered = included.iter().all(|name| {
+        matchers.iter().any(|(e, m)| {
+            e == name || (!is_glob(name) && m.as_ref().is_some_and(|m| m.is_match(name)))
+        })
+    });
+    covered.then(|| {
+        let shown: Vec<String> = excluded.iter().map(|e| format!("`!{e}`")).collect();
+        shown.join(", ")
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// tool-subject
+
+/// What a known tool's command subject is (DESIGN.md, "Command subject").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Subject {
+    /// `toolArgs.command`: a shell command line.
+    Shell,
+    /// A file path.
+    Path,
+    /// A URL.
+    Url,
+    /// A message's text.
+    Message,
+}
+
+pub(super) fn subject_of(tool: &str) -> Option<Subject> {
+    match tool {
+        "exec" | "Bash" | "bash" | "shell" => Some(Subject::Shell),
+        "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "read" | "write" | "edit"
+        | "Glob" | "Grep" => Some(Subject::Path),
+        "web_fetch" | "WebFetch" | "browser" => Some(Subject::Url),
+        "message" | "sessions_send" => Some(Subject::Message),
+        _ => None,
+    }
+}
+
+fn tool_subject(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
+    let Some(tools) = hook.filter.tool.as_deref() else {
+        return;
+    };
+    let Some(subjects) = tools
+        .iter()
+        .map(|t| subject_of(t))
+        .collect::<Option<Vec<Subject>>>()
+    else {
+        // A tool this check does not know might send anything.
+        return;
+    };
+    if subjects.is_empty() {
+        return;
+    }
+    let no_shell = !subjects.contains(&Subject::Shell);
+    let named = list(tools);
+    if let Some(pattern) = &hook.filter.command_pattern
+        && let Some(parsed) = hir(pattern.as_str())
+    {
+        let shell = is_shell_command(&parsed);
+        let path = is_anchored_path(&parsed);
+        let misses = |s: &Subject| match s {
+            Subject::Path => shell,
+            Subject::Url => shell || path,
+            Subject::Shell | Subject::Message => false,
+        };
+        if subjects.iter().all(misses) {
+            let (what, subject) = if shell {
+                ("a shell command", describe_subjects(&subjects))
+            } else {
+                ("a path", "a URL".to_owned())
+            };
+            out.push(cx.at_hook(
+                Code::ToolSubject,
+                hook,
+                "/match/commandPattern",
+                format!(
+                    "commandPattern `{}` describes {what}, but the subject of {named} is {subject}: it can never match",
+                    pattern.as_str()
+                ),
+                Some(tool_help(what)),
+            ));
+        }
+    }
+    if no_shell {
+        let shell_only = [
+            (
+                hook.filter.command.is_some(),
+                "/match/command",
+                "`match.command` tests the simple commands of `toolArgs.command`",
+            ),
+            (
+                hook.filter.unparseable == Some(true),
+                "/match/unparseable",
+                "`unparseable: true` matches only a shell command hookgate cannot read",
+            ),
+        ];
+        for (present, suffix, what) in shell_only {
+            if present {
+                out.push(cx.at_hook(
+                    Code::ToolSubject,
+                    hook,
+                    suffix,
+                    format!("{what}, and {named} send no shell command: it can never match"),
+                    Some("add the shell tools (`exec`, `Bash`) to `tool`, or use `commandPattern`, `args` or `pathGlob` for these tools".to_owned()),
+                ));
+            }
+        }
+    }
+}
+
+fn describe_subjects(subjects: &[Subject]) -> String {
+    let has = |s| subjects.contains(&s);
+    match (has(Subject::Path), has(Subject::Url)) {
+        (true, true) => "a path or a URL".to_owned(),
+        (false, true) => "a URL".to_owned(),
+        _ => "a file path".to_owned(),
+    }
+}
+
+fn tool_help(what: &str) -> String {
+    if what == "a path" {
+        "a URL starts with its scheme: match it with `^https?://`, or use `args: { url: ... }`"
+            .to_owned()
+    } else {
+        "match the shell tools (`tool: [exec, Bash]`) for commands; for file tools use `pathGlob` or a pattern on the path".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::findings;
+    use super::*;
+
+    const HEAD: &str = "version: 1\nhooks:\n";
+
+    fn policy(hooks: &str) -> String {
+        format!("{HEAD}{hooks}")
+    }
+
+    #[test]
+    fn a_hook_after_an_unconditional_block_is_shadowed() {
+        let yaml = policy(
+            "  - name: stop-all\n    point: [turn:tool:pre]\n    action: block\n  - name: audit\n    point: [turn:tool:pre, turn:pre]\n    action: log\n",
+        );
+        let found = findings(&yaml, Code::Shadowed);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!((found[0].line, found[0].column), (6, 5));
+        assert_eq!(found[0].path, "hooks[1]");
+        assert!(
+            found[0].message.contains("`stop-all` (line 3)"),
+            "{found:#?}"
+        );
+        assert!(
+            found[0].message.contains("never fire at turn:tool:pre:"),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn priority_decides_what_runs_first() {
+        // The log runs first (higher priority): nothing is shadowed.
+        let yaml = policy(
+            "  - { name: stop-all, point: turn:pre, action: block }\n  - { name: audit, point: turn:pre, priority: 100, action: log }\n",
+        );
+        assert_eq!(findings(&yaml, Code::Shadowed), []);
+        // The block has the higher priority, though later in the file: shadowed.
+        let yaml = policy(
+            "  - { name: audit, point: turn:pre, action: log }\n  - { name: stop-all, point: turn:pre, priority: 90, action: block }\n",
+        );
+        let found = findings(&yaml, Code::Shadowed);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].message.contains("priority 90 > 50"), "{found:#?}");
+        assert_eq!(found[0].line, 3);
+    }
+
+    #[test]
+    fn tool_scoped_blocks_shadow_only_hooks_within_their_tools() {
+        let yaml = policy(concat!(
+            "  - { name: no-shell, point: turn:tool:pre, match: { tool: [exec, Bash] }, action: block }\n",
+            "  - { name: rm, point: turn:tool:pre, match: { tool: exec, commandPattern: '^rm\\s' }, action: block }\n",
+            "  - { name: reads, point: turn:tool:pre, match: { tool: [exec, Read] }, action: log }\n",
+            "  - { name: any, point: turn:tool:pre, action: log }\n",
+        ));
+        let found = findings(&yaml, Code::Shadowed);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].message.starts_with("hook `rm`"), "{found:#?}");
+    }
+
+    #[test]
+    fn conditional_disabled_audited_or_failing_open_blocks_shadow_nothing() {
+        for blocker in [
+            "{ name: b, point: turn:pre, match: { commandPattern: x }, action: block }",
+            "{ name: b, point: turn:pre, enabled: false, action: block }",
+            "{ name: b, point: turn:pre, mode: audit, action: block }",
+            "{ name: b, point: turn:pre, action: block, onFailure: { action: continue } }",
+            "{ name: b, point: turn:pre, action: log }",
+            "{ name: b, point: turn:pre, match: { isSubAgent: true }, action: block }",
+        ] {
+            let yaml = policy(&format!(
+                "  - {blocker}\n  - {{ name: later, point: turn:pre, action: log }}\n"
+            ));
+            assert_eq!(findings(&yaml, Code::Shadowed), [], "{blocker}");
+        }
+        // A disabled hook is never reported as shadowed.
+        let yaml = policy(
+            "  - { name: b, point: turn:pre, action: block }\n  - { name: off, point: turn:pre, enabled: false, action: log }\n",
+        );
+        assert_eq!(findings(&yaml, Code::Shadowed), []);
+        // Sub-agent blocks shadow hooks for the same kind of session.
+        let yaml = policy(
+            "  - { name: b, point: turn:pre, match: { isSubAgent: true }, action: block }\n  - { name: s, point: turn:pre, match: { isSubAgent: true }, action: log }\n",
+        );
+        assert_eq!(findings(&yaml, Code::Shadowed).len(), 1);
+    }
+
+    #[test]
+    fn contradicting_session_filters_are_found() {
+        let hook = |m: &str| {
+            policy(&format!(
+                "  - {{ name: h, point: turn:pre, match: {m}, action: block }}\n"
+            ))
+        };
+        let found = findings(
+            &hook("{ isSubAgent: true, sessionPattern: '^agent:main:main$' }"),
+            Code::Contradiction,
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "hooks[0].match.sessionPattern");
+        let found = findings(
+            &hook("{ isSubAgent: false, sessionPattern: '^agent:[^:]+:subagent:' }"),
+            Code::Contradiction,
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        for clean in [
+            "{ isSubAgent: true, sessionPattern: '^agent:main:' }",
+            "{ isSubAgent: true, sessionPattern: '^agent:main:subagent:x$' }",
+            "{ isSubAgent: false, sessionPattern: '^agent:main:' }",
+            "{ isSubAgent: false, sessionPattern: '(?::subagent:)?x' }",
+            "{ sessionPattern: '^agent:main:main$' }",
+        ] {
+            assert_eq!(findings(&hook(clean), Code::Contradiction), [], "{clean}");
+        }
+    }
+
+    #[test]
+    fn impossible_regexes_and_programs_are_contradictions() {
+        let hook = |m: &str| {
+            policy(&format!(
+                "  - {{ name: h, point: turn:tool:pre, match: {m}, action: block }}\n"
+            ))
+        };
+        let found = findings(
+            &hook("{ tool: exec, commandPattern: 'a\\bc^' }"),
+            Code::Contradiction,
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "hooks[0].match.commandPattern");
+        let found = findings(
+            &hook("{ tool: exec, command: { program: [rm, '!rm'] } }"),
+            Code::Contradiction,
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert_eq!(found[0].path, "hooks[0].match.command.program");
+        let found = findings(
+            &hook("{ tool: exec, command: { program: [mkfs.ext4, '!mkfs*'] } }"),
+            Code::Contradiction,
+        );
+        assert_eq!(found.len(), 1, "{found:#?}");
+        for clean in [
+            "{ tool: exec, commandPattern: '\\brm\\b' }",
+            "{ tool: exec, command: { program: ['!ssh', '!scp'] } }",
+            "{ tool: exec, command: { program: [rm, '!rmdir'] } }",
+            "{ tool: exec, command: { program: ['mkfs*', '!mkfs.ext4'] } }",
+            "{ tool: exec, command: { anyArg: '^-rf$' } }",
+        ] {
+            assert_eq!(findings(&hook(clean), Code::Contradiction), [], "{clean}");
+        }
+    }
+
+    #[test]
+    fn patterns_for_another_subject_are_found() {
+        let hook = |m: &str| {
+            policy(&format!(
+                "  - {{ name: h, point: turn:tool:pre, match: {m}, action: block }}\n"
+            ))
+        };
+        for smell in [
+            "{ tool: Read, commandPattern: 'rm\\s+-rf' }",
+            "{ tool: [Read, Write], commandPattern: '^curl ' }",
+            "{ tool: web_fetch, commandPattern: '^/etc/' }",
+            "{ tool: WebFetch, commandPattern: '^~/' }",
+            "{ tool: [web_fetch, Read], commandPattern: '^sudo\\s' }",
+            "{ tool: [Read, Edit], command: { program: rm } }",
+            "{ tool: browser, unparseable: true }",
+        ] {
+            let found = findings(&hook(smell), Code::ToolSubject);
+            assert_eq!(found.len(), 1, "{smell}: {found:#?}");
+        }
+        let found = findings(
+            &hook("{ tool: Read, commandPattern: 'rm\\s+-rf' }"),
+            Code::ToolSubject,
+        );
+        assert_eq!(found[0].path, "hooks[0].match.commandPattern");
+        for clean in [
+            "{ tool: [Read, exec], commandPattern: 'rm\\s+-rf' }",
+            "{ tool: Read, commandPattern: '^/etc/' }",
+            "{ tool: web_fetch, commandPattern: '^https://' }",
+            "{ tool: my_tool, commandPattern: 'rm\\s+-rf' }",
+            "{ tool: [Read, my_tool], command: { program: rm } }",
+            "{ tool: message, commandPattern: 'rm\\s+-rf' }",
+            "{ commandPattern: 'rm\\s+-rf' }",
+            "{ tool: Read, unparseable: false }",
+            "{ tool: Bash, command: { program: rm } }",
+        ] {
+            assert_eq!(findings(&hook(clean), Code::ToolSubject), [], "{clean}");
+        }
+    }
+}
