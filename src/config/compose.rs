@@ -668,8 +668,8 @@ fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<Pa
 }
 
 /// A JSON text of `value` with object keys sorted: equal for equal values whatever the
-/// order the keys were written in.
-fn canonical_json(value: Option<&Value>) -> String {
+/// order the keys were written in (`""` for no value).
+pub fn canonical_json(value: Option<&Value>) -> String {
     fn write(value: &Value, out: &mut String) {
         match value {
             Value::Object(map) => {

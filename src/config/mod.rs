@@ -19,7 +19,7 @@ pub mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, content_hash};
+pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, canonical_json, content_hash};
 pub use discovery::{ConfigSource, discover};
 pub use edit::{EditError, Edited, set_enabled};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};

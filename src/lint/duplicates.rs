@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Code, Finding, Lint};
-use crate::config::HookSpec;
+use crate::config::{HookSpec, canonical_json};
 
 pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
     let mut first: HashMap<(&Path, String), &HookSpec> = HashMap::new();
@@ -47,11 +47,11 @@ pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
 fn key_of(hook: &HookSpec, raw: &Value) -> String {
     let mut points: Vec<&str> = hook.points.iter().map(|p| p.as_str()).collect();
     points.sort_unstable();
-    let field = |name: &str| canonical(raw.get(name));
+    let field = |name: &str| canonical_json(raw.get(name));
     // No `match` and an empty one match the same calls.
     let filter = match raw.get("match") {
         None | Some(Value::Null) => "{}".to_owned(),
-        Some(m) => canonical(Some(m)),
+        Some(m) => canonical_json(Some(m)),
     };
     format!(
         "{}\u{0}{filter}\u{0}{}\u{0}{}\u{0}{}\u{0}{}\u{0}{}",
@@ -62,45 +62,6 @@ fn key_of(hook: &HookSpec, raw: &Value) -> String {
         field("source"),
         hook.mode.as_str(),
     )
-}
-
-/// JSON text of `value` with object keys sorted, so the order they were written in does not
-/// matter.
-fn canonical(value: Option<&Value>) -> String {
-    fn write(value: &Value, out: &mut String) {
-        match value {
-            Value::Object(map) => {
-                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(b.0));
-                out.push('{');
-                for (n, (key, v)) in entries.into_iter().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&Value::String(key.clone()).to_string());
-                    out.push(':');
-                    write(v, out);
-                }
-                out.push('}');
-            }
-            Value::Array(items) => {
-                out.push('[');
-                for (n, item) in items.iter().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    write(item, out);
-                }
-                out.push(']');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut out = String::new();
-    if let Some(value) = value {
-        write(value, &mut out);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -144,16 +105,5 @@ mod tests {
             "  - { name: a, point: turn:pre, action: block }\n  - { name: b, point: turn:pre, match: {}, action: block }\n",
         );
         assert_eq!(findings(&yaml, Code::Duplicate).len(), 1);
-    }
-
-    #[test]
-    fn canonical_json_ignores_key_order() {
-        let a: Value = serde_json::json!({"b": [1, {"y": 1, "x": 2}], "a": "s"});
-        let b: Value = serde_json::json!({"a": "s", "b": [1, {"x": 2, "y": 1}]});
-        assert_eq!(canonical(Some(&a)), canonical(Some(&b)));
-        assert_ne!(
-            canonical(Some(&serde_json::json!([1, 2]))),
-            canonical(Some(&serde_json::json!([2, 1])))
-        );
     }
 }
