@@ -28,6 +28,8 @@ const SHORTHAND_KEYS: &[&str] = &[
 ];
 /// The other keys of a case.
 const CASE_KEYS: &[&str] = &["name", "point", "context", "expect", "hook", "message"];
+/// The keys of `expect` written as a mapping (`expect: { decision: block, hook: x }`).
+const EXPECT_KEYS: &[&str] = &["decision", "hook", "message"];
 
 /// A test file, read and checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -385,8 +387,31 @@ impl Checker<'_> {
         })
     }
 
-    fn expectation(&mut self, map: &Map<String, Value>, pointer: &str) -> Option<Expectation> {
-        let verdict = match self.string(map, pointer, "expect") {
+    /// `expect: block` with `hook`/`message` beside it, or `expect: { decision: block, hook,
+    /// message }`.
+    fn expectation(&mut self, case: &Map<String, Value>, pointer: &str) -> Option<Expectation> {
+        let (map, pointer, verdict_key) = match case.get("expect") {
+            Some(Value::Object(inner)) => {
+                let at = child(pointer, "expect");
+                self.unknown_keys(inner, &at, &[EXPECT_KEYS]);
+                for key in ["hook", "message"]
+                    .iter()
+                    .filter(|k| case.contains_key(**k))
+                {
+                    self.report(
+                        DiagnosticKind::Semantic,
+                        &child(pointer, key),
+                        At::Key,
+                        format!("`{key}` is given inside `expect` too"),
+                        Some("give it once, inside `expect` or beside it".to_owned()),
+                    );
+                }
+                (inner, at, "decision")
+            }
+            _ => (case, pointer.to_owned(), "expect"),
+        };
+        let pointer = pointer.as_str();
+        let verdict = match self.string(map, pointer, verdict_key) {
             Some(text) => {
                 let verdict = match text {
                     "allow" => Some(Verdict::Allow),
@@ -401,7 +426,7 @@ impl Checker<'_> {
                         None => "expect one of `allow`, `block`, `ask`".to_owned(),
                     };
                     self.semantic(
-                        &child(pointer, "expect"),
+                        &child(pointer, verdict_key),
                         format!("unknown verdict `{text}`"),
                         Some(help),
                     );
@@ -409,8 +434,11 @@ impl Checker<'_> {
                 verdict
             }
             None => {
-                if !map.contains_key("expect") {
-                    self.schema(pointer, "missing field `expect` (allow, block or ask)");
+                if !map.contains_key(verdict_key) {
+                    self.schema(
+                        pointer,
+                        format!("missing field `{verdict_key}` (allow, block or ask)"),
+                    );
                 }
                 None
             }
@@ -424,7 +452,7 @@ impl Checker<'_> {
                     DiagnosticKind::Semantic,
                     &child(pointer, key),
                     At::Key,
-                    format!("`{key}` needs `expect: block` or `expect: ask`"),
+                    format!("`{key}` needs a `block` or `ask` decision"),
                     Some("an allow decision has no deciding hook and no message".to_owned()),
                 );
             }
@@ -654,6 +682,35 @@ mod tests {
     }
 
     #[test]
+    fn expect_may_be_a_mapping_with_the_decision_hook_and_message() {
+        let file = parse(
+            "cases:\n  - name: a\n    tool: exec\n    command: rm -rf /\n    expect: { decision: block, hook: rm-guard, message: recursive }\n",
+        )
+        .expect("parses");
+        let expect = &file.cases[0].expect;
+        assert_eq!(expect.verdict, Verdict::Block);
+        assert_eq!(expect.hook.as_deref(), Some("rm-guard"));
+        assert_eq!(expect.message.as_deref(), Some("recursive"));
+
+        let found = problems(
+            "cases:\n  - name: a\n    expect: { decison: block }\n  - name: b\n    hook: x\n    expect: { decision: block, hook: y }\n",
+        );
+        assert!(found.iter().any(|p| p.contains("3:15: cases[0].expect.decison: unknown field `decison` (help: did you mean `decision`?)")), "{found:#?}");
+        assert!(
+            found
+                .iter()
+                .any(|p| p.contains("cases[0].expect: missing field `decision`")),
+            "{found:#?}"
+        );
+        assert!(
+            found
+                .iter()
+                .any(|p| p.contains("5:5: cases[1].hook: `hook` is given inside `expect` too")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
     fn shorthand_becomes_a_context() {
         let file = parse(
             r#"
@@ -798,7 +855,7 @@ cases:
         let expected = [
             "3:12: cases[0].point: unknown lifecycle point `turn:tool:pr` (help: did you mean `turn:tool:pre`?)",
             "4:13: cases[0].expect: unknown verdict `blok` (help: did you mean `block`?)",
-            "7:5: cases[1].hook: `hook` needs `expect: block` or `expect: ask`",
+            "7:5: cases[1].hook: `hook` needs a `block` or `ask` decision",
             "8:5: cases[2]: missing field `name`",
             "9:12: cases[2].topic: expected a string or an integer, found a list",
             "12:15: cases[3].subagent: `subagent: true` contradicts `session: agent:main:main`",
