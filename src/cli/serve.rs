@@ -40,8 +40,8 @@ pub(crate) struct Args {
     /// Append one JSON line per decision to this file.
     #[arg(long, value_name = "FILE.jsonl")]
     decision_log: Option<PathBuf>,
-    /// Tool-argument field names to mask in the decision log: a field is masked when its name
-    /// contains one of these, ignoring case.
+    /// Tool-argument field names to mask in the decision log and the console: a field is
+    /// masked when its name contains one of these, ignoring case.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_MASKED_FIELDS.iter().map(|s| s.to_string()))]
     mask_fields: Vec<String>,
     /// The approvals file (default: approvals.json beside the policy).
@@ -122,6 +122,8 @@ fn start(args: Args) -> Result<(), Failure> {
         report::print_config_error(&e);
         Failure::Reported
     })?;
+    // One mask for the decision log and the console's recent decisions.
+    let mask = FieldMask::new(args.mask_fields.iter().map(String::as_str));
     let config = ServerConfig {
         token,
         body_limit: args.max_body,
@@ -129,8 +131,9 @@ fn start(args: Args) -> Result<(), Failure> {
         max_batch: args.max_batch,
         decision_log: args.decision_log.map(|path| DecisionLog {
             path,
-            mask: FieldMask::new(args.mask_fields.iter().map(String::as_str)),
+            mask: mask.clone(),
         }),
+        mask,
     };
     runtime.block_on(serve(
         Arc::new(live),

@@ -10,7 +10,6 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::error::ApiError;
-use std::time::Instant;
 
 use crate::adapters::{claude_code as cc, openclaw};
 use crate::context::HookContext;
@@ -53,11 +52,9 @@ pub(crate) async fn openclaw(
     Ok(Json(openclaw::result(&hook, &decision)).into_response())
 }
 
-/// Evaluates on the policy in force and counts the decision, as `/v1/evaluate` does.
+/// Evaluates on the policy in force, as `/v1/evaluate` does (counted, logged, shown in the
+/// console); an adapter never waits for an approval.
 async fn evaluate(app: &AppState, point: Point, ctx: &HookContext) -> Decision {
     let policy = app.live.current();
-    let started = Instant::now();
-    let decision = policy.engine().evaluate(point, ctx).await;
-    super::metrics::record(&decision, started.elapsed());
-    decision
+    super::evaluate::evaluate(app, &policy, point, ctx, false).await
 }

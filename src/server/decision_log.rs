@@ -41,7 +41,8 @@ impl FieldMask {
         }
     }
 
-    fn hides(&self, field: &str) -> bool {
+    /// Whether `field` is masked.
+    pub(crate) fn hides(&self, field: &str) -> bool {
         let field = field.to_lowercase();
         self.fragments.iter().any(|f| field.contains(f.as_str()))
     }

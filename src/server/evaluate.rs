@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 
 use super::AppState;
 use super::error::ApiError;
+use super::recent::Recent;
 use crate::context::HookContext;
 use crate::decision::Decision;
 use crate::engine::EvalOptions;
@@ -106,7 +107,9 @@ async fn answer(app: &AppState, body: Result<Bytes, BytesRejection>) -> Result<R
     }
 }
 
-async fn evaluate(
+/// Evaluates one request on `policy`. Every route that decides over HTTP comes through here,
+/// so each decision is counted, logged and shown in the console exactly once.
+pub(crate) async fn evaluate(
     app: &AppState,
     policy: &ActivePolicy,
     point: Point,
@@ -120,13 +123,11 @@ async fn evaluate(
     let decision = policy.engine().evaluate_with(point, ctx, options).await;
     let latency = started.elapsed();
     super::metrics::record(&decision, latency);
+    let latency_ms = latency.as_secs_f64() * 1000.0;
+    app.recent
+        .push(Recent::new(&decision, ctx, latency_ms, &app.config.mask));
     if let Some(log) = &app.config.decision_log {
-        let line = log.line(
-            &decision,
-            ctx,
-            latency.as_secs_f64() * 1000.0,
-            policy.hash(),
-        );
+        let line = log.line(&decision, ctx, latency_ms, policy.hash());
         app.live
             .services()
             .log

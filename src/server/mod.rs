@@ -1,17 +1,21 @@
 //! The daemon: the engine over HTTP, with authentication, limits, metrics and live reload.
 //!
 //! Routes (DESIGN.md, "Daemon"): `POST /v1/evaluate`, `GET /v1/status`, `POST /v1/reload`,
-//! `GET /metrics`, all behind the bearer token when one is set; `GET /healthz` and
-//! `GET /readyz` are open. Every error is a JSON body naming what was wrong.
+//! `GET /metrics`, `GET /v1/decisions`, all behind the bearer token when one is set;
+//! `GET /healthz`, `GET /readyz` and the console's shell (`GET /` and its two assets, which
+//! hold no data) are open. Every error is a JSON body naming what was wrong.
 
 mod adapters;
 mod admin;
 mod approvals;
 mod auth;
+mod console;
 mod decision_log;
+mod decisions;
 mod error;
 mod evaluate;
 mod metrics;
+mod recent;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -34,6 +38,7 @@ pub use metrics::install_recorder;
 
 use crate::reload::LivePolicy;
 use error::ApiError;
+use recent::RecentDecisions;
 
 /// The default listen address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:18790";
@@ -59,6 +64,8 @@ pub struct ServerConfig {
     pub max_batch: usize,
     /// Where each decision is logged, if anywhere.
     pub decision_log: Option<DecisionLog>,
+    /// Tool-argument fields hidden from `GET /v1/decisions` (the decision log has its own).
+    pub mask: FieldMask,
 }
 
 impl Default for ServerConfig {
@@ -69,6 +76,7 @@ impl Default for ServerConfig {
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_batch: DEFAULT_MAX_BATCH,
             decision_log: None,
+            mask: FieldMask::default(),
         }
     }
 }
@@ -80,6 +88,8 @@ pub struct AppState {
     config: ServerConfig,
     metrics: Option<PrometheusHandle>,
     draining: AtomicBool,
+    /// The last decisions, for the console.
+    recent: RecentDecisions,
 }
 
 impl AppState {
@@ -94,6 +104,7 @@ impl AppState {
             config,
             metrics,
             draining: AtomicBool::new(false),
+            recent: RecentDecisions::default(),
         })
     }
 }
@@ -113,6 +124,7 @@ pub fn router(app: Arc<AppState>) -> Router {
         )
         .route("/v1/grants", get(approvals::grants))
         .route("/v1/grants/{id}", axum::routing::delete(approvals::revoke))
+        .route("/v1/decisions", get(decisions::list))
         .route_layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
         .route("/v1/evaluate", post(evaluate::handle))
         .route("/v1/claude-code", post(adapters::claude_code))
@@ -124,6 +136,9 @@ pub fn router(app: Arc<AppState>) -> Router {
     Router::new()
         .route("/healthz", get(admin::healthz))
         .route("/readyz", get(admin::readyz))
+        .route("/", get(console::index))
+        .route("/console.css", get(console::css))
+        .route("/console.js", get(console::js))
         .merge(protected)
         .fallback(admin::not_found)
         .method_not_allowed_fallback(admin::method_not_allowed)

@@ -170,7 +170,7 @@ fn bad_requests_are_json_errors_and_change_nothing() {
     );
 
     // Unknown routes, wrong methods.
-    for path in ["/v2/evaluate", "/v1/evaluate/x", "/"] {
+    for path in ["/v2/evaluate", "/v1/evaluate/x", "/index.html"] {
         let (status, body) = d.get(path);
         api_error(status, &body, 404, "not_found");
     }

@@ -1,0 +1,96 @@
+//! The operator console: `GET /` and its two assets, embedded in the binary.
+//!
+//! These routes are open: the shell holds no data and no secret. Everything the page shows
+//! comes from the token-guarded API, which the page calls with `fetch` and the bearer token
+//! (see `console/console.js`). The headers lock the page down: only its own script and style
+//! run (no inline code, so markup injected by data could not execute even if it reached the
+//! DOM), it talks only to its own origin, it cannot be framed, and nothing is cached or sent
+//! as a referrer.
+
+use axum::http::{HeaderName, header};
+use axum::response::{IntoResponse, Response};
+
+const INDEX_HTML: &str = include_str!("console/index.html");
+const CONSOLE_CSS: &str = include_str!("console/console.css");
+const CONSOLE_JS: &str = include_str!("console/console.js");
+
+/// The Content-Security-Policy of every console response.
+pub(crate) const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; \
+     form-action 'none'; frame-ancestors 'none'";
+
+/// Headers of every console response.
+const HEADERS: [(HeaderName, &str); 6] = [
+    (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    // The shell is tiny; not caching it means an upgraded daemon never runs an old script.
+    (header::CACHE_CONTROL, "no-store"),
+    // For browsers that predate `frame-ancestors`.
+    (header::X_FRAME_OPTIONS, "DENY"),
+    // Another site may not even load the script as a resource.
+    (
+        HeaderName::from_static("cross-origin-resource-policy"),
+        "same-origin",
+    ),
+];
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, content_type)], body).into_response();
+    let headers = response.headers_mut();
+    for (name, value) in HEADERS {
+        headers.insert(name, header::HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// `GET /`: the page.
+pub(crate) async fn index() -> Response {
+    asset("text/html; charset=utf-8", INDEX_HTML)
+}
+
+/// `GET /console.css`.
+pub(crate) async fn css() -> Response {
+    asset("text/css; charset=utf-8", CONSOLE_CSS)
+}
+
+/// `GET /console.js`.
+pub(crate) async fn js() -> Response {
+    asset("text/javascript; charset=utf-8", CONSOLE_JS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shell_has_no_inline_code() {
+        // The CSP forbids inline script and style: any here would silently not run.
+        let html = INDEX_HTML.to_ascii_lowercase();
+        assert!(!html.contains("<script>"), "inline script");
+        assert!(!html.contains("style="), "inline style attribute");
+        assert!(!html.contains("<style"), "inline style element");
+        let handler = html.match_indices(" on").any(|(i, _)| {
+            let name: String = html[i + 3..]
+                .chars()
+                .take_while(char::is_ascii_alphabetic)
+                .collect();
+            html[i + 3 + name.len()..].starts_with('=')
+        });
+        assert!(!handler, "inline event handler");
+        assert!(html.contains(r#"<script src="/console.js" defer></script>"#));
+    }
+
+    #[test]
+    fn the_script_never_parses_data_as_markup() {
+        for sink in [
+            "innerHTML",
+            "outerHTML",
+            "insertAdjacentHTML",
+            "document.write",
+            "eval(",
+        ] {
+            assert!(!CONSOLE_JS.contains(sink), "console.js uses {sink}");
+        }
+    }
+}
