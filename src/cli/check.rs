@@ -46,10 +46,7 @@ pub(crate) fn run(args: Args) -> u8 {
             return EXIT_ERROR;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
+    let runtime = match super::evaluation_runtime() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the runtime: {e}");

@@ -33,10 +33,7 @@ pub(crate) fn run(args: Args) -> u8 {
         Ok(policy) => policy,
         Err(e) => return report(claude_code::failure(&name, &e.to_string())),
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
+    let runtime = match super::evaluation_runtime() {
         Ok(rt) => rt,
         Err(e) => return report(claude_code::failure(&name, &e.to_string())),
     };

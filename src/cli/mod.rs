@@ -120,6 +120,14 @@ fn init_tracing(format: LogFormat, default_level: &str) {
     };
 }
 
+/// The runtime of a one-shot command that evaluates policies: one thread, with timers (for
+/// action timeouts and retries).
+fn evaluation_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+}
+
 /// Prints to stdout; a closed pipe (`hookgate check | head`) is not an error worth a panic.
 fn emit(text: &str) {
     let mut out = std::io::stdout().lock();

@@ -575,6 +575,28 @@ impl<'b> Composer<'b> {
         self.position(path, pointer).line
     }
 
+    /// A composition problem at `pointer` of the loaded file `path`.
+    fn diagnostic_at(
+        &mut self,
+        path: &Path,
+        pointer: &str,
+        message: String,
+        help: Option<&str>,
+    ) -> Diagnostic {
+        let position = self.position(path, pointer);
+        let diagnostic = Diagnostic::new(
+            DiagnosticKind::Composition,
+            path,
+            position,
+            pointer,
+            message,
+        );
+        match help {
+            Some(help) => diagnostic.with_help(help),
+            None => diagnostic,
+        }
+    }
+
     fn error_at(
         &mut self,
         path: &Path,
@@ -582,17 +604,7 @@ impl<'b> Composer<'b> {
         message: String,
         help: Option<&str>,
     ) -> ConfigError {
-        let position = self.position(path, pointer);
-        let mut diagnostic = Diagnostic::new(
-            DiagnosticKind::Composition,
-            path,
-            position,
-            pointer,
-            message,
-        );
-        if let Some(help) = help {
-            diagnostic = diagnostic.with_help(help);
-        }
+        let diagnostic = self.diagnostic_at(path, pointer, message, help);
         ConfigError::Invalid {
             file: path.to_path_buf(),
             source_text: self.text_of(path).unwrap_or_else(|| Arc::from("")),
@@ -601,17 +613,7 @@ impl<'b> Composer<'b> {
     }
 
     fn warn_at(&mut self, path: &Path, pointer: &str, message: String, help: Option<String>) {
-        let position = self.position(path, pointer);
-        let mut warning = Diagnostic::new(
-            DiagnosticKind::Composition,
-            path,
-            position,
-            pointer,
-            message,
-        );
-        if let Some(help) = help {
-            warning = warning.with_help(help);
-        }
+        let warning = self.diagnostic_at(path, pointer, message, help.as_deref());
         self.warnings.push(warning);
     }
 }
