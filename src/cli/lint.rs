@@ -1,7 +1,6 @@
 //! `hookgate lint`
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
 
 use hookgate::lint::{Code, Finding};
 
@@ -13,12 +12,8 @@ const EXIT_FINDINGS: u8 = 2;
 /// Arguments of `hookgate lint`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Policy file (default: --config, $HOOKGATE_CONFIG, $OPENCLAW_HOOKS_CONFIG, ./HOOKS.yaml,
-    /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
-    file: Option<PathBuf>,
-    /// Policy file (same as FILE).
-    #[arg(long, conflicts_with = "file")]
-    config: Option<PathBuf>,
+    #[command(flatten)]
+    policy: super::PolicyFileArgs,
     /// text: one snippet per finding, then a summary; json: an array of findings.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -43,7 +38,7 @@ pub(crate) fn run(args: Args) -> u8 {
         }
     }
     // Not `load_policy`: the load's warnings are findings here, not log lines.
-    let path = super::policy_path(args.file.as_deref().or(args.config.as_deref()));
+    let path = args.policy.path();
     let policy = match path.and_then(|path| hookgate::config::load_file(&path)) {
         Ok(policy) => policy,
         Err(error) => {

@@ -134,6 +134,24 @@ fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
+/// The policy file of a command that reads one: `FILE` or `--config` (`validate`, `lint`).
+#[derive(Debug, clap::Args)]
+struct PolicyFileArgs {
+    /// Policy file (default: --config, $HOOKGATE_CONFIG, $OPENCLAW_HOOKS_CONFIG, ./HOOKS.yaml,
+    /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
+    file: Option<PathBuf>,
+    /// Policy file (same as FILE).
+    #[arg(long, conflicts_with = "file")]
+    config: Option<PathBuf>,
+}
+
+impl PolicyFileArgs {
+    /// The policy file named, else the one discovery finds.
+    fn path(&self) -> Result<PathBuf, ConfigError> {
+        policy_path(self.file.as_deref().or(self.config.as_deref()))
+    }
+}
+
 /// Finds the policy file (`--config`, then the environment, then the usual places).
 fn policy_path(flag: Option<&Path>) -> Result<PathBuf, ConfigError> {
     let cwd = std::env::current_dir().unwrap_or_default();

@@ -1,18 +1,12 @@
 //! `hookgate validate`
 
-use std::path::PathBuf;
-
 use super::{EXIT_ERROR, Format, emit, report};
 
 /// Arguments of `hookgate validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Policy file (default: --config, $HOOKGATE_CONFIG, $OPENCLAW_HOOKS_CONFIG, ./HOOKS.yaml,
-    /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
-    file: Option<PathBuf>,
-    /// Policy file (same as FILE).
-    #[arg(long, conflicts_with = "file")]
-    config: Option<PathBuf>,
+    #[command(flatten)]
+    policy: super::PolicyFileArgs,
     /// text: snippets on stderr; json: an array of diagnostics on stdout.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
@@ -20,7 +14,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: Args) -> u8 {
     // Not `load_policy`: its warnings are printed below with their snippets, not logged.
-    let path = super::policy_path(args.file.as_deref().or(args.config.as_deref()));
+    let path = args.policy.path();
     match path.and_then(|path| hookgate::config::load_file(&path)) {
         Ok(policy) => {
             let hooks = &policy.document.hooks;

@@ -51,17 +51,6 @@ pub enum SourceRole {
     Discovered,
 }
 
-impl SourceRole {
-    /// `root`, `included` or `discovered`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SourceRole::Root => "root",
-            SourceRole::Included => "included",
-            SourceRole::Discovered => "discovered",
-        }
-    }
-}
-
 /// What a load read or scanned, whether or not it succeeded: a watcher reloads when any of
 /// it changes (a file that was missing may be created to fix the policy).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
