@@ -1607,7 +1607,7 @@ async fn structured_filters_follow_on_unparseable_and_unparseable_ignores_it() {
              - {{ name: read, point: subagent:tool:pre, match: {{ unparseable: false }}, action: block }}\n"
         ))
     };
-    let unreadable = tool_ctx("exec", "x=ls; $x");
+    let unreadable = tool_ctx("exec", "x=$(cat f); $x");
     for default in ["match", "nomatch"] {
         let e = policy(default);
         let d = e.evaluate(Point::TurnToolPre, &unreadable).await;

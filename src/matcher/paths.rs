@@ -62,8 +62,11 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
             }
         };
         if !TEXT_PROGRAMS.contains(&command.program.as_str()) {
-            for a in &command.args {
-                push(a, out);
+            let pattern = search_pattern(&command.program, &command.args);
+            for (k, a) in command.args.iter().enumerate() {
+                if Some(k) != pattern {
+                    push(a, out);
+                }
             }
         }
         for r in &command.redirects {
@@ -78,6 +81,88 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
             });
         }
     }
+}
+
+/// Searchers whose first operand is the pattern searched for, not a file (`grep -rn
+/// "/etc/shadow" src/`), and their options that take a value in the next argument.
+const SEARCHERS: &[(&str, &[&str])] = &[
+    (
+        "grep",
+        &[
+            "-A",
+            "-B",
+            "-C",
+            "-d",
+            "-D",
+            "-m",
+            "--context",
+            "--max-count",
+        ],
+    ),
+    ("egrep", &["-A", "-B", "-C", "-d", "-D", "-m"]),
+    ("fgrep", &["-A", "-B", "-C", "-d", "-D", "-m"]),
+    ("zgrep", &["-A", "-B", "-C", "-m"]),
+    (
+        "rg",
+        &[
+            "-A",
+            "-B",
+            "-C",
+            "-g",
+            "-t",
+            "-T",
+            "-m",
+            "-j",
+            "-M",
+            "--glob",
+            "--type",
+            "--type-not",
+            "--max-count",
+        ],
+    ),
+    ("ag", &["-A", "-B", "-C", "-G", "-m", "--ignore"]),
+    ("ack", &["-A", "-B", "-C", "-m"]),
+];
+
+/// The index in `args` of the pattern operand of a searcher (`git grep` included), if it
+/// has one: none when the pattern comes from `-e`/`-f`.
+fn search_pattern(program: &str, args: &[String]) -> Option<usize> {
+    let (args, offset, with_value) = match program {
+        "git" => {
+            let sub = args.iter().position(|a| !a.starts_with('-'))?;
+            (args[sub] == "grep").then_some(())?;
+            (
+                &args[sub + 1..],
+                sub + 1,
+                ["-A", "-B", "-C", "-m", "--max-count"].as_slice(),
+            )
+        }
+        p => {
+            let (_, with_value) = SEARCHERS.iter().find(|(name, _)| *name == p)?;
+            (args, 0, *with_value)
+        }
+    };
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        if matches!(a.as_str(), "-e" | "-f" | "--regexp" | "--file")
+            || a.starts_with("--regexp=")
+            || a.starts_with("--file=")
+        {
+            return None;
+        }
+        if a == "--" {
+            return args.get(k + 1).map(|_| offset + k + 1);
+        }
+        if !a.starts_with('-') || a == "-" {
+            return Some(offset + k);
+        }
+        k += if with_value.contains(&a.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    None
 }
 
 /// `path` with empty and `.` components dropped and `..` applied to the component before
@@ -157,6 +242,20 @@ mod tests {
         assert!(
             !out.iter().any(|p| p == ".env"),
             "echo's text is not a path: {out:?}"
+        );
+        let mut out = Vec::new();
+        let line = shell::parse(
+            r#"git grep -n "/etc/shadow"; grep -rn -A 2 ~/.ssh/id_rsa src/; grep -e x ~/.env"#,
+        );
+        of_command_line(&line, &mut out);
+        assert!(
+            !out.iter()
+                .any(|p| p == "/etc/shadow" || p == "~/.ssh/id_rsa"),
+            "a searched pattern is not a path: {out:?}"
+        );
+        assert!(
+            out.iter().any(|p| p == "~/.env"),
+            "after -e every operand is a file: {out:?}"
         );
     }
 }

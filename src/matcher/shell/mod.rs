@@ -15,8 +15,14 @@
 //! (`... | base64 -d | sh`), code that comes from a substitution (`bash -c "$(curl ...)"`),
 //! `$IFS` word splitting, an unterminated quote, or a bound exceeded.
 
+mod arith;
+mod env;
+mod expand;
+mod options;
+mod pattern;
 mod programs;
-mod reader;
+mod syntax;
+mod walk;
 
 /// Longest input read, in bytes.
 pub const MAX_INPUT: usize = 64 * 1024;
@@ -142,8 +148,8 @@ pub fn parse_counting(input: &str) -> (CommandLine, usize) {
         };
         return (line, input.len());
     }
-    let mut reader = reader::Reader::default();
-    reader.read(input, 0);
+    let mut reader = walk::Reader::new(input.len());
+    reader.script(input, walk::Data::Nothing);
     (reader.line, reader.steps)
 }
 
@@ -177,7 +183,9 @@ pub fn is_plain(input: &str) -> bool {
         return false;
     }
     let first = input.split(' ').next().unwrap_or_default();
-    !(first.contains(['/', '=', '*', '?', '[', '~']) || programs::is_special(first))
+    !(first.contains(['/', '=', '*', '?', '[', '~'])
+        || programs::is_special(first)
+        || input.contains(" --") && programs::has_long_options(first))
 }
 
 #[cfg(test)]

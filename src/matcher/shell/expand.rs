@@ -1,0 +1,820 @@
+//! Word expansion with the values the line gives its variables: quoting removed, brace and
+//! tilde expansion, parameter expansion and its operators, command substitution (read as
+//! nested commands; its output known when it is an `echo`/`printf` of known text), constant
+//! arithmetic, and word splitting on `$IFS`. A value that cannot be known is written
+//! [`SUBSTITUTION`] and marks its field unknown.
+
+use brush_parser::word::{
+    self, Parameter, ParameterExpr, ParameterTestType, SpecialParameter, TildeExpr, WordPiece,
+    WordPieceWithSource,
+};
+
+use super::SUBSTITUTION;
+use super::env::Value;
+use super::walk::{Data, Reader};
+
+/// Most words one brace expression may expand to.
+const MAX_BRACE_WORDS: usize = 256;
+
+/// One word after expansion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Field {
+    pub(super) text: String,
+    /// Part of the text is a value not known here.
+    pub(super) unknown: bool,
+    /// Holds an unquoted glob character: the shell may replace it with file names.
+    pub(super) glob: bool,
+    /// Some part was quoted or escaped: never a reserved word, an alias or an assignment.
+    pub(super) quoted: bool,
+}
+
+impl Field {
+    pub(super) fn literal(text: &str) -> Field {
+        Field {
+            text: text.to_owned(),
+            ..Field::default()
+        }
+    }
+}
+
+/// Whether unquoted `text` is a pattern the shell matches against file names: a lone `[`
+/// (the `test` command) is not.
+fn is_glob(text: &str) -> bool {
+    text.contains(['*', '?']) || text.find('[').is_some_and(|k| text[k + 1..].contains(']'))
+}
+
+/// Builds the fields of one word.
+#[derive(Default)]
+struct Builder {
+    fields: Vec<Field>,
+    current: Field,
+    /// The current field exists even if empty (something quoted, or text, was added).
+    started: bool,
+}
+
+impl Builder {
+    fn push_text(&mut self, text: &str, quoted: bool) {
+        self.current.text.push_str(text);
+        self.current.quoted |= quoted;
+        self.started |= quoted || !text.is_empty();
+        if !quoted && is_glob(text) {
+            self.current.glob = true;
+        }
+    }
+
+    fn push_unknown(&mut self, quoted: bool) {
+        self.current.text.push_str(SUBSTITUTION);
+        self.current.unknown = true;
+        self.current.quoted |= quoted;
+        self.started = true;
+    }
+
+    fn break_field(&mut self) {
+        if self.started {
+            self.fields.push(std::mem::take(&mut self.current));
+        }
+        self.current = Field::default();
+        self.started = false;
+    }
+
+    /// An unquoted expansion's text, split on the separators `ifs`.
+    fn push_split(&mut self, text: &str, ifs: &str) {
+        let mut first = true;
+        for piece in text.split(|c| ifs.contains(c)) {
+            if !first {
+                self.break_field();
+            }
+            first = false;
+            self.push_text(piece, false);
+            if piece.is_empty() {
+                // Whitespace separators do not delimit empty fields.
+                self.started = !self.current.text.is_empty() || self.current.quoted;
+            }
+        }
+    }
+
+    fn finish(mut self) -> Vec<Field> {
+        self.break_field();
+        self.fields
+    }
+}
+
+impl Reader {
+    /// The fields of the words `raw` (each as written in the source), in order.
+    pub(super) fn expand_words<'a>(
+        &mut self,
+        raw: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<Field> {
+        let mut out = Vec::new();
+        for w in raw {
+            out.extend(self.expand(w));
+        }
+        out
+    }
+
+    /// The fields of one word as written in the source.
+    pub(super) fn expand(&mut self, raw: &str) -> Vec<Field> {
+        self.steps += raw.len() / 8 + 1;
+        if let Some(words) = self.braces(raw) {
+            return words.iter().flat_map(|w| self.expand_one(w)).collect();
+        }
+        self.expand_one(raw)
+    }
+
+    /// `raw` after brace expansion, when it has a brace expression.
+    fn braces(&mut self, raw: &str) -> Option<Vec<String>> {
+        if !raw.contains('{') {
+            return None;
+        }
+        let parsed = word::parse_brace_expansions(raw, &self.options).ok()??;
+        let mut words = vec![String::new()];
+        for piece in parsed {
+            match piece {
+                word::BraceExpressionOrText::Text(t) => {
+                    for w in &mut words {
+                        w.push_str(&t);
+                    }
+                }
+                word::BraceExpressionOrText::Expr(members) => {
+                    let mut alternatives = Vec::new();
+                    for m in members {
+                        alternatives.extend(brace_member(&m)?);
+                    }
+                    let mut next = Vec::new();
+                    for w in &words {
+                        for a in &alternatives {
+                            if next.len() >= MAX_BRACE_WORDS {
+                                self.opaque("a brace expression expands to too many words");
+                                return None;
+                            }
+                            next.push(format!("{w}{a}"));
+                        }
+                    }
+                    words = next;
+                }
+            }
+        }
+        (words.len() != 1 || words[0] != raw).then_some(words)
+    }
+
+    /// The fields of one word without brace expressions.
+    fn expand_one(&mut self, raw: &str) -> Vec<Field> {
+        let pieces = match word::parse(raw, &self.options) {
+            Ok(p) => p,
+            Err(_) => {
+                self.opaque("a word could not be read");
+                return vec![Field {
+                    text: raw.to_owned(),
+                    unknown: true,
+                    ..Field::default()
+                }];
+            }
+        };
+        let mut b = Builder::default();
+        self.pieces(&pieces, false, &mut b);
+        b.finish()
+    }
+
+    /// The text of `raw` as one string, as in an assignment's value or a here-string: no
+    /// splitting or globbing; `None` if part of it is unknown.
+    pub(super) fn expand_string(&mut self, raw: &str) -> Value {
+        let pieces = match word::parse(raw, &self.options) {
+            Ok(p) => p,
+            Err(_) => {
+                self.opaque("a word could not be read");
+                return Value::Unknown;
+            }
+        };
+        let mut b = Builder::default();
+        self.pieces(&pieces, true, &mut b);
+        let fields = b.finish();
+        if fields.iter().any(|f| f.unknown) {
+            return Value::Unknown;
+        }
+        Value::Known(
+            fields
+                .into_iter()
+                .map(|f| f.text)
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+
+    /// Expands a here-document body (no quote removal; `$`, backticks and `\` are special
+    /// unless the delimiter was quoted).
+    pub(super) fn expand_heredoc(&mut self, body: &str, expand: bool) -> Value {
+        if !expand {
+            return Value::known(body);
+        }
+        let Ok(pieces) = word::parse_heredoc(body, &self.options) else {
+            self.opaque("a here-document could not be read");
+            return Value::Unknown;
+        };
+        let mut b = Builder::default();
+        self.pieces(&pieces, true, &mut b);
+        let fields = b.finish();
+        if fields.iter().any(|f| f.unknown) {
+            return Value::Unknown;
+        }
+        Value::Known(fields.into_iter().map(|f| f.text).collect())
+    }
+
+    fn pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool, b: &mut Builder) {
+        for p in pieces {
+            self.steps += 1;
+            match &p.piece {
+                WordPiece::Text(t) => {
+                    if quoted {
+                        b.push_text(t, true);
+                    } else {
+                        b.push_text(t, false);
+                    }
+                }
+                WordPiece::SingleQuotedText(t) => b.push_text(t, true),
+                WordPiece::AnsiCQuotedText(t) => b.push_text(&ansi_c(t), true),
+                WordPiece::EscapeSequence(e) => {
+                    let c = e.strip_prefix('\\').unwrap_or(e);
+                    if c != "\n" {
+                        b.push_text(c, true);
+                    }
+                }
+                WordPiece::DoubleQuotedSequence(inner)
+                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    b.push_text("", true);
+                    self.pieces(inner, true, b);
+                }
+                WordPiece::TildeExpansion(t) => {
+                    let text = match t {
+                        TildeExpr::Home => "~".to_owned(),
+                        TildeExpr::UserHome(user) => format!("~{user}"),
+                        TildeExpr::WorkingDir => ".".to_owned(),
+                        _ => {
+                            b.push_unknown(quoted);
+                            continue;
+                        }
+                    };
+                    b.push_text(&text, true);
+                }
+                WordPiece::ParameterExpansion(expr) => {
+                    let values = self.parameter(expr);
+                    self.push_values(values, quoted, b);
+                }
+                WordPiece::CommandSubstitution(script)
+                | WordPiece::BackquotedCommandSubstitution(script) => {
+                    let value = self.substitution(script);
+                    self.push_values(Expansion::One(value), quoted, b);
+                }
+                WordPiece::ArithmeticExpression(e) => {
+                    let value = self.arithmetic(&e.value);
+                    self.push_values(Expansion::One(value), quoted, b);
+                }
+            }
+        }
+    }
+
+    fn push_values(&mut self, values: Expansion, quoted: bool, b: &mut Builder) {
+        let ifs = match self.env.get("IFS") {
+            Value::Known(s) => s,
+            Value::Unknown => {
+                self.opaque("the command splits words with an unknown $IFS");
+                " \t\n".to_owned()
+            }
+        };
+        match values {
+            Expansion::One(Value::Known(t)) if quoted => b.push_text(&t, true),
+            Expansion::One(Value::Known(t)) => b.push_split(&t, &ifs),
+            Expansion::One(Value::Unknown) => b.push_unknown(quoted),
+            Expansion::Each(items) => {
+                for (k, v) in items.into_iter().enumerate() {
+                    if k > 0 {
+                        if quoted {
+                            b.break_field();
+                        } else {
+                            b.push_split(" ", " ");
+                        }
+                        b.started = quoted;
+                    }
+                    match v {
+                        Value::Known(t) if quoted => b.push_text(&t, true),
+                        Value::Known(t) => b.push_split(&t, &ifs),
+                        Value::Unknown => b.push_unknown(quoted),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The value of a command substitution: its commands are read; its output is known when
+    /// it only prints known text.
+    pub(super) fn substitution(&mut self, script: &str) -> Value {
+        match self.script(script, Data::Nothing) {
+            Data::Known(out) => Value::Known(out.trim_end_matches('\n').to_owned()),
+            _ => Value::Unknown,
+        }
+    }
+
+    /// A constant arithmetic expression's value; substitutions inside it are read.
+    fn arithmetic(&mut self, expr: &str) -> Value {
+        if expr.contains(['$', '`']) {
+            let _ = self.expand_string(expr);
+            return Value::Unknown;
+        }
+        match super::arith::eval(expr, &self.env) {
+            Some(n) => Value::Known(n.to_string()),
+            None => Value::Unknown,
+        }
+    }
+
+    fn parameter(&mut self, expr: &ParameterExpr) -> Expansion {
+        use ParameterExpr as P;
+        match expr {
+            P::Parameter {
+                parameter,
+                indirect,
+            } => self.lookup(parameter, *indirect),
+            P::UseDefaultValues {
+                parameter,
+                indirect,
+                test_type,
+                default_value,
+            }
+            | P::AssignDefaultValues {
+                parameter,
+                indirect,
+                test_type,
+                default_value,
+            } => {
+                let current = self.lookup(parameter, *indirect);
+                let assign = matches!(expr, P::AssignDefaultValues { .. });
+                match self.is_null(parameter, *indirect, &current, test_type) {
+                    Some(false) => current,
+                    Some(true) => {
+                        let value = self.expand_string(default_value.as_deref().unwrap_or(""));
+                        if assign && let Parameter::Named(name) = parameter {
+                            self.env.set(name, value.clone());
+                        }
+                        Expansion::One(value)
+                    }
+                    None => {
+                        // Either: read the default for its substitutions, but the value is unknown.
+                        let _ = self.expand_string(default_value.as_deref().unwrap_or(""));
+                        Expansion::One(Value::Unknown)
+                    }
+                }
+            }
+            P::UseAlternativeValue {
+                parameter,
+                indirect,
+                test_type,
+                alternative_value,
+            } => {
+                let current = self.lookup(parameter, *indirect);
+                match self.is_null(parameter, *indirect, &current, test_type) {
+                    Some(true) => Expansion::One(Value::known("")),
+                    Some(false) => Expansion::One(
+                        self.expand_string(alternative_value.as_deref().unwrap_or("")),
+                    ),
+                    None => {
+                        let _ = self.expand_string(alternative_value.as_deref().unwrap_or(""));
+                        Expansion::One(Value::Unknown)
+                    }
+                }
+            }
+            P::IndicateErrorIfNullOrUnset {
+                parameter,
+                indirect,
+                ..
+            } => self.lookup(parameter, *indirect),
+            P::ParameterLength {
+                parameter,
+                indirect,
+            } => match self.lookup(parameter, *indirect) {
+                Expansion::One(Value::Known(t)) => {
+                    Expansion::One(Value::Known(t.chars().count().to_string()))
+                }
+                Expansion::Each(items)
+                    if matches!(parameter, Parameter::NamedWithAllIndices { .. }) =>
+                {
+                    Expansion::One(Value::Known(items.len().to_string()))
+                }
+                _ => Expansion::One(Value::Unknown),
+            },
+            P::RemoveSmallestSuffixPattern {
+                parameter,
+                indirect,
+                pattern,
+            }
+            | P::RemoveLargestSuffixPattern {
+                parameter,
+                indirect,
+                pattern,
+            }
+            | P::RemoveSmallestPrefixPattern {
+                parameter,
+                indirect,
+                pattern,
+            }
+            | P::RemoveLargestPrefixPattern {
+                parameter,
+                indirect,
+                pattern,
+            } => {
+                let pattern = self.expand_string(pattern.as_deref().unwrap_or(""));
+                let kind = match expr {
+                    P::RemoveSmallestSuffixPattern { .. } => Trim::SmallestSuffix,
+                    P::RemoveLargestSuffixPattern { .. } => Trim::LargestSuffix,
+                    P::RemoveSmallestPrefixPattern { .. } => Trim::SmallestPrefix,
+                    _ => Trim::LargestPrefix,
+                };
+                let current = self.lookup(parameter, *indirect);
+                current.map(|v| match (v, &pattern) {
+                    (Value::Known(t), Value::Known(p)) => {
+                        super::pattern::trim(&t, p, kind).map_or(Value::Unknown, Value::Known)
+                    }
+                    _ => Value::Unknown,
+                })
+            }
+            P::Substring {
+                parameter,
+                indirect,
+                offset,
+                length,
+            } => {
+                let offset = self.arithmetic(&offset.value);
+                let length = length.as_ref().map(|l| self.arithmetic(&l.value));
+                let current = self.lookup(parameter, *indirect);
+                current.map(|v| substring(v, &offset, length.as_ref()))
+            }
+            P::Transform {
+                parameter,
+                indirect,
+                op,
+            } => {
+                use word::ParameterTransformOp as Op;
+                let current = self.lookup(parameter, *indirect);
+                match op {
+                    Op::ToLowerCase => current.map(|v| v.map_text(|t| t.to_lowercase())),
+                    Op::ToUpperCase => current.map(|v| v.map_text(|t| t.to_uppercase())),
+                    Op::CapitalizeInitial => current.map(|v| v.map_text(|t| capitalize(&t))),
+                    Op::ExpandEscapeSequences => current.map(|v| v.map_text(|t| ansi_c(&t))),
+                    Op::PromptExpand => {
+                        // `${x@P}` expands the value as a prompt: its substitutions run.
+                        current.map(|v| match v {
+                            Value::Known(t) => self.expand_string(&format!("\"{t}\"")),
+                            Value::Unknown => Value::Unknown,
+                        })
+                    }
+                    _ => Expansion::One(Value::Unknown),
+                }
+            }
+            P::UppercaseFirstChar {
+                parameter,
+                indirect,
+                ..
+            } => self
+                .lookup(parameter, *indirect)
+                .map(|v| v.map_text(|t| capitalize(&t))),
+            P::UppercasePattern {
+                parameter,
+                indirect,
+                ..
+            } => self
+                .lookup(parameter, *indirect)
+                .map(|v| v.map_text(|t| t.to_uppercase())),
+            P::LowercaseFirstChar {
+                parameter,
+                indirect,
+                ..
+            } => self.lookup(parameter, *indirect).map(|v| {
+                v.map_text(|t| {
+                    let mut c = t.chars();
+                    c.next()
+                        .map(|f| f.to_lowercase().chain(c).collect())
+                        .unwrap_or_default()
+                })
+            }),
+            P::LowercasePattern {
+                parameter,
+                indirect,
+                ..
+            } => self
+                .lookup(parameter, *indirect)
+                .map(|v| v.map_text(|t| t.to_lowercase())),
+            P::ReplaceSubstring {
+                parameter,
+                indirect,
+                pattern,
+                replacement,
+                match_kind,
+            } => {
+                let pattern = self.expand_string(pattern);
+                let replacement = self.expand_string(replacement.as_deref().unwrap_or(""));
+                let current = self.lookup(parameter, *indirect);
+                current.map(|v| match (v, &pattern, &replacement) {
+                    (Value::Known(t), Value::Known(p), Value::Known(r)) => {
+                        super::pattern::replace(&t, p, r, match_kind.clone())
+                            .map_or(Value::Unknown, Value::Known)
+                    }
+                    _ => Value::Unknown,
+                })
+            }
+            P::VariableNames { prefix, .. } => Expansion::Each(
+                self.env
+                    .names()
+                    .filter(|n| n.starts_with(prefix.as_str()))
+                    .map(Value::known)
+                    .collect(),
+            ),
+            P::MemberKeys { .. } => Expansion::One(Value::Unknown),
+        }
+    }
+
+    /// Whether the parameter is null (or unset) for a `:-`/`-` test: `None` if not known.
+    fn is_null(
+        &self,
+        parameter: &Parameter,
+        indirect: bool,
+        current: &Expansion,
+        test: &ParameterTestType,
+    ) -> Option<bool> {
+        if indirect {
+            return None;
+        }
+        if let Parameter::Named(name) = parameter
+            && !self.env.is_set(name)
+        {
+            // The agent's environment may hold it.
+            return None;
+        }
+        match (current, test) {
+            (Expansion::One(Value::Known(t)), ParameterTestType::UnsetOrNull) => Some(t.is_empty()),
+            (Expansion::One(Value::Known(_)), ParameterTestType::Unset) => Some(false),
+            _ => None,
+        }
+    }
+
+    fn lookup(&mut self, parameter: &Parameter, indirect: bool) -> Expansion {
+        let direct = self.lookup_direct(parameter);
+        if !indirect {
+            return direct;
+        }
+        match direct {
+            Expansion::One(Value::Known(name)) => match word::parse_parameter(&name, &self.options)
+            {
+                Ok(p) => self.lookup_direct(&p),
+                Err(_) => Expansion::One(Value::Unknown),
+            },
+            _ => Expansion::One(Value::Unknown),
+        }
+    }
+
+    fn lookup_direct(&mut self, parameter: &Parameter) -> Expansion {
+        match parameter {
+            Parameter::Named(name) => Expansion::One(self.env.get(name)),
+            Parameter::NamedWithIndex { name, index } => {
+                let index = match self.expand_string(index) {
+                    Value::Known(i) => {
+                        super::arith::eval(&i, &self.env).map_or(i, |n| n.to_string())
+                    }
+                    Value::Unknown => return Expansion::One(Value::Unknown),
+                };
+                Expansion::One(self.env.element(name, &index))
+            }
+            Parameter::NamedWithAllIndices { name, .. } => match self.env.array(name) {
+                Some(items) => Expansion::Each(items),
+                None => Expansion::One(Value::Unknown),
+            },
+            Parameter::Positional(0) => Expansion::One(Value::known("bash")),
+            Parameter::Positional(n) => Expansion::One(match &self.env.positional {
+                Some(args) => args
+                    .get(*n as usize - 1)
+                    .cloned()
+                    .unwrap_or(Value::known("")),
+                None => Value::Unknown,
+            }),
+            Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate }) => {
+                match &self.env.positional {
+                    Some(args) if *concatenate => {
+                        if args.contains(&Value::Unknown) {
+                            Expansion::One(Value::Unknown)
+                        } else {
+                            let joined: Vec<String> = args
+                                .iter()
+                                .filter_map(|a| match a {
+                                    Value::Known(t) => Some(t.clone()),
+                                    Value::Unknown => None,
+                                })
+                                .collect();
+                            Expansion::One(Value::Known(joined.join(" ")))
+                        }
+                    }
+                    Some(args) => Expansion::Each(args.clone()),
+                    None => Expansion::One(Value::Unknown),
+                }
+            }
+            Parameter::Special(SpecialParameter::PositionalParameterCount) => {
+                Expansion::One(match &self.env.positional {
+                    Some(args) => Value::Known(args.len().to_string()),
+                    None => Value::Unknown,
+                })
+            }
+            Parameter::Special(_) => Expansion::One(Value::Unknown),
+        }
+    }
+}
+
+/// What a parameter expands to: one value, or (`"$@"`, `"${a[@]}"`) one per element.
+#[derive(Debug, Clone)]
+enum Expansion {
+    One(Value),
+    Each(Vec<Value>),
+}
+
+impl Expansion {
+    fn map(self, mut f: impl FnMut(Value) -> Value) -> Expansion {
+        match self {
+            Expansion::One(v) => Expansion::One(f(v)),
+            Expansion::Each(items) => Expansion::Each(items.into_iter().map(f).collect()),
+        }
+    }
+}
+
+impl Value {
+    fn map_text(self, f: impl FnOnce(String) -> String) -> Value {
+        match self {
+            Value::Known(t) => Value::Known(f(t)),
+            Value::Unknown => Value::Unknown,
+        }
+    }
+}
+
+/// Which end `${x%p}`, `${x%%p}`, `${x#p}`, `${x##p}` removes.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Trim {
+    SmallestSuffix,
+    LargestSuffix,
+    SmallestPrefix,
+    LargestPrefix,
+}
+
+fn capitalize(t: &str) -> String {
+    let mut c = t.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// `${x:offset:length}` on characters, with bash's negative offsets and lengths.
+fn substring(v: Value, offset: &Value, length: Option<&Value>) -> Value {
+    let (Value::Known(t), Value::Known(o)) = (v, offset) else {
+        return Value::Unknown;
+    };
+    let chars: Vec<char> = t.chars().collect();
+    let len = chars.len() as i64;
+    let Ok(o) = o.parse::<i64>() else {
+        return Value::Unknown;
+    };
+    let start = if o < 0 { (len + o).max(0) } else { o.min(len) };
+    let end = match length {
+        None => len,
+        Some(Value::Known(l)) => match l.parse::<i64>() {
+            Ok(l) if l < 0 => len + l,
+            Ok(l) => start.saturating_add(l).min(len),
+            Err(_) => return Value::Unknown,
+        },
+        Some(Value::Unknown) => return Value::Unknown,
+    };
+    if end < start {
+        return Value::known("");
+    }
+    Value::Known(chars[start as usize..end as usize].iter().collect())
+}
+
+/// The texts one brace member stands for (`a`, or `1..3` → 1 2 3), bounded.
+fn brace_member(m: &word::BraceExpressionMember) -> Option<Vec<String>> {
+    use word::BraceExpressionMember as M;
+    match m {
+        M::Child(parts) => {
+            let mut words = vec![String::new()];
+            for p in parts {
+                match p {
+                    word::BraceExpressionOrText::Text(t) => {
+                        for w in &mut words {
+                            w.push_str(t);
+                        }
+                    }
+                    word::BraceExpressionOrText::Expr(members) => {
+                        let mut alternatives = Vec::new();
+                        for m in members {
+                            alternatives.extend(brace_member(m)?);
+                        }
+                        let mut next = Vec::new();
+                        for w in &words {
+                            for a in &alternatives {
+                                next.push(format!("{w}{a}"));
+                            }
+                        }
+                        if next.len() > MAX_BRACE_WORDS {
+                            return None;
+                        }
+                        words = next;
+                    }
+                }
+            }
+            Some(words)
+        }
+        M::NumberSequence {
+            start,
+            end,
+            increment,
+        } => {
+            let step = increment.unsigned_abs().max(1) as usize;
+            let count = (start.abs_diff(*end) as usize) / step + 1;
+            if count > MAX_BRACE_WORDS {
+                return None;
+            }
+            let up = start <= end;
+            Some(
+                (0..count)
+                    .map(|k| {
+                        let k = (k * step) as i64;
+                        (if up { start + k } else { start - k }).to_string()
+                    })
+                    .collect(),
+            )
+        }
+        M::CharSequence {
+            start,
+            end,
+            increment,
+        } => {
+            let (a, z) = (*start as u32, *end as u32);
+            let step = increment.unsigned_abs().max(1) as usize;
+            let count = (a.abs_diff(z) as usize) / step + 1;
+            if count > MAX_BRACE_WORDS {
+                return None;
+            }
+            Some(
+                (0..count)
+                    .filter_map(|k| {
+                        let k = (k * step) as u32;
+                        char::from_u32(if a <= z { a + k } else { a - k }).map(String::from)
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Decodes the body of `$'...'`.
+pub(super) fn ansi_c(body: &str) -> String {
+    let body: Vec<char> = body.chars().collect();
+    let mut s = String::new();
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] != '\\' || i + 1 >= body.len() {
+            s.push(body[i]);
+            i += 1;
+            continue;
+        }
+        let esc = body[i + 1];
+        i += 2;
+        let (decoded, next) = match esc {
+            'n' => (Some('\n'), i),
+            't' => (Some('\t'), i),
+            'r' => (Some('\r'), i),
+            'a' => (Some('\x07'), i),
+            'b' => (Some('\x08'), i),
+            'e' | 'E' => (Some('\x1b'), i),
+            'f' => (Some('\x0c'), i),
+            'v' => (Some('\x0b'), i),
+            'x' => code_point(&body, i, 2, 16),
+            'u' => code_point(&body, i, 4, 16),
+            'U' => code_point(&body, i, 8, 16),
+            'c' => (
+                body.get(i)
+                    .map(|c| char::from((*c as u8 & 0x1f) * u8::from(c.is_ascii()))),
+                i + 1,
+            ),
+            '0'..='7' => code_point(&body, i - 1, 3, 8),
+            other => (Some(other), i),
+        };
+        i = next;
+        s.extend(decoded);
+    }
+    s
+}
+
+/// The character written as up to `max` digits of `radix` from `from`, and where they end.
+fn code_point(body: &[char], from: usize, max: usize, radix: u32) -> (Option<char>, usize) {
+    let len = body[from..]
+        .iter()
+        .take(max)
+        .take_while(|c| c.is_digit(radix))
+        .count();
+    let digits: String = body[from..from + len].iter().collect();
+    let decoded = u32::from_str_radix(&digits, radix)
+        .ok()
+        .and_then(char::from_u32);
+    (decoded, from + len)
+}

@@ -1,0 +1,423 @@
+//! The builtins and everyday programs that move values the reader tracks: what `echo`,
+//! `printf` and `cat` print, what `read`, `mapfile`, `printf -v` and the declarations
+//! assign, `set`/`shift`/`unset`, aliases, links made with `ln -s`, and the files `tee`,
+//! `curl` and `wget` write.
+
+use super::super::env::{FileText, Value};
+use super::super::expand::{Field, ansi_c};
+use super::super::walk::{Data, Io, Reader};
+use super::texts;
+
+/// Reads a program not in the table; returns what it prints.
+pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin: Data) -> Data {
+    let known = |f: &Field| (!f.unknown).then(|| f.text.clone());
+    match program {
+        "echo" => {
+            let mut newline = true;
+            let mut escapes = false;
+            let mut k = 0;
+            while let Some(a) = args.get(k) {
+                let flags = a
+                    .text
+                    .strip_prefix('-')
+                    .filter(|f| !f.is_empty() && f.chars().all(|c| "neE".contains(c)));
+                let Some(flags) = flags else { break };
+                newline &= !flags.contains('n');
+                escapes = flags.contains('e') || escapes && !flags.contains('E');
+                k += 1;
+            }
+            let parts: Option<Vec<String>> = args[k..].iter().map(known).collect();
+            match parts {
+                Some(p) => {
+                    let mut text = p.join(" ");
+                    if escapes {
+                        text = ansi_c(&text);
+                    }
+                    if newline {
+                        text.push('\n');
+                    }
+                    Data::Known(text)
+                }
+                None => Data::Unknown,
+            }
+        }
+        "printf" => {
+            let t = texts(args);
+            let (target, start) = match t.first().map(String::as_str) {
+                Some("-v") => (t.get(1).cloned(), 2),
+                Some("--") => (None, 1),
+                _ => (None, 0),
+            };
+            let start = if t.get(start).is_some_and(|a| a == "--") {
+                start + 1
+            } else {
+                start
+            };
+            let rest = args.get(start..).unwrap_or_default();
+            let out = match rest.split_first() {
+                Some((format, values)) if !format.unknown => {
+                    let values: Option<Vec<String>> = values.iter().map(known).collect();
+                    values.map(|v| printf(&format.text, &v))
+                }
+                _ => None,
+            };
+            match target {
+                Some(name) => {
+                    let value = out.map_or(Value::Unknown, Value::Known);
+                    set_target(r, &name, value);
+                    Data::Nothing
+                }
+                None => out.map_or(Data::Unknown, Data::Known),
+            }
+        }
+        "read" => {
+            read(r, args, stdin);
+            Data::Nothing
+        }
+        "mapfile" | "readarray" => {
+            let t = texts(args);
+            let name = t
+                .iter()
+                .rev()
+                .find(|a| !a.starts_with('-'))
+                .cloned()
+                .unwrap_or_else(|| "MAPFILE".to_owned());
+            match stdin {
+                Data::Known(text) => {
+                    let items = text.lines().map(Value::known).collect();
+                    r.env.set_array(&name, items);
+                }
+                _ => r.env.set_array(&name, vec![Value::Unknown]),
+            }
+            Data::Nothing
+        }
+        "declare" | "typeset" | "local" | "export" | "readonly" => {
+            // Assignments are applied by the walker; `-n` makes a name refer to another.
+            let t = texts(args);
+            if t.iter()
+                .any(|a| a.starts_with('-') && a.contains('n') && !a.starts_with("--"))
+            {
+                for a in t.iter().filter(|a| !a.starts_with('-')) {
+                    let name = a.split('=').next().unwrap_or_default();
+                    r.env.set(name, Value::Unknown);
+                }
+            }
+            Data::Nothing
+        }
+        "set" => {
+            let t = texts(args);
+            if t.iter().any(|a| {
+                a == "-x"
+                    || a == "-o" && t.iter().any(|b| b == "xtrace")
+                    || a.starts_with('-') && !a.starts_with("--") && a.contains('x')
+            }) {
+                r.env.xtrace = true;
+                if let Value::Known(ps4) = r.env.get("PS4") {
+                    r.special_variable("PS4", &Value::Known(ps4));
+                }
+            }
+            if let Some(k) = t.iter().position(|a| a == "--") {
+                r.env.positional = Some(args[k + 1..].iter().map(value).collect());
+            }
+            Data::Nothing
+        }
+        "shift" => {
+            let n = args
+                .first()
+                .and_then(|a| a.text.parse::<usize>().ok())
+                .unwrap_or(1);
+            if let Some(p) = r.env.positional.as_mut() {
+                p.drain(..n.min(p.len()));
+            }
+            Data::Nothing
+        }
+        "unset" => {
+            for a in texts(args).iter().filter(|a| !a.starts_with('-')) {
+                r.env.unset(a);
+            }
+            Data::Nothing
+        }
+        "let" => {
+            for a in texts(args) {
+                r.arithmetic_command(&a);
+            }
+            Data::Nothing
+        }
+        "alias" => {
+            for a in args {
+                if let Some((name, value)) = a.text.split_once('=') {
+                    if a.unknown {
+                        r.opaque("an alias is defined from a value not known before it runs");
+                        continue;
+                    }
+                    r.env.aliases.insert(name.to_owned(), value.to_owned());
+                    // Read now too: what an alias runs is known the moment it is defined.
+                    r.script(value, Data::Nothing);
+                }
+            }
+            Data::Nothing
+        }
+        "cat" => {
+            let files: Vec<&Field> = args
+                .iter()
+                .filter(|a| !a.text.starts_with('-') || a.text == "-")
+                .collect();
+            if files.is_empty() {
+                return stdin;
+            }
+            let mut out = Data::Nothing;
+            for f in files {
+                let data = if f.text == "-" {
+                    stdin.clone()
+                } else {
+                    r.file_data(f)
+                };
+                out = match (out, data) {
+                    (Data::Unknown, _) | (_, Data::Unknown) => Data::Unknown,
+                    (Data::Known(mut a), Data::Known(b)) => {
+                        a.push_str(&b);
+                        Data::Known(a)
+                    }
+                    // A file of the workspace: its text is not known here.
+                    (_, Data::Nothing) => return Data::Unknown,
+                    (Data::Nothing, d) => d,
+                };
+            }
+            out
+        }
+        "tee" => {
+            let append = args.iter().any(|a| a.text == "-a" || a.text == "--append");
+            let text = match &stdin {
+                Data::Known(t) => FileText::Known(t.clone()),
+                _ => FileText::Unknown,
+            };
+            for f in args.iter().filter(|a| !a.text.starts_with('-')) {
+                r.env.write_file(&f.text, text.clone(), append);
+            }
+            stdin
+        }
+        "curl" | "wget" => {
+            download(r, program, args, io);
+            Data::Unknown
+        }
+        "ln" => {
+            let t = texts(args);
+            if t.iter().any(|a| {
+                a.starts_with('-') && !a.starts_with("--") && a.contains('s') || a == "--symbolic"
+            }) {
+                let operands: Vec<&String> = t.iter().filter(|a| !a.starts_with('-')).collect();
+                if let [target, link] = operands.as_slice() {
+                    r.env
+                        .links
+                        .insert(super::super::env::file_key(link), target.to_string());
+                }
+            }
+            Data::Nothing
+        }
+        "cd" | "pushd" | "popd" | "true" | "false" | ":" | "shopt" | "test" | "[" | "exit"
+        | "return" | "wait" | "break" | "continue" => Data::Nothing,
+        _ => Data::Unknown,
+    }
+}
+
+fn value(f: &Field) -> Value {
+    if f.unknown {
+        Value::Unknown
+    } else {
+        Value::Known(f.text.clone())
+    }
+}
+
+/// `name` or `name[index]` set to `value`.
+fn set_target(r: &mut Reader, name: &str, value: Value) {
+    match name.split_once('[') {
+        Some((array, index)) => {
+            r.env
+                .set_element(array, index.trim_end_matches(']').to_owned(), value);
+        }
+        None => r.env.set(name, value),
+    }
+}
+
+/// `read [-r] [-a array] [-d delim] names...` from what standard input carries.
+fn read(r: &mut Reader, args: &[Field], stdin: Data) {
+    let t = texts(args);
+    let mut names = Vec::new();
+    let mut array = None;
+    let mut delimiter = '\n';
+    let mut raw = false;
+    let mut k = 0;
+    while let Some(a) = t.get(k) {
+        if let Some(flags) = a.strip_prefix('-').filter(|f| !f.is_empty()) {
+            for (j, c) in flags.char_indices() {
+                if "adinNptu".contains(c) {
+                    let rest = &flags[j + 1..];
+                    let value = if rest.is_empty() {
+                        k += 1;
+                        t.get(k).cloned().unwrap_or_default()
+                    } else {
+                        rest.to_owned()
+                    };
+                    match c {
+                        'a' => array = Some(value),
+                        'd' => delimiter = value.chars().next().unwrap_or('\0'),
+                        _ => {}
+                    }
+                    break;
+                }
+                raw |= c == 'r';
+            }
+        } else {
+            names.push(a.clone());
+        }
+        k += 1;
+    }
+    if names.is_empty() && array.is_none() {
+        names.push("REPLY".to_owned());
+    }
+    let line = match stdin {
+        Data::Known(text) => Some(text.split(delimiter).next().unwrap_or_default().to_owned()),
+        _ => None,
+    };
+    let line = line.map(|l| {
+        if raw {
+            l
+        } else {
+            l.replace("\\\n", "").replace('\\', "")
+        }
+    });
+    if let Some(a) = array {
+        let items = match &line {
+            Some(l) => l.split_whitespace().map(Value::known).collect(),
+            None => vec![Value::Unknown],
+        };
+        r.env.set_array(&a, items);
+        return;
+    }
+    let Some(line) = line else {
+        for n in &names {
+            r.env.set(n, Value::Unknown);
+        }
+        return;
+    };
+    // Each name takes one field; the last takes the rest of the line.
+    let mut rest = line.trim_start_matches([' ', '\t']);
+    for (k, n) in names.iter().enumerate() {
+        if k + 1 == names.len() {
+            r.env
+                .set(n, Value::known(rest.trim_end_matches([' ', '\t'])));
+        } else {
+            let end = rest.find([' ', '\t']).unwrap_or(rest.len());
+            r.env.set(n, Value::known(&rest[..end]));
+            rest = rest[end..].trim_start_matches([' ', '\t']);
+        }
+    }
+}
+
+/// `printf FORMAT ARGS`: `%s`, `%b`, `%c`, `%d`/`%i`, `%q`-free formats, with widths; the
+/// format is reused while arguments remain, as bash does.
+pub(super) fn printf(format: &str, args: &[String]) -> String {
+    let format = ansi_c(format);
+    let mut out = String::new();
+    let mut next = 0;
+    loop {
+        let mut used = false;
+        let chars: Vec<char> = format.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i] != '%' {
+                out.push(chars[i]);
+                i += 1;
+                continue;
+            }
+            i += 1;
+            let spec_start = i;
+            while i < chars.len() && "-+ #0123456789.".contains(chars[i]) {
+                i += 1;
+            }
+            let spec: String = chars[spec_start..i.min(chars.len())].iter().collect();
+            let Some(&conv) = chars.get(i) else { break };
+            i += 1;
+            if conv == '%' {
+                out.push('%');
+                continue;
+            }
+            let arg = args.get(next).cloned().unwrap_or_default();
+            next += 1;
+            used = true;
+            let text = match conv {
+                'b' => ansi_c(&arg),
+                'c' => arg.chars().next().map(String::from).unwrap_or_default(),
+                'd' | 'i' | 'u' => arg.trim().parse::<i64>().unwrap_or(0).to_string(),
+                _ => arg,
+            };
+            let left = spec.starts_with('-');
+            let width: usize = spec
+                .trim_start_matches(['-', '+', ' ', '#', '0'])
+                .split('.')
+                .next()
+                .and_then(|w| w.parse().ok())
+                .unwrap_or(0)
+                .min(4096);
+            let precision: Option<usize> = spec.split_once('.').and_then(|(_, p)| p.parse().ok());
+            let text: String = match (conv, precision) {
+                ('s' | 'b', Some(p)) => text.chars().take(p).collect(),
+                _ => text,
+            };
+            let pad = width.saturating_sub(text.chars().count());
+            if left {
+                out.push_str(&text);
+                out.extend(std::iter::repeat_n(' ', pad));
+            } else {
+                out.extend(std::iter::repeat_n(' ', pad));
+                out.push_str(&text);
+            }
+        }
+        if !used || next >= args.len() {
+            break;
+        }
+    }
+    out
+}
+
+/// Remembers the files `curl`/`wget` write (`-o`, `-O`, `--output-document=`, `>`, or the
+/// URL's file name): running one runs code nobody has seen.
+fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
+    let t = texts(args);
+    let mut targets: Vec<String> = io
+        .redirects
+        .iter()
+        .filter(|x| x.op != "<")
+        .map(|x| x.target.clone())
+        .collect();
+    for (k, a) in t.iter().enumerate() {
+        if matches!(a.as_str(), "-o" | "--output" | "--output-document")
+            || program == "wget" && a == "-O"
+        {
+            targets.extend(t.get(k + 1).cloned());
+        }
+        if let Some(v) = a
+            .strip_prefix("--output-document=")
+            .or_else(|| a.strip_prefix("--output="))
+        {
+            targets.push(v.to_owned());
+        }
+        if let Some(v) = a
+            .strip_prefix("-o")
+            .filter(|v| !v.is_empty() && !a.starts_with("--"))
+        {
+            targets.push(v.to_owned());
+        }
+        if a.contains("://") {
+            targets.extend(
+                a.rsplit('/')
+                    .next()
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_owned),
+            );
+        }
+    }
+    for target in targets {
+        r.env.write_file(&target, FileText::Unknown, false);
+    }
+}

@@ -1,0 +1,119 @@
+//! What a simple command runs on its behalf, by the program table: wrappers' commands,
+//! shells' scripts, the code of programs that run code (`git -c alias.x='!...'`,
+//! `sed 's/../../e'`, `tar --checkpoint-action=exec=...`, `find -exec`), and the effects of
+//! the shell's own builtins on the values the reader tracks.
+
+mod builtins;
+mod runners;
+mod table;
+
+use super::env::Value;
+use super::expand::Field;
+use super::options;
+use super::walk::{Data, Io, Reader};
+
+pub(super) use table::is_special;
+
+/// Whether `program`'s long options are spelled out for filters (so its line must be read).
+pub(super) fn has_long_options(program: &str) -> bool {
+    table::long_options(program).is_some()
+}
+/// The arguments as a filter should see them: long-option abbreviations spelled out for
+/// the programs that accept them.
+pub(super) fn canonical_args(program: &str, args: &[String]) -> Vec<String> {
+    match table::long_options(program) {
+        Some(spec) if args.iter().any(|a| a.starts_with("--")) => options::canonical(args, &spec),
+        _ => args.to_vec(),
+    }
+}
+
+/// Reads what `program` runs with `args`; returns what it prints, as far as known.
+pub(super) fn run(
+    r: &mut Reader,
+    program: &str,
+    args: &[Field],
+    io: &Io,
+    stdin: Data,
+    env: &[(String, Value)],
+) -> Data {
+    if table::SENSITIVE.contains(&program) && args.iter().any(|a| a.unknown) {
+        r.opaque("an argument that changes what the program does is not known before it runs");
+    }
+    if env
+        .iter()
+        .any(|(name, _)| name == "LD_PRELOAD" || name == "LD_AUDIT")
+    {
+        r.opaque("the command preloads a library");
+    }
+    if let Some(row) = table::find(program) {
+        return match row.runs {
+            table::Runs::Command { skip } => {
+                let texts = texts(args);
+                let (opts, at) = options::leading(&texts, &row.options);
+                if no_command(program, &opts) {
+                    return Data::Unknown;
+                }
+                let rest = args.get(at + skip..).unwrap_or_default().to_vec();
+                r.run(rest, &Io::default(), stdin, env)
+            }
+            table::Runs::Shell => runners::shell(r, args, stdin, env),
+            table::Runs::Script => {
+                script_of(r, args);
+                Data::Unknown
+            }
+            table::Runs::ScriptOption(short, long) => {
+                let texts = texts(args);
+                let (opts, _) = options::leading(&texts, &row.options);
+                for o in opts {
+                    if let Some(code) = option_value(&o, short, long) {
+                        r.script(&code, Data::Nothing);
+                    }
+                }
+                Data::Unknown
+            }
+            table::Runs::Own => runners::run(r, program, row, args, io, stdin, env),
+        };
+    }
+    if table::is_interpreter(program) {
+        runners::interpreter(r, args, &stdin);
+        return Data::Unknown;
+    }
+    builtins::run(r, program, args, io, stdin)
+}
+
+/// Options after which a wrapper runs no command (`command -v rm`, `ionice -p 1`).
+fn no_command(program: &str, opts: &[options::Opt]) -> bool {
+    use options::Opt;
+    opts.iter().any(|o| match (program, o) {
+        ("command", Opt::Short('v' | 'V', _)) => true,
+        ("ionice", Opt::Short('p' | 'P' | 'u', _)) => true,
+        ("taskset" | "chrt", Opt::Short('p', _)) => true,
+        ("taskset" | "chrt", Opt::Long(l, _)) => l == "pid",
+        _ => false,
+    })
+}
+
+/// The value of option `-short` or `--long` in `o`.
+fn option_value(o: &options::Opt, short: char, long: &str) -> Option<String> {
+    match o {
+        options::Opt::Short(c, v) if *c == short => v.clone(),
+        options::Opt::Long(l, v) if l == long => v.clone(),
+        _ => None,
+    }
+}
+
+/// The fields' texts.
+fn texts(args: &[Field]) -> Vec<String> {
+    args.iter().map(|a| a.text.clone()).collect()
+}
+
+/// Reads `args` joined by spaces as a shell script (`eval a b`, `watch 'cmd'`); an unknown
+/// part makes the line opaque.
+fn script_of(r: &mut Reader, args: &[Field]) {
+    if args.iter().any(|a| a.unknown) {
+        r.opaque("the command runs code that comes from a value not known before it runs");
+        return;
+    }
+    let script = texts(args).join(" ");
+    r.script(&script, Data::Nothing);
+}

@@ -1,0 +1,826 @@
+//! The program table, as reviewed data: for each program that runs other commands or code,
+//! how it reads its options and which operand is the command; and the programs where an
+//! argument the reader cannot know changes what the program does.
+//!
+//! Option lists follow each program's own manual (GNU coreutils, util-linux, sudo, ...).
+//! A program not listed here runs nothing else, as far as the reader knows.
+
+use super::super::options::Options;
+
+/// How a program runs another command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Runs {
+    /// The operands after its options, minus `skip` leading ones (`timeout 5 cmd`), are a
+    /// command.
+    Command { skip: usize },
+    /// A shell: `-c script`, a script file, or standard input.
+    Shell,
+    /// Its operands, joined by spaces, are a shell script (`eval`, `watch`).
+    Script,
+    /// The value of one option is a shell script (`su -c`, `script -c`).
+    ScriptOption(char, &'static str),
+    /// Handled by its own reader in `runners.rs`.
+    Own,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Program {
+    pub(super) names: &'static [&'static str],
+    pub(super) options: Options,
+    pub(super) runs: Runs,
+}
+
+const fn gnu(short_with_value: &'static str, long: &'static [&'static str]) -> Options {
+    Options {
+        short_with_value,
+        long,
+        abbreviations: true,
+    }
+}
+
+const fn row(names: &'static [&'static str], options: Options, runs: Runs) -> Program {
+    Program {
+        names,
+        options,
+        runs,
+    }
+}
+
+const COMMAND: Runs = Runs::Command { skip: 0 };
+const AFTER_ONE: Runs = Runs::Command { skip: 1 };
+
+/// Programs that run a command, a script or code.
+pub(super) const PROGRAMS: &[Program] = &[
+    row(
+        &[
+            "sh",
+            "bash",
+            "zsh",
+            "dash",
+            "ksh",
+            "ash",
+            "mksh",
+            "yash",
+            "rbash",
+            "posh",
+            "busybox-sh",
+        ],
+        gnu(
+            "oO",
+            &[
+                "rcfile=",
+                "init-file=",
+                "norc",
+                "noprofile",
+                "login",
+                "posix",
+                "restricted",
+                "verbose",
+                "debugger",
+                "dump-strings",
+                "noediting",
+                "pretty-print",
+                "help",
+                "version",
+            ],
+        ),
+        Runs::Shell,
+    ),
+    row(
+        &["fish"],
+        gnu(
+            "cC",
+            &[
+                "command=",
+                "init-command=",
+                "login",
+                "interactive",
+                "private",
+                "no-config",
+                "no-execute",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(&["eval"], Options::NONE, Runs::Script),
+    row(
+        &["watch"],
+        gnu(
+            "nd",
+            &[
+                "interval=",
+                "differences",
+                "chgexit",
+                "equexit=",
+                "errexit",
+                "beep",
+                "color",
+                "exec",
+                "no-title",
+                "precise",
+                "no-wrap",
+                "help",
+                "version",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["su"],
+        gnu(
+            "cgGs",
+            &[
+                "command=",
+                "session-command=",
+                "group=",
+                "supp-group=",
+                "shell=",
+                "login",
+                "preserve-environment",
+                "pty",
+                "whitelist-environment=",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["runuser"],
+        gnu(
+            "cgGsu",
+            &[
+                "command=",
+                "session-command=",
+                "group=",
+                "supp-group=",
+                "shell=",
+                "user=",
+                "login",
+                "preserve-environment",
+                "pty",
+                "whitelist-environment=",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["script"],
+        gnu(
+            "cEIOBTm",
+            &[
+                "command=",
+                "echo=",
+                "log-in=",
+                "log-out=",
+                "log-io=",
+                "log-timing=",
+                "logging-format=",
+                "append",
+                "flush",
+                "force",
+                "quiet",
+                "return",
+                "timing",
+            ],
+        ),
+        Runs::ScriptOption('c', "command"),
+    ),
+    row(&["sg"], Options::NONE, Runs::Own),
+    row(
+        &["sudo"],
+        gnu(
+            "uUgpCDhrtTR",
+            &[
+                "user=",
+                "other-user=",
+                "group=",
+                "prompt=",
+                "close-from=",
+                "chdir=",
+                "host=",
+                "role=",
+                "type=",
+                "command-timeout=",
+                "chroot=",
+                "askpass",
+                "background",
+                "bell",
+                "edit",
+                "preserve-env",
+                "login",
+                "non-interactive",
+                "preserve-groups",
+                "remove-timestamp",
+                "reset-timestamp",
+                "shell",
+                "stdin",
+                "validate",
+                "list",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(&["doas"], Options::short("uC"), Runs::Own),
+    row(
+        &["pkexec"],
+        gnu("", &["user=", "disable-internal-agent", "keep-cwd"]),
+        COMMAND,
+    ),
+    row(
+        &["run0"],
+        gnu(
+            "uDgp",
+            &[
+                "user=",
+                "group=",
+                "chdir=",
+                "property=",
+                "description=",
+                "slice=",
+                "nice=",
+                "setenv=",
+                "background=",
+                "machine=",
+                "unit=",
+                "via-shell",
+                "no-ask-password",
+                "pty",
+                "pipe",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["env"],
+        gnu(
+            "uCSPa",
+            &[
+                "unset=",
+                "chdir=",
+                "split-string=",
+                "argv0=",
+                "default-signal=",
+                "ignore-signal=",
+                "block-signal=",
+                "ignore-environment",
+                "null",
+                "debug",
+                "list-signal-handling",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["timeout"],
+        gnu(
+            "sk",
+            &[
+                "signal=",
+                "kill-after=",
+                "foreground",
+                "preserve-status",
+                "verbose",
+            ],
+        ),
+        AFTER_ONE,
+    ),
+    row(&["nice"], gnu("n", &["adjustment="]), COMMAND),
+    row(
+        &[
+            "nohup",
+            "coproc",
+            "fakeroot",
+            "unbuffer",
+            "torsocks",
+            "nocache",
+            "rlwrap",
+            "catchsegv",
+            "tsocks",
+            "caffeinate",
+            "systemd-inhibit",
+        ],
+        Options::NONE,
+        COMMAND,
+    ),
+    row(
+        &["stdbuf"],
+        gnu("ioe", &["input=", "output=", "error="]),
+        COMMAND,
+    ),
+    row(&["setsid"], gnu("", &["ctty", "fork", "wait"]), COMMAND),
+    row(
+        &["ionice"],
+        gnu(
+            "cnpPu",
+            &["class=", "classdata=", "pid=", "pgid=", "uid=", "ignore"],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["chrt"],
+        gnu(
+            "T",
+            &[
+                "sched-runtime=",
+                "sched-deadline=",
+                "sched-period=",
+                "all-tasks",
+                "batch",
+                "deadline",
+                "fifo",
+                "idle",
+                "other",
+                "rr",
+                "reset-on-fork",
+                "max",
+                "pid",
+                "verbose",
+            ],
+        ),
+        AFTER_ONE,
+    ),
+    row(
+        &["taskset"],
+        gnu("", &["all-tasks", "pid", "cpu-list"]),
+        AFTER_ONE,
+    ),
+    row(
+        &["chroot"],
+        gnu("", &["userspec=", "groups=", "skip-chdir"]),
+        AFTER_ONE,
+    ),
+    row(
+        &["flock"],
+        gnu(
+            "wEc",
+            &[
+                "wait=",
+                "timeout=",
+                "conflict-exit-code=",
+                "command=",
+                "shared",
+                "exclusive",
+                "unlock",
+                "nonblock",
+                "nb",
+                "close",
+                "no-fork",
+                "verbose",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["time"],
+        gnu(
+            "fo",
+            &[
+                "format=",
+                "output=",
+                "append",
+                "portability",
+                "verbose",
+                "quiet",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(&["builtin", "command"], Options::NONE, Runs::Own),
+    row(&["exec"], Options::short("a"), COMMAND),
+    row(
+        &["xargs"],
+        gnu(
+            "adEIiLlnPs",
+            &[
+                "arg-file=",
+                "delimiter=",
+                "eof=",
+                "replace=",
+                "max-lines=",
+                "max-args=",
+                "max-procs=",
+                "max-chars=",
+                "process-slot-var=",
+                "null",
+                "no-run-if-empty",
+                "interactive",
+                "verbose",
+                "exit",
+                "open-tty",
+                "show-limits",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(&["find"], Options::NONE, Runs::Own),
+    row(&["busybox"], Options::NONE, COMMAND),
+    row(
+        &["strace"],
+        gnu(
+            "abeEIoOpPsSuUX",
+            &[
+                "output=",
+                "expr=",
+                "attach=",
+                "string-limit=",
+                "user=",
+                "env=",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["ltrace"],
+        gnu("aeEnopsuw", &["output=", "library="]),
+        COMMAND,
+    ),
+    row(&["valgrind", "gdb", "perf"], Options::NONE, Runs::Own),
+    row(
+        &["unshare", "nsenter"],
+        gnu(
+            "tSGwC",
+            &[
+                "target=",
+                "setuid=",
+                "setgid=",
+                "wd=",
+                "root=",
+                "mount=",
+                "uts=",
+                "ipc=",
+                "net=",
+                "pid=",
+                "user=",
+                "cgroup=",
+                "time=",
+                "map-user=",
+                "map-group=",
+                "propagation=",
+                "setgroups=",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(&["firejail"], Options::NONE, Runs::Own),
+    row(
+        &["proxychains", "proxychains4"],
+        Options::short("f"),
+        COMMAND,
+    ),
+    row(
+        &["parallel"],
+        gnu("jSI", &["jobs=", "sshlogin=", "arg-file="]),
+        Runs::Own,
+    ),
+    row(
+        &["ssh"],
+        Options::short("BbcDEeFIiJLlmOoPpQRSWw"),
+        Runs::Own,
+    ),
+    row(&["scp", "sftp"], Options::short("cDFiJloPSX"), Runs::Own),
+    row(
+        &["rsync"],
+        gnu(
+            "eBfT",
+            &[
+                "rsh=",
+                "rsync-path=",
+                "filter=",
+                "exclude=",
+                "include=",
+                "block-size=",
+                "temp-dir=",
+                "compare-dest=",
+                "link-dest=",
+                "files-from=",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(&["git"], Options::short("Cc"), Runs::Own),
+    row(
+        &["sed", "gsed"],
+        gnu(
+            "efl",
+            &[
+                "expression=",
+                "file=",
+                "line-length=",
+                "in-place",
+                "quiet",
+                "silent",
+                "regexp-extended",
+                "separate",
+                "null-data",
+                "sandbox",
+                "debug",
+                "posix",
+                "unbuffered",
+                "zero-terminated",
+                "follow-symlinks",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["awk", "gawk", "mawk", "nawk", "busybox-awk"],
+        gnu(
+            "fvF",
+            &[
+                "file=",
+                "assign=",
+                "field-separator=",
+                "source=",
+                "include=",
+                "load=",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(&["tar", "gtar", "bsdtar"], Options::NONE, Runs::Own),
+    row(
+        &["make", "gmake"],
+        gnu(
+            "fCIjloW",
+            &[
+                "file=",
+                "makefile=",
+                "directory=",
+                "include-dir=",
+                "jobs=",
+                "load-average=",
+                "old-file=",
+                "what-if=",
+                "eval=",
+            ],
+        ),
+        Runs::Own,
+    ),
+    row(
+        &["npx", "bunx", "pnpx"],
+        gnu("pc", &["package=", "call="]),
+        Runs::Own,
+    ),
+    row(&["npm", "pnpm", "yarn"], Options::NONE, Runs::Own),
+    row(&["docker", "podman", "nerdctl"], Options::NONE, Runs::Own),
+    row(&["kubectl", "oc"], Options::NONE, Runs::Own),
+    row(
+        &["vim", "vi", "nvim", "view", "ex", "gvim"],
+        Options::short("cSTuUiwWsrt"),
+        Runs::Own,
+    ),
+    row(&["less", "more", "man"], Options::NONE, Runs::Own),
+    row(&["trap"], Options::NONE, Runs::Own),
+    row(&["source", "."], Options::NONE, Runs::Own),
+];
+
+/// Programs where an argument the reader cannot know may change what happens: it could be
+/// an option (`-rf`), a path the policy guards, or code. For these, an unknown argument
+/// makes the line opaque; for others (`echo "$x"`, `cd "$DIR"`) it does not matter.
+pub(super) const SENSITIVE: &[&str] = &[
+    "rm",
+    "rmdir",
+    "unlink",
+    "shred",
+    "srm",
+    "wipe",
+    "dd",
+    "truncate",
+    "mv",
+    "cp",
+    "ln",
+    "install",
+    "chmod",
+    "chown",
+    "chgrp",
+    "chattr",
+    "setfacl",
+    "mkfs",
+    "mke2fs",
+    "mkswap",
+    "wipefs",
+    "blkdiscard",
+    "fdisk",
+    "sfdisk",
+    "parted",
+    "find",
+    "xargs",
+    "sed",
+    "awk",
+    "gawk",
+    "tar",
+    "zip",
+    "unzip",
+    "make",
+    "ssh",
+    "scp",
+    "sftp",
+    "rsync",
+    "nc",
+    "ncat",
+    "socat",
+    "crontab",
+    "sudo",
+    "su",
+    "doas",
+    "eval",
+    "source",
+    ".",
+    "exec",
+    "env",
+    "timeout",
+    "nice",
+    "nohup",
+    "stdbuf",
+    "setsid",
+    "ionice",
+    "chrt",
+    "taskset",
+    "flock",
+    "watch",
+    "parallel",
+    "script",
+    "busybox",
+    "command",
+    "builtin",
+    "trap",
+    "alias",
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "php",
+    "lua",
+    "deno",
+    "bun",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "mksh",
+    "fish",
+];
+
+/// Interpreters of other languages: their inline code is the next issue's to read; here it
+/// must at least not come from somewhere unknown.
+pub(super) const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "nodejs",
+    "php",
+    "lua",
+    "luajit",
+    "deno",
+    "bun",
+    "Rscript",
+    "tclsh",
+    "wish",
+    "pwsh",
+    "osascript",
+    "jshell",
+    "irb",
+    "ghci",
+    "julia",
+    "expect",
+];
+
+/// Options of interpreters that take the code (or a module) in the next argument.
+pub(super) const CODE_FLAGS: &[&str] = &[
+    "-c",
+    "-e",
+    "-E",
+    "-p",
+    "-r",
+    "-m",
+    "--eval",
+    "--print",
+    "-x",
+    "--command",
+];
+
+/// The table row for `program` (`python3.12` is `python3`).
+pub(super) fn find(program: &str) -> Option<&'static Program> {
+    PROGRAMS.iter().find(|p| p.names.contains(&program))
+}
+
+/// Whether `program` is an interpreter of another language.
+pub(super) fn is_interpreter(program: &str) -> bool {
+    INTERPRETERS.contains(&program)
+        || program
+            .strip_prefix("python")
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// Whether `program` is in the table or is an interpreter: reading it may find more.
+pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
+    find(program).is_some()
+        || is_interpreter(program)
+        || matches!(
+            program,
+            "alias"
+                | "declare"
+                | "typeset"
+                | "local"
+                | "export"
+                | "readonly"
+                | "read"
+                | "printf"
+                | "mapfile"
+                | "readarray"
+                | "set"
+                | "let"
+                | "unset"
+                | "shift"
+                | "shopt"
+                | "ln"
+                | "curl"
+                | "wget"
+                | "echo"
+                | "cat"
+                | "tee"
+        )
+        || program.starts_with("mkfs")
+}
+
+/// GNU long options of everyday programs whose abbreviations a policy must see spelled out
+/// (`rm --rec --fo`).
+pub(super) fn long_options(program: &str) -> Option<Options> {
+    const RM: &[&str] = &[
+        "recursive",
+        "force",
+        "interactive=",
+        "one-file-system",
+        "no-preserve-root",
+        "preserve-root=",
+        "dir",
+        "verbose",
+        "help",
+        "version",
+    ];
+    const CHMOD: &[&str] = &[
+        "recursive",
+        "changes",
+        "silent",
+        "quiet",
+        "verbose",
+        "reference=",
+        "no-preserve-root",
+        "preserve-root",
+        "help",
+        "version",
+    ];
+    const SHRED: &[&str] = &[
+        "force",
+        "iterations=",
+        "random-source=",
+        "size=",
+        "remove=",
+        "verbose",
+        "exact",
+        "zero",
+    ];
+    const CP: &[&str] = &[
+        "archive",
+        "recursive",
+        "force",
+        "no-dereference",
+        "dereference",
+        "link",
+        "symbolic-link",
+        "target-directory=",
+        "no-target-directory",
+        "remove-destination",
+        "update=",
+        "verbose",
+        "interactive",
+        "no-clobber",
+        "parents",
+        "preserve=",
+        "backup=",
+        "suffix=",
+        "reflink=",
+        "sparse=",
+    ];
+    const NONE: &[&str] = &[];
+    let long: &'static [&'static str] = match program {
+        "rm" => RM,
+        "chmod" | "chown" | "chgrp" => CHMOD,
+        "shred" => SHRED,
+        "cp" | "mv" => CP,
+        _ => NONE,
+    };
+    (!long.is_empty()).then_some(Options {
+        short_with_value: "",
+        long,
+        abbreviations: true,
+    })
+}

@@ -1,0 +1,798 @@
+//! Walking the syntax tree the way bash would run it, with an environment of known values:
+//! lists, pipelines (what flows on standard input), compound commands, functions inlined at
+//! their calls, and simple commands expanded and handed to the program table.
+//!
+//! Every branch is read, since the reader cannot know which runs; a variable that branches
+//! leave with different values is unknown after them. A subshell's assignments are dropped
+//! when it ends, as bash drops them.
+
+use brush_parser::ParserOptions;
+use brush_parser::ast;
+
+use super::env::{Env, FileText, Value};
+use super::expand::Field;
+use super::{CommandLine, MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, programs, syntax};
+
+/// Work units allowed per input byte, and a floor: past them the line is opaque. This keeps
+/// the whole read linear in the input whatever the line makes the reader repeat (function
+/// calls, loops, nested scripts).
+const STEPS_PER_BYTE: usize = 24;
+const MIN_STEPS: usize = 20_000;
+/// Deepest function-call inlining.
+const MAX_CALLS: usize = 8;
+
+/// What a command writes to standard output, or what arrives on its standard input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Data {
+    /// Nothing the reader knows of (the agent's own standard input; a command's silence).
+    Nothing,
+    /// Exactly this text.
+    Known(String),
+    /// Some text the reader cannot know: a download, a decoder's output, a pipe.
+    Unknown,
+}
+
+impl Data {
+    /// Output of two commands in sequence.
+    fn then(self, next: Data) -> Data {
+        match (self, next) {
+            (Data::Unknown, _) | (_, Data::Unknown) => Data::Unknown,
+            (Data::Nothing, d) | (d, Data::Nothing) => d,
+            (Data::Known(mut a), Data::Known(b)) => {
+                a.push_str(&b);
+                Data::Known(a)
+            }
+        }
+    }
+}
+
+/// The redirections of one command, read.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Io {
+    pub(super) redirects: Vec<Redirect>,
+    /// What standard input carries, when a redirection sets it.
+    pub(super) stdin: Option<Data>,
+}
+
+/// The reading state of one command line.
+pub(super) struct Reader {
+    pub(super) line: CommandLine,
+    /// Work done, for the linear bound.
+    pub(super) steps: usize,
+    budget: usize,
+    pub(super) env: Env,
+    pub(super) options: ParserOptions,
+    /// Nesting of scripts: substitutions, `-c` scripts, `eval`, function bodies.
+    depth: usize,
+    /// Functions being inlined, innermost last.
+    calls: Vec<String>,
+}
+
+impl Reader {
+    pub(super) fn new(input_len: usize) -> Reader {
+        Reader {
+            line: CommandLine::default(),
+            steps: 0,
+            budget: MIN_STEPS + STEPS_PER_BYTE * input_len,
+            env: Env::default(),
+            options: ParserOptions::default(),
+            depth: 0,
+            calls: Vec::new(),
+        }
+    }
+
+    /// Records why the line is not understood (the first reason is kept).
+    pub(super) fn opaque(&mut self, reason: &'static str) {
+        self.line.opaque.get_or_insert(reason);
+    }
+
+    /// Whether reading must stop: a bound was hit (the line is then opaque).
+    fn exhausted(&mut self) -> bool {
+        if self.steps > self.budget {
+            self.opaque("the command is too complex to read in time");
+            return true;
+        }
+        if self.line.commands.len() >= MAX_COMMANDS {
+            self.opaque("the command holds too many commands");
+            return true;
+        }
+        false
+    }
+
+    /// Reads `text` as a script with `stdin` on its standard input; returns what it prints.
+    pub(super) fn script(&mut self, text: &str, stdin: Data) -> Data {
+        if self.depth >= MAX_DEPTH {
+            self.opaque("the command nests too deeply");
+            return Data::Unknown;
+        }
+        self.steps += text.len() / 4 + 1;
+        if self.exhausted() {
+            return Data::Unknown;
+        }
+        let program = match syntax::parse(text, &self.options) {
+            Ok(p) => p,
+            Err(reason) => {
+                self.opaque(reason);
+                return Data::Unknown;
+            }
+        };
+        self.depth += 1;
+        let mut out = Data::Nothing;
+        for list in &program.complete_commands {
+            out = out.then(self.list(list, stdin.clone()));
+        }
+        self.depth -= 1;
+        out
+    }
+
+    fn list(&mut self, list: &ast::CompoundList, stdin: Data) -> Data {
+        let mut out = Data::Nothing;
+        for ast::CompoundListItem(and_or, _) in &list.0 {
+            if self.exhausted() {
+                return Data::Unknown;
+            }
+            out = out.then(self.and_or(and_or, stdin.clone()));
+        }
+        out
+    }
+
+    fn and_or(&mut self, list: &ast::AndOrList, stdin: Data) -> Data {
+        let mut out = self.pipeline(&list.first, stdin.clone());
+        for next in &list.additional {
+            let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
+            // The right side may not run.
+            let before = self.env.snapshot();
+            out = out.then(self.pipeline(p, stdin.clone()));
+            self.env.join(&before);
+        }
+        out
+    }
+
+    fn pipeline(&mut self, pipeline: &ast::Pipeline, stdin: Data) -> Data {
+        if pipeline.seq.len() == 1 {
+            return self.command(&pipeline.seq[0], stdin);
+        }
+        // Each part of a pipeline runs in a subshell.
+        let mut data = stdin;
+        for command in &pipeline.seq {
+            let saved = self.env.snapshot();
+            data = self.command(command, data);
+            self.env.restore(saved);
+        }
+        data
+    }
+
+    fn command(&mut self, command: &ast::Command, stdin: Data) -> Data {
+        self.steps += 1;
+        match command {
+            ast::Command::Simple(simple) => self.simple(simple, stdin),
+            ast::Command::Compound(compound, redirects) => {
+                let io = self.redirects(redirects.iter().flat_map(|r| r.0.iter()));
+                let stdin = io.stdin.clone().unwrap_or(stdin);
+                let out = self.compound(compound, stdin);
+                self.write_files(&io, &out);
+                out
+            }
+            ast::Command::Function(f) => {
+                let name = f.fname.value.clone();
+                self.env.functions.insert(name, f.body.clone());
+                Data::Nothing
+            }
+            ast::Command::ExtendedTest(test, _) => {
+                self.extended_test(&test.expr);
+                Data::Nothing
+            }
+        }
+    }
+
+    fn extended_test(&mut self, expr: &ast::ExtendedTestExpr) {
+        use ast::ExtendedTestExpr as E;
+        match expr {
+            E::And(a, b) | E::Or(a, b) => {
+                self.extended_test(a);
+                self.extended_test(b);
+            }
+            E::Not(a) | E::Parenthesized(a) => self.extended_test(a),
+            E::UnaryTest(_, w) => {
+                self.expand(&w.value);
+            }
+            E::BinaryTest(_, a, b) => {
+                self.expand(&a.value);
+                self.expand(&b.value);
+            }
+        }
+    }
+
+    fn compound(&mut self, compound: &ast::CompoundCommand, stdin: Data) -> Data {
+        use ast::CompoundCommand as C;
+        match compound {
+            C::BraceGroup(g) => self.list(&g.list, stdin),
+            C::Subshell(s) => {
+                let saved = self.env.snapshot();
+                let out = self.list(&s.list, stdin);
+                self.env.restore(saved);
+                out
+            }
+            C::Arithmetic(a) => {
+                self.arithmetic_command(&a.expr.value);
+                Data::Nothing
+            }
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.arithmetic_command(&e.value);
+                }
+                let before = self.env.snapshot();
+                let out = self.list(&f.body.list, stdin);
+                self.env.join(&before);
+                out
+            }
+            C::ForClause(f) => self.for_loop(f, stdin),
+            C::CaseClause(c) => {
+                self.expand(&c.value.value);
+                let before = self.env.snapshot();
+                let mut after = before.clone();
+                let mut out = Data::Nothing;
+                for item in &c.cases {
+                    self.env.restore(before.clone());
+                    for p in &item.patterns {
+                        self.expand(&p.value);
+                    }
+                    if let Some(body) = &item.cmd {
+                        out = out.then(self.list(body, stdin.clone()));
+                    }
+                    after.join_vars(&self.env.snapshot());
+                }
+                self.env.restore(after);
+                out
+            }
+            C::IfClause(i) => {
+                let mut out = self.list(&i.condition, stdin.clone());
+                let before = self.env.snapshot();
+                let mut after = before.clone();
+                let mut has_else = false;
+                let branches = std::iter::once((None, &i.then)).chain(
+                    i.elses
+                        .iter()
+                        .flatten()
+                        .map(|e| (e.condition.as_ref(), &e.body)),
+                );
+                for (condition, body) in branches {
+                    self.env.restore(before.clone());
+                    if let Some(c) = condition {
+                        out = out.then(self.list(c, stdin.clone()));
+                    } else if !std::ptr::eq(body, &i.then) {
+                        has_else = true;
+                    }
+                    out = out.then(self.list(body, stdin.clone()));
+                    after.join_vars(&self.env.snapshot());
+                }
+                if !has_else {
+                    after.join_vars(&before);
+                }
+                self.env.restore(after);
+                out
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                let before = self.env.snapshot();
+                let mut out = self.list(&w.0, stdin.clone());
+                out = out.then(self.list(&w.1.list, stdin.clone()));
+                // A second pass sees the values the first leaves behind.
+                self.env.join(&before);
+                out = out.then(self.list(&w.0, stdin.clone()));
+                out = out.then(self.list(&w.1.list, stdin));
+                self.env.join(&before);
+                out
+            }
+            C::Coprocess(c) => {
+                let saved = self.env.snapshot();
+                let out = self.command(&c.body, Data::Unknown);
+                self.env.restore(saved);
+                out
+            }
+        }
+    }
+
+    fn for_loop(&mut self, f: &ast::ForClauseCommand, stdin: Data) -> Data {
+        let fields = match &f.values {
+            Some(words) => self.expand_words(words.iter().map(|w| w.value.as_str())),
+            // `for x; do`: the positional parameters.
+            None => match self.env.positional.clone() {
+                Some(args) => args
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Known(t) => Field::literal(&t),
+                        Value::Unknown => Field {
+                            text: super::SUBSTITUTION.to_owned(),
+                            unknown: true,
+                            ..Field::default()
+                        },
+                    })
+                    .collect(),
+                None => vec![Field {
+                    text: super::SUBSTITUTION.to_owned(),
+                    unknown: true,
+                    ..Field::default()
+                }],
+            },
+        };
+        let before = self.env.snapshot();
+        let mut out = Data::Nothing;
+        if fields.is_empty() {
+            return out;
+        }
+        for field in fields {
+            if self.exhausted() {
+                return Data::Unknown;
+            }
+            let value = if field.unknown {
+                Value::Unknown
+            } else {
+                Value::Known(field.text)
+            };
+            self.env.set(&f.variable_name, value);
+            out = out.then(self.list(&f.body.list, stdin.clone()));
+        }
+        // `break` may end the loop early.
+        self.env.join(&before);
+        out
+    }
+
+    /// `(( ... ))` and `let`: substitutions inside are read; assigned names become unknown
+    /// unless the whole expression is `name=constant`.
+    pub(super) fn arithmetic_command(&mut self, expr: &str) {
+        if expr.contains(['$', '`']) {
+            let _ = self.expand_string(&format!("\"{expr}\""));
+        }
+        let bytes = expr.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i].is_ascii_alphabetic() || bytes[i] == b'_' {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let rest = expr[i..].trim_start();
+                let assigns = (rest.starts_with('=') && !rest.starts_with("=="))
+                    || [
+                        "+=", "-=", "*=", "/=", "%=", "++", "--", "<<=", ">>=", "&=", "|=", "^=",
+                    ]
+                    .iter()
+                    .any(|op| rest.starts_with(op))
+                    || expr[..start].trim_end().ends_with("++")
+                    || expr[..start].trim_end().ends_with("--");
+                if assigns {
+                    let name = expr[start..i].to_owned();
+                    let value = rest
+                        .strip_prefix('=')
+                        .filter(|v| !v.contains([',', '=']))
+                        .and_then(|v| super::arith::eval(v, &self.env));
+                    self.env.set(
+                        &name,
+                        value.map_or(Value::Unknown, |n| Value::Known(n.to_string())),
+                    );
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// Reads a simple command: its assignments, redirections and words, then what it runs.
+    fn simple(&mut self, command: &ast::SimpleCommand, stdin: Data) -> Data {
+        let mut assignments = Vec::new();
+        let mut words: Vec<&str> = Vec::new();
+        let mut redirects = Vec::new();
+        let mut declared = Vec::new();
+        let mut substitutions: Vec<Field> = Vec::new();
+        for item in command.prefix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => assignments.push(a),
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirects.push(r),
+                ast::CommandPrefixOrSuffixItem::Word(w) => words.push(&w.value),
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, s) => {
+                    substitutions.push(self.process_substitution(s));
+                }
+            }
+        }
+        if let Some(w) = &command.word_or_name {
+            words.push(&w.value);
+        }
+        let mut suffix_fields: Vec<(usize, Field)> = Vec::new();
+        for item in command.suffix.iter().flat_map(|s| s.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
+                    declared.push(a);
+                    words.push(&w.value);
+                }
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirects.push(r),
+                ast::CommandPrefixOrSuffixItem::Word(w) => words.push(&w.value),
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, s) => {
+                    let field = self.process_substitution(s);
+                    suffix_fields.push((words.len(), field));
+                }
+            }
+        }
+        let io = self.redirects(redirects.into_iter());
+        let stdin = io.stdin.clone().unwrap_or(stdin);
+
+        // An alias: its text stands in for the first word (aliases are expanded whether or
+        // not `expand_aliases` is on, which reads more than bash runs, never less).
+        if let Some(first) = words.first()
+            && let Some(text) = self.env.aliases.get(*first).cloned()
+            && self.calls.len() < MAX_CALLS
+        {
+            let mut script = text;
+            for w in &words[1..] {
+                script.push(' ');
+                script.push_str(w);
+            }
+            self.calls.push(String::new());
+            let out = self.script(&script, stdin);
+            self.calls.pop();
+            return out;
+        }
+
+        let mut fields = Vec::new();
+        for (k, w) in words.iter().enumerate() {
+            for (at, f) in &suffix_fields {
+                if *at == k {
+                    fields.push(f.clone());
+                }
+            }
+            fields.extend(self.expand(w));
+        }
+        for (at, f) in &suffix_fields {
+            if *at >= words.len() {
+                fields.push(f.clone());
+            }
+        }
+        fields.splice(0..0, substitutions);
+
+        let values: Vec<(String, Value)> = assignments
+            .iter()
+            .filter_map(|a| self.assignment(a, fields.is_empty()))
+            .collect();
+        if fields.is_empty() {
+            self.write_files(&io, &Data::Nothing);
+            return Data::Nothing;
+        }
+        for a in &declared {
+            self.assignment(a, true);
+        }
+        let out = self.run(fields, &io, stdin, &values);
+        self.write_files(&io, &out);
+        out
+    }
+
+    /// Runs the command `fields` (program first) with `io`: records it, inlines a function,
+    /// and reads what the program runs in turn. Returns what it prints.
+    pub(super) fn run(
+        &mut self,
+        fields: Vec<Field>,
+        io: &Io,
+        stdin: Data,
+        env: &[(String, Value)],
+    ) -> Data {
+        let Some(first) = fields.first() else {
+            return Data::Nothing;
+        };
+        if self.exhausted() {
+            return Data::Unknown;
+        }
+        if first.unknown {
+            self.opaque("the program comes from a variable or a substitution");
+        } else if first.glob {
+            self.opaque("the program name is a glob pattern");
+        }
+        let name = first.text.clone();
+        if let Some(body) = self.env.functions.get(&name).cloned()
+            && !first.quoted
+        {
+            return self.call(&name, &body, &fields[1..], io, stdin);
+        }
+        let program = name.rsplit('/').next().unwrap_or_default().to_owned();
+        if program.is_empty() {
+            return Data::Nothing;
+        }
+        self.steps += fields.len();
+        let args: Vec<String> = fields[1..].iter().map(|f| f.text.clone()).collect();
+        let args = programs::canonical_args(&program, &args);
+        self.record(SimpleCommand {
+            program: program.clone(),
+            args,
+            redirects: io.redirects.clone(),
+        });
+        // `./x.sh` that this line wrote: its text runs.
+        if name.contains('/') {
+            self.run_file(&name, Data::Nothing);
+        }
+        programs::run(self, &program, &fields[1..], io, stdin, env)
+    }
+
+    /// Records a simple command, and the same command with a link the line made replaced
+    /// by its target.
+    pub(super) fn record(&mut self, command: SimpleCommand) {
+        if self.line.commands.len() >= MAX_COMMANDS {
+            self.opaque("the command holds too many commands");
+            return;
+        }
+        let through_link = (!self.env.links.is_empty())
+            .then(|| {
+                let args: Vec<String> = command
+                    .args
+                    .iter()
+                    .map(|a| self.env.resolve_link(a).unwrap_or_else(|| a.clone()))
+                    .collect();
+                (args != command.args).then(|| SimpleCommand {
+                    args,
+                    ..command.clone()
+                })
+            })
+            .flatten();
+        self.line.commands.push(command);
+        if let Some(c) = through_link {
+            self.line.commands.push(c);
+        }
+    }
+
+    fn call(
+        &mut self,
+        name: &str,
+        body: &ast::FunctionBody,
+        args: &[Field],
+        io: &Io,
+        stdin: Data,
+    ) -> Data {
+        if self.calls.len() >= MAX_CALLS || self.calls.iter().any(|c| c == name) {
+            // Recursion: the body has been read once already.
+            self.record(SimpleCommand {
+                program: name.to_owned(),
+                args: args.iter().map(|f| f.text.clone()).collect(),
+                redirects: io.redirects.clone(),
+            });
+            return Data::Unknown;
+        }
+        let positional = args
+            .iter()
+            .map(|f| {
+                if f.unknown {
+                    Value::Unknown
+                } else {
+                    Value::Known(f.text.clone())
+                }
+            })
+            .collect();
+        let saved = self.env.positional.replace(positional);
+        self.calls.push(name.to_owned());
+        self.depth += 1;
+        let body_io = self.redirects(body.1.iter().flat_map(|r| r.0.iter()));
+        let stdin = body_io.stdin.clone().unwrap_or(stdin);
+        let out = if self.depth >= MAX_DEPTH {
+            self.opaque("the command nests too deeply");
+            Data::Unknown
+        } else {
+            self.compound(&body.0, stdin)
+        };
+        self.depth -= 1;
+        self.calls.pop();
+        self.env.positional = saved;
+        out
+    }
+
+    /// Applies an assignment; returns it as an environment entry for the command it
+    /// prefixes. `persist`: it stays set after the command (no command, or a declaration).
+    fn assignment(&mut self, a: &ast::Assignment, persist: bool) -> Option<(String, Value)> {
+        let (name, value) = match (&a.name, &a.value) {
+            (ast::AssignmentName::VariableName(n), ast::AssignmentValue::Scalar(w)) => {
+                let mut value = self.expand_string(&w.value);
+                if a.append {
+                    value = match (self.env.get(n), value) {
+                        (Value::Known(old), Value::Known(new)) => Value::Known(old + &new),
+                        _ => Value::Unknown,
+                    };
+                }
+                (n.clone(), value)
+            }
+            (ast::AssignmentName::VariableName(n), ast::AssignmentValue::Array(items)) => {
+                let mut values = Vec::new();
+                for (_, w) in items {
+                    for f in self.expand(&w.value) {
+                        values.push(if f.unknown {
+                            Value::Unknown
+                        } else {
+                            Value::Known(f.text)
+                        });
+                    }
+                }
+                if persist {
+                    self.env.set_array(n, values);
+                }
+                return None;
+            }
+            (ast::AssignmentName::ArrayElementName(n, index), value) => {
+                let value = match value {
+                    ast::AssignmentValue::Scalar(w) => self.expand_string(&w.value),
+                    ast::AssignmentValue::Array(_) => Value::Unknown,
+                };
+                let index = match self.expand_string(index) {
+                    Value::Known(i) => {
+                        super::arith::eval(&i, &self.env).map_or(i, |k| k.to_string())
+                    }
+                    Value::Unknown => {
+                        self.env.set(n, Value::Unknown);
+                        return None;
+                    }
+                };
+                if persist {
+                    self.env.set_element(n, index, value);
+                }
+                return None;
+            }
+        };
+        self.special_variable(&name, &value);
+        if persist {
+            self.env.set(&name, value.clone());
+        }
+        Some((name, value))
+    }
+
+    /// Variables whose value bash runs as code later: read that code now.
+    pub(super) fn special_variable(&mut self, name: &str, value: &Value) {
+        match (name, value) {
+            ("PROMPT_COMMAND", Value::Known(code)) => {
+                self.script(code, Data::Nothing);
+            }
+            ("PS0" | "PS1" | "PS2" | "PS4", Value::Known(prompt)) => {
+                // Prompts expand their substitutions each time they are shown.
+                self.expand_string(&format!("\"{}\"", prompt.replace('"', "\\\"")));
+            }
+            ("PROMPT_COMMAND" | "PS0" | "PS1" | "PS2" | "PS4", Value::Unknown) => {
+                self.opaque("a prompt or PROMPT_COMMAND comes from an unknown value");
+            }
+            _ => {}
+        }
+    }
+
+    fn process_substitution(&mut self, s: &ast::SubshellCommand) -> Field {
+        let saved = self.env.snapshot();
+        self.depth += 1;
+        if self.depth < MAX_DEPTH {
+            self.list(&s.list, Data::Nothing);
+        } else {
+            self.opaque("the command nests too deeply");
+        }
+        self.depth -= 1;
+        self.env.restore(saved);
+        Field {
+            text: super::SUBSTITUTION.to_owned(),
+            unknown: true,
+            ..Field::default()
+        }
+    }
+
+    /// Reads redirections: file targets, here-documents and here-strings (what standard
+    /// input carries), process substitutions.
+    fn redirects<'a>(&mut self, redirects: impl Iterator<Item = &'a ast::IoRedirect>) -> Io {
+        let mut io = Io::default();
+        for r in redirects {
+            match r {
+                ast::IoRedirect::File(fd, kind, target) => {
+                    use ast::IoFileRedirectKind as K;
+                    let op = match kind {
+                        K::Read => "<",
+                        K::Write | K::Clobber => ">",
+                        K::Append => ">>",
+                        K::ReadAndWrite => "<>",
+                        K::DuplicateInput | K::DuplicateOutput => {
+                            if let ast::IoFileRedirectTarget::Duplicate(w) = target {
+                                self.expand(&w.value);
+                            }
+                            continue;
+                        }
+                    };
+                    let field = match target {
+                        ast::IoFileRedirectTarget::Filename(w) => {
+                            let mut fields = self.expand(&w.value);
+                            if fields.len() != 1 {
+                                self.opaque("a redirection's file name is not one word");
+                            }
+                            fields.pop().unwrap_or_default()
+                        }
+                        ast::IoFileRedirectTarget::ProcessSubstitution(_, s) => {
+                            self.process_substitution(s)
+                        }
+                        ast::IoFileRedirectTarget::Fd(_)
+                        | ast::IoFileRedirectTarget::Duplicate(_) => {
+                            continue;
+                        }
+                    };
+                    if op == "<" && fd.is_none_or(|f| f == 0) {
+                        io.stdin = Some(self.file_data(&field));
+                    }
+                    io.redirects.push(Redirect {
+                        op,
+                        target: field.text,
+                    });
+                }
+                ast::IoRedirect::HereDocument(fd, doc) => {
+                    let value = self.expand_heredoc(&doc.doc.value, doc.requires_expansion);
+                    if fd.is_none_or(|f| f == 0) {
+                        io.stdin = Some(match value {
+                            Value::Known(t) => Data::Known(t),
+                            Value::Unknown => Data::Unknown,
+                        });
+                    }
+                }
+                ast::IoRedirect::HereString(fd, w) => {
+                    let value = self.expand_string(&w.value);
+                    if fd.is_none_or(|f| f == 0) {
+                        io.stdin = Some(match value {
+                            Value::Known(t) => Data::Known(t + "\n"),
+                            Value::Unknown => Data::Unknown,
+                        });
+                    }
+                }
+                ast::IoRedirect::OutputAndError(w, append) => {
+                    let mut fields = self.expand(&w.value);
+                    if let Some(f) = fields.pop() {
+                        io.redirects.push(Redirect {
+                            op: if *append { ">>" } else { ">" },
+                            target: f.text,
+                        });
+                    }
+                }
+            }
+        }
+        io
+    }
+
+    /// What reading the file `field` gives: what the line wrote there, else the file's own
+    /// content (a file of the workspace, not data from elsewhere).
+    pub(super) fn file_data(&mut self, field: &Field) -> Data {
+        if field.unknown {
+            return Data::Unknown;
+        }
+        match self.env.files.get(&super::env::file_key(&field.text)) {
+            Some(FileText::Known(t)) => Data::Known(t.clone()),
+            Some(FileText::Unknown) => Data::Unknown,
+            None if is_stdin_path(&field.text) => Data::Unknown,
+            None => Data::Nothing,
+        }
+    }
+
+    /// Reads the script file `path` if the line wrote it; a script the line downloaded or
+    /// produced from a command's output makes the line opaque.
+    pub(super) fn run_file(&mut self, path: &str, stdin: Data) -> Data {
+        match self.env.files.remove(&super::env::file_key(path)) {
+            Some(FileText::Known(text)) => self.script(&text, stdin),
+            Some(FileText::Unknown) => {
+                self.opaque("the line runs a script it downloaded or made from a command's output");
+                Data::Unknown
+            }
+            None => Data::Unknown,
+        }
+    }
+
+    /// Files the redirections write: their text is `out` when known.
+    fn write_files(&mut self, io: &Io, out: &Data) {
+        for r in &io.redirects {
+            if r.op == "<" {
+                continue;
+            }
+            let text = match out {
+                Data::Known(t) => FileText::Known(t.clone()),
+                Data::Unknown => FileText::Unknown,
+                Data::Nothing => FileText::Known(String::new()),
+            };
+            self.env.write_file(&r.target, text, r.op == ">>");
+        }
+    }
+}
+
+/// Paths that name the process's own standard input.
+pub(super) fn is_stdin_path(path: &str) -> bool {
+    matches!(path, "/dev/stdin" | "-" | "/dev/fd/0" | "/proc/self/fd/0")
+}
