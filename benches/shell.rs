@@ -1,0 +1,67 @@
+//! Run with: cargo bench --bench shell
+//!
+//! The shell reader alone (`hookgate::matcher::shell::parse`): typical agent commands of at
+//! most 200 bytes, and 64 KiB lines of the shapes that cost the reader most (issue 18's
+//! bound: a typical line in 10 µs or less, a 64 KiB line in 10 ms or less, release build).
+//! Each worst shape is also read at 16 KiB, so the 64K/16K ratio shows whether the work
+//! grows linearly (a ratio near 4).
+
+use std::hint::black_box;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use hookgate::matcher::shell;
+
+/// Everyday lines an agent runs.
+const TYPICAL: &[&str] = &[
+    "git status",
+    "cargo test --release -- --nocapture",
+    "git commit -m \"Fix the parser's handling of quoted here-documents\"",
+    "ls -la src/ && cat README.md | head -n 40",
+    "for f in src/*.rs; do wc -l \"$f\"; done",
+    "if [ -f package.json ]; then npm ci && npm test; fi",
+    "find . -name '*.py' -not -path './.venv/*' | xargs grep -n 'TODO' | sort | uniq -c",
+    "docker run --rm -v \"$PWD\":/src -w /src node:20 npm test 2>&1 | tail -n 50",
+];
+
+/// Shapes repeated to a size: each is one unit of a long line.
+const SHAPES: &[(&str, &str)] = &[
+    ("commands", "echo a; "),
+    ("pipeline", "a | b && c || "),
+    ("quotes", "\"$a\"$b'c'\\d "),
+    ("substitutions", "x $(echo $(echo y)) "),
+    ("assignments", "x=$x$x; "),
+    ("functions", "f(){ g; }; g(){ h; }; f; "),
+    ("for-loops", "for i in a b c; do echo $i; done; "),
+    ("heredocs", "cat <<E\nx\nE\n"),
+    ("brace-words", "{a,b}{c,d} "),
+    ("wrappers", "sudo env X=1 timeout 5 nice -n 1 bash -c 'rm -f x'; "),
+    ("unterminated", "\"'\"'"),
+];
+
+fn repeated(unit: &str, size: usize) -> String {
+    unit.repeat(size / unit.len() + 1)[..size].to_owned()
+}
+
+fn shell_reader(c: &mut Criterion) {
+    let mut group = c.benchmark_group("typical");
+    for (k, line) in TYPICAL.iter().enumerate() {
+        group.bench_with_input(BenchmarkId::from_parameter(k), line, |b, line| {
+            b.iter(|| black_box(shell::parse(black_box(line))))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst");
+    group.sample_size(10);
+    for (name, unit) in SHAPES {
+        for size in [16 * 1024, 64 * 1024] {
+            let line = repeated(unit, size.min(shell::MAX_INPUT));
+            group.bench_with_input(BenchmarkId::new(*name, size), &line, |b, line| {
+                b.iter(|| black_box(shell::parse(black_box(line))))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, shell_reader);
+criterion_main!(benches);
