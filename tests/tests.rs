@@ -24,4 +24,5 @@ mod semantics;
 mod shell_corpus;
 mod shell_properties;
 mod stand_in;
+mod oracle;
 mod util;
