@@ -41,8 +41,15 @@ fn oracle_a_wrong_prediction_for_rm_rf_home_is_unsound() {
     let rm = ("rm".to_owned(), vec!["-rf".to_owned(), HOME.to_owned()]);
     assert!(execs(unpredicted).contains(&rm), "{}", case.report());
     let gone = deleted(unpredicted);
-    for path in [format!("{HOME}/.ssh/id_rsa"), format!("{HOME}/project/src/main.rs")] {
-        assert!(gone.contains(&path), "{path} not deleted:\n{}", case.report());
+    for path in [
+        format!("{HOME}/.ssh/id_rsa"),
+        format!("{HOME}/project/src/main.rs"),
+    ] {
+        assert!(
+            gone.contains(&path),
+            "{path} not deleted:\n{}",
+            case.report()
+        );
     }
     // The reader's own prediction of the same line covers it all.
     assert_eq!(check("rm -rf ~").verdict, Verdict::Sound);
@@ -75,7 +82,11 @@ fn oracle_secret_reads_are_seen_through_redirects_and_symlinks() {
         if secret.ends_with("credentials") {
             continue;
         }
-        assert!(read.contains(&secret.as_str()), "{secret}:\n{}", case.report());
+        assert!(
+            read.contains(&secret.as_str()),
+            "{secret}:\n{}",
+            case.report()
+        );
     }
 }
 
@@ -99,7 +110,10 @@ fn oracle_the_fork_bomb_ends_within_the_timeout() {
 fn oracle_a_stand_in_is_seen_running() {
     let name = sandbox::stand_ins().first().copied().unwrap_or("true");
     let case = check(&format!("{name} --version x"));
-    let ran = (name.to_owned(), vec!["--version".to_owned(), "x".to_owned()]);
+    let ran = (
+        name.to_owned(),
+        vec!["--version".to_owned(), "x".to_owned()],
+    );
     assert!(execs(&case.events).contains(&ran), "{}", case.report());
     if !std::path::Path::new("/usr/bin/sudo").exists() {
         assert!(sandbox::stand_ins().contains(&"sudo"));
@@ -141,7 +155,10 @@ fn oracle_the_sandbox_keeps_everything_outside_it_safe() {
          rm -rf --no-preserve-root /"
     );
     let case = check(&line);
-    assert_eq!(std::fs::read_to_string(&canary).ok().as_deref(), Some("alive"));
+    assert_eq!(
+        std::fs::read_to_string(&canary).ok().as_deref(),
+        Some("alive")
+    );
     assert!(!dir.join("new").exists());
     assert!(!std::path::Path::new("/etc/oracle").exists());
     std::fs::remove_dir_all(&dir).expect("remove the canary");
@@ -153,7 +170,11 @@ fn oracle_the_sandbox_keeps_everything_outside_it_safe() {
     );
     // As an unprivileged uid, no capabilities, no network but loopback.
     let out = &case.run.stdout;
-    let uid: u32 = out.lines().next().and_then(|l| l.parse().ok()).expect("uid");
+    let uid: u32 = out
+        .lines()
+        .next()
+        .and_then(|l| l.parse().ok())
+        .expect("uid");
     assert_ne!(uid, 0, "{out}");
     assert!(out.contains("CapEff:\t0000000000000000"), "{out}");
     let interfaces: Vec<&str> = out

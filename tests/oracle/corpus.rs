@@ -28,8 +28,7 @@ pub fn target_dir() -> PathBuf {
 
 /// The JSON-string lines of a corpus file (`#` lines and blank lines skipped).
 pub fn json_lines(path: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))

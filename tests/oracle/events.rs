@@ -43,7 +43,11 @@ impl fmt::Display for Event {
                 args,
             } => {
                 let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
-                write!(f, "exec   {program} [{}] ({path}, pid {pid})", args.join(", "))
+                write!(
+                    f,
+                    "exec   {program} [{}] ({path}, pid {pid})",
+                    args.join(", ")
+                )
             }
             Event::SecretRead { pid, program, path } => {
                 write!(f, "read   {path} (by {program}, pid {pid})")
@@ -205,7 +209,12 @@ fn deleted(call: &Call, path: String, how: &'static str) -> Event {
 }
 
 /// A secret opened for reading, a planted file opened to be truncated or written.
-fn opened(state: &State, call: &Call, secrets: &[String], planted: &BTreeSet<String>) -> Vec<Event> {
+fn opened(
+    state: &State,
+    call: &Call,
+    secrets: &[String],
+    planted: &BTreeSet<String>,
+) -> Vec<Event> {
     let (dir, path, flags) = if call.name == "open" {
         (None, 0, 1)
     } else {
@@ -254,7 +263,10 @@ struct State {
 
 impl State {
     fn cwd(&self, pid: u32) -> String {
-        self.cwd.get(&pid).cloned().unwrap_or_else(|| WORK.to_owned())
+        self.cwd
+            .get(&pid)
+            .cloned()
+            .unwrap_or_else(|| WORK.to_owned())
     }
 
     /// `AT_FDCWD</dir>` in any call tells the process's directory.
@@ -282,7 +294,10 @@ impl State {
     }
 
     fn program(&self, pid: u32) -> String {
-        self.program.get(&pid).cloned().unwrap_or_else(|| "bash".to_owned())
+        self.program
+            .get(&pid)
+            .cloned()
+            .unwrap_or_else(|| "bash".to_owned())
     }
 
     /// Argument `i` as a path, resolved against the descriptor in argument `dir` (or the
@@ -316,7 +331,9 @@ impl State {
             };
             (full, call.strings(2)?)
         };
-        let previous = self.last_exec.insert(call.pid, (path.clone(), argv.clone()));
+        let previous = self
+            .last_exec
+            .insert(call.pid, (path.clone(), argv.clone()));
         let program = path.rsplit('/').next().unwrap_or_default().to_owned();
         let parent = self.program(call.pid);
         if !self.top_seen {

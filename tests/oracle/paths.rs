@@ -92,7 +92,10 @@ mod tests {
         assert_eq!(normalize("/a//b/./c/../d/"), "/a/b/d");
         assert_eq!(normalize("/../x"), "/x");
         assert_eq!(normalize("a/../../b"), "../b");
-        assert_eq!(resolve("/home/agent/project", "../.ssh/id_rsa"), "/home/agent/.ssh/id_rsa");
+        assert_eq!(
+            resolve("/home/agent/project", "../.ssh/id_rsa"),
+            "/home/agent/.ssh/id_rsa"
+        );
         assert_eq!(resolve("/w", "/etc/../etc/shadow"), "/etc/shadow");
     }
 

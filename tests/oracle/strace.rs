@@ -122,7 +122,12 @@ fn split_args(text: &str) -> Option<(Vec<String>, usize)> {
         match bytes[i] {
             b'"' => i = skip_string(bytes, i),
             // A descriptor's path: strace escapes `<` and `>` inside it.
-            b'<' => i = bytes[i..].iter().position(|&b| b == b'>').map_or(bytes.len(), |p| i + p),
+            b'<' => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'>')
+                    .map_or(bytes.len(), |p| i + p)
+            }
             b'(' | b'[' | b'{' => depth += 1,
             b')' if depth == 0 => {
                 let last = text[start..i].trim();
@@ -192,7 +197,11 @@ pub fn decoration(text: &str) -> Option<String> {
     let open = text.find('<')?;
     let close = open + text[open..].find('>')?;
     let path = unescape(&text[open + 1..close]);
-    Some(path.strip_suffix(" (deleted)").map(str::to_owned).unwrap_or(path))
+    Some(
+        path.strip_suffix(" (deleted)")
+            .map(str::to_owned)
+            .unwrap_or(path),
+    )
 }
 
 /// Decodes strace's escapes into bytes, then into text (invalid UTF-8 replaced).
@@ -285,7 +294,10 @@ mod tests {
         assert!(calls[0].ok());
         assert_eq!(calls[1].fd_path(0).as_deref(), Some("/home/agent/pro>ject"));
         assert_eq!(calls[1].string(1).as_deref(), Some("x"));
-        assert_eq!(calls[2].returned_path().as_deref(), Some("/home/agent/.netrc"));
+        assert_eq!(
+            calls[2].returned_path().as_deref(),
+            Some("/home/agent/.netrc")
+        );
         assert!(!calls[3].ok());
     }
 
