@@ -127,7 +127,7 @@ impl Case {
         if self.events.is_empty() {
             let _ = writeln!(r, "  (no exec, secret read or deletion)");
         }
-        let _ = writeln!(r, "reader:  {}", self.predicted.normalized());
+        let _ = writeln!(r, "reader:  {}", predicted_text(&self.predicted));
         if let Some(why) = &self.predicted.opaque {
             let _ = writeln!(r, "         opaque: {why}");
         }
@@ -144,6 +144,27 @@ impl Case {
             Verdict::Unsound { unpredicted } => unpredicted.first().map(ToString::to_string),
             _ => None,
         }
+    }
+}
+
+/// The predicted commands as `program [args] < target`, joined by `; `: written here from
+/// the fields alone, which are all of the reader's interface the oracle relies on.
+fn predicted_text(line: &CommandLine) -> String {
+    let commands: Vec<String> = line
+        .commands
+        .iter()
+        .map(|c| {
+            let mut s = format!("{} {:?}", c.program, c.args);
+            for redirect in &c.redirects {
+                let _ = write!(s, " {} {:?}", redirect.op, redirect.target);
+            }
+            s
+        })
+        .collect();
+    if commands.is_empty() {
+        "(no command)".to_owned()
+    } else {
+        commands.join("; ")
     }
 }
 
