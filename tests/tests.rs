@@ -18,6 +18,7 @@ mod lint_cli;
 mod llm;
 mod notify;
 mod openclaw;
+mod oracle;
 mod policy_test_cli;
 mod properties;
 mod semantics;
