@@ -34,7 +34,10 @@ const SHAPES: &[(&str, &str)] = &[
     ("for-loops", "for i in a b c; do echo $i; done; "),
     ("heredocs", "cat <<E\nx\nE\n"),
     ("brace-words", "{a,b}{c,d} "),
-    ("wrappers", "sudo env X=1 timeout 5 nice -n 1 bash -c 'rm -f x'; "),
+    (
+        "wrappers",
+        "sudo env X=1 timeout 5 nice -n 1 bash -c 'rm -f x'; ",
+    ),
     ("unterminated", "\"'\"'"),
 ];
 

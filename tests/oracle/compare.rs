@@ -118,24 +118,59 @@ impl Prediction {
 
     fn covers(&self, event: &Event) -> bool {
         match event {
-            Event::Exec { program, args, .. } => self.commands.iter().any(|(p, predicted)| {
-                let items: Vec<Item<'_>> = predicted
-                    .iter()
-                    .map(|a| {
-                        if a.wild {
-                            Item::Wild(&a.texts)
-                        } else {
-                            Item::Exact(&a.texts)
-                        }
-                    })
-                    .collect();
-                p == program && glob::sequence(&items, args)
-            }),
+            Event::Exec { program, args, .. } => {
+                let folded: Vec<String> = args.iter().map(|a| fold_absolute(a)).collect();
+                self.commands.iter().any(|(p, predicted)| {
+                    let items: Vec<Item<'_>> = predicted
+                        .iter()
+                        .map(|a| {
+                            if a.wild {
+                                Item::Wild(&a.texts)
+                            } else {
+                                Item::Exact(&a.texts)
+                            }
+                        })
+                        .collect();
+                    p == program && glob::sequence(&items, &folded)
+                })
+            }
             Event::SecretRead { path, .. } | Event::Deleted { path, .. } => {
                 self.any_path || self.paths.iter().any(|p| path_covered(p, path))
             }
         }
     }
+}
+
+/// An absolute path argument (also after `NAME=`) as the reader writes it: `//` and `/./`
+/// folded, `/proc/self/root` (or a process's root) as `/`. Other arguments are unchanged.
+fn fold_absolute(arg: &str) -> String {
+    let (prefix, path) = match arg.split_once('=') {
+        Some((p, v)) if v.starts_with('/') && !p.starts_with('-') => (&arg[..p.len() + 1], v),
+        _ => ("", arg),
+    };
+    if !path.starts_with('/') {
+        return arg.to_owned();
+    }
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let rest = match parts.as_slice() {
+        ["proc", pid, "root", rest @ ..]
+            if *pid == "self"
+                || *pid == "thread-self"
+                || pid.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest
+        }
+        all => all,
+    };
+    let trailing = if path.ends_with('/') && !rest.is_empty() {
+        "/"
+    } else {
+        ""
+    };
+    format!("{prefix}/{}{trailing}", rest.join("/"))
 }
 
 /// Whether the predicted path (or pattern) `predicted` names `path` or a directory above.
@@ -157,12 +192,35 @@ fn path_covered(predicted: &str, path: &str) -> bool {
 }
 
 /// The texts a predicted argument may stand for: itself, with the home written out, and
-/// if relative, joined to each directory the line may be in; and whether it is wild.
+/// if relative, joined to each directory the line may be in; and whether it is wild. The
+/// reader writes some arguments in one canonical spelling (hooks-reference.md, "Reads
+/// options as the program does"); each spelling bash could have been given is accepted
+/// for it: a GNU long option abbreviated (`--rec` for `--recursive`), an operand after
+/// `--` without the `./` the reader adds, an absolute path with `//`, `/./` or
+/// `/proc/self/root` (folded on the actual side, in `covers`).
 fn arg_texts(arg: &str, dirs: &[String]) -> PredictedArg {
     let expanded = expand_home(arg);
     let mut texts = vec![arg.to_owned()];
     if expanded != arg {
         texts.push(expanded.clone());
+    }
+    if let Some(long) = arg.strip_prefix("--").filter(|l| !l.is_empty()) {
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        for end in 1..name.len() {
+            if name.is_char_boundary(end) {
+                let prefix = &name[..end];
+                texts.push(match value {
+                    Some(v) => format!("--{prefix}={v}"),
+                    None => format!("--{prefix}"),
+                });
+            }
+        }
+    }
+    if let Some(operand) = arg.strip_prefix("./").filter(|o| o.starts_with('-')) {
+        texts.push(operand.to_owned());
     }
     if !expanded.starts_with('/') && !expanded.starts_with(SUBSTITUTION) {
         texts.extend(dirs.iter().map(|d| resolve(d, &expanded)));

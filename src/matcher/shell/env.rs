@@ -98,6 +98,11 @@ impl Env {
         }
     }
 
+    /// Whether the line assigned `name`.
+    pub(super) fn assigned(&self, name: &str) -> bool {
+        self.vars.contains_key(name)
+    }
+
     pub(super) fn is_set(&self, name: &str) -> bool {
         self.vars.contains_key(name) || builtin_value(name).is_some()
     }

@@ -220,7 +220,7 @@ impl Reader {
     }
 
     fn pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool, b: &mut Builder) {
-        for p in pieces {
+        for (k, p) in pieces.iter().enumerate() {
             self.steps += 1;
             match &p.piece {
                 WordPiece::Text(t) => {
@@ -254,6 +254,38 @@ impl Reader {
                         }
                     };
                     b.push_text(&text, true);
+                }
+                // The home directory is written `~` where a path starts with it, and `$HOME`
+                // inside a word (`-d @$HOME/.netrc`), where a `~` would be a literal tilde.
+                WordPiece::ParameterExpansion(ParameterExpr::Parameter {
+                    parameter: Parameter::Named(name),
+                    indirect: false,
+                }) if name == "HOME" && !self.env.assigned("HOME") => {
+                    let home = if b.current.text.is_empty() {
+                        "~"
+                    } else {
+                        "$HOME"
+                    };
+                    b.push_text(home, true);
+                }
+                // The working directory is `.` when a word is `$PWD` or starts with `$PWD/`,
+                // unquoted; elsewhere (`"$PWD":/src`) its absolute value is not known.
+                WordPiece::ParameterExpansion(ParameterExpr::Parameter {
+                    parameter: Parameter::Named(name),
+                    indirect: false,
+                }) if name == "PWD" && !self.env.assigned("PWD") => {
+                    let path_start = !quoted
+                        && b.current.text.is_empty()
+                        && match pieces.get(k + 1).map(|n| &n.piece) {
+                            None => true,
+                            Some(WordPiece::Text(t)) => t.starts_with('/'),
+                            Some(_) => false,
+                        };
+                    if path_start {
+                        b.push_text(".", true);
+                    } else {
+                        b.push_unknown(quoted);
+                    }
                 }
                 WordPiece::ParameterExpansion(expr) => {
                     let values = self.parameter(expr);

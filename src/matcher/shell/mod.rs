@@ -175,6 +175,9 @@ pub fn is_plain(input: &str) -> bool {
         table
     };
     if input.is_empty()
+        || input.contains("//")
+        || input.contains("/./")
+        || input.contains("/proc/")
         || input.starts_with(' ')
         || input.ends_with(' ')
         || input.contains("  ")

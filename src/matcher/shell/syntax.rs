@@ -41,10 +41,13 @@ pub(super) fn parse(text: &str, options: &ParserOptions) -> Result<ast::Program,
     })
 }
 
-/// An upper bound on how deeply `text` nests: brackets and braces, and the compound-command
-/// keywords, counted without regard to quoting (which can only make the count larger).
+/// An upper bound on how deeply `text` nests: brackets and braces, backticks, and the
+/// compound-command keywords, counted without regard to quoting (which can only make the
+/// count larger). Brackets and keywords are counted apart, so a `case` pattern's `)` does
+/// not cancel its `case`, and bounded together.
 fn nesting(text: &str) -> usize {
-    let mut depth: usize = 0;
+    let mut brackets: usize = 0;
+    let mut keywords: usize = 0;
     let mut max = 0;
     let mut word_start = true;
     let mut in_backticks = false;
@@ -55,18 +58,14 @@ fn nesting(text: &str) -> usize {
         match b {
             b'`' if in_backticks => {
                 in_backticks = false;
-                depth = depth.saturating_sub(1);
+                brackets = brackets.saturating_sub(1);
             }
             b'`' => {
                 in_backticks = true;
-                depth += 1;
-                max = max.max(depth);
+                brackets += 1;
             }
-            b'(' | b'{' | b'[' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b'(' | b'{' | b'[' => brackets += 1,
+            b')' | b'}' | b']' => brackets = brackets.saturating_sub(1),
             _ => {}
         }
         if word_start && b.is_ascii_alphabetic() {
@@ -75,17 +74,16 @@ fn nesting(text: &str) -> usize {
                 .position(|c| !c.is_ascii_alphabetic())
                 .map_or(bytes.len(), |p| i + p);
             match &text[i..end] {
-                "if" | "case" | "for" | "while" | "until" | "select" => {
-                    depth += 1;
-                    max = max.max(depth);
-                }
-                "fi" | "esac" | "done" => depth = depth.saturating_sub(1),
+                "if" | "case" | "for" | "while" | "until" | "select" | "function" => keywords += 1,
+                "fi" | "esac" | "done" => keywords = keywords.saturating_sub(1),
                 _ => {}
             }
             i = end;
             word_start = false;
+            max = max.max(brackets + keywords);
             continue;
         }
+        max = max.max(brackets + keywords);
         word_start = matches!(
             b,
             b' ' | b'\t'

@@ -115,8 +115,8 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
         assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
     }
-    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf {}"));
-    assert!(runs("find . -exec rm -rf {} +", "rm -rf {}"));
+    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf ./*"));
+    assert!(runs("find ~ -exec rm -rf {} +", "rm -rf ~"));
     assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf /"));
     assert!(runs(
         "printf '%s\\n' a b | xargs -I{} rm -rf {}",
@@ -317,24 +317,27 @@ fn ordinary_shell_reads_as_ordinary() {
 #[test]
 fn programs_that_run_commands_are_read() {
     for (input, want) in [
-        ("timeout --signal KILL 60 rm -rf ~", "rm -rf '~'"),
-        ("nice -n 5 ionice -c3 rm -rf ~", "rm -rf '~'"),
-        ("env -u X -C /tmp rm -rf ~", "rm -rf '~'"),
-        ("rm --rec --fo ~", "rm --recursive --force '~'"),
-        ("git -c alias.x='!rm -rf ~' x", "rm -rf '~'"),
-        ("GIT_SSH_COMMAND='rm -rf ~' git fetch", "rm -rf '~'"),
-        ("tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'", "rm -rf '~'"),
-        ("find ~ -delete", "rm -r -- '~'"),
+        ("timeout --signal KILL 60 rm -rf ~", "rm -rf ~"),
+        ("nice -n 5 ionice -c3 rm -rf ~", "rm -rf ~"),
+        ("env -u X -C /tmp rm -rf ~", "rm -rf ~"),
+        ("rm --rec --fo ~", "rm --recursive --force ~"),
+        ("git -c alias.x='!rm -rf ~' x", "rm -rf ~"),
+        ("GIT_SSH_COMMAND='rm -rf ~' git fetch", "rm -rf ~"),
+        (
+            "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'",
+            "rm -rf ~",
+        ),
+        ("find ~ -delete", "rm -r -- ~"),
         ("find . -name '*.pyc' -delete", "rm -- ."),
-        ("awk 'BEGIN{system(\"rm -rf ~\")}'", "rm -rf '~'"),
-        ("ssh -o ProxyCommand='rm -rf ~' host", "rm -rf '~'"),
-        ("flock /tmp/l rm -rf ~", "rm -rf '~'"),
-        ("trap 'rm -rf ~' EXIT", "rm -rf '~'"),
-        (". /dev/stdin <<< 'rm -rf ~'", "rm -rf '~'"),
-        ("coproc rm -rf ~", "rm -rf '~'"),
-        ("PS4='$(rm -rf ~)' bash -xc ls", "rm -rf '~'"),
-        ("printf 'x:\\n\\trm -rf ~\\n' | make -f -", "rm -rf '~'"),
-        ("npx rimraf ~", "rimraf '~'"),
+        ("awk 'BEGIN{system(\"rm -rf ~\")}'", "rm -rf ~"),
+        ("ssh -o ProxyCommand='rm -rf ~' host", "rm -rf ~"),
+        ("flock /tmp/l rm -rf ~", "rm -rf ~"),
+        ("trap 'rm -rf ~' EXIT", "rm -rf ~"),
+        (". /dev/stdin <<< 'rm -rf ~'", "rm -rf ~"),
+        ("coproc rm -rf ~", "rm -rf ~"),
+        ("PS4='$(rm -rf ~)' bash -xc ls", "rm -rf ~"),
+        ("printf 'x:\\n\\trm -rf ~\\n' | make -f -", "rm -rf ~"),
+        ("npx rimraf ~", "rimraf ~"),
         ("docker run --rm -v /:/h alpine rm -rf /h", "rm -rf /h"),
         ("kubectl exec pod -- rm -rf /data", "rm -rf /data"),
     ] {
@@ -347,13 +350,21 @@ fn programs_that_run_commands_are_read() {
         "base64 -d payload > x.sh && sh x.sh",
         "rm $(cat list)",
     ] {
-        assert!(parse(opaque).opaque.is_some(), "{opaque}: {:?}", parse(opaque));
+        assert!(
+            parse(opaque).opaque.is_some(),
+            "{opaque}: {:?}",
+            parse(opaque)
+        );
     }
 }
 
 #[test]
 fn parser_misreadings_are_not_trusted() {
-    for hidden in ["( (rm -rf /) )", "((rm -rf /) )", "while ( (rm -rf /) ); do :; done"] {
+    for hidden in [
+        "( (rm -rf /) )",
+        "((rm -rf /) )",
+        "while ( (rm -rf /) ); do :; done",
+    ] {
         let line = parse(hidden);
         assert!(
             line.opaque.is_some() || runs_line(&line, "rm -rf /"),
@@ -363,7 +374,11 @@ fn parser_misreadings_are_not_trusted() {
     assert!(runs("!(rm -rf /)", "rm -rf /"), "extglob is off in bash -c");
     assert!(parse("(( n = 2 * 3 ))").opaque.is_none());
     // Each of these took the parser seconds before the nesting bound was put before it.
-    for shape in ["((((((((((((((((((((((((((((", "( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( (", &"case x in x) ".repeat(24)] {
+    for shape in [
+        "((((((((((((((((((((((((((((",
+        "( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( ( (",
+        &"case x in x) ".repeat(24),
+    ] {
         assert!(parse(shape).opaque.is_some(), "{shape}");
     }
 }

@@ -66,6 +66,9 @@ pub(super) struct Reader {
     depth: usize,
     /// Functions being inlined, innermost last.
     calls: Vec<String>,
+    /// The script is read by a POSIX shell (`sh -c`), not bash: bash's own builtins and
+    /// options may not exist there.
+    pub(super) posix: bool,
     /// The text of each script being read, innermost last (to check what the parser took
     /// for arithmetic).
     sources: Vec<String>,
@@ -85,6 +88,7 @@ impl Reader {
                 ..ParserOptions::default()
             },
             sources: Vec::new(),
+            posix: false,
             depth: 0,
             calls: Vec::new(),
         }

@@ -63,7 +63,12 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             };
             match target {
                 Some(name) => {
-                    let value = out.map_or(Value::Unknown, Value::Known);
+                    // `printf -v` fails in a POSIX shell and leaves the variable as it was.
+                    let value = if r.posix {
+                        Value::Unknown
+                    } else {
+                        out.map_or(Value::Unknown, Value::Known)
+                    };
                     set_target(r, &name, value);
                     Data::Nothing
                 }
@@ -83,7 +88,7 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 .cloned()
                 .unwrap_or_else(|| "MAPFILE".to_owned());
             match stdin {
-                Data::Known(text) => {
+                Data::Known(text) if !r.posix => {
                     let items = text.lines().map(Value::known).collect();
                     r.env.set_array(&name, items);
                 }
@@ -213,6 +218,22 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 }
             }
             Data::Nothing
+        }
+        // `mkfs -t TYPE args` runs `mkfs.TYPE args`.
+        "mkfs" => {
+            let t = texts(args);
+            if let Some(k) = t.iter().position(|a| a == "-t")
+                && let Some(kind) = args.get(k + 1)
+            {
+                let mut command = vec![Field {
+                    text: format!("mkfs.{}", kind.text),
+                    ..kind.clone()
+                }];
+                command.extend(args[..k].iter().cloned());
+                command.extend(args[k + 2..].iter().cloned());
+                return r.run(command, &Io::default(), Data::Nothing, &[]);
+            }
+            Data::Unknown
         }
         "cd" | "pushd" | "popd" | "true" | "false" | ":" | "shopt" | "test" | "[" | "exit"
         | "return" | "wait" | "break" | "continue" => Data::Nothing,

@@ -47,10 +47,15 @@ pub(super) fn canonical_args(program: &str, args: &[String]) -> Vec<String> {
 /// An absolute path with repeated separators and `.` components dropped, and the root
 /// reached through `/proc/self/root` (or a process's root) written as `/`.
 fn absolute(path: &str) -> String {
-    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
     let rest = match parts.as_slice() {
         ["proc", pid, "root", rest @ ..]
-            if *pid == "self" || *pid == "thread-self" || pid.bytes().all(|b| b.is_ascii_digit()) =>
+            if *pid == "self"
+                || *pid == "thread-self"
+                || pid.bytes().all(|b| b.is_ascii_digit()) =>
         {
             rest
         }
@@ -93,7 +98,16 @@ pub(super) fn run(
                 let rest = args.get(at + skip..).unwrap_or_default().to_vec();
                 r.run(rest, &Io::default(), stdin, env)
             }
-            table::Runs::Shell => runners::shell(r, args, stdin, env),
+            table::Runs::Shell => {
+                // A POSIX shell (dash as `sh`) lacks bash's `printf -v`, arrays, `mapfile`.
+                let saved = std::mem::replace(
+                    &mut r.posix,
+                    !matches!(program, "bash" | "rbash" | "zsh" | "ksh" | "mksh"),
+                );
+                let out = runners::shell(r, args, stdin, env);
+                r.posix = saved;
+                out
+            }
             table::Runs::Script => {
                 script_of(r, args);
                 Data::Unknown
@@ -103,7 +117,8 @@ pub(super) fn run(
                 let (opts, _) = options::leading(&texts, &row.options);
                 for o in opts {
                     if let Some(code) = option_value(&o, short, long) {
-                        r.script(&code, Data::Nothing);
+                        // `script -c` hands the command to `$SHELL -c`.
+                        runners::shell_c(r, &code);
                     }
                 }
                 Data::Unknown

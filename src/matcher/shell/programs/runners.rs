@@ -338,6 +338,17 @@ fn code_value(r: &mut Reader, v: Value) {
     }
 }
 
+/// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
+/// actions, make's recipes): the shell runs too, and then the code.
+pub(super) fn shell_c(r: &mut Reader, code: &str) {
+    r.record(SimpleCommand {
+        program: "sh".to_owned(),
+        args: vec!["-c".to_owned(), code.to_owned()],
+        redirects: Vec::new(),
+    });
+    r.script(code, Data::Nothing);
+}
+
 /// What a shell reads on standard input runs as its script.
 fn stdin_shell(r: &mut Reader, stdin: Data) {
     match stdin {
@@ -641,12 +652,45 @@ fn find(r: &mut Reader, args: &[Field]) -> Data {
                     .iter()
                     .position(|a| a.text == ";" || a.text == "+")
                     .map_or(args.len(), |p| k + 1 + p);
-                r.run(
-                    args[k + 1..end].to_vec(),
-                    &Io::default(),
-                    Data::Nothing,
-                    &[],
-                );
+                // `{}` is each file found: a starting point itself, or something under it
+                // (`./name` for `-execdir`).
+                let command = &args[k + 1..end];
+                let mut names: Vec<String> = if args[k].text.ends_with("dir") || starts.is_empty() {
+                    vec![".".to_owned()]
+                } else {
+                    texts(&starts)
+                };
+                names.dedup();
+                let batched = args.get(end).is_some_and(|a| a.text == "+");
+                for start in names {
+                    if batched {
+                        // `{} +`: one command with every file found, the start first.
+                        let mut batch = Vec::new();
+                        for c in command {
+                            if c.text == "{}" {
+                                batch.push(Field::literal(&start));
+                                batch.push(Field {
+                                    glob: true,
+                                    ..Field::literal(&format!("{}/*", start.trim_end_matches('/')))
+                                });
+                            } else {
+                                batch.push(c.clone());
+                            }
+                        }
+                        r.run(batch, &Io::default(), Data::Nothing, &[]);
+                    }
+                    for found in [start.clone(), format!("{}/*", start.trim_end_matches('/'))] {
+                        let replaced = command
+                            .iter()
+                            .map(|c| Field {
+                                text: c.text.replace("{}", &found),
+                                glob: c.glob || c.text.contains("{}") && found.ends_with('*'),
+                                ..c.clone()
+                            })
+                            .collect();
+                        r.run(replaced, &Io::default(), Data::Nothing, &[]);
+                    }
+                }
                 k = end;
             }
             "-delete" => {
@@ -836,6 +880,21 @@ fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Data {
     if let Some((_, value)) = aliases.iter().find(|(name, _)| *name == sub.text) {
         match value.strip_prefix('!') {
             Some(code) => {
+                // git runs `sh -c 'CODE "$@"' CODE ARGS...` (just `sh -c CODE CODE` without
+                // arguments).
+                let mut sh_args = vec!["-c".to_owned()];
+                if rest.is_empty() {
+                    sh_args.push(code.to_owned());
+                } else {
+                    sh_args.push(format!("{code} \"$@\""));
+                }
+                sh_args.push(code.to_owned());
+                sh_args.extend(rest.iter().cloned());
+                r.record(SimpleCommand {
+                    program: "sh".to_owned(),
+                    args: sh_args,
+                    redirects: Vec::new(),
+                });
                 let script = std::iter::once(code.to_owned())
                     .chain(rest.iter().cloned())
                     .collect::<Vec<_>>()
@@ -980,7 +1039,7 @@ fn sed_script(r: &mut Reader, script: &str) {
                 if command.trim().is_empty() {
                     r.opaque("sed runs its pattern space as a command (the e command)");
                 } else {
-                    r.script(command.trim(), Data::Nothing);
+                    shell_c(r, command.trim());
                 }
                 i = end;
             }
@@ -1048,7 +1107,7 @@ fn awk_program(r: &mut Reader, program: &str) {
                 .and_then(awk_string)
             {
                 Some((code, after)) if after.trim_start().starts_with(')') => {
-                    r.script(&code, Data::Nothing);
+                    shell_c(r, &code);
                 }
                 _ => r.opaque("awk runs a command it builds at run time"),
             }
@@ -1063,14 +1122,14 @@ fn awk_program(r: &mut Reader, program: &str) {
                     Some(before[start + 1..end].to_owned())
                 }) {
                     Some(code) if before.ends_with('"') => {
-                        r.script(&code, Data::Nothing);
+                        shell_c(r, &code);
                     }
                     _ => r.opaque("awk runs a command it builds at run time"),
                 }
             } else {
                 match awk_string(after) {
                     Some((code, _)) => {
-                        r.script(&code, Data::Nothing);
+                        shell_c(r, &code);
                     }
                     None => r.opaque("awk runs a command it builds at run time"),
                 }
@@ -1167,13 +1226,13 @@ fn tar(r: &mut Reader, t: &[String]) -> Data {
             } else {
                 value
             };
-            r.script(&code, Data::Nothing);
+            shell_c(r, &code);
         } else if a == "-I" || a == "-F" {
             if let Some(code) = t.get(k + 1) {
-                r.script(code, Data::Nothing);
+                shell_c(r, code);
             }
         } else if let Some(code) = a.strip_prefix("-I").filter(|c| !c.is_empty()) {
-            r.script(code, Data::Nothing);
+            shell_c(r, code);
         }
     }
     Data::Unknown
@@ -1219,12 +1278,12 @@ fn makefile(r: &mut Reader, data: Data) {
         Data::Known(text) => {
             for line in text.lines() {
                 if let Some(recipe) = line.strip_prefix('\t') {
-                    r.script(recipe.trim_start_matches(['@', '-', '+']), Data::Nothing);
+                    shell_c(r, recipe.trim_start_matches(['@', '-', '+']));
                 } else if let Some((_, recipe)) = line
                     .split_once(';')
                     .filter(|(target, _)| target.contains(':'))
                 {
-                    r.script(recipe, Data::Nothing);
+                    shell_c(r, recipe);
                 }
             }
             if text.contains("$(shell") {
