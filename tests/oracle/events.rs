@@ -91,6 +91,11 @@ const IMPLICIT_READS: &[(&str, &str)] = &[
     // count as git's, see INTERNAL), look up the host's login in ~/.netrc.
     ("wget", ".netrc"),
     ("git", ".netrc"),
+    // ssh, scp and sftp load the default identity to authenticate (ssh(1), -i); the key
+    // goes to the agent protocol, not to the line's output.
+    ("ssh", ".ssh/id_rsa"),
+    ("scp", ".ssh/id_rsa"),
+    ("sftp", ".ssh/id_rsa"),
 ];
 
 fn internal(parent: &str, path: &str, program: &str, args: &[String]) -> bool {

@@ -211,6 +211,20 @@ fn spell(p: &Payload, how: usize, quoting: usize) -> String {
         ),
         10 => format!("trap {} EXIT", sq(&p.text())),
         11 => format!(". /dev/stdin <<< {}", sq(&p.text())),
+        12 => format!("v={prog}; r=v; ${{!r}} {args}"),
+        13 => format!("set -- {prog} {args}; \"$@\""),
+        14 => format!("$(echo {prog}) {args}"),
+        15 => format!("c=({prog}); \"${{c[0]}}\" {args}"),
+        16 => format!("PS4={}; set -x; true", sq(&format!("$({}) ", p.text()))),
+        17 => format!("coproc {}; wait", p.text()),
+        18 => format!("u={}; ${{u,,}} {args}", prog.to_uppercase()),
+        19 => format!("t={prog}X; ${{t%X}} {args}"),
+        20 => format!("bash <<< {}", sq(&p.text())),
+        21 => format!("echo {} | sh", sq(&p.text())),
+        22 => format!("f={}; eval \"$f\"", sq(&p.text())),
+        23 if !first.is_empty() && !first.contains(',') => {
+            format!("{{{prog},{first}}} {rest}")
+        }
         _ => format!("{} {args}", quoted_program(prog, quoting)),
     }
 }
@@ -235,7 +249,14 @@ fn runner(p: &Payload, how: usize) -> String {
             sq(&cmd)
         ),
         8 => format!("flock /tmp/f {cmd}"),
-        _ => format!("script -qc {} /dev/null", sq(&cmd)),
+        9 => format!("script -qc {} /dev/null", sq(&cmd)),
+        10 => format!("find . -maxdepth 0 -execdir {cmd} \\;"),
+        11 => format!("env -S {}", sq(&cmd)),
+        12 => format!("printf 'x:\\n\\t%s\\n' {} | make -s -f -", sq(&cmd)),
+        13 => format!("ssh -o ProxyCommand={} x", sq(&cmd)),
+        14 => format!("timeout --sig=KILL 5 {cmd}"),
+        15 => format!("nice -n5 ionice -c3 {cmd}"),
+        _ => format!("echo {} | xargs -0 -I@ sh -c @", sq(&cmd)),
     }
 }
 
@@ -265,14 +286,14 @@ fn wrap(text: &str, simple: bool, how: usize) -> String {
 
 fn harmful() -> impl Strategy<Value = Generated> {
     let payload = prop_oneof![3 => delete(), 2 => read(), 1 => tool()];
-    (payload, 0..14usize, 0..7usize, 0..14usize, any::<bool>()).prop_map(
+    (payload, 0..30usize, 0..7usize, 0..14usize, any::<bool>()).prop_map(
         |(p, spelling, quoting, wrapper, through_runner)| {
             let (inner, simple) = if through_runner {
-                (runner(&p, spelling % 10), false)
+                (runner(&p, spelling % 17), false)
             } else {
                 (
                     spell(&p, spelling, quoting),
-                    spelling == 0 || spelling >= 12,
+                    spelling == 0 || spelling >= 24,
                 )
             };
             Generated {
@@ -349,7 +370,6 @@ pub fn sample(count: usize, seed: u64) -> Vec<Generated> {
     }
     out
 }
-
 
 /// The fixed sample run by `cargo test`: its size and seed.
 const SAMPLE: usize = 300;

@@ -115,6 +115,10 @@ impl Reader {
     /// The fields of one word as written in the source.
     pub(super) fn expand(&mut self, raw: &str) -> Vec<Field> {
         self.steps += raw.len() / 8 + 1;
+        // Most words are plain text: nothing to expand, no parse needed.
+        if !raw.is_empty() && !raw.contains(['$', '`', '\'', '"', '\\', '{', '~', '*', '?', '[']) {
+            return vec![Field::literal(raw)];
+        }
         if let Some(words) = self.braces(raw) {
             return words.iter().flat_map(|w| self.expand_one(w)).collect();
         }
@@ -178,6 +182,9 @@ impl Reader {
     /// The text of `raw` as one string, as in an assignment's value or a here-string: no
     /// splitting or globbing; `None` if part of it is unknown.
     pub(super) fn expand_string(&mut self, raw: &str) -> Value {
+        if !raw.contains(['$', '`', '\'', '"', '\\', '~']) {
+            return Value::known(raw);
+        }
         let pieces = match word::parse(raw, &self.options) {
             Ok(p) => p,
             Err(_) => {

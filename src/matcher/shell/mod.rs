@@ -1,19 +1,15 @@
-//! A bounded shell command-line reader: it splits a command line into simple commands the
-//! way a POSIX shell would, so filters also see what actually runs.
+//! The shell reader: a command line read into the simple commands bash would run, so
+//! filters see what actually runs.
 //!
-//! It removes quoting and escapes (`r''m`, `\rm`, `"rm"`, `$'\x72\x6d'`), drops `VAR=value`
-//! prefixes, reduces program paths to their names (`/bin/rm` → `rm`), expands a brace list
-//! in program position (`{rm,-rf,/}`), splits on `;`, `&&`, `||`, `|`, `&` and newlines, and
-//! recurses into command substitutions (`$(...)`, backticks, `<(...)`), into the scripts of
-//! `sh -c`/`bash -lc`/`eval`/`watch`/`su -c`, here-documents and here-strings fed to a shell,
-//! alias definitions, and through wrappers (`sudo`, `env`, `nohup`, `timeout`, `nice`,
-//! `xargs`, `find -exec`, `busybox`, ...).
-//!
-//! One pass over the input per nesting level, with hard bounds on size, depth and count.
-//! What it cannot understand is reported as opaque, never guessed: a program named by a
-//! variable or a substitution (`x=rm; $x -rf /`), a script piped into a shell or interpreter
-//! (`... | base64 -d | sh`), code that comes from a substitution (`bash -c "$(curl ...)"`),
-//! `$IFS` word splitting, an unterminated quote, or a bound exceeded.
+//! It parses with bash's grammar (`brush-parser`, behind the bounds of `syntax.rs`), then
+//! walks the tree as bash would run it (`walk.rs`) with an environment of known values
+//! (`env.rs`): words are expanded (`expand.rs`), and each simple command is handed to the
+//! program table (`programs/`), which reads the commands and code that wrappers, shells and
+//! other programs run on its behalf. A value the reader cannot know is *unknown*; it makes
+//! the line opaque in program position, or as an argument of a program where it could
+//! change what happens. The whole read spends from a work budget proportional to the input,
+//! so it is linear whatever the line repeats. The design and the parser evaluation are in
+//! `docs/shell-reader.md`; what is read is listed in `docs/hooks-reference.md`.
 
 mod arith;
 mod env;

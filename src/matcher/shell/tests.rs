@@ -320,6 +320,8 @@ fn programs_that_run_commands_are_read() {
         ("timeout --signal KILL 60 rm -rf ~", "rm -rf ~"),
         ("nice -n 5 ionice -c3 rm -rf ~", "rm -rf ~"),
         ("env -u X -C /tmp rm -rf ~", "rm -rf ~"),
+        ("env -S 'rm -rf ~'", "rm -rf ~"),
+        ("env -S 'find . -exec rm {} ;'", "find . -exec rm {} ';'"),
         ("rm --rec --fo ~", "rm --recursive --force ~"),
         ("git -c alias.x='!rm -rf ~' x", "rm -rf ~"),
         ("GIT_SSH_COMMAND='rm -rf ~' git fetch", "rm -rf ~"),

@@ -505,14 +505,61 @@ fn env_command(
     }
     let mut rest: Vec<Field> = args[k..].to_vec();
     if let Some(s) = split {
-        // `-S` splits its string into words, which come before the other operands.
-        let mut words: Vec<Field> = s.split_whitespace().map(Field::literal).collect();
+        // `-S` splits its string into words (no globbing, no operators: `;` is a word),
+        // which come before the other operands.
+        let mut words = split_string(&s);
         words.extend(rest);
         rest = words;
-        let joined = texts(&rest).join(" ");
-        return r.script(&joined, stdin);
     }
     r.run(rest, &Io::default(), stdin, &env)
+}
+
+/// The words of `env -S`'s string, split as env does: on whitespace, with single quotes
+/// literal, double quotes and backslash escapes (`\_` is a space), `#` starting a comment
+/// at a word's start, and `${NAME}` (the environment's value) unknown.
+fn split_string(s: &str) -> Vec<Field> {
+    let mut words = Vec::new();
+    let mut word: Option<Field> = None;
+    let mut chars = s.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, '#') if word.is_none() => break,
+            (None, '\'' | '"') => {
+                field(&mut word).quoted = true;
+                quote = Some(c);
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), c) => field(&mut word).text.push(c),
+            (_, '\\') => match chars.next() {
+                Some('_') => field(&mut word).text.push(' '),
+                Some('n') => field(&mut word).text.push('\n'),
+                Some('t') => field(&mut word).text.push('\t'),
+                Some('c') => break,
+                Some(other) => field(&mut word).text.push(other),
+                None => {}
+            },
+            (_, '$') if chars.peek() == Some(&'{') => {
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        break;
+                    }
+                }
+                let f = field(&mut word);
+                f.text.push_str(SUBSTITUTION);
+                f.unknown = true;
+            }
+            (_, c) => field(&mut word).text.push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+/// The word being built, started if need be.
+fn field(word: &mut Option<Field>) -> &mut Field {
+    word.get_or_insert_with(Field::default)
 }
 
 /// `xargs [options] [command [args]]`: the command runs with the items of standard input
@@ -741,6 +788,14 @@ fn ssh_options(r: &mut Reader, t: &[String]) {
             None => continue,
         };
         if COMMANDS.contains(&key.as_str()) && key != "permitlocalcommand" && value != "none" {
+            // ssh runs a proxy command as `/bin/sh -c "exec CMD"`.
+            if key == "proxycommand" {
+                r.record(SimpleCommand {
+                    program: "sh".to_owned(),
+                    args: vec!["-c".to_owned(), format!("exec {value}")],
+                    redirects: Vec::new(),
+                });
+            }
             r.script(value, Data::Nothing);
         }
         if key == "match" && value.to_ascii_lowercase().contains("exec") {
