@@ -115,7 +115,8 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
         assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
     }
-    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf ./*"));
+    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf ./*x"));
+    assert!(runs("find . -type f -exec rm -rf {} \\;", "rm -rf ./*"));
     assert!(runs("find ~ -exec rm -rf {} +", "rm -rf ~"));
     assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf /"));
     assert!(runs(

@@ -683,6 +683,33 @@ const FIND_FILTERS: &[&str] = &[
     "-ilname",
 ];
 
+/// The pattern of a lone, positive `-name P` test: every file found has it as its name.
+fn name_test(args: &[Field]) -> Option<String> {
+    let mut found = None;
+    for (k, a) in args.iter().enumerate() {
+        match a.text.as_str() {
+            "-name" => {
+                let negated = k > 0 && matches!(args[k - 1].text.as_str(), "!" | "-not");
+                if negated || found.is_some() {
+                    return None;
+                }
+                found = args
+                    .get(k + 1)
+                    .filter(|p| !p.unknown && !p.text.contains('/'));
+            }
+            "-o" | "-or" | "," => return None,
+            _ => {}
+        }
+    }
+    found.map(|p| p.text.clone())
+}
+
+/// What `{}` stands for below a starting point: any file under it, or (with `-name P`)
+/// any file under it named P (`./*P`: the `*` spans directories).
+fn under(start: &str, name: Option<&str>) -> String {
+    format!("{}/*{}", start.trim_end_matches('/'), name.unwrap_or(""))
+}
+
 /// `find`: each `-exec`/`-execdir`/`-ok`/`-okdir` command; `-delete` is an `rm` of the
 /// starting points (recursive when nothing narrows the search).
 fn find(r: &mut Reader, args: &[Field]) -> Data {
@@ -709,6 +736,7 @@ fn find(r: &mut Reader, args: &[Field]) -> Data {
                 };
                 names.dedup();
                 let batched = args.get(end).is_some_and(|a| a.text == "+");
+                let name = name_test(args);
                 for start in names {
                     if batched {
                         // `{} +`: one command with every file found, the start first.
@@ -718,7 +746,7 @@ fn find(r: &mut Reader, args: &[Field]) -> Data {
                                 batch.push(Field::literal(&start));
                                 batch.push(Field {
                                     glob: true,
-                                    ..Field::literal(&format!("{}/*", start.trim_end_matches('/')))
+                                    ..Field::literal(&under(&start, name.as_deref()))
                                 });
                             } else {
                                 batch.push(c.clone());
@@ -726,12 +754,12 @@ fn find(r: &mut Reader, args: &[Field]) -> Data {
                         }
                         r.run(batch, &Io::default(), Data::Nothing, &[]);
                     }
-                    for found in [start.clone(), format!("{}/*", start.trim_end_matches('/'))] {
+                    for found in [start.clone(), under(&start, name.as_deref())] {
                         let replaced = command
                             .iter()
                             .map(|c| Field {
                                 text: c.text.replace("{}", &found),
-                                glob: c.glob || c.text.contains("{}") && found.ends_with('*'),
+                                glob: c.glob || c.text.contains("{}") && found.contains('*'),
                                 ..c.clone()
                             })
                             .collect();
