@@ -181,7 +181,13 @@ pub fn is_plain(input: &str) -> bool {
     {
         return false;
     }
-    let first = input.split(' ').next().unwrap_or_default();
+    let mut words = input.split(' ');
+    let first = words.next().unwrap_or_default();
+    if first == "git" {
+        // `git push origin main` runs nothing else; options before the subcommand (`-c`)
+        // and the subcommands that run commands need the reader.
+        return words.next().is_some_and(programs::plain_git_subcommand);
+    }
     !(first.contains(['/', '=', '*', '?', '[', '~'])
         || programs::is_special(first)
         || input.contains(" --") && programs::has_long_options(first))

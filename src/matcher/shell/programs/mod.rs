@@ -14,6 +14,23 @@ use super::walk::{Data, Io, Reader};
 
 pub(super) use table::is_special;
 
+/// Whether `git SUBCOMMAND ...` written plainly runs nothing but git: no global option
+/// before it, and not a subcommand that runs commands or writes configuration.
+pub(super) fn plain_git_subcommand(subcommand: &str) -> bool {
+    !subcommand.starts_with('-')
+        && !matches!(
+            subcommand,
+            "config"
+                | "rebase"
+                | "bisect"
+                | "submodule"
+                | "filter-branch"
+                | "difftool"
+                | "mergetool"
+                | "grep"
+        )
+}
+
 /// Whether `program`'s long options are spelled out for filters (so its line must be read).
 pub(super) fn has_long_options(program: &str) -> bool {
     table::long_options(program).is_some()

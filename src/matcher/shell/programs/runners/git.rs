@@ -1,0 +1,225 @@
+//! `git`: what its configuration, aliases, environment and command-running subcommands run.
+
+use crate::matcher::shell::SimpleCommand;
+use crate::matcher::shell::env::Value;
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::programs::{script_of, texts};
+use crate::matcher::shell::walk::{Data, Io, Reader};
+
+use super::code_value;
+
+/// Configuration keys whose value git runs as a shell command.
+fn git_runs(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key.starts_with("alias.")
+        || key.starts_with("filter.")
+        || key.starts_with("diff.") && (key.ends_with(".command") || key.ends_with(".textconv"))
+        || key.starts_with("merge.") && key.ends_with(".driver")
+        || key.starts_with("credential") && key.ends_with("helper")
+        || key.ends_with(".cmd")
+        || key.ends_with(".path") && key.starts_with("difftool.")
+        || matches!(
+            key.as_str(),
+            "core.fsmonitor"
+                | "core.sshcommand"
+                | "core.pager"
+                | "core.editor"
+                | "core.askpass"
+                | "core.gitproxy"
+                | "core.hookspath"
+                | "sequence.editor"
+                | "gpg.program"
+                | "gpg.ssh.program"
+                | "gpg.x509.program"
+                | "diff.external"
+                | "pager.log"
+                | "pager.diff"
+                | "pager.show"
+                | "uploadpack.packobjectshook"
+                | "ssh.variant"
+                | "protocol.ext.allow"
+                | "remote.origin.uploadpack"
+                | "remote.origin.receivepack"
+        )
+        || key.starts_with("pager.")
+        || key.starts_with("remote.")
+            && (key.ends_with(".uploadpack")
+                || key.ends_with(".receivepack")
+                || key.ends_with(".proxy"))
+}
+
+/// Environment variables whose value git runs as a command.
+const GIT_ENV: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "GIT_SEQUENCE_EDITOR",
+    "PAGER",
+    "EDITOR",
+    "VISUAL",
+    "SSH_ASKPASS",
+];
+
+/// `git`: the commands its configuration (`-c`, `git config`) and environment make it
+/// run, aliases, and the subcommands that run a command (`rebase --exec`, `bisect run`,
+/// `submodule foreach`, `filter-branch --*-filter`, `difftool -x`).
+pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Data {
+    let t = texts(args);
+    for (name, value) in env {
+        if GIT_ENV.contains(&name.as_str()) {
+            code_value(r, value.clone());
+        }
+        if name == "GIT_CONFIG_PARAMETERS"
+            || name.starts_with("GIT_CONFIG_VALUE_")
+            || name == "GIT_EXEC_PATH"
+            || name == "GIT_TEMPLATE_DIR"
+        {
+            r.opaque("git's configuration comes from the environment");
+        }
+    }
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        let text = a.text.as_str();
+        if !text.starts_with('-') {
+            break;
+        }
+        if a.unknown {
+            r.opaque("an option of git is not known before it runs");
+        }
+        let config = if text == "-c" {
+            k += 1;
+            args.get(k).map(|f| (f.text.clone(), f.unknown))
+        } else {
+            text.strip_prefix("-c")
+                .filter(|v| !v.is_empty() && !text.starts_with("--"))
+                .map(|v| (v.to_owned(), a.unknown))
+        };
+        if let Some((kv, unknown)) = config {
+            if unknown {
+                r.opaque("git's configuration comes from a value not known before it runs");
+            }
+            if let Some((key, value)) = kv.split_once('=')
+                && git_runs(key)
+            {
+                if key.to_ascii_lowercase().starts_with("alias.") {
+                    aliases.push((key[6..].to_owned(), value.to_owned()));
+                } else {
+                    code_value(r, Value::Known(value.to_owned()));
+                }
+            }
+        } else if text == "--config-env" || text.starts_with("--config-env=") {
+            r.opaque("git's configuration comes from the environment");
+        } else if matches!(
+            text,
+            "-C" | "--git-dir"
+                | "--work-tree"
+                | "--namespace"
+                | "--exec-path"
+                | "--super-prefix"
+                | "--list-cmds"
+                | "--attr-source"
+        ) {
+            k += 1;
+        }
+        k += 1;
+    }
+    let Some(sub) = args.get(k) else {
+        return Data::Unknown;
+    };
+    if sub.unknown {
+        r.opaque("git's subcommand is not known before it runs");
+        return Data::Unknown;
+    }
+    let rest = &t[k + 1..];
+    if let Some((_, value)) = aliases.iter().find(|(name, _)| *name == sub.text) {
+        match value.strip_prefix('!') {
+            Some(code) => {
+                // git runs `sh -c 'CODE "$@"' CODE ARGS...` (just `sh -c CODE CODE` without
+                // arguments).
+                let mut sh_args = vec!["-c".to_owned()];
+                if rest.is_empty() {
+                    sh_args.push(code.to_owned());
+                } else {
+                    sh_args.push(format!("{code} \"$@\""));
+                }
+                sh_args.push(code.to_owned());
+                sh_args.extend(rest.iter().cloned());
+                r.record(SimpleCommand {
+                    program: "sh".to_owned(),
+                    args: sh_args,
+                    redirects: Vec::new(),
+                });
+                let script = std::iter::once(code.to_owned())
+                    .chain(rest.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                r.script(&script, Data::Nothing);
+            }
+            None => {
+                // An alias for another git command.
+                let mut fields: Vec<Field> = std::iter::once(Field::literal("git"))
+                    .chain(value.split_whitespace().map(Field::literal))
+                    .collect();
+                fields.extend(args[k + 1..].iter().cloned());
+                r.run(fields, &Io::default(), Data::Nothing, &[]);
+            }
+        }
+        return Data::Unknown;
+    }
+    match sub.text.as_str() {
+        "config" => {
+            // `git config [--global] key value`: the value runs later.
+            let operands: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
+            if let [key, value, ..] = operands.as_slice()
+                && git_runs(key)
+            {
+                code_value(r, Value::Known(value.trim_start_matches('!').to_string()));
+            }
+        }
+        "rebase" => {
+            for (j, a) in rest.iter().enumerate() {
+                if a == "--exec" || a == "-x" {
+                    script_of(r, args.get(k + 2 + j..k + 3 + j).unwrap_or_default());
+                } else if let Some(code) = a.strip_prefix("--exec=") {
+                    r.script(code, Data::Nothing);
+                }
+            }
+        }
+        "bisect" if rest.first().is_some_and(|a| a == "run") => {
+            r.run(args[k + 2..].to_vec(), &Io::default(), Data::Nothing, &[]);
+        }
+        "submodule" if rest.iter().any(|a| a == "foreach") => {
+            if let Some(j) = rest.iter().position(|a| a == "foreach") {
+                let code: Vec<Field> = args[k + 2 + j..]
+                    .iter()
+                    .filter(|a| !a.text.starts_with("--"))
+                    .cloned()
+                    .collect();
+                script_of(r, &code);
+            }
+        }
+        "filter-branch" => {
+            for (j, a) in rest.iter().enumerate() {
+                if a.ends_with("-filter") && a.starts_with("--") {
+                    script_of(r, args.get(k + 2 + j..k + 3 + j).unwrap_or_default());
+                }
+            }
+        }
+        "difftool" | "mergetool" => {
+            for (j, a) in rest.iter().enumerate() {
+                if a == "-x" || a == "--extcmd" {
+                    script_of(r, args.get(k + 2 + j..k + 3 + j).unwrap_or_default());
+                } else if let Some(code) = a.strip_prefix("--extcmd=") {
+                    r.script(code, Data::Nothing);
+                }
+            }
+        }
+        _ => {}
+    }
+    Data::Unknown
+}

@@ -1,0 +1,373 @@
+//! Programs with their own way of running commands or code: shells, `env`, `sudo`/`su`,
+//! `xargs`, `find`, `git`, `sed`, `awk`, `tar`, `make`, `ssh`/`rsync`, package runners,
+//! containers, editors and pagers, `trap`, `source`.
+
+mod git;
+mod search;
+mod shells;
+mod text;
+mod tools;
+
+use git::git;
+use search::{find, xargs};
+use shells::env_command;
+pub(super) use shells::{interpreter, shell};
+use text::{awk, sed};
+use tools::{container, ex_command, make, package_runner, ssh_options, tar};
+
+use super::super::SimpleCommand;
+use super::super::env::Value;
+use super::super::expand::Field;
+use super::super::options::{self, Opt, Options};
+use super::super::walk::{Data, Io, Reader, is_stdin_path};
+use super::table::Program;
+use super::{option_value, script_of, texts};
+
+/// Reads a program marked [`table::Runs::Own`].
+pub(super) fn run(
+    r: &mut Reader,
+    program: &str,
+    row: &Program,
+    args: &[Field],
+    io: &Io,
+    stdin: Data,
+    env: &[(String, Value)],
+) -> Data {
+    let t = texts(args);
+    match program {
+        "env" => env_command(r, row, args, stdin, env),
+        "sudo" | "doas" => {
+            let (opts, at) = options::leading(&t, &row.options);
+            let shell = opts.iter().any(|o| {
+                matches!(o, Opt::Short('s' | 'i', None))
+                    || matches!(o, Opt::Long(l, _) if l == "shell" || l == "login")
+            });
+            let rest = &args[at.min(args.len())..];
+            if shell && !rest.is_empty() {
+                script_of(r, rest);
+                return Data::Unknown;
+            }
+            r.run(rest.to_vec(), &Io::default(), stdin, env)
+        }
+        "su" | "runuser" => {
+            let (opts, at) = options::leading(&t, &row.options);
+            for o in &opts {
+                if let Some(code) = option_value(o, 'c', "command")
+                    .or_else(|| option_value(o, 'c', "session-command"))
+                {
+                    r.script(&code, Data::Nothing);
+                }
+            }
+            // `runuser -u user -- cmd`: a command; `su user`: a login shell on stdin.
+            if program == "runuser"
+                && opts.iter().any(|o| {
+                    matches!(o, Opt::Short('u', _)) || matches!(o, Opt::Long(l, _) if l == "user")
+                })
+            {
+                return r.run(
+                    args[at.min(args.len())..].to_vec(),
+                    &Io::default(),
+                    stdin,
+                    env,
+                );
+            }
+            let rest = &t[at.min(t.len())..];
+            // `su - root -c cmd`: options may follow the user.
+            let (late, _) = options::leading(rest.get(1..).unwrap_or_default(), &row.options);
+            for o in &late {
+                if let Some(code) = option_value(o, 'c', "command") {
+                    r.script(&code, Data::Nothing);
+                }
+            }
+            stdin_shell(r, stdin);
+            Data::Unknown
+        }
+        "sg" => {
+            // `sg group -c cmd` or `sg group cmd`
+            if let Some(k) = t.iter().position(|a| a == "-c") {
+                script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
+            } else {
+                script_of(r, args.get(1..).unwrap_or_default());
+            }
+            Data::Unknown
+        }
+        "flock" => {
+            let (opts, at) = options::leading(&t, &row.options);
+            for o in &opts {
+                if let Some(code) = option_value(o, 'c', "command") {
+                    r.script(&code, Data::Nothing);
+                    return Data::Unknown;
+                }
+            }
+            // `flock FILE -c cmd` or `flock FILE cmd args`
+            let rest = &args[at.min(args.len())..];
+            if rest
+                .get(1)
+                .is_some_and(|a| a.text == "-c" || a.text == "--command")
+            {
+                script_of(r, rest.get(2..3).unwrap_or_default());
+                return Data::Unknown;
+            }
+            r.run(
+                rest.get(1..).unwrap_or_default().to_vec(),
+                &Io::default(),
+                stdin,
+                env,
+            )
+        }
+        "builtin" | "command" => {
+            let (opts, at) = options::leading(&t, &Options::NONE);
+            if opts.iter().any(|o| matches!(o, Opt::Short('v' | 'V', _))) {
+                return Data::Known(String::new());
+            }
+            r.run(
+                args[at.min(args.len())..].to_vec(),
+                &Io::default(),
+                stdin,
+                env,
+            )
+        }
+        "fish" => {
+            let (opts, at) = options::leading(&t, &row.options);
+            let mut ran = false;
+            for o in &opts {
+                if let Some(code) =
+                    option_value(o, 'c', "command").or_else(|| option_value(o, 'C', "init-command"))
+                {
+                    r.script(&code, Data::Nothing);
+                    ran = true;
+                }
+            }
+            if !ran {
+                match args.get(at) {
+                    Some(file) => {
+                        r.run_file(&file.text, Data::Nothing);
+                    }
+                    None => stdin_shell(r, stdin),
+                }
+            }
+            Data::Unknown
+        }
+        "watch" => {
+            let (_, at) = options::leading(&t, &row.options);
+            script_of(r, &args[at.min(args.len())..]);
+            Data::Unknown
+        }
+        "xargs" => xargs(r, row, args, stdin, env),
+        "find" => find(r, args),
+        "parallel" => {
+            let (_, at) = options::leading(&t, &row.options);
+            let rest = &args[at.min(args.len())..];
+            let end = rest
+                .iter()
+                .position(|a| a.text.starts_with(":::"))
+                .unwrap_or(rest.len());
+            let mut command = rest[..end].to_vec();
+            if command.is_empty() {
+                stdin_shell(r, stdin);
+                return Data::Unknown;
+            }
+            // The inputs after `:::` are appended to the command.
+            command.extend(
+                rest[end..]
+                    .iter()
+                    .filter(|a| !a.text.starts_with(":::"))
+                    .cloned(),
+            );
+            script_of(r, &command);
+            Data::Unknown
+        }
+        "ssh" => {
+            ssh_options(r, &t);
+            let (_, at) = options::leading(&t, &row.options);
+            let rest = &args[at.min(args.len())..];
+            // The remote command is a script for the remote shell.
+            if rest.len() > 1 {
+                script_of(r, &rest[1..]);
+            }
+            Data::Unknown
+        }
+        "scp" | "sftp" => {
+            ssh_options(r, &t);
+            let (opts, _) = options::leading(&t, &row.options);
+            for o in &opts {
+                if let Opt::Short('S', Some(p)) = o {
+                    r.run(vec![Field::literal(p)], &Io::default(), Data::Nothing, &[]);
+                }
+            }
+            Data::Unknown
+        }
+        "rsync" => {
+            for (k, a) in t.iter().enumerate() {
+                let value = a
+                    .strip_prefix("--rsh=")
+                    .or_else(|| a.strip_prefix("--rsync-path="))
+                    .map(str::to_owned)
+                    .or_else(|| {
+                        matches!(a.as_str(), "-e" | "--rsh" | "--rsync-path")
+                            .then(|| t.get(k + 1).cloned())
+                            .flatten()
+                    })
+                    .or_else(|| {
+                        a.strip_prefix("-e")
+                            .filter(|v| !v.is_empty() && !a.starts_with("--"))
+                            .map(str::to_owned)
+                    });
+                if let Some(code) = value {
+                    r.script(&code, Data::Nothing);
+                }
+            }
+            Data::Unknown
+        }
+        "git" => git(r, args, env),
+        "sed" | "gsed" => sed(r, row, args),
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => awk(r, row, args),
+        "tar" | "gtar" | "bsdtar" => tar(r, &t),
+        "make" | "gmake" => make(r, row, args, stdin),
+        "npx" | "bunx" | "pnpx" => package_runner(r, row, args, 0),
+        "npm" | "pnpm" | "yarn" => match t.first().map(String::as_str) {
+            Some("exec" | "x" | "dlx") => package_runner(r, row, &args[1..], 0),
+            _ => Data::Unknown,
+        },
+        "docker" | "podman" | "nerdctl" => container(r, args),
+        "kubectl" | "oc" => {
+            // `kubectl exec pod -- cmd args`, `kubectl run x --image=i -- cmd`
+            if t.iter().any(|a| a == "exec" || a == "run" || a == "debug")
+                && let Some(k) = t.iter().position(|a| a == "--")
+            {
+                r.run(args[k + 1..].to_vec(), &Io::default(), Data::Nothing, &[]);
+            }
+            Data::Unknown
+        }
+        "vim" | "vi" | "nvim" | "view" | "ex" | "gvim" => {
+            for (k, a) in t.iter().enumerate() {
+                let command = if a == "-c" || a == "--cmd" {
+                    t.get(k + 1).map(String::as_str)
+                } else {
+                    a.strip_prefix('+')
+                };
+                if let Some(c) = command {
+                    ex_command(r, c);
+                }
+            }
+            if matches!(stdin, Data::Known(_) | Data::Unknown)
+                && t.iter().any(|a| a == "-s" || a == "-es" || a == "-e")
+            {
+                r.opaque("an editor reads commands from standard input");
+            }
+            Data::Unknown
+        }
+        "less" | "more" | "man" => {
+            for name in [
+                "LESSOPEN",
+                "LESSCLOSE",
+                "MANPAGER",
+                "PAGER",
+                "LESSKEY",
+                "VISUAL",
+                "EDITOR",
+            ] {
+                if let Some((_, v)) = env.iter().find(|(n, _)| n == name) {
+                    code_value(r, v.clone());
+                }
+            }
+            if let Some(k) = t.iter().position(|a| a == "-P" || a == "--pager") {
+                script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
+            }
+            let _ = io;
+            Data::Unknown
+        }
+        "trap" => {
+            let (_, at) = options::leading(&t, &Options::NONE);
+            let rest = &args[at.min(args.len())..];
+            if rest.len() > 1 {
+                script_of(r, &rest[..1]);
+            }
+            Data::Nothing
+        }
+        "source" | "." => {
+            match args.first() {
+                Some(f) if f.unknown => r.opaque("the sourced script comes from a substitution"),
+                Some(f) if is_stdin_path(&f.text) => stdin_shell(r, stdin),
+                Some(f) => {
+                    let positional = args[1..].iter().map(value_of).collect::<Vec<_>>();
+                    let saved =
+                        (!positional.is_empty()).then(|| r.env.positional.replace(positional));
+                    r.run_file(&f.text, Data::Nothing);
+                    if let Some(saved) = saved {
+                        r.env.positional = saved;
+                    }
+                }
+                None => {}
+            }
+            Data::Unknown
+        }
+        "valgrind" | "gdb" | "perf" | "firejail" => {
+            // The command is the first operand that is not an option.
+            let start = t
+                .iter()
+                .position(|a| !a.starts_with('-'))
+                .unwrap_or(t.len());
+            let start = if program == "perf" || program == "gdb" {
+                // `perf record -- cmd`, `gdb --args cmd`
+                t.iter()
+                    .position(|a| a == "--" || a == "--args")
+                    .map_or(t.len(), |k| k + 1)
+            } else {
+                start
+            };
+            r.run(
+                args[start.min(args.len())..].to_vec(),
+                &Io::default(),
+                stdin,
+                env,
+            )
+        }
+        _ => Data::Unknown,
+    }
+}
+
+fn value_of(f: &Field) -> Value {
+    if f.unknown {
+        Value::Unknown
+    } else {
+        Value::Known(f.text.clone())
+    }
+}
+
+/// A value that a program runs as a shell command.
+fn code_value(r: &mut Reader, v: Value) {
+    match v {
+        Value::Known(code) => {
+            r.script(
+                code.trim_start_matches('|').trim_start_matches('!'),
+                Data::Nothing,
+            );
+        }
+        Value::Unknown => {
+            r.opaque("the command runs code that comes from a value not known before it runs")
+        }
+    }
+}
+
+/// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
+/// actions, make's recipes): the shell runs too, and then the code.
+pub(super) fn shell_c(r: &mut Reader, code: &str) {
+    r.record(SimpleCommand {
+        program: "sh".to_owned(),
+        args: vec!["-c".to_owned(), code.to_owned()],
+        redirects: Vec::new(),
+    });
+    r.script(code, Data::Nothing);
+}
+
+/// What a shell reads on standard input runs as its script.
+fn stdin_shell(r: &mut Reader, stdin: Data) {
+    match stdin {
+        Data::Known(script) => {
+            r.script(&script, Data::Nothing);
+        }
+        Data::Unknown => r.opaque("a script is piped into a shell"),
+        Data::Nothing => {}
+    }
+}

@@ -1,0 +1,243 @@
+//! `xargs` (the items it appends) and `find` (`-exec` with what `{}` stands for, `-delete`).
+
+use crate::matcher::shell::SUBSTITUTION;
+use crate::matcher::shell::SimpleCommand;
+use crate::matcher::shell::env::Value;
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::options::{self, Opt};
+use crate::matcher::shell::programs::table::Program;
+use crate::matcher::shell::programs::texts;
+use crate::matcher::shell::walk::{Data, Io, Reader};
+
+/// `xargs [options] [command [args]]`: the command runs with the items of standard input
+/// (or of `-a file`) appended, or put in place of `-I`'s replacement string.
+pub(super) fn xargs(
+    r: &mut Reader,
+    row: &Program,
+    args: &[Field],
+    stdin: Data,
+    env: &[(String, Value)],
+) -> Data {
+    let t = texts(args);
+    let (opts, at) = options::leading(&t, &row.options);
+    let mut input = stdin;
+    let mut replace: Option<String> = None;
+    let mut delimiter: Option<char> = None;
+    for o in &opts {
+        match o {
+            Opt::Short('a', Some(f)) | Opt::Long(_, Some(f))
+                if matches!(o, Opt::Short('a', _))
+                    || matches!(o, Opt::Long(l, _) if l == "arg-file") =>
+            {
+                input = r.file_data(&Field::literal(f));
+                if input == Data::Nothing {
+                    input = Data::Unknown;
+                }
+            }
+            Opt::Short('I', v) | Opt::Short('i', v) => {
+                replace = Some(v.clone().unwrap_or_else(|| "{}".to_owned()))
+            }
+            Opt::Long(l, v) if l == "replace" => {
+                replace = Some(v.clone().unwrap_or_else(|| "{}".to_owned()))
+            }
+            Opt::Short('0', _) => delimiter = Some('\0'),
+            Opt::Long(l, _) if l == "null" => delimiter = Some('\0'),
+            Opt::Short('d', Some(d)) => delimiter = d.chars().next(),
+            Opt::Long(l, Some(d)) if l == "delimiter" => delimiter = d.chars().next(),
+            _ => {}
+        }
+    }
+    let mut command: Vec<Field> = args[at.min(args.len())..].to_vec();
+    if command.is_empty() {
+        command.push(Field::literal("echo"));
+    }
+    let items: Vec<Field> = match &input {
+        Data::Known(text) => match delimiter {
+            Some(d) => text
+                .split(d)
+                .filter(|s| !s.is_empty())
+                .map(Field::literal)
+                .collect(),
+            None => text
+                .split_whitespace()
+                .map(|s| Field::literal(s.trim_matches(['"', '\''])))
+                .collect(),
+        },
+        Data::Unknown => vec![Field {
+            text: SUBSTITUTION.to_owned(),
+            unknown: true,
+            ..Field::default()
+        }],
+        Data::Nothing => Vec::new(),
+    };
+    match replace {
+        Some(token) => {
+            let values: Vec<&Field> = if items.is_empty() {
+                vec![]
+            } else {
+                items.iter().collect()
+            };
+            if values.is_empty() {
+                r.run(command.clone(), &Io::default(), Data::Nothing, env);
+            }
+            for item in values {
+                let replaced: Vec<Field> = command
+                    .iter()
+                    .map(|c| Field {
+                        text: c.text.replace(&token, &item.text),
+                        unknown: c.unknown || (item.unknown && c.text.contains(&token)),
+                        ..c.clone()
+                    })
+                    .collect();
+                r.run(replaced, &Io::default(), Data::Nothing, env);
+            }
+        }
+        None => {
+            command.extend(items);
+            r.run(command, &Io::default(), Data::Nothing, env);
+        }
+    }
+    Data::Unknown
+}
+
+/// Tests of `find` that narrow what it visits, so `-delete` removes chosen files rather
+/// than whole trees.
+const FIND_FILTERS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-newer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-size",
+    "-empty",
+    "-user",
+    "-group",
+    "-perm",
+    "-inum",
+    "-samefile",
+    "-links",
+    "-lname",
+    "-ilname",
+];
+
+/// The pattern of a lone, positive `-name P` test: every file found has it as its name.
+fn name_test(args: &[Field]) -> Option<String> {
+    let mut found = None;
+    for (k, a) in args.iter().enumerate() {
+        match a.text.as_str() {
+            "-name" => {
+                let negated = k > 0 && matches!(args[k - 1].text.as_str(), "!" | "-not");
+                if negated || found.is_some() {
+                    return None;
+                }
+                found = args
+                    .get(k + 1)
+                    .filter(|p| !p.unknown && !p.text.contains('/'));
+            }
+            "-o" | "-or" | "," => return None,
+            _ => {}
+        }
+    }
+    found.map(|p| p.text.clone())
+}
+
+/// What `{}` stands for below a starting point: any file under it, or (with `-name P`)
+/// any file under it named P (`./*P`: the `*` spans directories).
+fn under(start: &str, name: Option<&str>) -> String {
+    format!("{}/*{}", start.trim_end_matches('/'), name.unwrap_or(""))
+}
+
+/// `find`: each `-exec`/`-execdir`/`-ok`/`-okdir` command; `-delete` is an `rm` of the
+/// starting points (recursive when nothing narrows the search).
+pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
+    let starts: Vec<Field> = args
+        .iter()
+        .take_while(|a| !a.text.starts_with('-') && !matches!(a.text.as_str(), "(" | "!" | ","))
+        .cloned()
+        .collect();
+    let mut k = 0;
+    while k < args.len() {
+        match args[k].text.as_str() {
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                let end = args[k + 1..]
+                    .iter()
+                    .position(|a| a.text == ";" || a.text == "+")
+                    .map_or(args.len(), |p| k + 1 + p);
+                // `{}` is each file found: a starting point itself, or something under it
+                // (`./name` for `-execdir`).
+                let command = &args[k + 1..end];
+                let mut names: Vec<String> = if args[k].text.ends_with("dir") || starts.is_empty() {
+                    vec![".".to_owned()]
+                } else {
+                    texts(&starts)
+                };
+                names.dedup();
+                let batched = args.get(end).is_some_and(|a| a.text == "+");
+                let name = name_test(args);
+                for start in names {
+                    if batched {
+                        // `{} +`: one command with every file found, the start first.
+                        let mut batch = Vec::new();
+                        for c in command {
+                            if c.text == "{}" {
+                                batch.push(Field::literal(&start));
+                                batch.push(Field {
+                                    glob: true,
+                                    ..Field::literal(&under(&start, name.as_deref()))
+                                });
+                            } else {
+                                batch.push(c.clone());
+                            }
+                        }
+                        r.run(batch, &Io::default(), Data::Nothing, &[]);
+                    }
+                    for found in [start.clone(), under(&start, name.as_deref())] {
+                        let replaced = command
+                            .iter()
+                            .map(|c| Field {
+                                text: c.text.replace("{}", &found),
+                                glob: c.glob || c.text.contains("{}") && found.contains('*'),
+                                ..c.clone()
+                            })
+                            .collect();
+                        r.run(replaced, &Io::default(), Data::Nothing, &[]);
+                    }
+                }
+                k = end;
+            }
+            "-delete" => {
+                let narrowed = args.iter().any(|a| FIND_FILTERS.contains(&a.text.as_str()));
+                let mut rm_args: Vec<String> = if narrowed {
+                    vec![]
+                } else {
+                    vec!["-r".to_owned()]
+                };
+                rm_args.push("--".to_owned());
+                rm_args.extend(if starts.is_empty() {
+                    vec![".".to_owned()]
+                } else {
+                    texts(&starts)
+                });
+                r.record(SimpleCommand {
+                    program: "rm".to_owned(),
+                    args: rm_args,
+                    redirects: Vec::new(),
+                });
+            }
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {}
+            _ => {}
+        }
+        k += 1;
+    }
+    Data::Unknown
+}

@@ -1,0 +1,225 @@
+//! Shells (`-c` scripts, script files, standard input, `BASH_ENV`), interpreters of
+//! other languages (where their code comes from), and `env` (its assignments and `-S`).
+
+use crate::matcher::shell::SUBSTITUTION;
+use crate::matcher::shell::env::Value;
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::options::{self};
+use crate::matcher::shell::programs::table::{self, Program};
+use crate::matcher::shell::programs::{option_value, texts};
+use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
+
+use super::{stdin_shell, value_of};
+
+/// A shell: its `-c` script, a script file, or what it reads on standard input.
+pub(in crate::matcher::shell::programs) fn shell(
+    r: &mut Reader,
+    args: &[Field],
+    stdin: Data,
+    env: &[(String, Value)],
+) -> Data {
+    for (name, value) in env {
+        if matches!(name.as_str(), "BASH_ENV" | "ENV") {
+            match value {
+                Value::Known(path) => {
+                    r.run_file(path, Data::Nothing);
+                }
+                Value::Unknown => r.opaque("the shell's start-up file comes from an unknown value"),
+            }
+        }
+    }
+    let mut i = 0;
+    let mut command_string = false;
+    let mut from_stdin = false;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "--" || t == "-" {
+            i += 1;
+            break;
+        }
+        if !(t.starts_with('-') || t.starts_with('+')) || t.len() < 2 {
+            break;
+        }
+        if a.unknown {
+            r.opaque("an option of the shell is not known before it runs");
+        }
+        if matches!(t, "-o" | "+o" | "-O" | "+O") {
+            i += 1;
+        } else if matches!(t, "--rcfile" | "--init-file") {
+            if let Some(f) = args.get(i + 1) {
+                r.run_file(&f.text, Data::Nothing);
+            }
+            i += 1;
+        } else if !t.starts_with("--") {
+            command_string |= t.contains('c');
+            from_stdin |= t.contains('s');
+        }
+        i += 1;
+    }
+    match args.get(i) {
+        Some(script) if command_string => {
+            if script.unknown {
+                r.opaque("the shell runs a script that comes from a substitution");
+            }
+            let positional: Vec<Value> = args
+                .get(i + 2..)
+                .unwrap_or_default()
+                .iter()
+                .map(value_of)
+                .collect();
+            let saved = r.env.positional.replace(positional);
+            r.script(&script.text, Data::Nothing);
+            r.env.positional = saved;
+        }
+        Some(file) if !from_stdin => {
+            if file.unknown || is_stdin_path(&file.text) && stdin == Data::Unknown {
+                r.opaque("the shell runs a script that comes from a substitution");
+            } else if is_stdin_path(&file.text) {
+                stdin_shell(r, stdin);
+            } else {
+                r.run_file(&file.text, Data::Nothing);
+            }
+        }
+        _ => stdin_shell(r, stdin),
+    }
+    Data::Unknown
+}
+
+/// An interpreter of another language: its code is not read here, but code that comes
+/// from a substitution or a pipe is not understood.
+pub(in crate::matcher::shell::programs) fn interpreter(
+    r: &mut Reader,
+    args: &[Field],
+    stdin: &Data,
+) {
+    let mut code: Option<&Field> = None;
+    let mut from_stdin = true;
+    for (k, a) in args.iter().enumerate() {
+        if table::CODE_FLAGS.contains(&a.text.as_str()) {
+            code = args.get(k + 1);
+            from_stdin = false;
+            break;
+        }
+        if !a.text.starts_with('-') || a.text == "-" {
+            from_stdin = a.text == "-";
+            if !from_stdin {
+                code = Some(a);
+            }
+            break;
+        }
+    }
+    match code {
+        Some(c) if c.unknown => {
+            r.opaque("the interpreter runs code that comes from a substitution")
+        }
+        // A script file this line downloaded or produced.
+        Some(file)
+            if r.env
+                .files
+                .get(&crate::matcher::shell::env::file_key(&file.text))
+                == Some(&crate::matcher::shell::env::FileText::Unknown) =>
+        {
+            r.opaque("the line runs a script it downloaded or made from a command's output");
+        }
+        Some(_) => {}
+        None if from_stdin && *stdin == Data::Unknown => {
+            r.opaque("a script is piped into an interpreter");
+        }
+        None => {}
+    }
+}
+
+/// `env [options] [NAME=VALUE]... [command]`, and `env -S 'script'`.
+pub(super) fn env_command(
+    r: &mut Reader,
+    row: &Program,
+    args: &[Field],
+    stdin: Data,
+    outer: &[(String, Value)],
+) -> Data {
+    let t = texts(args);
+    let (opts, at) = options::leading(&t, &row.options);
+    let mut split: Option<String> = None;
+    for o in &opts {
+        if let Some(s) = option_value(o, 'S', "split-string") {
+            split = Some(s);
+        }
+    }
+    let mut env: Vec<(String, Value)> = outer.to_vec();
+    let mut k = at.min(args.len());
+    while let Some(a) = args.get(k) {
+        match a.text.split_once('=') {
+            Some((name, value))
+                if !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                let value = if a.unknown {
+                    Value::Unknown
+                } else {
+                    Value::Known(value.to_owned())
+                };
+                r.special_variable(name, &value);
+                env.push((name.to_owned(), value));
+                k += 1;
+            }
+            _ => break,
+        }
+    }
+    let mut rest: Vec<Field> = args[k..].to_vec();
+    if let Some(s) = split {
+        // `-S` splits its string into words (no globbing, no operators: `;` is a word),
+        // which come before the other operands.
+        let mut words = split_string(&s);
+        words.extend(rest);
+        rest = words;
+    }
+    r.run(rest, &Io::default(), stdin, &env)
+}
+
+/// The words of `env -S`'s string, split as env does: on whitespace, with single quotes
+/// literal, double quotes and backslash escapes (`\_` is a space), `#` starting a comment
+/// at a word's start, and `${NAME}` (the environment's value) unknown.
+fn split_string(s: &str) -> Vec<Field> {
+    let mut words = Vec::new();
+    let mut word: Option<Field> = None;
+    let mut chars = s.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, '#') if word.is_none() => break,
+            (None, '\'' | '"') => {
+                field(&mut word).quoted = true;
+                quote = Some(c);
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some('\''), c) => field(&mut word).text.push(c),
+            (_, '\\') => match chars.next() {
+                Some('_') => field(&mut word).text.push(' '),
+                Some('n') => field(&mut word).text.push('\n'),
+                Some('t') => field(&mut word).text.push('\t'),
+                Some('c') => break,
+                Some(other) => field(&mut word).text.push(other),
+                None => {}
+            },
+            (_, '$') if chars.peek() == Some(&'{') => {
+                for d in chars.by_ref() {
+                    if d == '}' {
+                        break;
+                    }
+                }
+                let f = field(&mut word);
+                f.text.push_str(SUBSTITUTION);
+                f.unknown = true;
+            }
+            (_, c) => field(&mut word).text.push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+/// The word being built, started if need be.
+fn field(word: &mut Option<Field>) -> &mut Field {
+    word.get_or_insert_with(Field::default)
+}

@@ -1,0 +1,202 @@
+//! `sed` (its `e` command and flag) and `awk` (`system`, pipes to and from commands).
+
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::options::{self, Opt};
+use crate::matcher::shell::programs::table::Program;
+use crate::matcher::shell::programs::{option_value, texts};
+use crate::matcher::shell::walk::{Data, Reader};
+
+use super::shell_c;
+
+/// `sed`: the `e` command and the `e` flag of `s` run commands; `w`/`r` name files.
+pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
+    let t = texts(args);
+    let (opts, at) = options::leading(&t, &row.options);
+    let mut scripts: Vec<String> = Vec::new();
+    for o in &opts {
+        if let Some(s) = option_value(o, 'e', "expression") {
+            scripts.push(s);
+        }
+        if option_value(o, 'f', "file").is_some() {
+            r.opaque("sed reads its script from a file");
+        }
+    }
+    if scripts.is_empty()
+        && let Some(s) = t.get(at)
+    {
+        scripts.push(s.clone());
+        if args[at].unknown {
+            r.opaque("sed's script is not known before it runs");
+        }
+    }
+    for s in scripts {
+        sed_script(r, &s);
+    }
+    Data::Unknown
+}
+
+/// Finds `e` commands and `s///e` flags in a sed script.
+fn sed_script(r: &mut Reader, script: &str) {
+    let chars: Vec<char> = script.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            's' | 'y' => {
+                let Some(&delim) = chars.get(i + 1) else {
+                    return;
+                };
+                if delim == '\n' || delim == '\\' {
+                    i += 1;
+                    continue;
+                }
+                // Skip the two parts.
+                let mut parts = 0;
+                let mut j = i + 2;
+                while j < chars.len() && parts < 2 {
+                    if chars[j] == '\\' {
+                        j += 2;
+                        continue;
+                    }
+                    if chars[j] == delim {
+                        parts += 1;
+                    }
+                    j += 1;
+                }
+                let flags_end = chars[j.min(chars.len())..]
+                    .iter()
+                    .position(|c| matches!(c, ';' | '\n' | '}'))
+                    .map_or(chars.len(), |p| j + p);
+                let flags: String = chars[j.min(chars.len())..flags_end].iter().collect();
+                if c == 's' && flags.split('w').next().unwrap_or_default().contains('e') {
+                    r.opaque("sed runs its pattern space as a command (the s///e flag)");
+                }
+                i = flags_end;
+            }
+            'e' => {
+                let end = chars[i + 1..]
+                    .iter()
+                    .position(|c| *c == '\n' || *c == ';')
+                    .map_or(chars.len(), |p| i + 1 + p);
+                let command: String = chars[i + 1..end].iter().collect();
+                if command.trim().is_empty() {
+                    r.opaque("sed runs its pattern space as a command (the e command)");
+                } else {
+                    shell_c(r, command.trim());
+                }
+                i = end;
+            }
+            'r' | 'R' | 'w' | 'W' | 'a' | 'i' | 'c' | ':' | 'b' | 't' | 'T' | '#' => {
+                // Their argument runs to the end of the line.
+                i = chars[i..]
+                    .iter()
+                    .position(|c| *c == '\n')
+                    .map_or(chars.len(), |p| i + p);
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// `awk`: `system(...)`, `print | "cmd"`, `"cmd" | getline` with a constant command are
+/// read; any other of these forms makes the line opaque.
+pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
+    let t = texts(args);
+    let (opts, at) = options::leading(&t, &row.options);
+    let mut programs: Vec<String> = Vec::new();
+    let mut from_file = false;
+    for o in &opts {
+        if let Some(s) = option_value(o, 'f', "file") {
+            from_file = true;
+            let _ = s;
+        }
+        if let Opt::Long(l, Some(s)) = o
+            && l == "source"
+        {
+            programs.push(s.clone());
+        }
+    }
+    if !from_file
+        && programs.is_empty()
+        && let Some(p) = args.get(at)
+    {
+        if p.unknown {
+            r.opaque("awk's program is not known before it runs");
+        }
+        programs.push(p.text.clone());
+    }
+    if from_file {
+        r.opaque("awk reads its program from a file");
+    }
+    for p in programs {
+        awk_program(r, &p);
+    }
+    Data::Unknown
+}
+
+fn awk_program(r: &mut Reader, program: &str) {
+    let b = program.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if program[i..].starts_with("system")
+            && !b
+                .get(i.wrapping_sub(1))
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
+            let rest = program[i + 6..].trim_start();
+            match rest
+                .strip_prefix('(')
+                .map(str::trim_start)
+                .and_then(awk_string)
+            {
+                Some((code, after)) if after.trim_start().starts_with(')') => {
+                    shell_c(r, &code);
+                }
+                _ => r.opaque("awk runs a command it builds at run time"),
+            }
+        }
+        if b[i] == b'|' && b.get(i + 1) != Some(&b'|') && b.get(i.wrapping_sub(1)) != Some(&b'|') {
+            let after = program[i + 1..].trim_start();
+            if after.starts_with("getline") || after.starts_with('&') {
+                // `"cmd" | getline`: the command is the string before the bar.
+                let before = program[..i].trim_end();
+                match before.rfind('"').and_then(|end| {
+                    let start = before[..end].rfind('"')?;
+                    Some(before[start + 1..end].to_owned())
+                }) {
+                    Some(code) if before.ends_with('"') => {
+                        shell_c(r, &code);
+                    }
+                    _ => r.opaque("awk runs a command it builds at run time"),
+                }
+            } else {
+                match awk_string(after) {
+                    Some((code, _)) => {
+                        shell_c(r, &code);
+                    }
+                    None => r.opaque("awk runs a command it builds at run time"),
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// A double-quoted awk string at the start of `text`, unescaped, and the text after it.
+fn awk_string(text: &str) -> Option<(String, &str)> {
+    let body = text.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &body[k + 1..])),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
