@@ -42,8 +42,11 @@ pub(super) enum FileText {
 #[derive(Debug, Default)]
 pub(super) struct Env {
     vars: HashMap<String, Var>,
-    pub(super) functions: HashMap<String, ast::FunctionBody>,
-    pub(super) aliases: HashMap<String, String>,
+    /// Every body a function name was given: a definition inside a branch may not have
+    /// run, so each is read at a call.
+    pub(super) functions: HashMap<String, Vec<ast::FunctionBody>>,
+    /// Every text an alias name was given, likewise.
+    pub(super) aliases: HashMap<String, Vec<String>>,
     /// `$1`...: the arguments of the function being inlined (`None` at the top level,
     /// where they are the agent's own and unknown).
     pub(super) positional: Option<Vec<Value>>,

@@ -385,3 +385,14 @@ fn parser_misreadings_are_not_trusted() {
         assert!(parse(shape).opaque.is_some(), "{shape}");
     }
 }
+
+#[test]
+fn definitions_that_may_not_have_run_do_not_hide_commands() {
+    for input in [
+        "f(){ rm -rf /; }; if false; then f(){ ls; }; fi; f",
+        "if false; then rm(){ :; }; fi; rm -rf /",
+        "alias rm=ls; rm -rf /",
+    ] {
+        assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
+    }
+}

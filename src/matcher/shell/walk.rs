@@ -20,6 +20,8 @@ const STEPS_PER_BYTE: usize = 24;
 const MIN_STEPS: usize = 20_000;
 /// Deepest function-call inlining.
 const MAX_CALLS: usize = 8;
+/// Most definitions of one function or alias name kept.
+pub(super) const MAX_DEFINITIONS: usize = 4;
 
 /// What a command writes to standard output, or what arrives on its standard input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,7 +192,12 @@ impl Reader {
             }
             ast::Command::Function(f) => {
                 let name = f.fname.value.clone();
-                self.env.functions.insert(name, f.body.clone());
+                let bodies = self.env.functions.entry(name).or_default();
+                if bodies.len() < MAX_DEFINITIONS {
+                    bodies.push(f.body.clone());
+                } else {
+                    self.opaque("a function is defined too many times");
+                }
                 Data::Nothing
             }
             ast::Command::ExtendedTest(test, _) => {
@@ -442,21 +449,24 @@ impl Reader {
         let io = self.redirects(redirects.into_iter());
         let stdin = io.stdin.clone().unwrap_or(stdin);
 
-        // An alias: its text stands in for the first word (aliases are expanded whether or
-        // not `expand_aliases` is on, which reads more than bash runs, never less).
+        // An alias: its text stands in for the first word. `bash -c` expands aliases only
+        // under `shopt -s expand_aliases`, and a definition may be in a branch that did not
+        // run, so the command is also read as written below.
+        let mut aliased = Data::Nothing;
         if let Some(first) = words.first()
-            && let Some(text) = self.env.aliases.get(*first).cloned()
+            && let Some(texts) = self.env.aliases.get(*first).cloned()
             && self.calls.len() < MAX_CALLS
         {
-            let mut script = text;
-            for w in &words[1..] {
-                script.push(' ');
-                script.push_str(w);
+            for text in texts {
+                let mut script = text;
+                for w in &words[1..] {
+                    script.push(' ');
+                    script.push_str(w);
+                }
+                self.calls.push(String::new());
+                aliased = aliased.then(self.script(&script, stdin.clone()));
+                self.calls.pop();
             }
-            self.calls.push(String::new());
-            let out = self.script(&script, stdin);
-            self.calls.pop();
-            return out;
         }
 
         let mut fields = Vec::new();
@@ -486,7 +496,7 @@ impl Reader {
         for a in &declared {
             self.assignment(a, true);
         }
-        let out = self.run(fields, &io, stdin, &values);
+        let out = aliased.then(self.run(fields, &io, stdin, &values));
         self.write_files(&io, &out);
         out
     }
@@ -512,10 +522,13 @@ impl Reader {
             self.opaque("the program name is a glob pattern");
         }
         let name = first.text.clone();
-        if let Some(body) = self.env.functions.get(&name).cloned()
-            && !first.quoted
-        {
-            return self.call(&name, &body, &fields[1..], io, stdin);
+        // A function runs instead of the program of its name, but its definition may be in
+        // a branch that did not run: each body is read, and so is the program.
+        let mut called = Data::Nothing;
+        if let Some(bodies) = self.env.functions.get(&name).cloned() {
+            for body in &bodies {
+                called = called.then(self.call(&name, body, &fields[1..], io, stdin.clone()));
+            }
         }
         let program = name.rsplit('/').next().unwrap_or_default().to_owned();
         if program.is_empty() {
@@ -533,7 +546,7 @@ impl Reader {
         if name.contains('/') {
             self.run_file(&name, Data::Nothing);
         }
-        programs::run(self, &program, &fields[1..], io, stdin, env)
+        called.then(programs::run(self, &program, &fields[1..], io, stdin, env))
     }
 
     /// Records a simple command, and the same command with a link the line made replaced

@@ -155,7 +155,10 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                         r.opaque("an alias is defined from a value not known before it runs");
                         continue;
                     }
-                    r.env.aliases.insert(name.to_owned(), value.to_owned());
+                    let texts = r.env.aliases.entry(name.to_owned()).or_default();
+                    if texts.len() < super::super::walk::MAX_DEFINITIONS {
+                        texts.push(value.to_owned());
+                    }
                     // Read now too: what an alias runs is known the moment it is defined.
                     r.script(value, Data::Nothing);
                 }
