@@ -1,5 +1,7 @@
-//! Properties of the shell reader: it never panics, its work is linear in the input, and
-//! its normal form is a fixed point.
+//! Properties of the shell reader: it never panics, its own work (the walk, counted in
+//! steps, with each parse counted by the length it reads) is linear in the input, and its
+//! normal form is a fixed point. The parser's time is measured by `cargo bench --bench
+//! shell`, not asserted here.
 
 use hookgate::matcher::shell::{self, MAX_DEPTH};
 use proptest::prelude::*;
@@ -128,4 +130,52 @@ fn pathological_inputs_stay_linear_and_are_not_understood() {
             .opaque
             .is_some()
     );
+}
+
+/// Issue 18's bad input: each gets a decision (opaque) and none takes the process down. Run
+/// on a thread with a 2 MiB stack, the size of a tokio worker's, where an unbounded
+/// recursive parse of 10,000 levels would overflow (a crash no `catch_unwind` can stop).
+#[test]
+fn bad_input_is_opaque_and_never_crashes() {
+    let n = 10_000;
+    let nested = [
+        "(".repeat(n),
+        "( ".repeat(n),
+        "{ ".repeat(n),
+        "$(".repeat(n),
+        "${x:-".repeat(n),
+        "$((".repeat(n),
+        "<(".repeat(n),
+        "[[ ( ".repeat(n),
+        "if true; then ".repeat(n),
+        "while true; do ".repeat(n),
+        "case x in x) ".repeat(n),
+        "f() { ".repeat(n),
+        format!("{}x{}", "$(echo ".repeat(n), ")".repeat(n)),
+        format!("{}{}", "{ a; ".repeat(n), "}".repeat(n)),
+    ];
+    let other = [
+        "echo 'unterminated".to_owned(),
+        "echo \"unterminated $(".to_owned(),
+        "cat <<EOF\nno end".to_owned(),
+        "rm -rf /\0 --no-preserve-root".to_owned(),
+        "x".repeat(1 << 20),
+        "a;".repeat(1 << 19),
+        "''$(<<EOF\n)\nEOF\n".to_owned(),
+    ];
+    let worker = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            for input in nested.iter().chain(other.iter()) {
+                let line = shell::parse(input);
+                assert!(
+                    line.opaque.is_some(),
+                    "{:?}...: {:?}",
+                    &input[..input.len().min(40)],
+                    line.opaque
+                );
+            }
+        })
+        .expect("spawn a reader thread");
+    worker.join().expect("the reader thread finished");
 }
