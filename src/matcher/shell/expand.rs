@@ -394,11 +394,7 @@ impl Reader {
                         }
                         Expansion::One(value)
                     }
-                    None => {
-                        // Either: read the default for its substitutions, but the value is unknown.
-                        let _ = self.expand_string(default_value.as_deref().unwrap_or(""));
-                        Expansion::One(Value::Unknown)
-                    }
+                    None => self.either(default_value.as_deref()),
                 }
             }
             P::UseAlternativeValue {
@@ -413,10 +409,7 @@ impl Reader {
                     Some(false) => Expansion::One(
                         self.expand_string(alternative_value.as_deref().unwrap_or("")),
                     ),
-                    None => {
-                        let _ = self.expand_string(alternative_value.as_deref().unwrap_or(""));
-                        Expansion::One(Value::Unknown)
-                    }
+                    None => self.either(alternative_value.as_deref()),
                 }
             }
             P::IndicateErrorIfNullOrUnset {
@@ -566,6 +559,13 @@ impl Reader {
             ),
             P::MemberKeys { .. } => Expansion::One(Value::Unknown),
         }
+    }
+
+    /// A `${x:-word}`-like expansion whose test cannot be decided: `word` is read for its
+    /// substitutions (it may run), and the value is unknown.
+    fn either(&mut self, word: Option<&str>) -> Expansion {
+        let _ = self.expand_string(word.unwrap_or(""));
+        Expansion::One(Value::Unknown)
     }
 
     /// Whether the parameter is null (or unset) for a `:-`/`-` test: `None` if not known.
