@@ -38,7 +38,9 @@ hooks:
 `;
 // The same policy with \`blok\` at 7:13: schema-invalid.
 const BROKEN = POLICY.replace('    action: block\n', '    action: blok\n');
-const XSS = 'deploy <script>window.__xss=1</script><img src=x onerror="window.__xss=2">';
+// Quoted, so that it is a valid shell line: unquoted, `<script>` and a trailing `>` are
+// redirections and bash refuses the line, which the policy would then block as unreadable.
+const XSS = `deploy '<script>window.__xss=1</script><img src=x onerror="window.__xss=2">'`;
 
 let dir;
 let daemon;
@@ -131,8 +133,7 @@ test('a pending approval appears live and its command renders as text', async ()
   // Exactly the buttons the request allows (all four by default), and the pattern prefilled.
   assert.deepEqual(await xss.locator('button').allTextContents(),
     ['Approve', 'Deny', 'Approve for session', 'Always approve']);
-  assert.equal(await xss.locator('input.pattern').inputValue(),
-    'exec:deploy <script>window.__xss=1</script><img src=x onerror="window.__xss=2">');
+  assert.equal(await xss.locator('input.pattern').inputValue(), `exec:${XSS}`);
   // Nothing of it ran or was parsed as markup.
   assert.equal(await page.evaluate(() => typeof window.__xss), 'undefined');
   assert.equal(await page.locator('#app img, #app script').count(), 0);

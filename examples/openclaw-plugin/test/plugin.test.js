@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import register from '../index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const binary = process.env.HOOKGATE_BIN ?? join(here, '..', '..', '..', 'target', 'debug', 'hookgate');
+// The binary `cargo test` built: under $CARGO_TARGET_DIR when set (as CI may set it).
+const binary = process.env.HOOKGATE_BIN
+  ?? join(process.env.CARGO_TARGET_DIR ?? join(here, '..', '..', '..', 'target'), 'debug', 'hookgate');
 
 const POLICY = `version: "1"
 hooks:
