@@ -214,11 +214,22 @@ impl Engine {
                     result: results.len(),
                 });
             }
-            if let Some(reason) = subject.unread_match()
-                && !result.passed
-            {
-                // Say why a hook about something else stopped this command.
-                let note = format!("(hookgate could not read this shell command: {reason})");
+            // A block says what hookgate read when that is not the line as written: why it
+            // could not read it (and a hook about something else stopped it), or the command
+            // it found through a loop, a variable or a program that runs it.
+            let note = if result.passed {
+                None
+            } else if let Some(reason) = subject.unread_match() {
+                Some(format!(
+                    "(hookgate could not read this shell command: {reason})"
+                ))
+            } else {
+                subject.found_by(&hook.spec().filter).map(|found| {
+                    let origin = found.origin.as_deref().unwrap_or_default();
+                    format!("(hookgate read `{}` {origin})", found.text())
+                })
+            };
+            if let Some(note) = note {
                 result.message = Some(match result.message.take() {
                     Some(m) => format!("{m} {note}"),
                     None => note,

@@ -1575,6 +1575,27 @@ async fn command_patterns_see_what_the_shell_would_run() {
 }
 
 #[tokio::test]
+async fn a_block_names_the_command_read_where_the_line_does_not_write_it_out() {
+    let e = engine(
+        "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { command: { program: rm, anyArg: '^-[a-z]*r' } }, action: block, onFailure: { action: block, message: 'No rm -r.' } }\n",
+    );
+    let message = |command: &str| {
+        let ctx = tool_ctx("exec", command);
+        let e = &e;
+        async move { e.evaluate(Point::TurnToolPre, &ctx).await.message }
+    };
+    assert_eq!(
+        message("for f in -rf; do rm $f ~; done").await.as_deref(),
+        Some("No rm -r. (hookgate read `rm -rf ~` from a for loop)")
+    );
+    assert_eq!(
+        message("bash -c 'rm -r ~'").await.as_deref(),
+        Some("No rm -r. (hookgate read `rm -r ~` run by bash)")
+    );
+    assert_eq!(message("rm -rf ~").await.as_deref(), Some("No rm -r."));
+}
+
+#[tokio::test]
 async fn unparseable_commands_follow_defaults_on_unparseable() {
     let strict = engine(
         "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: \"^rm\" }, action: block }\n",

@@ -285,6 +285,27 @@ impl<'a> Subject<'a> {
         }) || self.unreadable_matches()
     }
 
+    /// The simple command that `filter`'s `command` or `commandPattern` matched, if the
+    /// reader found it other than written out (through a loop, a variable, a program that
+    /// runs it): what a block message names so the agent sees what was read.
+    pub fn found_by(&self, filter: &MatchSpec) -> Option<&shell::SimpleCommand> {
+        if !self.is_shell_line() {
+            return None;
+        }
+        let line = self.command_line()?;
+        line.commands.iter().find(|c| {
+            c.origin.is_some()
+                && (filter
+                    .command
+                    .as_ref()
+                    .is_some_and(|f| f.accepts(&c.program, &c.args, &c.args.join(" ")))
+                    || filter
+                        .command_pattern
+                        .as_ref()
+                        .is_some_and(|p| p.is_match(&c.text())))
+        })
+    }
+
     /// Whether every named tool argument matches its regex.
     pub fn matches_args(&self, filters: &[ArgFilter]) -> bool {
         let Some(args) = &self.ctx.tool_args else {

@@ -26,6 +26,8 @@ pub(super) struct Field {
     pub(super) glob: bool,
     /// Some part was quoted or escaped: never a reserved word, an alias or an assignment.
     pub(super) quoted: bool,
+    /// Some part is a variable's or a substitution's known value.
+    pub(super) expanded: bool,
 }
 
 impl Field {
@@ -50,10 +52,13 @@ struct Builder {
     current: Field,
     /// The current field exists even if empty (something quoted, or text, was added).
     started: bool,
+    /// Text being added is a value (marks the fields it lands in as expanded).
+    value: bool,
 }
 
 impl Builder {
     fn push_text(&mut self, text: &str, quoted: bool) {
+        self.current.expanded |= self.value && !text.is_empty();
         self.current.text.push_str(text);
         self.current.quoted |= quoted;
         self.started |= quoted || !text.is_empty();
@@ -319,9 +324,15 @@ impl Reader {
                 " \t\n".to_owned()
             }
         };
+        b.value = true;
+        self.push_expansion(values, quoted, &ifs, b);
+        b.value = false;
+    }
+
+    fn push_expansion(&mut self, values: Expansion, quoted: bool, ifs: &str, b: &mut Builder) {
         match values {
             Expansion::One(Value::Known(t)) if quoted => b.push_text(&t, true),
-            Expansion::One(Value::Known(t)) => b.push_split(&t, &ifs),
+            Expansion::One(Value::Known(t)) => b.push_split(&t, ifs),
             Expansion::One(Value::Unknown) => b.push_unknown(quoted),
             Expansion::Each(items) => {
                 for (k, v) in items.into_iter().enumerate() {
@@ -335,7 +346,7 @@ impl Reader {
                     }
                     match v {
                         Value::Known(t) if quoted => b.push_text(&t, true),
-                        Value::Known(t) => b.push_split(&t, &ifs),
+                        Value::Known(t) => b.push_split(&t, ifs),
                         Value::Unknown => b.push_unknown(quoted),
                     }
                 }

@@ -39,6 +39,9 @@ pub struct SimpleCommand {
     pub args: Vec<String>,
     /// File redirections (`> out`, `< in`), in order; descriptor copies (`2>&1`) are left out.
     pub redirects: Vec<Redirect>,
+    /// How the reader found the command when it is not written out on the line as it runs
+    /// (`from a for loop`, `run by git`, `with values from variables`), for messages.
+    pub origin: Option<String>,
 }
 
 /// A file redirection of a simple command.
@@ -137,6 +140,7 @@ pub fn parse_counting(input: &str) -> (CommandLine, usize) {
             program: words.next().unwrap_or_default(),
             args: words.collect(),
             redirects: Vec::new(),
+            origin: None,
         };
         let line = CommandLine {
             commands: vec![command],

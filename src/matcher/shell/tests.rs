@@ -396,3 +396,26 @@ fn definitions_that_may_not_have_run_do_not_hide_commands() {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
     }
 }
+
+#[test]
+fn commands_say_how_they_were_reached() {
+    let origin = |input: &str, program: &str| {
+        parse(input)
+            .commands
+            .into_iter()
+            .find(|c| c.program == program)
+            .and_then(|c| c.origin)
+    };
+    assert_eq!(origin("rm -rf ~", "rm"), None);
+    assert_eq!(origin("ls; rm -rf ~ && echo", "rm"), None);
+    for (input, want) in [
+        ("for f in -rf; do rm $f ~; done", "from a for loop"),
+        ("x=rm; $x -rf ~", "with values from variables"),
+        ("bash -c 'rm -rf ~'", "run by bash"),
+        ("sudo rm -rf ~", "run by sudo"),
+        ("f(){ rm \"$@\"; }; f -rf ~", "from function f"),
+        ("git -c alias.x='!rm -rf ~' x", "run by git"),
+    ] {
+        assert_eq!(origin(input, "rm").as_deref(), Some(want), "{input}");
+    }
+}

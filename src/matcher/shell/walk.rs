@@ -71,6 +71,9 @@ pub(super) struct Reader {
     /// The script is read by a POSIX shell (`sh -c`), not bash: bash's own builtins and
     /// options may not exist there.
     pub(super) posix: bool,
+    /// How the commands being read are reached (`from a for loop`, `run by git`), innermost
+    /// construct first: recorded with each command for messages.
+    origin: Option<String>,
     /// The text of each script being read, innermost last (to check what the parser took
     /// for arithmetic).
     sources: Vec<String>,
@@ -91,9 +94,18 @@ impl Reader {
             },
             sources: Vec::new(),
             posix: false,
+            origin: None,
             depth: 0,
             calls: Vec::new(),
         }
+    }
+
+    /// Runs `read` with `origin` as the way the commands it finds are reached.
+    pub(super) fn reached<T>(&mut self, origin: String, read: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.origin.replace(origin);
+        let out = read(self);
+        self.origin = saved;
+        out
     }
 
     /// Records why the line is not understood (the first reason is kept).
@@ -364,7 +376,10 @@ impl Reader {
                 Value::Known(field.text)
             };
             self.env.set(&f.variable_name, value);
-            out = out.then(self.list(&f.body.list, stdin.clone()));
+            let body = self.reached("from a for loop".to_owned(), |r| {
+                r.list(&f.body.list, stdin.clone())
+            });
+            out = out.then(body);
         }
         // `break` may end the loop early.
         self.env.join(&before);
@@ -464,7 +479,9 @@ impl Reader {
                     script.push_str(w);
                 }
                 self.calls.push(String::new());
-                aliased = aliased.then(self.script(&script, stdin.clone()));
+                let origin = format!("from alias {first}");
+                let read = self.reached(origin, |r| r.script(&script, stdin.clone()));
+                aliased = aliased.then(read);
                 self.calls.pop();
             }
         }
@@ -537,10 +554,17 @@ impl Reader {
         self.steps += fields.len();
         let args: Vec<String> = fields[1..].iter().map(|f| f.text.clone()).collect();
         let args = programs::canonical_args(&program, &args);
+        let origin = self.origin.clone().or_else(|| {
+            fields
+                .iter()
+                .any(|f| f.expanded)
+                .then(|| "with values from variables".to_owned())
+        });
         self.record(SimpleCommand {
             program: program.clone(),
             args,
             redirects: io.redirects.clone(),
+            origin,
         });
         // `./x.sh` that this line wrote: its text runs.
         if name.contains('/') {
@@ -551,7 +575,10 @@ impl Reader {
 
     /// Records a simple command, and the same command with a link the line made replaced
     /// by its target.
-    pub(super) fn record(&mut self, command: SimpleCommand) {
+    pub(super) fn record(&mut self, mut command: SimpleCommand) {
+        if command.origin.is_none() {
+            command.origin.clone_from(&self.origin);
+        }
         if self.line.commands.len() >= MAX_COMMANDS {
             self.opaque("the command holds too many commands");
             return;
@@ -589,6 +616,7 @@ impl Reader {
                 program: name.to_owned(),
                 args: args.iter().map(|f| f.text.clone()).collect(),
                 redirects: io.redirects.clone(),
+                origin: None,
             });
             return Data::Unknown;
         }
@@ -611,7 +639,9 @@ impl Reader {
             self.opaque("the command nests too deeply");
             Data::Unknown
         } else {
-            self.compound(&body.0, stdin)
+            self.reached(format!("from function {name}"), |r| {
+                r.compound(&body.0, stdin)
+            })
         };
         self.depth -= 1;
         self.calls.pop();

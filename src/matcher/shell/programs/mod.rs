@@ -105,7 +105,7 @@ pub(super) fn run(
         r.opaque("the command preloads a library");
     }
     if let Some(row) = table::find(program) {
-        return match row.runs {
+        return r.reached(format!("run by {program}"), |r| match row.runs {
             table::Runs::Command { skip } => {
                 let texts = texts(args);
                 let (opts, at) = options::leading(&texts, &row.options);
@@ -141,7 +141,7 @@ pub(super) fn run(
                 Data::Unknown
             }
             table::Runs::Own => runners::run(r, program, row, args, io, stdin, env),
-        };
+        });
     }
     if table::is_interpreter(program) {
         runners::interpreter(r, args, &stdin);

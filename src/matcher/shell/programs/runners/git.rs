@@ -153,6 +153,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
                     program: "sh".to_owned(),
                     args: sh_args,
                     redirects: Vec::new(),
+                    origin: None,
                 });
                 let script = std::iter::once(code.to_owned())
                     .chain(rest.iter().cloned())

@@ -357,6 +357,7 @@ pub(super) fn shell_c(r: &mut Reader, code: &str) {
         program: "sh".to_owned(),
         args: vec!["-c".to_owned(), code.to_owned()],
         redirects: Vec::new(),
+        origin: None,
     });
     r.script(code, Data::Nothing);
 }

@@ -232,6 +232,7 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                     program: "rm".to_owned(),
                     args: rm_args,
                     redirects: Vec::new(),
+                    origin: None,
                 });
             }
             "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {}

@@ -37,6 +37,7 @@ pub(super) fn ssh_options(r: &mut Reader, t: &[String]) {
                     program: "sh".to_owned(),
                     args: vec!["-c".to_owned(), format!("exec {value}")],
                     redirects: Vec::new(),
+                    origin: None,
                 });
             }
             r.script(value, Data::Nothing);
