@@ -37,6 +37,15 @@ impl Field {
             ..Field::default()
         }
     }
+
+    /// The field as a value: its text, or unknown if part of it is.
+    pub(super) fn value(&self) -> Value {
+        if self.unknown {
+            Value::Unknown
+        } else {
+            Value::Known(self.text.clone())
+        }
+    }
 }
 
 /// Whether unquoted `text` is a pattern the shell matches against file names: a lone `[`

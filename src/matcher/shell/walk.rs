@@ -370,12 +370,7 @@ impl Reader {
             if self.exhausted() {
                 return Data::Unknown;
             }
-            let value = if field.unknown {
-                Value::Unknown
-            } else {
-                Value::Known(field.text)
-            };
-            self.env.set(&f.variable_name, value);
+            self.env.set(&f.variable_name, field.value());
             let body = self.reached("from a for loop".to_owned(), |r| {
                 r.list(&f.body.list, stdin.clone())
             });
@@ -620,16 +615,7 @@ impl Reader {
             });
             return Data::Unknown;
         }
-        let positional = args
-            .iter()
-            .map(|f| {
-                if f.unknown {
-                    Value::Unknown
-                } else {
-                    Value::Known(f.text.clone())
-                }
-            })
-            .collect();
+        let positional = args.iter().map(Field::value).collect();
         let saved = self.env.positional.replace(positional);
         self.calls.push(name.to_owned());
         self.depth += 1;

@@ -122,7 +122,7 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 }
             }
             if let Some(k) = t.iter().position(|a| a == "--") {
-                r.env.positional = Some(args[k + 1..].iter().map(value).collect());
+                r.env.positional = Some(args[k + 1..].iter().map(Field::value).collect());
             }
             Data::Nothing
         }
@@ -241,14 +241,6 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
         "cd" | "pushd" | "popd" | "true" | "false" | ":" | "shopt" | "test" | "[" | "exit"
         | "return" | "wait" | "break" | "continue" => Data::Nothing,
         _ => Data::Unknown,
-    }
-}
-
-fn value(f: &Field) -> Value {
-    if f.unknown {
-        Value::Unknown
-    } else {
-        Value::Known(f.text.clone())
     }
 }
 

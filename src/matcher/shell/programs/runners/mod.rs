@@ -290,7 +290,7 @@ pub(super) fn run(
                 Some(f) if f.unknown => r.opaque("the sourced script comes from a substitution"),
                 Some(f) if is_stdin_path(&f.text) => stdin_shell(r, stdin),
                 Some(f) => {
-                    let positional = args[1..].iter().map(value_of).collect::<Vec<_>>();
+                    let positional = args[1..].iter().map(Field::value).collect::<Vec<_>>();
                     let saved =
                         (!positional.is_empty()).then(|| r.env.positional.replace(positional));
                     r.run_file(&f.text, Data::Nothing);
@@ -324,14 +324,6 @@ pub(super) fn run(
             )
         }
         _ => Data::Unknown,
-    }
-}
-
-fn value_of(f: &Field) -> Value {
-    if f.unknown {
-        Value::Unknown
-    } else {
-        Value::Known(f.text.clone())
     }
 }
 

@@ -9,7 +9,7 @@ use crate::matcher::shell::programs::table::{self, Program};
 use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
-use super::{stdin_shell, value_of};
+use super::stdin_shell;
 
 /// A shell: its `-c` script, a script file, or what it reads on standard input.
 pub(in crate::matcher::shell::programs) fn shell(
@@ -65,7 +65,7 @@ pub(in crate::matcher::shell::programs) fn shell(
                 .get(i + 2..)
                 .unwrap_or_default()
                 .iter()
-                .map(value_of)
+                .map(Field::value)
                 .collect();
             let saved = r.env.positional.replace(positional);
             r.script(&script.text, Data::Nothing);
