@@ -59,7 +59,29 @@ impl SimpleCommand {
     /// same command.
     pub fn text(&self) -> String {
         // In program position, `X=1` would read as an assignment and `r*` as a pattern.
-        let mut s = if self.program.contains(['=', '*', '?', '[', '{']) {
+        // A reserved word (`/bin/if` runs a program named `if`) would start a compound.
+        let reserved = matches!(
+            self.program.as_str(),
+            "if" | "then"
+                | "else"
+                | "elif"
+                | "fi"
+                | "do"
+                | "done"
+                | "case"
+                | "esac"
+                | "while"
+                | "until"
+                | "for"
+                | "in"
+                | "select"
+                | "function"
+                | "time"
+                | "coproc"
+                | "[["
+                | "]]"
+        );
+        let mut s = if reserved || self.program.contains(['=', '*', '?', '[', '{']) {
             format!("'{}'", self.program.replace('\'', r"'\''"))
         } else {
             quote(&self.program).into_owned()
@@ -78,6 +100,21 @@ impl SimpleCommand {
     }
 }
 
+/// Whether a leading `~` in `word` reads back as the same text: `~`, `~/x` and `~user` do
+/// (the reader writes the home and other users' homes that way); `~0`, `~+` and `~-`
+/// would be read as directory-stack entries.
+fn tilde_reads_back(word: &str) -> bool {
+    let Some(rest) = word.strip_prefix('~') else {
+        return true;
+    };
+    let user = rest.split('/').next().unwrap_or_default();
+    user.is_empty()
+        || user.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && user
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+}
+
 /// `word`, single-quoted if the shell would read it as anything but itself.
 fn quote(word: &str) -> std::borrow::Cow<'_, str> {
     let plain = !word.is_empty()
@@ -86,7 +123,8 @@ fn quote(word: &str) -> std::borrow::Cow<'_, str> {
         && word
             .chars()
             .all(|c| c.is_alphanumeric() || "_@%+=:,./-*?[]{}^~".contains(c))
-        && (!word.contains('{') || !word.contains(','));
+        && (!word.contains('{') || !word.contains(','))
+        && tilde_reads_back(word);
     if plain {
         word.into()
     } else {

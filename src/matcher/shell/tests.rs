@@ -419,3 +419,17 @@ fn commands_say_how_they_were_reached() {
         assert_eq!(origin(input, "rm").as_deref(), Some(want), "{input}");
     }
 }
+
+#[test]
+fn tildes_that_are_not_homes_are_quoted_in_the_normal_form() {
+    for input in [
+        "bash -c '/~0 a; b'",
+        "echo '~+' '~-' ~user ~/x",
+        "'a x' ; /if",
+    ] {
+        let once = parse(input).normalized();
+        let again = parse(&once);
+        assert!(again.opaque.is_none(), "{once}: {again:?}");
+        assert_eq!(again.normalized(), once, "{input}");
+    }
+}
