@@ -120,6 +120,10 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
     assert!(runs("find ~ -exec rm -rf {} +", "rm -rf ~"));
     assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf /"));
     assert!(runs(
+        "xargs -a /dev/stdin rm -rf <<< /tmp/x",
+        "rm -rf /tmp/x"
+    ));
+    assert!(runs(
         "printf '%s\\n' a b | xargs -I{} rm -rf {}",
         "rm -rf b"
     ));

@@ -7,7 +7,7 @@ use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::{self, Opt};
 use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::texts;
-use crate::matcher::shell::walk::{Data, Io, Reader};
+use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
 /// `xargs [options] [command [args]]`: the command runs with the items of standard input
 /// (or of `-a file`) appended, or put in place of `-I`'s replacement string.
@@ -25,9 +25,12 @@ pub(super) fn xargs(
     let mut delimiter: Option<char> = None;
     for o in &opts {
         match o {
+            // `-a FILE`: the line's own writing, or not known. `-a /dev/stdin` reads what
+            // standard input carries, as without `-a`.
             Opt::Short('a', Some(f)) | Opt::Long(_, Some(f))
-                if matches!(o, Opt::Short('a', _))
-                    || matches!(o, Opt::Long(l, _) if l == "arg-file") =>
+                if (matches!(o, Opt::Short('a', _))
+                    || matches!(o, Opt::Long(l, _) if l == "arg-file"))
+                    && !is_stdin_path(f) =>
             {
                 input = r.file_data(&Field::literal(f));
                 if input == Data::Nothing {
