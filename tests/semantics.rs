@@ -1593,6 +1593,21 @@ async fn a_block_names_the_command_read_where_the_line_does_not_write_it_out() {
         Some("No rm -r. (hookgate read `rm -r ~` run by bash)")
     );
     assert_eq!(message("rm -rf ~").await.as_deref(), Some("No rm -r."));
+    // A commandPattern that matches the raw text keeps the seed's message exactly.
+    let seed = engine(
+        "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: 'rm -rf' }, action: block, onFailure: { action: block, message: 'No rm.' } }\n",
+    );
+    let d = seed
+        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "bash -c 'rm -rf ~'"))
+        .await;
+    assert_eq!(d.message.as_deref(), Some("No rm."));
+    let d = seed
+        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "x=-rf; rm $x ~"))
+        .await;
+    assert_eq!(
+        d.message.as_deref(),
+        Some("No rm. (hookgate read `rm -rf ~` with values from variables)")
+    );
 }
 
 #[tokio::test]

@@ -287,9 +287,17 @@ impl<'a> Subject<'a> {
 
     /// The simple command that `filter`'s `command` or `commandPattern` matched, if the
     /// reader found it other than written out (through a loop, a variable, a program that
-    /// runs it): what a block message names so the agent sees what was read.
+    /// runs it): what a block message names so the agent sees what was read. A
+    /// `commandPattern` that matches the raw text matched as the seed plugin would, and
+    /// its message stays the seed's.
     pub fn found_by(&self, filter: &MatchSpec) -> Option<&shell::SimpleCommand> {
-        if !self.is_shell_line() {
+        if !self.is_shell_line()
+            || filter.command.is_none()
+                && filter
+                    .command_pattern
+                    .as_ref()
+                    .is_none_or(|p| p.is_match(self.raw))
+        {
             return None;
         }
         let line = self.command_line()?;

@@ -165,8 +165,24 @@ fn search_pattern(program: &str, args: &[String]) -> Option<usize> {
     None
 }
 
+/// The components of an absolute path after a process's view of the root
+/// (`/proc/self/root/etc/shadow` is `/etc/shadow`), else all of them.
+pub(crate) fn below_proc_root<'a>(parts: &'a [&'a str]) -> &'a [&'a str] {
+    match parts {
+        ["proc", pid, "root", rest @ ..]
+            if *pid == "self"
+                || *pid == "thread-self"
+                || pid.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest
+        }
+        all => all,
+    }
+}
+
 /// `path` with empty and `.` components dropped and `..` applied to the component before
-/// it (lexically: symbolic links are not followed).
+/// it (lexically: symbolic links are not followed), and a process's view of the root
+/// (`/proc/self/root/...`) written as `/`.
 pub fn normalize(path: &str) -> String {
     // `$HOME/x` and `${HOME}/x` are `~/x`.
     let home = ["$HOME", "${HOME}"].iter().find_map(|h| {
@@ -196,6 +212,11 @@ pub fn normalize(path: &str) -> String {
             c => parts.push(c),
         }
     }
+    let parts = if absolute {
+        below_proc_root(&parts)
+    } else {
+        &parts[..]
+    };
     let joined = parts.join("/");
     match (absolute, joined.is_empty()) {
         (true, _) => format!("/{joined}"),
@@ -224,6 +245,9 @@ mod tests {
             ("$HOME/.ssh/id_rsa", "~/.ssh/id_rsa"),
             ("${HOME}", "~"),
             ("$HOMEX/a", "$HOMEX/a"),
+            ("/proc/self/root/home/u/.ssh/id_rsa", "/home/u/.ssh/id_rsa"),
+            ("/proc/1/root//etc/./shadow", "/etc/shadow"),
+            ("proc/self/root/x", "proc/self/root/x"),
         ] {
             assert_eq!(normalize(input), want, "{input}");
         }

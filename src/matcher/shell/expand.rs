@@ -519,39 +519,43 @@ impl Reader {
                     _ => Expansion::One(Value::Unknown),
                 }
             }
+            // `${x^}`, `${x^^}`, `${x,}`, `${x,,}`: with a pattern (`${x^^r}`), only the
+            // characters it matches change, which is not modelled: unknown.
             P::UppercaseFirstChar {
                 parameter,
                 indirect,
-                ..
-            } => self
-                .lookup(parameter, *indirect)
-                .map(|v| v.map_text(|t| capitalize(&t))),
-            P::UppercasePattern {
+                pattern,
+            }
+            | P::UppercasePattern {
                 parameter,
                 indirect,
-                ..
-            } => self
-                .lookup(parameter, *indirect)
-                .map(|v| v.map_text(|t| t.to_uppercase())),
-            P::LowercaseFirstChar {
+                pattern,
+            }
+            | P::LowercaseFirstChar {
                 parameter,
                 indirect,
-                ..
-            } => self.lookup(parameter, *indirect).map(|v| {
-                v.map_text(|t| {
-                    let mut c = t.chars();
-                    c.next()
-                        .map(|f| f.to_lowercase().chain(c).collect())
-                        .unwrap_or_default()
-                })
-            }),
-            P::LowercasePattern {
+                pattern,
+            }
+            | P::LowercasePattern {
                 parameter,
                 indirect,
-                ..
-            } => self
-                .lookup(parameter, *indirect)
-                .map(|v| v.map_text(|t| t.to_lowercase())),
+                pattern,
+            } => {
+                let current = self.lookup(parameter, *indirect);
+                if pattern
+                    .as_deref()
+                    .is_some_and(|p| !matches!(p, "" | "?" | "*"))
+                {
+                    return current.map(|_| Value::Unknown);
+                }
+                let convert: fn(&str) -> String = match expr {
+                    P::UppercaseFirstChar { .. } => capitalize,
+                    P::UppercasePattern { .. } => str::to_uppercase,
+                    P::LowercaseFirstChar { .. } => lower_first,
+                    _ => str::to_lowercase,
+                };
+                current.map(|v| v.map_text(|t| convert(&t)))
+            }
             P::ReplaceSubstring {
                 parameter,
                 indirect,
@@ -714,6 +718,13 @@ pub(super) enum Trim {
     LargestSuffix,
     SmallestPrefix,
     LargestPrefix,
+}
+
+fn lower_first(t: &str) -> String {
+    let mut c = t.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn capitalize(t: &str) -> String {

@@ -437,3 +437,26 @@ fn tildes_that_are_not_homes_are_quoted_in_the_normal_form() {
         assert_eq!(again.normalized(), once, "{input}");
     }
 }
+
+#[test]
+fn values_the_walk_must_not_invent() {
+    // dash has no `printf -v`: under `sh -c` the variable stays unknown.
+    assert!(
+        parse("sh -c 'printf -v o %s -rf; rm $o x'")
+            .opaque
+            .is_some()
+    );
+    assert!(runs("bash -c 'printf -v o %s -rf; rm $o x'", "rm -rf x"));
+    // `${x^^r}` changes only the characters its pattern matches: not modelled.
+    assert!(parse("x=rm; ${x^^r} -rf /").opaque.is_some());
+    assert!(runs("x=RM; ${x,,} -rf /", "rm -rf /"));
+    // The home inside a word is `$HOME`, not a literal tilde; `$PWD` inside one is unknown.
+    assert!(runs("curl -d @$HOME/.netrc x", "curl -d '@$HOME/.netrc' x"));
+    assert!(runs("cd $PWD/src", "cd ./src"));
+    assert!(runs(
+        "docker run -v \"$PWD\":/s img",
+        "docker run -v '$(...):/s' img"
+    ));
+    // `mkfs -t TYPE` runs `mkfs.TYPE`.
+    assert!(runs("mkfs -t ext4 /dev/sdb", "mkfs.ext4 /dev/sdb"));
+}

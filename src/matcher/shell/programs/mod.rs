@@ -68,16 +68,7 @@ fn absolute(path: &str) -> String {
         .split('/')
         .filter(|p| !p.is_empty() && *p != ".")
         .collect();
-    let rest = match parts.as_slice() {
-        ["proc", pid, "root", rest @ ..]
-            if *pid == "self"
-                || *pid == "thread-self"
-                || pid.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            rest
-        }
-        all => all,
-    };
+    let rest = crate::matcher::paths::below_proc_root(&parts);
     let mut out = String::from("/");
     out.push_str(&rest.join("/"));
     if path.ends_with('/') && out.len() > 1 {
