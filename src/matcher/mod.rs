@@ -4,6 +4,7 @@
 //! An external matcher (`match.custom`) is a program, run by [`custom::matches`] only after
 //! the built-in filters passed.
 
+pub mod code;
 pub mod custom;
 pub mod paths;
 mod prefilter;

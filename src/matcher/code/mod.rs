@@ -1,0 +1,170 @@
+//! The code reader: inline code of other languages (`python3 -c`, `node -e`, `perl -e`,
+//! `ruby -e`, `php -r`, `lua -e`, and the same code fed on standard input) read into what it
+//! does, so the filters that see shell commands see it too.
+//!
+//! Each language is parsed with its tree-sitter grammar (`tree.rs` keeps the bounds the
+//! grammar does not: size, NUL, nesting, time); its module walks the tree with an
+//! environment of constant values (`scope.rs`) and maps the calls that have effects to
+//! [`Effect`]s: a shell command line, a program and its arguments, or one of the *virtual
+//! commands* the shell reader already knows (`rm -r -f PATH` for `shutil.rmtree(PATH)`,
+//! `cat PATH` for a file read, `curl URL` for a network request). Code that cannot be read
+//! statically (an `eval` of a value not known, a function named at run time, code that was
+//! downloaded or decoded, a fork in a loop) makes the reading *opaque*, with the reason.
+
+mod javascript;
+mod lua;
+mod perl;
+mod php;
+mod python;
+mod ruby;
+mod scope;
+mod tree;
+
+pub use scope::Val;
+
+/// Longest code read, in bytes (the shell reader's own input bound).
+pub const MAX_CODE: usize = crate::matcher::shell::MAX_INPUT;
+/// Most effects kept from one piece of code.
+pub const MAX_EFFECTS: usize = 256;
+/// Deepest nesting of code run by code (`exec("exec('...')")`).
+pub const MAX_DEPTH: usize = 4;
+
+/// A language whose inline code is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// `python`, `python3`, `python3.12`
+    Python,
+    /// `node`, `nodejs`, `deno`, `bun`
+    JavaScript,
+    /// `ruby`
+    Ruby,
+    /// `perl`
+    Perl,
+    /// `php` (code without `<?php`, as `php -r` takes it)
+    Php,
+    /// `lua`, `luajit`
+    Lua,
+}
+
+impl Lang {
+    /// The language an interpreter program runs, by its file name.
+    pub fn of_program(program: &str) -> Option<Lang> {
+        let versioned = |name: &str| {
+            program.strip_prefix(name).is_some_and(|v| {
+                !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.')
+            })
+        };
+        Some(match program {
+            "python" | "python2" | "python3" | "pypy" | "pypy3" => Lang::Python,
+            _ if versioned("python") => Lang::Python,
+            "node" | "nodejs" | "deno" | "bun" => Lang::JavaScript,
+            "ruby" | "jruby" | "truffleruby" => Lang::Ruby,
+            _ if versioned("ruby") => Lang::Ruby,
+            "perl" => Lang::Perl,
+            _ if versioned("perl") => Lang::Perl,
+            "php" => Lang::Php,
+            _ if versioned("php") => Lang::Php,
+            "lua" | "luajit" => Lang::Lua,
+            _ if versioned("lua") => Lang::Lua,
+            _ => return None,
+        })
+    }
+
+    /// The language's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::JavaScript => "javascript",
+            Lang::Ruby => "ruby",
+            Lang::Perl => "perl",
+            Lang::Php => "php",
+            Lang::Lua => "lua",
+        }
+    }
+
+    fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Lang::Perl => tree_sitter_perl::LANGUAGE.into(),
+            Lang::Php => tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
+            Lang::Lua => tree_sitter_lua::LANGUAGE.into(),
+        }
+    }
+}
+
+/// What a piece of code does that a filter may care about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Runs a shell command line (`os.system(s)`, `` `s` ``, `child_process.exec(s)`).
+    Shell(Val),
+    /// Runs a program with these arguments, the program first (`subprocess.run([...])`).
+    Exec(Vec<Val>),
+    /// A virtual command with the same effect, as the shell would spell it: `rm -r -f PATH`
+    /// for a recursive delete, `cat PATH` for a read, `tee PATH` for a write, `curl URL`
+    /// for a network request, `chmod MODE PATH`, `mv FROM TO`, `cp FROM TO`.
+    Command(&'static str, Vec<Val>),
+}
+
+/// One effect and where in the code it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// What the code does.
+    pub effect: Effect,
+    /// The line of the code it comes from, from 1.
+    pub line: usize,
+}
+
+/// Why a piece of code cannot be read, and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unread {
+    /// Why, in words for a message.
+    pub reason: &'static str,
+    /// The line of the code, from 1.
+    pub line: usize,
+}
+
+/// What reading a piece of code found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// The effects, in the order of the code.
+    pub found: Vec<Found>,
+    /// Set when the code cannot be read statically: the first reason.
+    pub opaque: Option<Unread>,
+}
+
+/// Reads `code` written in `lang`.
+pub fn read(lang: Lang, code: &str) -> Reading {
+    let mut cx = scope::Cx::new(lang);
+    read_into(&mut cx, lang, code, 0, 1);
+    cx.finish()
+}
+
+/// Reads `code` (found at `line` of the outer code, `depth` levels of `eval` down) into `cx`.
+fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usize) {
+    if depth > MAX_DEPTH {
+        cx.opaque("the code runs code that runs code, too deeply to read", line);
+        return;
+    }
+    let tree = match tree::parse(lang, code) {
+        Ok(tree) => tree,
+        Err(unread) => {
+            cx.opaque(unread.reason, line + unread.line.saturating_sub(1));
+            return;
+        }
+    };
+    let src = tree::Source::new(code, line);
+    match lang {
+        Lang::Python => python::read(cx, &tree, &src),
+        Lang::JavaScript => javascript::read(cx, &tree, &src),
+        Lang::Ruby => ruby::read(cx, &tree, &src),
+        Lang::Perl => perl::read(cx, &tree, &src),
+        Lang::Php => php::read(cx, &tree, &src),
+        Lang::Lua => lua::read(cx, &tree, &src),
+    }
+    // Code run by code (`exec('...')`) is read where the walk found it.
+    for (text, at) in cx.take_nested() {
+        read_into(cx, lang, &text, depth + 1, at);
+    }
+}

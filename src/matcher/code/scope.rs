@@ -1,0 +1,255 @@
+//! What a read keeps: the effects found so far, the first reason the code is opaque, the
+//! code that code runs (read next), a work budget; and the names a piece of code binds.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{Effect, Found, Lang, MAX_EFFECTS, Reading, Unread};
+
+/// A value in code, as far as it is known before the code runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Val {
+    /// Exactly this text. A home directory is written `~` at the start of a path, as the
+    /// shell reader writes it.
+    Known(String),
+    /// Not known before the code runs.
+    Unknown,
+    /// Data the code received from the network or decoded (base64, hex, zlib): running it
+    /// runs what was hidden.
+    Fetched,
+}
+
+impl Val {
+    /// A known text.
+    pub fn known(text: impl Into<String>) -> Val {
+        Val::Known(text.into())
+    }
+
+    /// The text, if known.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Val::Known(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// `self` followed by `next`.
+    pub fn concat(self, next: Val) -> Val {
+        match (self, next) {
+            (Val::Known(mut a), Val::Known(b)) => {
+                a.push_str(&b);
+                Val::Known(a)
+            }
+            (Val::Fetched, _) | (_, Val::Fetched) => Val::Fetched,
+            _ => Val::Unknown,
+        }
+    }
+}
+
+/// Work allowed per byte of code, and on top: bounds the walk whatever the code repeats.
+const STEPS_PER_BYTE: usize = 16;
+const STEPS_BASE: usize = 10_000;
+
+/// The state of one read, shared by the code it reads and the code that code runs.
+pub(super) struct Cx {
+    pub(super) lang: Lang,
+    found: Vec<Found>,
+    opaque: Option<Unread>,
+    nested: Vec<(String, usize)>,
+    steps: usize,
+    budget: usize,
+}
+
+impl Cx {
+    pub(super) fn new(lang: Lang) -> Cx {
+        Cx {
+            lang,
+            found: Vec::new(),
+            opaque: None,
+            nested: Vec::new(),
+            steps: 0,
+            budget: STEPS_BASE,
+        }
+    }
+
+    /// Allows work in proportion to `bytes` more of code.
+    pub(super) fn allow(&mut self, bytes: usize) {
+        self.budget = self.budget.saturating_add(bytes.saturating_mul(STEPS_PER_BYTE));
+    }
+
+    /// Spends one step; false (and the read is opaque) once the budget is gone.
+    pub(super) fn step(&mut self, line: usize) -> bool {
+        self.steps += 1;
+        if self.steps > self.budget {
+            self.opaque("the code is too complex to read in time", line);
+            return false;
+        }
+        true
+    }
+
+    /// Records an effect at `line`.
+    pub(super) fn found(&mut self, effect: Effect, line: usize) {
+        if self.found.len() >= MAX_EFFECTS {
+            self.opaque("the code does too many things to list", line);
+            return;
+        }
+        self.found.push(Found { effect, line });
+    }
+
+    /// Records a virtual command.
+    pub(super) fn command(&mut self, program: &'static str, args: Vec<Val>, line: usize) {
+        self.found(Effect::Command(program, args), line);
+    }
+
+    /// Records why the code cannot be read (the first reason is kept).
+    pub(super) fn opaque(&mut self, reason: &'static str, line: usize) {
+        self.opaque.get_or_insert(Unread { reason, line });
+    }
+
+    /// Code the code runs in its own language (`exec(...)`, `eval(...)`): read after the
+    /// code that runs it, or opaque when it is not known.
+    pub(super) fn eval(&mut self, code: Val, line: usize) {
+        match code {
+            Val::Known(text) => self.nested.push((text, line)),
+            Val::Fetched => self.opaque("the code runs code it downloaded or decoded", line),
+            Val::Unknown => self.opaque(
+                "the code runs code built at run time (an eval of a value not known before it runs)",
+                line,
+            ),
+        }
+    }
+
+    pub(super) fn take_nested(&mut self) -> Vec<(String, usize)> {
+        std::mem::take(&mut self.nested)
+    }
+
+    pub(super) fn finish(self) -> Reading {
+        Reading {
+            found: self.found,
+            opaque: self.opaque,
+        }
+    }
+}
+
+/// What a name is bound to in a piece of code, gathered before the walk: the code's
+/// assignments are read without regard to order, so a name bound once is known everywhere
+/// and a name bound more than once (or in a loop, or as a parameter) is not known.
+#[derive(Clone)]
+pub(super) enum Slot<'t> {
+    /// Assigned once, to this expression.
+    Expr(Node<'t>),
+    /// Imported, or assigned a module or function: its qualified name (`os.path`,
+    /// `subprocess.run`).
+    Ref(String),
+    /// Assigned more than once, or in a way the reader does not follow.
+    Many,
+}
+
+/// The names of one piece of code.
+#[derive(Default)]
+pub(super) struct Names<'t> {
+    slots: HashMap<String, Slot<'t>>,
+    /// Modules imported with `*`: a bare name may be one of theirs.
+    pub(super) star: Vec<String>,
+    /// Names being evaluated: a name whose value depends on itself is not known.
+    evaluating: Vec<String>,
+}
+
+impl<'t> Names<'t> {
+    /// Binds `name`; a second binding makes it [`Slot::Many`].
+    pub(super) fn bind(&mut self, name: &str, slot: Slot<'t>) {
+        self.slots
+            .entry(name.to_owned())
+            .and_modify(|s| *s = Slot::Many)
+            .or_insert(slot);
+    }
+
+    /// Marks `name` as not known (a parameter, a loop variable, `x += ...`).
+    pub(super) fn forget(&mut self, name: &str) {
+        self.slots.insert(name.to_owned(), Slot::Many);
+    }
+
+    pub(super) fn get(&self, name: &str) -> Option<&Slot<'t>> {
+        self.slots.get(name)
+    }
+
+    /// Evaluates `name` with `eval`, unless it is already being evaluated (a cycle, or
+    /// nesting past a bound), in which case it is not known.
+    pub(super) fn enter(&mut self, name: &str) -> bool {
+        if self.evaluating.len() >= 32 || self.evaluating.iter().any(|n| n == name) {
+            return false;
+        }
+        self.evaluating.push(name.to_owned());
+        true
+    }
+
+    pub(super) fn leave(&mut self) {
+        self.evaluating.pop();
+    }
+}
+
+/// `~` and `~/...` written for the shell reader; `$HOME` and `${HOME}` at the start too.
+pub(super) fn home(path: &str) -> String {
+    for prefix in ["$HOME", "${HOME}"] {
+        if let Some(rest) = path.strip_prefix(prefix)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            return format!("~{rest}");
+        }
+    }
+    path.to_owned()
+}
+
+/// Paths joined as `os.path.join` and `path.join` do: a later absolute part starts over.
+pub(super) fn join(parts: &[Val]) -> Val {
+    let mut out = String::new();
+    for part in parts {
+        let Some(p) = part.text() else {
+            return part.clone().concat(Val::Unknown);
+        };
+        if p.starts_with('/') {
+            out = p.to_owned();
+        } else if out.is_empty() || out.ends_with('/') {
+            out.push_str(p);
+        } else {
+            out.push('/');
+            out.push_str(p);
+        }
+    }
+    Val::Known(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn join_starts_over_at_an_absolute_part() {
+        let k = Val::known;
+        assert_eq!(join(&[k("~"), k(".ssh"), k("id_rsa")]), k("~/.ssh/id_rsa"));
+        assert_eq!(join(&[k("a/"), k("b")]), k("a/b"));
+        assert_eq!(join(&[k("a"), k("/etc"), k("passwd")]), k("/etc/passwd"));
+        assert_eq!(join(&[k("a"), Val::Unknown]), Val::Unknown);
+    }
+
+    #[test]
+    fn home_is_written_as_the_shell_reader_writes_it() {
+        assert_eq!(home("$HOME/.ssh"), "~/.ssh");
+        assert_eq!(home("${HOME}"), "~");
+        assert_eq!(home("$HOMEDIR"), "$HOMEDIR");
+    }
+
+    #[test]
+    fn a_name_bound_twice_is_not_known() {
+        let mut names = Names::default();
+        names.bind("x", Slot::Ref("os".into()));
+        assert!(matches!(names.get("x"), Some(Slot::Ref(_))));
+        names.bind("x", Slot::Ref("os".into()));
+        assert!(matches!(names.get("x"), Some(Slot::Many)));
+        assert!(names.enter("x"));
+        assert!(!names.enter("x"));
+        names.leave();
+        assert!(names.enter("x"));
+    }
+}

@@ -1,0 +1,168 @@
+//! Parsing with a tree-sitter grammar, inside bounds the grammar does not keep: the size,
+//! a NUL byte, nesting (the walk recurses over the tree) and time (a parse that runs past
+//! its deadline is cancelled). A syntax error is reported with its line: the interpreter
+//! would refuse such code too, but the reader cannot tell what it would run instead.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Node, ParseOptions, Parser, Tree};
+
+use super::{Lang, MAX_CODE, Unread};
+
+/// Deepest nesting of brackets read: the walk recurses once per level.
+pub(super) const MAX_NESTING: usize = 100;
+/// Longest a parse may run. Parsing is linear in the code; this only catches what is not.
+const DEADLINE: Duration = Duration::from_millis(50);
+
+/// The syntax tree of `code`, or why it is not read.
+pub(super) fn parse(lang: Lang, code: &str) -> Result<Tree, Unread> {
+    let at_start = |reason| Unread { reason, line: 1 };
+    if code.len() > MAX_CODE {
+        return Err(at_start("the code is too long to read"));
+    }
+    if let Some(at) = code.find('\0') {
+        return Err(Unread {
+            reason: "the code holds a NUL byte",
+            line: line_of(code, at),
+        });
+    }
+    if let Some(at) = too_deep(code) {
+        return Err(Unread {
+            reason: "the code nests brackets too deeply to read",
+            line: line_of(code, at),
+        });
+    }
+    let mut parser = Parser::new();
+    parser
+        .set_language(&lang.grammar())
+        .map_err(|_| at_start("the code's grammar could not be loaded"))?;
+    let start = Instant::now();
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if start.elapsed() > DEADLINE {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let bytes = code.as_bytes();
+    let tree = parser
+        .parse_with_options(
+            &mut |at, _| bytes.get(at..).unwrap_or_default(),
+            None,
+            Some(ParseOptions::new().progress_callback(&mut progress)),
+        )
+        .ok_or_else(|| at_start("the code is too complex to read in time"))?;
+    if let Some(error) = first_error(tree.root_node()) {
+        return Err(Unread {
+            reason: syntax_error(lang),
+            line: error.start_position().row + 1,
+        });
+    }
+    Ok(tree)
+}
+
+fn syntax_error(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "the python code has a syntax error",
+        Lang::JavaScript => "the javascript code has a syntax error",
+        Lang::Ruby => "the ruby code has a syntax error",
+        Lang::Perl => "the perl code has a syntax error",
+        Lang::Php => "the php code has a syntax error",
+        Lang::Lua => "the lua code has a syntax error",
+    }
+}
+
+/// The first node that is an error or was inserted by error recovery.
+fn first_error(root: Node<'_>) -> Option<Node<'_>> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut node = root;
+    'down: loop {
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() || child.is_error() || child.is_missing() {
+                node = child;
+                continue 'down;
+            }
+        }
+        return Some(node);
+    }
+}
+
+/// The byte offset where brackets first nest deeper than [`MAX_NESTING`], counted without
+/// regard to strings and comments (which can only make the count larger).
+fn too_deep(code: &str) -> Option<usize> {
+    let mut depth: usize = 0;
+    for (at, b) in code.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(at);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn line_of(code: &str, at: usize) -> usize {
+    code.as_bytes()
+        .get(..at)
+        .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+        + 1
+}
+
+/// The code being walked, and the line of the outer code it starts at.
+pub(super) struct Source<'a> {
+    pub(super) text: &'a str,
+    first_line: usize,
+}
+
+impl<'a> Source<'a> {
+    pub(super) fn new(text: &'a str, first_line: usize) -> Source<'a> {
+        Source { text, first_line }
+    }
+
+    /// The text of `node`.
+    pub(super) fn of(&self, node: Node<'_>) -> &'a str {
+        self.text.get(node.byte_range()).unwrap_or_default()
+    }
+
+    /// The line `node` starts on, counted in the outermost code.
+    pub(super) fn line(&self, node: Node<'_>) -> usize {
+        self.first_line + node.start_position().row
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_code_gets_a_reason_and_a_line() {
+        let err = |lang, code: &str| parse(lang, code).err().map(|u| (u.reason, u.line));
+        assert_eq!(
+            err(Lang::Python, "import os\nos.system('x'"),
+            Some(("the python code has a syntax error", 2))
+        );
+        assert_eq!(
+            err(Lang::Python, "x = 1\n\0"),
+            Some(("the code holds a NUL byte", 2))
+        );
+        let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        assert_eq!(
+            err(Lang::Python, &deep).map(|e| e.0),
+            Some("the code nests brackets too deeply to read")
+        );
+        assert!(parse(Lang::Python, "print(1)").is_ok());
+        assert!(parse(Lang::Php, "system('ls');").is_ok());
+    }
+}
