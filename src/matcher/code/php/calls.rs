@@ -1,0 +1,351 @@
+//! A call's effect: the function resolved to its name (written, given as a string, reflected
+//! or passed as a callback), looked up in the table of [`sinks`](super::sinks), and its
+//! arguments turned into the effect's values; where a path or URL given to a file function
+//! leads.
+
+use tree_sitter::Node;
+
+use super::sinks::{Sink, function_name, sink};
+use super::text::octal;
+use super::values::{Args, spread};
+use super::{COMPUTED_NAME, Obj, Php};
+use crate::matcher::code::{Effect, Val};
+
+impl<'t> Php<'_, '_, 't> {
+    pub(super) fn call(&mut self, node: Node<'t>) {
+        let line = self.line(node);
+        let Some(f) = node.child_by_field_name("function") else {
+            return;
+        };
+        let name = match f.kind() {
+            "name" | "qualified_name" => function_name(self.text(f)),
+            _ => match self.eval(f, 0) {
+                Obj::Val(Val::Known(s)) => function_name(&s),
+                Obj::Func(n) => n,
+                Obj::Closure | Obj::Array(_) => return,
+                Obj::Val(_) => return self.cx.opaque(COMPUTED_NAME, line),
+            },
+        };
+        if sink(&name).is_none() {
+            return;
+        }
+        let args = self.args(node);
+        self.apply(&name, &args, line);
+    }
+
+    /// `$o->m(...)`: a computed method name is not followed; a reflected function is.
+    pub(super) fn method(&mut self, node: Node<'t>) {
+        let line = self.line(node);
+        let method = match node.child_by_field_name("name") {
+            Some(n) if n.kind() == "name" => self.text(n).to_ascii_lowercase(),
+            Some(n) => match self.eval(n, 0).val() {
+                Val::Known(m) => m.to_ascii_lowercase(),
+                _ => {
+                    return self.cx.opaque(
+                        "the code calls a method whose name is computed at run time",
+                        line,
+                    );
+                }
+            },
+            None => return,
+        };
+        let Some(object) = node.child_by_field_name("object") else {
+            return;
+        };
+        if let Obj::Func(f) = self.eval(object, 0) {
+            let args = self.args(node);
+            match method.as_str() {
+                "invoke" | "__invoke" | "call" => self.apply(&f, &args, line),
+                "invokeargs" => {
+                    let args = spread(args.get(0));
+                    self.apply(&f, &args, line);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    pub(super) fn static_call(&mut self, node: Node<'t>) {
+        let line = self.line(node);
+        let scope = node.child_by_field_name("scope").map(|s| self.text(s));
+        let name = node.child_by_field_name("name");
+        if name.is_some_and(|n| n.kind() != "name") {
+            return self.cx.opaque(
+                "the code calls a method whose name is computed at run time",
+                line,
+            );
+        }
+        let name = name
+            .map(|n| self.text(n).to_ascii_lowercase())
+            .unwrap_or_default();
+        if scope.is_some_and(|s| function_name(s) == "ffi") && name != "string" {
+            self.cx.opaque("the code calls native code directly", line);
+        }
+    }
+
+    /// Calls the function a callback names, with `args`.
+    fn callback(&mut self, cb: Obj, args: &Args<'t>, line: usize) {
+        match cb {
+            Obj::Val(Val::Known(s)) if s.is_empty() || s.contains("::") => {}
+            Obj::Val(Val::Known(s)) => self.apply(&function_name(&s), args, line),
+            Obj::Func(f) => self.apply(&f, args, line),
+            Obj::Closure | Obj::Array(_) => {}
+            Obj::Val(_) => self.cx.opaque(COMPUTED_NAME, line),
+        }
+    }
+
+    /// The effect of calling function `name` (lower case, no namespace).
+    fn apply(&mut self, name: &str, a: &Args<'t>, line: usize) {
+        if self.calls > 8 {
+            return self.cx.opaque(COMPUTED_NAME, line);
+        }
+        self.calls += 1;
+        self.apply_inner(name, a, line);
+        self.calls -= 1;
+    }
+
+    fn apply_inner(&mut self, name: &str, a: &Args<'t>, line: usize) {
+        let rest = |from: usize| Args {
+            nodes: Vec::new(),
+            vals: a.vals.iter().skip(from).cloned().collect(),
+        };
+        let Some(sink) = sink(name) else { return };
+        match sink {
+            Sink::Shell => self.cx.found(Effect::Shell(a.val(0)), line),
+            Sink::ProcOpen => match a.get(0) {
+                Obj::Array(argv) => self.cx.found(Effect::Exec(argv), line),
+                other => self.cx.found(Effect::Shell(other.val()), line),
+            },
+            Sink::PcntlExec => {
+                let mut argv = vec![a.val(0)];
+                match a.get(1) {
+                    Obj::Array(items) => argv.extend(items),
+                    _ if a.nodes.len() < 2 && a.vals.len() == a.nodes.len() => {}
+                    _ => argv.push(Val::Unknown),
+                }
+                self.cx.found(Effect::Exec(argv), line);
+            }
+            Sink::Eval(n) => self.cx.eval(a.val(n), line),
+            // PHP 7 ran a string given to `assert`; a condition is not code.
+            Sink::Assert => match a.val(0) {
+                v @ (Val::Known(_) | Val::Fetched) => self.cx.eval(expression(v), line),
+                Val::Unknown => {}
+            },
+            Sink::PregReplace => {
+                let patterns = match a.get(0) {
+                    Obj::Array(p) => p,
+                    other => vec![other.val()],
+                };
+                if patterns.iter().any(|p| p.text().is_some_and(evaluates)) {
+                    self.cx.eval(expression(a.val(1)), line);
+                }
+            }
+            Sink::Command(program, flags, operands) => {
+                let mut argv: Vec<Val> = flags.iter().map(|f| Val::known(*f)).collect();
+                argv.extend(operands.iter().map(|n| a.val(*n)));
+                self.cx.command(program, argv, line);
+            }
+            Sink::CopyFile => match resource(a.val(0)) {
+                Res::Path(from) => self.cx.command("cp", vec![from, a.val(1)], line),
+                from => {
+                    self.read(from, line);
+                    self.write(resource(a.val(1)), line);
+                }
+            },
+            Sink::Chmod => self
+                .cx
+                .command("chmod", vec![octal(a.val(1)), a.val(0)], line),
+            Sink::Chown => self.cx.command("chown", vec![Val::Unknown, a.val(0)], line),
+            Sink::Write => self.write(resource(a.val(0)), line),
+            Sink::Fopen => self.open(resource(a.val(0)), a.val(1), line),
+            Sink::Read => self.read(resource(a.val(0)), line),
+            Sink::CurlInit if a.count() > 0 => self.cx.command("curl", vec![a.val(0)], line),
+            Sink::CurlSetopt
+                if a.nodes
+                    .get(1)
+                    .is_some_and(|o| self.text(*o).ends_with("CURLOPT_URL")) =>
+            {
+                self.cx.command("curl", vec![a.val(2)], line);
+            }
+            Sink::CurlSetoptArray => self.curl_options(a, line),
+            Sink::Socket { host, port } => {
+                let url = tcp(a.val(host), a.val(port));
+                self.cx.command("curl", vec![url], line);
+            }
+            Sink::Connect => self.cx.command("curl", vec![a.val(0)], line),
+            Sink::Fork if self.loops > 0 => self
+                .cx
+                .opaque("the code forks in a loop (a fork bomb)", line),
+            Sink::Native => self.cx.opaque("the code calls native code directly", line),
+            // `LD_PRELOAD` loads a library into the next program run (`mail()`).
+            Sink::Putenv if a.val(0).text().is_none_or(|v| v.starts_with("LD_")) => {
+                self.cx.opaque("the code calls native code directly", line);
+            }
+            Sink::CallUserFunc => self.callback(a.get(0), &rest(1), line),
+            Sink::CallUserFuncArray => self.callback(a.get(0), &spread(a.get(1)), line),
+            Sink::ArrayMap => match a.get(1) {
+                Obj::Array(items) if !items.is_empty() => {
+                    for item in items {
+                        self.callback(a.get(0), &Args::values(vec![item]), line);
+                    }
+                }
+                _ => self.callback(a.get(0), &Args::values(vec![Val::Unknown]), line),
+            },
+            Sink::Callback(n) if a.count() > n => {
+                self.callback(a.get(n), &Args::values(vec![Val::Unknown]), line);
+            }
+            _ => {}
+        }
+    }
+
+    /// `curl_setopt_array($c, [CURLOPT_URL => $url])`.
+    fn curl_options(&mut self, a: &Args<'t>, line: usize) {
+        let Some(array) = a.nodes.get(1).and_then(|n| n.named_child(0)) else {
+            return;
+        };
+        if array.kind() != "array_creation_expression" {
+            return;
+        }
+        let mut c = array.walk();
+        let items: Vec<Node<'t>> = array.named_children(&mut c).collect();
+        for item in items {
+            if let (Some(k), Some(v)) = (item.named_child(0), item.named_child(1))
+                && self.text(k).ends_with("CURLOPT_URL")
+            {
+                let url = self.eval(v, 0).val();
+                self.cx.command("curl", vec![url], line);
+            }
+        }
+    }
+
+    pub(super) fn include(&mut self, path: Val, line: usize) {
+        match resource(path) {
+            Res::Path(Val::Unknown) => self.cx.opaque(
+                "the code includes a file whose name is computed at run time",
+                line,
+            ),
+            Res::Path(p) => self.cx.command("cat", vec![p], line),
+            Res::Url(url) => {
+                self.cx.command("curl", vec![url], line);
+                self.cx.eval(Val::Fetched, line);
+            }
+            Res::Shell(cmd) => {
+                self.cx.found(Effect::Shell(cmd), line);
+                self.cx.eval(Val::Fetched, line);
+            }
+            Res::Stream => self.cx.eval(Val::Unknown, line),
+        }
+    }
+
+    fn read(&mut self, res: Res, line: usize) {
+        match res {
+            Res::Path(p) => self.cx.command("cat", vec![p], line),
+            Res::Url(u) => self.cx.command("curl", vec![u], line),
+            Res::Shell(c) => self.cx.found(Effect::Shell(c), line),
+            Res::Stream => {}
+        }
+    }
+
+    fn write(&mut self, res: Res, line: usize) {
+        match res {
+            Res::Path(p) => self.cx.command("tee", vec![p], line),
+            other => self.read(other, line),
+        }
+    }
+
+    fn open(&mut self, res: Res, mode: Val, line: usize) {
+        let Res::Path(path) = res else {
+            return self.read(res, line);
+        };
+        let mode = mode.text().unwrap_or("r+").to_owned();
+        if mode.contains(['r', '+']) {
+            self.cx.command("cat", vec![path.clone()], line);
+        }
+        if mode.contains(['w', 'a', 'x', 'c', '+']) {
+            self.cx.command("tee", vec![path], line);
+        }
+    }
+}
+
+/// Where a path or URL given to a file function leads.
+pub(super) enum Res {
+    Path(Val),
+    Url(Val),
+    /// `expect://cmd`
+    Shell(Val),
+    /// Standard streams, memory, inline `data:`.
+    Stream,
+}
+
+pub(super) fn resource(v: Val) -> Res {
+    let Val::Known(t) = v else {
+        return Res::Path(v);
+    };
+    let lower = t.to_ascii_lowercase();
+    let rest = |n: usize| Val::known(t.get(n..).unwrap_or_default());
+    if lower.starts_with("php://") {
+        return match lower.find("/resource=") {
+            Some(at) => resource(rest(at + "/resource=".len())),
+            None => Res::Stream,
+        };
+    }
+    if lower.starts_with("data:") {
+        return Res::Stream;
+    }
+    for local in [
+        "file://",
+        "compress.zlib://",
+        "compress.bzip2://",
+        "zip://",
+        "phar://",
+        "glob://",
+    ] {
+        if lower.starts_with(local) {
+            return Res::Path(rest(local.len()));
+        }
+    }
+    if lower.starts_with("expect://") {
+        return Res::Shell(rest("expect://".len()));
+    }
+    if lower.contains("://") {
+        Res::Url(Val::Known(t))
+    } else {
+        Res::Path(Val::Known(t))
+    }
+}
+
+/// `tcp://host:port` for a socket opened to `host` (which may carry its own scheme).
+fn tcp(host: Val, port: Val) -> Val {
+    match (host, port) {
+        (Val::Known(h), Val::Known(p)) if h.contains("://") => Val::Known(format!("{h}:{p}")),
+        (Val::Known(h), Val::Known(p)) => Val::Known(format!("tcp://{h}:{p}")),
+        (Val::Known(h), _) => Val::Known(format!("tcp://{h}")),
+        _ => Val::Unknown,
+    }
+}
+
+/// Code that `assert` and `preg_replace` run as an expression, as a statement.
+fn expression(code: Val) -> Val {
+    match code {
+        Val::Known(c) => Val::Known(format!("return {c};")),
+        other => other,
+    }
+}
+
+/// A pattern whose `e` modifier makes `preg_replace` run the replacement as code.
+fn evaluates(pattern: &str) -> bool {
+    let p = pattern.trim_start();
+    let Some(open) = p.chars().next() else {
+        return false;
+    };
+    let close = match open {
+        '(' => ')',
+        '{' => '}',
+        '[' => ']',
+        '<' => '>',
+        c => c,
+    };
+    p.get(open.len_utf8()..)
+        .and_then(|body| body.rfind(close).map(|at| &body[at..]))
+        .is_some_and(|modifiers| modifiers.contains('e'))
+}

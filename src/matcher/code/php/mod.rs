@@ -1,0 +1,269 @@
+//! PHP (code without `<?php`, as `php -r` takes it): the calls that run commands, delete,
+//! read, write, fetch or run code, with the constant values of their arguments (quoted
+//! strings and their interpolation, heredocs, `.`, `implode`, `strrev`, `chr`,
+//! `str_replace`, `sprintf`, `getenv('HOME')`, `$_SERVER['HOME']`), functions named by a
+//! string (`$f(...)`, `call_user_func`, callbacks) and names bound once.
+
+mod calls;
+mod sinks;
+mod text;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use tree_sitter::{Node, Tree};
+
+use super::Effect;
+use super::scope::{Cx, Names, Slot, Val};
+use super::tree::{MAX_NESTING, Source};
+use sinks::{by_reference, function_name};
+use text::single_quoted;
+
+/// What an expression is, as far as the reader follows it.
+#[derive(Debug, Clone)]
+enum Obj {
+    Val(Val),
+    /// An array without keys (an argument vector, parts to implode).
+    Array(Vec<Val>),
+    /// A closure or arrow function: its body is walked where it is written.
+    Closure,
+    /// An object that calls a named function (`new ReflectionFunction('system')`).
+    Func(String),
+}
+
+impl Obj {
+    fn val(self) -> Val {
+        match self {
+            Obj::Val(v) => v,
+            _ => Val::Unknown,
+        }
+    }
+}
+
+/// Reads PHP code.
+pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
+    cx.allow(src.text.len());
+    let root = tree.root_node();
+    let mut php = Php {
+        cx,
+        src,
+        names: Names::default(),
+        wild: false,
+        loops: 0,
+        calls: 0,
+    };
+    php.bind_all(root, 0);
+    php.walk(root, 0);
+}
+
+struct Php<'a, 'c, 't> {
+    cx: &'c mut Cx,
+    src: &'a Source<'a>,
+    names: Names<'t>,
+    /// The code sets variables by computed names (`extract`, `$$x = ...`): none is known.
+    wild: bool,
+    loops: usize,
+    /// Calls made through callbacks, being followed (`call_user_func('call_user_func', ...)`).
+    calls: usize,
+}
+
+const COMPUTED_NAME: &str = "the code calls a function whose name is computed at run time";
+
+impl<'a, 'c, 't> Php<'a, 'c, 't> {
+    fn text(&self, node: Node<'_>) -> &'a str {
+        self.src.of(node)
+    }
+
+    fn line(&self, node: Node<'_>) -> usize {
+        self.src.line(node)
+    }
+
+    /// The name of a `$variable` (without the `$`), if it is one.
+    fn var(&self, node: Node<'_>) -> Option<&'a str> {
+        (node.kind() == "variable_name").then(|| self.text(node).trim_start_matches('$'))
+    }
+
+    /// Gathers the names the code binds (see [`Names`]).
+    fn bind_all(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
+            return;
+        }
+        match node.kind() {
+            "assignment_expression" => {
+                let left = node.child_by_field_name("left");
+                let mut value = node.child_by_field_name("right");
+                // `$a = $b = value`: the inner assignment is bound when the walk reaches it.
+                while let Some(v) = value.filter(|v| v.kind() == "assignment_expression") {
+                    value = v.child_by_field_name("right");
+                }
+                match (left, value) {
+                    (Some(l), Some(v)) if l.kind() == "variable_name" => {
+                        let name = format!("${}", self.text(l).trim_start_matches('$'));
+                        self.names.bind(&name, Slot::Expr(v));
+                    }
+                    (Some(l), _) => self.forget_target(l),
+                    _ => {}
+                }
+            }
+            "reference_assignment_expression" | "augmented_assignment_expression" => {
+                self.forget_target_field(node, "left");
+                self.forget_target_field(node, "right");
+            }
+            "update_expression" => self.forget_target_field(node, "argument"),
+            "foreach_statement" => {
+                let mut c = node.walk();
+                let header: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                let body = node.child_by_field_name("body");
+                // `foreach ($a as &$v)` changes `$a` too.
+                let by_ref = header
+                    .iter()
+                    .any(|h| Some(*h) != body && self.text(*h).contains('&'));
+                for (n, part) in header.iter().enumerate() {
+                    if Some(*part) != body && (n > 0 || by_ref) {
+                        self.forget_vars(*part, 0);
+                    }
+                }
+            }
+            "formal_parameters"
+            | "anonymous_function_use_clause"
+            | "global_declaration"
+            | "function_static_declaration"
+            | "catch_clause"
+            | "list_literal" => {
+                if node.kind() == "formal_parameters" && self.text(node).contains('&') {
+                    self.wild = true;
+                }
+                self.forget_vars(node, 0);
+            }
+            "const_element" => {
+                let mut c = node.walk();
+                let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                if let [name, value] = parts.as_slice() {
+                    let name = format!("::{}", self.text(*name));
+                    self.names.bind(&name, Slot::Expr(*value));
+                }
+            }
+            "function_call_expression" => self.bind_call(node),
+            _ => {}
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.bind_all(child, depth + 1);
+        }
+    }
+
+    /// `define('X', v)`, and the built-in calls that set variables passed to them.
+    fn bind_call(&mut self, node: Node<'t>) {
+        let Some(f) = node.child_by_field_name("function") else {
+            return;
+        };
+        let name = function_name(self.text(f));
+        let args = self.arg_nodes(node);
+        let inner = |n: usize| {
+            args.get(n)
+                .filter(|a| a.child_by_field_name("name").is_none())
+                .and_then(|a| a.named_child(0))
+        };
+        match name.as_str() {
+            "define" => match (inner(0), inner(1)) {
+                (Some(n), Some(v)) if n.kind() == "string" => {
+                    let n = format!("::{}", single_quoted(self, n));
+                    self.names.bind(&n, Slot::Expr(v));
+                }
+                _ => {}
+            },
+            "extract" | "import_request_variables" => self.wild = true,
+            "parse_str" | "mb_parse_str" if args.len() < 2 => self.wild = true,
+            _ => {
+                if let Some(from) = by_reference(&name) {
+                    for a in args.iter().skip(from) {
+                        self.forget_vars(*a, 0);
+                    }
+                }
+            }
+        }
+    }
+
+    fn forget_target_field(&mut self, node: Node<'t>, field: &str) {
+        if let Some(n) = node.child_by_field_name(field) {
+            self.forget_target(n);
+        }
+    }
+
+    /// An assignment to something other than a plain variable: the variable under it
+    /// (`$a[0] = ...`, `$o->p = ...`) changes; a computed variable name changes any.
+    fn forget_target(&mut self, node: Node<'t>) {
+        match node.kind() {
+            "dynamic_variable_name" => self.wild = true,
+            "subscript_expression"
+                if node.named_child(0).and_then(|b| self.var(b)) == Some("GLOBALS") =>
+            {
+                self.wild = true
+            }
+            _ => self.forget_vars(node, 0),
+        }
+    }
+
+    /// Every variable under `node` becomes not known.
+    fn forget_vars(&mut self, node: Node<'_>, depth: usize) {
+        if depth > MAX_NESTING {
+            self.wild = true;
+            return;
+        }
+        if let Some(name) = self.var(node) {
+            self.names.forget(&format!("${name}"));
+            return;
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.forget_vars(child, depth + 1);
+        }
+    }
+
+    /// Visits every node, reading the effects.
+    fn walk(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING {
+            self.cx
+                .opaque("the code nests too deeply to read", self.line(node));
+            return;
+        }
+        if !self.cx.step(self.line(node)) {
+            return;
+        }
+        let is_loop = matches!(
+            node.kind(),
+            "for_statement" | "foreach_statement" | "while_statement" | "do_statement"
+        );
+        self.loops += usize::from(is_loop);
+        let line = self.line(node);
+        match node.kind() {
+            "function_call_expression" => self.call(node),
+            "member_call_expression" | "nullsafe_member_call_expression" => self.method(node),
+            "scoped_call_expression" => self.static_call(node),
+            "object_creation_expression" => {
+                let _ = self.eval(node, 0);
+            }
+            "shell_command_expression" => {
+                let cmd = self.interpolated(node, 0);
+                self.cx.found(Effect::Shell(cmd), line);
+            }
+            "include_expression"
+            | "include_once_expression"
+            | "require_expression"
+            | "require_once_expression" => {
+                let path = match node.named_child(0) {
+                    Some(p) => self.eval(p, 0).val(),
+                    None => Val::Unknown,
+                };
+                self.include(path, line);
+            }
+            _ => {}
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.walk(child, depth + 1);
+        }
+        self.loops -= usize::from(is_loop);
+    }
+}

