@@ -1,0 +1,368 @@
+//! A call's effect: a function (its name resolved through `CORE::` and the modules'
+//! qualified names) or a method (on the class its receiver is followed to), and what it
+//! does with its arguments: commands run, files deleted, moved, opened, addresses fetched,
+//! code run.
+
+use tree_sitter::Node;
+
+use super::values::class_of;
+use super::{Obj, Pl};
+use crate::matcher::code::{Effect, Val};
+
+impl<'t> Pl<'_, '_, 't> {
+    /// The effect of one function call.
+    pub(super) fn call(&mut self, node: Node<'t>) {
+        let line = self.line(node);
+        let Some(name) = self.callee(node) else {
+            return;
+        };
+        // A sub the code defines under a built-in's name is the code's own (its body is
+        // walked like the rest).
+        let name = match name.as_str() {
+            n if self.subs.iter().any(|s| s == n) => return,
+            "File::Path::rmtree" | "File::Path::remove_tree" => "rmtree",
+            "File::Copy::move" | "File::Copy::mv" | "mv" => "move",
+            "File::Copy::copy" | "File::Copy::cp" | "cp" => "copy",
+            "LWP::Simple::get" | "LWP::Simple::head" | "LWP::Simple::getprint" => "get",
+            "LWP::Simple::getstore" | "LWP::Simple::mirror" => "getstore",
+            "IPC::Open3::open3" => "open3",
+            "IPC::Open2::open2" => "open2",
+            n => n,
+        };
+        let args = self.arg_nodes(node);
+        let text = self.src.text;
+        let mut vals: Vec<Obj> = Vec::new();
+        for a in &args {
+            if !self.cx.step(line) {
+                return;
+            }
+            vals.push(self.eval(*a, text, 0));
+        }
+        let k = |n: usize| vals.get(n).cloned().map_or(Val::Unknown, Obj::val);
+        let flat = |from: usize| -> Vec<Val> {
+            vals.iter()
+                .skip(from)
+                .filter(|o| !matches!(o, Obj::Code))
+                .cloned()
+                .flat_map(Obj::list)
+                .collect()
+        };
+        match name {
+            "system" | "exec" => match self.block(node) {
+                Some(prog) => {
+                    let prog = match prog.named_child(0) {
+                        Some(p) => self.eval(p, text, 0).val(),
+                        None => Val::Unknown,
+                    };
+                    let mut argv = vec![prog];
+                    argv.extend(flat(0).into_iter().skip(1));
+                    self.cx.found(Effect::Exec(argv), line);
+                }
+                None => self.run(flat(0), line),
+            },
+            "readpipe" => self.cx.found(Effect::Shell(k(0)), line),
+            "open3" => self.run(flat(3), line),
+            "open2" => self.run(flat(2), line),
+            "open" => self.open(&vals, line),
+            "sysopen" => {
+                self.cx.command("cat", vec![k(1)], line);
+                self.cx.command("tee", vec![k(1)], line);
+            }
+            "unlink" => self.rm(&[], flat(0), line),
+            "rmtree" | "remove_tree" => {
+                let paths = vals
+                    .iter()
+                    .filter(|o| !matches!(o, Obj::Code))
+                    .cloned()
+                    .flat_map(Obj::list);
+                let paths = paths.filter(|v| v != &Val::known("")).collect();
+                self.rm(&["-r", "-f"], paths, line)
+            }
+            "rmdir" => self.cx.command("rmdir", vec![k(0)], line),
+            "rename" | "move" => self.cx.command("mv", vec![k(0), k(1)], line),
+            "copy" => self.cx.command("cp", vec![k(0), k(1)], line),
+            "chmod" => {
+                let mode = match k(0).text().and_then(|m| m.parse::<u32>().ok()) {
+                    Some(m) => Val::Known(format!("{m:o}")),
+                    None => Val::Unknown,
+                };
+                let mut argv = vec![mode];
+                argv.extend(flat(1));
+                self.cx.command("chmod", argv, line);
+            }
+            "symlink" => self
+                .cx
+                .command("ln", vec![Val::known("-s"), k(0), k(1)], line),
+            "link" => self.cx.command("ln", vec![k(0), k(1)], line),
+            "kill" => {
+                let sig = match k(0) {
+                    Val::Known(s) => Val::Known(format!(
+                        "-{}",
+                        s.trim_start_matches('-').trim_start_matches("SIG")
+                    )),
+                    other => other,
+                };
+                let mut argv = vec![sig];
+                argv.extend(flat(1));
+                self.cx.command("kill", argv, line);
+            }
+            "get" | "getprint" | "head" if args.len() == 1 => {
+                self.cx.command("curl", vec![k(0)], line)
+            }
+            "getstore" | "mirror" => {
+                self.cx.command("curl", vec![k(0)], line);
+                self.cx.command("tee", vec![k(1)], line);
+            }
+            "connect" => {
+                let addr = self.sockaddr(args.get(1).copied());
+                self.cx.command("curl", vec![addr], line);
+            }
+            "eval" | "evalbytes" if self.block(node).is_none() => {
+                let code = if args.is_empty() { Val::Unknown } else { k(0) };
+                self.cx.eval(code, line);
+            }
+            "do" | "require" if self.block(node).is_none() => match k(0) {
+                Val::Known(file) => self.cx.found(
+                    Effect::Exec(vec![Val::known("perl"), Val::Known(file)]),
+                    line,
+                ),
+                _ => self
+                    .cx
+                    .opaque("the code runs a file whose name is computed", line),
+            },
+            "fork" if self.loops > 0 => self
+                .cx
+                .opaque("the code forks in a loop (a fork bomb)", line),
+            "syscall" | "DynaLoader::dl_load_file" | "DynaLoader::dl_install_xsub" => {
+                self.cx.opaque("the code calls native code directly", line)
+            }
+            _ => {}
+        }
+    }
+
+    /// `system LIST`: one item is a shell line, more are an argument vector.
+    fn run(&mut self, argv: Vec<Val>, line: usize) {
+        match <[Val; 1]>::try_from(argv) {
+            Ok([one]) => self.cx.found(Effect::Shell(one), line),
+            Err(argv) if argv.is_empty() => self.cx.found(Effect::Shell(Val::Unknown), line),
+            Err(argv) => self.cx.found(Effect::Exec(argv), line),
+        }
+    }
+
+    /// `rm FLAGS PATHS`.
+    fn rm(&mut self, flags: &[&'static str], paths: Vec<Val>, line: usize) {
+        let mut argv: Vec<Val> = flags.iter().map(|f| Val::known(*f)).collect();
+        // `unlink` alone deletes `$_`.
+        if paths.is_empty() {
+            argv.push(Val::Unknown);
+        }
+        argv.extend(paths);
+        self.cx.command("rm", argv, line);
+    }
+
+    /// `open(FH, EXPR)` and `open(FH, MODE, EXPR, ...)`.
+    fn open(&mut self, vals: &[Obj], line: usize) {
+        let k = |n: usize| vals.get(n).cloned().map_or(Val::Unknown, Obj::val);
+        if vals.len() == 2 {
+            let Val::Known(spec) = k(1) else {
+                // Unknown, a two-argument open may be a pipe (`"cmd |"`).
+                return self.cx.found(Effect::Shell(k(1)), line);
+            };
+            let spec = spec.trim();
+            if let Some(cmd) = spec.strip_prefix('|').or_else(|| spec.strip_suffix('|')) {
+                return self.cx.found(Effect::Shell(Val::known(cmd.trim())), line);
+            }
+            let (mode, path) = split_mode(spec);
+            return self.open_mode(mode, Val::known(path), line);
+        }
+        if vals.len() < 3 {
+            return;
+        }
+        let mode = k(1);
+        let Some(mode) = mode.text() else {
+            // An unknown mode may be `-|`, which runs the third argument.
+            return self.cx.found(Effect::Shell(k(2)), line);
+        };
+        let mode = mode.split(':').next().unwrap_or_default().trim().to_owned();
+        if matches!(mode.as_str(), "-|" | "|-") {
+            let argv: Vec<Val> = vals.iter().skip(2).cloned().flat_map(Obj::list).collect();
+            return self.run(argv, line);
+        }
+        // `\$buffer` is an in-memory file.
+        if matches!(vals.get(2), Some(Obj::Code)) {
+            return;
+        }
+        self.open_mode(&mode, k(2), line);
+    }
+
+    fn open_mode(&mut self, mode: &str, path: Val, line: usize) {
+        if mode.contains('&') {
+            return;
+        }
+        if mode.is_empty() || mode.contains('<') {
+            self.cx.command("cat", vec![path.clone()], line);
+        }
+        if mode.contains(['>', '+']) {
+            self.cx.command("tee", vec![path], line);
+        }
+    }
+
+    /// `sockaddr_in(PORT, inet_aton(HOST))` as `tcp://HOST:PORT`.
+    fn sockaddr(&mut self, node: Option<Node<'t>>) -> Val {
+        let Some(node) = node else {
+            return Val::Unknown;
+        };
+        if !matches!(
+            self.callee(node).as_deref(),
+            Some("sockaddr_in" | "pack_sockaddr_in" | "Socket::pack_sockaddr_in")
+        ) {
+            return Val::Unknown;
+        }
+        let args = self.arg_nodes(node);
+        let port = args
+            .first()
+            .map_or(Val::Unknown, |p| self.eval(*p, self.src.text, 0).val());
+        let host = args
+            .get(1)
+            .map_or(Val::Unknown, |h| match self.arg_nodes(*h).first() {
+                Some(inner) if self.callee(*h).is_some_and(|n| n.ends_with("inet_aton")) => {
+                    self.eval(*inner, self.src.text, 0).val()
+                }
+                _ => Val::Unknown,
+            });
+        match (host, port) {
+            (Val::Known(h), Val::Known(p)) => Val::Known(format!("tcp://{h}:{p}")),
+            _ => Val::Unknown,
+        }
+    }
+
+    /// The effect of one method call.
+    pub(super) fn method(&mut self, node: Node<'t>) {
+        let line = self.line(node);
+        let Some(method) = node
+            .child_by_field_name("function_name")
+            .map(|f| self.text(f))
+        else {
+            let mut c = node.walk();
+            let dynamic = node.named_children(&mut c).any(|n| {
+                matches!(
+                    n.kind(),
+                    "scalar_variable" | "scalar_dereference" | "special_scalar_variable"
+                ) && Some(n) != node.named_child(0)
+            });
+            // `$obj->$name()` names its method at run time; `$code->()` calls a code
+            // reference, known only when the code wrote it.
+            let code = node.named_child(0).map(|o| self.eval(o, self.src.text, 0));
+            if dynamic || !matches!(code, Some(Obj::Code)) {
+                self.cx
+                    .opaque("the code calls a function named at run time", line);
+            }
+            return;
+        };
+        let receiver = self.receiver(node);
+        let args: Vec<Node<'t>> = self.arg_nodes(node);
+        let text = self.src.text;
+        let arg = |pl: &mut Self, n: usize| {
+            args.get(n)
+                .map_or(Val::Unknown, |a| pl.eval(*a, text, 0).val())
+        };
+        match (receiver.as_deref(), method) {
+            (Some(class), "new") if is_socket(class) => {
+                let target = self.socket_target(&args);
+                self.cx.command("curl", vec![target], line);
+            }
+            (Some("Net::FTP" | "Net::SMTP" | "Net::Telnet" | "Net::SSH2"), "new") => {
+                let host = arg(self, 0);
+                self.cx.command("curl", vec![host], line);
+            }
+            (Some(class), m) if is_http(class) => match m {
+                "get" | "post" | "put" | "delete" | "head" | "patch" | "post_form" | "mirror"
+                | "getstore" | "simple_request" => {
+                    let url = arg(self, 0);
+                    self.cx.command("curl", vec![url], line);
+                }
+                "request" => {
+                    let url = if class == "HTTP::Tiny" {
+                        arg(self, 1)
+                    } else {
+                        Val::Unknown
+                    };
+                    self.cx.command("curl", vec![url], line);
+                }
+                _ => {}
+            },
+            (Some("File::Path"), "rmtree" | "remove_tree") | (None, "rmtree" | "remove_tree") => {
+                let path = arg(self, 0);
+                self.rm(&["-r", "-f"], vec![path], line);
+            }
+            _ => {}
+        }
+    }
+
+    /// The class a method is called on, followed through `->new` and names bound once.
+    fn receiver(&mut self, node: Node<'t>) -> Option<String> {
+        let object = node.named_child(0)?;
+        match class_of(self.eval(object, self.src.text, 0), object, self.src.text) {
+            Obj::Class(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `IO::Socket::INET->new("host:port")` or `(PeerAddr => host, PeerPort => port)`.
+    fn socket_target(&mut self, args: &[Node<'t>]) -> Val {
+        let text = self.src.text;
+        if args.len() == 1 {
+            return match args.first().map(|a| self.eval(*a, text, 0).val()) {
+                Some(Val::Known(t)) => Val::Known(format!("tcp://{t}")),
+                other => other.unwrap_or(Val::Unknown),
+            };
+        }
+        let (mut host, mut port) = (None, None);
+        for pair in args.chunks(2) {
+            let [key, value] = pair else { break };
+            let key = self.text(*key).trim_matches(['\'', '"']).to_owned();
+            let value = self.eval(*value, text, 0).val();
+            match key.as_str() {
+                "PeerAddr" | "PeerHost" => host = Some(value),
+                "PeerPort" => port = Some(value),
+                _ => {}
+            }
+        }
+        match (host, port) {
+            (Some(Val::Known(h)), Some(Val::Known(p))) => Val::Known(format!("tcp://{h}:{p}")),
+            (Some(Val::Known(h)), None) => Val::Known(format!("tcp://{h}")),
+            _ => Val::Unknown,
+        }
+    }
+}
+
+/// `open`'s two-argument spec split into its mode and path (`>>log` is `>>` and `log`).
+fn split_mode(spec: &str) -> (&str, &str) {
+    let path = spec.trim_start_matches(['<', '>', '+', '&', '=']);
+    let mode = spec.get(..spec.len() - path.len()).unwrap_or_default();
+    (mode, path.trim())
+}
+
+fn is_socket(class: &str) -> bool {
+    matches!(
+        class,
+        "IO::Socket::INET"
+            | "IO::Socket::INET6"
+            | "IO::Socket::IP"
+            | "IO::Socket::SSL"
+            | "IO::Socket"
+    )
+}
+
+pub(super) fn is_http(class: &str) -> bool {
+    matches!(
+        class,
+        "LWP::UserAgent"
+            | "HTTP::Tiny"
+            | "Mojo::UserAgent"
+            | "WWW::Mechanize"
+            | "Furl"
+            | "HTTP::Tiny::UA"
+            | "LWP::Simple"
+    )
+}

@@ -1,0 +1,410 @@
+//! Perl: the calls that run commands (`system`, `exec`, backticks, `qx`, `readpipe`, piped
+//! `open`), delete, read, write, move, fetch (LWP, HTTP::Tiny, sockets) or run code
+//! (`eval STRING`, `do FILE`), with the constant values of their arguments (quoted strings
+//! and their interpolation, `.`, `x`, `join`, `reverse`, `sprintf`, `chr`, `qw`,
+//! `$ENV{HOME}`, `glob`, `File::Spec->catfile`), and names bound once.
+//!
+//! The grammar (ganezdragon's tree-sitter-perl) keeps no node for a string's text, so
+//! strings are read from their source; and it ends a call without brackets at its second
+//! comma (`system "a", "b", "c"` is the call and `, "c"` its siblings), so the arguments of
+//! such a call run on over the commas that follow it.
+
+mod calls;
+mod text;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use tree_sitter::{Node, Tree};
+
+use super::Effect;
+use super::scope::{Cx, Names, Slot, Val};
+use super::tree::{MAX_NESTING, Source};
+use values::operator;
+
+/// What an expression is, as far as the reader follows it.
+#[derive(Debug, Clone)]
+enum Obj {
+    Val(Val),
+    /// A list (`qw(...)`, `(a, b)`, an array).
+    List(Vec<Val>),
+    /// `reverse LIST`: reversed as a list, or its items' text reversed in scalar context.
+    Rev(Vec<Val>),
+    /// A class or an object of it (`LWP::UserAgent->new`).
+    Class(String),
+    /// A network response: what it holds was downloaded.
+    Response,
+    /// A code reference written in the code (`sub { ... }`, `\&f`).
+    Code,
+}
+
+impl Obj {
+    /// The value in scalar context.
+    fn val(self) -> Val {
+        match self {
+            Obj::Val(v) => v,
+            Obj::Rev(items) => match concat_all(&items) {
+                Val::Known(t) => Val::Known(t.chars().rev().collect()),
+                other => other,
+            },
+            Obj::Response => Val::Fetched,
+            Obj::List(items) if items.contains(&Val::Fetched) => Val::Fetched,
+            _ => Val::Unknown,
+        }
+    }
+
+    /// The items in list context.
+    fn list(self) -> Vec<Val> {
+        match self {
+            Obj::List(items) => items,
+            Obj::Rev(mut items) => {
+                items.reverse();
+                items
+            }
+            other => vec![other.val()],
+        }
+    }
+}
+
+fn concat_all(items: &[Val]) -> Val {
+    items.iter().cloned().fold(Val::known(""), Val::concat)
+}
+
+/// Reads a Perl program.
+pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
+    cx.allow(src.text.len());
+    let root = tree.root_node();
+    let mut pl = Pl {
+        cx,
+        src,
+        names: Names::default(),
+        subs: Vec::new(),
+        loops: 0,
+        all_unknown: false,
+        at: src.line(root),
+    };
+    pl.bind_all(root, 0);
+    pl.walk(root, 0);
+}
+
+struct Pl<'a, 'c, 't> {
+    cx: &'c mut Cx,
+    src: &'a Source<'a>,
+    names: Names<'t>,
+    /// Subroutines the code defines: a call of one of these names is not a built-in's.
+    subs: Vec<String>,
+    loops: usize,
+    /// Set when the code can change any variable unseen (`eval STRING`, `$$ref = ...`).
+    all_unknown: bool,
+    /// The line being read, for the budget.
+    at: usize,
+}
+
+/// Built-ins that change none of their arguments: variables passed to any other call may
+/// be changed through `@_` (or by `chomp`, `push`, `open`...) and are no longer known.
+const PURE: &[&str] = &[
+    "print",
+    "printf",
+    "say",
+    "system",
+    "exec",
+    "join",
+    "sprintf",
+    "die",
+    "warn",
+    "lc",
+    "uc",
+    "lcfirst",
+    "ucfirst",
+    "length",
+    "defined",
+    "ref",
+    "chr",
+    "ord",
+    "hex",
+    "oct",
+    "abs",
+    "int",
+    "reverse",
+    "scalar",
+    "exists",
+    "unlink",
+    "rmdir",
+    "chmod",
+    "kill",
+    "rename",
+    "symlink",
+    "link",
+    "mkdir",
+    "readpipe",
+    "eval",
+    "glob",
+    "keys",
+    "values",
+    "sort",
+    "split",
+    "index",
+    "rindex",
+    "decode_json",
+    "encode_json",
+    "decode_base64",
+    "pack",
+    "unpack",
+    "rmtree",
+    "remove_tree",
+    "move",
+    "copy",
+    "get",
+    "getstore",
+    "getprint",
+    "mirror",
+    "exit",
+    "sleep",
+    "time",
+    "localtime",
+    "gmtime",
+    "quotemeta",
+];
+
+impl<'a, 'c, 't> Pl<'a, 'c, 't> {
+    fn text(&self, node: Node<'_>) -> &'a str {
+        self.src.of(node)
+    }
+
+    fn line(&self, node: Node<'_>) -> usize {
+        self.src.line(node)
+    }
+
+    /// Gathers the names the code binds (see [`Names`]) and what makes them not known.
+    fn bind_all(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
+            return;
+        }
+        match node.kind() {
+            "binary_expression" => self.bind_binary(node),
+            "unary_expression"
+                if self.text(node).contains("++") || self.text(node).contains("--") =>
+            {
+                self.forget_in(Some(node))
+            }
+            "to_reference" => self.forget_in(node.child_by_field_name("variable")),
+            "for_statement_2" | "function_signature" => {
+                let mut c = node.walk();
+                for child in node.named_children(&mut c) {
+                    if child.kind() != "block" {
+                        self.forget_in(Some(child));
+                    }
+                }
+            }
+            "function_definition" | "function_definition_without_sub" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.subs.push(self.text(name).to_owned());
+                }
+            }
+            "scalar_dereference" | "array_dereference" | "hash_dereference" | "typeglob" => {
+                self.all_unknown = true
+            }
+            "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
+                let name = self.callee(node).unwrap_or_default();
+                if matches!(name.as_str(), "eval" | "do" | "require") && self.block(node).is_none()
+                {
+                    self.all_unknown = true;
+                }
+                if !PURE.contains(&name.as_str()) {
+                    for arg in self.arg_nodes(node) {
+                        self.forget_in(Some(arg));
+                    }
+                }
+            }
+            // A method may change its arguments through `@_`; a class's from a module
+            // (`File::Spec->catfile`) is trusted not to, unless the code defines packages.
+            "method_invocation" => {
+                let named_class = node.child_by_field_name("package_name").is_some()
+                    && !self.src.text.contains("package");
+                if !named_class {
+                    self.forget_in(node.child_by_field_name("args"));
+                }
+            }
+            _ => {}
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.bind_all(child, depth + 1);
+        }
+    }
+
+    fn bind_binary(&mut self, node: Node<'t>) {
+        let op = operator(node, self.src.text);
+        let mut c = node.walk();
+        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+        let (Some(&left), Some(&right)) = (parts.first(), parts.last()) else {
+            return;
+        };
+        if op == "=~" {
+            if matches!(
+                right.kind(),
+                "substitution_pattern_s" | "transliteration_tr_or_y"
+            ) {
+                self.forget_in(Some(left));
+            }
+            return;
+        }
+        if op != "=" {
+            if op.ends_with('=') && !matches!(op, "==" | "!=" | "<=" | ">=" | "<=>") {
+                self.forget_in(Some(left));
+            }
+            return;
+        }
+        let target = if left.kind() == "variable_declaration" {
+            left.child_by_field_name("variable_name")
+        } else {
+            Some(left)
+        };
+        match target.map(|t| (t, t.kind())) {
+            Some((t, "scalar_variable" | "array_variable" | "hash_variable")) => {
+                let name = self.text(t).to_owned();
+                self.names.bind(&name, Slot::Expr(right));
+            }
+            Some((
+                t,
+                "array_access_variable" | "hash_access_variable" | "hash_access_variable_simple",
+            )) if t
+                .named_child(0)
+                .is_some_and(|b| b.kind() == "scalar_variable") =>
+            {
+                self.forget_in(t.named_child(0));
+            }
+            Some((t, "array")) => self.forget_in(Some(t)),
+            _ => {
+                self.forget_in(Some(left));
+                self.all_unknown = true;
+            }
+        }
+    }
+
+    /// Every variable under `node` becomes not known, in all its sigils (`$a[0]` is `@a`).
+    fn forget_in(&mut self, node: Option<Node<'_>>) {
+        let Some(node) = node else { return };
+        if matches!(
+            node.kind(),
+            "scalar_variable" | "array_variable" | "hash_variable"
+        ) {
+            let name = self
+                .text(node)
+                .get(1..)
+                .unwrap_or_default()
+                .trim_start_matches('{');
+            let name = name.trim_end_matches('}').trim();
+            for sigil in ['$', '@', '%'] {
+                self.names.forget(&format!("{sigil}{name}"));
+            }
+            return;
+        }
+        // Interpolation reads a variable; it cannot change it.
+        if node.kind().starts_with("string_") || node.kind() == "word_list_qw" {
+            return;
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.forget_in(Some(child));
+        }
+    }
+
+    /// The called name of a function call (`system`, `File::Path::rmtree`).
+    fn callee(&self, call: Node<'_>) -> Option<String> {
+        self.callee_in(call, self.src.text)
+    }
+
+    /// The `{ ... }` before a call's list (`system { $prog } @args`, `map { ... } @list`).
+    fn block(&self, call: Node<'t>) -> Option<Node<'t>> {
+        let mut c = call.walk();
+        call.children_by_field_name("args", &mut c)
+            .find(|a| a.kind() == "block")
+    }
+
+    /// A call's argument expressions, in order, the commas that follow it included.
+    fn arg_nodes(&self, call: Node<'t>) -> Vec<Node<'t>> {
+        self.arg_nodes_in(call)
+    }
+
+    /// Visits every node, reading the calls' effects.
+    fn walk(&mut self, node: Node<'t>, depth: usize) {
+        let line = self.line(node);
+        if depth > 2 * MAX_NESTING {
+            self.cx.opaque("the code nests too deeply to read", line);
+            return;
+        }
+        self.at = line;
+        if !self.cx.step(line) {
+            return;
+        }
+        let is_loop = match node.kind() {
+            "while_statement" | "until_statement" | "for_statement_1" | "for_statement_2" => true,
+            "single_line_statement" => {
+                let mut c = node.walk();
+                node.named_children(&mut c).any(|n| {
+                    matches!(
+                        n.kind(),
+                        "while_simple_statement"
+                            | "until_simple_statement"
+                            | "for_simple_statement"
+                    )
+                })
+            }
+            "call_expression_with_spaced_args" => {
+                matches!(self.callee(node).as_deref(), Some("map" | "grep"))
+                    && self.block(node).is_some()
+            }
+            _ => false,
+        };
+        self.loops += usize::from(is_loop);
+        match node.kind() {
+            "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
+                self.call(node)
+            }
+            // A call without arguments (`fork`) that is not the name of a call with them.
+            "call_expression_with_bareword"
+                if !node.parent().is_some_and(|p| {
+                    p.kind().starts_with("call_expression_with") && p.named_child(0) == Some(node)
+                }) && node
+                    .parent()
+                    .is_none_or(|p| p.kind() != "method_invocation")
+                    && node.next_sibling().is_none_or(|n| n.kind() != "fat_comma") =>
+            {
+                self.call(node)
+            }
+            "backtick_quoted" | "command_qx_quoted" => {
+                let cmd = self.string(node, self.src.text, 0);
+                self.cx.found(Effect::Shell(cmd), line);
+            }
+            "method_invocation" => self.method(node),
+            "call_expression_with_variable" => {
+                let target = node.named_child(0);
+                if !target.is_some_and(|t| matches!(self.eval(t, self.src.text, 0), Obj::Code)) {
+                    self.cx
+                        .opaque("the code calls a function named at run time", line);
+                }
+            }
+            "use_no_statement" => {
+                let module = node
+                    .child_by_field_name("package_name")
+                    .map(|p| self.text(p));
+                if module.is_some_and(|m| {
+                    matches!(
+                        m,
+                        "Inline" | "FFI::Platypus" | "FFI::Raw" | "FFI::CheckLib" | "Win32::API"
+                    )
+                }) {
+                    self.cx.opaque("the code calls native code directly", line);
+                }
+            }
+            _ => {}
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.walk(child, depth + 1);
+        }
+        self.loops -= usize::from(is_loop);
+    }
+}

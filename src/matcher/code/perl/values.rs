@@ -1,0 +1,375 @@
+//! What an expression evaluates to, as far as the reader follows it (constant strings and
+//! lists, the functions and methods that compute them, variables bound once, classes and
+//! network responses), and a call's name and arguments.
+
+use tree_sitter::Node;
+
+use super::calls::is_http;
+use super::text::{case, delimited, number, sprintf};
+use super::{Obj, Pl};
+use crate::matcher::code::Val;
+use crate::matcher::code::scope::{Slot, join};
+use crate::matcher::code::tree::MAX_NESTING;
+
+impl Pl<'_, '_, '_> {
+    /// What `node` (in `code`, the outer code or an interpolated `@{[ ... ]}`) evaluates to.
+    pub(super) fn eval(&mut self, node: Node<'_>, code: &str, depth: usize) -> Obj {
+        if depth > MAX_NESTING || !self.cx.step(self.at) {
+            return Obj::Val(Val::Unknown);
+        }
+        let text = code.get(node.byte_range()).unwrap_or_default();
+        let v = |v: Val| Obj::Val(v);
+        match node.kind() {
+            "string_single_quoted"
+            | "string_q_quoted"
+            | "string_double_quoted"
+            | "string_qq_quoted"
+            | "backtick_quoted"
+            | "command_qx_quoted" => v(self.string(node, code, depth)),
+            "word_list_qw" => {
+                let inner = delimited(text.trim_start_matches("qw").trim_start());
+                Obj::List(inner.split_whitespace().map(Val::known).collect())
+            }
+            "integer" | "octal" | "hexadecimal" => {
+                v(number(text).map_or(Val::Unknown, |n| Val::Known(n.to_string())))
+            }
+            "floating_point" => v(Val::known(text)),
+            "anonymous_function" => Obj::Code,
+            // Options (`{ verbose => 1 }`), not paths.
+            "hash_ref" => Obj::List(Vec::new()),
+            "unary_expression" if text.starts_with('\\') => Obj::Code,
+            "scalar_variable" | "array_variable" | "hash_variable" => self.name(text, depth),
+            "array" => {
+                let mut c = node.walk();
+                let items: Vec<Node<'_>> = node
+                    .named_children(&mut c)
+                    .filter(|n| !is_separator(*n))
+                    .collect();
+                if let [one] = items.as_slice() {
+                    return self.eval(*one, code, depth + 1);
+                }
+                Obj::List(
+                    items
+                        .into_iter()
+                        .flat_map(|i| self.eval(i, code, depth + 1).list())
+                        .collect(),
+                )
+            }
+            "array_access_variable" => {
+                let (Some(base), Some(index)) =
+                    (node.named_child(0), node.child_by_field_name("index"))
+                else {
+                    return v(Val::Unknown);
+                };
+                let name = format!("@{}", self.text_in(base, code).get(1..).unwrap_or_default());
+                let list = self.name(&name, depth).list();
+                match self
+                    .eval(index, code, depth + 1)
+                    .val()
+                    .text()
+                    .and_then(|i| i.parse::<usize>().ok())
+                {
+                    Some(i) if matches!(self.names.get(&name), Some(Slot::Expr(_))) => {
+                        v(list.get(i).cloned().unwrap_or(Val::Unknown))
+                    }
+                    _ => v(Val::Unknown),
+                }
+            }
+            "hash_access_variable_simple" | "hash_access_variable" => {
+                let (Some(base), Some(key)) =
+                    (node.named_child(0), node.child_by_field_name("key"))
+                else {
+                    return v(Val::Unknown);
+                };
+                let key = match key.kind() {
+                    "identifier" => Val::known(self.text_in(key, code)),
+                    _ => self.eval(key, code, depth + 1).val(),
+                };
+                let base_text = self.text_in(base, code);
+                if base_text == "$ENV" && node.kind() == "hash_access_variable_simple" {
+                    return v(self.env(key));
+                }
+                match self.eval(base, code, depth + 1) {
+                    Obj::Response => Obj::Response,
+                    _ => v(Val::Unknown),
+                }
+            }
+            "binary_expression" => self.binary(node, code, depth),
+            "ternary_expression" => {
+                let (Some(a), Some(b)) = (
+                    node.child_by_field_name("true"),
+                    node.child_by_field_name("false"),
+                ) else {
+                    return v(Val::Unknown);
+                };
+                let (a, b) = (
+                    self.eval(a, code, depth + 1).val(),
+                    self.eval(b, code, depth + 1).val(),
+                );
+                v(if a == b { a } else { Val::Unknown })
+            }
+            "call_expression_with_spaced_args"
+            | "call_expression_with_args_with_brackets"
+            | "call_expression_with_bareword" => self.value_of_call(node, code, depth),
+            "method_invocation" => self.value_of_method(node, code, depth),
+            "package_name" | "identifier" => Obj::Class(text.to_owned()),
+            _ => v(Val::Unknown),
+        }
+    }
+
+    fn text_in<'x>(&self, node: Node<'_>, code: &'x str) -> &'x str {
+        code.get(node.byte_range()).unwrap_or_default()
+    }
+
+    /// The value of a variable (`$x`, `@a`, `${x}`).
+    pub(super) fn name(&mut self, text: &str, depth: usize) -> Obj {
+        let name = text.replace(['{', '}', ' '], "");
+        match self.names.get(&name).cloned() {
+            Some(Slot::Expr(value)) => {
+                if !self.names.enter(&name) {
+                    return Obj::Val(Val::Unknown);
+                }
+                let out = self.eval(value, self.src.text, depth + 1);
+                self.names.leave();
+                match out {
+                    // What the code may have changed unseen keeps only its kind: an agent
+                    // stays an agent, so its requests are still seen.
+                    Obj::Val(_) | Obj::List(_) | Obj::Rev(_) if self.all_unknown => {
+                        Obj::Val(Val::Unknown)
+                    }
+                    out => out,
+                }
+            }
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// `$ENV{KEY}`: only the home directory is known, while the code sets no `%ENV`.
+    pub(super) fn env(&self, key: Val) -> Val {
+        match key.text() {
+            Some("HOME") if self.names.get("%ENV").is_none() => Val::known("~"),
+            _ => Val::Unknown,
+        }
+    }
+
+    fn binary(&mut self, node: Node<'_>, code: &str, depth: usize) -> Obj {
+        let op = operator(node, code);
+        let mut c = node.walk();
+        let parts: Vec<Node<'_>> = node.named_children(&mut c).collect();
+        let (Some(&l), Some(&r)) = (parts.first(), parts.last()) else {
+            return Obj::Val(Val::Unknown);
+        };
+        match op {
+            "." => {
+                let (a, b) = (
+                    self.eval(l, code, depth + 1).val(),
+                    self.eval(r, code, depth + 1).val(),
+                );
+                Obj::Val(a.concat(b))
+            }
+            "x" => {
+                let count = self
+                    .eval(r, code, depth + 1)
+                    .val()
+                    .text()
+                    .and_then(|n| n.parse::<usize>().ok());
+                match (self.eval(l, code, depth + 1), count) {
+                    (Obj::List(items), Some(n)) if n.saturating_mul(items.len()) <= 256 => {
+                        Obj::List(
+                            items
+                                .iter()
+                                .cycle()
+                                .take(n * items.len())
+                                .cloned()
+                                .collect(),
+                        )
+                    }
+                    (other, Some(n)) => match other.val() {
+                        Val::Known(s) if n.saturating_mul(s.len()) <= 4096 => {
+                            Obj::Val(Val::Known(s.repeat(n)))
+                        }
+                        Val::Fetched => Obj::Val(Val::Fetched),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    _ => Obj::Val(Val::Unknown),
+                }
+            }
+            "=" => self.eval(r, code, depth + 1),
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// The value a function call returns, for the calls that compute strings and paths.
+    fn value_of_call(&mut self, node: Node<'_>, code: &str, depth: usize) -> Obj {
+        let Some(name) = self.callee_in(node, code) else {
+            return Obj::Val(Val::Unknown);
+        };
+        let mut args: Vec<Obj> = Vec::new();
+        for a in self.arg_nodes_in(node) {
+            args.push(self.eval(a, code, depth + 1));
+        }
+        let k = |n: usize| args.get(n).cloned().map_or(Val::Unknown, Obj::val);
+        let items = |from: usize| {
+            args.iter()
+                .skip(from)
+                .cloned()
+                .flat_map(Obj::list)
+                .collect::<Vec<_>>()
+        };
+        let v = Obj::Val;
+        match name.as_str() {
+            _ if self.subs.contains(&name) => v(Val::Unknown),
+            "join" => {
+                let parts = items(1);
+                let texts: Option<Vec<&str>> = parts.iter().map(Val::text).collect();
+                match (k(0), texts) {
+                    (Val::Known(sep), Some(t)) => v(Val::Known(t.join(&sep))),
+                    _ if parts.contains(&Val::Fetched) => v(Val::Fetched),
+                    _ => v(Val::Unknown),
+                }
+            }
+            "reverse" => Obj::Rev(items(0)),
+            "scalar" => v(k(0)),
+            "lc" | "uc" | "lcfirst" | "ucfirst" => v(match k(0) {
+                Val::Known(s) => Val::Known(case(&name, &s)),
+                other => other,
+            }),
+            "chr" => v(k(0)
+                .text()
+                .and_then(|n| n.parse::<u32>().ok())
+                .and_then(char::from_u32)
+                .map_or(Val::Unknown, |c| Val::Known(c.to_string()))),
+            "sprintf" => v(sprintf(k(0), &items(1))),
+            "glob" => v(match k(0) {
+                Val::Known(p) if p == "~" || p.starts_with("~/") => Val::Known(p),
+                Val::Known(p) if !p.contains(['*', '?', '[', '{', '~', ' ']) => Val::Known(p),
+                _ => Val::Unknown,
+            }),
+            "File::Spec::catfile" | "File::Spec::catdir" => v(join(&items(0))),
+            "getcwd" | "cwd" | "Cwd::getcwd" | "Cwd::cwd" => v(Val::known(".")),
+            "get" | "LWP::Simple::get" => v(Val::Fetched),
+            "decode_base64"
+            | "MIME::Base64::decode_base64"
+            | "decode_base64url"
+            | "pack"
+            | "unpack"
+            | "uncompress"
+            | "Compress::Zlib::uncompress"
+            | "Compress::Zlib::memGunzip"
+            | "MIME::Base64::decode" => v(Val::Fetched),
+            _ => v(Val::Unknown),
+        }
+    }
+
+    pub(super) fn callee_in(&self, node: Node<'_>, code: &str) -> Option<String> {
+        let bare = match node.kind() {
+            "call_expression_with_bareword" => node,
+            _ => node
+                .named_child(0)
+                .filter(|c| c.kind() == "call_expression_with_bareword")?,
+        };
+        let mut name = self.text_in(bare, code).trim_start_matches('&').to_owned();
+        for prefix in ["CORE::GLOBAL::", "CORE::"] {
+            if let Some(rest) = name.strip_prefix(prefix) {
+                name = rest.to_owned();
+            }
+        }
+        Some(name)
+    }
+
+    /// [`Pl::arg_nodes`] for any tree (a call inside `@{[ ... ]}` too).
+    pub(super) fn arg_nodes_in<'x>(&self, call: Node<'x>) -> Vec<Node<'x>> {
+        let mut out = Vec::new();
+        let mut c = call.walk();
+        let lists: Vec<Node<'x>> = call.children_by_field_name("args", &mut c).collect();
+        for list in lists.into_iter().filter(|l| l.kind() != "block") {
+            let list = if list.kind() == "parenthesized_argument" {
+                list.named_child(0).unwrap_or(list)
+            } else {
+                list
+            };
+            if matches!(list.kind(), "arguments" | "array") {
+                let mut c = list.walk();
+                out.extend(list.named_children(&mut c).filter(|n| !is_separator(*n)));
+            } else {
+                out.push(list);
+            }
+        }
+        let mut next = call.next_sibling();
+        while call.kind() == "call_expression_with_spaced_args" {
+            let Some(arg) = next
+                .filter(|n| is_comma(*n))
+                .and_then(|c| c.next_sibling())
+                .filter(|n| n.is_named() && !is_separator(*n))
+            else {
+                break;
+            };
+            out.push(arg);
+            next = arg.next_sibling();
+        }
+        out
+    }
+
+    fn value_of_method(&mut self, node: Node<'_>, code: &str, depth: usize) -> Obj {
+        let (Some(object), Some(method)) = (
+            node.named_child(0),
+            node.child_by_field_name("function_name"),
+        ) else {
+            return Obj::Val(Val::Unknown);
+        };
+        let method = self.text_in(method, code);
+        let receiver = class_of(self.eval(object, code, depth + 1), object, code);
+        let args: Vec<Val> = self
+            .arg_nodes_in(node)
+            .into_iter()
+            .flat_map(|a| self.eval(a, code, depth + 1).list())
+            .collect();
+        match (receiver, method) {
+            (Obj::Class(c), "catfile" | "catdir" | "join") if c == "File::Spec" => {
+                Obj::Val(join(&args))
+            }
+            (Obj::Class(c), "my_home") if c == "File::HomeDir" => Obj::Val(Val::known("~")),
+            (Obj::Class(c), "new") => Obj::Class(c),
+            (Obj::Class(c), "get" | "post" | "request" | "put" | "head" | "simple_request")
+                if is_http(&c) =>
+            {
+                Obj::Response
+            }
+            (Obj::Response, _) => Obj::Response,
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+}
+
+/// A method's receiver as a class: a bareword (`IO::Socket::INET->new`) or a known string.
+pub(super) fn class_of(obj: Obj, object: Node<'_>, code: &str) -> Obj {
+    match obj {
+        Obj::Val(Val::Known(name)) => Obj::Class(name),
+        _ if object.kind() == "call_expression_with_bareword" => {
+            Obj::Class(code.get(object.byte_range()).unwrap_or_default().to_owned())
+        }
+        other => other,
+    }
+}
+
+/// A binary expression's operator: the text between its operands (the grammar leaves
+/// some, as `x`, out of its `operator` field).
+pub(super) fn operator<'x>(node: Node<'_>, code: &'x str) -> &'x str {
+    let mut c = node.walk();
+    let parts: Vec<Node<'_>> = node.named_children(&mut c).collect();
+    match (parts.first(), parts.last()) {
+        (Some(l), Some(r)) if parts.len() == 2 => code
+            .get(l.end_byte()..r.start_byte())
+            .unwrap_or_default()
+            .trim(),
+        _ => "",
+    }
+}
+
+fn is_comma(node: Node<'_>) -> bool {
+    matches!(node.kind(), "normal_comma" | "fat_comma")
+}
+
+fn is_separator(node: Node<'_>) -> bool {
+    is_comma(node) || node.kind() == "comments"
+}
