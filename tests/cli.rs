@@ -180,6 +180,49 @@ fn check_allows_with_exit_0_and_explains_in_text() {
 }
 
 #[test]
+fn check_explain_lists_the_commands_found_inside_interpreter_code() {
+    let dir = Dir::new();
+    let policy = repo().join("HOOKS.yaml");
+    let policy = policy.to_str().unwrap_or_default();
+    let out = run(dir.hookgate(&[
+        "check",
+        "--explain",
+        "--config",
+        policy,
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=python3 -c \"import os, shutil\nprint('cleaning')\nshutil.rmtree(os.path.expanduser('~/.ssh'))\"",
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("found:   rm -r -f ~/.ssh  (from python code, line 3)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("(hookgate read `rm -r -f ~/.ssh` from python code, line 3)"),
+        "{text}"
+    );
+    // Without --explain the text stays as it was.
+    let out = run(dir.hookgate(&[
+        "check",
+        "--config",
+        policy,
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=python3 -c 'import os; os.system(\"ls\")'",
+    ]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!stdout(&out).contains("found:"), "{}", stdout(&out));
+}
+
+#[test]
 fn check_reads_a_context_from_a_file_or_stdin() {
     let dir = Dir::new();
     let policy = dir.write("p.yaml", POLICY);

@@ -29,6 +29,10 @@ pub(crate) struct Args {
     /// text: an explanation; json: the Decision JSON.
     #[arg(long, value_enum, default_value_t)]
     format: Format,
+    /// Also list each command the reader found that is not written out on the line (inside
+    /// interpreter code, through a wrapper, a loop or a variable) and where it came from.
+    #[arg(long, conflicts_with = "contexts")]
+    explain: bool,
 }
 
 pub(crate) fn run(args: Args) -> u8 {
@@ -85,7 +89,14 @@ async fn single(engine: &Engine, args: &Args, default_point: Option<Point>) -> u
                 return EXIT_ERROR;
             }
         },
-        Format::Text => emit(&explain(engine.graph(), point, &ctx, &decision, &steps)),
+        Format::Text => emit(&explain(
+            engine.graph(),
+            point,
+            &ctx,
+            &decision,
+            &steps,
+            args.explain,
+        )),
     }
     exit_code(&decision)
 }
@@ -177,6 +188,7 @@ fn explain(
     ctx: &HookContext,
     decision: &Decision,
     steps: &[Step],
+    found: bool,
 ) -> String {
     let mut s = String::new();
     let registered = graph.registered(point).count();
@@ -199,6 +211,12 @@ fn explain(
     let reading = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
     if let Some(line) = reading.command_line() {
         s.push_str(&format!("runs:    {}\n", line.normalized()));
+        if found {
+            for c in line.commands.iter().filter(|c| c.origin.is_some()) {
+                let origin = c.origin.as_deref().unwrap_or_default();
+                s.push_str(&format!("found:   {}  ({origin})\n", c.text()));
+            }
+        }
         if let Some(reason) = line.opaque {
             s.push_str(&format!(
                 "unread:  {reason}; shell-aware filters {}\n",

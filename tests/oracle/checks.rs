@@ -184,3 +184,24 @@ fn oracle_the_sandbox_keeps_everything_outside_it_safe() {
         .collect();
     assert_eq!(interfaces, ["lo"], "{out}");
 }
+
+#[test]
+fn oracle_a_connection_from_interpreter_code_must_be_predicted() {
+    let line = "python3 -c 'import socket; socket.create_connection((\"10.9.8.7\", 4444))'";
+    // The prediction without the virtual `nc` the code reader adds.
+    let mut without = parse(line);
+    without.commands.retain(|c| c.program != "nc");
+    let case = check_against(line, without);
+    let Verdict::Unsound { unpredicted } = &case.verdict else {
+        panic!("{}", case.report());
+    };
+    assert!(
+        unpredicted.iter().any(|e| matches!(
+            e,
+            Event::Connect { address, .. } if address == "10.9.8.7:4444"
+        )),
+        "{}",
+        case.report()
+    );
+    assert_eq!(check(line).verdict, Verdict::Sound);
+}

@@ -61,8 +61,17 @@ fn oracle_cli_generate() {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_secs())
         });
-    println!("oracle: {count} generated lines, seed {seed}");
-    let lines = generate::sample(count, seed);
+    // ORACLE_CODE=1: interpreter lines (issue 19) instead of shell lines.
+    let code = var("ORACLE_CODE").is_some();
+    println!(
+        "oracle: {count} generated {} lines, seed {seed}",
+        if code { "interpreter" } else { "shell" }
+    );
+    let lines = if code {
+        generate::code_sample(count, seed)
+    } else {
+        generate::sample(count, seed)
+    };
     let findings = generate::run(&lines);
     for c in &findings.cases {
         if verbose() || matches!(c.verdict, Verdict::Unsound { .. }) {

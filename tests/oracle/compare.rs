@@ -137,9 +137,27 @@ impl Prediction {
             Event::SecretRead { path, .. } | Event::Deleted { path, .. } => {
                 self.any_path || self.paths.iter().any(|p| path_covered(p, path))
             }
+            // The reader writes a network call in code as a virtual `curl URL`; a name
+            // lookup (a connection to the resolver) stands for any host, so any predicted
+            // network command covers it.
+            Event::Connect { address, .. } => self.commands.iter().any(|(p, args)| {
+                NETWORK_CLIENTS.contains(&p.as_str())
+                    && (address.ends_with(":53")
+                        || args.iter().any(|a| {
+                            a.texts.iter().any(|t| {
+                                t.contains(SUBSTITUTION)
+                                    || address
+                                        .rsplit_once(':')
+                                        .is_some_and(|(host, _)| t.contains(host))
+                            })
+                        }))
+            }),
         }
     }
 }
+
+/// Programs that reach the network, for connections seen in interpreters' code.
+const NETWORK_CLIENTS: &[&str] = &["curl", "wget", "nc", "ncat", "socat", "ssh", "telnet"];
 
 /// An absolute path argument (also after `NAME=`) as the reader writes it: `//` and `/./`
 /// folded, `/proc/self/root` (or a process's root) as `/`. Other arguments are unchanged.

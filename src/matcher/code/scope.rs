@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Effect, Found, Lang, MAX_EFFECTS, Reading, Unread};
+use super::{Effect, Found, MAX_EFFECTS, Reading, Unread};
 
 /// A value in code, as far as it is known before the code runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,7 +53,6 @@ const STEPS_BASE: usize = 10_000;
 
 /// The state of one read, shared by the code it reads and the code that code runs.
 pub(super) struct Cx {
-    pub(super) lang: Lang,
     found: Vec<Found>,
     opaque: Option<Unread>,
     nested: Vec<(String, usize)>,
@@ -62,9 +61,8 @@ pub(super) struct Cx {
 }
 
 impl Cx {
-    pub(super) fn new(lang: Lang) -> Cx {
+    pub(super) fn new() -> Cx {
         Cx {
-            lang,
             found: Vec::new(),
             opaque: None,
             nested: Vec::new(),
@@ -75,7 +73,9 @@ impl Cx {
 
     /// Allows work in proportion to `bytes` more of code.
     pub(super) fn allow(&mut self, bytes: usize) {
-        self.budget = self.budget.saturating_add(bytes.saturating_mul(STEPS_PER_BYTE));
+        self.budget = self
+            .budget
+            .saturating_add(bytes.saturating_mul(STEPS_PER_BYTE));
     }
 
     /// Spends one step; false (and the read is opaque) once the budget is gone.

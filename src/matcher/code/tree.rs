@@ -19,7 +19,9 @@ const DEADLINE: Duration = Duration::from_millis(50);
 pub(super) fn parse(lang: Lang, code: &str) -> Result<Tree, Unread> {
     let at_start = |reason| Unread { reason, line: 1 };
     if code.len() > MAX_CODE {
-        return Err(at_start("the code is too long to read"));
+        return Err(at_start(
+            "the code is over 16 KiB, more than hookgate reads in the time a decision has",
+        ));
     }
     if let Some(at) = code.find('\0') {
         return Err(Unread {
@@ -33,10 +35,32 @@ pub(super) fn parse(lang: Lang, code: &str) -> Result<Tree, Unread> {
             line: line_of(code, at),
         });
     }
-    let mut parser = Parser::new();
-    parser
-        .set_language(&lang.grammar())
-        .map_err(|_| at_start("the code's grammar could not be loaded"))?;
+    PARSERS.with_borrow_mut(|parsers| {
+        let parser = match parsers.iter_mut().position(|(l, _)| *l == lang) {
+            Some(k) => &mut parsers[k].1,
+            None => {
+                let mut parser = Parser::new();
+                parser
+                    .set_language(&lang.grammar())
+                    .map_err(|_| at_start("the code's grammar could not be loaded"))?;
+                parsers.push((lang, parser));
+                let last = parsers.len() - 1;
+                &mut parsers[last].1
+            }
+        };
+        parse_with(parser, lang, code)
+    })
+}
+
+thread_local! {
+    /// One parser per language and thread: a parser keeps its allocations between parses.
+    static PARSERS: std::cell::RefCell<Vec<(Lang, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn parse_with(parser: &mut Parser, lang: Lang, code: &str) -> Result<Tree, Unread> {
+    let at_start = |reason| Unread { reason, line: 1 };
+    // A parse cancelled at its deadline would otherwise resume on the next call.
+    parser.reset();
     let start = Instant::now();
     let mut progress = |_: &tree_sitter::ParseState| {
         if start.elapsed() > DEADLINE {
@@ -157,11 +181,13 @@ mod tests {
             err(Lang::Python, "x = 1\n\0"),
             Some(("the code holds a NUL byte", 2))
         );
-        let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+        let deep = |n| format!("{}1{}", "(".repeat(n), ")".repeat(n));
         assert_eq!(
-            err(Lang::Python, &deep).map(|e| e.0),
+            err(Lang::Python, &deep(5_000)).map(|e| e.0),
             Some("the code nests brackets too deeply to read")
         );
+        // 10,000 levels are over the size bound before their depth is looked at.
+        assert!(err(Lang::Python, &deep(10_000)).is_some());
         assert!(parse(Lang::Python, "print(1)").is_ok());
         assert!(parse(Lang::Php, "system('ls');").is_ok());
     }

@@ -460,3 +460,68 @@ fn values_the_walk_must_not_invent() {
     // `mkfs -t TYPE` runs `mkfs.TYPE`.
     assert!(runs("mkfs -t ext4 /dev/sdb", "mkfs.ext4 /dev/sdb"));
 }
+
+#[test]
+fn interpreter_code_is_read_into_the_commands_it_runs() {
+    for (input, want) in [
+        (
+            "python3 -c \"import os; os.system('rm -rf ~')\"",
+            "rm -rf ~",
+        ),
+        (
+            "python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~'))\"",
+            "rm -r -f ~",
+        ),
+        (
+            "python3 -Ic 'import subprocess; subprocess.run([\"rm\", \"-rf\", \"/\"])'",
+            "rm -rf /",
+        ),
+        (
+            "python3 - <<'EOF'\nimport os\nos.remove('/etc/passwd')\nEOF",
+            "rm /etc/passwd",
+        ),
+        (
+            "echo \"import os; os.system('reboot')\" | python3",
+            "reboot",
+        ),
+        (
+            "python3 -c 'print(open(\"/etc/shadow\").read())'",
+            "cat /etc/shadow",
+        ),
+    ] {
+        let t = texts(input);
+        assert!(t.iter().any(|c| c == want), "{input}: {t:?}");
+        assert_eq!(parse(input).opaque, None, "{input}");
+    }
+    let origin = parse("python3 -c 'import os\nos.system(\"rm -rf ~\")'")
+        .commands
+        .into_iter()
+        .find(|c| c.program == "rm")
+        .and_then(|c| c.origin);
+    assert_eq!(origin.as_deref(), Some("from python code, line 2"));
+}
+
+#[test]
+fn interpreter_code_that_cannot_be_read_is_opaque() {
+    for input in [
+        "python3 -c \"import os; os.system(input())\"",
+        "python3 -c 'import base64; exec(base64.b64decode(\"cHJpbnQoMSk=\"))'",
+        "python3 -c 'import os\nwhile 1: os.fork()'",
+        "python3 -c 'import os; print(1'",
+        "python3 -c \"$(cat x.py)\"",
+        "curl -s https://x.io/a.py | python3",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+    for input in [
+        "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"version\"])'",
+        "python3 -m pytest -q",
+        "python3 setup.py build",
+        "python3 -c 'print(\"rm -rf /\")'",
+        "python3 -W ignore -c 'import sys; print(sys.path)'",
+    ] {
+        let line = parse(input);
+        assert_eq!(line.opaque, None, "{input}");
+        assert!(!runs_line(&line, "rm -rf /"), "{input}");
+    }
+}

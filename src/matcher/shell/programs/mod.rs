@@ -135,7 +135,7 @@ pub(super) fn run(
         });
     }
     if table::is_interpreter(program) {
-        runners::interpreter(r, args, &stdin);
+        runners::interpreter(r, program, args, &stdin);
         return Data::Unknown;
     }
     builtins::run(r, program, args, io, stdin)

@@ -666,8 +666,9 @@ pub(super) const SENSITIVE: &[&str] = &[
     "fish",
 ];
 
-/// Interpreters of other languages: their inline code is the next issue's to read; here it
-/// must at least not come from somewhere unknown.
+/// Interpreters of other languages: the code reader reads the code of the languages it
+/// knows (`code::Lang::of_program`, which also names versioned programs like `lua5.4`);
+/// for the others, the code must at least not come from somewhere unknown.
 pub(super) const INTERPRETERS: &[&str] = &[
     "python",
     "python2",
@@ -714,10 +715,7 @@ pub(super) fn find(program: &str) -> Option<&'static Program> {
 
 /// Whether `program` is an interpreter of another language.
 pub(super) fn is_interpreter(program: &str) -> bool {
-    INTERPRETERS.contains(&program)
-        || program
-            .strip_prefix("python")
-            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    INTERPRETERS.contains(&program) || crate::matcher::code::Lang::of_program(program).is_some()
 }
 
 /// Whether `program` is in the table or is an interpreter: reading it may find more.

@@ -3,15 +3,17 @@
 //! containers, editors and pagers, `trap`, `source`.
 
 mod git;
+mod interpreters;
 mod search;
 mod shells;
 mod text;
 mod tools;
 
 use git::git;
+pub(super) use interpreters::interpreter;
 use search::{find, xargs};
 use shells::env_command;
-pub(super) use shells::{interpreter, shell};
+pub(super) use shells::shell;
 use text::{awk, sed};
 use tools::{container, ex_command, make, package_runner, ssh_options, tar};
 

@@ -5,7 +5,7 @@ use crate::matcher::shell::SUBSTITUTION;
 use crate::matcher::shell::env::Value;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::{self};
-use crate::matcher::shell::programs::table::{self, Program};
+use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
@@ -83,50 +83,6 @@ pub(in crate::matcher::shell::programs) fn shell(
         _ => stdin_shell(r, stdin),
     }
     Data::Unknown
-}
-
-/// An interpreter of another language: its code is not read here, but code that comes
-/// from a substitution or a pipe is not understood.
-pub(in crate::matcher::shell::programs) fn interpreter(
-    r: &mut Reader,
-    args: &[Field],
-    stdin: &Data,
-) {
-    let mut code: Option<&Field> = None;
-    let mut from_stdin = true;
-    for (k, a) in args.iter().enumerate() {
-        if table::CODE_FLAGS.contains(&a.text.as_str()) {
-            code = args.get(k + 1);
-            from_stdin = false;
-            break;
-        }
-        if !a.text.starts_with('-') || a.text == "-" {
-            from_stdin = a.text == "-";
-            if !from_stdin {
-                code = Some(a);
-            }
-            break;
-        }
-    }
-    match code {
-        Some(c) if c.unknown => {
-            r.opaque("the interpreter runs code that comes from a substitution")
-        }
-        // A script file this line downloaded or produced.
-        Some(file)
-            if r.env
-                .files
-                .get(&crate::matcher::shell::env::file_key(&file.text))
-                == Some(&crate::matcher::shell::env::FileText::Unknown) =>
-        {
-            r.opaque("the line runs a script it downloaded or made from a command's output");
-        }
-        Some(_) => {}
-        None if from_stdin && *stdin == Data::Unknown => {
-            r.opaque("a script is piped into an interpreter");
-        }
-        None => {}
-    }
 }
 
 /// `env [options] [NAME=VALUE]... [command]`, and `env -S 'script'`.

@@ -1,0 +1,219 @@
+//! A call's effect: the callee resolved to a qualified name, looked up in the table of
+//! [`sinks`](super::sinks), and its arguments turned into the effect's values.
+
+use tree_sitter::Node;
+
+use super::sinks::{BY_NAME, Sink, canonical, sink};
+use super::text::octal;
+use super::values::Args;
+use super::{Obj, Py};
+use crate::matcher::code::{Effect, Val};
+
+impl<'t> Py<'_, '_, 't> {
+    /// The effect of one call.
+    pub(super) fn call(&mut self, node: Node<'t>) {
+        let line = self.line(node);
+        let Some(function) = node.child_by_field_name("function") else {
+            return;
+        };
+        let callee = self.eval(function, 0);
+        let args = Args::of(self, node);
+        let name = match &callee {
+            Obj::Ref(q) => canonical(q),
+            Obj::PathMethod(path, method) => {
+                self.path_method(path.clone(), method, &args, line);
+                return;
+            }
+            // Only the name is known (`ctypes.CDLL(None).system`): the calls that run
+            // commands are recognised by name alone.
+            Obj::Attr(attr) if BY_NAME.contains(&attr.as_str()) => format!("?.{attr}"),
+            Obj::Attr(attr) if attr == "connect" && matches!(args.pos(self, 0), Obj::List(_)) => {
+                "?.connect".to_owned()
+            }
+            _ => return,
+        };
+        let Some(sink) = sink(&name) else { return };
+        let k = |py: &mut Self, n: usize| args.pos(py, n).val();
+        match sink {
+            Sink::Shell => {
+                let cmd = k(self, 0);
+                self.cx.found(Effect::Shell(cmd), line);
+            }
+            Sink::Process => self.process(&args, line),
+            Sink::ExecList { path, argv } => {
+                let program = k(self, path);
+                let argv = match args.pos(self, argv) {
+                    Obj::List(items) => items.into_iter().skip(1).collect(),
+                    _ => vec![Val::Unknown],
+                };
+                self.exec(program, argv, line);
+            }
+            Sink::ExecArgs { path } => {
+                let program = k(self, path);
+                let argv = args.positional_from(self, path + 2);
+                self.exec(program, argv, line);
+            }
+            Sink::Argv => {
+                let argv = args.positional_from(self, 0);
+                self.cx.found(Effect::Exec(argv), line);
+            }
+            Sink::ArgvList => {
+                let argv = match args.pos(self, 0) {
+                    Obj::List(items) => items,
+                    other => vec![other.val()],
+                };
+                self.cx.found(Effect::Exec(argv), line);
+            }
+            Sink::Command(program, flags, operands) => {
+                let mut argv: Vec<Val> = flags.iter().map(|f| Val::known(*f)).collect();
+                for n in operands {
+                    argv.push(k(self, *n));
+                }
+                self.cx.command(program, argv, line);
+            }
+            Sink::Chmod => {
+                let mode = octal(k(self, 1));
+                let path = k(self, 0);
+                self.cx.command("chmod", vec![mode, path], line);
+            }
+            Sink::Kill => {
+                let signal = match k(self, 1) {
+                    Val::Known(s) => Val::Known(format!("-{}", s.trim_start_matches("signal."))),
+                    other => other,
+                };
+                let pid = k(self, 0);
+                self.cx.command("kill", vec![signal, pid], line);
+            }
+            Sink::Truncate => {
+                let (path, size) = (k(self, 0), k(self, 1));
+                self.cx
+                    .command("truncate", vec![Val::known("-s"), size, path], line);
+            }
+            Sink::Open => {
+                let path = args.pos_or_kw(self, 0, "file").val();
+                let mode = args.pos_or_kw(self, 1, "mode").val();
+                self.open(path, mode, line);
+            }
+            Sink::Eval => {
+                let code = k(self, 0);
+                self.cx.eval(code, line);
+            }
+            Sink::Import => {
+                if k(self, 0) == Val::Unknown {
+                    self.cx
+                        .opaque("the code imports a module whose name is computed", line);
+                }
+            }
+            Sink::Getattr => {
+                if matches!(args.pos(self, 0), Obj::Ref(_)) && k(self, 1).text().is_none() {
+                    self.cx.opaque(
+                        "the code calls a function whose name is computed at run time",
+                        line,
+                    );
+                }
+            }
+            Sink::Fork if self.loops > 0 => self
+                .cx
+                .opaque("the code forks in a loop (a fork bomb)", line),
+            Sink::Fork => {}
+            Sink::Network(n, keyword, scheme) => {
+                let target = args.pos_or_kw(self, n, keyword);
+                let url = url(target, scheme);
+                self.cx.command("curl", vec![url], line);
+            }
+            Sink::Opaque(reason) => self.cx.opaque(reason, line),
+        }
+    }
+
+    /// `subprocess.run(args, shell=...)`: a list is an argument vector (with `shell=True`
+    /// its first item is the script); a string is a program, or the script with `shell`.
+    fn process(&mut self, args: &Args<'t>, line: usize) {
+        let shell = match args.keyword(self, "shell").map(Obj::val) {
+            None => false,
+            Some(Val::Known(s)) => !matches!(s.as_str(), "False" | "0" | "None" | ""),
+            Some(_) => true,
+        };
+        let effect = match (args.pos_or_kw(self, 0, "args"), shell) {
+            (Obj::List(argv), false) => Effect::Exec(argv),
+            (Obj::List(argv), true) => {
+                Effect::Shell(argv.into_iter().next().unwrap_or(Val::Unknown))
+            }
+            (Obj::Val(Val::Known(program)), false) => Effect::Exec(vec![Val::Known(program)]),
+            (other, _) => Effect::Shell(other.val()),
+        };
+        self.cx.found(effect, line);
+    }
+
+    /// Runs `program` with `argv`.
+    fn exec(&mut self, program: Val, argv: Vec<Val>, line: usize) {
+        let mut run = vec![program];
+        run.extend(argv);
+        self.cx.found(Effect::Exec(run), line);
+    }
+
+    /// `open(path, mode)`: a read (`cat`), a write (`tee`), or both; a mode not known is
+    /// both.
+    pub(super) fn open(&mut self, path: Val, mode: Val, line: usize) {
+        let mode = match mode {
+            Val::Known(m) => m,
+            _ => "r+".to_owned(),
+        };
+        let writes = mode.contains(['w', 'a', 'x', '+'])
+            || mode.contains("WRONLY")
+            || mode.contains("RDWR")
+            || mode.contains("CREAT");
+        if !writes || mode.contains(['r', '+']) || mode.contains("RDWR") {
+            self.cx.command("cat", vec![path.clone()], line);
+        }
+        if writes {
+            self.cx.command("tee", vec![path], line);
+        }
+    }
+
+    /// A method of a `pathlib.Path`.
+    fn path_method(&mut self, path: Val, method: &str, args: &Args<'t>, line: usize) {
+        let first = |py: &mut Self| args.pos(py, 0).val();
+        match method {
+            "unlink" => self.cx.command("rm", vec![path], line),
+            "rmdir" => self.cx.command("rmdir", vec![path], line),
+            "read_text" | "read_bytes" => self.cx.command("cat", vec![path], line),
+            "open" => {
+                let mode = args.pos_or_kw(self, 0, "mode").val();
+                self.open(path, mode, line);
+            }
+            "write_text" | "write_bytes" | "touch" => self.cx.command("tee", vec![path], line),
+            "rename" | "replace" | "move" => {
+                let to = first(self);
+                self.cx.command("mv", vec![path, to], line);
+            }
+            "chmod" | "lchmod" => {
+                let mode = octal(first(self));
+                self.cx.command("chmod", vec![mode, path], line);
+            }
+            "symlink_to" | "hardlink_to" => {
+                let to = first(self);
+                self.cx
+                    .command("ln", vec![Val::known("-s"), to, path], line);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The URL a network call reaches: a `(host, port)` address is written `host:port`, a
+/// host alone gets the call's scheme.
+fn url(target: Obj, scheme: &str) -> Val {
+    match target {
+        Obj::List(parts) => match parts.as_slice() {
+            [Val::Known(h), Val::Known(p), ..] => Val::Known(format!("{scheme}{h}:{p}")),
+            [Val::Known(h)] => Val::Known(format!("{scheme}{h}")),
+            _ => Val::Unknown,
+        },
+        other => match other.val() {
+            Val::Known(t) if !scheme.is_empty() && !t.contains("://") => {
+                Val::Known(format!("{scheme}{t}"))
+            }
+            v => v,
+        },
+    }
+}

@@ -1,0 +1,271 @@
+//! The calls the Python reader follows, as reviewed data: each qualified name (after
+//! [`canonical`]) and what the call does. A call not listed has no effect the reader
+//! reports; a module's other functions are not read.
+
+/// What a call does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sink {
+    /// Runs its first argument as a shell line (`os.system`).
+    Shell,
+    /// `subprocess.*`: an argument vector, or a shell line with `shell=True`.
+    Process,
+    /// Runs the program at argument `path` with the list at argument `argv`, whose first
+    /// item is only the name it is shown as (`os.execv(path, argv)`).
+    ExecList { path: usize, argv: usize },
+    /// Runs the program at argument `path` with the arguments after the shown name at
+    /// argument `path + 1` (`os.execl(path, name, arg...)`).
+    ExecArgs { path: usize },
+    /// Runs its arguments, the program first (`asyncio.create_subprocess_exec`).
+    Argv,
+    /// Runs an argument vector given as a list, or a program given alone (`pty.spawn`).
+    ArgvList,
+    /// A virtual command: the program, its flags, then the arguments at these positions.
+    Command(&'static str, &'static [&'static str], &'static [usize]),
+    /// `chmod MODE PATH` from `(path, mode)`.
+    Chmod,
+    /// `kill -SIG PID` from `(pid, signal)`.
+    Kill,
+    /// `truncate -s SIZE PATH` from `(path, size)`.
+    Truncate,
+    /// `open(file, mode)`: a read, a write, or both.
+    Open,
+    /// Python code (`exec`, `eval`, `compile`).
+    Eval,
+    /// An import of the module its first argument names.
+    Import,
+    /// `getattr(object, name)`.
+    Getattr,
+    /// A fork: a fork bomb when it is in a loop.
+    Fork,
+    /// A network request to the URL (or host) at this argument or keyword, with a scheme
+    /// for calls that take only a host.
+    Network(usize, &'static str, &'static str),
+    /// Cannot be read: why.
+    Opaque(&'static str),
+}
+
+use Sink::*;
+
+const RM_RF: Sink = Command("rm", &["-r", "-f"], &[0]);
+const HELP: Sink = Opaque("the code starts help or the debugger, which run other commands");
+const UNPICKLE: Sink = Opaque("the code unpickles data, which can run any code");
+const NATIVE: Sink = Opaque("the code calls native code directly");
+const URL: Sink = Network(0, "url", "");
+
+/// The calls, by qualified name. `?.name` is a method of an object the reader does not
+/// follow, recognised by its name alone.
+const SINKS: &[(&str, Sink)] = &[
+    ("os.system", Shell),
+    ("os.popen", Shell),
+    ("subprocess.getoutput", Shell),
+    ("subprocess.getstatusoutput", Shell),
+    ("commands.getoutput", Shell),
+    ("commands.getstatusoutput", Shell),
+    ("platform.popen", Shell),
+    ("asyncio.create_subprocess_shell", Shell),
+    ("?.system", Shell),
+    ("?.popen", Shell),
+    ("?.getoutput", Shell),
+    ("?.getstatusoutput", Shell),
+    ("subprocess.run", Process),
+    ("subprocess.call", Process),
+    ("subprocess.check_call", Process),
+    ("subprocess.check_output", Process),
+    ("subprocess.Popen", Process),
+    ("?.check_output", Process),
+    ("?.check_call", Process),
+    ("?.Popen", Process),
+    ("os.execv", ExecList { path: 0, argv: 1 }),
+    ("os.execve", ExecList { path: 0, argv: 1 }),
+    ("os.execvp", ExecList { path: 0, argv: 1 }),
+    ("os.execvpe", ExecList { path: 0, argv: 1 }),
+    ("os.posix_spawn", ExecList { path: 0, argv: 1 }),
+    ("os.posix_spawnp", ExecList { path: 0, argv: 1 }),
+    ("os.spawnv", ExecList { path: 1, argv: 2 }),
+    ("os.spawnve", ExecList { path: 1, argv: 2 }),
+    ("os.spawnvp", ExecList { path: 1, argv: 2 }),
+    ("os.spawnvpe", ExecList { path: 1, argv: 2 }),
+    ("os.execl", ExecArgs { path: 0 }),
+    ("os.execle", ExecArgs { path: 0 }),
+    ("os.execlp", ExecArgs { path: 0 }),
+    ("os.execlpe", ExecArgs { path: 0 }),
+    ("os.spawnl", ExecArgs { path: 1 }),
+    ("os.spawnle", ExecArgs { path: 1 }),
+    ("os.spawnlp", ExecArgs { path: 1 }),
+    ("os.spawnlpe", ExecArgs { path: 1 }),
+    ("asyncio.create_subprocess_exec", Argv),
+    ("pty.spawn", ArgvList),
+    ("shutil.rmtree", RM_RF),
+    ("?.rmtree", RM_RF),
+    ("os.remove", Command("rm", &[], &[0])),
+    ("os.unlink", Command("rm", &[], &[0])),
+    ("os.rmdir", Command("rmdir", &[], &[0])),
+    ("os.removedirs", Command("rmdir", &[], &[0])),
+    ("os.truncate", Truncate),
+    ("shutil.move", Command("mv", &[], &[0, 1])),
+    ("os.rename", Command("mv", &[], &[0, 1])),
+    ("os.replace", Command("mv", &[], &[0, 1])),
+    ("os.renames", Command("mv", &[], &[0, 1])),
+    ("shutil.copy", Command("cp", &[], &[0, 1])),
+    ("shutil.copy2", Command("cp", &[], &[0, 1])),
+    ("shutil.copyfile", Command("cp", &[], &[0, 1])),
+    ("shutil.copytree", Command("cp", &["-r"], &[0, 1])),
+    ("os.chmod", Chmod),
+    ("os.lchmod", Chmod),
+    ("os.chown", Command("chown", &[], &[0])),
+    ("os.lchown", Command("chown", &[], &[0])),
+    ("shutil.chown", Command("chown", &[], &[0])),
+    ("os.symlink", Command("ln", &["-s"], &[0, 1])),
+    ("os.link", Command("ln", &[], &[0, 1])),
+    ("os.kill", Kill),
+    ("os.killpg", Kill),
+    ("builtins.open", Open),
+    ("io.open", Open),
+    ("codecs.open", Open),
+    ("os.open", Open),
+    ("fileinput.input", Command("cat", &[], &[0])),
+    ("builtins.exec", Eval),
+    ("builtins.eval", Eval),
+    ("builtins.compile", Eval),
+    ("builtins.__import__", Import),
+    ("importlib.import_module", Import),
+    ("importlib.__import__", Import),
+    ("builtins.getattr", Getattr),
+    ("os.fork", Fork),
+    ("os.forkpty", Fork),
+    ("pty.fork", Fork),
+    ("builtins.help", HELP),
+    ("builtins.breakpoint", HELP),
+    ("pdb.set_trace", HELP),
+    ("pydoc.pager", HELP),
+    ("code.interact", HELP),
+    ("pickle.loads", UNPICKLE),
+    ("pickle.load", UNPICKLE),
+    ("marshal.loads", UNPICKLE),
+    ("dill.loads", UNPICKLE),
+    ("ctypes.CDLL", NATIVE),
+    ("ctypes.cdll.LoadLibrary", NATIVE),
+    ("cffi.FFI", NATIVE),
+    ("urllib.request.urlopen", URL),
+    ("urllib.request.urlretrieve", URL),
+    ("?.urlopen", URL),
+    ("?.urlretrieve", URL),
+    ("webbrowser.open", URL),
+    ("webbrowser.open_new", URL),
+    ("webbrowser.open_new_tab", URL),
+    ("urllib3.request", Network(1, "url", "")),
+    ("requests.request", Network(1, "url", "")),
+    ("httpx.request", Network(1, "url", "")),
+    ("http.client.HTTPConnection", Network(0, "host", "http://")),
+    (
+        "http.client.HTTPSConnection",
+        Network(0, "host", "https://"),
+    ),
+    ("ftplib.FTP", Network(0, "host", "ftp://")),
+    ("ftplib.FTP_TLS", Network(0, "host", "ftp://")),
+    ("smtplib.SMTP", Network(0, "host", "smtp://")),
+    ("smtplib.SMTP_SSL", Network(0, "host", "smtp://")),
+    ("telnetlib.Telnet", Network(0, "host", "telnet://")),
+    ("socket.create_connection", Network(0, "address", "tcp://")),
+    // `socket.socket().connect((host, port))`: only with an address tuple (see `call`).
+    ("?.connect", Network(0, "address", "tcp://")),
+];
+
+/// HTTP client modules whose request functions are named by method.
+const HTTP_CLIENTS: &[&str] = &["requests", "httpx", "aiohttp", "urllib3.PoolManager"];
+const HTTP_METHODS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "head", "options", "stream",
+];
+
+/// What the call named `q` does, if the reader follows it.
+pub(super) fn sink(q: &str) -> Option<Sink> {
+    if let Some((_, s)) = SINKS.iter().find(|(name, _)| *name == q) {
+        return Some(*s);
+    }
+    let (module, function) = q.rsplit_once('.')?;
+    (HTTP_CLIENTS.contains(&module) && HTTP_METHODS.contains(&function)).then_some(URL)
+}
+
+/// Calls whose value the reader computes (`os.path.join`): a star import brings them too.
+pub(super) const VALUE_FUNCTIONS: &[&str] = &[
+    "os.path.expanduser",
+    "os.path.join",
+    "os.path.expandvars",
+    "os.getenv",
+    "os.environ",
+    "pathlib.Path",
+    "pathlib.PosixPath",
+];
+
+/// Method names that run commands whatever object they belong to.
+pub(super) const BY_NAME: &[&str] = &[
+    "system",
+    "popen",
+    "getoutput",
+    "getstatusoutput",
+    "check_output",
+    "check_call",
+    "Popen",
+    "rmtree",
+    "urlopen",
+    "urlretrieve",
+];
+
+/// Module names that are another name for the same module.
+pub(super) fn canonical(name: &str) -> String {
+    const ALIASES: &[(&str, &str)] = &[
+        ("posix.", "os."),
+        ("nt.", "os."),
+        ("posixpath.", "os.path."),
+        ("urllib2.", "urllib.request."),
+        ("urllib.urlopen", "urllib.request.urlopen"),
+        ("urllib.urlretrieve", "urllib.request.urlretrieve"),
+        ("builtins.__builtins__.", "builtins."),
+        ("__builtin__.", "builtins."),
+        ("builtins.__dict__.", "builtins."),
+        ("os.path.os.", "os."),
+        ("shutil.os.", "os."),
+        ("subprocess.os.", "os."),
+        ("importlib.__builtins__.", "builtins."),
+    ];
+    for (alias, real) in ALIASES {
+        if let Some(rest) = name.strip_prefix(alias) {
+            return format!("{real}{rest}");
+        }
+    }
+    name.to_owned()
+}
+
+/// Calls that decode data: running what they return runs what was hidden.
+pub(super) fn is_decoder(q: &str) -> bool {
+    ["base64.", "binascii.", "zlib.", "gzip.", "bz2.", "lzma."]
+        .iter()
+        .any(|m| q.starts_with(m))
+        || matches!(
+            q,
+            "codecs.decode" | "bytes.fromhex" | "builtins.bytes.fromhex"
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_names_each_call_once() {
+        for (k, (name, _)) in SINKS.iter().enumerate() {
+            assert!(
+                !SINKS[k + 1..].iter().any(|(n, _)| n == name),
+                "{name} is listed twice"
+            );
+            assert_eq!(
+                canonical(name),
+                *name,
+                "{name} is not in its canonical spelling"
+            );
+        }
+        assert_eq!(sink("requests.post"), Some(URL));
+        assert_eq!(sink("requests.json"), None);
+        assert_eq!(sink("posix.system"), None, "callers canonicalise first");
+    }
+}

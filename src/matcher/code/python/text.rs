@@ -1,0 +1,146 @@
+//! Python's literal syntax and string formatting, on known values.
+
+use crate::matcher::code::Val;
+
+/// The value of environment variable `name`: only the home directory is known.
+pub(super) fn env(name: &str) -> Val {
+    if name == "HOME" {
+        Val::known("~")
+    } else {
+        Val::Unknown
+    }
+}
+
+/// A mode (`0o777`, `511`, `stat.S_IRWXU`) written as `chmod` takes it.
+pub(super) fn octal(mode: Val) -> Val {
+    match mode.text().and_then(parse_int) {
+        Some(n) => Val::Known(format!("{n:o}")),
+        None => Val::Unknown,
+    }
+}
+
+pub(super) fn parse_int(text: &str) -> Option<u32> {
+    let t = text.trim().replace('_', "");
+    if let Some(o) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {
+        return u32::from_str_radix(o, 8).ok();
+    }
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        return u32::from_str_radix(h, 16).ok();
+    }
+    t.parse().ok()
+}
+
+/// `'%s %s' % (a, b)`: `%s`, `%d` and `%%` with known arguments.
+pub(super) fn percent(format: &str, args: &[Val]) -> Val {
+    let mut out = String::new();
+    let mut items = args.iter();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some('s' | 'd' | 'r' | 'i') => match items.next().and_then(Val::text) {
+                Some(t) => out.push_str(t),
+                None => return Val::Unknown,
+            },
+            _ => return Val::Unknown,
+        }
+    }
+    Val::Known(out)
+}
+
+/// `'{} {}'.format(a, b)`: empty and numbered fields with known arguments.
+pub(super) fn format_braces(format: Val, args: &[Val]) -> Val {
+    let Some(format) = format.text() else {
+        return Val::Unknown;
+    };
+    let mut out = String::new();
+    let mut next = 0;
+    let mut rest = format;
+    while let Some(open) = rest.find(['{', '}']) {
+        out.push_str(&rest[..open]);
+        let tail = &rest[open..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            out.push_str(&tail[..1]);
+            rest = &tail[2..];
+            continue;
+        }
+        let Some(close) = tail.find('}') else {
+            return Val::Unknown;
+        };
+        let field = &tail[1..close];
+        let n = if field.is_empty() {
+            next += 1;
+            next - 1
+        } else {
+            match field.parse::<usize>() {
+                Ok(n) => n,
+                Err(_) => return Val::Unknown,
+            }
+        };
+        match args.get(n).and_then(Val::text) {
+            Some(t) => out.push_str(t),
+            None => return Val::Unknown,
+        }
+        rest = &tail[close + 1..];
+    }
+    out.push_str(rest);
+    Val::Known(out)
+}
+
+/// A string literal's escapes decoded (`\n`, `\x41`, `\u0041`, octal); `\N{...}` is kept.
+pub(super) fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let hex = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>, n: usize| {
+            let digits: String = (0..n).filter_map(|_| chars.next()).collect();
+            u32::from_str_radix(&digits, 16)
+                .ok()
+                .and_then(char::from_u32)
+        };
+        match e {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '0'..='7' => {
+                let mut n = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            n = n * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.extend(char::from_u32(n));
+            }
+            'x' => out.extend(hex(&mut chars, 2)),
+            'u' => out.extend(hex(&mut chars, 4)),
+            'U' => out.extend(hex(&mut chars, 8)),
+            '\n' => {}
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'f' => out.push('\x0c'),
+            'v' => out.push('\x0b'),
+            '\\' | '\'' | '"' => out.push(e),
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}

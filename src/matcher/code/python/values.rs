@@ -1,0 +1,469 @@
+//! What an expression evaluates to, as far as the reader follows it: constant strings and
+//! the functions that compute them, modules and functions by qualified name, paths, lists.
+
+use tree_sitter::Node;
+
+use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
+use super::text::{env, format_braces, parse_int, percent, unescape};
+use super::{BUILTINS, Obj, Py};
+use crate::matcher::code::Val;
+use crate::matcher::code::scope::{Slot, home, join};
+use crate::matcher::code::tree::MAX_NESTING;
+
+impl<'t> Py<'_, '_, 't> {
+    /// What `node` evaluates to.
+    pub(super) fn eval(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
+            return Obj::Val(Val::Unknown);
+        }
+        match node.kind() {
+            "string" => Obj::Val(self.string(node, depth)),
+            "concatenated_string" => {
+                let mut out = Val::known("");
+                let mut c = node.walk();
+                for part in node.named_children(&mut c) {
+                    let v = self.string(part, depth);
+                    out = out.concat(v);
+                }
+                Obj::Val(out)
+            }
+            "integer" => Obj::Val(Val::Known(self.text(node).replace('_', ""))),
+            "true" => Obj::Val(Val::known("True")),
+            "false" => Obj::Val(Val::known("False")),
+            "none" => Obj::Val(Val::known("None")),
+            "parenthesized_expression" | "await" => match node.named_child(0) {
+                Some(inner) => self.eval(inner, depth + 1),
+                None => Obj::Val(Val::Unknown),
+            },
+            "list" | "tuple" | "expression_list" => {
+                let mut items = Vec::new();
+                let mut c = node.walk();
+                let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                for item in children {
+                    if item.kind() == "list_splat" {
+                        match item.named_child(0).map(|n| self.eval(n, depth + 1)) {
+                            Some(Obj::List(more)) => items.extend(more),
+                            _ => items.push(Val::Unknown),
+                        }
+                        continue;
+                    }
+                    items.push(self.eval(item, depth + 1).val());
+                }
+                Obj::List(items)
+            }
+            "identifier" => self.name(node, depth),
+            "attribute" => {
+                let (Some(object), Some(attr)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("attribute"),
+                ) else {
+                    return Obj::Val(Val::Unknown);
+                };
+                let attr = self.text(attr).to_owned();
+                match self.eval(object, depth + 1) {
+                    Obj::Ref(q) => Obj::Ref(format!("{q}.{attr}")),
+                    Obj::Path(p) => match attr.as_str() {
+                        "parent" | "name" | "stem" | "suffix" => Obj::Val(Val::Unknown),
+                        _ => Obj::PathMethod(p, attr),
+                    },
+                    Obj::Response => Obj::Response,
+                    Obj::Val(v @ Val::Known(_)) => Obj::StrMethod(v, attr),
+                    Obj::Val(Val::Fetched) => Obj::Response,
+                    _ => Obj::Attr(attr),
+                }
+            }
+            "subscript" => self.subscript(node, depth),
+            "binary_operator" => self.binary(node, depth),
+            "conditional_expression" => {
+                let mut c = node.walk();
+                let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                match parts.as_slice() {
+                    [a, _, b] => {
+                        let (a, b) = (
+                            self.eval(*a, depth + 1).val(),
+                            self.eval(*b, depth + 1).val(),
+                        );
+                        Obj::Val(if a == b { a } else { Val::Unknown })
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                }
+            }
+            "call" => self.value_of_call(node, depth),
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let name = self.text(node);
+        match self.names.get(name).cloned() {
+            Some(Slot::Expr(value)) => {
+                if !self.names.enter(name) {
+                    return Obj::Val(Val::Unknown);
+                }
+                let out = self.eval(value, depth + 1);
+                self.names.leave();
+                out
+            }
+            Some(Slot::Ref(q)) => Obj::Ref(q),
+            Some(Slot::Many) => Obj::Val(Val::Unknown),
+            None => {
+                if BUILTINS.contains(&name) {
+                    return Obj::Ref(format!("builtins.{name}"));
+                }
+                if name == "__builtins__" {
+                    return Obj::Ref("builtins".to_owned());
+                }
+                for module in &self.names.star {
+                    let q = canonical(&format!("{module}.{name}"));
+                    if sink(&q).is_some() || VALUE_FUNCTIONS.contains(&q.as_str()) {
+                        return Obj::Ref(q);
+                    }
+                }
+                Obj::Val(Val::Unknown)
+            }
+        }
+    }
+
+    fn subscript(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let Some(value) = node.child_by_field_name("value") else {
+            return Obj::Val(Val::Unknown);
+        };
+        let index = node.child_by_field_name("subscript");
+        let base = self.eval(value, depth + 1);
+        // `s[::-1]`
+        if let (Some(i), Obj::Val(Val::Known(s))) = (index, &base)
+            && i.kind() == "slice"
+            && self.text(i).replace(' ', "") == "::-1"
+        {
+            return Obj::Val(Val::Known(s.chars().rev().collect()));
+        }
+        let key = index.map(|i| self.eval(i, depth + 1).val());
+        match (base, key) {
+            (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => Obj::Val(env(&k)),
+            // `globals()['os']`, `__builtins__.__dict__['exec']`, `vars(os)['system']`
+            (Obj::Ref(q), Some(Val::Known(k))) if q.ends_with(".__dict__") => {
+                Obj::Ref(format!("{}.{k}", q.trim_end_matches(".__dict__")))
+            }
+            (Obj::Ref(q), Some(Val::Known(k))) if q == "builtins.globals()" => self.name_text(&k),
+            (Obj::Ref(q), _) if q.ends_with(".__dict__") || q == "builtins.globals()" => {
+                self.cx.opaque(
+                    "the code looks up a function by a name computed at run time",
+                    self.line(node),
+                );
+                Obj::Val(Val::Unknown)
+            }
+            (Obj::List(items), Some(Val::Known(k))) => match k.parse::<usize>() {
+                Ok(n) => Obj::Val(items.get(n).cloned().unwrap_or(Val::Unknown)),
+                Err(_) => Obj::Val(Val::Unknown),
+            },
+            (Obj::Response, _) => Obj::Response,
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// A name looked up by its text (`globals()['os']`).
+    fn name_text(&mut self, name: &str) -> Obj {
+        match self.names.get(name).cloned() {
+            Some(Slot::Ref(q)) => Obj::Ref(q),
+            None if BUILTINS.contains(&name) => Obj::Ref(format!("builtins.{name}")),
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let (Some(l), Some(op), Some(r)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("operator"),
+            node.child_by_field_name("right"),
+        ) else {
+            return Obj::Val(Val::Unknown);
+        };
+        let op = self.text(op);
+        let left = self.eval(l, depth + 1);
+        let right = self.eval(r, depth + 1);
+        match (op, left, right) {
+            ("+", Obj::List(a), Obj::List(b)) => Obj::List(a.into_iter().chain(b).collect()),
+            ("+", a, b) => Obj::Val(a.val().concat(b.val())),
+            ("/", Obj::Path(p), b) => Obj::Path(join(&[p, b.val()])),
+            ("%", Obj::Val(Val::Known(f)), args) => {
+                let args = match args {
+                    Obj::List(items) => items,
+                    other => vec![other.val()],
+                };
+                Obj::Val(percent(&f, &args))
+            }
+            ("*", Obj::Val(Val::Known(s)), Obj::Val(Val::Known(n)))
+                if n.parse::<usize>().is_ok_and(|n| n * s.len() <= 4096) =>
+            {
+                Obj::Val(Val::Known(s.repeat(n.parse().unwrap_or(0))))
+            }
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// The value a call returns, for the calls that compute strings and paths.
+    fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let Some(function) = node.child_by_field_name("function") else {
+            return Obj::Val(Val::Unknown);
+        };
+        let callee = self.eval(function, depth + 1);
+        let args = Args::of(self, node);
+        let arg = |py: &mut Self, n: usize| args.pos(py, n).val();
+        match callee {
+            Obj::Ref(q) => {
+                let q = canonical(&q);
+                match q.as_str() {
+                    "os.path.expanduser" | "os.path.abspath" | "os.path.realpath"
+                    | "os.path.normpath" | "os.fspath" | "builtins.str" | "builtins.bytes"
+                    | "os.fsencode" | "os.fsdecode" => Obj::Val(arg(self, 0)),
+                    "os.path.expandvars" => match arg(self, 0) {
+                        Val::Known(p) if !home(&p).contains('$') => Obj::Val(Val::Known(home(&p))),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    "os.path.join" | "posixpath.join" => {
+                        let parts = args.positional_from(self, 0);
+                        Obj::Val(join(&parts))
+                    }
+                    "os.getenv" | "os.environ.get" => match arg(self, 0) {
+                        Val::Known(k) => Obj::Val(env(&k)),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    "os.getcwd" => Obj::Val(Val::known(".")),
+                    "pathlib.Path"
+                    | "pathlib.PosixPath"
+                    | "pathlib.PurePath"
+                    | "pathlib.PurePosixPath" => {
+                        let parts = args.positional_from(self, 0);
+                        Obj::Path(if parts.is_empty() {
+                            Val::known(".")
+                        } else {
+                            join(&parts)
+                        })
+                    }
+                    "pathlib.Path.home" => Obj::Path(Val::known("~")),
+                    "pathlib.Path.cwd" => Obj::Path(Val::known(".")),
+                    "builtins.chr" => match arg(self, 0) {
+                        Val::Known(n) => Obj::Val(
+                            parse_int(&n)
+                                .and_then(char::from_u32)
+                                .map_or(Val::Unknown, |c| Val::Known(c.to_string())),
+                        ),
+                        other => Obj::Val(other),
+                    },
+                    "builtins.__import__" | "importlib.import_module" => match arg(self, 0) {
+                        Val::Known(m) => Obj::Ref(m),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    "builtins.getattr" => match (args.pos(self, 0), arg(self, 1)) {
+                        (Obj::Ref(q), Val::Known(a)) => Obj::Ref(format!("{q}.{a}")),
+                        (Obj::Path(p), Val::Known(a)) => Obj::PathMethod(p, a),
+                        (_, Val::Known(a)) => Obj::Attr(a),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    "builtins.globals" | "builtins.locals" => Obj::Ref("builtins.globals()".into()),
+                    "builtins.vars" => match args.pos(self, 0) {
+                        Obj::Ref(q) => Obj::Ref(format!("{q}.__dict__")),
+                        _ => Obj::Ref("builtins.globals()".into()),
+                    },
+                    "builtins.compile" => Obj::Val(arg(self, 0)),
+                    "builtins.list" | "builtins.tuple" => args.pos(self, 0),
+                    "urllib.request.Request" => Obj::Val(arg(self, 0)),
+                    _ if matches!(sink(&q), Some(Sink::Network(..))) => Obj::Response,
+                    _ if is_decoder(&q) => Obj::Val(Val::Fetched),
+                    _ => Obj::Val(Val::Unknown),
+                }
+            }
+            Obj::PathMethod(p, m) => match m.as_str() {
+                "expanduser" | "resolve" | "absolute" | "joinpath" => {
+                    let mut parts = vec![p];
+                    parts.extend(args.positional_from(self, 0));
+                    Obj::Path(join(&parts))
+                }
+                _ => Obj::Val(Val::Unknown),
+            },
+            Obj::StrMethod(p, m) => match m.as_str() {
+                "join" => match args.pos(self, 0) {
+                    Obj::List(items) => {
+                        let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
+                        let sep = p.text().unwrap_or_default();
+                        Obj::Val(texts.map_or(Val::Unknown, |t| Val::Known(t.join(sep))))
+                    }
+                    Obj::Val(Val::Known(s)) => {
+                        let sep = p.text().unwrap_or_default();
+                        let chars: Vec<String> = s.chars().map(String::from).collect();
+                        Obj::Val(Val::Known(chars.join(sep)))
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                },
+                "split" => match (p, args.pos(self, 0)) {
+                    (Val::Known(s), Obj::Val(Val::Known(sep))) if !sep.is_empty() => {
+                        Obj::List(s.split(sep.as_str()).map(Val::known).collect())
+                    }
+                    (Val::Known(s), _) if args.count() == 0 => {
+                        Obj::List(s.split_whitespace().map(Val::known).collect())
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                },
+                "replace" => match (p, arg(self, 0), arg(self, 1)) {
+                    (Val::Known(s), Val::Known(a), Val::Known(b)) if !a.is_empty() => {
+                        Obj::Val(Val::Known(s.replace(&a, &b)))
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                },
+                "format" => {
+                    let items = args.positional_from(self, 0);
+                    Obj::Val(format_braces(p, &items))
+                }
+                "strip" | "lstrip" | "rstrip" if args.count() == 0 => Obj::Val(match p {
+                    Val::Known(s) => Val::Known(match m.as_str() {
+                        "strip" => s.trim().to_owned(),
+                        "lstrip" => s.trim_start().to_owned(),
+                        _ => s.trim_end().to_owned(),
+                    }),
+                    other => other,
+                }),
+                "lower" => Obj::Val(
+                    p.text()
+                        .map_or(Val::Unknown, |s| Val::Known(s.to_lowercase())),
+                ),
+                "upper" => Obj::Val(
+                    p.text()
+                        .map_or(Val::Unknown, |s| Val::Known(s.to_uppercase())),
+                ),
+                "encode" | "decode" => Obj::Val(p),
+                _ => Obj::Val(Val::Unknown),
+            },
+            Obj::Response => Obj::Response,
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// A string literal's value: escapes decoded (unless raw), f-string parts evaluated.
+    fn string(&mut self, node: Node<'t>, depth: usize) -> Val {
+        if node.kind() != "string" {
+            return self.eval(node, depth + 1).val();
+        }
+        let mut raw = false;
+        let mut out = Val::known("");
+        let mut c = node.walk();
+        for part in node.named_children(&mut c) {
+            match part.kind() {
+                "string_start" => {
+                    let prefix = self.text(part);
+                    raw = prefix.contains(['r', 'R']);
+                }
+                "string_content" => {
+                    let text = self.text(part);
+                    let text = if raw { text.to_owned() } else { unescape(text) };
+                    out = out.concat(Val::Known(text));
+                }
+                "interpolation" => {
+                    let v = match part.child_by_field_name("expression") {
+                        Some(e) if part.child_by_field_name("format_specifier").is_none() => {
+                            self.eval(e, depth + 1).val()
+                        }
+                        _ => Val::Unknown,
+                    };
+                    out = out.concat(v);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// A call's arguments: positional and keyword, unevaluated.
+pub(super) struct Args<'t> {
+    positional: Vec<Node<'t>>,
+    keywords: Vec<(String, Node<'t>)>,
+    /// A `*args` or `**kwargs` whose items are not known.
+    splat: bool,
+}
+
+impl<'t> Args<'t> {
+    pub(super) fn of(py: &Py<'_, '_, 't>, call: Node<'t>) -> Args<'t> {
+        let mut args = Args {
+            positional: Vec::new(),
+            keywords: Vec::new(),
+            splat: false,
+        };
+        let Some(list) = call.child_by_field_name("arguments") else {
+            return args;
+        };
+        let mut c = list.walk();
+        for a in list.named_children(&mut c) {
+            match a.kind() {
+                "keyword_argument" => {
+                    if let (Some(n), Some(v)) = (
+                        a.child_by_field_name("name"),
+                        a.child_by_field_name("value"),
+                    ) {
+                        args.keywords.push((py.text(n).to_owned(), v));
+                    }
+                }
+                "list_splat" | "dictionary_splat" => {
+                    args.splat = true;
+                    args.positional.push(a);
+                }
+                "comment" => {}
+                _ => args.positional.push(a),
+            }
+        }
+        args
+    }
+
+    pub(super) fn count(&self) -> usize {
+        self.positional.len() + self.keywords.len()
+    }
+
+    pub(super) fn pos(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Obj {
+        match self.positional.get(n) {
+            Some(node) if node.kind() == "list_splat" => match node.named_child(0) {
+                Some(inner) => py.eval(inner, 0),
+                None => Obj::Val(Val::Unknown),
+            },
+            Some(node) => py.eval(*node, 0),
+            None if self.splat => Obj::Val(Val::Unknown),
+            None => Obj::Val(Val::Unknown),
+        }
+    }
+
+    pub(super) fn keyword(&self, py: &mut Py<'_, '_, 't>, name: &str) -> Option<Obj> {
+        let node = self
+            .keywords
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)?;
+        Some(py.eval(node, 0))
+    }
+
+    pub(super) fn pos_or_kw(&self, py: &mut Py<'_, '_, 't>, n: usize, name: &str) -> Obj {
+        if self.positional.len() > n {
+            return self.pos(py, n);
+        }
+        self.keyword(py, name).unwrap_or(if self.splat {
+            Obj::Val(Val::Unknown)
+        } else {
+            Obj::Val(Val::known(""))
+        })
+    }
+
+    /// The positional arguments from `n` on, `*list` spread.
+    pub(super) fn positional_from(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Vec<Val> {
+        let mut out = Vec::new();
+        for node in self.positional.iter().skip(n) {
+            if node.kind() == "list_splat" {
+                match node.named_child(0).map(|i| py.eval(i, 0)) {
+                    Some(Obj::List(items)) => out.extend(items),
+                    _ => out.push(Val::Unknown),
+                }
+            } else if node.kind() == "dictionary_splat" {
+                out.push(Val::Unknown);
+            } else {
+                out.push(py.eval(*node, 0).val());
+            }
+        }
+        out
+    }
+}
