@@ -1,0 +1,359 @@
+//! JavaScript (`node -e`, Deno, Bun): the calls that run commands, delete, read, write,
+//! fetch or run code, with the constant values of their arguments (string literals and
+//! templates of constants, `+`, `String.fromCharCode`, `split`/`reverse`/`join`/`replace`,
+//! `path.join`, `os.homedir()`, `process.env.HOME`), modules however they are bound
+//! (`require`, destructuring, `import`, `await import`, the built-in modules `node -e`
+//! exposes as globals), and names bound once.
+
+mod calls;
+mod modules;
+mod sinks;
+mod text;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Tree};
+
+use super::scope::{Cx, Names, Slot, Val};
+use super::tree::{MAX_NESTING, Source};
+use modules::module_name;
+use sinks::MUTATORS;
+use text::{cat, num_text};
+
+/// What an expression is, as far as the reader follows it.
+#[derive(Debug, Clone)]
+enum Obj {
+    Val(Val),
+    /// A number: `+` adds numbers and a mode is written in octal.
+    Num(f64),
+    Bool(bool),
+    /// `null` or `undefined` (an argument left out).
+    Null,
+    /// A module, global or function, by qualified name (`child_process.execSync`).
+    Ref(String),
+    List(Vec<Obj>),
+    /// An object literal; a key `...` stands for a spread whose keys are not known.
+    Dict(Vec<(String, Obj)>),
+    /// A method of a known string or list (`'a b'.split`, `[...].join`).
+    StrMethod(String, String),
+    ListMethod(Vec<Obj>, String),
+    /// A property of something not followed: only its name is known.
+    Attr(String),
+    /// A network response, or something derived from one.
+    Response,
+    /// `Bun.file(path)` and one of its methods.
+    File(Val),
+    FileMethod(Val, String),
+}
+
+impl Obj {
+    fn val(&self) -> Val {
+        match self {
+            Obj::Val(v) => v.clone(),
+            Obj::Num(n) => Val::Known(num_text(*n)),
+            Obj::Bool(b) => Val::Known(b.to_string()),
+            Obj::Response => Val::Fetched,
+            // An array becomes text with commas, as JavaScript converts it.
+            Obj::List(items) => {
+                let mut out = Val::known("");
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        out = out.concat(Val::known(","));
+                    }
+                    out = cat(out, item.val());
+                }
+                out
+            }
+            _ => Val::Unknown,
+        }
+    }
+
+    /// Whether the value is true in a condition, if known.
+    fn truthy(&self) -> Option<bool> {
+        match self {
+            Obj::Bool(b) => Some(*b),
+            Obj::Null => Some(false),
+            Obj::Num(n) => Some(*n != 0.0 && !n.is_nan()),
+            Obj::Val(Val::Known(s)) => Some(!s.is_empty()),
+            Obj::Val(_) | Obj::Attr(_) | Obj::Response => None,
+            _ => Some(true),
+        }
+    }
+
+    /// The value of `key` in an object literal.
+    fn key(&self, key: &str) -> Obj {
+        match self {
+            Obj::Dict(pairs) => match pairs.iter().rev().find(|(k, _)| k == key || k == "...") {
+                Some((k, v)) if k == key => v.clone(),
+                Some(_) => Obj::Val(Val::Unknown),
+                None => Obj::Null,
+            },
+            Obj::Null => Obj::Null,
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn items(self) -> Vec<Val> {
+        match self {
+            Obj::List(items) => items.iter().map(Obj::val).collect(),
+            other => vec![other.val()],
+        }
+    }
+}
+
+/// Reads a JavaScript program.
+pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
+    cx.allow(src.text.len());
+    let root = tree.root_node();
+    let mut js = Js {
+        cx,
+        src,
+        names: Names::default(),
+        alts: HashMap::new(),
+        pin: None,
+        loops: 0,
+    };
+    js.bind_all(root, 0);
+    js.walk(root, 0);
+}
+
+struct Js<'a, 'c, 't> {
+    cx: &'c mut Cx,
+    src: &'a Source<'a>,
+    names: Names<'t>,
+    /// Every binding of each name, with the keys destructuring takes from the value.
+    alts: HashMap<String, Vec<(Slot<'t>, Vec<String>)>>,
+    /// A name bound more than once, evaluated as one of its bindings (see [`Js::call`]).
+    pin: Option<(&'a str, Obj)>,
+    loops: usize,
+}
+
+impl<'a, 'c, 't> Js<'a, 'c, 't> {
+    fn text(&self, node: Node<'_>) -> &'a str {
+        self.src.of(node)
+    }
+
+    fn line(&self, node: Node<'_>) -> usize {
+        self.src.line(node)
+    }
+
+    /// Gathers the names the code binds (see [`Names`]).
+    fn bind_all(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
+            return;
+        }
+        let field = |f| node.child_by_field_name(f);
+        match node.kind() {
+            "variable_declarator" => match (field("name"), field("value")) {
+                (Some(name), Some(value)) => self.bind_pattern(name, value, Vec::new()),
+                (name, _) => self.forget_in(name),
+            },
+            "assignment_expression" => match (field("left"), field("right")) {
+                (Some(l), Some(r)) if l.kind() == "identifier" => {
+                    self.bind(self.text(l), Slot::Expr(r), Vec::new())
+                }
+                (Some(l), Some(r)) if l.kind() == "parenthesized_expression" => {
+                    match l.named_child(0) {
+                        Some(p) => self.bind_pattern(p, r, Vec::new()),
+                        None => self.forget_in(Some(l)),
+                    }
+                }
+                (l, _) => self.forget_root(l),
+            },
+            "augmented_assignment_expression" => self.forget_root(field("left")),
+            "update_expression" => self.forget_root(field("argument")),
+            "unary_expression" if self.text(node).starts_with("delete") => {
+                self.forget_root(field("argument"))
+            }
+            // An object changed in place is no longer the literal it was bound to.
+            "call_expression" => {
+                let callee = field("function");
+                let method = callee
+                    .filter(|c| c.kind() == "member_expression")
+                    .and_then(|c| c.child_by_field_name("property"))
+                    .map(|p| self.text(p));
+                if method.is_some_and(|m| MUTATORS.contains(&m)) {
+                    self.forget_root(callee);
+                }
+                if callee.is_some_and(|c| self.text(c).starts_with("Object.")) {
+                    let first = field("arguments").and_then(|a| a.named_child(0));
+                    self.forget_root(first);
+                }
+            }
+            "for_in_statement" => self.forget_in(field("left")),
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
+            | "function_expression"
+            | "generator_function"
+            | "class" => {
+                self.forget_in(field("name"));
+                self.forget_in(field("parameters"));
+            }
+            "arrow_function" => {
+                self.forget_in(field("parameter"));
+                self.forget_in(field("parameters"));
+            }
+            "method_definition" => self.forget_in(field("parameters")),
+            "catch_clause" => self.forget_in(field("parameter")),
+            "import_statement" => self.bind_import(node),
+            _ => {}
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.bind_all(child, depth + 1);
+        }
+    }
+
+    /// Binds `name` to `slot` and the keys `path` taken from it, keeping every binding.
+    fn bind(&mut self, name: &str, slot: Slot<'t>, path: Vec<String>) {
+        self.names.bind(name, slot.clone());
+        let alts = self.alts.entry(name.to_owned()).or_default();
+        if alts.len() < MAX_ALTS {
+            alts.push((slot, path));
+        }
+    }
+
+    /// `const {a, b: c} = value`, `[x, y] = value`: each name with its key path.
+    fn bind_pattern(&mut self, pattern: Node<'t>, value: Node<'t>, path: Vec<String>) {
+        match pattern.kind() {
+            "identifier" => self.bind(self.text(pattern), Slot::Expr(value), path),
+            "object_pattern" | "array_pattern" => {
+                let array = pattern.kind() == "array_pattern";
+                let mut c = pattern.walk();
+                let parts: Vec<Node<'t>> = pattern.named_children(&mut c).collect();
+                for (n, part) in parts.into_iter().enumerate() {
+                    let mut sub = path.clone();
+                    match part.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            sub.push(self.text(part).to_owned());
+                            self.bind(self.text(part), Slot::Expr(value), sub);
+                        }
+                        "pair_pattern" => match (
+                            part.child_by_field_name("key"),
+                            part.child_by_field_name("value"),
+                        ) {
+                            (Some(k), Some(v)) if k.kind() != "computed_property_name" => {
+                                sub.push(self.text(k).trim_matches(['"', '\'']).to_owned());
+                                self.bind_pattern(v, value, sub);
+                            }
+                            _ => self.forget_in(Some(part)),
+                        },
+                        _ if array && part.kind() != "rest_pattern" => {
+                            sub.push(n.to_string());
+                            self.bind_pattern(part, value, sub);
+                        }
+                        // Defaults and rests are not followed.
+                        _ => self.forget_in(Some(part)),
+                    }
+                }
+            }
+            _ => self.forget_in(Some(pattern)),
+        }
+    }
+
+    fn bind_import(&mut self, node: Node<'t>) {
+        let Some(source) = node.child_by_field_name("source") else {
+            return;
+        };
+        let module = module_name(self.text(source).trim_matches(['"', '\'']));
+        let mut c = node.walk();
+        let Some(clause) = node
+            .named_children(&mut c)
+            .find(|n| n.kind() == "import_clause")
+        else {
+            return;
+        };
+        let mut c = clause.walk();
+        for part in clause.named_children(&mut c) {
+            match part.kind() {
+                "identifier" => self.bind(self.text(part), Slot::Ref(module.clone()), Vec::new()),
+                "namespace_import" => {
+                    if let Some(id) = part.named_child(0) {
+                        self.bind(self.text(id), Slot::Ref(module.clone()), Vec::new());
+                    }
+                }
+                "named_imports" => {
+                    let mut c = part.walk();
+                    for spec in part.named_children(&mut c) {
+                        let name = spec.child_by_field_name("name");
+                        let alias = spec.child_by_field_name("alias").or(name);
+                        if let (Some(n), Some(a)) = (name, alias) {
+                            let q = format!("{module}.{}", self.text(n).trim_matches(['"', '\'']));
+                            self.bind(self.text(a), Slot::Ref(q), Vec::new());
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Every name under `node` becomes not known.
+    fn forget_in(&mut self, node: Option<Node<'_>>) {
+        let Some(node) = node else { return };
+        if matches!(
+            node.kind(),
+            "identifier" | "shorthand_property_identifier_pattern"
+        ) {
+            let name = self.text(node);
+            self.names.forget(name);
+            return;
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.forget_in(Some(child));
+        }
+    }
+
+    /// The name an object changed in place is reached by (`o` in `o.a.b = 1`).
+    fn forget_root(&mut self, mut node: Option<Node<'_>>) {
+        while let Some(n) = node {
+            match n.kind() {
+                "identifier" => return self.forget_in(Some(n)),
+                "member_expression" | "subscript_expression" => {
+                    node = n.child_by_field_name("object")
+                }
+                "parenthesized_expression" => node = n.named_child(0),
+                _ => return self.forget_in(Some(n)),
+            }
+        }
+    }
+
+    /// Visits every node, reading the calls' effects.
+    fn walk(&mut self, node: Node<'t>, depth: usize) {
+        if depth > 2 * MAX_NESTING {
+            self.cx
+                .opaque("the code nests too deeply to read", self.line(node));
+            return;
+        }
+        if !self.cx.step(self.line(node)) {
+            return;
+        }
+        let is_loop = matches!(
+            node.kind(),
+            "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
+        );
+        self.loops += usize::from(is_loop);
+        match node.kind() {
+            "call_expression" | "new_expression" => self.call(node),
+            "with_statement" => self.cx.opaque(
+                "the code uses `with`, which makes its names dynamic",
+                self.line(node),
+            ),
+            _ => {}
+        }
+        let mut c = node.walk();
+        for child in node.named_children(&mut c) {
+            self.walk(child, depth + 1);
+        }
+        self.loops -= usize::from(is_loop);
+    }
+}
+
+/// Bindings of one name kept to be tried as callees.
+const MAX_ALTS: usize = 8;

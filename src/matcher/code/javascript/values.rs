@@ -1,0 +1,461 @@
+//! What an expression evaluates to, as far as the reader follows it (constant strings,
+//! numbers, lists and object literals, names through their bindings, modules and functions
+//! by qualified name, the calls that compute strings, paths and modules), and a call's
+//! arguments.
+
+use tree_sitter::Node;
+
+use super::modules::{canonical, module_name};
+use super::sinks::{GLOBALS, MODULES};
+use super::text::{cat, char_of, env, parse_num, string_method};
+use super::{Js, Obj};
+use crate::matcher::code::Val;
+use crate::matcher::code::scope::{Slot, join};
+use crate::matcher::code::tree::MAX_NESTING;
+
+/// A call's arguments, evaluated; `open` when a spread's items are not known.
+pub(super) struct Args {
+    pub(super) items: Vec<Obj>,
+    pub(super) open: bool,
+}
+
+impl Args {
+    pub(super) fn get(&self, n: usize) -> Obj {
+        match self.items.get(n) {
+            Some(o) => o.clone(),
+            None if self.open => Obj::Val(Val::Unknown),
+            None => Obj::Null,
+        }
+    }
+
+    pub(super) fn val(&self, n: usize) -> Val {
+        self.get(n).val()
+    }
+}
+
+impl<'t> Js<'_, '_, 't> {
+    pub(super) fn args(&mut self, node: Node<'t>, depth: usize) -> Args {
+        let mut args = Args {
+            items: Vec::new(),
+            open: false,
+        };
+        let Some(list) = node.child_by_field_name("arguments") else {
+            return args;
+        };
+        if list.kind() == "template_string" {
+            args.items.push(Obj::Val(self.template(list, depth + 1)));
+            return args;
+        }
+        let mut c = list.walk();
+        let nodes: Vec<Node<'t>> = list.named_children(&mut c).collect();
+        for a in nodes {
+            match a.kind() {
+                "comment" => {}
+                "spread_element" => match a.named_child(0).map(|i| self.eval(i, depth + 1)) {
+                    Some(Obj::List(items)) => args.items.extend(items),
+                    _ => args.open = true,
+                },
+                _ => {
+                    let v = self.eval(a, depth + 1);
+                    args.items.push(v);
+                }
+            }
+        }
+        args
+    }
+    /// What `node` evaluates to.
+    pub(super) fn eval(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
+            return Obj::Val(Val::Unknown);
+        }
+        let unknown = Obj::Val(Val::Unknown);
+        let first = node.named_child(0);
+        match node.kind() {
+            "string" => Obj::Val(self.template(node, depth)),
+            "template_string" => Obj::Val(self.template(node, depth)),
+            "number" => parse_num(self.text(node)).map_or(unknown, Obj::Num),
+            "true" => Obj::Bool(true),
+            "false" => Obj::Bool(false),
+            "null" | "undefined" => Obj::Null,
+            "parenthesized_expression" | "await_expression" => match first {
+                Some(inner) => self.eval(inner, depth + 1),
+                None => unknown,
+            },
+            // `(0, eval)`: the last expression.
+            "sequence_expression" => {
+                let mut c = node.walk();
+                match node.named_children(&mut c).last() {
+                    Some(last) => self.eval(last, depth + 1),
+                    None => unknown,
+                }
+            }
+            "assignment_expression" => match node.child_by_field_name("right") {
+                Some(r) => self.eval(r, depth + 1),
+                None => unknown,
+            },
+            "array" => {
+                let mut items = Vec::new();
+                let mut c = node.walk();
+                let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                for item in children {
+                    if item.kind() == "spread_element" {
+                        match item.named_child(0).map(|n| self.eval(n, depth + 1)) {
+                            Some(Obj::List(more)) => items.extend(more),
+                            Some(Obj::Val(Val::Known(s))) => {
+                                items.extend(s.chars().map(|c| Obj::Val(Val::Known(c.into()))))
+                            }
+                            _ => items.push(unknown.clone()),
+                        }
+                    } else if item.kind() != "comment" {
+                        items.push(self.eval(item, depth + 1));
+                    }
+                }
+                Obj::List(items)
+            }
+            "object" => self.object(node, depth),
+            "identifier" => self.name(node, depth),
+            "member_expression" => {
+                let (Some(object), Some(prop)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("property"),
+                ) else {
+                    return unknown;
+                };
+                let base = self.eval(object, depth + 1);
+                self.member(base, Val::known(self.text(prop)), node)
+            }
+            "subscript_expression" => {
+                let (Some(object), Some(index)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("index"),
+                ) else {
+                    return unknown;
+                };
+                let base = self.eval(object, depth + 1);
+                let key = self.eval(index, depth + 1).val();
+                self.member(base, key, node)
+            }
+            "binary_expression" => self.binary(node, depth),
+            "unary_expression" => {
+                let arg = node
+                    .child_by_field_name("argument")
+                    .map(|a| self.eval(a, depth + 1));
+                let op = node.child_by_field_name("operator").map(|o| self.text(o));
+                match (op, arg) {
+                    (Some("-"), Some(Obj::Num(n))) => Obj::Num(-n),
+                    (Some("+"), Some(Obj::Num(n))) => Obj::Num(n),
+                    (Some("!"), Some(a)) => a.truthy().map_or(unknown, |t| Obj::Bool(!t)),
+                    (Some("void"), _) => Obj::Null,
+                    _ => unknown,
+                }
+            }
+            "ternary_expression" => {
+                let a = node
+                    .child_by_field_name("consequence")
+                    .map(|n| self.eval(n, depth + 1));
+                let b = node
+                    .child_by_field_name("alternative")
+                    .map(|n| self.eval(n, depth + 1));
+                match (a.map(|o| o.val()), b.map(|o| o.val())) {
+                    (Some(a), Some(b)) if a == b => Obj::Val(a),
+                    _ => unknown,
+                }
+            }
+            "call_expression" | "new_expression" => self.value_of_call(node, depth),
+            _ => unknown,
+        }
+    }
+
+    fn object(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let mut pairs = Vec::new();
+        let mut c = node.walk();
+        let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
+        for part in children {
+            match part.kind() {
+                "pair" => {
+                    let (Some(k), Some(v)) = (
+                        part.child_by_field_name("key"),
+                        part.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    let key = match k.kind() {
+                        "computed_property_name" => match k.named_child(0) {
+                            Some(e) => self.eval(e, depth + 1).val(),
+                            None => Val::Unknown,
+                        },
+                        "string" => self.template(k, depth + 1),
+                        _ => Val::known(self.text(k)),
+                    };
+                    let value = self.eval(v, depth + 1);
+                    pairs.push((key.text().unwrap_or("...").to_owned(), value));
+                }
+                "shorthand_property_identifier" => {
+                    let value = self.name(part, depth + 1);
+                    pairs.push((self.text(part).to_owned(), value));
+                }
+                "spread_element" => match part.named_child(0).map(|n| self.eval(n, depth + 1)) {
+                    Some(Obj::Dict(more)) => pairs.extend(more),
+                    _ => pairs.push(("...".to_owned(), Obj::Val(Val::Unknown))),
+                },
+                "method_definition" => {
+                    let name = part
+                        .child_by_field_name("name")
+                        .map_or("...", |n| self.text(n));
+                    pairs.push((name.to_owned(), Obj::Val(Val::Unknown)));
+                }
+                _ => {}
+            }
+        }
+        Obj::Dict(pairs)
+    }
+
+    fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let name = self.text(node);
+        if let Some((pinned, obj)) = &self.pin
+            && *pinned == name
+        {
+            return obj.clone();
+        }
+        match self.names.get(name).cloned() {
+            Some(Slot::Expr(_)) => {
+                let Some((slot, path)) = self.alts.get(name).and_then(|a| a.first()).cloned()
+                else {
+                    return Obj::Val(Val::Unknown);
+                };
+                self.binding(name, slot, path, node, depth)
+            }
+            Some(Slot::Ref(q)) => Obj::Ref(q),
+            // Its value is not known, its name is.
+            Some(Slot::Many) => Obj::Attr(name.to_owned()),
+            None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
+            None if name == "__dirname" => Obj::Val(Val::known(".")),
+            None if name == "undefined" => Obj::Null,
+            None => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// The value of one binding of `name`.
+    pub(super) fn binding(
+        &mut self,
+        name: &str,
+        slot: Slot<'t>,
+        path: Vec<String>,
+        node: Node<'_>,
+        depth: usize,
+    ) -> Obj {
+        let Slot::Expr(value) = slot else {
+            return match slot {
+                Slot::Ref(q) => Obj::Ref(q),
+                _ => Obj::Val(Val::Unknown),
+            };
+        };
+        if !self.names.enter(name) {
+            return Obj::Val(Val::Unknown);
+        }
+        let mut out = self.eval(value, depth + 1);
+        for key in path {
+            out = self.member(out, Val::Known(key), node);
+        }
+        self.names.leave();
+        out
+    }
+
+    /// `base.key` and `base[key]`.
+    fn member(&mut self, base: Obj, key: Val, node: Node<'_>) -> Obj {
+        let Val::Known(key) = key else {
+            // `global[x]`, `require('child_process')[x]`: a function named at run time.
+            if matches!(&base, Obj::Ref(q) if !q.contains('.')) {
+                self.cx.opaque(
+                    "the code looks up a function by a name computed at run time",
+                    self.line(node),
+                );
+            }
+            return match base {
+                Obj::Response => Obj::Response,
+                _ => Obj::Val(Val::Unknown),
+            };
+        };
+        match base {
+            Obj::Ref(q) => {
+                let q = canonical(&q);
+                match q.as_str() {
+                    "process.env" => Obj::Val(env(&key)),
+                    "process" if key == "execPath" => Obj::Val(Val::known("node")),
+                    _ => Obj::Ref(format!("{q}.{key}")),
+                }
+            }
+            Obj::Val(Val::Known(s)) => match key.parse::<usize>() {
+                Ok(n) => Obj::Val(
+                    s.chars()
+                        .nth(n)
+                        .map_or(Val::Unknown, |c| Val::Known(c.into())),
+                ),
+                Err(_) if key == "length" => Obj::Num(s.encode_utf16().count() as f64),
+                Err(_) => Obj::StrMethod(s, key),
+            },
+            Obj::List(items) => match key.parse::<usize>() {
+                Ok(n) => items.get(n).cloned().unwrap_or(Obj::Null),
+                Err(_) if key == "length" => Obj::Num(items.len() as f64),
+                Err(_) => Obj::ListMethod(items, key),
+            },
+            d @ Obj::Dict(_) => match d.key(&key) {
+                Obj::Null => Obj::Attr(key),
+                v => v,
+            },
+            Obj::Response | Obj::Val(Val::Fetched) => Obj::Response,
+            Obj::File(p) => Obj::FileMethod(p, key),
+            _ => Obj::Attr(key),
+        }
+    }
+
+    fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let (Some(l), Some(op), Some(r)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("operator"),
+            node.child_by_field_name("right"),
+        ) else {
+            return Obj::Val(Val::Unknown);
+        };
+        let left = self.eval(l, depth + 1);
+        let right = self.eval(r, depth + 1);
+        match (self.text(op), left, right) {
+            ("+", Obj::Num(a), Obj::Num(b)) => Obj::Num(a + b),
+            ("-", Obj::Num(a), Obj::Num(b)) => Obj::Num(a - b),
+            ("*", Obj::Num(a), Obj::Num(b)) => Obj::Num(a * b),
+            ("+", a, b) => Obj::Val(cat(a.val(), b.val())),
+            ("||", a, b) => match a.truthy() {
+                Some(true) => a,
+                Some(false) => b,
+                None => Obj::Val(Val::Unknown),
+            },
+            ("&&", a, b) => match a.truthy() {
+                Some(true) => b,
+                Some(false) => a,
+                None => Obj::Val(Val::Unknown),
+            },
+            ("??", Obj::Null, b) => b,
+            ("??", a @ (Obj::Val(Val::Known(_)) | Obj::Num(_) | Obj::Ref(_)), _) => a,
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// The value a call returns, for the calls that compute strings, paths and modules.
+    fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let unknown = Obj::Val(Val::Unknown);
+        // Outside an async function the grammar reads `await (x)` as a call of `await`.
+        if let Some(f) = node.child_by_field_name("function")
+            && self.text(f) == "await"
+            && let Some(inner) = node
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+        {
+            return self.eval(inner, depth + 1);
+        }
+        let Some((callee, args)) = self.callee_and_args(node, depth) else {
+            return unknown;
+        };
+        let is_new = node.kind() == "new_expression";
+        match callee {
+            Obj::Ref(q) => {
+                let q = canonical(&q);
+                match q.as_str() {
+                    "require" | "import" => match args.val(0) {
+                        Val::Known(m) => Obj::Ref(module_name(&m)),
+                        _ => unknown,
+                    },
+                    "os.homedir" => Obj::Val(Val::known("~")),
+                    "process.cwd" | "Deno.cwd" => Obj::Val(Val::known(".")),
+                    "path.join" | "path.resolve" | "path.normalize" => {
+                        let parts: Vec<Val> = args.items.iter().map(Obj::val).collect();
+                        Obj::Val(if args.open {
+                            Val::Unknown
+                        } else {
+                            join(&parts)
+                        })
+                    }
+                    "Deno.env.get" => Obj::Val(args.val(0).text().map_or(Val::Unknown, env)),
+                    "String.fromCharCode" | "String.fromCodePoint" => {
+                        let codes: Option<String> = args
+                            .items
+                            .iter()
+                            .map(|a| a.val().text().and_then(parse_num).and_then(char_of))
+                            .collect();
+                        Obj::Val(
+                            codes
+                                .filter(|_| !args.open)
+                                .map_or(Val::Unknown, Val::Known),
+                        )
+                    }
+                    "String" | "URL" => Obj::Val(args.val(0)),
+                    "Buffer.from" => match (args.get(0), args.val(1)) {
+                        (_, Val::Known(e))
+                            if !matches!(e.as_str(), "utf8" | "utf-8" | "ascii" | "latin1") =>
+                        {
+                            Obj::Val(Val::Fetched)
+                        }
+                        (Obj::List(bytes), _) => {
+                            let text: Option<String> = bytes
+                                .iter()
+                                .map(|b| b.val().text().and_then(parse_num).and_then(char_of))
+                                .collect();
+                            Obj::Val(text.map_or(Val::Unknown, Val::Known))
+                        }
+                        (a, Val::Known(_)) => Obj::Val(a.val()),
+                        (a, _) if matches!(args.get(1), Obj::Null) => Obj::Val(a.val()),
+                        _ => Obj::Val(Val::Fetched),
+                    },
+                    "atob" | "decodeURIComponent" | "decodeURI" | "unescape" => {
+                        Obj::Val(Val::Fetched)
+                    }
+                    _ if q.starts_with("zlib.") => Obj::Val(Val::Fetched),
+                    "util.promisify" | "util.callbackify" => args.get(0),
+                    "Bun.file" => Obj::File(args.val(0)),
+                    _ if is_new && !q.contains('(') => Obj::Ref(format!("{q}()")),
+                    _ => {
+                        let (m, f) = q.rsplit_once('.').unwrap_or(("", &q));
+                        if self.url(m, f, &args).is_some() {
+                            Obj::Response
+                        } else {
+                            unknown
+                        }
+                    }
+                }
+            }
+            Obj::StrMethod(s, m) => string_method(&s, &m, &args),
+            Obj::ListMethod(items, m) => match m.as_str() {
+                "join" => {
+                    let sep = match args.get(0) {
+                        Obj::Null => ",".to_owned(),
+                        other => match other.val() {
+                            Val::Known(s) => s,
+                            _ => return unknown,
+                        },
+                    };
+                    let texts: Option<Vec<String>> = items
+                        .iter()
+                        .map(|i| i.val().text().map(str::to_owned))
+                        .collect();
+                    Obj::Val(texts.map_or(Val::Unknown, |t| {
+                        cat(Val::known(""), Val::Known(t.join(&sep)))
+                    }))
+                }
+                "reverse" => Obj::List(items.into_iter().rev().collect()),
+                "concat" => {
+                    let mut items = items;
+                    for a in args.items {
+                        match a {
+                            Obj::List(more) => items.extend(more),
+                            other => items.push(other),
+                        }
+                    }
+                    Obj::List(items)
+                }
+                "toString" => Obj::Val(Obj::List(items).val()),
+                _ => unknown,
+            },
+            Obj::Response => Obj::Response,
+            _ => unknown,
+        }
+    }
+}
