@@ -620,7 +620,15 @@ fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<Pa
     let mut pending = vec![(base.to_path_buf(), 0usize)];
     let mut scanned = 0usize;
     while let Some((dir, depth)) = pending.pop() {
-        let entries = match std::fs::read_dir(&dir) {
+        // A root file named by a bare relative name (`--config HOOKS.yaml`) has the empty
+        // path as its directory: that is the working directory. Paths found under it stay
+        // relative (`a/HOOKS.yaml`), as they would be without the scan.
+        let readable = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir.as_path()
+        };
+        let entries = match std::fs::read_dir(readable) {
             Ok(entries) => entries,
             Err(e) if dir == base => {
                 return Err(format!(
@@ -638,19 +646,21 @@ fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<Pa
                 base.display()
             ));
         }
-        dirs.push(dir.clone());
+        dirs.push(readable.to_path_buf());
         for entry in entries.flatten() {
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
             let name = entry.file_name();
+            let path = dir.join(&name);
             if kind.is_dir() {
                 let skipped = name.to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n));
                 if depth < max_depth && !skipped {
-                    pending.push((entry.path(), depth + 1));
+                    pending.push((path, depth + 1));
                 }
-            } else if name == POLICY_FILE_NAME && entry.path().is_file() {
-                found.push(entry.path());
+            } else if name == POLICY_FILE_NAME && path.is_file() {
+                // Only a regular file (or a link to one); the read checks again.
+                found.push(path);
             }
         }
     }
