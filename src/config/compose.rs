@@ -16,8 +16,9 @@ use sha2::{Digest, Sha256};
 
 use super::error::{ConfigError, Diagnostic, DiagnosticKind};
 use super::model::{Defaults, Discover, Document, HookSpec};
+use super::regular_file::FileError;
 use super::yaml::{self, Position, SpanMap, YamlBudget};
-use super::{LoadedPolicy, load_single, read_text};
+use super::{LoadedPolicy, load_single, read_policy_file, read_text};
 
 /// Most policy files one policy may be composed of.
 pub const MAX_FILES: usize = 256;
@@ -251,14 +252,21 @@ impl<'b> Composer<'b> {
                     None,
                 ));
             }
-            let text = read_text(&path, self.budget).map_err(|e| match e {
-                ConfigError::Read { source, .. } => self.error_at(
+            let text = read_policy_file(&path, self.budget).map_err(|e| {
+                let help = matches!(e, FileError::NotRegular { .. }).then_some(
+                    "an include must name a regular file; a symlink is followed, and the file \
+                     it reaches must be one",
+                );
+                self.error_at(
                     including,
                     &pointer,
-                    format!("cannot read included file `{}`: {source}", path.display()),
-                    None,
-                ),
-                other => other,
+                    format!(
+                        "cannot read included file `{}`: {}",
+                        path.display(),
+                        e.reason()
+                    ),
+                    help,
+                )
             })?;
             chain.push(Link {
                 canonical: canonical.clone(),
