@@ -461,3 +461,42 @@ fn a_running_daemon_follows_included_and_discovered_files() {
         "allow"
     );
 }
+
+/// The names (for unnamed hooks, the ids) of the hooks `hookgate list --config <config>`
+/// shows in `dir`.
+fn hook_ids(dir: &Dir, config: &str) -> Vec<String> {
+    let out = run(dir.hookgate(&["list", "--config", config, "--format", "json"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let hooks: Vec<Value> = serde_json::from_str(&stdout(&out)).expect("list JSON");
+    hooks
+        .iter()
+        .map(|h| h["name"].as_str().expect("name").to_owned())
+        .collect()
+}
+
+#[test]
+fn a_relative_config_discovers_from_the_working_directory() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", "version: \"1\"\ndiscover: true\nhooks: []\n");
+    dir.write(
+        "proj/HOOKS.yaml",
+        "version: \"1\"\nhooks:\n  - point: turn:tool:pre\n    action: block\n",
+    );
+    let out = run(dir.hookgate(&["validate", "--config", "HOOKS.yaml"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("1 hook from 2 files"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(!stderr(&out).contains("cannot scan"), "{}", stderr(&out));
+    // Found files are named the same whichever way the root was named.
+    let absolute = dir.path().join("HOOKS.yaml");
+    let relative_ids = hook_ids(&dir, "HOOKS.yaml");
+    assert_eq!(relative_ids, ["proj/HOOKS.yaml:hooks[0]"]);
+    assert_eq!(
+        relative_ids,
+        hook_ids(&dir, absolute.to_str().expect("UTF-8 path"))
+    );
+}

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use hookgate::config::regular_file::FileKind;
 use hookgate::config::{self, ConfigError, DiagnosticKind};
 use hookgate::{Diagnostic, Point};
 
@@ -608,6 +609,53 @@ fn files_are_read_and_errors_name_the_file() {
         }
         other => panic!("expected a read error for non-UTF-8, got {other:?}"),
     }
+}
+
+#[test]
+fn a_policy_that_is_not_a_regular_file_is_a_typed_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("pipe.yaml");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    for (path, kind) in [
+        (fifo.as_path(), FileKind::Fifo),
+        (Path::new("/dev/zero"), FileKind::CharDevice),
+        (dir.path(), FileKind::Directory),
+    ] {
+        match config::load_file(path) {
+            Err(ConfigError::NotRegular { path: p, kind: k }) => {
+                assert_eq!((p.as_path(), k), (path, kind));
+            }
+            other => panic!("{}: expected NotRegular, got {other:?}", path.display()),
+        }
+    }
+    let err = config::load_file(&fifo).expect_err("fifo");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "cannot read policy file `{}`: it is a FIFO, not a regular file",
+            fifo.display()
+        )
+    );
+
+    // Over the budget: refused with its size, before anything is parsed.
+    let big = dir.path().join("big.yaml");
+    std::fs::write(
+        &big,
+        "version: 1\nhooks: []\n#".to_owned() + &"x".repeat(100),
+    )
+    .expect("write");
+    let budget = config::YamlBudget {
+        max_bytes: 64,
+        ..Default::default()
+    };
+    let err = config::load_file_with(&big, &budget).expect_err("too large");
+    let d = &err.diagnostics()[0];
+    assert_eq!(d.kind(), DiagnosticKind::Yaml);
+    assert_eq!(d.message(), "file is 122 bytes, over the 64 byte limit");
 }
 
 fn assert_rejected_quickly(yaml: &str, what: &str) -> Diagnostic {

@@ -12,6 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Invocation, Outcome};
+use crate::config::regular_file::{FileError, RegularFile};
 
 /// Entries taken from a `.jsonl` source when `lastN` is not set.
 const DEFAULT_LAST_N: usize = 5;
@@ -50,18 +51,32 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     Outcome::pass(message).with_injected(Some(content))
 }
 
-/// The content to inject from `path`, or the reason it cannot be read.
+/// The content to inject from `path`, or the reason it cannot be read. Only a regular file
+/// is read (a FIFO or a device would block or never end; see
+/// [`regular_file`](crate::config::regular_file)).
 fn load(path: &Path, last_n: usize) -> Result<String, String> {
     let not_readable = |e: std::io::Error| io_message(&e, path);
-    let mut file = std::fs::File::open(path).map_err(not_readable)?;
-    let len = file.metadata().map_err(not_readable)?.len();
-    let jsonl = path.extension().is_some_and(|e| e == "jsonl");
-    if !jsonl && len > MAX_BYTES {
-        return Err(format!(
-            "\"{}\" is {len} bytes, over the {MAX_BYTES}-byte limit for injected files",
+    let refused = |e: FileError| match e {
+        FileError::Io { source, .. } => io_message(&source, path),
+        FileError::TooLarge { size, .. } => format!(
+            "\"{}\" is {}over the {MAX_BYTES}-byte limit for injected files",
+            path.display(),
+            size.map_or_else(String::new, |s| format!("{s} bytes, "))
+        ),
+        FileError::NotRegular { kind, .. } => format!(
+            "cannot read \"{}\": it is {kind}, not a regular file",
             path.display()
-        ));
+        ),
+        other => other.to_string(),
+    };
+    let file = RegularFile::open(path).map_err(refused)?;
+    let jsonl = path.extension().is_some_and(|e| e == "jsonl");
+    if !jsonl {
+        let bytes = file.read_to_end(MAX_BYTES).map_err(refused)?;
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
+    let len = file.metadata().len();
+    let mut file = file.into_file();
     let start = len.saturating_sub(MAX_BYTES);
     file.seek(SeekFrom::Start(start)).map_err(not_readable)?;
     let mut bytes = Vec::new();
@@ -69,17 +84,13 @@ fn load(path: &Path, last_n: usize) -> Result<String, String> {
         .read_to_end(&mut bytes)
         .map_err(not_readable)?;
     let text = String::from_utf8_lossy(&bytes);
-    if jsonl {
-        // A tail read starts mid-line: drop the partial first line.
-        let text = if start > 0 {
-            text.split_once('\n').map_or("", |(_, rest)| rest)
-        } else {
-            &text
-        };
-        Ok(format_entries(text, last_n))
+    // A tail read starts mid-line: drop the partial first line.
+    let text = if start > 0 {
+        text.split_once('\n').map_or("", |(_, rest)| rest)
     } else {
-        Ok(text.into_owned())
-    }
+        &text
+    };
+    Ok(format_entries(text, last_n))
 }
 
 /// The seed's message for an I/O error (Node's `ENOENT: no such file or directory, open '…'`

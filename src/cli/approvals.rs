@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 
 use hookgate::approvals::{Approvals, FileStore, StoreError};
-use hookgate::config::ApprovalDecision;
+use hookgate::config::{ApprovalDecision, regular_file};
+use hookgate::server::MAX_TOKEN_FILE_BYTES;
 use serde_json::{Value, json};
 
 use super::{EXIT_ERROR, Format, emit};
@@ -178,8 +179,14 @@ fn on_file(args: &Args, approvals: &Approvals) -> Result<String, String> {
 fn over_http(args: &Args, url: &str) -> Result<String, String> {
     let token = match &args.token_file {
         Some(file) => Some(
-            std::fs::read_to_string(file)
-                .map_err(|e| format!("cannot read `{}`: {e}", file.display()))?
+            regular_file::read_to_string(file, MAX_TOKEN_FILE_BYTES)
+                .map_err(|e| {
+                    format!(
+                        "cannot read the token file `{}`: {}",
+                        file.display(),
+                        e.reason()
+                    )
+                })?
                 .trim()
                 .to_owned(),
         ),

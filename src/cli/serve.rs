@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use hookgate::actions::Services;
 use hookgate::approvals::{ApprovalStore, Approvals, FileStore};
+use hookgate::config::regular_file::{FileError, RegularFile};
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
-    self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, ServerConfig,
+    self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask,
+    MAX_TOKEN_FILE_BYTES, ServerConfig,
 };
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -240,13 +242,22 @@ fn open_approvals(
     }
 }
 
-/// The token from `--token-file`, else `$HOOKGATE_TOKEN`; none when neither is given.
+/// The token from `--token-file`, else `$HOOKGATE_TOKEN`; none when neither is given. The
+/// file must be a regular file of at most [`MAX_TOKEN_FILE_BYTES`] (a FIFO or a device is
+/// refused, never waited on).
 fn load_token(file: Option<&Path>) -> Result<Option<BearerToken>, String> {
     let (text, origin) = match file {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the token file `{}`: {e}", path.display()))?;
-            warn_if_readable_by_others(path);
+            let cannot = |e: FileError| {
+                format!(
+                    "cannot read the token file `{}`: {}",
+                    path.display(),
+                    e.reason()
+                )
+            };
+            let file = RegularFile::open(path).map_err(cannot)?;
+            warn_if_readable_by_others(path, file.metadata());
+            let text = file.read_to_string(MAX_TOKEN_FILE_BYTES).map_err(cannot)?;
             (text, format!("the token file `{}`", path.display()))
         }
         None => match std::env::var("HOOKGATE_TOKEN") {
@@ -262,11 +273,9 @@ fn load_token(file: Option<&Path>) -> Result<Option<BearerToken>, String> {
         .map_err(|e| format!("{origin}: {e}"))
 }
 
-fn warn_if_readable_by_others(path: &Path) {
+fn warn_if_readable_by_others(path: &Path, meta: &std::fs::Metadata) {
     use std::os::unix::fs::PermissionsExt;
-    if let Ok(meta) = std::fs::metadata(path)
-        && meta.permissions().mode() & 0o077 != 0
-    {
+    if meta.permissions().mode() & 0o077 != 0 {
         tracing::warn!(
             file = %path.display(),
             "the token file is readable by other users; chmod 600 it"

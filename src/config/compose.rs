@@ -16,8 +16,9 @@ use sha2::{Digest, Sha256};
 
 use super::error::{ConfigError, Diagnostic, DiagnosticKind};
 use super::model::{Defaults, Discover, Document, HookSpec};
+use super::regular_file::FileError;
 use super::yaml::{self, Position, SpanMap, YamlBudget};
-use super::{LoadedPolicy, load_single, read_text};
+use super::{LoadedPolicy, load_single, read_policy_file, read_text};
 
 /// Most policy files one policy may be composed of.
 pub const MAX_FILES: usize = 256;
@@ -251,14 +252,21 @@ impl<'b> Composer<'b> {
                     None,
                 ));
             }
-            let text = read_text(&path, self.budget).map_err(|e| match e {
-                ConfigError::Read { source, .. } => self.error_at(
+            let text = read_policy_file(&path, self.budget).map_err(|e| {
+                let help = matches!(e, FileError::NotRegular { .. }).then_some(
+                    "an include must name a regular file; a symlink is followed, and the file \
+                     it reaches must be one",
+                );
+                self.error_at(
                     including,
                     &pointer,
-                    format!("cannot read included file `{}`: {source}", path.display()),
-                    None,
-                ),
-                other => other,
+                    format!(
+                        "cannot read included file `{}`: {}",
+                        path.display(),
+                        e.reason()
+                    ),
+                    help,
+                )
             })?;
             chain.push(Link {
                 canonical: canonical.clone(),
@@ -620,7 +628,15 @@ fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<Pa
     let mut pending = vec![(base.to_path_buf(), 0usize)];
     let mut scanned = 0usize;
     while let Some((dir, depth)) = pending.pop() {
-        let entries = match std::fs::read_dir(&dir) {
+        // A root file named by a bare relative name (`--config HOOKS.yaml`) has the empty
+        // path as its directory: that is the working directory. Paths found under it stay
+        // relative (`a/HOOKS.yaml`), as they would be without the scan.
+        let readable = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir.as_path()
+        };
+        let entries = match std::fs::read_dir(readable) {
             Ok(entries) => entries,
             Err(e) if dir == base => {
                 return Err(format!(
@@ -638,19 +654,21 @@ fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<Pa
                 base.display()
             ));
         }
-        dirs.push(dir.clone());
+        dirs.push(readable.to_path_buf());
         for entry in entries.flatten() {
             let Ok(kind) = entry.file_type() else {
                 continue;
             };
             let name = entry.file_name();
+            let path = dir.join(&name);
             if kind.is_dir() {
                 let skipped = name.to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n));
                 if depth < max_depth && !skipped {
-                    pending.push((entry.path(), depth + 1));
+                    pending.push((path, depth + 1));
                 }
-            } else if name == POLICY_FILE_NAME && entry.path().is_file() {
-                found.push(entry.path());
+            } else if name == POLICY_FILE_NAME && path.is_file() {
+                // Only a regular file (or a link to one); the read checks again.
+                found.push(path);
             }
         }
     }

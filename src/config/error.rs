@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::regular_file::FileKind;
 use super::yaml::Position;
 
 /// Which check found a problem.
@@ -133,6 +134,15 @@ pub enum ConfigError {
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// The path names something other than a regular file: a FIFO, a device, a socket, a
+    /// directory, or a kernel file (`/proc`, `/sys`). Nothing was read from it.
+    #[error("cannot read policy file `{}`: it is {kind}, not a regular file", path.display())]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        kind: FileKind,
     },
     /// No policy file was given and none was found where hookgate looks.
     #[error("no policy file found; looked at {}", list_paths(searched))]

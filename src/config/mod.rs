@@ -12,6 +12,7 @@ pub mod error;
 mod filters;
 mod model;
 mod pattern;
+pub mod regular_file;
 pub(crate) mod schema;
 mod wildcard;
 pub mod yaml;
@@ -79,23 +80,40 @@ pub fn load_file_tracked(
     }
 }
 
-/// Reads the policy text at `path`: within the size budget, and UTF-8.
+/// Reads the policy text at `path`: a regular file (see [`regular_file`]), within the size
+/// budget, and UTF-8.
 pub fn read_text(path: &Path, budget: &YamlBudget) -> Result<String, ConfigError> {
-    let read_error = |source| ConfigError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let meta = std::fs::metadata(path).map_err(read_error)?;
-    yaml::check_size(meta.len(), budget)
-        .map_err(|e| invalid(path, Arc::from(""), vec![yaml_diagnostic(path, e)]))?;
-    let bytes = std::fs::read(path).map_err(read_error)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        read_error(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("not UTF-8: {e}"),
-        ))
-    })?;
-    Ok(text)
+    read_policy_file(path, budget).map_err(|e| config_error(path, e))
+}
+
+/// [`read_text`], with the typed reason it failed.
+fn read_policy_file(path: &Path, budget: &YamlBudget) -> Result<String, regular_file::FileError> {
+    regular_file::read_to_string(path, budget.max_bytes as u64)
+}
+
+/// A policy file's read error as the config stage reports it.
+fn config_error(path: &Path, e: regular_file::FileError) -> ConfigError {
+    use regular_file::FileError;
+    match e {
+        FileError::Io { path, source } => ConfigError::Read { path, source },
+        FileError::NotRegular { path, kind } => ConfigError::NotRegular { path, kind },
+        FileError::TooLarge { size, limit, .. } => {
+            let message = match size {
+                Some(size) => format!("file is {size} bytes, over the {limit} byte limit"),
+                None => format!("file grew past the {limit} byte limit while it was read"),
+            };
+            let position = Position { line: 1, column: 1 };
+            let diagnostic = Diagnostic::new(DiagnosticKind::Yaml, path, position, "", message);
+            invalid(path, Arc::from(""), vec![diagnostic])
+        }
+        FileError::NotUtf8 { path, source } => ConfigError::Read {
+            path,
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not UTF-8: {source}"),
+            ),
+        },
+    }
 }
 
 /// Validates policy `text`; `origin` names it in diagnostics.

@@ -114,6 +114,10 @@ pub fn load_file(path: &Path) -> Result<TestFile, LoadError> {
             diagnostics,
         },
         ConfigError::Read { path, source } => LoadError::Read { path, source },
+        ConfigError::NotRegular { path, kind } => LoadError::Read {
+            path,
+            source: std::io::Error::other(format!("it is {kind}, not a regular file")),
+        },
         other => LoadError::Read {
             path: path.to_path_buf(),
             source: std::io::Error::other(other.to_string()),

@@ -22,6 +22,11 @@ use subtle::ConstantTimeEq;
 use super::AppState;
 use super::error::ApiError;
 
+/// The most a token file may hold, in bytes: a token is a line of printable ASCII, and a
+/// token file is read only if it is a regular file no larger than this (see
+/// [`regular_file`](crate::config::regular_file)).
+pub const MAX_TOKEN_FILE_BYTES: u64 = 4096;
+
 /// The daemon's shared secret.
 #[derive(Clone)]
 pub struct BearerToken {

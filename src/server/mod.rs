@@ -32,7 +32,7 @@ use axum::serve::ListenerExt;
 use metrics_exporter_prometheus::PrometheusHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 
-pub use auth::{BearerToken, TokenError};
+pub use auth::{BearerToken, MAX_TOKEN_FILE_BYTES, TokenError};
 pub use decision_log::{DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, MASKED};
 pub use metrics::install_recorder;
 

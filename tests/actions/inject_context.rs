@@ -229,6 +229,51 @@ fn an_unreadable_source_passes_and_injects_nothing() {
     assert!(message.starts_with(&prefix), "{message}");
 }
 
+/// A source that is a FIFO or a device (or a link to one) is refused at once: a FIFO would
+/// block the read until a writer came, `/dev/zero` never ends.
+#[test]
+fn a_fifo_or_device_source_passes_at_once_and_injects_nothing() {
+    let dir = Dir::new();
+    let fifo = base(&dir).join("pipe.md");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    std::os::unix::fs::symlink("/dev/zero", base(&dir).join("zero.md")).expect("symlink");
+    policy(
+        &dir,
+        &[
+            hook("fifo", &source("pipe.md")),
+            hook("device", &source("/dev/zero")),
+            hook("link", &source("zero.md")),
+        ]
+        .concat(),
+    );
+    let checked = check(&dir);
+
+    checked.assert_allowed();
+    assert!(checked.injected().is_empty(), "{}", checked.decision);
+    assert_eq!(
+        checked.message("fifo"),
+        format!(
+            "Injection failed: cannot read \"{}\": it is a FIFO, not a regular file",
+            fifo.display()
+        )
+    );
+    assert_eq!(
+        checked.message("device"),
+        "Injection failed: cannot read \"/dev/zero\": it is a character device, not a regular file"
+    );
+    assert_eq!(
+        checked.message("link"),
+        format!(
+            "Injection failed: cannot read \"{}\": it is a character device, not a regular file",
+            base(&dir).join("zero.md").display()
+        )
+    );
+}
+
 #[test]
 fn an_empty_source_passes_and_injects_nothing() {
     let dir = Dir::new();

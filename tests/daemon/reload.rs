@@ -414,3 +414,36 @@ fn reloads_under_load_never_fail_or_mix_policies() {
         m.text
     );
 }
+
+/// An include that is a FIFO fails the reload at once (nothing waits for a writer), keeps the
+/// policy in force, and leaves shutdown prompt.
+#[test]
+fn a_fifo_include_fails_the_reload_at_once_and_shutdown_stays_prompt() {
+    let (dir, mut d) = start_with_a(&["--no-watch"]);
+    let fifo = dir.path().join("pipe.yaml");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success());
+    std::fs::write(
+        dir.path().join("HOOKS.yaml"),
+        format!("{}include: [pipe.yaml]\n", policy("policy-B")),
+    )
+    .expect("write");
+    let started = std::time::Instant::now();
+    let (code, outcome) = d.post("/v1/reload");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the reload hung"
+    );
+    assert_eq!(code, 422, "{outcome}");
+    let text = outcome.to_string();
+    assert!(
+        text.contains("cannot read included file `pipe.yaml`: it is a FIFO, not a regular file"),
+        "{text}"
+    );
+    assert_eq!(d.block_message(), "policy-A");
+    d.signal("TERM");
+    assert!(d.wait_exit().success(), "{}", d.stderr_text());
+}
