@@ -233,10 +233,21 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     }
 
     fn bind_call(&mut self, node: Node<'t>) {
-        let name = node
+        let mut name = node
             .child_by_field_name("method")
             .map_or("", |m| self.text(m));
         let receiver = node.child_by_field_name("receiver");
+        let mut args = Args::of(node);
+        // `send(:alias_method, ...)` is `alias_method(...)`.
+        if matches!(name, "send" | "__send__" | "public_send")
+            && let Some(first) = args.pos.first()
+        {
+            name = self
+                .text(*first)
+                .trim_start_matches(':')
+                .trim_matches(['"', '\'']);
+            args = args.skip(1);
+        }
         if let Some(r) = receiver
             && (listed(MUTATORS, name) || name.ends_with('!'))
         {
@@ -245,7 +256,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         match name {
             "eval" | "instance_eval" | "class_eval" | "module_eval" => {
                 // Code run by `eval` can assign the names of the code that runs it.
-                match Args::of(node).pos.first() {
+                match args.pos.first() {
                     Some(code) => self.evals.push(*code),
                     None => self.patched |= name != "instance_eval",
                 }
@@ -264,26 +275,24 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             | "alias_method" => {
                 self.patched = true;
             }
-            "include" | "extend" if receiver.is_none() => {
-                let args = Args::of(node);
-                for a in args.pos {
-                    let module = self.text(a).trim_start_matches("::").to_owned();
+            "include" | "extend" => {
+                for a in &args.pos {
+                    let module = self.text(*a).trim_start_matches("::").to_owned();
                     self.names.star.push(module);
                 }
             }
             _ => {}
         }
-        if name == "alias_method" {
-            let args = Args::of(node);
-            if let [new, old] = args.pos.as_slice() {
-                let (new, old) = (self.text(*new), self.text(*old));
-                let bare = |s: &str| {
-                    s.trim_start_matches(':')
-                        .trim_matches(['"', '\''])
-                        .to_owned()
-                };
-                self.aliases.insert(bare(new), bare(old));
-            }
+        if name == "alias_method"
+            && let [new, old] = args.pos.as_slice()
+        {
+            let bare = |s: &str| {
+                s.trim_start_matches(':')
+                    .trim_matches(['"', '\''])
+                    .to_owned()
+            };
+            let (new, old) = (bare(self.text(*new)), bare(self.text(*old)));
+            self.aliases.insert(new, old);
         }
     }
 
@@ -564,6 +573,11 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 }
                 Some(format!("Kernel.{name}"))
             }
+            // `Process.spawn` runs as `spawn` does; a constant the reader does not follow
+            // (`Object.const_set(:K, Kernel)`) may be `Kernel`.
+            Some(Obj::Const(_)) if matches!(name, "system" | "exec" | "spawn" | "`" | "fork") => {
+                Some(format!("Kernel.{name}"))
+            }
             Some(Obj::Const(c)) => Some(format!("{}.{name}", canonical(c))),
             Some(Obj::Response) => None,
             Some(_) => match name {
@@ -791,6 +805,16 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                     Some(Obj::List(vals)) => items.extend(vals.into_iter().map(Obj::Val)),
                     _ => exact = false,
                 },
+                // `IO.popen([env, 'ls', '-l', err: :out])`
+                "array" => {
+                    let mut c = node.walk();
+                    let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                    let parts = parts
+                        .into_iter()
+                        .filter(|p| !matches!(p.kind(), "hash" | "pair"));
+                    let list = parts.map(|p| self.eval(p, 0).val()).collect();
+                    items.push(Obj::List(list));
+                }
                 _ => items.push(self.eval(*node, 0)),
             }
         }
@@ -1228,6 +1252,17 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                     .text()
                     .and_then(|m| self.qualify(receiver.as_ref(), m, true));
                 return q.map_or(unknown, Obj::Method);
+            }
+            ("send" | "__send__" | "public_send", _) => {
+                return match arg(self, 0) {
+                    Val::Known(m) if self.nest <= MAX_NESTING => {
+                        self.nest += 1;
+                        let out = self.value(receiver, &m, &args.skip(1));
+                        self.nest -= 1;
+                        out
+                    }
+                    _ => unknown,
+                };
             }
             _ => {}
         }
@@ -1958,6 +1993,31 @@ mod tests {
                 &["sh -c rm -rf ~\n"],
             ),
             ("Kernel.`('id')", &["sh -c id"]),
+            (
+                "IO.popen([{'A' => 'b'}, 'rm', '-rf', '/', err: :out])",
+                &["exec rm -rf /"],
+            ),
+            ("<<~`CMD`\n  rm -rf ~\nCMD", &["sh -c rm -rf ~\n"]),
+            (
+                "IO.write('|sh', 'rm -rf ~')",
+                &["sh -c rm -rf ~", "sh -c sh"],
+            ),
+            (
+                "Kernel.instance_method(:system).bind_call(self, 'rm -rf ~')",
+                &["sh -c rm -rf ~"],
+            ),
+            (
+                "Object.send(:const_get, :Kernel).exec('rm -rf ~')",
+                &["sh -c rm -rf ~"],
+            ),
+            (
+                "Object.const_set(:K, Kernel); K.exec('rm -rf ~')",
+                &["sh -c rm -rf ~"],
+            ),
+            (
+                "Kernel.send(:alias_method, :go, :system); go('rm -rf ~')",
+                &["sh -c rm -rf ~"],
+            ),
         ]);
     }
 
@@ -2242,8 +2302,9 @@ mod tests {
         for calls in ["format ", "system format "] {
             assert!(opaque(&format!("{}'x'", calls.repeat(3000))).is_some());
         }
-        let sends = format!("send({}'ls')", ":send, ".repeat(500));
-        let _ = effects(&sends);
+        for sends in ["send(", "x = send(", "send(:format, "] {
+            let _ = effects(&format!("{sends}{}'ls')", ":send, ".repeat(8000)));
+        }
         for code in [
             "`",
             "%x{",
