@@ -1,9 +1,10 @@
 //! Run with: cargo bench --bench code
 //!
 //! The code reader (issue 19): a typical `python3 -c` line of about 200 bytes read whole by
-//! the shell reader (issue 19's bound: 50 µs p50), the same for the other languages, and
-//! 64 KiB of code of the shapes that cost the reader most (bound: 10 ms), each also at
-//! 16 KiB so the ratio shows whether the work grows linearly (near 4).
+//! the shell reader (issue 19's bound: 50 µs p50), the same for the other languages; the
+//! largest code read (16 KiB, `code::MAX_CODE`) of the shapes that cost the reader most,
+//! each also at 4 KiB so the ratio shows whether the work grows linearly (near 4); and
+//! 64 KiB, which is refused before parsing.
 
 use std::hint::black_box;
 
@@ -32,6 +33,24 @@ const TYPICAL: &[(&str, &str)] = &[
     (
         "ruby",
         "ruby -e 'require \"json\"; d = JSON.parse(File.read(\"package.json\")); puts d[\"name\"]; puts d.fetch(\"dependencies\", {}).keys.sort.join(\", \")'",
+    ),
+];
+
+/// Calls with effects, per language, repeated to a size.
+const CALLS: &[(Lang, &str)] = &[
+    (
+        Lang::JavaScript,
+        "require('child_process').execSync('ls -la'); const x = require('fs').readFileSync('a.txt');\n",
+    ),
+    (Lang::Ruby, "system('ls -la'); x = File.read('a.txt')\n"),
+    (Lang::Perl, "system('ls -la'); open(my $f, '<', 'a.txt');\n"),
+    (
+        Lang::Php,
+        "system('ls -la'); $x = file_get_contents('a.txt');\n",
+    ),
+    (
+        Lang::Lua,
+        "os.execute('ls -la'); local x = io.open('a.txt')\n",
     ),
 ];
 
@@ -71,10 +90,26 @@ fn code_reader(c: &mut Criterion) {
     let mut group = c.benchmark_group("worst-python");
     group.sample_size(10);
     for (name, unit) in SHAPES {
-        for size in [16 * 1024, 64 * 1024] {
+        for size in [4 * 1024, code::MAX_CODE] {
             let code = repeated(unit, size);
             group.bench_with_input(BenchmarkId::new(*name, size), &code, |b, code| {
                 b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
+            });
+        }
+    }
+    let over = repeated(SHAPES[0].1, 64 * 1024);
+    group.bench_with_input(BenchmarkId::new("refused", over.len()), &over, |b, code| {
+        b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
+    });
+    group.finish();
+    let mut group = c.benchmark_group("worst-calls");
+    group.sample_size(10);
+    for (lang, unit) in CALLS {
+        for size in [4 * 1024, code::MAX_CODE] {
+            let mut text = unit.repeat(size / unit.len() + 1);
+            text.truncate(size);
+            group.bench_with_input(BenchmarkId::new(lang.name(), size), &text, |b, text| {
+                b.iter(|| black_box(code::read(*lang, black_box(text))))
             });
         }
     }

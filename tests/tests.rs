@@ -8,6 +8,7 @@ mod approvals;
 mod approvals_cli;
 mod claude_code;
 mod cli;
+mod code_properties;
 mod composition;
 mod config_errors;
 mod corpus;

@@ -240,6 +240,19 @@ fn arg_texts(arg: &str, dirs: &[String]) -> PredictedArg {
     if let Some(operand) = arg.strip_prefix("./").filter(|o| o.starts_with('-')) {
         texts.push(operand.to_owned());
     }
+    // The code reader writes the home directory as `~` also inside a script it hands to a
+    // shell (`os.execute("rm -rf " .. os.getenv("HOME"))` is `sh -c 'rm -rf ~'`), where
+    // the program really passed the expanded path.
+    if arg.contains(char::is_whitespace) && arg.contains('~') {
+        let words: Vec<String> = arg
+            .split(' ')
+            .map(|w| match w.strip_prefix('~') {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("{HOME}{rest}"),
+                _ => w.to_owned(),
+            })
+            .collect();
+        texts.push(words.join(" "));
+    }
     if !expanded.starts_with('/') && !expanded.starts_with(SUBSTITUTION) {
         texts.extend(dirs.iter().map(|d| resolve(d, &expanded)));
     }

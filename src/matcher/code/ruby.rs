@@ -62,7 +62,6 @@ fn listed(list: &str, name: &str) -> bool {
 
 /// Reads a Ruby program.
 pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
-    debug_assert_eq!(cx.lang, super::Lang::Ruby);
     cx.allow(src.text.len());
     let root = tree.root_node();
     let mut rb = Rb {

@@ -144,6 +144,48 @@ fn line_of(code: &str, at: usize) -> usize {
         + 1
 }
 
+/// Where a [`visit`] is at a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Visit {
+    /// Before its descendants: return whether to go below it.
+    Enter,
+    /// After its descendants (also when the enter said not to go below).
+    Leave,
+}
+
+/// Visits `root` and its named descendants in document order with one cursor (a walk that
+/// made a cursor per node would allocate per node). `f` gets each named node with its depth,
+/// once on [`Visit::Enter`] (its answer says whether to go below) and once on
+/// [`Visit::Leave`].
+pub(super) fn visit<'t>(root: Node<'t>, mut f: impl FnMut(Node<'t>, usize, Visit) -> bool) {
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    let mut down = f(root, 0, Visit::Enter);
+    loop {
+        if down && cursor.goto_first_child() {
+            depth += 1;
+        } else {
+            // Nothing more below: leave, then find the next sibling on the way up.
+            loop {
+                let node = cursor.node();
+                if node.is_named() {
+                    f(node, depth, Visit::Leave);
+                }
+                if depth == 0 {
+                    return;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                cursor.goto_parent();
+                depth -= 1;
+            }
+        }
+        let node = cursor.node();
+        down = node.is_named() && f(node, depth, Visit::Enter);
+    }
+}
+
 /// The code being walked, and the line of the outer code it starts at.
 pub(super) struct Source<'a> {
     pub(super) text: &'a str,
@@ -189,6 +231,25 @@ mod tests {
         // 10,000 levels are over the size bound before their depth is looked at.
         assert!(err(Lang::Python, &deep(10_000)).is_some());
         assert!(parse(Lang::Python, "print(1)").is_ok());
+        // Every named node is entered and left once, in document order, and a node whose
+        // enter says no is not gone below.
+        let tree = parse(Lang::Python, "f(g(1), [2])").expect("parses");
+        let mut seen = Vec::new();
+        visit(tree.root_node(), |node, depth, at| {
+            seen.push(format!("{at:?} {depth} {}", node.kind()));
+            node.kind() != "list"
+        });
+        let entered = seen.iter().filter(|s| s.starts_with("Enter")).count();
+        assert_eq!(entered, seen.len() / 2, "{seen:?}");
+        assert_eq!(seen.first().map(String::as_str), Some("Enter 0 module"));
+        assert_eq!(seen.last().map(String::as_str), Some("Leave 0 module"));
+        assert!(seen.contains(&"Enter 6 integer".to_owned()), "{seen:?}");
+        // The list was not gone below: its integer is not visited.
+        assert_eq!(
+            seen.iter().filter(|s| s.ends_with(" integer")).count(),
+            2,
+            "{seen:?}"
+        );
         assert!(parse(Lang::Php, "system('ls');").is_ok());
     }
 }

@@ -1,33 +1,9 @@
 //! The PHP reader's cases: attacks in many spellings, and routine code.
 
-use crate::matcher::code::{Effect, Lang, Val, read};
+use crate::matcher::code::{Lang, read};
 
-/// The effects found, written as shell words (`?` for a value not known).
 fn effects(code: &str) -> Vec<String> {
-    let reading = read(Lang::Php, code);
-    let words = |vals: &[Val]| {
-        vals.iter()
-            .map(|v| match v {
-                Val::Known(t) => t.clone(),
-                Val::Unknown => "?".into(),
-                Val::Fetched => "<fetched>".into(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut out: Vec<String> = reading
-        .found
-        .iter()
-        .map(|f| match &f.effect {
-            Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
-            Effect::Exec(argv) => format!("exec {}", words(argv)),
-            Effect::Command(p, args) => format!("{p} {}", words(args)),
-        })
-        .collect();
-    if let Some(u) = reading.opaque {
-        out.push(format!("opaque: {} (line {})", u.reason, u.line));
-    }
-    out
+    crate::matcher::code::testing::effects(Lang::Php, code)
 }
 
 fn opaque(code: &str) -> Option<&'static str> {

@@ -14,7 +14,7 @@ mod tests;
 use tree_sitter::{Node, Tree};
 
 use super::scope::{Cx, Names, Slot, Val};
-use super::tree::{MAX_NESTING, Source};
+use super::tree::{MAX_NESTING, Source, Visit};
 
 /// What an expression is, as far as the reader follows it.
 #[derive(Debug, Clone)]
@@ -56,8 +56,10 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         loops: 0,
     };
-    py.bind_all(root, 0);
-    py.walk(root, 0);
+    super::tree::visit(root, |node, depth, at| {
+        at == Visit::Enter && py.bind(node, depth)
+    });
+    py.walk(root);
 }
 
 pub(super) struct Py<'a, 'c, 't> {
@@ -76,10 +78,10 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         self.src.line(node)
     }
 
-    /// Gathers the names the code binds (see [`Names`]).
-    fn bind_all(&mut self, node: Node<'t>, depth: usize) {
+    /// Gathers the names `node` binds (see [`Names`]); whether to look below it.
+    fn bind(&mut self, node: Node<'t>, depth: usize) -> bool {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
-            return;
+            return false;
         }
         match node.kind() {
             "import_statement" => {
@@ -159,10 +161,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             }
             _ => {}
         }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.bind_all(child, depth + 1);
-        }
+        true
     }
 
     fn bind_assignment(&mut self, node: Node<'t>) {
@@ -220,33 +219,35 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
     }
 
     /// Visits every node, reading the calls' effects.
-    fn walk(&mut self, node: Node<'t>, depth: usize) {
-        if depth > 2 * MAX_NESTING {
-            self.cx
-                .opaque("the code nests too deeply to read", self.line(node));
-            return;
-        }
-        if !self.cx.step(self.line(node)) {
-            return;
-        }
-        let is_loop = matches!(
-            node.kind(),
-            "for_statement"
-                | "while_statement"
-                | "list_comprehension"
-                | "generator_expression"
-                | "set_comprehension"
-                | "dictionary_comprehension"
-        );
-        self.loops += usize::from(is_loop);
-        if node.kind() == "call" {
-            self.call(node);
-        }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.walk(child, depth + 1);
-        }
-        self.loops -= usize::from(is_loop);
+    fn walk(&mut self, root: Node<'t>) {
+        super::tree::visit(root, |node, depth, at| {
+            let is_loop = matches!(
+                node.kind(),
+                "for_statement"
+                    | "while_statement"
+                    | "list_comprehension"
+                    | "generator_expression"
+                    | "set_comprehension"
+                    | "dictionary_comprehension"
+            );
+            if at == Visit::Leave {
+                self.loops -= usize::from(is_loop);
+                return false;
+            }
+            self.loops += usize::from(is_loop);
+            if depth > 2 * MAX_NESTING {
+                self.cx
+                    .opaque("the code nests too deeply to read", self.line(node));
+                return false;
+            }
+            if !self.cx.step(self.line(node)) {
+                return false;
+            }
+            if node.kind() == "call" {
+                self.call(node);
+            }
+            true
+        });
     }
 }
 

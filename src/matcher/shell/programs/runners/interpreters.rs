@@ -6,7 +6,7 @@ use crate::matcher::code::{self, Effect, Lang, Val};
 use crate::matcher::shell::SUBSTITUTION;
 use crate::matcher::shell::env::{FileText, file_key};
 use crate::matcher::shell::expand::Field;
-use crate::matcher::shell::walk::{Data, Io, Reader};
+use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
 use super::shell_c;
 use crate::matcher::shell::programs::table::CODE_FLAGS;
@@ -36,6 +36,11 @@ pub(in crate::matcher::shell::programs) fn interpreter(
     let code = match lang {
         Some(lang) => code_of(lang, program, args),
         None => generic_code_of(args),
+    };
+    // `python3 /dev/stdin <<< '...'` reads its program from standard input.
+    let code = match code {
+        Code::File(file) if !file.unknown && is_stdin_path(&file.text) => Code::Stdin,
+        other => other,
     };
     let text = match code {
         Code::Inline(parts) => {
