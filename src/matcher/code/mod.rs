@@ -18,6 +18,8 @@ mod php;
 mod python;
 mod ruby;
 mod scope;
+#[cfg(test)]
+mod testing;
 mod tree;
 
 pub use scope::Val;

@@ -1,0 +1,32 @@
+//! What the languages' tests compare: a reading written as shell-like lines.
+
+use super::{Effect, Lang, Val, read};
+
+/// The effects `code` has, written as shell words (`?` for a value not known,
+/// `<fetched>` for downloaded or decoded data), and the reason it is opaque, if it is.
+pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
+    let reading = read(lang, code);
+    let words = |vals: &[Val]| {
+        vals.iter()
+            .map(|v| match v {
+                Val::Known(t) => t.clone(),
+                Val::Unknown => "?".into(),
+                Val::Fetched => "<fetched>".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out: Vec<String> = reading
+        .found
+        .iter()
+        .map(|f| match &f.effect {
+            Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
+            Effect::Exec(argv) => format!("exec {}", words(argv)),
+            Effect::Command(p, args) => format!("{p} {}", words(args)),
+        })
+        .collect();
+    if let Some(u) = reading.opaque {
+        out.push(format!("opaque: {} (line {})", u.reason, u.line));
+    }
+    out
+}
