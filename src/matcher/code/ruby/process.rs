@@ -1,0 +1,73 @@
+//! How a command is run: `system`'s rules for a shell line or a program and its arguments,
+//! from the arguments of `system`, `exec`, `spawn`, `IO.popen` and `Open3`.
+
+use tree_sitter::Node;
+
+use super::values::Args;
+use super::{Obj, Rb};
+use crate::matcher::code::{Effect, Val};
+
+impl<'t> Rb<'_, '_, 't> {
+    /// The arguments of a command: a leading environment hash and options skipped, `*list`
+    /// spread; false when a spread list is not known (so neither is the count).
+    pub(super) fn command_items(&mut self, args: &Args<'t>) -> (Vec<Obj>, bool) {
+        let mut items = Vec::new();
+        let mut exact = !(args.splat && args.pos.is_empty());
+        for node in &args.pos {
+            match node.kind() {
+                "hash" | "hash_splat_argument" => {}
+                "splat_argument" => match node.named_child(0).map(|n| self.eval(n, 0)) {
+                    Some(Obj::List(vals)) => items.extend(vals.into_iter().map(Obj::Val)),
+                    _ => exact = false,
+                },
+                // `IO.popen([env, 'ls', '-l', err: :out])`
+                "array" => {
+                    let mut c = node.walk();
+                    let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                    let parts = parts
+                        .into_iter()
+                        .filter(|p| !matches!(p.kind(), "hash" | "pair"));
+                    let list = parts.map(|p| self.eval(p, 0).val()).collect();
+                    items.push(Obj::List(list));
+                }
+                _ => items.push(self.eval(*node, 0)),
+            }
+        }
+        (items, exact)
+    }
+
+    /// `system`'s rules: one string is a shell line; several arguments (or an array as
+    /// `[program, argv0]`) are a program and its arguments.
+    pub(super) fn run(&mut self, (items, exact): (Vec<Obj>, bool), line: usize) {
+        let mut argv: Vec<Val> = Vec::new();
+        let single = items.len() == 1;
+        for (n, item) in items.into_iter().enumerate() {
+            match item {
+                Obj::List(list) if n == 0 && single => argv.extend(list),
+                Obj::List(list) if n == 0 => {
+                    argv.push(list.into_iter().next().unwrap_or(Val::Unknown))
+                }
+                other => argv.push(other.val()),
+            }
+        }
+        match (argv.len(), exact) {
+            (0, _) => self.cx.found(Effect::Shell(Val::Unknown), line),
+            (1, true) => {
+                let cmd = argv.pop().unwrap_or(Val::Unknown);
+                self.cx.found(Effect::Shell(cmd), line)
+            }
+            (1, false) => {
+                let first = argv.first().cloned().unwrap_or(Val::Unknown);
+                self.cx.found(Effect::Shell(first), line);
+                argv.push(Val::Unknown);
+                self.cx.found(Effect::Exec(argv), line)
+            }
+            (_, exact) => {
+                if !exact {
+                    argv.push(Val::Unknown);
+                }
+                self.cx.found(Effect::Exec(argv), line)
+            }
+        }
+    }
+}

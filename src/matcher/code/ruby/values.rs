@@ -1,0 +1,421 @@
+//! What an expression evaluates to, as far as the reader follows it (constant strings,
+//! numbers and arrays, names bound once, modules, method objects, paths, URIs and socket
+//! addresses, the calls that compute them), and a call's arguments.
+
+use tree_sitter::Node;
+
+use super::methods::joined;
+use super::sinks::{canonical, is_decoder, is_network};
+use super::text::{parse_int, percent, unescape};
+use super::{Obj, Rb};
+use crate::matcher::code::Val;
+use crate::matcher::code::scope::{Slot, join};
+use crate::matcher::code::tree::MAX_NESTING;
+
+/// A call's arguments, unevaluated.
+#[derive(Clone, Default)]
+pub(super) struct Args<'t> {
+    pub(super) pos: Vec<Node<'t>>,
+    keywords: Vec<Node<'t>>,
+    pub(super) block: Option<Node<'t>>,
+    /// A `*list` or `**hash` whose items are not known, or arguments not known at all.
+    pub(super) splat: bool,
+}
+
+impl<'t> Args<'t> {
+    pub(super) fn of(call: Node<'t>) -> Args<'t> {
+        let mut args = Args::default();
+        let list = match call.kind() {
+            "element_reference" => Some(call),
+            _ => call.child_by_field_name("arguments"),
+        };
+        let Some(list) = list else { return args };
+        let mut c = list.walk();
+        for a in list.named_children(&mut c) {
+            if call.kind() == "element_reference" && call.child_by_field_name("object") == Some(a) {
+                continue;
+            }
+            match a.kind() {
+                "pair" => args.keywords.push(a),
+                "block_argument" => args.block = Some(a),
+                "comment" => {}
+                "splat_argument" | "hash_splat_argument" | "forward_argument" => {
+                    args.splat = true;
+                    args.pos.push(a);
+                }
+                _ => args.pos.push(a),
+            }
+        }
+        args
+    }
+
+    /// Arguments not known (`each(&method(:system))`).
+    pub(super) fn unknown() -> Args<'t> {
+        Args {
+            splat: true,
+            ..Args::default()
+        }
+    }
+
+    pub(super) fn skip(&self, n: usize) -> Args<'t> {
+        Args {
+            pos: self.pos.iter().skip(n).copied().collect(),
+            ..self.clone()
+        }
+    }
+
+    pub(super) fn keyword(&self, rb: &mut Rb<'_, '_, 't>, name: &str) -> Option<Obj> {
+        let pair = self.keywords.iter().find(|p| {
+            p.child_by_field_name("key")
+                .is_some_and(|k| rb.text(k).trim_matches([':', '"', '\'']) == name)
+        })?;
+        Some(rb.eval(pair.child_by_field_name("value")?, 0))
+    }
+}
+
+impl<'t> Rb<'_, '_, 't> {
+    /// The value of argument `n`, `*list` spread into its first item.
+    pub(super) fn arg(&mut self, args: &Args<'t>, n: usize) -> Obj {
+        match args.pos.get(n) {
+            Some(node) if node.kind() == "splat_argument" => match node.named_child(0) {
+                Some(inner) => self.eval(inner, 0),
+                None => Obj::Val(Val::Unknown),
+            },
+            Some(node) => self.eval(*node, 0),
+            None => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// What `node` evaluates to.
+    pub(super) fn eval(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        // Arguments are evaluated afresh (`depth` 0), so calls nested without brackets
+        // (`format format format ...`) are bounded here.
+        if depth > MAX_NESTING || self.nest > MAX_NESTING || !self.cx.step(self.line(node)) {
+            return Obj::Val(Val::Unknown);
+        }
+        self.nest += 1;
+        let out = self.eval_node(node, depth);
+        self.nest -= 1;
+        out
+    }
+
+    fn eval_node(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let d = depth + 1;
+        match node.kind() {
+            "string" | "chained_string" | "delimited_symbol" | "bare_string" | "bare_symbol"
+            | "heredoc_beginning" => Obj::Val(self.string(node, d)),
+            "simple_symbol" => Obj::Val(Val::known(self.text(node).trim_start_matches(':'))),
+            "hash_key_symbol" => Obj::Val(Val::known(self.text(node))),
+            "character" => {
+                let t = self.text(node).get(1..).unwrap_or_default();
+                Obj::Val(Val::Known(unescape(t, true)))
+            }
+            "integer" => Obj::Val(
+                parse_int(self.text(node)).map_or(Val::Unknown, |n| Val::Known(n.to_string())),
+            ),
+            "float" => Obj::Val(Val::known(self.text(node))),
+            "true" => Obj::Val(Val::known("true")),
+            "false" => Obj::Val(Val::known("false")),
+            "unary" => match (
+                node.child_by_field_name("operator"),
+                node.child_by_field_name("operand"),
+            ) {
+                (Some(op), Some(v)) if self.text(op) == "-" => match self.eval(v, d).val() {
+                    Val::Known(n) if n.parse::<i64>().is_ok() => {
+                        Obj::Val(Val::Known(format!("-{n}")))
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                },
+                _ => Obj::Val(Val::Unknown),
+            },
+            "array" | "string_array" | "symbol_array" | "right_assignment_list" => {
+                let mut items = Vec::new();
+                let mut c = node.walk();
+                let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
+                for item in children {
+                    match (item.kind(), item.named_child(0)) {
+                        ("splat_argument", Some(inner)) => match self.eval(inner, d) {
+                            Obj::List(more) => items.extend(more),
+                            _ => items.push(Val::Unknown),
+                        },
+                        _ => items.push(self.eval(item, d).val()),
+                    }
+                }
+                Obj::List(items)
+            }
+            "splat_argument" => node
+                .named_child(0)
+                .map_or(Obj::Val(Val::Unknown), |n| self.eval(n, d)),
+            "parenthesized_statements" => {
+                let last = node.named_child(node.named_child_count().saturating_sub(1) as u32);
+                last.map_or(Obj::Val(Val::Unknown), |n| self.eval(n, d))
+            }
+            "identifier" | "instance_variable" | "global_variable" | "class_variable" => {
+                self.name(node, d)
+            }
+            "constant" => match self.names.get(self.text(node)) {
+                Some(_) => self.name(node, d),
+                None => Obj::Const(self.text(node).to_owned()),
+            },
+            "scope_resolution" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map_or("", |n| self.text(n));
+                match node.child_by_field_name("scope").map(|s| self.eval(s, d)) {
+                    None => Obj::Const(name.to_owned()),
+                    Some(Obj::Const(scope)) => Obj::Const(format!("{scope}::{name}")),
+                    Some(_) => Obj::Val(Val::Unknown),
+                }
+            }
+            "self" => Obj::Const("Kernel".into()),
+            "binary" => self.binary(node, d),
+            "conditional" => {
+                let (a, b) = (
+                    node.child_by_field_name("consequence"),
+                    node.child_by_field_name("alternative"),
+                );
+                match (a, b) {
+                    (Some(a), Some(b)) => {
+                        let (a, b) = (self.eval(a, d).val(), self.eval(b, d).val());
+                        Obj::Val(if a == b { a } else { Val::Unknown })
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                }
+            }
+            "call" => {
+                let name = node
+                    .child_by_field_name("method")
+                    .map_or("call", |m| self.text(m));
+                let receiver = node
+                    .child_by_field_name("receiver")
+                    .map(|r| self.eval(r, d));
+                let args = Args::of(node);
+                self.value(receiver, name, &args)
+            }
+            "element_reference" => {
+                let object = node.child_by_field_name("object").map(|o| self.eval(o, d));
+                let args = Args::of(node);
+                self.value(object, "[]", &args)
+            }
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let name = self.text(node);
+        match self.names.get(name).cloned() {
+            Some(Slot::Expr(value)) => {
+                // A name's value does not depend on where it is used: computed once.
+                let out = match self.values.get(name) {
+                    Some(out) => out.clone(),
+                    None if !self.names.enter(name) => return Obj::Val(Val::Unknown),
+                    None => {
+                        let out = self.eval(value, depth + 1);
+                        self.names.leave();
+                        self.values.insert(name, out.clone());
+                        out
+                    }
+                };
+                match out {
+                    Obj::Const(_) | Obj::Method(_) | Obj::Response => out,
+                    _ if self.untrusted => Obj::Val(Val::Unknown),
+                    _ => out,
+                }
+            }
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        let (Some(l), Some(op), Some(r)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("operator"),
+            node.child_by_field_name("right"),
+        ) else {
+            return Obj::Val(Val::Unknown);
+        };
+        let op = self.text(op);
+        if !matches!(op, "+" | "*" | "%" | "/") || self.patched {
+            return Obj::Val(Val::Unknown);
+        }
+        let (left, right) = (self.eval(l, depth), self.eval(r, depth));
+        match (op, left, right) {
+            ("+", Obj::List(a), Obj::List(b)) => Obj::List(a.into_iter().chain(b).collect()),
+            ("+" | "/", Obj::Path(p), b) => Obj::Path(join(&[p, b.val()])),
+            ("+", Obj::Val(a), b) => Obj::Val(a.concat(b.val())),
+            ("%", Obj::Val(Val::Known(f)), args) => {
+                let args = match args {
+                    Obj::List(items) => items,
+                    other => vec![other.val()],
+                };
+                Obj::Val(percent(&f, &args))
+            }
+            ("*", Obj::Val(Val::Known(s)), Obj::Val(Val::Known(n))) => match n.parse::<usize>() {
+                Ok(n) if n.saturating_mul(s.len()) <= 4096 => Obj::Val(Val::Known(s.repeat(n))),
+                _ => Obj::Val(Val::Unknown),
+            },
+            ("*", Obj::List(items), Obj::Val(Val::Known(sep))) => Obj::Val(joined(&items, &sep)),
+            _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// The value method `name` of `receiver` returns, for the calls that compute strings,
+    /// paths, modules and method objects.
+    fn value(&mut self, receiver: Option<Obj>, name: &str, args: &Args<'t>) -> Obj {
+        let unknown = Obj::Val(Val::Unknown);
+        let arg = |rb: &mut Self, n: usize| rb.arg(args, n).val();
+        // Decoders and network reads whatever the receiver.
+        match (name, &receiver) {
+            ("unpack" | "unpack1", _) => return Obj::Val(Val::Fetched),
+            (_, Some(Obj::Response | Obj::Val(Val::Fetched))) => return Obj::Response,
+            ("method" | "public_method" | "instance_method", _) => {
+                let q = arg(self, 0)
+                    .text()
+                    .and_then(|m| self.qualify(receiver.as_ref(), m, true));
+                return q.map_or(unknown, Obj::Method);
+            }
+            ("send" | "__send__" | "public_send", _) => {
+                return match arg(self, 0) {
+                    Val::Known(m) if self.nest <= MAX_NESTING => {
+                        self.nest += 1;
+                        let out = self.value(receiver, &m, &args.skip(1));
+                        self.nest -= 1;
+                        out
+                    }
+                    _ => unknown,
+                };
+            }
+            _ => {}
+        }
+        match receiver {
+            None => match name {
+                "format" | "sprintf" => match arg(self, 0) {
+                    Val::Known(f) => {
+                        let rest = (1..args.pos.len())
+                            .map(|n| arg(self, n))
+                            .collect::<Vec<_>>();
+                        Obj::Val(percent(&f, &rest))
+                    }
+                    _ => unknown,
+                },
+                "URI" => Obj::Uri(arg(self, 0)),
+                "Pathname" => Obj::Path(arg(self, 0)),
+                "String" => Obj::Val(arg(self, 0)),
+                "open" if arg(self, 0).text().is_some_and(|u| u.contains("://")) => Obj::Response,
+                _ => unknown,
+            },
+            Some(Obj::Const(c)) => {
+                let q = format!("{}.{name}", canonical(&c));
+                match q.as_str() {
+                    "Dir.home" if args.pos.is_empty() && !self.env_written && !self.patched => {
+                        Obj::Val(Val::known("~"))
+                    }
+                    "Dir.pwd" | "Dir.getwd" => Obj::Val(Val::known(".")),
+                    "ENV.fetch" | "ENV.[]" => {
+                        let name = arg(self, 0);
+                        Obj::Val(self.env(name))
+                    }
+                    "File.join" if !self.patched => {
+                        let mut parts = Vec::new();
+                        for n in 0..args.pos.len() {
+                            match self.arg(args, n) {
+                                Obj::List(items) => parts.extend(items),
+                                other => parts.push(other.val()),
+                            }
+                        }
+                        Obj::Val(file_join(&parts))
+                    }
+                    "File.expand_path" | "File.absolute_path" | "File.realpath" | "File.path" => {
+                        let (path, dir) = (arg(self, 0), args.pos.get(1).map(|_| arg(self, 1)));
+                        Obj::Val(expand(path, dir, q != "File.expand_path"))
+                    }
+                    "URI.parse" | "Kernel.URI" => Obj::Uri(arg(self, 0)),
+                    "Pathname.new" => Obj::Path(arg(self, 0)),
+                    "Pathname.pwd" | "Pathname.getwd" => Obj::Path(Val::known(".")),
+                    "String.new" => Obj::Val(arg(self, 0)),
+                    "Kernel.format" | "Kernel.sprintf" => self.value(None, name, args),
+                    "Addrinfo.tcp" | "Socket.sockaddr_in" | "Socket.pack_sockaddr_in" => {
+                        let (a, b) = (arg(self, 0), arg(self, 1));
+                        let (host, port) = if q.starts_with("Addrinfo") {
+                            (a, b)
+                        } else {
+                            (b, a)
+                        };
+                        Obj::Addr(match (host, port) {
+                            (Val::Known(h), Val::Known(p)) => Val::Known(format!("tcp://{h}:{p}")),
+                            _ => Val::Unknown,
+                        })
+                    }
+                    _ if name == "const_get" => match arg(self, 0) {
+                        Val::Known(m) => Obj::Const(m.trim_start_matches("::").to_owned()),
+                        _ => unknown,
+                    },
+                    _ if is_decoder(&q) => Obj::Val(Val::Fetched),
+                    "Kernel.open" => self.value(None, name, args),
+                    _ if is_network(&q) => Obj::Response,
+                    _ => unknown,
+                }
+            }
+            Some(Obj::Path(p)) => match name {
+                "join" | "+" | "/" | "expand_path" => {
+                    let mut parts = vec![p];
+                    parts.extend((0..args.pos.len()).map(|n| arg(self, n)));
+                    Obj::Path(join(&parts))
+                }
+                "to_s" | "to_path" | "realpath" | "cleanpath" => Obj::Val(p),
+                _ => unknown,
+            },
+            Some(Obj::Uri(u)) => match name {
+                "to_s" => Obj::Val(u),
+                "open" | "read" => Obj::Response,
+                _ => unknown,
+            },
+            Some(Obj::Method(q)) => match name {
+                "to_proc" | "unbind" | "bind" => Obj::Method(q),
+                _ => unknown,
+            },
+            _ if self.patched => unknown,
+            Some(Obj::Val(Val::Known(s))) => self.string_method(s, name, args),
+            Some(Obj::List(items)) => self.list_method(items, name, args),
+            _ => unknown,
+        }
+    }
+
+    /// `ENV[name]`: only the home directory is known.
+    fn env(&self, name: Val) -> Val {
+        match name.text() {
+            Some("HOME") if !self.env_written => Val::known("~"),
+            _ => Val::Unknown,
+        }
+    }
+}
+
+/// Paths joined as `File.join` does: one `/` between parts.
+fn file_join(parts: &[Val]) -> Val {
+    let mut out = String::new();
+    for (n, part) in parts.iter().enumerate() {
+        let Some(p) = part.text() else {
+            return part.clone().concat(Val::Unknown);
+        };
+        if n == 0 {
+            out.push_str(p);
+        } else {
+            out.truncate(out.trim_end_matches('/').len());
+            out.push('/');
+            out.push_str(p.trim_start_matches('/'));
+        }
+    }
+    Val::Known(out)
+}
+
+/// `File.expand_path(path, dir)`: `~` kept, a relative path put under `dir`.
+fn expand(path: Val, dir: Option<Val>, plain: bool) -> Val {
+    let Val::Known(p) = path else { return path };
+    if p.starts_with('/') || (!plain && p.starts_with('~')) {
+        return Val::Known(p);
+    }
+    match dir {
+        Some(d) => file_join(&[expand(d, None, plain), Val::Known(p)]),
+        None => Val::Known(p),
+    }
+}
