@@ -85,6 +85,41 @@ fn validate_json_lists_diagnostics() {
 }
 
 #[test]
+fn validate_reports_an_error_past_column_65535_without_panicking() {
+    let dir = Dir::new();
+    dir.write(
+        "long.yaml",
+        &format!("version: \"1\"\nhooks: [{} x: y\n", "a".repeat(70_000)),
+    );
+    let out = run(dir.hookgate(&["validate", "long.yaml"]));
+    let err = stderr(&out);
+    assert_eq!(code(&out), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("[long.yaml:2:700"),
+        "the header has the real column: {err}"
+    );
+    assert!(err.lines().all(|l| l.chars().count() < 2_000), "{err}");
+}
+
+#[test]
+fn validate_shows_controls_in_the_policy_escaped() {
+    let dir = Dir::new();
+    dir.write(
+        "ctl.yaml",
+        "version: \"1\"\nhooks:\n  - name: \"\u{1b}]0;pwned\u{7}\u{202e}\"\n    point: trun:pre\n    action: block\n",
+    );
+    let out = run(dir.hookgate(&["validate", "ctl.yaml"]));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\u{202e}'),
+        "{err:?}"
+    );
+    assert!(err.contains(r#"name: "\x1b]0;pwned\x07\u{202e}""#), "{err}");
+}
+
+#[test]
 fn hostile_yaml_is_rejected_fast() {
     let dir = Dir::new();
     let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");

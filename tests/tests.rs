@@ -21,6 +21,7 @@ mod openclaw;
 mod oracle;
 mod policy_test_cli;
 mod properties;
+mod render_properties;
 mod semantics;
 mod shell_corpus;
 mod shell_properties;

@@ -76,7 +76,7 @@ pub(crate) fn run(args: Args) -> u8 {
                     .iter()
                     .find(|s| *s.path == *f.file)
                     .map_or("", |s| &*s.text);
-                text.push_str(&report::render_warning(
+                text.push_str(&hookgate::config::report::render_warning(
                     &f.file,
                     source,
                     f.line,

@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use hookgate::config::ConfigError;
+use hookgate::config::{self, ConfigError};
 use hookgate::policy_test::report::{self as summary, Summary};
 use hookgate::policy_test::{
     FileError, FileReport, LoadError, RunOptions, Runner, file, find_test_files, junit,
 };
 
-use super::{EXIT_ERROR, emit, policy_path, report};
+use super::{EXIT_ERROR, emit, policy_path};
 
 /// Arguments of `hookgate test`.
 #[derive(Debug, clap::Args)]
@@ -222,13 +222,13 @@ impl Printer {
                 file,
                 source_text,
                 diagnostics,
-            }) => report::render_diagnostics(file, source_text, diagnostics, self.color),
+            }) => config::report::render_diagnostics(file, source_text, diagnostics, self.color),
             FileError::Policy { error, .. } => match &**error {
                 ConfigError::Invalid {
                     file,
                     source_text,
                     diagnostics,
-                } => report::render_diagnostics(file, source_text, diagnostics, self.color),
+                } => config::report::render_diagnostics(file, source_text, diagnostics, self.color),
                 _ => String::new(),
             },
             FileError::TestFile(LoadError::Read { .. }) => String::new(),

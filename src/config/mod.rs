@@ -12,6 +12,7 @@ pub mod error;
 mod filters;
 mod model;
 mod pattern;
+pub mod report;
 pub(crate) mod schema;
 mod wildcard;
 pub mod yaml;
