@@ -66,6 +66,14 @@ pub fn escape_json(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// [`escape_json`] of an owned string: the same string back when there is nothing to escape.
+pub fn into_escaped_json(json: String) -> String {
+    match escape_json(&json) {
+        Cow::Borrowed(_) => json,
+        Cow::Owned(escaped) => escaped,
+    }
+}
+
 fn escape_except(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(|c| is_escaped(c) && !keep(c)) {
         return Cow::Borrowed(text);
@@ -207,6 +215,9 @@ mod tests {
             let parsed: serde_json::Value = serde_json::from_str(&safe).expect("still JSON");
             assert_eq!(parsed, value);
         }
+        let json = serde_json::to_string(&value).expect("json");
+        assert_eq!(into_escaped_json(json.clone()), escape_json(&json));
+        assert_eq!(into_escaped_json("{}".to_owned()), "{}");
         // Whitespace between tokens stays whitespace.
         assert_eq!(escape_json("{\n\t\"a\": 1\r\n}"), "{\n\t\"a\": 1\r\n}");
     }
