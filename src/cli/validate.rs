@@ -22,7 +22,7 @@ pub(crate) fn run(args: Args) -> u8 {
             match args.format {
                 // Valid: the array holds only warnings (empty when there are none).
                 Format::Json => match serde_json::to_string_pretty(&policy.warnings) {
-                    Ok(json) => emit(&format!("{json}\n")),
+                    Ok(json) => emit(&format!("{}\n", hookgate::terminal::escape_json(&json))),
                     Err(e) => {
                         eprintln!("error: cannot print the warnings: {e}");
                         return EXIT_ERROR;
@@ -54,10 +54,14 @@ pub(crate) fn run(args: Args) -> u8 {
         Err(error) => {
             match args.format {
                 Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
-                    Ok(json) if !error.diagnostics().is_empty() => emit(&format!("{json}\n")),
+                    Ok(json) if !error.diagnostics().is_empty() => {
+                        emit(&format!("{}\n", hookgate::terminal::escape_json(&json)))
+                    }
                     _ => emit(&format!(
                         "{}\n",
-                        serde_json::json!([{ "message": error.to_string() }])
+                        hookgate::terminal::escape_json(
+                            &serde_json::json!([{ "message": error.to_string() }]).to_string()
+                        )
                     )),
                 },
                 Format::Text => report::print_config_error(&error),
