@@ -242,7 +242,7 @@ fn explain(
         if let Some(reason) = line.opaque {
             s.push_str(&format!(
                 "unread:  {}; shell-aware filters {}\n",
-                escape(&reason.to_string()),
+                escape(reason),
                 match graph.defaults().on_unparseable {
                     Unparseable::Match => "match it (defaults.onUnparseable: match)",
                     Unparseable::Nomatch => "do not match it (defaults.onUnparseable: nomatch)",
