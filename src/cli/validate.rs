@@ -43,7 +43,7 @@ pub(crate) fn run(args: Args) -> u8 {
                     };
                     emit(&format!(
                         "{} is valid: {} hook{}{from} ({enabled} enabled){warned}\n",
-                        policy.path.display(),
+                        hookgate::terminal::escape(&policy.path.display().to_string()),
                         hooks.len(),
                         if hooks.len() == 1 { "" } else { "s" },
                     ));
