@@ -56,6 +56,7 @@ pub mod process;
 pub mod reload;
 pub mod server;
 mod suggest;
+pub mod terminal;
 mod worker;
 
 pub use config::{ConfigError, Diagnostic, Document, LoadedPolicy};

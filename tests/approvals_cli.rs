@@ -158,3 +158,67 @@ fn against_a_running_daemon_it_decides_over_http_with_the_token() {
         "Approved by session grant by dave"
     );
 }
+
+/// Terminal escape sequences and bidi overrides an agent could put in a tool argument.
+const HOSTILE: &str = "deploy \u{1b}[2J\u{1b}]0;title\u{7} \u{9b}31m \u{202e}gnp.exe";
+/// How they read in text output.
+const HOSTILE_SHOWN: &str = r"deploy \x1b[2J\x1b]0;title\x07 \u{9b}31m \u{202e}gnp.exe";
+
+/// No raw control or bidi character of [`HOSTILE`] in `text`.
+#[track_caller]
+fn assert_no_raw_controls(text: &str) {
+    for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
+        assert!(!text.contains(c), "raw {c:?} in {text:?}");
+    }
+}
+
+#[test]
+fn control_and_bidi_characters_in_a_request_are_listed_escaped() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let d = Daemon::start(&dir, &[]);
+    let asked = d.decide(&json!({
+        "point": "turn:tool:pre",
+        "context": {
+            "sessionKey": "s1\u{1b}[1A\u{202e}",
+            "toolName": "exec",
+            "toolArgs": { "command": HOSTILE },
+        },
+    }));
+    assert_eq!(asked["decision"], "ask", "{asked}");
+    let id = asked["approval"]["id"].as_str().expect("id").to_owned();
+    let url = d.url("");
+    let cli = |args: &[&str]| {
+        let mut all = vec!["approvals", "--url", url.as_str()];
+        all.extend_from_slice(args);
+        let mut cmd = dir.hookgate(&all);
+        cmd.env_remove("HOOKGATE_TOKEN");
+        run(cmd)
+    };
+
+    let out = cli(&["list"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let list = stdout(&out);
+    assert_no_raw_controls(&list);
+    assert!(list.contains(HOSTILE_SHOWN), "{list}");
+    assert!(list.contains(r"session=s1\x1b[1A\u{202e}"), "{list}");
+    assert_eq!(list.lines().count(), 1, "one request, one line: {list}");
+
+    // `show` prints the request as JSON: still JSON, nothing raw.
+    let out = cli(&["show", &id]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_no_raw_controls(&stdout(&out));
+    let shown = json_of(&out);
+    assert_eq!(shown["request"]["subject"], HOSTILE);
+
+    // JSON keeps the exact value, with every such character as a `\u` escape.
+    let out = cli(&["list", "--format", "json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_no_raw_controls(&text);
+    assert!(
+        text.contains(r"\u001b[2J") && text.contains(r"\u202e"),
+        "{text}"
+    );
+    assert_eq!(json_of(&out)["pending"][0]["args"]["command"], HOSTILE);
+}

@@ -85,6 +85,41 @@ fn validate_json_lists_diagnostics() {
 }
 
 #[test]
+fn validate_reports_an_error_past_column_65535_without_panicking() {
+    let dir = Dir::new();
+    dir.write(
+        "long.yaml",
+        &format!("version: \"1\"\nhooks: [{} x: y\n", "a".repeat(70_000)),
+    );
+    let out = run(dir.hookgate(&["validate", "long.yaml"]));
+    let err = stderr(&out);
+    assert_eq!(code(&out), 1, "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("[long.yaml:2:700"),
+        "the header has the real column: {err}"
+    );
+    assert!(err.lines().all(|l| l.chars().count() < 2_000), "{err}");
+}
+
+#[test]
+fn validate_shows_controls_in_the_policy_escaped() {
+    let dir = Dir::new();
+    dir.write(
+        "ctl.yaml",
+        "version: \"1\"\nhooks:\n  - name: \"\u{1b}]0;pwned\u{7}\u{202e}\"\n    point: trun:pre\n    action: block\n",
+    );
+    let out = run(dir.hookgate(&["validate", "ctl.yaml"]));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\u{202e}'),
+        "{err:?}"
+    );
+    assert!(err.contains(r#"name: "\x1b]0;pwned\x07\u{202e}""#), "{err}");
+}
+
+#[test]
 fn hostile_yaml_is_rejected_fast() {
     let dir = Dir::new();
     let mut bomb = String::from("a: &a [x,x,x,x,x,x,x,x,x]\n");
@@ -479,4 +514,90 @@ fn readme_main_command_blocks_rm_rf_with_the_repo_policy() {
         "command=ls -la",
     ]));
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+}
+
+/// A policy whose blocking hook's name holds an escape sequence (YAML's `\e` is ESC).
+const HOSTILE_NAME_POLICY: &str = r#"version: "1"
+hooks:
+  - name: audit
+    point: turn:tool:pre
+    action: log
+    target: logs/audit.jsonl
+  - name: "rm-guard\e[2J\u202e"
+    point: turn:tool:pre
+    match: { tool: exec, commandPattern: "rm\\s+-rf" }
+    action: block
+    onFailure: { action: block, message: "Blocked \e]0;title\a" }
+"#;
+
+/// No raw escape, bell, C1 CSI or right-to-left override in `text`.
+#[track_caller]
+fn assert_no_raw_controls(text: &str) {
+    for c in ['\u{1b}', '\u{7}', '\u{9b}', '\u{202e}'] {
+        assert!(!text.contains(c), "raw {c:?} in {text:?}");
+    }
+}
+
+#[test]
+fn check_explains_hostile_arguments_and_names_escaped() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", HOSTILE_NAME_POLICY);
+    let command = "rm -rf /srv \u{1b}[2J\u{1b}]0;title\u{7} \u{9b}31m \u{202e}gnp.exe";
+    let out = run(dir.hookgate(&[
+        "check",
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        &format!("command={command}"),
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_no_raw_controls(&text);
+    for shown in [
+        r"\x1b[2J",
+        r"\x1b]0;title\x07",
+        r"\u{9b}31m",
+        r"\u{202e}gnp.exe",
+        r"decision: BLOCK by rm-guard\x1b[2J\u{202e}: Blocked \x1b]0;title\x07",
+    ] {
+        assert!(text.contains(shown), "missing {shown:?} in:\n{text}");
+    }
+    // The JSON stays the exact value, with those characters as `\u` escapes.
+    let out = run(dir.hookgate(&[
+        "check",
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        &format!("command={command}"),
+        "--format",
+        "json",
+    ]));
+    assert_no_raw_controls(&stdout(&out));
+    assert_eq!(decision(&out)["hook"], "rm-guard\u{1b}[2J\u{202e}");
+    // So does the `log` action's line.
+    let log = std::fs::read_to_string(dir.path().join("logs/audit.jsonl")).expect("audit log");
+    assert_no_raw_controls(&log);
+    let entry: Value = serde_json::from_str(log.lines().next().unwrap_or_default()).expect("jsonl");
+    assert_eq!(entry["args"]["command"], command);
+}
+
+#[test]
+fn list_shows_hostile_hook_names_escaped() {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", HOSTILE_NAME_POLICY);
+    let out = run(dir.hookgate(&["list"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_no_raw_controls(&table);
+    assert!(
+        table.contains(r"rm-guard\x1b[2J\u{202e}  turn:tool:pre"),
+        "{table}"
+    );
+    let out = run(dir.hookgate(&["list", "--format", "json"]));
+    assert_no_raw_controls(&stdout(&out));
+    assert_eq!(decision(&out)[1]["name"], "rm-guard\u{1b}[2J\u{202e}");
 }

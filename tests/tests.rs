@@ -23,6 +23,7 @@ mod oracle;
 mod policy_test_cli;
 mod properties;
 mod regular_files;
+mod render_properties;
 mod semantics;
 mod shell_corpus;
 mod shell_properties;

@@ -68,10 +68,11 @@ pub(super) fn entry(inv: &Invocation<'_>) -> String {
         cron_job: non_empty(&ctx.cron_job),
     };
     // Serialising plain strings and JSON values cannot fail; keep a line even if it did.
-    serde_json::to_string(&entry).unwrap_or_else(|e| {
+    // The line is escaped for terminals too: a log on stderr, or one someone tails.
+    crate::terminal::into_escaped_json(serde_json::to_string(&entry).unwrap_or_else(|e| {
         format!(
             r#"{{"timestamp":{:?},"error":"unserialisable log entry: {e}"}}"#,
             iso_timestamp(inv.timestamp_ms)
         )
-    })
+    }))
 }

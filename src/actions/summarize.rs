@@ -66,7 +66,9 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         summary: &summary,
         model,
     };
-    let line = serde_json::to_string(&entry).unwrap_or_default();
+    // The summary is the LLM's: escaped for terminals like every log line.
+    let line =
+        crate::terminal::into_escaped_json(serde_json::to_string(&entry).unwrap_or_default());
     let path = inv.hook.target().map(|t| inv.render_path(t));
     inv.services.log.append(path, line).await;
     passed(inv)

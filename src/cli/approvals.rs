@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use hookgate::approvals::{Approvals, FileStore, StoreError};
 use hookgate::config::{ApprovalDecision, regular_file};
 use hookgate::server::MAX_TOKEN_FILE_BYTES;
+use hookgate::terminal::{self, escape};
 use serde_json::{Value, json};
 
 use super::{EXIT_ERROR, Format, emit};
@@ -95,7 +96,8 @@ pub(crate) fn run(args: Args) -> u8 {
             0
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            // The message may quote an id or a path given on the command line.
+            eprintln!("error: {}", escape(&message));
             EXIT_ERROR
         }
     }
@@ -256,11 +258,15 @@ fn over_http(args: &Args, url: &str) -> Result<String, String> {
     Ok(render(args, &value))
 }
 
-/// JSON as is, or a short text view.
+/// JSON as is (with the characters a terminal would obey written as `\u` escapes), or a
+/// short text view with every value from the request escaped: tool arguments, session keys
+/// and reasons come from the agent and the policy, and must not drive the terminal or forge
+/// a line of the table.
 fn render(args: &Args, value: &Value) -> String {
     if args.format == Format::Json {
-        return format!("{value:#}\n");
+        return format!("{}\n", terminal::escape_json(&format!("{value:#}")));
     }
+    let text = |v: &Value| escape(v.as_str().unwrap_or("")).into_owned();
     let mut out = String::new();
     if let Some(pending) = value["pending"].as_array() {
         if pending.is_empty() {
@@ -269,12 +275,12 @@ fn render(args: &Args, value: &Value) -> String {
         for r in pending {
             out.push_str(&format!(
                 "{}  {:<8} {:<10} {}  session={}  {}\n",
-                r["id"].as_str().unwrap_or(""),
-                r["risk"].as_str().unwrap_or(""),
-                r["tool"].as_str().unwrap_or("-"),
-                r["subject"].as_str().unwrap_or(""),
-                r["sessionKey"].as_str().unwrap_or(""),
-                r["reasons"][0].as_str().unwrap_or(""),
+                text(&r["id"]),
+                text(&r["risk"]),
+                r["tool"].as_str().map_or_else(|| "-".into(), escape),
+                text(&r["subject"]),
+                text(&r["sessionKey"]),
+                text(&r["reasons"][0]),
             ));
         }
     } else if let Some(grants) = value["grants"].as_array() {
@@ -282,38 +288,41 @@ fn render(args: &Args, value: &Value) -> String {
             out.push_str("no grants\n");
         }
         for g in grants {
-            let what = g["pattern"].as_str().map(str::to_owned).unwrap_or_else(|| {
-                format!(
+            let what = match g["pattern"].as_str() {
+                Some(pattern) => escape(pattern).into_owned(),
+                None => format!(
                     "{}:{} (session {})",
-                    g["tool"].as_str().unwrap_or(""),
-                    g["subject"].as_str().unwrap_or(""),
-                    g["sessionKey"].as_str().unwrap_or("")
-                )
-            });
+                    text(&g["tool"]),
+                    text(&g["subject"]),
+                    text(&g["sessionKey"])
+                ),
+            };
             out.push_str(&format!(
                 "{}  {:<7} {what}  by {}\n",
-                g["id"].as_str().unwrap_or(""),
-                g["kind"].as_str().unwrap_or(""),
-                g["by"].as_str().unwrap_or(""),
+                text(&g["id"]),
+                text(&g["kind"]),
+                text(&g["by"]),
             ));
         }
     } else if let Some(resolution) = value.get("resolution") {
         out.push_str(&format!(
             "{}: {}\n",
-            value["request"]["id"].as_str().unwrap_or(""),
+            text(&value["request"]["id"]),
             match resolution["outcome"].as_str() {
                 Some("approved") => format!(
                     "approved ({}) by {}",
-                    resolution["decision"].as_str().unwrap_or(""),
-                    resolution["by"].as_str().unwrap_or("")
+                    text(&resolution["decision"]),
+                    text(&resolution["by"])
                 ),
-                _ => format!("denied by {}", resolution["by"].as_str().unwrap_or("")),
+                _ => format!("denied by {}", text(&resolution["by"])),
             }
         ));
     } else if let Some(id) = value["revoked"].as_str() {
-        out.push_str(&format!("revoked {id}\n"));
+        out.push_str(&format!("revoked {}\n", escape(id)));
     } else {
-        out.push_str(&format!("{value:#}\n"));
+        // `show`: the request as JSON.
+        out.push_str(&terminal::escape_json(&format!("{value:#}")));
+        out.push('\n');
     }
     out
 }

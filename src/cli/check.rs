@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use hookgate::config::Unparseable;
 use hookgate::decision::{Decision, Verdict};
+use hookgate::terminal::{self, escape};
 use hookgate::{Engine, HookContext, Point, RuleGraph, Step, matcher};
 
 use super::context_args::{ContextArgs, parse_context};
@@ -46,7 +47,7 @@ pub(crate) fn run(args: Args) -> u8 {
     let default_point = match args.point.as_deref().map(str::parse::<Point>).transpose() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: --point: {e}");
+            eprintln!("error: --point: {}", escape(&e.to_string()));
             return EXIT_ERROR;
         }
     };
@@ -72,7 +73,7 @@ async fn single(engine: &Engine, args: &Args, default_point: Option<Point>) -> u
     let ctx = match args.context.build() {
         Ok(ctx) => ctx,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", escape(&e));
             return EXIT_ERROR;
         }
     };
@@ -83,7 +84,7 @@ async fn single(engine: &Engine, args: &Args, default_point: Option<Point>) -> u
     let (decision, steps) = engine.explain(point, &ctx).await;
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&decision) {
-            Ok(json) => emit(&format!("{json}\n")),
+            Ok(json) => emit(&format!("{}\n", terminal::escape_json(&json))),
             Err(e) => {
                 eprintln!("error: cannot print the decision: {e}");
                 return EXIT_ERROR;
@@ -117,7 +118,10 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
         match std::fs::File::open(file) {
             Ok(f) => Box::new(BufReader::new(f)),
             Err(e) => {
-                eprintln!("error: cannot read `{}`: {e}", file.display());
+                eprintln!(
+                    "error: cannot read `{}`: {e}",
+                    escape(&file.display().to_string())
+                );
                 return EXIT_ERROR;
             }
         }
@@ -132,7 +136,10 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("error: `{}` line {line_no}: {e}", file.display());
+                eprintln!(
+                    "error: `{}` line {line_no}: {e}",
+                    escape(&file.display().to_string())
+                );
                 failed = true;
                 break;
             }
@@ -152,13 +159,18 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
                 let decision = engine.evaluate(point, &ctx).await;
                 blocked |= decision.decision == Verdict::Block;
                 asked |= decision.decision == Verdict::Ask;
-                serde_json::to_writer(&mut out, &decision).map_err(std::io::Error::from)
+                write_json(&mut out, &decision)
             }
             Err(e) => {
                 failed = true;
-                eprintln!("error: `{}` line {line_no}: {e}", file.display());
+                // The line is the agent's: its values are quoted in the message.
+                eprintln!(
+                    "error: `{}` line {line_no}: {}",
+                    escape(&file.display().to_string()),
+                    escape(&e)
+                );
                 let json = serde_json::json!({ "line": line_no, "error": e });
-                serde_json::to_writer(&mut out, &json).map_err(std::io::Error::from)
+                write_json(&mut out, &json)
             }
         };
         let ended = written.and_then(|()| out.write_all(b"\n"));
@@ -181,6 +193,12 @@ async fn batch(engine: &Engine, file: &PathBuf, default_point: Option<Point>) ->
     }
 }
 
+/// Writes `value` as one line of JSON, without its newline ([`terminal::escape_json`]).
+fn write_json(out: &mut impl Write, value: &impl serde::Serialize) -> std::io::Result<()> {
+    let json = serde_json::to_string(value).map_err(std::io::Error::from)?;
+    out.write_all(terminal::escape_json(&json).as_bytes())
+}
+
 /// The human-readable explanation of one evaluation.
 fn explain(
     graph: &RuleGraph,
@@ -197,29 +215,34 @@ fn explain(
         .count();
     s.push_str(&format!(
         "policy:  {} ({} hooks)\n",
-        graph.source().display(),
+        escape(&graph.source().display().to_string()),
         graph.hooks().len()
     ));
     s.push_str(&format!("point:   {point}\n"));
     if let Some(tool) = &ctx.tool_name {
-        s.push_str(&format!("tool:    {tool}\n"));
+        s.push_str(&format!("tool:    {}\n", escape(tool)));
     }
     let subject = ctx.command_subject();
     if !subject.is_empty() {
-        s.push_str(&format!("subject: {subject:?}\n"));
+        s.push_str(&format!("subject: {}\n", escape(&format!("{subject:?}"))));
     }
     let reading = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
     if let Some(line) = reading.command_line() {
-        s.push_str(&format!("runs:    {}\n", line.normalized()));
+        s.push_str(&format!("runs:    {}\n", escape(&line.normalized())));
         if found {
             for c in line.commands.iter().filter(|c| c.origin.is_some()) {
                 let origin = c.origin.as_deref().unwrap_or_default();
-                s.push_str(&format!("found:   {}  ({origin})\n", c.text()));
+                s.push_str(&format!(
+                    "found:   {}  ({})\n",
+                    escape(&c.text()),
+                    escape(origin)
+                ));
             }
         }
         if let Some(reason) = line.opaque {
             s.push_str(&format!(
-                "unread:  {reason}; shell-aware filters {}\n",
+                "unread:  {}; shell-aware filters {}\n",
+                escape(reason),
                 match graph.defaults().on_unparseable {
                     Unparseable::Match => "match it (defaults.onUnparseable: match)",
                     Unparseable::Nomatch => "do not match it (defaults.onUnparseable: nomatch)",
@@ -236,7 +259,8 @@ fn explain(
         match step {
             Step::Skipped { hook, filter } => {
                 s.push_str(&format!(
-                    "  -  {hook}: skipped, match.{} did not match\n",
+                    "  -  {}: skipped, match.{} did not match\n",
+                    escape(hook),
                     filter.as_str()
                 ));
             }
@@ -250,10 +274,11 @@ fn explain(
                         "BLOCK"
                     };
                     s.push_str(&format!(
-                        "  {} {hook}: matched, action {} -> {mark}: {}\n",
+                        "  {} {}: matched, action {} -> {mark}: {}\n",
                         if r.passed { "+" } else { "x" },
-                        r.action,
-                        r.message.as_deref().unwrap_or("")
+                        escape(hook),
+                        escape(&r.action),
+                        escape(r.message.as_deref().unwrap_or(""))
                     ));
                 }
             }
@@ -261,8 +286,9 @@ fn explain(
     }
     match (&decision.decision, &decision.hook) {
         (Verdict::Block, Some(hook)) => s.push_str(&format!(
-            "decision: BLOCK by {hook}: {}\n",
-            decision.message.as_deref().unwrap_or("")
+            "decision: BLOCK by {}: {}\n",
+            escape(hook),
+            escape(decision.message.as_deref().unwrap_or(""))
         )),
         (verdict, _) => s.push_str(&format!(
             "decision: {}\n",

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use hookgate::config::{self, EditError};
+use hookgate::terminal::{self, escape};
 
 use super::{EXIT_ERROR, Format, emit, load_policy, report};
 
@@ -55,7 +56,7 @@ pub(crate) fn list(args: ListArgs) -> u8 {
         .collect();
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&rows) {
-            Ok(json) => emit(&format!("{json}\n")),
+            Ok(json) => emit(&format!("{}\n", terminal::escape_json(&json))),
             Err(e) => {
                 eprintln!("error: cannot print the hooks: {e}");
                 return EXIT_ERROR;
@@ -66,20 +67,21 @@ pub(crate) fn list(args: ListArgs) -> u8 {
     0
 }
 
+/// The hooks as a table; names, programs and files are the policy's, escaped.
 fn table(hooks: &[config::HookSpec]) -> String {
     let rows: Vec<[String; 5]> = hooks
         .iter()
         .map(|h| {
             [
-                h.id.clone(),
+                escape(&h.id).into_owned(),
                 h.points
                     .iter()
                     .map(|p| p.as_str())
                     .collect::<Vec<_>>()
                     .join(","),
-                h.program.as_deref().unwrap_or(h.action.as_str()).to_owned(),
+                escape(h.program.as_deref().unwrap_or(h.action.as_str())).into_owned(),
                 if h.enabled { "yes" } else { "no" }.to_owned(),
-                h.file.display().to_string(),
+                escape(&h.file.display().to_string()).into_owned(),
             ]
         })
         .collect();
@@ -135,27 +137,34 @@ pub(crate) fn switch(args: SwitchArgs, enabled: bool) -> u8 {
             return EXIT_ERROR;
         }
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            eprintln!(
+                "error: {}: {}",
+                escape(&path.display().to_string()),
+                escape(&e.to_string())
+            );
             return EXIT_ERROR;
         }
     };
     if !edited.changed {
         emit(&format!(
             "`{}` is already {word} ({}:{})\n",
-            args.name,
-            path.display(),
+            escape(&args.name),
+            escape(&path.display().to_string()),
             edited.line
         ));
         return 0;
     }
     if let Err(e) = replace(&path, &edited.text) {
-        eprintln!("error: cannot write `{}`: {e}", path.display());
+        eprintln!(
+            "error: cannot write `{}`: {e}",
+            escape(&path.display().to_string())
+        );
         return EXIT_ERROR;
     }
     emit(&format!(
         "{word} `{}` ({}:{})\n",
-        args.name,
-        path.display(),
+        escape(&args.name),
+        escape(&path.display().to_string()),
         edited.line
     ));
     0

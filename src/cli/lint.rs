@@ -44,10 +44,14 @@ pub(crate) fn run(args: Args) -> u8 {
         Err(error) => {
             match args.format {
                 Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
-                    Ok(json) if !error.diagnostics().is_empty() => emit(&format!("{json}\n")),
+                    Ok(json) if !error.diagnostics().is_empty() => {
+                        emit(&format!("{}\n", hookgate::terminal::escape_json(&json)))
+                    }
                     _ => emit(&format!(
                         "{}\n",
-                        serde_json::json!([{ "message": error.to_string() }])
+                        hookgate::terminal::escape_json(
+                            &serde_json::json!([{ "message": error.to_string() }]).to_string()
+                        )
                     )),
                 },
                 Format::Text => report::print_config_error(&error),
@@ -61,7 +65,7 @@ pub(crate) fn run(args: Args) -> u8 {
         .collect();
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&findings) {
-            Ok(json) => emit(&format!("{json}\n")),
+            Ok(json) => emit(&format!("{}\n", hookgate::terminal::escape_json(&json))),
             Err(e) => {
                 eprintln!("error: cannot print the findings: {e}");
                 return EXIT_ERROR;
@@ -76,7 +80,7 @@ pub(crate) fn run(args: Args) -> u8 {
                     .iter()
                     .find(|s| *s.path == *f.file)
                     .map_or("", |s| &*s.text);
-                text.push_str(&report::render_warning(
+                text.push_str(&hookgate::config::report::render_warning(
                     &f.file,
                     source,
                     f.line,

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use hookgate::config::{self, ConfigError, LoadedPolicy};
+use hookgate::terminal;
 
 /// The policy gate for AI-agent gateways.
 #[derive(Debug, Parser)]
@@ -106,18 +107,60 @@ pub(crate) fn run() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// The log on stderr. Its fields carry what agents send and policies say (tool names,
+/// session keys, hook names, messages, paths): in text, each value has its controls and
+/// bidirectional formatting characters escaped ([`terminal::escape`]); in JSON, the line is
+/// [`terminal::escape_json`]ed. The level and colours stay the formatter's own.
 fn init_tracing(format: LogFormat, default_level: &str) {
     let filter = tracing_subscriber::EnvFilter::try_from_env("HOOKGATE_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default_level));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
     let _ = match format {
-        LogFormat::Json => builder.json().try_init(),
+        LogFormat::Json => builder.json().with_writer(|| EscapedJson).try_init(),
         LogFormat::Text => builder
+            .with_writer(std::io::stderr)
             .with_ansi(std::io::stderr().is_terminal())
+            .fmt_fields(escaped_fields())
             .try_init(),
     };
+}
+
+/// The text log's fields, `name=value` apart from the message, each value escaped.
+fn escaped_fields() -> impl for<'w> tracing_subscriber::fmt::FormatFields<'w> + 'static {
+    use tracing_subscriber::field::MakeExt;
+    tracing_subscriber::fmt::format::debug_fn(|writer, field, value| {
+        let value = format!("{value:?}");
+        let name = field.name();
+        match name {
+            "message" => write!(writer, "{}", terminal::escape(&value)),
+            _ => write!(
+                writer,
+                "{}={}",
+                name.strip_prefix("r#").unwrap_or(name),
+                terminal::escape(&value)
+            ),
+        }
+    })
+    .delimited(" ")
+}
+
+/// stderr for JSON log lines, each [`terminal::escape_json`]ed (the formatter writes a
+/// whole line at a time).
+struct EscapedJson;
+
+impl Write for EscapedJson {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut stderr = std::io::stderr().lock();
+        match std::str::from_utf8(buf) {
+            Ok(text) => stderr.write_all(terminal::escape_json(text).as_bytes())?,
+            Err(_) => stderr.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
 }
 
 /// The runtime of a one-shot command that evaluates policies: one thread, with timers (for

@@ -10,13 +10,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::ValueEnum;
-use hookgate::config::ConfigError;
+use hookgate::config::{self, ConfigError};
 use hookgate::policy_test::report::{self as summary, Summary};
 use hookgate::policy_test::{
     FileError, FileReport, LoadError, RunOptions, Runner, file, find_test_files, junit,
 };
+use hookgate::terminal::{self, escape};
 
-use super::{EXIT_ERROR, emit, policy_path, report};
+use super::{EXIT_ERROR, emit, policy_path};
 
 /// Arguments of `hookgate test`.
 #[derive(Debug, clap::Args)]
@@ -139,7 +140,7 @@ pub(crate) fn run(args: Args) -> u8 {
         TestFormat::Json => {
             let json = summary::to_json(&reports, &coverage, args.fail_uncovered);
             match serde_json::to_string_pretty(&json) {
-                Ok(text) => emit(&format!("{text}\n")),
+                Ok(text) => emit(&format!("{}\n", terminal::escape_json(&text))),
                 Err(e) => {
                     eprintln!("error: cannot print the report: {e}");
                     return EXIT_ERROR;
@@ -186,16 +187,19 @@ impl Printer {
                     "\nrunning {} case{} from {}",
                     cases.len(),
                     if cases.len() == 1 { "" } else { "s" },
-                    report.file.display()
+                    escape(&report.file.display().to_string())
                 ));
                 if let Some(policy) = &report.policy {
-                    out.push_str(&format!(" (policy {})", policy.display()));
+                    out.push_str(&format!(
+                        " (policy {})",
+                        escape(&policy.display().to_string())
+                    ));
                 }
                 out.push('\n');
                 for case in cases {
                     out.push_str(&format!(
                         "test {} ... {}\n",
-                        case.name,
+                        escape(&case.name),
                         if case.passed() { "ok" } else { "FAILED" }
                     ));
                 }
@@ -222,13 +226,13 @@ impl Printer {
                 file,
                 source_text,
                 diagnostics,
-            }) => report::render_diagnostics(file, source_text, diagnostics, self.color),
+            }) => config::report::render_diagnostics(file, source_text, diagnostics, self.color),
             FileError::Policy { error, .. } => match &**error {
                 ConfigError::Invalid {
                     file,
                     source_text,
                     diagnostics,
-                } => report::render_diagnostics(file, source_text, diagnostics, self.color),
+                } => config::report::render_diagnostics(file, source_text, diagnostics, self.color),
                 _ => String::new(),
             },
             FileError::TestFile(LoadError::Read { .. }) => String::new(),
@@ -236,13 +240,14 @@ impl Printer {
     }
 }
 
-/// What went wrong with a file, in one line.
+/// What went wrong with a file, in one line (escaped: it names files and quotes them).
 fn headline(file: &Path, error: &FileError) -> String {
-    match error {
+    let line = match error {
         // These name the test file themselves.
         FileError::TestFile(e) => e.to_string(),
         FileError::Policy { .. } => format!("{}: {error}", file.display()),
-    }
+    };
+    escape(&line).into_owned()
 }
 
 /// After the cases: the failures with their explanations, files that could not be run,
@@ -264,12 +269,12 @@ fn text_epilogue(
         for (file, case) in &failed {
             out.push_str(&format!(
                 "\n---- {} (line {}): {} ----\n",
-                file.display(),
+                escape(&file.display().to_string()),
                 case.line,
-                case.name
+                escape(&case.name)
             ));
             for line in &case.failures {
-                out.push_str(line);
+                out.push_str(&escape(line));
                 out.push('\n');
             }
         }
@@ -286,7 +291,10 @@ fn text_epilogue(
     if !coverage.is_empty() {
         out.push('\n');
         for c in coverage {
-            out.push_str(&format!("coverage: {}\n", summary::coverage_line(c)));
+            out.push_str(&format!(
+                "coverage: {}\n",
+                escape(&summary::coverage_line(c))
+            ));
         }
     }
     out.push_str(&format!("\ntest result: {}\n", totals.line(fail_uncovered)));

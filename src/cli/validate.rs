@@ -22,7 +22,7 @@ pub(crate) fn run(args: Args) -> u8 {
             match args.format {
                 // Valid: the array holds only warnings (empty when there are none).
                 Format::Json => match serde_json::to_string_pretty(&policy.warnings) {
-                    Ok(json) => emit(&format!("{json}\n")),
+                    Ok(json) => emit(&format!("{}\n", hookgate::terminal::escape_json(&json))),
                     Err(e) => {
                         eprintln!("error: cannot print the warnings: {e}");
                         return EXIT_ERROR;
@@ -43,7 +43,7 @@ pub(crate) fn run(args: Args) -> u8 {
                     };
                     emit(&format!(
                         "{} is valid: {} hook{}{from} ({enabled} enabled){warned}\n",
-                        policy.path.display(),
+                        hookgate::terminal::escape(&policy.path.display().to_string()),
                         hooks.len(),
                         if hooks.len() == 1 { "" } else { "s" },
                     ));
@@ -54,10 +54,14 @@ pub(crate) fn run(args: Args) -> u8 {
         Err(error) => {
             match args.format {
                 Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
-                    Ok(json) if !error.diagnostics().is_empty() => emit(&format!("{json}\n")),
+                    Ok(json) if !error.diagnostics().is_empty() => {
+                        emit(&format!("{}\n", hookgate::terminal::escape_json(&json)))
+                    }
                     _ => emit(&format!(
                         "{}\n",
-                        serde_json::json!([{ "message": error.to_string() }])
+                        hookgate::terminal::escape_json(
+                            &serde_json::json!([{ "message": error.to_string() }]).to_string()
+                        )
                     )),
                 },
                 Format::Text => report::print_config_error(&error),

@@ -13,6 +13,7 @@ mod filters;
 mod model;
 mod pattern;
 pub mod regular_file;
+pub mod report;
 pub(crate) mod schema;
 mod wildcard;
 pub mod yaml;

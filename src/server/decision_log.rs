@@ -1,4 +1,5 @@
-//! The decision log: one JSONL line per decision, with secret-looking tool arguments masked.
+//! The decision log: one JSONL line per decision, with secret-looking tool arguments masked
+//! and the characters a terminal would obey escaped ([`crate::terminal::escape_json`]).
 
 use std::path::PathBuf;
 
@@ -123,7 +124,8 @@ impl DecisionLog {
             args: ctx.tool_args.as_ref().map(|a| self.mask.apply(a)),
             policy: policy_hash,
         };
-        serde_json::to_string(&line).unwrap_or_default()
+        // JSON escapes only U+0000-U+001F; `tail -f` of the log must not obey the rest either.
+        crate::terminal::into_escaped_json(serde_json::to_string(&line).unwrap_or_default())
     }
 }
 

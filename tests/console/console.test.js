@@ -160,6 +160,18 @@ test('a request offers only the decisions its hook allows; deny removes it', asy
   assert.equal(last.by, 'console');
 });
 
+test('control and bidi characters in a command are shown as escapes', async () => {
+  const ask = await api('POST', '/v1/evaluate', execCall('deploy \u001b[2J\u001b]0;title\u0007 \u202etxt.exe'));
+  assert.equal(ask.body.decision, 'ask');
+  const shown = 'deploy \\x1b[2J\\x1b]0;title\\x07 \\u{202e}txt.exe';
+  const trojan = card(shown);
+  await trojan.waitFor();
+  assert.equal(await trojan.locator('pre.command').textContent(), shown);
+  assert.doesNotMatch(await pageText(), /[\u001b\u0007\u202e]/);
+  await trojan.getByRole('button', { name: 'Deny' }).click();
+  await trojan.waitFor({ state: 'detached', timeout: 3000 });
+});
+
 test('clicking approve answers the waiting evaluate within a second', async () => {
   const xss = card('window.__xss');
   const clicked = Date.now();

@@ -510,6 +510,64 @@ fn log_lines(d: &Daemon, path: &std::path::Path, n: usize) -> Vec<Value> {
 }
 
 #[test]
+fn the_decision_log_and_the_daemons_log_hold_no_raw_control_characters() {
+    // The notice goes to the daemon's log on stderr with the session key and the hook.
+    let dir = dir_with(
+        r#"version: "1"
+hooks:
+  - name: "tell\e[2J"
+    point: turn:tool:pre
+    action: notify_user
+  - name: rm-guard
+    point: turn:tool:pre
+    match: { tool: exec, commandPattern: "rm\\s+-rf" }
+    action: block
+"#,
+    );
+    let log = dir.path().join("decisions.jsonl");
+    let d = Daemon::start(&dir, &["--decision-log", log.to_str().expect("utf-8")]);
+    let command = "rm -rf /srv \u{1b}[2J\u{1b}]0;title\u{7} \u{7f} \u{9b}31m \u{202e}gnp.exe";
+    let session = "agent:main:\u{1b}[1A\u{2066}x\u{2069}";
+    let block = d.decide(&json!({
+        "point": "turn:tool:pre",
+        "context": { "sessionKey": session, "toolName": "exec", "toolArgs": { "command": command } },
+    }));
+    assert_eq!(block["decision"], "block", "{block}");
+
+    let raw = [
+        '\u{1b}', '\u{7}', '\u{7f}', '\u{9b}', '\u{202e}', '\u{2066}',
+    ];
+    let lines = log_lines(&d, &log, 1);
+    let text = std::fs::read_to_string(&log).expect("decision log");
+    for c in raw {
+        assert!(!text.contains(c), "raw {c:?} in the decision log: {text:?}");
+    }
+    // Still JSON, with the exact values.
+    assert!(
+        text.contains(r"\u001b[2J") && text.contains(r"\u202egnp.exe"),
+        "{text}"
+    );
+    assert_eq!(lines[0]["args"]["command"], command);
+    assert_eq!(lines[0]["sessionKey"], session);
+
+    d.wait_for(
+        || d.stderr_text().contains("notification"),
+        "the notice in the daemon's log",
+    );
+    let stderr = d.stderr_text();
+    for c in raw {
+        assert!(
+            !stderr.contains(c),
+            "raw {c:?} in the daemon's log: {stderr:?}"
+        );
+    }
+    assert!(
+        stderr.contains(r"hook=tell\x1b[2J session_key=agent:main:\x1b[1A\u{2066}x\u{2069}"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn the_decision_log_has_a_line_per_decision_with_secrets_masked() {
     let a = policy("policy-A");
     let dir = dir_with(&a);

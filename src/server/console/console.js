@@ -66,17 +66,29 @@
     return { ok: res.ok, status: res.status, data };
   }
 
-  const errorText = (res) => res.data?.error?.message ?? `HTTP ${res.status}`;
+  // Control characters (but newline and tab) and the bidirectional formatting characters
+  // shown as escapes, as the CLI and the text log show them: `\x1b`, `\u{202e}`. Text is
+  // never parsed as markup, but a browser does obey U+202E and its kin, so a command could
+  // read differently from what runs ("Trojan Source").
+  const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  const visible = (text) => String(text).replace(HIDDEN, (c) => {
+    const code = c.codePointAt(0);
+    return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
 
-  // An element with fixed attributes and children; strings become text nodes.
+  const errorText = (res) => visible(res.data?.error?.message ?? `HTTP ${res.status}`);
+
+  // An element with fixed attributes and children; strings become text nodes, with their
+  // hidden characters made visible (as are titles).
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs ?? {})) {
       if (k === 'class') node.className = v;
-      else node.setAttribute(k, v);
+      else node.setAttribute(k, k === 'title' ? visible(v) : v);
     }
     for (const child of children) {
-      if (child !== null && child !== undefined) node.append(child);
+      if (typeof child === 'string') node.append(visible(child));
+      else if (child !== null && child !== undefined) node.append(child);
     }
     return node;
   }
@@ -259,7 +271,7 @@
       return;
     }
     box.hidden = !res.data.unavailable;
-    box.textContent = res.data.unavailable ? `Approvals are unavailable: ${res.data.unavailable}` : '';
+    box.textContent = res.data.unavailable ? `Approvals are unavailable: ${visible(res.data.unavailable)}` : '';
     const seen = new Set();
     for (const request of res.data.pending ?? []) {
       seen.add(request.id);
@@ -483,10 +495,10 @@
     try {
       const res = await api('POST', '/v1/reload');
       const d = res.data ?? {};
-      if (d.result === 'reloaded') result.textContent = `Reloaded: ${d.hooks} hooks, ${d.hash}`;
+      if (d.result === 'reloaded') result.textContent = `Reloaded: ${d.hooks} hooks, ${visible(d.hash)}`;
       else if (d.result === 'unchanged') result.textContent = 'Unchanged: the file holds the policy in force.';
       else {
-        result.textContent = `Reload failed: ${d.error?.message ?? errorText(res)}`;
+        result.textContent = `Reload failed: ${d.error?.message ? visible(d.error.message) : errorText(res)}`;
         result.className = 'error';
         $('reload-diagnostics').append(diagnostics(d.error?.diagnostics));
       }
