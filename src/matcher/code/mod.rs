@@ -25,9 +25,10 @@ mod tree;
 pub use scope::Val;
 
 /// Longest code read, in bytes. The grammars parse at about 2 to 4 MB/s on the 2-core
-/// machine this is measured on (`cargo bench --bench code`), so 16 KiB keeps a decision
-/// within 10 ms; longer code is opaque rather than slow.
-pub const MAX_CODE: usize = 16 * 1024;
+/// machine this is measured on (`cargo bench --bench code`), and the shell reader reads
+/// the line around the code too, so 8 KiB keeps a whole decision within 10 ms; longer
+/// code is opaque rather than slow.
+pub const MAX_CODE: usize = 8 * 1024;
 /// Most effects kept from one piece of code.
 pub const MAX_EFFECTS: usize = 256;
 /// Deepest nesting of code run by code (`exec("exec('...')")`).

@@ -20,7 +20,7 @@ pub(super) fn parse(lang: Lang, code: &str) -> Result<Tree, Unread> {
     let at_start = |reason| Unread { reason, line: 1 };
     if code.len() > MAX_CODE {
         return Err(at_start(
-            "the code is over 16 KiB, more than hookgate reads in the time a decision has",
+            "the code is over 8 KiB, more than hookgate reads in the time a decision has",
         ));
     }
     if let Some(at) = code.find('\0') {
@@ -225,7 +225,7 @@ mod tests {
         );
         let deep = |n| format!("{}1{}", "(".repeat(n), ")".repeat(n));
         assert_eq!(
-            err(Lang::Python, &deep(5_000)).map(|e| e.0),
+            err(Lang::Python, &deep(2_000)).map(|e| e.0),
             Some("the code nests brackets too deeply to read")
         );
         // 10,000 levels are over the size bound before their depth is looked at.
