@@ -46,6 +46,7 @@ pub mod context;
 pub mod decision;
 pub mod engine;
 pub mod graph;
+pub mod json_keys;
 pub mod lint;
 pub mod llm;
 pub mod matcher;

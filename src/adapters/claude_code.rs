@@ -66,6 +66,7 @@ pub struct Event {
 
 /// Reads a hook payload.
 pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+    crate::json_keys::check(payload).map_err(|e| PayloadError::NotJson(e.to_string()))?;
     let value: Value =
         serde_json::from_slice(payload).map_err(|e| PayloadError::NotJson(e.to_string()))?;
     let Value::Object(fields) = value else {

@@ -57,6 +57,7 @@ pub fn parse(hook: &str, body: &[u8]) -> Result<(Point, HookContext), PayloadErr
     if !HOOKS.contains(&hook) {
         return Err(PayloadError::UnknownHook(hook.to_owned()));
     }
+    crate::json_keys::check(body).map_err(|e| PayloadError::Shape(e.to_string()))?;
     let value: Value =
         serde_json::from_slice(body).map_err(|e| PayloadError::Shape(e.to_string()))?;
     let empty = Map::new();

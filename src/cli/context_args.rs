@@ -61,9 +61,13 @@ impl ContextArgs {
                 let (key, value) = pair
                     .split_once('=')
                     .ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
+                hookgate::json_keys::check_str(value).map_err(|e| format!("--arg `{key}`: {e}"))?;
                 let value =
                     serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
-                map.insert(key.to_owned(), value);
+                // Never last-wins: `--arg command=ls --arg command=rm` is refused.
+                if map.insert(key.to_owned(), value).is_some() {
+                    return Err(format!("--arg `{key}` is given twice"));
+                }
             }
             ctx.tool_args = Some(map);
         }
@@ -73,5 +77,6 @@ impl ContextArgs {
 
 /// Parses a HookContext JSON document, naming the field that is wrong.
 pub(crate) fn parse_context(text: &str) -> Result<HookContext, String> {
+    hookgate::json_keys::check_str(text).map_err(|e| format!("invalid context: {e}"))?;
     serde_json::from_str(text).map_err(|e| format!("invalid context: {e}"))
 }

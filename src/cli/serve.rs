@@ -39,6 +39,17 @@ pub(crate) struct Args {
     /// Largest batch of evaluations in one request.
     #[arg(long, default_value_t = server::DEFAULT_MAX_BATCH)]
     max_batch: usize,
+    /// Longest a client may take to send a request's headers, or to start its next request
+    /// on a kept-alive connection; then the connection is closed.
+    #[arg(long, default_value = "10s", value_parser = positive_duration)]
+    header_timeout: Duration,
+    /// Longest a client may take to send a request's body after its headers; then 408 and
+    /// the connection is closed.
+    #[arg(long, default_value = "30s", value_parser = positive_duration)]
+    body_timeout: Duration,
+    /// Most connections served at once; past it new connections wait to be accepted.
+    #[arg(long, default_value_t = server::DEFAULT_MAX_CONNECTIONS, value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u32).range(1..), |n| n as usize))]
+    max_connections: usize,
     /// Append one JSON line per decision to this file.
     #[arg(long, value_name = "FILE.jsonl")]
     decision_log: Option<PathBuf>,
@@ -131,6 +142,9 @@ fn start(args: Args) -> Result<(), Failure> {
         body_limit: args.max_body,
         request_timeout: args.request_timeout,
         max_batch: args.max_batch,
+        header_timeout: args.header_timeout,
+        body_timeout: args.body_timeout,
+        max_connections: args.max_connections,
         decision_log: args.decision_log.map(|path| DecisionLog {
             path,
             mask: mask.clone(),
@@ -205,6 +219,15 @@ async fn serve(
     served.map_err(|e| Failure::Message(format!("the server failed: {e}")))?;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// A duration above zero (a zero timeout would cut off every client).
+fn positive_duration(text: &str) -> Result<Duration, String> {
+    match humantime::parse_duration(text) {
+        Ok(d) if d.is_zero() => Err("must be above zero".to_owned()),
+        Ok(d) => Ok(d),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// One less than the CPUs, at least one. Measured on 2 cores with the load generator on the

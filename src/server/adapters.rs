@@ -3,12 +3,11 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
+use super::body::Body;
 use super::error::ApiError;
 
 use crate::adapters::{claude_code as cc, openclaw};
@@ -21,9 +20,8 @@ use crate::point::Point;
 /// non-blocking errors, so a failure that must block is answered with blocking JSON).
 pub(crate) async fn claude_code(
     State(app): State<Arc<AppState>>,
-    body: Result<Bytes, BytesRejection>,
+    Body(body): Body,
 ) -> Result<Response, ApiError> {
-    let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
     let name = cc::event_name(&body);
     let answer = match cc::parse(&body) {
         Ok(event) => cc::answer(
@@ -41,9 +39,8 @@ pub(crate) async fn claude_code(
 pub(crate) async fn openclaw(
     State(app): State<Arc<AppState>>,
     Path(hook): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    Body(body): Body,
 ) -> Result<Response, ApiError> {
-    let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
     let (point, ctx) = openclaw::parse(&hook, &body).map_err(|e| match e {
         openclaw::PayloadError::UnknownHook(_) => ApiError::not_found(e.to_string()),
         openclaw::PayloadError::Shape(_) => ApiError::bad_request(e.to_string()),

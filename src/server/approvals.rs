@@ -3,8 +3,6 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -12,6 +10,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::AppState;
+use super::body::Body;
 use super::error::ApiError;
 use crate::approvals::{Approvals, DecideError};
 use crate::config::{ApprovalDecision, Risk};
@@ -92,9 +91,8 @@ struct DecisionBody {
 pub(crate) async fn decide(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    Body(body): Body,
 ) -> Result<Response, ApiError> {
-    let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
     let body: DecisionBody = super::evaluate::parse(&body)?;
     let by = body.by.as_deref().unwrap_or("api");
     match approvals(&app)?.decide(&id, body.decision, by, body.pattern.as_deref()) {

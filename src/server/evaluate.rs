@@ -6,12 +6,12 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
 use super::AppState;
+use super::body::Body;
 use super::error::ApiError;
 use super::recent::Recent;
 use crate::context::HookContext;
@@ -39,10 +39,10 @@ const MAX_WAIT: Duration = Duration::from_secs(3600);
 
 pub(crate) async fn handle(
     State(app): State<Arc<AppState>>,
-    body: Result<Bytes, BytesRejection>,
+    Body(body): Body,
 ) -> Result<Response, ApiError> {
     let limit = app.config.request_timeout;
-    let waits = body.as_ref().is_ok_and(|b| wants_wait(b));
+    let waits = wants_wait(&body);
     let bound = if waits { limit + MAX_WAIT } else { limit };
     match tokio::time::timeout(bound, answer(&app, body)).await {
         Ok(answer) => answer,
@@ -72,8 +72,7 @@ fn wants_wait(body: &[u8]) -> bool {
     }
 }
 
-async fn answer(app: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Response, ApiError> {
-    let body = body.map_err(|r| ApiError::from_body(r, app.config.body_limit))?;
+async fn answer(app: &AppState, body: Bytes) -> Result<Response, ApiError> {
     // One policy for the whole request, even if a reload lands meanwhile.
     let policy = app.live.current();
     if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
@@ -175,6 +174,7 @@ fn unknown_point(body: &[u8]) -> Option<ApiError> {
 /// Parses a JSON body. The fast path is plain serde_json; only a failure is parsed again to
 /// name the field at fault.
 pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    crate::json_keys::check(body).map_err(duplicate_key)?;
     match serde_json::from_slice(body) {
         Ok(value) => Ok(value),
         Err(first) => {
@@ -186,6 +186,16 @@ pub(crate) fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
             let path = error.path().to_string();
             Err(json_error(error.inner(), Some(path)))
         }
+    }
+}
+
+/// A body whose object repeats a key: refused, never read last-wins.
+pub(crate) fn duplicate_key(e: crate::json_keys::DuplicateKey) -> ApiError {
+    let api = ApiError::bad_request(e.to_string()).at(e.line, e.column);
+    if e.path.is_empty() {
+        api.with_field(e.key)
+    } else {
+        api.with_field(format!("{}.{}", e.path, e.key))
     }
 }
 

@@ -9,6 +9,7 @@ mod adapters;
 mod admin;
 mod approvals;
 mod auth;
+mod body;
 mod console;
 mod decision_log;
 mod decisions;
@@ -28,7 +29,6 @@ use axum::http::StatusCode;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use metrics_exporter_prometheus::PrometheusHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 
@@ -50,6 +50,16 @@ pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 const APPROVAL_SWEEP: Duration = Duration::from_millis(500);
 /// The default largest batch of `POST /v1/evaluate`.
 pub const DEFAULT_MAX_BATCH: usize = 1000;
+/// The default time a client has to send a request's headers (and, on a kept-alive
+/// connection, to start the next request) before the connection is closed.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default time a client has to send a request's body, from the end of its headers.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default largest number of connections served at once.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// How long to pause accepting after an accept error that is not the client's (such as
+/// too many open files), so the loop does not spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// How the daemon treats requests.
 #[derive(Debug, Clone)]
@@ -62,6 +72,15 @@ pub struct ServerConfig {
     pub request_timeout: Duration,
     /// Largest batch of evaluations in one request.
     pub max_batch: usize,
+    /// Longest a client may take to send a request's headers, or to start the next request
+    /// on a kept-alive connection; then the connection is closed.
+    pub header_timeout: Duration,
+    /// Longest a client may take to send a request's body once its headers are in; then
+    /// 408 and the connection is closed.
+    pub body_timeout: Duration,
+    /// Most connections served at once. Past it the daemon stops accepting until one
+    /// closes: new connections wait in the listen backlog, they are not refused.
+    pub max_connections: usize,
     /// Where each decision is logged, if anywhere.
     pub decision_log: Option<DecisionLog>,
     /// Tool-argument fields hidden from `GET /v1/decisions` (the decision log has its own).
@@ -75,6 +94,9 @@ impl Default for ServerConfig {
             body_limit: DEFAULT_BODY_LIMIT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_batch: DEFAULT_MAX_BATCH,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
             decision_log: None,
             mask: FieldMask::default(),
         }
@@ -162,12 +184,6 @@ pub async fn serve(
             }
         })
     });
-    let listener = listener.tap_io(|tcp| {
-        // Request/response over keep-alive: Nagle's algorithm would add delayed-ACK stalls.
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
-        }
-    });
     let sweeper = app.live.services().approvals().cloned().map(|approvals| {
         tokio::spawn(async move {
             loop {
@@ -178,22 +194,88 @@ pub async fn serve(
             }
         })
     });
-    let draining = Arc::clone(&app);
-    let served = axum::serve(listener, router(Arc::clone(&app)))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            draining.draining.store(true, Ordering::Relaxed);
-            if let Some(approvals) = draining.live.services().approvals() {
-                approvals.release_waiters();
-            }
-            tracing::info!("shutting down: finishing requests in flight");
-        })
-        .await;
+    let served = accept_loop(listener, Arc::clone(&app), shutdown).await;
     for task in [upkeep, sweeper].into_iter().flatten() {
         task.abort();
     }
     app.live.current().engine().flush().await;
     served
+}
+
+/// Accepts connections until `shutdown` resolves, at most `max_connections` at a time, each
+/// served over HTTP/1.1 with the header timeout; then lets the open ones finish.
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    app: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::server::graceful::GracefulShutdown;
+    use hyper_util::service::TowerToHyperService;
+
+    let service = TowerToHyperService::new(router(Arc::clone(&app)));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(app.config.header_timeout);
+    let slots = Arc::new(tokio::sync::Semaphore::new(
+        app.config.max_connections.max(1),
+    ));
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        // A slot first: past the limit, connections wait in the kernel's backlog.
+        let slot = tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            slot = Arc::clone(&slots).acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => break,
+            },
+        };
+        let tcp = tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((tcp, _)) => tcp,
+                Err(e) => {
+                    if !is_connection_error(&e) {
+                        tracing::error!(error = %e, "cannot accept a connection");
+                        tokio::time::sleep(ACCEPT_BACKOFF).await;
+                    }
+                    continue;
+                }
+            },
+        };
+        // Request/response over keep-alive: Nagle's algorithm would add delayed-ACK stalls.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+        let connection = graceful.watch(http.serve_connection(TokioIo::new(tcp), service.clone()));
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                // Header timeouts, resets and malformed requests end up here.
+                tracing::debug!(error = %e, "connection closed");
+            }
+            drop(slot);
+        });
+    }
+    app.draining.store(true, Ordering::Relaxed);
+    if let Some(approvals) = app.live.services().approvals() {
+        approvals.release_waiters();
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Accept errors about one connection (the client went away); any other error is the
+/// listener's own.
+fn is_connection_error(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    )
 }
 
 /// Answers 503 when a request runs over the configured time; the gateway should treat that
