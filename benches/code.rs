@@ -127,9 +127,11 @@ fn code_reader(c: &mut Criterion) {
         };
         // Single-quoted for the shell: the code's own quotes become double quotes.
         let line = format!("{program} {flag} '{}'", text.replace('\'', "\""));
-        group.bench_with_input(BenchmarkId::from_parameter(lang.name()), &line, |b, line| {
-            b.iter(|| black_box(shell::parse(black_box(line))))
-        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter(lang.name()),
+            &line,
+            |b, line| b.iter(|| black_box(shell::parse(black_box(line)))),
+        );
     }
     group.finish();
 }
