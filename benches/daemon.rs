@@ -34,6 +34,13 @@ impl Daemon {
         let policy = dir.path().join("HOOKS.yaml");
         std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml"), &policy)
             .expect("copy HOOKS.yaml");
+        // And the pack it includes, at the same relative path.
+        std::fs::create_dir_all(dir.path().join("policies")).expect("mkdir policies");
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/policies/self-protection.yaml"),
+            dir.path().join("policies/self-protection.yaml"),
+        )
+        .expect("copy the self-protection pack");
         let mut child = Command::new(env!("CARGO_BIN_EXE_hookgate"))
             .args(["serve", "--listen", "127.0.0.1:0", "--config"])
             .arg(&policy)

@@ -32,6 +32,13 @@ fn cases(dir: &Path) -> Vec<Case> {
     let policy = dir.join("HOOKS.yaml");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml"), &policy)
         .expect("copy HOOKS.yaml");
+    // And the pack it includes, at the same relative path.
+    std::fs::create_dir_all(dir.join("policies")).expect("mkdir policies");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/policies/self-protection.yaml"),
+        dir.join("policies/self-protection.yaml"),
+    )
+    .expect("copy the self-protection pack");
     let mut cases = Vec::new();
     for (outcome, command) in [("allow", "ls -la"), ("block", "rm -rf /")] {
         let context = dir.join(format!("{outcome}.json"));

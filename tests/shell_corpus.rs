@@ -35,6 +35,11 @@ fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     let policy = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("HOOKS.yaml"))
         .expect("HOOKS.yaml");
     dir.write("HOOKS.yaml", &policy);
+    // And the pack it includes, at the same relative path.
+    let pack = "policies/self-protection.yaml";
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
+        .expect("self-protection pack");
+    dir.write(pack, &text);
     let lines: Vec<String> = commands
         .iter()
         .map(|(_, c)| {

@@ -14,7 +14,9 @@ fn engine() -> &'static Engine {
     ENGINE.get_or_init(|| {
         let text = include_str!("../../HOOKS.yaml")
             .replace("action: log", "action: block\n    enabled: false");
-        let policy = config::load_str_with(&text, Path::new("HOOKS.yaml"), &YamlBudget::default())
+        // The repository's path, so its `include:` of policies/self-protection.yaml resolves.
+        let origin = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../HOOKS.yaml"));
+        let policy = config::load_str_with(&text, origin, &YamlBudget::default())
             .expect("the default policy loads");
         Engine::new(Arc::new(RuleGraph::from_policy(&policy)))
     })

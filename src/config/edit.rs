@@ -272,7 +272,11 @@ hooks:
         let text =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml")).expect("x");
         let policy = load_str(&text, Path::new("HOOKS.yaml")).expect("valid");
-        for hook in &policy.document.hooks {
+        // The hooks written in HOOKS.yaml itself; the packs it includes are other files.
+        let root = Path::new("HOOKS.yaml");
+        let own: Vec<_> = policy.document.hooks.iter().filter(|h| &*h.file == root).collect();
+        assert!(own.len() >= 10, "{}", own.len());
+        for hook in own {
             let off = set_enabled(&text, Path::new("HOOKS.yaml"), &hook.id, false).expect("off");
             let (removed, added) = diff(&text, &off.text);
             assert!(removed.is_empty() && added.len() == 1, "{}", hook.id);
