@@ -274,7 +274,12 @@ hooks:
         let policy = load_str(&text, Path::new("HOOKS.yaml")).expect("valid");
         // The hooks written in HOOKS.yaml itself; the packs it includes are other files.
         let root = Path::new("HOOKS.yaml");
-        let own: Vec<_> = policy.document.hooks.iter().filter(|h| &*h.file == root).collect();
+        let own: Vec<_> = policy
+            .document
+            .hooks
+            .iter()
+            .filter(|h| &*h.file == root)
+            .collect();
         assert!(own.len() >= 10, "{}", own.len());
         for hook in own {
             let off = set_enabled(&text, Path::new("HOOKS.yaml"), &hook.id, false).expect("off");
