@@ -88,6 +88,16 @@ impl Cx {
         true
     }
 
+    /// Enters a node at `depth` of a walk: false (and the read is opaque) past the nesting
+    /// bound or the work budget.
+    pub(super) fn enter(&mut self, depth: usize, line: usize) -> bool {
+        if depth > 2 * super::tree::MAX_NESTING {
+            self.opaque("the code nests too deeply to read", line);
+            return false;
+        }
+        self.step(line)
+    }
+
     /// Records an effect at `line`.
     pub(super) fn found(&mut self, effect: Effect, line: usize) {
         if self.found.len() >= MAX_EFFECTS {

@@ -89,7 +89,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         calls: 0,
     };
     lua.bind_all(root, 0);
-    lua.walk(root, 0);
+    lua.walk(root);
 }
 
 struct Lua<'a, 'c, 't> {
@@ -219,26 +219,27 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
     }
 
     /// Visits every node, reading the calls' effects.
-    fn walk(&mut self, node: Node<'t>, depth: usize) {
-        if depth > 2 * MAX_NESTING {
-            self.cx
-                .opaque("the code nests too deeply to read", self.line(node));
-            return;
-        }
-        if !self.cx.step(self.line(node)) {
-            return;
-        }
+    fn walk(&mut self, root: Node<'t>) {
+        super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
+    }
+
+    /// One node of the walk: its loop count kept, and its effect read on entering.
+    fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
             node.kind(),
             "for_statement" | "while_statement" | "repeat_statement"
         );
+        if at == super::tree::Visit::Leave {
+            self.loops -= usize::from(is_loop);
+            return false;
+        }
         self.loops += usize::from(is_loop);
+        if !self.cx.enter(depth, self.line(node)) {
+            return false;
+        }
         if node.kind() == "function_call" {
             self.call(node);
         }
-        for child in Self::named(node) {
-            self.walk(child, depth + 1);
-        }
-        self.loops -= usize::from(is_loop);
+        true
     }
 }

@@ -85,7 +85,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         at: src.line(root),
     };
     pl.bind_all(root, 0);
-    pl.walk(root, 0);
+    pl.walk(root);
 }
 
 struct Pl<'a, 'c, 't> {
@@ -329,16 +329,13 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
     }
 
     /// Visits every node, reading the calls' effects.
-    fn walk(&mut self, node: Node<'t>, depth: usize) {
+    fn walk(&mut self, root: Node<'t>) {
+        super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
+    }
+
+    /// One node of the walk: its loop count kept, and its effect read on entering.
+    fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let line = self.line(node);
-        if depth > 2 * MAX_NESTING {
-            self.cx.opaque("the code nests too deeply to read", line);
-            return;
-        }
-        self.at = line;
-        if !self.cx.step(line) {
-            return;
-        }
         let is_loop = match node.kind() {
             "while_statement" | "until_statement" | "for_statement_1" | "for_statement_2" => true,
             "single_line_statement" => {
@@ -358,7 +355,15 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             _ => false,
         };
+        if at == super::tree::Visit::Leave {
+            self.loops -= usize::from(is_loop);
+            return false;
+        }
         self.loops += usize::from(is_loop);
+        if !self.cx.enter(depth, line) {
+            return false;
+        }
+        self.at = line;
         match node.kind() {
             "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
                 self.call(node)
@@ -401,10 +406,6 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             _ => {}
         }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.walk(child, depth + 1);
-        }
-        self.loops -= usize::from(is_loop);
+        true
     }
 }

@@ -54,7 +54,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         calls: 0,
     };
     php.bind_all(root, 0);
-    php.walk(root, 0);
+    php.walk(root);
 }
 
 struct Php<'a, 'c, 't> {
@@ -222,20 +222,24 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
     }
 
     /// Visits every node, reading the effects.
-    fn walk(&mut self, node: Node<'t>, depth: usize) {
-        if depth > 2 * MAX_NESTING {
-            self.cx
-                .opaque("the code nests too deeply to read", self.line(node));
-            return;
-        }
-        if !self.cx.step(self.line(node)) {
-            return;
-        }
+    fn walk(&mut self, root: Node<'t>) {
+        super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
+    }
+
+    /// One node of the walk: its loop count kept, and its effect read on entering.
+    fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
             node.kind(),
             "for_statement" | "foreach_statement" | "while_statement" | "do_statement"
         );
+        if at == super::tree::Visit::Leave {
+            self.loops -= usize::from(is_loop);
+            return false;
+        }
         self.loops += usize::from(is_loop);
+        if !self.cx.enter(depth, self.line(node)) {
+            return false;
+        }
         let line = self.line(node);
         match node.kind() {
             "function_call_expression" => self.call(node),
@@ -260,10 +264,6 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
             }
             _ => {}
         }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.walk(child, depth + 1);
-        }
-        self.loops -= usize::from(is_loop);
+        true
     }
 }

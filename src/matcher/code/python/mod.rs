@@ -235,12 +235,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 return false;
             }
             self.loops += usize::from(is_loop);
-            if depth > 2 * MAX_NESTING {
-                self.cx
-                    .opaque("the code nests too deeply to read", self.line(node));
-                return false;
-            }
-            if !self.cx.step(self.line(node)) {
+            if !self.cx.enter(depth, self.line(node)) {
                 return false;
             }
             if node.kind() == "call" {

@@ -80,7 +80,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     };
     rb.bind_all(root, 0);
     rb.settle();
-    rb.walk(root, 0);
+    rb.walk(root);
 }
 
 struct Rb<'a, 'c, 't> {
@@ -383,15 +383,12 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     }
 
     /// Visits every node, reading the calls' effects.
-    fn walk(&mut self, node: Node<'t>, depth: usize) {
-        if depth > 2 * MAX_NESTING {
-            self.cx
-                .opaque("the code nests too deeply to read", self.line(node));
-            return;
-        }
-        if !self.cx.step(self.line(node)) {
-            return;
-        }
+    fn walk(&mut self, root: Node<'t>) {
+        super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
+    }
+
+    /// One node of the walk: its loop count kept, and its effect read on entering.
+    fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
             node.kind(),
             "while"
@@ -405,7 +402,14 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 | "singleton_method"
                 | "lambda"
         );
+        if at == super::tree::Visit::Leave {
+            self.loops -= usize::from(is_loop);
+            return false;
+        }
         self.loops += usize::from(is_loop);
+        if !self.cx.enter(depth, self.line(node)) {
+            return false;
+        }
         let line = self.line(node);
         match node.kind() {
             "call" => self.call(node),
@@ -440,10 +444,6 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             }
             _ => {}
         }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.walk(child, depth + 1);
-        }
-        self.loops -= usize::from(is_loop);
+        true
     }
 }
