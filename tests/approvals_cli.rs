@@ -105,7 +105,8 @@ fn against_a_running_daemon_it_decides_over_http_with_the_token() {
     let dir = Dir::new();
     dir.write("HOOKS.yaml", POLICY);
     let mut cmd = Daemon::command(&dir, &[]);
-    cmd.env("HOOKGATE_TOKEN", "cli-secret");
+    cmd.env("HOOKGATE_TOKEN", "cli-secret")
+        .env("HOOKGATE_APPROVER_TOKEN", "approver-secret");
     let d = Daemon::spawn(cmd);
     let client = d.client();
     let deploy = || -> Value {
@@ -126,24 +127,42 @@ fn against_a_running_daemon_it_decides_over_http_with_the_token() {
     let id = asked["approval"]["id"].as_str().expect("id").to_owned();
 
     let url = d.url("");
-    let cli = |args: &[&str], token: Option<&str>| {
+    let cli = |args: &[&str], env: Option<(&str, &str)>| {
         let mut all = vec!["approvals", "--url", url.as_str()];
         all.extend_from_slice(args);
         let mut cmd = dir.hookgate(&all);
-        cmd.env_remove("HOOKGATE_TOKEN");
-        if let Some(token) = token {
-            cmd.env("HOOKGATE_TOKEN", token);
+        for name in [
+            "HOOKGATE_TOKEN",
+            "HOOKGATE_APPROVER_TOKEN",
+            "HOOKGATE_ADMIN_TOKEN",
+        ] {
+            cmd.env_remove(name);
+        }
+        if let Some((name, token)) = env {
+            cmd.env(name, token);
         }
         run(cmd)
     };
     let out = cli(&["list"], None);
     assert_eq!(code(&out), 1, "no token: refused");
     assert!(stderr(&out).contains("401"), "{}", stderr(&out));
+    let out = cli(&["list"], Some(("HOOKGATE_TOKEN", "cli-secret")));
+    assert_eq!(code(&out), 0, "the gateway's token reads: {}", stderr(&out));
+
+    // The gateway's (and so the agent's) token cannot approve; the error names the role.
+    let approve = ["approve", &id, "--session", "--by", "dave"];
+    let out = cli(&approve, Some(("HOOKGATE_TOKEN", "cli-secret")));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("this route needs the approve role") && stderr(&out).contains("403"),
+        "{}",
+        stderr(&out)
+    );
 
     // The file is the daemon's: file mode must not touch it, so the CLI talks HTTP.
     let out = cli(
-        &["approve", &id, "--session", "--by", "dave"],
-        Some("cli-secret"),
+        &approve,
+        Some(("HOOKGATE_APPROVER_TOKEN", "approver-secret")),
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(

@@ -153,23 +153,58 @@ fn unknown_names_and_broken_policies_are_refused_and_the_file_left_alone() {
 }
 
 #[test]
-fn a_running_daemon_reloads_a_disable() {
+fn a_running_daemon_switches_hooks_only_for_the_admin_role() {
     let dir = Dir::new();
     dir.write("HOOKS.yaml", &policy("blocked by rm-guard"));
-    let daemon = Daemon::start(&dir, &[]);
-    assert_eq!(daemon.decide(&exec("rm -rf /tmp/x"))["decision"], "block");
+    let mut cmd = Daemon::command(&dir, &[]);
+    cmd.env("HOOKGATE_ADMIN_TOKEN", "admin-secret");
+    let daemon = Daemon::spawn(cmd);
+    let url = daemon.url("");
+    let blocks = || daemon.decide(&exec("rm -rf /tmp/x"))["decision"] == "block";
+    assert!(blocks());
+    let switch = |verb: &str, extra: &[&str], admin: Option<&str>| {
+        let mut args = vec![verb, "rm-guard", "--config", "HOOKS.yaml"];
+        args.extend_from_slice(extra);
+        let mut cmd = dir.hookgate(&args);
+        cmd.env_remove("HOOKGATE_URL")
+            .env_remove("HOOKGATE_ADMIN_TOKEN");
+        if let Some(token) = admin {
+            cmd.env("HOOKGATE_ADMIN_TOKEN", token);
+        }
+        run(cmd)
+    };
+    let untouched = std::fs::read_to_string(dir.path().join("HOOKS.yaml")).expect("read");
 
-    let out = run(dir.hookgate(&["disable", "rm-guard", "--config", "HOOKS.yaml"]));
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    daemon.wait_for(
-        || daemon.decide(&exec("rm -rf /tmp/x"))["decision"] == "allow",
-        "the daemon to reload the disabled hook",
+    // The daemon holds the policy: the CLI goes to it, never to the file, and without the
+    // admin token (the agent's position) it is refused with the role named.
+    for (extra, token) in [
+        (vec!["--url", url.as_str()], None),
+        (vec!["--url", url.as_str()], Some("wrong")),
+    ] {
+        let out = switch("disable", &extra, token);
+        assert_eq!(code(&out), 1, "{}", stdout(&out));
+        assert!(stderr(&out).contains("admin"), "{}", stderr(&out));
+    }
+    // Without --url it asks the default address, never the file.
+    let out = switch("disable", &[], None);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("HOOKS.yaml")).expect("read"),
+        untouched
     );
+    assert!(blocks(), "still in force");
 
-    let out = run(dir.hookgate(&["enable", "rm-guard", "--config", "HOOKS.yaml"]));
+    let out = switch("disable", &["--url", &url], Some("admin-secret"));
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    daemon.wait_for(
-        || daemon.decide(&exec("rm -rf /tmp/x"))["decision"] == "block",
-        "the daemon to reload the enabled hook",
+    assert!(
+        stdout(&out).contains("disabled `rm-guard`"),
+        "{}",
+        stdout(&out)
     );
+    // The daemon reloaded before it answered.
+    assert_eq!(daemon.decide(&exec("rm -rf /tmp/x"))["decision"], "allow");
+
+    let out = switch("enable", &["--url", &url], Some("admin-secret"));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(blocks());
 }

@@ -285,7 +285,9 @@ fn a_token_file_that_is_not_a_regular_file_is_refused_at_once() {
     }
 
     // A token file over 4 KiB is no token.
-    dir.write("huge-token", &"t".repeat(5000));
+    let huge = dir.write("huge-token", &"t".repeat(5000));
+    std::fs::set_permissions(&huge, std::os::unix::fs::PermissionsExt::from_mode(0o600))
+        .expect("chmod");
     let mut serve = dir.hookgate(&[
         "serve",
         "--config",

@@ -6,11 +6,11 @@
 use std::path::PathBuf;
 
 use hookgate::approvals::{Approvals, FileStore, StoreError};
-use hookgate::config::{ApprovalDecision, regular_file};
-use hookgate::server::MAX_TOKEN_FILE_BYTES;
+use hookgate::config::ApprovalDecision;
 use hookgate::terminal::{self, escape};
 use serde_json::{Value, json};
 
+use super::daemon::{self, DEFAULT_URL};
 use super::{EXIT_ERROR, Format, emit};
 
 /// Arguments of `hookgate approvals`.
@@ -22,7 +22,8 @@ pub(crate) struct Args {
     /// holds the file).
     #[arg(long, global = true, env = "HOOKGATE_URL")]
     url: Option<String>,
-    /// File holding the daemon's bearer token (default: $HOOKGATE_TOKEN).
+    /// File holding the token to present: deciding and revoking need the approve (or admin)
+    /// token (default: $HOOKGATE_APPROVER_TOKEN, $HOOKGATE_ADMIN_TOKEN, $HOOKGATE_TOKEN).
     #[arg(long, global = true, value_name = "FILE")]
     token_file: Option<PathBuf>,
     /// The policy whose approvals.json to use when working on the file.
@@ -78,8 +79,6 @@ enum Sub {
         id: String,
     },
 }
-
-const DEFAULT_URL: &str = "http://127.0.0.1:18790";
 
 pub(crate) fn run(args: Args) -> u8 {
     let result = match &args.url {
@@ -177,24 +176,17 @@ fn on_file(args: &Args, approvals: &Approvals) -> Result<String, String> {
     Ok(render(args, &value))
 }
 
-/// Talks to the daemon at `url`.
+/// Talks to the daemon at `url`, presenting the approve token (deciding needs it; reading
+/// takes any role's).
 fn over_http(args: &Args, url: &str) -> Result<String, String> {
-    let token = match &args.token_file {
-        Some(file) => Some(
-            regular_file::read_to_string(file, MAX_TOKEN_FILE_BYTES)
-                .map_err(|e| {
-                    format!(
-                        "cannot read the token file `{}`: {}",
-                        file.display(),
-                        e.reason()
-                    )
-                })?
-                .trim()
-                .to_owned(),
-        ),
-        None => std::env::var("HOOKGATE_TOKEN").ok(),
-    };
-    let base = url.trim_end_matches('/');
+    let token = daemon::token(
+        args.token_file.as_deref(),
+        &[
+            "HOOKGATE_APPROVER_TOKEN",
+            "HOOKGATE_ADMIN_TOKEN",
+            "HOOKGATE_TOKEN",
+        ],
+    )?;
     let (method, path, body) = match &args.command {
         Sub::List => ("GET", "/v1/approvals".to_owned(), None),
         Sub::Show { id } => ("GET", format!("/v1/approvals/{id}"), None),
@@ -221,40 +213,14 @@ fn over_http(args: &Args, url: &str) -> Result<String, String> {
         Sub::Grants => ("GET", "/v1/grants".to_owned(), None),
         Sub::Revoke { id } => ("DELETE", format!("/v1/grants/{id}"), None),
     };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let (status, value) = runtime.block_on(async {
-        let client = reqwest::Client::new();
-        let mut request = match method {
-            "POST" => client.post(format!("{base}{path}")),
-            "DELETE" => client.delete(format!("{base}{path}")),
-            _ => client.get(format!("{base}{path}")),
-        };
-        if let Some(token) = token.as_deref().filter(|t| !t.is_empty()) {
-            request = request.bearer_auth(token);
+    let needs = match method {
+        "GET" => "Reading needs a token of any role: --token-file FILE or $HOOKGATE_TOKEN",
+        _ => {
+            "Deciding needs the approve token: --token-file FILE or $HOOKGATE_APPROVER_TOKEN \
+             (or decide in the console opened with the login link hookgate serve prints)"
         }
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| format!("cannot reach the daemon at {base}: {e}"))?;
-        let status = response.status();
-        let value: Value = response
-            .json()
-            .await
-            .map_err(|e| format!("the daemon's answer is not JSON: {e}"))?;
-        Ok::<_, String>((status, value))
-    })?;
-    if !status.is_success() {
-        let message = value["error"]["message"]
-            .as_str()
-            .unwrap_or("request failed");
-        return Err(format!("{message} ({status})"));
-    }
+    };
+    let value = daemon::call(url, method, &path, token.as_deref(), body, needs)?;
     Ok(render(args, &value))
 }
 

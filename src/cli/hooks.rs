@@ -1,12 +1,12 @@
 //! `hookgate list`, `hookgate enable NAME`, `hookgate disable NAME`
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use hookgate::config::{self, EditError};
+use hookgate::approvals::{FileStore, StoreError};
+use hookgate::config::{self, EditError, SwitchError};
 use hookgate::terminal::{self, escape};
 
-use super::{EXIT_ERROR, Format, emit, load_policy, report};
+use super::{EXIT_ERROR, Format, daemon, emit, load_policy, report};
 
 /// Arguments of `hookgate list`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +28,14 @@ pub(crate) struct SwitchArgs {
     /// Policy file (default: as for `list`).
     #[arg(long)]
     config: Option<PathBuf>,
+    /// The daemon to ask (default: the one that holds the policy's approvals file, if any;
+    /// otherwise the file is edited directly).
+    #[arg(long, env = "HOOKGATE_URL")]
+    url: Option<String>,
+    /// File holding the admin token, which switching a hook in a running daemon needs
+    /// (default: $HOOKGATE_ADMIN_TOKEN).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
 }
 
 pub(crate) fn list(args: ListArgs) -> u8 {
@@ -106,85 +114,147 @@ fn table(hooks: &[config::HookSpec]) -> String {
 }
 
 /// Sets the hook's `enabled` in the file it is written in (the policy file, or a file it
-/// includes or discovers), in place; a running daemon reloads it.
+/// includes or discovers), in place. When a daemon serves the policy, the daemon does it (and
+/// reloads), and only for the admin role: the agent behind the gate may run this command too.
 pub(crate) fn switch(args: SwitchArgs, enabled: bool) -> u8 {
-    let policy = match load_policy(args.config.as_ref()) {
+    let path = match super::policy_path(args.config.as_deref()) {
         Ok(p) => p,
         Err(e) => {
             report::print_config_error(&e);
             return EXIT_ERROR;
         }
     };
-    // An unknown name is looked up in the root file, which reports it with a suggestion.
-    let path = policy
-        .document
-        .hooks
-        .iter()
-        .find(|h| h.id == args.name)
-        .map_or_else(|| policy.path.clone(), |h| h.file.to_path_buf());
-    let text = match config::read_text(&path, &config::YamlBudget::default()) {
-        Ok(t) => t,
-        Err(e) => {
-            report::print_config_error(&e);
-            return EXIT_ERROR;
-        }
-    };
+    let url = args
+        .url
+        .clone()
+        .or_else(|| daemon_holds(&path).then(|| daemon::DEFAULT_URL.to_owned()));
+    if let Some(url) = url {
+        return match over_http(&args, &url, enabled) {
+            Ok(message) => {
+                emit(&message);
+                0
+            }
+            Err(message) => {
+                eprintln!("error: {}", escape(&message));
+                EXIT_ERROR
+            }
+        };
+    }
     let word = if enabled { "enabled" } else { "disabled" };
-    let edited = match config::set_enabled(&text, &path, &args.name, enabled) {
-        Ok(e) => e,
-        Err(EditError::Invalid(e)) => {
+    match config::switch_in_file(&path, &args.name, enabled) {
+        Ok(switched) => {
+            let at = format!("{}:{}", switched.file.display(), switched.line);
+            match switched.changed {
+                true => emit(&format!(
+                    "{word} `{}` ({})\n",
+                    escape(&args.name),
+                    escape(&at)
+                )),
+                false => emit(&format!(
+                    "`{}` is already {word} ({})\n",
+                    escape(&args.name),
+                    escape(&at)
+                )),
+            }
+            0
+        }
+        Err(SwitchError::Edit(EditError::Invalid(e))) => {
             report::print_config_error(&e);
-            return EXIT_ERROR;
+            EXIT_ERROR
         }
         Err(e) => {
-            eprintln!(
-                "error: {}: {}",
-                escape(&path.display().to_string()),
-                escape(&e.to_string())
-            );
-            return EXIT_ERROR;
+            eprintln!("error: {}", escape(&e.to_string()));
+            EXIT_ERROR
         }
-    };
-    if !edited.changed {
-        emit(&format!(
-            "`{}` is already {word} ({}:{})\n",
-            escape(&args.name),
-            escape(&path.display().to_string()),
-            edited.line
-        ));
-        return 0;
     }
-    if let Err(e) = replace(&path, &edited.text) {
-        eprintln!(
-            "error: cannot write `{}`: {e}",
-            escape(&path.display().to_string())
-        );
-        return EXIT_ERROR;
-    }
-    emit(&format!(
-        "{word} `{}` ({}:{})\n",
-        escape(&args.name),
-        escape(&path.display().to_string()),
-        edited.line
-    ));
-    0
 }
 
-/// Replaces the file's content at once (a write beside it, then a rename), keeping its
-/// permissions, so a reader (the daemon's watcher) never sees half a file.
-fn replace(path: &Path, text: &str) -> std::io::Result<()> {
-    // A symlinked policy (a ConfigMap's `..data` link) keeps its link: the file it points
-    // to is the one replaced.
-    let path = &std::fs::canonicalize(path)?;
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut file = tempfile::NamedTempFile::new_in(dir)?;
-    file.write_all(text.as_bytes())?;
-    file.as_file().sync_all()?;
-    let permissions = std::fs::metadata(path)?.permissions();
-    std::fs::set_permissions(file.path(), permissions)?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+/// Whether a daemon holds the approvals file beside `policy` (and so serves the policy).
+fn daemon_holds(policy: &Path) -> bool {
+    matches!(
+        FileStore::open(&policy.with_file_name("approvals.json")),
+        Err(StoreError::Locked { .. })
+    )
+}
+
+/// Where the admin commands take their token from.
+const ADMIN_NEEDED: &str = "This needs the admin token: --token-file FILE or $HOOKGATE_ADMIN_TOKEN";
+
+fn over_http(args: &SwitchArgs, url: &str, enabled: bool) -> Result<String, String> {
+    let token = daemon::token(args.token_file.as_deref(), &["HOOKGATE_ADMIN_TOKEN"])?;
+    let path = format!("/v1/hooks/{}", percent_encode(&args.name));
+    let answer = daemon::call(
+        url,
+        "POST",
+        &path,
+        token.as_deref(),
+        Some(serde_json::json!({ "enabled": enabled })),
+        ADMIN_NEEDED,
+    )?;
+    let word = if enabled { "enabled" } else { "disabled" };
+    let at = format!(
+        "{}:{}",
+        answer["file"].as_str().unwrap_or("?"),
+        answer["line"]
+    );
+    Ok(match answer["changed"].as_bool() {
+        Some(true) => format!(
+            "{word} `{}` ({}), by the daemon at {url}\n",
+            escape(&args.name),
+            escape(&at)
+        ),
+        _ => format!(
+            "`{}` is already {word} ({})\n",
+            escape(&args.name),
+            escape(&at)
+        ),
+    })
+}
+
+/// A hook name as one URL path segment.
+fn percent_encode(name: &str) -> String {
+    name.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Arguments of `hookgate reload`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReloadArgs {
+    /// The daemon to ask.
+    #[arg(long, env = "HOOKGATE_URL", default_value = daemon::DEFAULT_URL)]
+    url: String,
+    /// File holding the admin token (default: $HOOKGATE_ADMIN_TOKEN).
+    #[arg(long, value_name = "FILE")]
+    token_file: Option<PathBuf>,
+}
+
+/// `hookgate reload`: `POST /v1/reload` with the admin token; prints the outcome.
+pub(crate) fn reload(args: ReloadArgs) -> u8 {
+    let outcome =
+        daemon::token(args.token_file.as_deref(), &["HOOKGATE_ADMIN_TOKEN"]).and_then(|token| {
+            daemon::call(
+                &args.url,
+                "POST",
+                "/v1/reload",
+                token.as_deref(),
+                None,
+                ADMIN_NEEDED,
+            )
+        });
+    match outcome {
+        Ok(answer) => {
+            emit(&format!("{}\n", terminal::escape_json(&answer.to_string())));
+            0
+        }
+        Err(message) => {
+            eprintln!("error: {}", escape(&message));
+            EXIT_ERROR
+        }
+    }
 }

@@ -4,6 +4,7 @@ mod approvals;
 mod check;
 mod claude_code;
 mod context_args;
+mod daemon;
 mod hooks;
 mod lint;
 mod report;
@@ -56,10 +57,14 @@ enum Command {
     ClaudeCode(claude_code::Args),
     /// List the policy's hooks: name, points, action, enabled, source.
     List(hooks::ListArgs),
-    /// Switch a hook on: edits its `enabled` line in place (a running daemon reloads).
+    /// Switch a hook on: edits its `enabled` line in place; through the daemon (admin role)
+    /// when one serves the policy.
     Enable(hooks::SwitchArgs),
-    /// Switch a hook off: edits its `enabled` line in place (a running daemon reloads).
+    /// Switch a hook off: edits its `enabled` line in place; through the daemon (admin role)
+    /// when one serves the policy.
     Disable(hooks::SwitchArgs),
+    /// Ask the running daemon to reload its policy now (admin role).
+    Reload(hooks::ReloadArgs),
     /// Run policy test files (`*.test.yaml`): expected decisions, coverage, JUnit for CI.
     Test(test::Args),
     /// Report smells in a valid policy: hooks that can never fire, blocks that fail open,
@@ -89,7 +94,7 @@ pub(crate) fn run() -> ExitCode {
     };
     init_tracing(cli.log_format, default_level);
     let code = match cli.command {
-        Command::Serve(args) => serve::run(args),
+        Command::Serve(args) => serve::run(args, cli.log_format),
         Command::Approvals(args) => approvals::run(args),
         Command::ClaudeCode(args) => claude_code::run(args),
         Command::Validate(args) => validate::run(args),
@@ -97,6 +102,7 @@ pub(crate) fn run() -> ExitCode {
         Command::List(args) => hooks::list(args),
         Command::Enable(args) => hooks::switch(args, true),
         Command::Disable(args) => hooks::switch(args, false),
+        Command::Reload(args) => hooks::reload(args),
         Command::Test(args) => test::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Schema => {

@@ -10,12 +10,12 @@ use hookgate::approvals::{ApprovalStore, Approvals, FileStore};
 use hookgate::config::regular_file::{FileError, RegularFile};
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
-    self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask,
-    MAX_TOKEN_FILE_BYTES, ServerConfig,
+    self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, LoginAnnouncer,
+    MAX_TOKEN_FILE_BYTES, ServerConfig, Tokens,
 };
 use tokio::signal::unix::{SignalKind, signal};
 
-use super::{EXIT_ERROR, report};
+use super::{EXIT_ERROR, LogFormat, report};
 
 /// Arguments of `hookgate serve`.
 #[derive(Debug, clap::Args)]
@@ -24,12 +24,21 @@ pub(crate) struct Args {
     /// $OPENCLAW_WORKSPACE/HOOKS.yaml).
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Address to listen on. Anything but loopback needs a token.
+    /// Address to listen on. Anything but loopback needs an evaluate token.
     #[arg(long, default_value = server::DEFAULT_LISTEN)]
     listen: SocketAddr,
-    /// File holding the bearer token (default: $HOOKGATE_TOKEN).
+    /// File holding the evaluate token, the gateway's (default: $HOOKGATE_TOKEN). Without
+    /// it, local requests may evaluate.
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
+    /// File holding the approve token, people's: decide approvals, revoke grants (default:
+    /// $HOOKGATE_APPROVER_TOKEN). Without it, only the console's login link approves.
+    #[arg(long, value_name = "FILE")]
+    approver_token_file: Option<PathBuf>,
+    /// File holding the admin token: reload, switch hooks, and all the rest (default:
+    /// $HOOKGATE_ADMIN_TOKEN). Without it, only the console's login link administers.
+    #[arg(long, value_name = "FILE")]
+    admin_token_file: Option<PathBuf>,
     /// Largest request body, in bytes.
     #[arg(long, default_value_t = server::DEFAULT_BODY_LIMIT, value_name = "BYTES")]
     max_body: usize,
@@ -86,8 +95,8 @@ enum ApprovalsFallback {
     DenyAll,
 }
 
-pub(crate) fn run(args: Args) -> u8 {
-    match start(args) {
+pub(crate) fn run(args: Args, log_format: LogFormat) -> u8 {
+    match start(args, log_format) {
         Ok(()) => 0,
         Err(Failure::Reported) => EXIT_ERROR,
         Err(Failure::Message(message)) => {
@@ -109,12 +118,20 @@ impl From<String> for Failure {
     }
 }
 
-fn start(args: Args) -> Result<(), Failure> {
-    let token = load_token(args.token_file.as_deref())?;
-    if token.is_none() && !args.listen.ip().is_loopback() {
+fn start(args: Args, log_format: LogFormat) -> Result<(), Failure> {
+    let tokens = Tokens {
+        evaluate: load_token(args.token_file.as_deref(), "HOOKGATE_TOKEN")?,
+        approve: load_token(
+            args.approver_token_file.as_deref(),
+            "HOOKGATE_APPROVER_TOKEN",
+        )?,
+        admin: load_token(args.admin_token_file.as_deref(), "HOOKGATE_ADMIN_TOKEN")?,
+    };
+    tokens.check().map_err(|e| e.to_string())?;
+    if tokens.evaluate.is_none() && !args.listen.ip().is_loopback() {
         return Err(format!(
-            "refusing to listen on {} without a token: anyone who can reach it could evaluate \
-             and reload. Set HOOKGATE_TOKEN or --token-file, or listen on 127.0.0.1",
+            "refusing to listen on {} without a token: anyone who can reach it could evaluate. \
+             Set the evaluate token (HOOKGATE_TOKEN or --token-file), or listen on 127.0.0.1",
             args.listen
         )
         .into());
@@ -138,7 +155,8 @@ fn start(args: Args) -> Result<(), Failure> {
     // One mask for the decision log and the console's recent decisions.
     let mask = FieldMask::new(args.mask_fields.iter().map(String::as_str));
     let config = ServerConfig {
-        token,
+        tokens,
+        console_login: None,
         body_limit: args.max_body,
         request_timeout: args.request_timeout,
         max_batch: args.max_batch,
@@ -154,6 +172,7 @@ fn start(args: Args) -> Result<(), Failure> {
     runtime.block_on(serve(
         Arc::new(live),
         config,
+        log_format,
         args.listen,
         (!args.no_watch).then_some(args.reload_debounce),
     ))
@@ -161,7 +180,8 @@ fn start(args: Args) -> Result<(), Failure> {
 
 async fn serve(
     live: Arc<LivePolicy>,
-    config: ServerConfig,
+    mut config: ServerConfig,
+    log_format: LogFormat,
     listen: SocketAddr,
     watch: Option<Duration>,
 ) -> Result<(), Failure> {
@@ -171,6 +191,7 @@ async fn serve(
     let local = listener
         .local_addr()
         .map_err(|e| format!("cannot read the listening address: {e}"))?;
+    config.console_login = Some(login_announcer(local, log_format));
     let _watcher = match watch {
         Some(debounce) => match PolicyWatcher::start(Arc::clone(&live), debounce) {
             Ok(w) => Some(w),
@@ -209,7 +230,7 @@ async fn serve(
         policy = %live.path().display(),
         hooks = active.engine().graph().hooks().len(),
         hash = active.hash(),
-        auth = if config.token.is_some() { "bearer token" } else { "none (loopback only)" },
+        tokens = %token_roles(&config.tokens),
         "listening on http://{local}"
     );
     drop(active);
@@ -265,29 +286,27 @@ fn open_approvals(
     }
 }
 
-/// The token from `--token-file`, else `$HOOKGATE_TOKEN`; none when neither is given. The
-/// file must be a regular file of at most [`MAX_TOKEN_FILE_BYTES`] (a FIFO or a device is
-/// refused, never waited on).
-fn load_token(file: Option<&Path>) -> Result<Option<BearerToken>, String> {
+/// A role's token from its file, else from `env`; none when neither is given. The file must
+/// be a regular file of at most [`MAX_TOKEN_FILE_BYTES`] (a FIFO or a device is refused,
+/// never waited on) that no other user may read or write.
+fn load_token(file: Option<&Path>, env: &str) -> Result<Option<BearerToken>, String> {
     let (text, origin) = match file {
         Some(path) => {
-            let cannot = |e: FileError| {
-                format!(
-                    "cannot read the token file `{}`: {}",
-                    path.display(),
-                    e.reason()
-                )
-            };
-            let file = RegularFile::open(path).map_err(cannot)?;
-            warn_if_readable_by_others(path, file.metadata());
-            let text = file.read_to_string(MAX_TOKEN_FILE_BYTES).map_err(cannot)?;
+            let cannot =
+                |why: &str| format!("cannot read the token file `{}`: {why}", path.display());
+            let file = RegularFile::open(path).map_err(|e: FileError| cannot(&e.reason()))?;
+            private(file.metadata())
+                .map_err(|why| format!("refusing the token file `{}`: {why}", path.display()))?;
+            let text = file
+                .read_to_string(MAX_TOKEN_FILE_BYTES)
+                .map_err(|e| cannot(&e.reason()))?;
             (text, format!("the token file `{}`", path.display()))
         }
-        None => match std::env::var("HOOKGATE_TOKEN") {
-            Ok(text) => (text, "HOOKGATE_TOKEN".to_owned()),
+        None => match std::env::var(env) {
+            Ok(text) => (text, env.to_owned()),
             Err(std::env::VarError::NotPresent) => return Ok(None),
             Err(std::env::VarError::NotUnicode(_)) => {
-                return Err("HOOKGATE_TOKEN is not valid UTF-8".to_owned());
+                return Err(format!("{env} is not valid UTF-8"));
             }
         },
     };
@@ -296,12 +315,61 @@ fn load_token(file: Option<&Path>) -> Result<Option<BearerToken>, String> {
         .map_err(|e| format!("{origin}: {e}"))
 }
 
-fn warn_if_readable_by_others(path: &Path, meta: &std::fs::Metadata) {
+/// A token file is the credential itself: group or other access of any kind refuses it.
+fn private(meta: &std::fs::Metadata) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
-    if meta.permissions().mode() & 0o077 != 0 {
-        tracing::warn!(
-            file = %path.display(),
-            "the token file is readable by other users; chmod 600 it"
-        );
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o077 != 0 {
+        return Err(format!(
+            "its mode is {mode:03o}, so other users may read or change it; chmod 600 it"
+        ));
     }
+    Ok(())
+}
+
+/// The roles that have a token, for the start-up line.
+fn token_roles(tokens: &Tokens) -> String {
+    let roles: Vec<&str> = [
+        ("evaluate", tokens.evaluate.is_some()),
+        ("approve", tokens.approve.is_some()),
+        ("admin", tokens.admin.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(role, set)| set.then_some(role))
+    .collect();
+    if roles.is_empty() {
+        "none (local requests evaluate; the console link approves)".to_owned()
+    } else {
+        roles.join(",")
+    }
+}
+
+/// Prints each one-time console login link to this process's standard error (as a JSON
+/// object when the log is JSON, so the stream stays one object per line), never through the
+/// log's subscriber, never to the decision log and never over the API.
+fn login_announcer(local: SocketAddr, log_format: LogFormat) -> LoginAnnouncer {
+    let host = match local.ip() {
+        ip if ip.is_unspecified() && local.is_ipv4() => {
+            SocketAddr::from(([127, 0, 0, 1], local.port()))
+        }
+        ip if ip.is_unspecified() => {
+            SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, local.port()))
+        }
+        _ => local,
+    };
+    LoginAnnouncer::new(move |code| {
+        let url = format!("http://{host}/login?code={code}");
+        match log_format {
+            LogFormat::Json => eprintln!(
+                "{}",
+                serde_json::json!({
+                    "level": "INFO",
+                    "fields": { "message": "console login link (one use)", "url": url },
+                })
+            ),
+            LogFormat::Text => {
+                eprintln!("console login (one use; a new link is printed after each use): {url}")
+            }
+        }
+    })
 }

@@ -167,6 +167,79 @@ fn same_ignoring_order(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// What [`switch_in_file`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Switched {
+    /// The file the hook is written in (the policy file, or one it includes or discovers).
+    pub file: std::path::PathBuf,
+    /// Whether the file changed (false: the hook was already in that state).
+    pub changed: bool,
+    /// The line of the hook's `enabled` value.
+    pub line: usize,
+}
+
+/// Why [`switch_in_file`] failed.
+#[derive(Debug, Error)]
+pub enum SwitchError {
+    /// The edit itself (see [`set_enabled`]).
+    #[error(transparent)]
+    Edit(#[from] EditError),
+    /// The file could not be replaced.
+    #[error("cannot write `{}`: {source}", file.display())]
+    Write {
+        /// The file.
+        file: std::path::PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Sets `enabled` of the hook called `name` of the policy at `policy` in the file the hook is
+/// written in, replacing that file at once (a write beside it, then a rename, keeping its
+/// permissions), so a reader (the daemon's watcher) never sees half a file.
+pub fn switch_in_file(policy: &Path, name: &str, enabled: bool) -> Result<Switched, SwitchError> {
+    let invalid = |e: ConfigError| SwitchError::Edit(EditError::Invalid(Box::new(e)));
+    let loaded = super::load_file(policy).map_err(invalid)?;
+    // An unknown name is looked up in the root file, which reports it with a suggestion.
+    let file = loaded
+        .document
+        .hooks
+        .iter()
+        .find(|h| h.id == name)
+        .map_or_else(|| loaded.path.clone(), |h| h.file.to_path_buf());
+    let text = super::read_text(&file, &YamlBudget::default()).map_err(invalid)?;
+    let edited = set_enabled(&text, &file, name, enabled)?;
+    if edited.changed {
+        replace(&file, &edited.text).map_err(|source| SwitchError::Write {
+            file: file.clone(),
+            source,
+        })?;
+    }
+    Ok(Switched {
+        file,
+        changed: edited.changed,
+        line: edited.line,
+    })
+}
+
+fn replace(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    // A symlinked policy (a ConfigMap's `..data` link) keeps its link: the file it points
+    // to is the one replaced.
+    let path = &std::fs::canonicalize(path)?;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(dir)?;
+    file.write_all(text.as_bytes())?;
+    file.as_file().sync_all()?;
+    let permissions = std::fs::metadata(path)?.permissions();
+    std::fs::set_permissions(file.path(), permissions)?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

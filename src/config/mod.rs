@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, canonical_json, content_hash};
 pub use discovery::{ConfigSource, discover};
-pub use edit::{EditError, Edited, set_enabled};
+pub use edit::{EditError, Edited, SwitchError, Switched, set_enabled, switch_in_file};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub(crate) use model::js_number;

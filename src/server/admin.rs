@@ -1,4 +1,4 @@
-//! Operational routes: health, readiness, status, reload, metrics.
+//! Operational routes: health, readiness, status, reload, switching hooks, metrics.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -10,7 +10,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use super::AppState;
+use super::body::Body;
 use super::error::ApiError;
+use crate::config::{EditError, SwitchError};
 use crate::reload::{ReloadOutcome, ReloadTrigger};
 
 /// Liveness: the process answers.
@@ -41,6 +43,57 @@ pub(crate) async fn reload(State(app): State<Arc<AppState>>) -> Response {
         _ => StatusCode::OK,
     };
     (status, Json(outcome)).into_response()
+}
+
+/// The body of `POST /v1/hooks/{name}`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Switch {
+    enabled: bool,
+}
+
+/// Switches a hook on or off in the file it is written in, as `hookgate enable|disable` does,
+/// and reloads: 200 with the file, line and reload outcome; 404 for an unknown hook, 422 when
+/// the file cannot be edited.
+pub(crate) async fn switch_hook(
+    State(app): State<Arc<AppState>>,
+    axum::extract::Path(name): axum::extract::Path<String>,
+    Body(body): Body,
+) -> Result<Response, ApiError> {
+    let Switch { enabled } = super::evaluate::parse(&body)?;
+    let policy = app.live.path().to_path_buf();
+    let hook = name.clone();
+    let switched =
+        tokio::task::spawn_blocking(move || crate::config::switch_in_file(&policy, &hook, enabled))
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "the edit failed",
+                )
+            })?
+            .map_err(|e| match e {
+                SwitchError::Edit(EditError::NoSuchHook { .. }) => {
+                    ApiError::not_found(e.to_string())
+                }
+                _ => ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "cannot_edit",
+                    e.to_string(),
+                ),
+            })?;
+    tracing::info!(hook = %name, enabled, file = %switched.file.display(), "hook switched over the API");
+    let reload = app.live.reload(ReloadTrigger::Request).await;
+    Ok(Json(json!({
+        "hook": name,
+        "enabled": enabled,
+        "changed": switched.changed,
+        "file": switched.file,
+        "line": switched.line,
+        "reload": reload,
+    }))
+    .into_response())
 }
 
 /// Prometheus text exposition.

@@ -1,9 +1,9 @@
 //! The daemon: the engine over HTTP, with authentication, limits, metrics and live reload.
 //!
-//! Routes (DESIGN.md, "Daemon"): `POST /v1/evaluate`, `GET /v1/status`, `POST /v1/reload`,
-//! `GET /metrics`, `GET /v1/decisions`, all behind the bearer token when one is set;
-//! `GET /healthz`, `GET /readyz` and the console's shell (`GET /` and its two assets, which
-//! hold no data) are open. Every error is a JSON body naming what was wrong.
+//! Routes (`docs/daemon.md`): each guarded route needs a role ([`router`] lists them, `auth`
+//! says who has which); `GET /healthz`, `GET /readyz`, the console's shell (`GET /` and its
+//! two assets, which hold no data) and its login are open. Every error is a JSON body naming
+//! what was wrong.
 
 mod adapters;
 mod admin;
@@ -32,7 +32,9 @@ use axum::routing::{get, post};
 use metrics_exporter_prometheus::PrometheusHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 
-pub use auth::{BearerToken, MAX_TOKEN_FILE_BYTES, TokenError};
+pub use auth::{
+    BearerToken, LoginAnnouncer, MAX_TOKEN_FILE_BYTES, SharedToken, TokenError, Tokens,
+};
 pub use decision_log::{DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, MASKED};
 pub use metrics::install_recorder;
 
@@ -64,8 +66,10 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// How the daemon treats requests.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Required on every route but health, when set.
-    pub token: Option<BearerToken>,
+    /// One token per role (see `docs/daemon.md`, "Roles").
+    pub tokens: Tokens,
+    /// Where the console's one-time login codes go; without it, no console login exists.
+    pub console_login: Option<LoginAnnouncer>,
     /// Largest request body, in bytes.
     pub body_limit: usize,
     /// Longest a request may take before it is answered 503.
@@ -90,7 +94,8 @@ pub struct ServerConfig {
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
-            token: None,
+            tokens: Tokens::default(),
+            console_login: None,
             body_limit: DEFAULT_BODY_LIMIT,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             max_batch: DEFAULT_MAX_BATCH,
@@ -112,6 +117,8 @@ pub struct AppState {
     draining: AtomicBool,
     /// The last decisions, for the console.
     recent: RecentDecisions,
+    /// The console's login code and sessions.
+    sessions: auth::session::Sessions,
 }
 
 impl AppState {
@@ -121,8 +128,10 @@ impl AppState {
         config: ServerConfig,
         metrics: Option<PrometheusHandle>,
     ) -> Arc<AppState> {
+        let sessions = auth::session::Sessions::new(config.console_login.clone());
         Arc::new(AppState {
             live,
+            sessions,
             config,
             metrics,
             draining: AtomicBool::new(false),
@@ -131,37 +140,59 @@ impl AppState {
     }
 }
 
-/// The daemon's routes and middleware.
+/// The daemon's routes and middleware. Each guarded route names the [`auth::Access`] it
+/// needs, here in one table.
 pub fn router(app: Arc<AppState>) -> Router {
+    use auth::Access::{Admin, Approve, Evaluate, Read};
+    let need = |access| middleware::from_fn_with_state((Arc::clone(&app), access), auth::require);
     // Evaluations bound their own time: one that waits for a human may take longer.
-    let protected = Router::new()
-        .route("/v1/status", get(admin::status))
-        .route("/v1/reload", post(admin::reload))
-        .route("/metrics", get(admin::metrics))
-        .route("/v1/approvals", get(approvals::list))
-        .route("/v1/approvals/history", get(approvals::history))
+    let bounded = Router::new()
+        .route("/v1/status", get(admin::status).route_layer(need(Read)))
+        .route("/metrics", get(admin::metrics).route_layer(need(Read)))
+        .route(
+            "/v1/decisions",
+            get(decisions::list).route_layer(need(Read)),
+        )
+        .route(
+            "/v1/approvals",
+            get(approvals::list).route_layer(need(Read)),
+        )
+        .route(
+            "/v1/approvals/history",
+            get(approvals::history).route_layer(need(Read)),
+        )
         .route(
             "/v1/approvals/{id}",
-            get(approvals::show).post(approvals::decide),
+            get(approvals::show)
+                .route_layer(need(Read))
+                .merge(post(approvals::decide).route_layer(need(Approve))),
         )
-        .route("/v1/grants", get(approvals::grants))
-        .route("/v1/grants/{id}", axum::routing::delete(approvals::revoke))
-        .route("/v1/decisions", get(decisions::list))
-        .route_layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit))
+        .route("/v1/grants", get(approvals::grants).route_layer(need(Read)))
+        .route(
+            "/v1/grants/{id}",
+            axum::routing::delete(approvals::revoke).route_layer(need(Approve)),
+        )
+        .route("/v1/reload", post(admin::reload).route_layer(need(Admin)))
+        .route(
+            "/v1/hooks/{name}",
+            post(admin::switch_hook).route_layer(need(Admin)),
+        )
+        .route_layer(middleware::from_fn_with_state(Arc::clone(&app), time_limit));
+    let evaluate = Router::new()
         .route("/v1/evaluate", post(evaluate::handle))
         .route("/v1/claude-code", post(adapters::claude_code))
         .route("/v1/openclaw/{hook}", post(adapters::openclaw))
-        .route_layer(middleware::from_fn_with_state(
-            Arc::clone(&app),
-            auth::require_token,
-        ));
+        .route_layer(need(Evaluate));
     Router::new()
         .route("/healthz", get(admin::healthz))
         .route("/readyz", get(admin::readyz))
         .route("/", get(console::index))
         .route("/console.css", get(console::css))
         .route("/console.js", get(console::js))
-        .merge(protected)
+        .route("/login", get(console::login))
+        .route("/logout", post(console::logout))
+        .merge(bounded)
+        .merge(evaluate)
         .fallback(admin::not_found)
         .method_not_allowed_fallback(admin::method_not_allowed)
         .layer(DefaultBodyLimit::max(app.config.body_limit))
@@ -194,6 +225,7 @@ pub async fn serve(
             }
         })
     });
+    app.sessions.issue_code();
     let served = accept_loop(listener, Arc::clone(&app), shutdown).await;
     for task in [upkeep, sweeper].into_iter().flatten() {
         task.abort();

@@ -6,7 +6,7 @@ use std::sync::Barrier;
 use serde_json::{Value, json};
 
 use super::{ask, grants, history, history_of, pending_ids, setup, try_post};
-use crate::daemon::{Daemon, new_client};
+use crate::daemon::Daemon;
 
 const DECISIONS: [&str; 4] = ["approve", "deny", "approve_session", "approve_always"];
 const RACERS: usize = 8;
@@ -24,10 +24,10 @@ fn of_racing_decisions_exactly_one_wins() {
         let answers: Vec<(usize, u16, Value)> = std::thread::scope(|scope| {
             let racers: Vec<_> = (0..RACERS)
                 .map(|i| {
-                    let (url, start) = (&url, &start);
+                    let (url, start, d) = (&url, &start, &d);
                     scope.spawn(move || {
                         // A client of its own: its own connection.
-                        let client = new_client();
+                        let client = d.operator();
                         let body = json!({
                             "decision": DECISIONS[i % DECISIONS.len()],
                             "by": format!("racer-{i}"),
@@ -102,9 +102,9 @@ fn racing_identical_calls_open_one_request() {
     let ids: Vec<String> = std::thread::scope(|scope| {
         let callers: Vec<_> = (0..RACERS)
             .map(|_| {
-                let (url, start) = (&url, &start);
+                let (url, start, d) = (&url, &start, &d);
                 scope.spawn(move || {
-                    let client = new_client();
+                    let client = d.operator();
                     start.wait();
                     let (status, decision) =
                         try_post(&client, url, &super::call("s1", "deploy prod"))
@@ -143,9 +143,9 @@ fn a_one_time_approval_lets_exactly_one_of_racing_identical_calls_through() {
         let verdicts: Vec<Value> = std::thread::scope(|scope| {
             let callers: Vec<_> = (0..RACERS)
                 .map(|_| {
-                    let (url, start, command) = (&url, &start, &command);
+                    let (url, start, command, d) = (&url, &start, &command, &d);
                     scope.spawn(move || {
-                        let client = new_client();
+                        let client = d.operator();
                         start.wait();
                         let (status, decision) =
                             try_post(&client, url, &super::call("s1", command))

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{allowed, call, grants, setup, stored, try_post};
-use crate::daemon::{Daemon, new_client, send_signal};
+use crate::daemon::{Daemon, send_signal};
 use crate::util::Dir;
 
 /// Requests (and decisions) per burst.
@@ -51,7 +51,7 @@ fn burst_and_kill(d: &Daemon, cycle: usize, threshold: usize, delay: Duration) -
             .map(|w| {
                 let (acked, evaluate) = (&acked, &evaluate);
                 scope.spawn(move || {
-                    let client = new_client();
+                    let client = d.operator();
                     let started = Instant::now();
                     for n in (w..BURST).step_by(WORKERS) {
                         assert!(started.elapsed() < BURST_DEADLINE, "the burst is stuck");

@@ -137,10 +137,10 @@ pub fn allowed(d: &Daemon, session: &str, command: &str) -> String {
         .to_owned()
 }
 
-/// `POST path` with a JSON body: the status and the JSON answer.
+/// `POST path` with a JSON body, as the operator: the status and the JSON answer.
 pub fn post_json(d: &Daemon, path: &str, body: &Value) -> (u16, Value) {
     let response = d
-        .client()
+        .operator()
         .post(d.url(path))
         .json(body)
         .send()
@@ -148,10 +148,10 @@ pub fn post_json(d: &Daemon, path: &str, body: &Value) -> (u16, Value) {
     json_response(response)
 }
 
-/// `DELETE path`: the status and the JSON answer.
+/// `DELETE path`, as the operator: the status and the JSON answer.
 pub fn delete(d: &Daemon, path: &str) -> (u16, Value) {
     let response = d
-        .client()
+        .operator()
         .delete(d.url(path))
         .send()
         .unwrap_or_else(|e| panic!("DELETE {path}: {e}"));

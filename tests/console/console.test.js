@@ -295,16 +295,30 @@ test('a rotated token sends the page back to the sign-in form, with the data gon
   assert.deepEqual(await page.evaluate(() => window.__violations), []);
 });
 
-test('without a token the console works without asking', async () => {
+test('without a token the console reads, and decides only after the login link', async () => {
   const open = scratch(POLICY);
   const tokenless = await startDaemon(open);
   try {
-    await client(tokenless, null)('POST', '/v1/evaluate', execCall('rm -rf /opt'));
+    const agent = client(tokenless, null);
+    await agent('POST', '/v1/evaluate', execCall('rm -rf /opt'));
+    const ask = await agent('POST', '/v1/evaluate', execCall('deploy web --env prod'));
     const tab = await browser.context.newPage();
     await tab.goto(`${tokenless.url}/`);
     await tab.locator('#decisions tr', { hasText: 'rm -rf /opt' }).waitFor({ timeout: 5000 });
     assert.equal(await tab.locator('#login').isHidden(), true);
-    assert.equal(await tab.locator('#signout').isHidden(), true);
+    // Local, so it reads; approving is not a local request's to do.
+    await tab.locator('#approvals article', { hasText: 'deploy web' }).getByRole('button', { name: 'Approve', exact: true }).click();
+    await until(async () => /needs the approve role/.test(await tab.locator('#approvals').textContent()), 'the refusal naming the role');
+    assert.equal((await agent('GET', `/v1/approvals/${ask.body.approval.id}`)).body.status, 'pending');
+
+    // The link the daemon printed opens a session that decides.
+    const link = tokenless.loginUrl();
+    assert.ok(link, tokenless.log());
+    await tab.goto(link);
+    assert.equal(new URL(tab.url()).pathname, '/');
+    await tab.locator('#approvals article', { hasText: 'deploy web' }).getByRole('button', { name: 'Approve', exact: true }).click();
+    await until(async () => (await agent('GET', `/v1/approvals/${ask.body.approval.id}`)).body.status === 'decided', 'the approval');
+    assert.equal((await fetch(link)).status, 403, 'the link is good once');
     await tab.close();
   } finally {
     await tokenless.stop();

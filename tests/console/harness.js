@@ -28,8 +28,11 @@ export function writePolicy(dir, text) {
 }
 
 /**
- * Starts `hookgate serve` in `dir` on `listen`, with `token` (in a 0600 token file) or none;
- * resolves once its log names the address. `stop()` ends it and waits for the exit.
+ * Starts `hookgate serve` in `dir` on `listen`, with `token` as its admin token (in a 0600
+ * token file; the admin may evaluate, approve and reload, as these tests do, and a separate
+ * gateway token keeps requests without a token out) or with no token at all; resolves
+ * once its log names the address. `loginUrl()` is the last one-time console login link it
+ * printed; `stop()` ends it and waits for the exit.
  */
 export async function startDaemon(dir, { token = null, listen = '127.0.0.1:0' } = {}) {
   const args = ['serve', '--config', join(dir, 'HOOKS.yaml'), '--listen', listen, '--reload-debounce', '20ms'];
@@ -37,10 +40,15 @@ export async function startDaemon(dir, { token = null, listen = '127.0.0.1:0' } 
     const file = join(dir, `token-${Date.now()}`);
     writeFileSync(file, `${token}\n`);
     chmodSync(file, 0o600);
-    args.push('--token-file', file);
+    args.push('--admin-token-file', file);
+    // A gateway token of its own, so that a request without a token is no one's.
+    const gateway = join(dir, `gateway-token-${Date.now()}`);
+    writeFileSync(gateway, `gateway-of-${token}\n`);
+    chmodSync(gateway, 0o600);
+    args.push('--token-file', gateway);
   }
   const env = { ...process.env, HOOKGATE_LOG: 'info' };
-  delete env.HOOKGATE_TOKEN;
+  for (const name of ['HOOKGATE_TOKEN', 'HOOKGATE_APPROVER_TOKEN', 'HOOKGATE_ADMIN_TOKEN']) delete env[name];
   const child = spawn(binary, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -60,6 +68,7 @@ export async function startDaemon(dir, { token = null, listen = '127.0.0.1:0' } 
   return {
     url,
     log: () => log,
+    loginUrl: () => [...log.matchAll(/http:\/\/\S+\/login\?code=[0-9a-f]+/g)].at(-1)?.[0],
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

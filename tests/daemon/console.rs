@@ -357,7 +357,8 @@ fn a_tokenless_daemon_refuses_rebound_hosts_and_cross_origin_requests() {
 
     // A local program (no Origin) and the console itself (same origin) are answered.
     assert_eq!(d.get("/v1/status").0, 200);
-    let response = client
+    let operator = d.operator();
+    let response = operator
         .post(d.url("/v1/reload"))
         .header("origin", format!("http://{own}"))
         .header("sec-fetch-site", "same-origin")
@@ -382,7 +383,8 @@ fn a_tokenless_daemon_refuses_rebound_hosts_and_cross_origin_requests() {
         ("origin", "null"),
         ("sec-fetch-site", "cross-site"),
     ] {
-        let response = client
+        // Even with the session cookie (a browser would not send it: SameSite=Strict).
+        let response = operator
             .post(d.url(&format!("/v1/approvals/{id}")))
             .header("content-type", "text/plain")
             .header(name, value)

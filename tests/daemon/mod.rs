@@ -5,6 +5,7 @@ mod clients;
 mod console;
 mod lifecycle;
 mod reload;
+mod roles;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
@@ -89,7 +90,15 @@ pub fn exec(command: &str) -> Value {
 /// A `hookgate` command in `dir` with neither a token nor a log level from the environment.
 pub fn serve_command(dir: &Dir, args: &[&str]) -> Command {
     let mut cmd = dir.hookgate(args);
-    cmd.env_remove("HOOKGATE_TOKEN").env_remove("HOOKGATE_LOG");
+    for name in [
+        "HOOKGATE_TOKEN",
+        "HOOKGATE_APPROVER_TOKEN",
+        "HOOKGATE_ADMIN_TOKEN",
+        "HOOKGATE_URL",
+        "HOOKGATE_LOG",
+    ] {
+        cmd.env_remove(name);
+    }
     cmd
 }
 
@@ -100,6 +109,9 @@ pub struct Daemon {
     stderr: Arc<Output>,
     reader: Option<JoinHandle<()>>,
     client: Client,
+    /// The console session cookie, signed in with the one-time link: the operator's approve
+    /// and admin powers (absent when the daemon printed no link).
+    session: Option<String>,
 }
 
 impl Daemon {
@@ -143,13 +155,34 @@ impl Daemon {
             // Woken as soon as a line arrives: callers may act right after the announcement.
             stderr.wait_for_line(&text, POLL);
         };
+        // The login link follows the listening line.
+        let mut text = stderr.text();
+        while login_code(&text).is_none()
+            && Instant::now() < deadline
+            && child.try_wait().ok().flatten().is_none()
+        {
+            stderr.wait_for_line(&text, POLL);
+            text = stderr.text();
+        }
+        let session = login_code(&text).map(|code| sign_in(addr, &code));
         Daemon {
             child,
             addr,
             stderr,
             reader: Some(reader),
             client: new_client(),
+            session,
         }
+    }
+
+    /// A new client (its own connections) in the operator's console session: approve and
+    /// admin.
+    pub fn operator(&self) -> Client {
+        let cookie = self
+            .session
+            .as_deref()
+            .unwrap_or_else(|| panic!("the daemon printed no login link:\n{}", self.stderr_text()));
+        session_client(cookie)
     }
 
     /// The address it listens on.
@@ -249,9 +282,9 @@ impl Daemon {
         json_response(response)
     }
 
-    /// `POST path` without a body: the status and the JSON answer.
+    /// `POST path` without a body, as the operator: the status and the JSON answer.
     pub fn post(&self, path: &str) -> (u16, Value) {
-        let response = self.client.post(self.url(path)).send().expect("POST");
+        let response = self.operator().post(self.url(path)).send().expect("POST");
         json_response(response)
     }
 
@@ -296,6 +329,53 @@ impl Drop for Daemon {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The code of the last console login link in `stderr`.
+pub fn login_code(stderr: &str) -> Option<String> {
+    const MARK: &str = "/login?code=";
+    let line = stderr.lines().rev().find(|l| l.contains(MARK))?;
+    let rest = &line[line.find(MARK)? + MARK.len()..];
+    Some(rest.chars().take_while(char::is_ascii_hexdigit).collect())
+}
+
+/// Opens `/login?code=<code>` as a browser would; the session cookie (`name=value`).
+pub fn sign_in(addr: SocketAddr, code: &str) -> String {
+    let response = Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("reqwest client")
+        .get(format!("http://{addr}/login?code={code}"))
+        .send()
+        .expect("GET /login");
+    assert_eq!(
+        response.status().as_u16(),
+        303,
+        "login with the printed code"
+    );
+    response
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .expect("a session cookie")
+        .to_owned()
+}
+
+/// A client that sends `cookie`.
+pub fn session_client(cookie: &str) -> Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::COOKIE,
+        cookie.parse().expect("cookie header"),
+    );
+    Client::builder()
+        .no_proxy()
+        .timeout(Duration::from_secs(30))
+        .default_headers(headers)
+        .build()
+        .expect("reqwest client")
 }
 
 /// A client that never goes through a proxy and never waits forever.

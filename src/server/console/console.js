@@ -5,8 +5,10 @@
 // - Data only ever reaches the page as text: the DOM is built with createElement and
 //   textContent (through `el` below), never by parsing markup, so a command such as
 //   `<img src=x onerror=...>` is shown, not run. The CSP would stop inline code anyway.
-// - The token lives in sessionStorage (this tab only) and travels only in the Authorization
-//   header of same-origin fetches; never in a URL, a cookie or the DOM.
+// - A typed token lives in sessionStorage (this tab only) and travels only in the Authorization
+//   header of same-origin fetches; never in a URL, a cookie or the DOM. A session opened with
+//   the one-time login link that `hookgate serve` prints is an HttpOnly, SameSite=Strict
+//   cookie this script never sees; fetches send it because they are same-origin.
 // - Whenever the daemon answers 401, every piece of data is removed from the page before
 //   the sign-in form shows.
 //
@@ -46,17 +48,31 @@
 
   class Unauthorized extends Error {}
 
-  // One API call. Throws Unauthorized on 401; otherwise returns {ok, status, data}.
+  // Without a typed token, a local viewer reads but may lack the role an action needs (the
+  // daemon names it, and the login link): that is said where the action was, and the page
+  // stays. With a token, a 401 means the token is gone.
+  const refusedHere = (e) => !token && e.message;
+
+  // One API call. Throws Unauthorized (with the daemon's message) on 401; otherwise returns
+  // {ok, status, data}.
   async function api(method, path, body) {
     const headers = {};
     if (token) headers.Authorization = `Bearer ${token}`;
-    const init = { method, headers, cache: 'no-store', credentials: 'omit', redirect: 'error' };
+    const init = { method, headers, cache: 'no-store', credentials: 'same-origin', redirect: 'error' };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
     const res = await fetch(path, init);
-    if (res.status === 401) throw new Unauthorized();
+    if (res.status === 401) {
+      let message = '';
+      try {
+        message = (await res.json())?.error?.message ?? '';
+      } catch {
+        // No JSON: no message.
+      }
+      throw new Unauthorized(message);
+    }
     let data = null;
     try {
       data = await res.json();
@@ -142,7 +158,7 @@
     $('login').hidden = true;
     $('login-error').textContent = '';
     $('app').hidden = false;
-    $('signout').hidden = !token;
+    $('signout').hidden = false;
     refresh();
   }
 
@@ -192,9 +208,14 @@
     }
   });
 
-  $('signout').addEventListener('click', () => {
+  $('signout').addEventListener('click', async () => {
     sessionStorage.removeItem(TOKEN_KEY);
     token = null;
+    try {
+      await fetch('/logout', { method: 'POST', credentials: 'same-origin', redirect: 'error' });
+    } catch {
+      // The session cookie ends with the daemon anyway.
+    }
     showLogin('');
   });
 
@@ -344,8 +365,8 @@
       cards.delete(id);
       refresh();
     } catch (e) {
-      if (e instanceof Unauthorized) return lostToken();
-      error.textContent = 'The daemon is unreachable.';
+      if (e instanceof Unauthorized && !refusedHere(e)) return lostToken();
+      error.textContent = e instanceof Unauthorized ? visible(e.message) : 'The daemon is unreachable.';
       for (const b of buttons) b.disabled = false;
     }
   }
@@ -391,8 +412,11 @@
         }
         refresh();
       } catch (e) {
-        if (e instanceof Unauthorized) lostToken();
-        else revoke.disabled = false;
+        if (e instanceof Unauthorized && !refusedHere(e)) lostToken();
+        else {
+          revoke.disabled = false;
+          if (e instanceof Unauthorized) revoke.title = visible(e.message);
+        }
       }
     });
     const row = el('tr', { 'data-id': g.id },
@@ -504,8 +528,8 @@
       }
       refresh();
     } catch (e) {
-      if (e instanceof Unauthorized) return lostToken();
-      result.textContent = 'The daemon is unreachable.';
+      if (e instanceof Unauthorized && !refusedHere(e)) return lostToken();
+      result.textContent = e instanceof Unauthorized ? visible(e.message) : 'The daemon is unreachable.';
     } finally {
       button.disabled = false;
     }
