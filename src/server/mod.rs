@@ -32,8 +32,9 @@ use axum::routing::{get, post};
 use metrics_exporter_prometheus::PrometheusHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 
+pub use crate::mask::{DEFAULT_MASKED_FIELDS, FieldMask, MASKED};
 pub use auth::{BearerToken, MAX_TOKEN_FILE_BYTES, TokenError};
-pub use decision_log::{DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, MASKED};
+pub use decision_log::DecisionLog;
 pub use metrics::install_recorder;
 
 use crate::reload::LivePolicy;
