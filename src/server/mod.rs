@@ -189,7 +189,7 @@ pub async fn serve(
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(APPROVAL_SWEEP).await;
-                if let Err(e) = approvals.expire_due() {
+                if let Err(e) = approvals.expire_due().await {
                     tracing::error!(error = %e, "cannot record expired approval requests");
                 }
             }
