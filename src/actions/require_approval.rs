@@ -74,7 +74,8 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
             action: TimeoutAction::Deny,
         } => Outcome::fail("Approval timed out; denied"),
         Resolution::Released => {
-            // The daemon is stopping: answer ask; the request stays pending for the restart.
+            // The daemon is stopping (the request stays pending for the restart), or the
+            // store failed and nothing can be decided: answer ask.
             Outcome::fail(format!("Approval required: {reason}")).with_approval(request)
         }
     };

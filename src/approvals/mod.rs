@@ -617,16 +617,12 @@ impl Approvals {
                         .waiters
                         .entry(id.to_owned())
                         .or_insert_with(|| watch::channel(None).0);
-                    Ok((
-                        sender.subscribe(),
-                        request.expires_at_ms,
-                        request.timeout_action,
-                    ))
+                    Ok((sender.subscribe(), request.expires_at_ms))
                 }
                 None => Err(inner.submitted),
             }
         };
-        let (mut rx, expires_at_ms, timeout_action) = match found {
+        let (mut rx, expires_at_ms) = match found {
             Ok(waiting) => waiting,
             // Settled already: answer once that is stored.
             Err(upto) => return self.settled_when_stored(id, upto).await,
@@ -657,10 +653,9 @@ impl Approvals {
                 }
             },
             Err(e) => {
+                // Approvals are unavailable now: fail closed, whatever `timeoutAction` says.
                 tracing::error!(error = %e, "cannot record an approval timeout");
-                Resolution::TimedOut {
-                    action: timeout_action,
-                }
+                Resolution::Released
             }
         }
     }

@@ -189,6 +189,10 @@ pub async fn serve(
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(APPROVAL_SWEEP).await;
+                if approvals.unavailable().is_some() {
+                    // Nothing can be recorded (and the failure was logged once).
+                    continue;
+                }
                 if let Err(e) = approvals.expire_due().await {
                     tracing::error!(error = %e, "cannot record expired approval requests");
                 }
