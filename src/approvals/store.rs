@@ -254,9 +254,17 @@ impl ApprovalStore for FileStore {
     }
 
     fn append(&mut self, changes: &[Change]) -> Result<(), StoreError> {
+        // Checked: the numbering goes on from the snapshot's, which comes from a file.
+        let Some(last) = self.seq.checked_add(changes.len() as u64) else {
+            return Err(StoreError::Corrupt {
+                path: self.path.clone(),
+                message: format!("`journalSeq` {} leaves no room for more changes", self.seq),
+            });
+        };
         let mut lines = Vec::new();
-        for (n, change) in (self.seq + 1..).zip(changes) {
-            journal::encode(n, change, &mut lines)
+        for (n, change) in (1u64..).zip(changes) {
+            // At most `last`: no overflow.
+            journal::encode(self.seq + n, change, &mut lines)
                 .map_err(|e| io("encode a change for", &self.journal_path)(e.into()))?;
         }
         let io = io("append to", &self.journal_path);
@@ -270,7 +278,7 @@ impl ApprovalStore for FileStore {
             return Err(io(e));
         }
         self.journal_len += lines.len() as u64;
-        self.seq += changes.len() as u64;
+        self.seq = last;
         Ok(())
     }
 
@@ -554,6 +562,21 @@ mod tests {
                 .to_string()
                 .contains("format version 9")
         );
+    }
+
+    #[test]
+    fn change_numbers_from_the_file_cannot_overflow() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("approvals.json");
+        let snapshot = format!(
+            r#"{{"version":1,"journalSeq":{},"pending":[],"grants":[],"history":[]}}"#,
+            u64::MAX
+        );
+        std::fs::write(&path, snapshot).unwrap();
+        let mut store = FileStore::open(&path).unwrap();
+        store.load().unwrap();
+        let e = store.append(&[granted("g_1")]).unwrap_err();
+        assert!(e.to_string().contains("journalSeq"), "{e}");
     }
 
     #[test]
