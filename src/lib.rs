@@ -49,6 +49,7 @@ pub mod graph;
 pub mod json_keys;
 pub mod lint;
 pub mod llm;
+pub mod mask;
 pub mod matcher;
 pub mod notify;
 pub mod point;

@@ -87,10 +87,7 @@ fn on_the_file_it_lists_decides_grants_and_revokes() {
     let id = grant["id"].as_str().expect("grant id").to_owned();
 
     // The file holds the decision: a restarted daemon would honour it.
-    let file: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("approvals.json")).expect("file"),
-    )
-    .expect("approvals.json parses");
+    let file = crate::approvals::stored(&dir);
     assert_eq!(file["history"][0]["requestId"], "apr_0000000000000001");
     assert_eq!(file["pending"], json!([]));
 

@@ -3,7 +3,7 @@
 //! caller waits, whatever the human (or the timeout) decides.
 
 use super::{Invocation, Outcome};
-use crate::approvals::{ApprovalRequest, Resolution, new_id, now_ms};
+use crate::approvals::{ApprovalRequest, RequestError, Resolution, new_id, now_ms};
 use crate::config::{Mode, TimeoutAction};
 
 /// How long a request waits when the hook sets no `timeoutMs`.
@@ -30,14 +30,19 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     if let Some(why) = approvals.unavailable() {
         return Outcome::fail(format!("Denied: approvals are unavailable ({why})"));
     }
-    match approvals.use_grant(&inv.ctx.session_key, tool, subject) {
+    match approvals
+        .use_grant(&inv.ctx.session_key, tool, subject)
+        .await
+    {
         Ok(Some(grant)) => return Outcome::pass(format!("Approved by {}", grant.description)),
         Ok(None) => {}
         Err(e) => return Outcome::fail(format!("Denied: approvals could not be updated ({e})")),
     }
-    let (request, new) = match approvals.open_request(request(inv, reason.clone())) {
+    let (request, new) = match approvals.open_request(request(inv, reason.clone())).await {
         Ok(opened) => opened,
-        Err(e) => {
+        // Fails closed: the call is denied, with the limit in the message.
+        Err(e @ RequestError::Full { .. }) => return Outcome::fail(format!("Denied: {e}")),
+        Err(RequestError::Store(e)) => {
             return Outcome::fail(format!(
                 "Denied: the approval request could not be stored ({e})"
             ));
@@ -69,7 +74,8 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
             action: TimeoutAction::Deny,
         } => Outcome::fail("Approval timed out; denied"),
         Resolution::Released => {
-            // The daemon is stopping: answer ask; the request stays pending for the restart.
+            // The daemon is stopping (the request stays pending for the restart), or the
+            // store failed and nothing can be decided: answer ask.
             Outcome::fail(format!("Approval required: {reason}")).with_approval(request)
         }
     };

@@ -1,12 +1,18 @@
 //! Approvals: calls that wait for a human, the decisions humans take, and the grants those
 //! decisions leave behind (DESIGN.md, "Approvals").
 //!
-//! [`Approvals`] keeps the state in memory and writes every change through its
-//! [`ApprovalStore`] before answering, while holding its lock: writes are serialised, and a
-//! decision that was acknowledged is on disk.
+//! [`Approvals`] keeps the state in memory. Every change is made under its lock and queued,
+//! in that order, to a writer thread that stores it ([`writer`]); the call that made the
+//! change answers only once it is stored, and so does any call whose answer rests on a change
+//! still queued (a grant, a request found pending): what was acknowledged is on disk. No
+//! file is touched on the async workers.
 
+pub mod change;
+mod files;
+mod journal;
 pub mod model;
 pub mod store;
+mod writer;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -16,10 +22,37 @@ use globset::{GlobBuilder, GlobMatcher};
 use serde::Serialize;
 use tokio::sync::watch;
 
+pub use change::Change;
 pub use model::{ApprovalRequest, Grant, HistoryEntry, State};
-pub use store::{ApprovalStore, FileStore, StoreError};
+pub use store::{ApprovalStore, DEFAULT_COMPACT_BYTES, FileStore, StoreError, read_state};
 
 use crate::config::{ApprovalDecision, TimeoutAction};
+use crate::mask::FieldMask;
+use writer::Writer;
+
+/// Pending requests kept at most, by default.
+pub const DEFAULT_MAX_PENDING: usize = 1000;
+
+/// How the approvals behave.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Pending requests kept at most; past it a new request is refused
+    /// ([`RequestError::Full`]), and the caller denied. Pending ones still expire at their
+    /// deadlines, oldest first.
+    pub max_pending: usize,
+    /// What is masked in the tool arguments of a request before it is kept (and so listed and
+    /// shown): the decision log's mask.
+    pub mask: FieldMask,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_pending: DEFAULT_MAX_PENDING,
+            mask: FieldMask::default(),
+        }
+    }
+}
 
 /// How a request ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -42,9 +75,25 @@ pub enum Resolution {
         /// What applied.
         action: TimeoutAction,
     },
-    /// The wait was cut short because the daemon is shutting down; the request stays pending
-    /// (and is read back at the next start).
+    /// The wait was cut short: the daemon is shutting down (the request stays pending and is
+    /// read back at the next start), or the store failed and nothing can be decided.
     Released,
+}
+
+/// Why a request could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// Too many requests are pending.
+    #[error(
+        "{limit} approval requests are already pending (the limit); decide some or let them expire"
+    )]
+    Full {
+        /// The limit ([`Options::max_pending`]).
+        limit: usize,
+    },
+    /// The request could not be stored, so it was not opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// Why a decision was refused.
@@ -78,7 +127,7 @@ pub enum DecideError {
         /// Why.
         reason: String,
     },
-    /// The decision could not be stored, so it was not taken.
+    /// The decision could not be stored, so it was not acknowledged.
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -93,8 +142,12 @@ pub struct GrantMatch {
 /// The live approvals state over a store.
 #[derive(Debug)]
 pub struct Approvals {
-    store: Box<dyn ApprovalStore>,
+    /// The writer over the store; none when the store is unusable (deny-all).
+    writer: Option<Writer>,
+    /// A store that is not written, held for its lock (deny-all).
+    _held: Mutex<Option<Box<dyn ApprovalStore>>>,
     inner: Mutex<Inner>,
+    options: Options,
     /// Set when the store could not be read and the daemon runs deny-all.
     unavailable: Option<String>,
     /// Becomes true when waiting callers must be answered now (shutdown).
@@ -108,30 +161,70 @@ struct Inner {
     always: Vec<(String, String, GlobMatcher)>,
     /// Resolution channels of pending requests, for callers that wait.
     waiters: HashMap<String, watch::Sender<Option<Resolution>>>,
+    /// Changes queued to the writer so far: an answer that rests on the state must wait until
+    /// this many are stored.
+    submitted: u64,
 }
 
+/// A waiting caller to answer once the change that settles its request is stored.
+type Settled = (watch::Sender<Option<Resolution>>, Resolution);
+
 impl Approvals {
-    /// Opens the approvals kept in `store`.
-    pub fn open(store: Box<dyn ApprovalStore>) -> Result<Approvals, StoreError> {
+    /// Opens the approvals kept in `store`. This reads the store: call it before the async
+    /// runtime serves, or from a blocking thread.
+    pub fn open(
+        mut store: Box<dyn ApprovalStore>,
+        options: Options,
+    ) -> Result<Approvals, StoreError> {
         let state = store.load()?;
+        Approvals::start(store, state, options)
+    }
+
+    /// Serves `state`, just loaded from `store`. Requests kept with arguments the mask hides
+    /// (by an older version, or under another mask) are masked, and the store compacted so
+    /// the clear values leave the disk. Like [`Approvals::open`], not for an async worker.
+    pub fn start(
+        mut store: Box<dyn ApprovalStore>,
+        mut state: State,
+        options: Options,
+    ) -> Result<Approvals, StoreError> {
+        let mut masked = false;
+        for request in &mut state.pending {
+            if let Some(args) = &request.args {
+                let hidden = options.mask.apply(args);
+                if hidden != *args {
+                    request.args = Some(hidden);
+                    masked = true;
+                }
+            }
+        }
+        if masked {
+            store.compact(&state)?;
+        }
+        let writer = Writer::start(store, state.clone())?;
         let mut inner = Inner {
             state,
             ..Inner::default()
         };
         inner.compile();
         Ok(Approvals {
-            store,
+            writer: Some(writer),
+            _held: Mutex::new(None),
             inner: Mutex::new(inner),
+            options,
             unavailable: None,
             released: watch::channel(false).0,
         })
     }
 
-    /// Approvals that deny every request, because the store is unusable (`reason`).
+    /// Approvals that deny every request, because the store is unusable (`reason`). The store
+    /// is kept, unwritten, for its lock.
     pub fn deny_all(store: Box<dyn ApprovalStore>, reason: String) -> Approvals {
         Approvals {
-            store,
+            writer: None,
+            _held: Mutex::new(Some(store)),
             inner: Mutex::new(Inner::default()),
+            options: Options::default(),
             unavailable: Some(reason),
             released: watch::channel(false).0,
         }
@@ -143,18 +236,73 @@ impl Approvals {
         self.released.send_replace(true);
     }
 
-    /// Why approvals are unavailable (every request is denied), if they are.
-    pub fn unavailable(&self) -> Option<&str> {
-        self.unavailable.as_deref()
+    /// Why approvals are unavailable (every request is denied), if they are: the store could
+    /// not be read at start, or a write failed since.
+    pub fn unavailable(&self) -> Option<String> {
+        self.unavailable.clone().or_else(|| {
+            self.writer
+                .as_ref()
+                .and_then(Writer::failed)
+                .map(|e| StoreError::Failed(e).to_string())
+        })
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// An error when nothing can be stored any more.
+    fn writable(&self) -> Result<(), StoreError> {
+        match &self.writer {
+            Some(writer) => writer
+                .failed()
+                .map_or(Ok(()), |e| Err(StoreError::Failed(e))),
+            None => Err(StoreError::WriterGone),
+        }
+    }
+
+    /// Applies `change` to the live state and queues it to the writer, in that order, under
+    /// the lock (`inner`): the journal's order is the state's.
+    fn record(&self, inner: &mut Inner, change: Change) {
+        change.apply(&mut inner.state);
+        inner.submitted += 1;
+        if let Some(writer) = &self.writer {
+            writer.submit(change);
+        }
+    }
+
+    /// Waits until the first `upto` changes are stored.
+    async fn stored(&self, upto: u64) -> Result<(), StoreError> {
+        match &self.writer {
+            _ if upto == 0 => Ok(()),
+            Some(writer) => writer.durable(upto).await,
+            None => Err(StoreError::WriterGone),
+        }
+    }
+
+    /// Answers waiting callers once their requests' change is stored (`result`); when it
+    /// could not be, they are answered [`Resolution::Released`] (`ask`): nothing stored
+    /// may let a call through.
+    fn answer(settled: Vec<Settled>, result: &Result<(), StoreError>) {
+        for (waiter, resolution) in settled {
+            let resolution = if result.is_ok() {
+                resolution
+            } else {
+                Resolution::Released
+            };
+            let _ = waiter.send(Some(resolution));
+        }
+    }
+
     /// The grant that lets this call through without asking, if any. A one-time approval is
-    /// used up by the call it lets through.
-    pub fn use_grant(
+    /// used up by the call it lets through. It answers once the grant, and its use, are
+    /// stored.
+    pub async fn use_grant(
         &self,
         session_key: &str,
         tool: Option<&str>,
@@ -163,8 +311,23 @@ impl Approvals {
         if self.unavailable.is_some() {
             return Ok(None);
         }
-        let mut inner = self.lock();
-        let tool = tool.unwrap_or("");
+        self.writable()?;
+        let (found, upto) = {
+            let mut inner = self.lock();
+            let found = self.find_grant(&mut inner, session_key, tool.unwrap_or(""), subject);
+            (found, inner.submitted)
+        };
+        self.stored(upto).await?;
+        Ok(found)
+    }
+
+    fn find_grant(
+        &self,
+        inner: &mut Inner,
+        session_key: &str,
+        tool: &str,
+        subject: &str,
+    ) -> Option<GrantMatch> {
         for (id, grant_tool, glob) in &inner.always {
             if grant_tool == tool && glob.is_match(subject) {
                 let pattern = inner
@@ -178,12 +341,12 @@ impl Approvals {
                         _ => None,
                     })
                     .unwrap_or_default();
-                return Ok(Some(GrantMatch {
+                return Some(GrantMatch {
                     description: format!("always grant `{pattern}`"),
-                }));
+                });
             }
         }
-        let found = inner.state.grants.iter().position(|g| match g {
+        let found = inner.state.grants.iter().find(|g| match g {
             Grant::Session {
                 session_key: s,
                 tool: t,
@@ -197,70 +360,101 @@ impl Approvals {
                 ..
             } => s == session_key && t == tool && sub == subject,
             Grant::Always { .. } => false,
-        });
-        let Some(index) = found else {
-            return Ok(None);
-        };
-        if let Grant::Once { by, .. } = &inner.state.grants[index] {
-            let description = format!("one-time approval by {by}");
-            let mut next = inner.state.clone();
-            next.grants.remove(index);
-            self.store.save(&next)?;
-            inner.state = next;
-            return Ok(Some(GrantMatch { description }));
+        })?;
+        match found {
+            Grant::Once { id, by, .. } => {
+                let description = format!("one-time approval by {by}");
+                let grant_id = id.clone();
+                self.record(inner, Change::GrantUsed { grant_id });
+                Some(GrantMatch { description })
+            }
+            Grant::Session { by, .. } => Some(GrantMatch {
+                description: format!("session grant by {by}"),
+            }),
+            Grant::Always { .. } => None,
         }
-        let by = match &inner.state.grants[index] {
-            Grant::Session { by, .. } => by.clone(),
-            _ => String::new(),
-        };
-        Ok(Some(GrantMatch {
-            description: format!("session grant by {by}"),
-        }))
     }
 
-    /// Records `request` as pending, unless the same call (hook, session, tool, subject) is
-    /// pending already; returns the pending request and whether it is new.
-    pub fn open_request(
+    /// Records `request` as pending, its arguments masked, unless the same call (hook,
+    /// session, tool, subject) is pending already; returns the pending request and whether it
+    /// is new. Past [`Options::max_pending`] a new request is refused.
+    pub async fn open_request(
         &self,
-        request: ApprovalRequest,
-    ) -> Result<(ApprovalRequest, bool), StoreError> {
-        let mut inner = self.lock();
-        if let Some(existing) = inner.state.pending.iter().find(|p| {
-            p.hook == request.hook
-                && p.session_key == request.session_key
-                && p.tool == request.tool
-                && p.subject == request.subject
-        }) {
-            return Ok((existing.clone(), false));
-        }
-        let mut next = inner.state.clone();
-        next.pending.push(request.clone());
-        self.store.save(&next)?;
-        inner.state = next;
-        inner
-            .waiters
-            .insert(request.id.clone(), watch::channel(None).0);
-        Ok((request, true))
+        mut request: ApprovalRequest,
+    ) -> Result<(ApprovalRequest, bool), RequestError> {
+        self.writable()?;
+        let (opened, upto) = {
+            let mut inner = self.lock();
+            let existing = inner.state.pending.iter().find(|p| {
+                p.hook == request.hook
+                    && p.session_key == request.session_key
+                    && p.tool == request.tool
+                    && p.subject == request.subject
+            });
+            let opened = match existing {
+                Some(existing) => (existing.clone(), false),
+                None if inner.state.pending.len() >= self.options.max_pending => {
+                    return Err(RequestError::Full {
+                        limit: self.options.max_pending,
+                    });
+                }
+                None => {
+                    request.args = request.args.map(|a| self.options.mask.apply(&a));
+                    self.record(
+                        &mut inner,
+                        Change::Opened {
+                            request: request.clone(),
+                        },
+                    );
+                    inner
+                        .waiters
+                        .insert(request.id.clone(), watch::channel(None).0);
+                    (request, true)
+                }
+            };
+            (opened, inner.submitted)
+        };
+        self.stored(upto).await?;
+        Ok(opened)
     }
 
     /// Decides a pending request. Exactly one decision wins; later ones get
-    /// [`DecideError::AlreadyDecided`].
-    pub fn decide(
+    /// [`DecideError::AlreadyDecided`]. It answers, and a caller waiting on the request is
+    /// answered, once the decision is stored.
+    pub async fn decide(
         &self,
         id: &str,
         decision: ApprovalDecision,
         by: &str,
         pattern: Option<&str>,
     ) -> Result<(ApprovalRequest, Resolution), DecideError> {
-        let mut inner = self.lock();
-        let Some(index) = inner.state.pending.iter().position(|p| p.id == id) else {
+        let (request, resolution, settled, upto) = {
+            let mut inner = self.lock();
+            let (request, resolution, settled) =
+                self.decide_locked(&mut inner, id, decision, by, pattern)?;
+            (request, resolution, settled, inner.submitted)
+        };
+        let stored = self.stored(upto).await;
+        Approvals::answer(settled.into_iter().collect(), &stored);
+        stored?;
+        Ok((request, resolution))
+    }
+
+    fn decide_locked(
+        &self,
+        inner: &mut Inner,
+        id: &str,
+        decision: ApprovalDecision,
+        by: &str,
+        pattern: Option<&str>,
+    ) -> Result<(ApprovalRequest, Resolution, Option<Settled>), DecideError> {
+        let Some(request) = inner.state.pending.iter().find(|p| p.id == id).cloned() else {
             return Err(if inner.state.history.iter().any(|h| h.request_id == id) {
                 DecideError::AlreadyDecided(id.to_owned())
             } else {
                 DecideError::NotFound(id.to_owned())
             });
         };
-        let request = inner.state.pending[index].clone();
         if by.trim().is_empty() || by == "timeout" {
             return Err(DecideError::InvalidBy(by.to_owned()));
         }
@@ -273,6 +467,7 @@ impl Approvals {
                 allowed: request.allowed_decisions,
             });
         }
+        self.writable()?;
         let now = now_ms();
         let tool = request.tool.clone().unwrap_or_default();
         // A caller waiting on this request takes a one-time approval itself; only a caller
@@ -281,14 +476,12 @@ impl Approvals {
             .waiters
             .get(id)
             .is_some_and(|w| w.receiver_count() > 0);
-        let mut next = inner.state.clone();
-        next.pending.remove(index);
         let mut granted_pattern = None;
         let mut new_always = None;
-        match decision {
-            ApprovalDecision::Deny => {}
-            ApprovalDecision::Approve if waited_for => {}
-            ApprovalDecision::Approve => next.grants.push(Grant::Once {
+        let grant = match decision {
+            ApprovalDecision::Deny => None,
+            ApprovalDecision::Approve if waited_for => None,
+            ApprovalDecision::Approve => Some(Grant::Once {
                 id: new_id("g"),
                 session_key: request.session_key.clone(),
                 tool,
@@ -296,7 +489,7 @@ impl Approvals {
                 by: by.to_owned(),
                 at_ms: now,
             }),
-            ApprovalDecision::ApproveSession => next.grants.push(Grant::Session {
+            ApprovalDecision::ApproveSession => Some(Grant::Session {
                 id: new_id("g"),
                 session_key: request.session_key.clone(),
                 tool,
@@ -317,17 +510,17 @@ impl Approvals {
                 let shown = format!("{grant_tool}:{glob}");
                 granted_pattern = Some(shown.clone());
                 new_always = Some((id.clone(), grant_tool.clone(), matcher));
-                next.grants.push(Grant::Always {
+                Some(Grant::Always {
                     id,
                     pattern: shown,
                     tool: grant_tool,
                     glob,
                     by: by.to_owned(),
                     at_ms: now,
-                });
+                })
             }
-        }
-        next.remember(HistoryEntry {
+        };
+        let entry = HistoryEntry {
             request_id: request.id.clone(),
             decision,
             by: by.to_owned(),
@@ -336,9 +529,15 @@ impl Approvals {
             subject: request.subject.clone(),
             session_key: request.session_key.clone(),
             pattern: granted_pattern,
-        });
-        self.store.save(&next)?;
-        inner.state = next;
+        };
+        self.record(
+            inner,
+            Change::Decided {
+                request_id: request.id.clone(),
+                grant,
+                entry,
+            },
+        );
         // Only the new grant is compiled: recompiling them all would make each decision
         // slower as grants accumulate, while evaluations wait on this lock.
         inner.always.extend(new_always);
@@ -349,69 +548,84 @@ impl Approvals {
                 decision: other,
             },
         };
-        if let Some(waiter) = inner.waiters.remove(id) {
-            let _ = waiter.send(Some(resolution.clone()));
-        }
-        Ok((request, resolution))
+        let settled = inner
+            .waiters
+            .remove(id)
+            .map(|waiter| (waiter, resolution.clone()));
+        Ok((request, resolution, settled))
     }
 
-    /// Resolves every pending request past its expiry by its `timeoutAction`.
-    pub fn expire_due(&self) -> Result<Vec<(ApprovalRequest, Resolution)>, StoreError> {
+    /// Resolves every pending request past its expiry by its `timeoutAction`, once stored.
+    pub async fn expire_due(&self) -> Result<Vec<(ApprovalRequest, Resolution)>, StoreError> {
         let now = now_ms();
-        let mut inner = self.lock();
-        if !inner.state.pending.iter().any(|p| p.expires_at_ms <= now) {
-            return Ok(Vec::new());
-        }
-        let mut next = inner.state.clone();
-        let (due, kept): (Vec<_>, Vec<_>) =
-            next.pending.drain(..).partition(|p| p.expires_at_ms <= now);
-        next.pending = kept;
-        for request in &due {
-            next.remember(HistoryEntry {
-                request_id: request.id.clone(),
-                decision: match request.timeout_action {
-                    TimeoutAction::Deny => ApprovalDecision::Deny,
-                    TimeoutAction::Allow => ApprovalDecision::Approve,
-                },
-                by: "timeout".to_owned(),
-                at_ms: now,
-                tool: request.tool.clone(),
-                subject: request.subject.clone(),
-                session_key: request.session_key.clone(),
-                pattern: None,
-            });
-        }
-        self.store.save(&next)?;
-        inner.state = next;
-        let mut resolved = Vec::new();
-        for request in due {
-            let resolution = Resolution::TimedOut {
-                action: request.timeout_action,
-            };
-            if let Some(waiter) = inner.waiters.remove(&request.id) {
-                let _ = waiter.send(Some(resolution.clone()));
+        let (resolved, settled, upto) = {
+            let mut inner = self.lock();
+            if !inner.state.pending.iter().any(|p| p.expires_at_ms <= now) {
+                return Ok(Vec::new());
             }
-            resolved.push((request, resolution));
-        }
+            self.writable()?;
+            let due: Vec<ApprovalRequest> = inner
+                .state
+                .pending
+                .iter()
+                .filter(|p| p.expires_at_ms <= now)
+                .cloned()
+                .collect();
+            let entries = due
+                .iter()
+                .map(|request| HistoryEntry {
+                    request_id: request.id.clone(),
+                    decision: match request.timeout_action {
+                        TimeoutAction::Deny => ApprovalDecision::Deny,
+                        TimeoutAction::Allow => ApprovalDecision::Approve,
+                    },
+                    by: "timeout".to_owned(),
+                    at_ms: now,
+                    tool: request.tool.clone(),
+                    subject: request.subject.clone(),
+                    session_key: request.session_key.clone(),
+                    pattern: None,
+                })
+                .collect();
+            self.record(&mut inner, Change::Expired { entries });
+            let mut resolved = Vec::new();
+            let mut settled = Vec::new();
+            for request in due {
+                let resolution = Resolution::TimedOut {
+                    action: request.timeout_action,
+                };
+                if let Some(waiter) = inner.waiters.remove(&request.id) {
+                    settled.push((waiter, resolution.clone()));
+                }
+                resolved.push((request, resolution));
+            }
+            (resolved, settled, inner.submitted)
+        };
+        let stored = self.stored(upto).await;
+        Approvals::answer(settled, &stored);
+        stored?;
         Ok(resolved)
     }
 
     /// Waits until request `id` is decided or expires (then its `timeoutAction` applies).
     pub async fn wait(&self, id: &str) -> Resolution {
-        let (mut rx, expires_at_ms, timeout_action) = {
+        let found = {
             let mut inner = self.lock();
-            let Some(request) = inner.state.pending.iter().find(|p| p.id == id).cloned() else {
-                return self.settled(id);
-            };
-            let sender = inner
-                .waiters
-                .entry(id.to_owned())
-                .or_insert_with(|| watch::channel(None).0);
-            (
-                sender.subscribe(),
-                request.expires_at_ms,
-                request.timeout_action,
-            )
+            match inner.state.pending.iter().find(|p| p.id == id).cloned() {
+                Some(request) => {
+                    let sender = inner
+                        .waiters
+                        .entry(id.to_owned())
+                        .or_insert_with(|| watch::channel(None).0);
+                    Ok((sender.subscribe(), request.expires_at_ms))
+                }
+                None => Err(inner.submitted),
+            }
+        };
+        let (mut rx, expires_at_ms) = match found {
+            Ok(waiting) => waiting,
+            // Settled already: answer once that is stored.
+            Err(upto) => return self.settled_when_stored(id, upto).await,
         };
         let left = Duration::from_millis(expires_at_ms.saturating_sub(now_ms()));
         let decided = async {
@@ -429,18 +643,29 @@ impl Approvals {
             }
             _ = released.wait_for(|r| *r) => return Resolution::Released,
         }
-        match self.expire_due() {
-            Ok(resolved) => resolved
-                .into_iter()
-                .find(|(r, _)| r.id == id)
-                .map(|(_, resolution)| resolution)
-                .unwrap_or_else(|| self.settled(id)),
-            Err(e) => {
-                tracing::error!(error = %e, "cannot record an approval timeout");
-                Resolution::TimedOut {
-                    action: timeout_action,
+        match self.expire_due().await {
+            Ok(resolved) => match resolved.into_iter().find(|(r, _)| r.id == id) {
+                Some((_, resolution)) => resolution,
+                // Settled meanwhile, by someone else's change: answer once that is stored.
+                None => {
+                    let upto = self.lock().submitted;
+                    self.settled_when_stored(id, upto).await
                 }
+            },
+            Err(e) => {
+                // Approvals are unavailable now: fail closed, whatever `timeoutAction` says.
+                tracing::error!(error = %e, "cannot record an approval timeout");
+                Resolution::Released
             }
+        }
+    }
+
+    /// [`Approvals::settled`], once the first `upto` changes are stored; `Released` when
+    /// they cannot be.
+    async fn settled_when_stored(&self, id: &str, upto: u64) -> Resolution {
+        match self.stored(upto).await {
+            Ok(()) => self.settled(id),
+            Err(_) => Resolution::Released,
         }
     }
 
@@ -503,17 +728,24 @@ impl Approvals {
         self.lock().state.history.iter().cloned().collect()
     }
 
-    /// Removes a grant; false when there is none with this id.
-    pub fn revoke(&self, grant_id: &str) -> Result<bool, StoreError> {
-        let mut inner = self.lock();
-        let Some(index) = inner.state.grants.iter().position(|g| g.id() == grant_id) else {
-            return Ok(false);
+    /// Removes a grant, once stored; false when there is none with this id.
+    pub async fn revoke(&self, grant_id: &str) -> Result<bool, StoreError> {
+        let upto = {
+            let mut inner = self.lock();
+            if !inner.state.grants.iter().any(|g| g.id() == grant_id) {
+                return Ok(false);
+            }
+            self.writable()?;
+            self.record(
+                &mut inner,
+                Change::Revoked {
+                    grant_id: grant_id.to_owned(),
+                },
+            );
+            inner.always.retain(|(id, _, _)| id != grant_id);
+            inner.submitted
         };
-        let mut next = inner.state.clone();
-        next.grants.remove(index);
-        self.store.save(&next)?;
-        inner.state = next;
-        inner.always.retain(|(id, _, _)| id != grant_id);
+        self.stored(upto).await?;
         Ok(true)
     }
 }
@@ -602,33 +834,4 @@ pub(crate) fn now_ms() -> u64 {
 pub type SharedApprovals = Arc<Approvals>;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn literal_subjects_escape_glob_syntax() {
-        let glob = compile_glob(&glob_literal("ls *.md [x]")).unwrap();
-        assert!(glob.is_match("ls *.md [x]"));
-        assert!(!glob.is_match("ls a.md [x]"));
-    }
-
-    #[test]
-    fn patterns_need_a_tool_and_a_glob() {
-        assert!(split_pattern("ls *", "exec").is_err());
-        let (tool, glob) = split_pattern("Read:*.md", "exec").unwrap();
-        assert_eq!(tool, "Read");
-        assert!(compile_glob(&glob).unwrap().is_match("/home/me/notes/a.md"));
-    }
-
-    #[test]
-    fn the_request_tool_may_contain_a_colon() {
-        let (tool, glob) =
-            split_pattern("github:create_issue:bug *", "github:create_issue").unwrap();
-        assert_eq!(
-            (tool.as_str(), glob.as_str()),
-            ("github:create_issue", "bug *")
-        );
-        let (tool, glob) = split_pattern("exec:curl http://x", "exec").unwrap();
-        assert_eq!((tool.as_str(), glob.as_str()), ("exec", "curl http://x"));
-    }
-}
+mod tests;

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use hookgate::approvals::{Approvals, FileStore, StoreError};
+use hookgate::approvals::{Approvals, FileStore, Options, StoreError};
 use hookgate::config::ApprovalDecision;
 use hookgate::terminal::{self, escape};
 use serde_json::{Value, json};
@@ -120,7 +120,7 @@ fn open_file(args: &Args) -> Result<Approvals, Opened> {
         Err(StoreError::Locked { .. }) => return Err(Opened::Locked),
         Err(e) => return Err(Opened::Failed(e.to_string())),
     };
-    Approvals::open(Box::new(store)).map_err(|e| Opened::Failed(e.to_string()))
+    Approvals::open(Box::new(store), Options::default()).map_err(|e| Opened::Failed(e.to_string()))
 }
 
 fn decider(by: Option<&String>) -> String {
@@ -139,6 +139,14 @@ fn approve_decision(session: bool, always: bool) -> ApprovalDecision {
 
 /// Works on the file directly (no daemon runs).
 fn on_file(args: &Args, approvals: &Approvals) -> Result<String, String> {
+    // A change is stored by the approvals' writer thread, and awaited.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(on_file_async(args, approvals))
+}
+
+async fn on_file_async(args: &Args, approvals: &Approvals) -> Result<String, String> {
     let value = match &args.command {
         Sub::List => json!({ "pending": approvals.pending() }),
         Sub::Show { id } => match approvals.find(id) {
@@ -156,18 +164,20 @@ fn on_file(args: &Args, approvals: &Approvals) -> Result<String, String> {
             let decision = approve_decision(*session, *always);
             let (request, resolution) = approvals
                 .decide(id, decision, &decider(by.as_ref()), pattern.as_deref())
+                .await
                 .map_err(|e| e.to_string())?;
             json!({ "request": request, "resolution": resolution })
         }
         Sub::Deny { id, by } => {
             let (request, resolution) = approvals
                 .decide(id, ApprovalDecision::Deny, &decider(by.as_ref()), None)
+                .await
                 .map_err(|e| e.to_string())?;
             json!({ "request": request, "resolution": resolution })
         }
         Sub::Grants => json!({ "grants": approvals.grants() }),
         Sub::Revoke { id } => {
-            if !approvals.revoke(id).map_err(|e| e.to_string())? {
+            if !approvals.revoke(id).await.map_err(|e| e.to_string())? {
                 return Err(format!("no grant `{id}`"));
             }
             json!({ "revoked": id })

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hookgate::actions::Services;
-use hookgate::approvals::{ApprovalStore, Approvals, FileStore};
+use hookgate::approvals::{
+    ApprovalStore, Approvals, DEFAULT_COMPACT_BYTES, DEFAULT_MAX_PENDING, FileStore, Options,
+};
 use hookgate::config::regular_file::{FileError, RegularFile};
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
@@ -73,6 +75,13 @@ pub(crate) struct Args {
     /// start with approvals `deny-all` (every require_approval call is denied).
     #[arg(long, value_enum, default_value_t)]
     approvals_fallback: ApprovalsFallback,
+    /// Most approval requests pending at once; past it a new request is denied, with the
+    /// limit in the message, until some are decided or expire.
+    #[arg(long, default_value_t = DEFAULT_MAX_PENDING, value_name = "N", value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u32).range(1..), |n| n as usize))]
+    max_pending_approvals: usize,
+    /// Size of the approvals journal past which it is folded into the approvals file.
+    #[arg(long, default_value_t = DEFAULT_COMPACT_BYTES, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    approvals_journal_limit: u64,
     /// Do not watch the policy file; reload only on SIGHUP or POST /v1/reload.
     #[arg(long)]
     no_watch: bool,
@@ -146,14 +155,24 @@ fn start(args: Args, log_format: LogFormat) -> Result<(), Failure> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let approvals = open_approvals(&path, args.approvals.as_deref(), args.approvals_fallback)?;
+    // One mask for the decision log, the console's recent decisions and approval requests.
+    let mask = FieldMask::new(args.mask_fields.iter().map(String::as_str));
+    let options = Options {
+        max_pending: args.max_pending_approvals,
+        mask: mask.clone(),
+    };
+    let approvals = open_approvals(
+        &path,
+        args.approvals.as_deref(),
+        args.approvals_journal_limit,
+        options,
+        args.approvals_fallback,
+    )?;
     let services = Services::default().with_approvals(Arc::new(approvals));
     let live = LivePolicy::load(&path, Arc::new(services)).map_err(|e| {
         report::print_config_error(&e);
         Failure::Reported
     })?;
-    // One mask for the decision log and the console's recent decisions.
-    let mask = FieldMask::new(args.mask_fields.iter().map(String::as_str));
     let config = ServerConfig {
         tokens,
         console_login: None,
@@ -260,19 +279,26 @@ fn default_workers() -> usize {
 }
 
 /// The approvals kept beside the policy (or in `file`). A file that cannot be used stops the
-/// start, unless the fallback says deny-all; it is never replaced.
+/// start, unless the fallback says deny-all; it is never replaced. Runs before the runtime
+/// serves: the store is read here, on the main thread.
 fn open_approvals(
     policy: &Path,
     file: Option<&Path>,
+    journal_limit: u64,
+    options: Options,
     fallback: ApprovalsFallback,
 ) -> Result<Approvals, String> {
     let path = file.map_or_else(
         || policy.with_file_name("approvals.json"),
         Path::to_path_buf,
     );
-    let store = FileStore::open(&path).map_err(|e| format!("approvals: {e}"))?;
+    let mut store = FileStore::open(&path)
+        .map_err(|e| format!("approvals: {e}"))?
+        .compact_after(journal_limit);
     match store.load() {
-        Ok(_) => Approvals::open(Box::new(store)).map_err(|e| format!("approvals: {e}")),
+        Ok(state) => {
+            Approvals::start(Box::new(store), state, options).map_err(|e| format!("approvals: {e}"))
+        }
         Err(e) => match fallback {
             ApprovalsFallback::Refuse => Err(format!(
                 "approvals: {e}. The file is left as it is; fix or move it, or start with \

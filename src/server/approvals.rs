@@ -95,7 +95,10 @@ pub(crate) async fn decide(
 ) -> Result<Response, ApiError> {
     let body: DecisionBody = super::evaluate::parse(&body)?;
     let by = body.by.as_deref().unwrap_or("api");
-    match approvals(&app)?.decide(&id, body.decision, by, body.pattern.as_deref()) {
+    match approvals(&app)?
+        .decide(&id, body.decision, by, body.pattern.as_deref())
+        .await
+    {
         Ok((request, resolution)) => {
             Ok(Json(json!({ "request": request, "resolution": resolution })).into_response())
         }
@@ -128,7 +131,7 @@ pub(crate) async fn revoke(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    match approvals(&app)?.revoke(&id) {
+    match approvals(&app)?.revoke(&id).await {
         Ok(true) => Ok(Json(json!({ "revoked": id })).into_response()),
         Ok(false) => Err(ApiError::not_found(format!("no grant `{id}`"))),
         Err(e) => Err(ApiError::new(

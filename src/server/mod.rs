@@ -32,10 +32,11 @@ use axum::routing::{get, post};
 use metrics_exporter_prometheus::PrometheusHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 
+pub use crate::mask::{DEFAULT_MASKED_FIELDS, FieldMask, MASKED};
 pub use auth::{
     BearerToken, LoginAnnouncer, MAX_TOKEN_FILE_BYTES, SharedToken, TokenError, Tokens,
 };
-pub use decision_log::{DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, MASKED};
+pub use decision_log::DecisionLog;
 pub use metrics::install_recorder;
 
 use crate::reload::LivePolicy;
@@ -219,7 +220,11 @@ pub async fn serve(
         tokio::spawn(async move {
             loop {
                 tokio::time::sleep(APPROVAL_SWEEP).await;
-                if let Err(e) = approvals.expire_due() {
+                if approvals.unavailable().is_some() {
+                    // Nothing can be recorded (and the failure was logged once).
+                    continue;
+                }
+                if let Err(e) = approvals.expire_due().await {
                     tracing::error!(error = %e, "cannot record expired approval requests");
                 }
             }

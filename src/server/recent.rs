@@ -17,10 +17,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::decision_log::{FieldMask, MASKED};
 use crate::context::HookContext;
 use crate::decision::{Decision, Verdict};
 use crate::graph::iso_timestamp;
+use crate::mask::{FieldMask, MASKED};
 use crate::point::Point;
 
 /// Decisions kept.

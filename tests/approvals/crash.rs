@@ -105,7 +105,7 @@ fn lock(acked: &Mutex<Acked>) -> std::sync::MutexGuard<'_, Acked> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The file after a kill: JSON, and every acknowledged request and decision in it.
+/// The store after a kill: it reads, and holds every acknowledged request and decision.
 fn check_file(dir: &Dir, acked: &Acked, cycle: usize) -> Value {
     let file = stored(dir);
     assert_eq!(file["version"], 1, "cycle {cycle}");
@@ -143,10 +143,12 @@ fn check_file(dir: &Dir, acked: &Acked, cycle: usize) -> Value {
     file
 }
 
-#[test]
-fn kill_9_during_a_burst_of_decisions_loses_no_acknowledged_decision() {
+/// Bursts of decisions, each cut short by `kill -9`, on a daemon started with `args`; after
+/// each kill, every acknowledged request and decision is stored, and a restarted daemon
+/// serves every acknowledged grant. `after_kill` looks at the directory after each kill.
+pub(super) fn kill_cycles(args: &[&str], mut after_kill: impl FnMut(&Dir, usize)) {
     let dir = setup(super::LONG, "");
-    let mut d = Daemon::start(&dir, &["--no-watch"]);
+    let mut d = Daemon::start(&dir, args);
     let mut granted: Vec<String> = Vec::new();
     for (cycle, (threshold, delay)) in CYCLES.into_iter().enumerate() {
         let acked = burst_and_kill(&d, cycle, threshold, delay);
@@ -160,15 +162,16 @@ fn kill_9_during_a_burst_of_decisions_loses_no_acknowledged_decision() {
             "cycle {cycle}: killed before {threshold} decisions"
         );
         let file = check_file(&dir, &acked, cycle);
+        after_kill(&dir, cycle);
         granted.extend(acked.decided.into_iter().map(|(_, subject)| subject));
 
         // The killed daemon's lock is gone: a new one starts on the same file and every
         // acknowledged always-grant, of this cycle and the earlier ones, still applies.
-        d = Daemon::start(&dir, &["--no-watch"]);
+        d = Daemon::start(&dir, args);
         assert_eq!(
             json!(grants(&d)),
             file["grants"],
-            "cycle {cycle}: the restarted daemon does not serve the file's grants"
+            "cycle {cycle}: the restarted daemon does not serve the stored grants"
         );
         for subject in &granted {
             assert_eq!(
@@ -179,4 +182,9 @@ fn kill_9_during_a_burst_of_decisions_loses_no_acknowledged_decision() {
     }
     d.signal("TERM");
     assert_eq!(d.wait_exit().code(), Some(0), "{}", d.stderr_text());
+}
+
+#[test]
+fn kill_9_during_a_burst_of_decisions_loses_no_acknowledged_decision() {
+    kill_cycles(&["--no-watch"], |_, _| {});
 }

@@ -6,6 +6,7 @@ mod concurrency;
 mod crash;
 mod decisions;
 mod persistence;
+mod store;
 mod wait;
 
 use std::path::PathBuf;
@@ -52,13 +53,17 @@ pub fn approvals_file(dir: &Dir) -> PathBuf {
     dir.path().join("approvals.json")
 }
 
-/// The approvals file, parsed (panics when it is missing or not JSON).
+/// The stored approvals as a restarted daemon reads them: the snapshot `approvals.json` and
+/// the journal of changes since (panics when they do not read).
 pub fn stored(dir: &Dir) -> Value {
-    let path = approvals_file(dir);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("{} is not JSON ({e}):\n{text}", path.display()))
+    stored_at(&approvals_file(dir))
+}
+
+/// [`stored`] for the store at `path`.
+pub fn stored_at(path: &std::path::Path) -> Value {
+    let state = hookgate::approvals::read_state(path)
+        .unwrap_or_else(|e| panic!("cannot read the approvals at {}: {e}", path.display()));
+    serde_json::to_value(state).expect("state as JSON")
 }
 
 /// An evaluation of `exec` of `command` in `session` at `turn:tool:pre`.

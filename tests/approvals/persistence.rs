@@ -200,7 +200,7 @@ fn a_second_daemon_on_the_same_file_exits_1() {
     let dir = setup(LONG, "");
     let d = Daemon::start(&dir, &[]);
     let id = ask(&d, "s1", "deploy prod");
-    let before = std::fs::read(approvals_file(&dir)).expect("read");
+    let before = stored(&dir);
 
     for fallback in ["refuse", "deny-all"] {
         let (status, stderr) =
@@ -211,7 +211,7 @@ fn a_second_daemon_on_the_same_file_exits_1() {
         assert!(!stderr.contains("listening on"), "{stderr}");
     }
     // The first daemon is untouched and still decides.
-    assert_eq!(std::fs::read(approvals_file(&dir)).expect("read"), before);
+    assert_eq!(stored(&dir), before);
     assert_eq!(pending_ids(&d, ""), vec![id.clone()]);
     decide(&d, &id, "approve", None);
     allowed(&d, "s1", "deploy prod");
@@ -229,8 +229,7 @@ fn the_approvals_option_names_another_file() {
         !approvals_file(&dir).exists(),
         "approvals.json beside the policy was written"
     );
-    let text = std::fs::read_to_string(&elsewhere).expect("the named file");
-    let file: Value = serde_json::from_str(&text).expect("JSON");
+    let file = super::stored_at(&elsewhere);
     assert_eq!(file["grants"][0]["pattern"], "exec:ls *", "{file}");
     d.signal("TERM");
     assert_eq!(d.wait_exit().code(), Some(0));
