@@ -51,7 +51,7 @@ const COMMAND: Runs = Runs::Command { skip: 0 };
 const AFTER_ONE: Runs = Runs::Command { skip: 1 };
 
 /// Programs that run a command, a script or code.
-pub(super) const PROGRAMS: &[Program] = &[
+pub(super) static PROGRAMS: &[Program] = &[
     row(
         &[
             "sh",
@@ -708,9 +708,21 @@ pub(super) const CODE_FLAGS: &[&str] = &[
     "--command",
 ];
 
-/// The table row for `program` (`python3.12` is `python3`).
+/// The table row for `program`.
 pub(super) fn find(program: &str) -> Option<&'static Program> {
-    PROGRAMS.iter().find(|p| p.names.contains(&program))
+    // Every simple command looks its program up: a hash, not a scan of ~300 names.
+    static BY_NAME: std::sync::LazyLock<std::collections::HashMap<&str, &Program>> =
+        std::sync::LazyLock::new(|| {
+            let mut map = std::collections::HashMap::new();
+            for row in PROGRAMS {
+                for name in row.names {
+                    // The first row naming a program is its row.
+                    map.entry(*name).or_insert(row);
+                }
+            }
+            map
+        });
+    BY_NAME.get(program).copied()
 }
 
 /// Whether `program` is an interpreter of another language.
@@ -821,4 +833,21 @@ pub(super) fn long_options(program: &str) -> Option<Options> {
         long,
         abbreviations: true,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_program_has_one_row_and_is_found_by_every_name() {
+        let mut seen = std::collections::HashSet::new();
+        for row in PROGRAMS {
+            for name in row.names {
+                assert!(seen.insert(*name), "`{name}` has two rows");
+                assert!(std::ptr::eq(find(name).unwrap(), row), "{name}");
+            }
+        }
+        assert!(find("no-such-program").is_none());
+    }
 }
