@@ -295,8 +295,13 @@ impl Pl<'_, '_, '_> {
                 out.push(list);
             }
         }
+        if call.kind() != "call_expression_with_spaced_args" {
+            return out;
+        }
+        // Finding a sibling costs a walk over the parent's children: only for the calls
+        // whose arguments go on as siblings.
         let mut next = call.next_sibling();
-        while call.kind() == "call_expression_with_spaced_args" {
+        loop {
             let Some(arg) = next
                 .filter(|n| is_comma(*n))
                 .and_then(|c| c.next_sibling())
