@@ -325,3 +325,50 @@ fn roles_that_share_a_token_or_a_readable_token_file_are_refused() {
     assert!(err.contains("its mode is 640"), "{err}");
     assert!(!err.contains("group-secret"), "{err}");
 }
+
+/// The agent's shell tricks, as the self-protection pack's own corpus lists them, sent by the
+/// gateway (with its evaluate token) to a daemon running the repo's default HOOKS.yaml: every
+/// attack is refused and every read the corpus allows stays allowed.
+#[test]
+fn the_self_protection_corpus_is_decided_the_same_over_http_with_the_gateway_token() {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let corpus =
+        hookgate::policy_test::file::load_file(&repo.join("policies/self-protection.test.yaml"))
+            .expect("the corpus loads");
+    let dir = Dir::new();
+    token_file(&dir, "evaluate.token", GATEWAY);
+    let config = repo.join("HOOKS.yaml");
+    let approvals = dir.path().join("approvals.json");
+    let log = dir.path().join("decisions.jsonl");
+    let mut cmd = super::serve_command(
+        &dir,
+        &[
+            "serve",
+            "--config",
+            config.to_str().expect("utf-8 path"),
+            "--listen",
+            "127.0.0.1:0",
+            "--no-watch",
+            "--token-file",
+            "evaluate.token",
+            "--approvals",
+            approvals.to_str().expect("utf-8 path"),
+            "--decision-log",
+            log.to_str().expect("utf-8 path"),
+        ],
+    );
+    // The policy's own audit hook writes under the working directory.
+    cmd.current_dir(dir.path());
+    let d = Daemon::spawn(cmd);
+    let client = new_client();
+    let mut blocked = 0;
+    for case in &corpus.cases {
+        let body = json!({ "point": case.point, "context": case.context });
+        let (status, decision) = send(&client, &d, "POST", "/v1/evaluate", Some(GATEWAY), &body);
+        assert_eq!(status, 200, "{}: {decision}", case.name);
+        let expected = serde_json::to_value(case.expect.verdict).expect("verdict");
+        assert_eq!(decision["decision"], expected, "{}: {decision}", case.name);
+        blocked += usize::from(expected == "block");
+    }
+    assert!(blocked >= 60, "the corpus has its attacks: {blocked}");
+}

@@ -301,14 +301,11 @@ impl Pl<'_, '_, '_> {
         // Finding a sibling costs a walk over the parent's children: only for the calls
         // whose arguments go on as siblings.
         let mut next = call.next_sibling();
-        loop {
-            let Some(arg) = next
-                .filter(|n| is_comma(*n))
-                .and_then(|c| c.next_sibling())
-                .filter(|n| n.is_named() && !is_separator(*n))
-            else {
-                break;
-            };
+        while let Some(arg) = next
+            .filter(|n| is_comma(*n))
+            .and_then(|c| c.next_sibling())
+            .filter(|n| n.is_named() && !is_separator(*n))
+        {
             out.push(arg);
             next = arg.next_sibling();
         }
