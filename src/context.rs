@@ -49,6 +49,35 @@ pub struct HookContext {
     /// Correlation id; generated when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace_id: Option<String>,
+    /// The directory the tool runs in, absolute (Claude Code's `cwd`, OpenClaw's `workdir`):
+    /// what relative paths and `cd` on the line resolve against.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absolute_path"
+    )]
+    pub cwd: Option<String>,
+    /// The project root, absolute, when the gateway knows it; otherwise the nearest
+    /// ancestor of `cwd` holding `.git` (see [`crate::matcher::places`]).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "absolute_path"
+    )]
+    pub workspace: Option<String>,
+}
+
+/// An absolute path, or a clear error: a relative one would resolve against wherever the
+/// gate happens to run.
+fn absolute_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let path = Option::<String>::deserialize(d)?;
+    match path {
+        Some(p) if !p.starts_with('/') => Err(serde::de::Error::custom(format!(
+            "must be an absolute path (starting with `/`), not `{p}`"
+        ))),
+        Some(p) if p.contains('\0') => Err(serde::de::Error::custom("must not hold a NUL byte")),
+        p => Ok(p),
+    }
 }
 
 impl HookContext {

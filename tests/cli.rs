@@ -215,6 +215,60 @@ fn check_allows_with_exit_0_and_explains_in_text() {
 }
 
 #[test]
+fn check_places_deletes_against_cwd_and_refuses_a_relative_one() {
+    let dir = Dir::new();
+    dir.write(
+        "HOOKS.yaml",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/policies/destructive.yaml"
+        ))
+        .expect("pack"),
+    );
+    std::fs::create_dir_all(dir.path().join("proj/.git")).expect("project");
+    let cwd = dir.path().join("proj/src");
+    std::fs::create_dir_all(&cwd).expect("src");
+    let check = |extra: &[&str], command: &str| {
+        let arg = format!("command={command}");
+        let mut args = vec![
+            "check",
+            "--point",
+            "turn:tool:pre",
+            "--tool",
+            "exec",
+            "--arg",
+            &arg,
+        ];
+        args.extend_from_slice(extra);
+        args.extend(["--format", "json"]);
+        run(dir.hookgate(&args))
+    };
+    let cwd = cwd.to_str().expect("utf-8");
+    let decided = |out: &std::process::Output| -> serde_json::Value {
+        serde_json::from_str(&stdout(out)).expect("a decision")
+    };
+    let out = check(&["--cwd", cwd], "rm -rf ../target");
+    assert_eq!(decided(&out)["decision"], "allow", "{}", stdout(&out));
+    let out = check(&["--cwd", cwd], "rm -rf ../../proj");
+    assert_eq!(
+        decided(&out)["hook"],
+        "no-delete-workspace-root",
+        "{}",
+        stdout(&out)
+    );
+    // Without a cwd the same delete cannot be placed.
+    let out = check(&[], "rm -rf ../target");
+    assert_eq!(decided(&out)["decision"], "ask", "{}", stdout(&out));
+    let out = check(&["--cwd", "proj"], "ls");
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("--cwd must be an absolute path"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn check_explain_lists_the_commands_found_inside_interpreter_code() {
     let dir = Dir::new();
     let policy = repo().join("HOOKS.yaml");

@@ -1,6 +1,8 @@
 //! The bypass and false-positive corpora (`tests/shell-corpus/`), run through the real
 //! `hookgate check --contexts` with the repository's own `HOOKS.yaml`, for both shell tools.
-//! Prints the block rates; every bypass must be blocked and no everyday command may be.
+//! Each command runs in a project (a `cwd` in a directory holding `.git`), as a gateway that
+//! says where its tools run would send it. Prints the rates; every bypass must be stopped
+//! (blocked, or asked of a human) and no everyday command may be blocked.
 
 use std::path::Path;
 
@@ -40,11 +42,15 @@ fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
         .expect("self-protection pack");
     dir.write(pack, &text);
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(project.join(".git")).expect("project");
+    let cwd = project.to_str().expect("utf-8 path");
     let lines: Vec<String> = commands
         .iter()
         .map(|(_, c)| {
-            json!({"sessionKey": "agent:main:main", "toolName": tool, "toolArgs": {"command": c}})
-                .to_string()
+            json!({"sessionKey": "agent:main:main", "toolName": tool, "toolArgs": {"command": c},
+                   "cwd": cwd})
+            .to_string()
         })
         .collect();
     dir.write("contexts.jsonl", &(lines.join("\n") + "\n"));
@@ -78,8 +84,13 @@ fn blocked(d: &Value) -> bool {
     d["decision"] == "block"
 }
 
+/// Blocked, or waiting for a human: either way the command does not run on its own.
+fn stopped(d: &Value) -> bool {
+    blocked(d) || d["decision"] == "ask"
+}
+
 #[test]
-fn the_default_policy_blocks_every_bypass() {
+fn the_default_policy_stops_every_bypass() {
     let cases = corpus("bypass.txt");
     assert!(cases.len() >= 150, "the corpus shrank: {}", cases.len());
     for tool in ["exec", "Bash"] {
@@ -87,16 +98,17 @@ fn the_default_policy_blocks_every_bypass() {
         let missed: Vec<String> = cases
             .iter()
             .zip(&decisions)
-            .filter(|(_, d)| !blocked(d))
+            .filter(|(_, d)| !stopped(d))
             .map(|((group, c), _)| format!("  [{group}] {c:?}"))
             .collect();
+        let asked = decisions.iter().filter(|d| d["decision"] == "ask").count();
         eprintln!(
-            "bypass corpus, tool {tool}: {} of {} blocked ({:.1}%)",
+            "bypass corpus, tool {tool}: {} of {} stopped ({:.1}%), {asked} of them by asking",
             cases.len() - missed.len(),
             cases.len(),
             100.0 * (cases.len() - missed.len()) as f64 / cases.len() as f64
         );
-        assert!(missed.is_empty(), "not blocked:\n{}", missed.join("\n"));
+        assert!(missed.is_empty(), "not stopped:\n{}", missed.join("\n"));
     }
 }
 
@@ -112,11 +124,18 @@ fn the_default_policy_lets_everyday_commands_through() {
             .filter(|(_, d)| blocked(d))
             .map(|((_, c), d)| format!("  {c:?} by {}: {}", d["hook"], d["message"]))
             .collect();
+        let asked: Vec<&String> = cases
+            .iter()
+            .zip(&decisions)
+            .filter(|(_, d)| d["decision"] == "ask")
+            .map(|((_, c), _)| c)
+            .collect();
         eprintln!(
-            "benign corpus, tool {tool}: {} of {} blocked ({:.1}%)",
+            "benign corpus, tool {tool}: {} of {} blocked ({:.1}%), {} asked: {asked:?}",
             wrong.len(),
             cases.len(),
-            100.0 * wrong.len() as f64 / cases.len() as f64
+            100.0 * wrong.len() as f64 / cases.len() as f64,
+            asked.len()
         );
         assert!(wrong.is_empty(), "blocked:\n{}", wrong.join("\n"));
     }

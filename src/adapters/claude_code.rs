@@ -97,6 +97,8 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
         None => text("last_assistant_message"),
     };
     ctx.subagent_label = text("agent_type");
+    // Claude Code's `cwd` is absolute; anything else is not a place to resolve against.
+    ctx.cwd = text("cwd").filter(|c| c.starts_with('/') && !c.contains('\0'));
     ctx.raw = Some(Value::Object(fields));
     Ok(Event {
         name,

@@ -27,10 +27,23 @@ pub(crate) struct ContextArgs {
     /// Topic id.
     #[arg(long)]
     topic: Option<String>,
+    /// The directory the tool runs in, absolute: relative paths and `cd` resolve against it.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<String>,
+    /// The project root, absolute (default: the nearest ancestor of --cwd holding `.git`).
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<String>,
 }
 
 impl ContextArgs {
     pub(crate) fn build(&self) -> Result<HookContext, String> {
+        for (flag, dir) in [("--cwd", &self.cwd), ("--workspace", &self.workspace)] {
+            if dir.as_ref().is_some_and(|d| !d.starts_with('/')) {
+                return Err(format!(
+                    "{flag} must be an absolute path (starting with `/`)"
+                ));
+            }
+        }
         if let Some(path) = &self.context {
             let text = if path.as_os_str() == "-" {
                 let mut s = String::new();
@@ -42,7 +55,14 @@ impl ContextArgs {
                 std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?
             };
-            return parse_context(&text).map_err(|e| format!("`{}`: {e}", path.display()));
+            let mut ctx = parse_context(&text).map_err(|e| format!("`{}`: {e}", path.display()))?;
+            if self.cwd.is_some() {
+                ctx.cwd.clone_from(&self.cwd);
+            }
+            if self.workspace.is_some() {
+                ctx.workspace.clone_from(&self.workspace);
+            }
+            return Ok(ctx);
         }
         let mut ctx = HookContext::new(
             self.session
@@ -51,6 +71,8 @@ impl ContextArgs {
         );
         ctx.tool_name = self.tool.clone();
         ctx.prompt = self.prompt.clone();
+        ctx.cwd.clone_from(&self.cwd);
+        ctx.workspace.clone_from(&self.workspace);
         ctx.topic_id = self.topic.as_ref().map(|t| match t.parse::<i64>() {
             Ok(n) => Value::from(n),
             Err(_) => Value::String(t.clone()),

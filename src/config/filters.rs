@@ -21,6 +21,10 @@ pub struct CommandFilter {
     pub args_pattern: Option<Pattern>,
     /// Regex that one argument must match.
     pub any_arg: Option<Pattern>,
+    /// Places of which the command must delete something (`rm x`, `find -delete`, ...).
+    pub deletes: Option<Vec<super::Place>>,
+    /// Places of which the command must delete a directory with what is in it (`rm -r`).
+    pub deletes_tree: Option<Vec<super::Place>>,
 }
 
 impl CommandFilter {
@@ -209,10 +213,21 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
             let source = c.get(field)?.as_str()?;
             regex(format!("/command/{field}"), source, &mut problems)
         };
+        let places = |field: &str| {
+            let names = strings(c.get(field)?);
+            Some(
+                names
+                    .iter()
+                    .filter_map(|(_, n)| super::Place::from_name(n))
+                    .collect(),
+            )
+        };
         CommandFilter {
             programs,
             args_pattern: pattern("argsPattern"),
             any_arg: pattern("anyArg"),
+            deletes: places("deletes"),
+            deletes_tree: places("deletesTree"),
         }
     });
     let args = raw.get("args").and_then(Value::as_object).map(|fields| {

@@ -12,6 +12,7 @@ pub mod error;
 mod filters;
 mod model;
 mod pattern;
+mod place;
 pub mod regular_file;
 pub mod report;
 pub(crate) mod schema;
@@ -33,6 +34,7 @@ pub use model::{
     NotifySettings, OnFailure, Risk, TelegramSettings, TimeoutAction, Unparseable, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
+pub use place::Place;
 pub use schema::HOOKS_SCHEMA;
 pub use yaml::{Position, YamlBudget};
 

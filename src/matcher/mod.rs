@@ -7,6 +7,7 @@
 pub mod code;
 pub mod custom;
 pub mod paths;
+pub mod places;
 mod prefilter;
 pub mod shell;
 
@@ -96,6 +97,8 @@ pub struct Subject<'a> {
     indexes: Option<&'a PatternIndexes>,
     command_hits: OnceCell<Hits>,
     session_hits: OnceCell<Hits>,
+    /// Where paths are, for `deletes` filters.
+    places: OnceCell<places::Where>,
     on_unparseable: Unparseable,
     /// Set when a filter matched only because the command could not be read.
     matched_unread: Cell<bool>,
@@ -130,6 +133,7 @@ impl<'a> Subject<'a> {
             indexes,
             command_hits: OnceCell::new(),
             session_hits: OnceCell::new(),
+            places: OnceCell::new(),
             on_unparseable,
             matched_unread: Cell::new(false),
         }
@@ -282,8 +286,30 @@ impl<'a> Subject<'a> {
         });
         line.commands.iter().enumerate().any(|(i, c)| {
             let joined = joined.and_then(|j| j.get(i)).map_or("", String::as_str);
-            filter.accepts(&c.program, &c.args, joined)
+            filter.accepts(&c.program, &c.args, joined) && self.deletes_in(filter, c)
         }) || self.unreadable_matches()
+    }
+
+    /// Whether `command` deletes in the places `filter` names (true when it names none).
+    fn deletes_in(&self, filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
+        if filter.deletes.is_none() && filter.deletes_tree.is_none() {
+            return true;
+        }
+        let deletions = shell::deletes::deletions(command);
+        let places = self.places.get_or_init(|| places::Where::of(self.ctx));
+        let dir = command.dir.as_deref();
+        let place = |d: &shell::deletes::Deletion<'_>| match d.inside {
+            true => places.place_inside(dir, d.path),
+            false => places.place(dir, d.path),
+        };
+        let any_in = |wanted: &Option<Vec<places::Place>>, tree: bool| {
+            wanted.as_ref().is_none_or(|wanted| {
+                deletions
+                    .iter()
+                    .any(|d| (d.recursive || !tree) && wanted.contains(&place(d)))
+            })
+        };
+        any_in(&filter.deletes, false) && any_in(&filter.deletes_tree, true)
     }
 
     /// The simple command that `filter`'s `command` or `commandPattern` matched, if the
@@ -304,14 +330,12 @@ impl<'a> Subject<'a> {
         let line = self.command_line()?;
         line.commands.iter().find(|c| {
             c.origin.is_some()
-                && (filter
-                    .command
+                && (filter.command.as_ref().is_some_and(|f| {
+                    f.accepts(&c.program, &c.args, &c.args.join(" ")) && self.deletes_in(f, c)
+                }) || filter
+                    .command_pattern
                     .as_ref()
-                    .is_some_and(|f| f.accepts(&c.program, &c.args, &c.args.join(" ")))
-                    || filter
-                        .command_pattern
-                        .as_ref()
-                        .is_some_and(|p| p.is_match(&c.text())))
+                    .is_some_and(|p| p.is_match(&c.text())))
         })
     }
 

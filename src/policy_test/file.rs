@@ -24,7 +24,15 @@ pub const DEFAULT_POINT: Point = Point::TurnToolPre;
 const FILE_KEYS: &[&str] = &["policy", "cases"];
 /// The keys that describe the context in short; they exclude `context`.
 const SHORTHAND_KEYS: &[&str] = &[
-    "tool", "command", "args", "session", "prompt", "topic", "subagent",
+    "tool",
+    "command",
+    "args",
+    "session",
+    "prompt",
+    "topic",
+    "subagent",
+    "cwd",
+    "workspace",
 ];
 /// The other keys of a case.
 const CASE_KEYS: &[&str] = &["name", "point", "context", "expect", "hook", "message"];
@@ -588,6 +596,15 @@ impl Checker<'_> {
         let mut ctx = HookContext::new(session);
         ctx.tool_name = self.non_empty(map, pointer, "tool");
         ctx.prompt = self.string(map, pointer, "prompt").map(str::to_owned);
+        for (key, dir) in [("cwd", &mut ctx.cwd), ("workspace", &mut ctx.workspace)] {
+            match self.string(map, pointer, key) {
+                Some(d) if !d.starts_with('/') => self.schema(
+                    &child(pointer, key),
+                    format!("must be an absolute path (starting with `/`), not `{d}`"),
+                ),
+                d => *dir = d.map(str::to_owned),
+            }
+        }
         ctx.topic_id = match map.get("topic") {
             None => None,
             Some(v @ Value::String(_)) => Some(v.clone()),
@@ -646,6 +663,8 @@ fn context_fields() -> Vec<&'static str> {
         "raw",
         "timestamp",
         "traceId",
+        "cwd",
+        "workspace",
     ]
 }
 

@@ -698,3 +698,43 @@ fn a_request_over_the_time_limit_is_503() {
     let quick = d.decide(&json!({"point": "turn:post", "context": {"sessionKey": "s"}}));
     assert_eq!(quick["decision"], "allow");
 }
+
+#[test]
+fn cwd_and_workspace_must_be_absolute_and_place_the_deletes() {
+    let dir = Dir::new();
+    dir.write(
+        "HOOKS.yaml",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/policies/destructive.yaml"
+        ))
+        .expect("pack"),
+    );
+    let project = dir.path().join("proj");
+    std::fs::create_dir_all(project.join(".git")).expect("project");
+    let d = Daemon::start(&dir, &[]);
+    let with = |cwd: Value, command: &str| {
+        let mut body = exec(command);
+        body["context"]["cwd"] = cwd;
+        d.evaluate(&body)
+    };
+    for bad in [json!("proj"), json!(7)] {
+        let (status, body) = with(bad.clone(), "ls");
+        let error = api_error(status, &body, 400, "invalid_request");
+        assert_eq!(error["field"], "context.cwd", "{bad}: {body}");
+    }
+    let cwd = json!(project.to_str().expect("utf-8"));
+    for (command, decision) in [
+        ("rm -rf build node_modules", "allow"),
+        ("rm -f notes.txt", "allow"),
+        ("rm -rf src", "ask"),
+        ("rm -rf .git", "block"),
+        ("cd .. && rm -rf proj", "block"),
+    ] {
+        let (status, body) = with(cwd.clone(), command);
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["decision"], decision, "{command}: {body}");
+    }
+    // Without a cwd, a relative delete cannot be placed: a human decides.
+    assert_eq!(d.decide(&exec("rm -rf build"))["decision"], "ask");
+}

@@ -58,9 +58,15 @@ pub(super) struct Env {
     pub(super) xtrace: bool,
 }
 
+/// Where the line is: the directory `cd` moved to (see `SimpleCommand::dir`). Kept as a
+/// variable so that subshells and branches scope it as bash does, under a name no shell
+/// code can set (`PWD=/tmp` does not move the shell).
+pub(super) const DIR: &str = "\0dir";
+
 /// Variables whose value the reader takes as known though the line did not set them.
 fn builtin_value(name: &str) -> Option<Value> {
     match name {
+        DIR => Some(Value::known(".")),
         "HOME" => Some(Value::known("~")),
         "PWD" => Some(Value::known(".")),
         // The field separator is whitespace unless the line changes it.

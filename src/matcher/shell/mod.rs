@@ -12,6 +12,7 @@
 //! `docs/shell-reader.md`; what is read is listed in `docs/hooks-reference.md`.
 
 mod arith;
+pub mod deletes;
 mod env;
 mod expand;
 mod options;
@@ -42,6 +43,10 @@ pub struct SimpleCommand {
     /// How the reader found the command when it is not written out on the line as it runs
     /// (`from a for loop`, `run by git`, `with values from variables`), for messages.
     pub origin: Option<String>,
+    /// The directory it runs in, as `cd` on the line left it: `.` (where the line starts),
+    /// `./sub` (relative to that), an absolute path or `~/...`; `None` when the line went
+    /// somewhere the reader cannot know (`cd "$X"`, `cd -`).
+    pub dir: Option<String>,
 }
 
 /// A file redirection of a simple command.
@@ -179,6 +184,7 @@ pub fn parse_counting(input: &str) -> (CommandLine, usize) {
             args: words.collect(),
             redirects: Vec::new(),
             origin: None,
+            dir: Some(".".to_owned()),
         };
         let line = CommandLine {
             commands: vec![command],

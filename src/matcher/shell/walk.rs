@@ -560,6 +560,7 @@ impl Reader {
             args,
             redirects: io.redirects.clone(),
             origin,
+            dir: None,
         });
         // `./x.sh` that this line wrote: its text runs.
         if name.contains('/') {
@@ -574,6 +575,10 @@ impl Reader {
         if command.origin.is_none() {
             command.origin.clone_from(&self.origin);
         }
+        command.dir = match self.env.get(super::env::DIR) {
+            super::env::Value::Known(dir) => Some(dir),
+            super::env::Value::Unknown => None,
+        };
         if self.line.commands.len() >= MAX_COMMANDS {
             self.opaque("the command holds too many commands");
             return;
@@ -612,6 +617,7 @@ impl Reader {
                 args: args.iter().map(|f| f.text.clone()).collect(),
                 redirects: io.redirects.clone(),
                 origin: None,
+                dir: None,
             });
             return Data::Unknown;
         }

@@ -3,7 +3,7 @@
 //! assign, `set`/`shift`/`unset`, aliases, links made with `ln -s`, and the files `tee`,
 //! `curl` and `wget` write.
 
-use super::super::env::{FileText, Value};
+use super::super::env::{DIR, FileText, Value};
 use super::super::expand::{Field, ansi_c};
 use super::super::walk::{Data, Io, Reader};
 use super::texts;
@@ -238,10 +238,49 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             }
             Data::Unknown
         }
-        "cd" | "pushd" | "popd" | "true" | "false" | ":" | "shopt" | "test" | "[" | "exit"
-        | "return" | "wait" | "break" | "continue" => Data::Nothing,
+        "cd" | "pushd" => {
+            change_dir(r, args);
+            Data::Nothing
+        }
+        // Back to a directory the stack holds: not tracked.
+        "popd" => {
+            r.env.set(DIR, Value::Unknown);
+            Data::Nothing
+        }
+        "true" | "false" | ":" | "shopt" | "test" | "[" | "exit" | "return" | "wait" | "break"
+        | "continue" => Data::Nothing,
         _ => Data::Unknown,
     }
+}
+
+/// `cd DIR` / `pushd DIR`: where the following commands run. `cd` alone goes home; `cd -`,
+/// a value not known, or a relative name while the line set `CDPATH` (which bash searches
+/// first) go somewhere the reader cannot tell.
+fn change_dir(r: &mut Reader, args: &[Field]) {
+    let operands: Vec<&Field> = args
+        .iter()
+        .skip_while(|a| a.text.starts_with('-') && a.text.len() > 1 && a.text != "--")
+        .skip_while(|a| a.text == "--")
+        .collect();
+    let to = match operands.as_slice() {
+        [] => Value::known("~"),
+        [target] if target.unknown || target.text == "-" => Value::Unknown,
+        [target] => {
+            let t = &target.text;
+            if t.starts_with('/') || t == "~" || t.starts_with("~/") {
+                Value::known(t.clone())
+            } else if r.env.assigned("CDPATH") && !t.starts_with("./") && !t.starts_with("../") {
+                Value::Unknown
+            } else {
+                match r.env.get(DIR) {
+                    Value::Known(here) => Value::known(format!("{here}/{t}")),
+                    Value::Unknown => Value::Unknown,
+                }
+            }
+        }
+        _ => Value::Unknown,
+    };
+    r.env.set(DIR, to);
 }
 
 /// `name` or `name[index]` set to `value`.

@@ -154,6 +154,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
                     args: sh_args,
                     redirects: Vec::new(),
                     origin: None,
+                    dir: None,
                 });
                 let script = std::iter::once(code.to_owned())
                     .chain(rest.iter().cloned())

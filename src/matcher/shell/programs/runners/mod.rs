@@ -352,6 +352,7 @@ pub(super) fn shell_c(r: &mut Reader, code: &str) {
         args: vec!["-c".to_owned(), code.to_owned()],
         redirects: Vec::new(),
         origin: None,
+        dir: None,
     });
     r.script(code, Data::Nothing);
 }

@@ -160,10 +160,21 @@ fn under(start: &str, name: Option<&str>) -> String {
     format!("{}/*{}", start.trim_end_matches('/'), name.unwrap_or(""))
 }
 
-/// `find`: each `-exec`/`-execdir`/`-ok`/`-okdir` command; `-delete` is an `rm` of the
-/// starting points (recursive when nothing narrows the search).
+/// `find`: each `-exec`/`-execdir`/`-ok`/`-okdir` command; `-delete` is an `rm` of what is
+/// inside the starting points (recursive when nothing narrows the search).
 pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
-    let starts: Vec<Field> = args
+    // `find -L / -delete`: the options before the starting points (`-H`, `-L`, `-P`,
+    // `-D debugopts`, `-O3`) are not the expression.
+    let mut first = 0;
+    while let Some(a) = args.get(first) {
+        match a.text.as_str() {
+            "-H" | "-L" | "-P" => first += 1,
+            "-D" => first += 2,
+            t if t.starts_with("-O") => first += 1,
+            _ => break,
+        }
+    }
+    let starts: Vec<Field> = args[first.min(args.len())..]
         .iter()
         .take_while(|a| !a.text.starts_with('-') && !matches!(a.text.as_str(), "(" | "!" | ","))
         .cloned()
@@ -188,12 +199,20 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 let batched = args.get(end).is_some_and(|a| a.text == "+");
                 let name = name_test(args);
                 for start in names {
+                    // A start is found itself only if it passes a lone `-name P` test:
+                    // `find . -name build -exec rm -rf {} +` never passes `.` to `rm`.
+                    let itself = name.as_deref().is_none_or(|p| {
+                        let base = start.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+                        globset::Glob::new(p).map_or(true, |g| g.compile_matcher().is_match(base))
+                    });
                     if batched {
                         // `{} +`: one command with every file found, the start first.
                         let mut batch = Vec::new();
                         for c in command {
                             if c.text == "{}" {
-                                batch.push(Field::literal(&start));
+                                if itself {
+                                    batch.push(Field::literal(&start));
+                                }
                                 batch.push(Field {
                                     glob: true,
                                     ..Field::literal(&under(&start, name.as_deref()))
@@ -204,7 +223,11 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                         }
                         r.run(batch, &Io::default(), Data::Nothing, &[]);
                     }
-                    for found in [start.clone(), under(&start, name.as_deref())] {
+                    let found_files = [
+                        itself.then(|| start.clone()),
+                        Some(under(&start, name.as_deref())),
+                    ];
+                    for found in found_files.into_iter().flatten() {
                         let replaced = command
                             .iter()
                             .map(|c| Field {
@@ -226,16 +249,20 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                     vec!["-r".to_owned()]
                 };
                 rm_args.push("--".to_owned());
-                rm_args.extend(if starts.is_empty() {
+                // What goes is inside the starting points, not the points themselves.
+                let name = name_test(args);
+                let starts = if starts.is_empty() {
                     vec![".".to_owned()]
                 } else {
                     texts(&starts)
-                });
+                };
+                rm_args.extend(starts.iter().map(|s| under(s, name.as_deref())));
                 r.record(SimpleCommand {
                     program: "rm".to_owned(),
                     args: rm_args,
                     redirects: Vec::new(),
                     origin: None,
+                    dir: None,
                 });
             }
             "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {}

@@ -38,6 +38,7 @@ pub(super) fn ssh_options(r: &mut Reader, t: &[String]) {
                     args: vec!["-c".to_owned(), format!("exec {value}")],
                     redirects: Vec::new(),
                     origin: None,
+                    dir: None,
                 });
             }
             r.script(value, Data::Nothing);

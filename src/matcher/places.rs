@@ -1,0 +1,333 @@
+//! Places: where a path is, seen from the project the agent works in. A policy says what may
+//! be deleted by place (`match.command.deletes: [home, system]`), not by spelling: `rm -rf
+//! build` in a project deletes a build output, the same line in the home directory does not.
+//!
+//! The project is the context's `workspace`, else the nearest ancestor of its `cwd` holding
+//! `.git`; the home directory and `/` are never one. Relative paths and `cd` on the line
+//! resolve against `cwd`; without one, a relative path is in an `unknown` place.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+pub use crate::config::Place;
+use crate::context::HookContext;
+use crate::matcher::paths::normalize;
+
+/// Directory names whose contents a build or an install makes again.
+pub const REGENERABLE: &[&str] = &[
+    "node_modules",
+    "target",
+    "build",
+    "dist",
+    "out",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".next",
+    ".nuxt",
+    ".turbo",
+    ".parcel-cache",
+    ".cache",
+    "coverage",
+    ".gradle",
+    ".dart_tool",
+    "bin",
+    "obj",
+    "_build",
+    "cmake-build-debug",
+    "cmake-build-release",
+];
+
+/// What paths are placed against, for one evaluation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Where {
+    cwd: Option<String>,
+    workspace: Option<String>,
+    home: Option<String>,
+    temp: Vec<String>,
+}
+
+impl Where {
+    /// The places of `ctx`: its `cwd` and `workspace` (or the workspace found from `cwd`),
+    /// and this host's home and temporary directories.
+    pub fn of(ctx: &HookContext) -> Where {
+        let home = std::env::var("HOME")
+            .ok()
+            .filter(|h| h.starts_with('/'))
+            .map(|h| normalize(&h));
+        let mut temp = vec!["/tmp".to_owned(), "/var/tmp".to_owned()];
+        if let Ok(dir) = std::env::var("TMPDIR")
+            && dir.starts_with('/')
+        {
+            temp.push(normalize(&dir));
+        }
+        let cwd = ctx.cwd.as_deref().map(normalize);
+        let workspace = ctx.workspace.as_deref().map(normalize).or_else(|| {
+            cwd.as_deref()
+                .and_then(|c| find_workspace(c, home.as_deref()))
+        });
+        Where::new(cwd, workspace, home, temp)
+    }
+
+    /// Places against these directories (absolute, normalised).
+    pub fn new(
+        cwd: Option<String>,
+        workspace: Option<String>,
+        home: Option<String>,
+        temp: Vec<String>,
+    ) -> Where {
+        // The home directory and `/` are never a workspace.
+        let workspace = workspace.filter(|w| w != "/" && Some(w) != home.as_ref());
+        Where {
+            cwd,
+            workspace,
+            home,
+            temp,
+        }
+    }
+
+    /// The workspace, if there is one.
+    pub fn workspace(&self) -> Option<&str> {
+        self.workspace.as_deref()
+    }
+
+    /// Where `path` is, for a command running in `dir` (see
+    /// [`SimpleCommand::dir`](crate::matcher::shell::SimpleCommand::dir); `None`: not known).
+    /// A path with a glob is placed inside the directory its pattern starts in.
+    pub fn place(&self, dir: Option<&str>, path: &str) -> Place {
+        let Some(absolute) = self.absolute(dir, path) else {
+            return Place::Unknown;
+        };
+        match absolute.find(['*', '?', '[']) {
+            // What a glob matches is inside the directory it starts in (`~/*` is in the
+            // home directory, `./*.pyc` in the workspace, not the workspace itself).
+            Some(at) => {
+                let fixed = absolute[..at].rsplit_once('/').map_or("", |(d, _)| d);
+                let inside = self.place_of(&format!("{fixed}/x"));
+                // `./*__pycache__` (what `find . -name __pycache__` finds): every match is
+                // a build output when the name it must end with is one.
+                let name = absolute
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches('*');
+                match inside {
+                    Place::Workspace if REGENERABLE.contains(&name) => Place::Regenerable,
+                    place => place,
+                }
+            }
+            None => self.place_of(&absolute),
+        }
+    }
+
+    /// Where what is inside `path` is (`find DIR -delete` deletes there, not `DIR` itself).
+    pub fn place_inside(&self, dir: Option<&str>, path: &str) -> Place {
+        let inside = format!("{}/{}", path.trim_end_matches('/'), "x");
+        self.place(dir, if path.is_empty() { path } else { &inside })
+    }
+
+    /// `path` made absolute and normalised, `~` being the home directory; `None` when it
+    /// cannot be.
+    fn absolute(&self, dir: Option<&str>, path: &str) -> Option<String> {
+        if path.is_empty() || path.contains(crate::matcher::shell::SUBSTITUTION) {
+            return None;
+        }
+        let joined = if path.starts_with('/') {
+            path.to_owned()
+        } else if let Some(rest) = home_relative(path) {
+            format!("{}/{rest}", self.home.as_deref()?)
+        } else if path.starts_with('~') {
+            // `~user`: another user's home, which is a home too.
+            return Some(format!("{}/{}", self.home.as_deref()?, path));
+        } else {
+            let dir = dir?;
+            let base = if dir.starts_with('/') {
+                dir.to_owned()
+            } else if let Some(rest) = home_relative(dir) {
+                format!("{}/{rest}", self.home.as_deref()?)
+            } else {
+                format!("{}/{dir}", self.cwd.as_deref()?)
+            };
+            format!("{base}/{path}")
+        };
+        Some(normalize(&joined))
+    }
+
+    fn place_of(&self, path: &str) -> Place {
+        if let Some(root) = self.workspace.as_deref()
+            && let Some(rest) = below(path, root)
+        {
+            if rest.is_empty() || rest == ".git" || rest.starts_with(".git/") {
+                return Place::WorkspaceRoot;
+            }
+            if rest.split('/').any(|c| REGENERABLE.contains(&c)) {
+                return Place::Regenerable;
+            }
+            return Place::Workspace;
+        }
+        // Home first: a home directory under /tmp (a sandbox's) is still a home.
+        if let Some(home) = self.home.as_deref()
+            && below(path, home).is_some()
+        {
+            return Place::Home;
+        }
+        if self
+            .temp
+            .iter()
+            .any(|t| below(path, t).is_some_and(|rest| !rest.is_empty()))
+        {
+            return Place::Temp;
+        }
+        Place::System
+    }
+}
+
+/// `rest` of `~/rest` (or `""` for `~`).
+fn home_relative(path: &str) -> Option<&str> {
+    match path {
+        "~" => Some(""),
+        _ => path.strip_prefix("~/"),
+    }
+}
+
+/// What follows `root` in `path` (`""` for `root` itself), if `path` is in `root`.
+fn below<'p>(path: &'p str, root: &str) -> Option<&'p str> {
+    if root == "/" {
+        return Some(path.trim_start_matches('/'));
+    }
+    let rest = path.strip_prefix(root)?;
+    match rest.strip_prefix('/') {
+        Some(rest) => Some(rest),
+        None => rest.is_empty().then_some(""),
+    }
+}
+
+/// How long a workspace found on disk is trusted before it is looked for again.
+const FOUND_FOR: Duration = Duration::from_secs(10);
+/// Most directories whose workspace is remembered.
+const REMEMBERED: usize = 1024;
+
+/// The nearest ancestor of `cwd` (itself included) holding `.git`, other than `home` and `/`;
+/// remembered for a few seconds so a decision costs no file-system walk.
+fn find_workspace(cwd: &str, home: Option<&str>) -> Option<String> {
+    type Found = HashMap<String, (Option<String>, Instant)>;
+    static FOUND: Mutex<Option<Found>> = Mutex::new(None);
+    let now = Instant::now();
+    {
+        let found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((workspace, at)) = found.as_ref().and_then(|f| f.get(cwd))
+            && now.duration_since(*at) < FOUND_FOR
+        {
+            return workspace.clone();
+        }
+    }
+    let workspace = Path::new(cwd)
+        .ancestors()
+        .filter(|d| d.as_os_str() != "/" && Some(d.as_os_str()) != home.map(AsRef::as_ref))
+        .find(|d| d.join(".git").exists())
+        .and_then(|d| d.to_str().map(str::to_owned));
+    let mut found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
+    let found = found.get_or_insert_with(HashMap::new);
+    if found.len() >= REMEMBERED {
+        found.clear();
+    }
+    found.insert(cwd.to_owned(), (workspace.clone(), now));
+    workspace
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(cwd: Option<&str>, workspace: Option<&str>) -> Where {
+        Where::new(
+            cwd.map(str::to_owned),
+            workspace.map(str::to_owned),
+            Some("/home/u".to_owned()),
+            vec!["/tmp".to_owned(), "/var/tmp".to_owned()],
+        )
+    }
+
+    #[test]
+    fn places_paths_against_the_workspace_home_and_temp() {
+        let w = at(Some("/home/u/proj/src"), Some("/home/u/proj"));
+        let here = Some(".");
+        for (path, place) in [
+            ("main.rs", Place::Workspace),
+            ("../build", Place::Regenerable),
+            ("/home/u/proj/node_modules/x", Place::Regenerable),
+            ("..", Place::WorkspaceRoot),
+            ("../.git", Place::WorkspaceRoot),
+            ("../.git/config", Place::WorkspaceRoot),
+            ("../..", Place::Home),
+            ("~", Place::Home),
+            ("~/Downloads/*.md", Place::Home),
+            ("~alice/x", Place::Home),
+            ("/tmp/test", Place::Temp),
+            ("/tmp", Place::System),
+            ("/etc/passwd", Place::System),
+            ("/", Place::System),
+            ("../../../../etc", Place::System),
+            ("$(...)", Place::Unknown),
+            ("../*", Place::Workspace),
+            ("../target/*", Place::Regenerable),
+            ("../*__pycache__", Place::Regenerable),
+            ("../*src", Place::Workspace),
+            ("~/*", Place::Home),
+            ("/*", Place::System),
+        ] {
+            assert_eq!(w.place(here, path), place, "{path}");
+        }
+        assert_eq!(w.place_inside(here, ".."), Place::Workspace);
+        assert_eq!(w.place_inside(here, "../target/"), Place::Regenerable);
+        assert_eq!(w.place_inside(here, "/tmp"), Place::Temp);
+        // `cd` on the line.
+        assert_eq!(w.place(Some("/tmp"), "x"), Place::Temp);
+        assert_eq!(w.place(Some("~"), "Documents"), Place::Home);
+        assert_eq!(w.place(Some("./.."), "dist"), Place::Regenerable);
+        assert_eq!(w.place(None, "x"), Place::Unknown);
+        assert_eq!(w.place(None, "/etc"), Place::System);
+    }
+
+    #[test]
+    fn without_a_cwd_relative_paths_are_unknown_and_home_is_never_a_workspace() {
+        let w = at(None, None);
+        assert_eq!(w.place(Some("."), "build"), Place::Unknown);
+        assert_eq!(w.place(Some("."), "~/build"), Place::Home);
+        assert_eq!(at(Some("/home/u"), Some("/home/u")).workspace(), None);
+        assert_eq!(at(Some("/"), Some("/")).workspace(), None);
+    }
+
+    #[test]
+    fn the_workspace_is_the_nearest_git_ancestor_but_never_home() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_owned();
+        std::fs::create_dir_all(format!("{root}/home/proj/.git")).unwrap();
+        std::fs::create_dir_all(format!("{root}/home/proj/src/deep")).unwrap();
+        std::fs::create_dir_all(format!("{root}/home/.git")).unwrap();
+        std::fs::create_dir_all(format!("{root}/home/other")).unwrap();
+        let home = format!("{root}/home");
+        assert_eq!(
+            find_workspace(&format!("{root}/home/proj/src/deep"), Some(&home)),
+            Some(format!("{root}/home/proj"))
+        );
+        assert_eq!(
+            find_workspace(&format!("{root}/home/other"), Some(&home)),
+            None
+        );
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for place in Place::ALL {
+            assert_eq!(Place::from_name(place.name()), Some(place));
+        }
+        assert_eq!(Place::from_name("nowhere"), None);
+    }
+}
