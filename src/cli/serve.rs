@@ -8,6 +8,7 @@ use std::time::Duration;
 use hookgate::actions::Services;
 use hookgate::approvals::{ApprovalStore, Approvals, FileStore};
 use hookgate::config::regular_file::{FileError, RegularFile};
+use hookgate::engine::PoolConfig;
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
     self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask,
@@ -71,6 +72,18 @@ pub(crate) struct Args {
     /// gateway calling on the same host keeps a core and tail latency stays low).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     workers: Option<u16>,
+    /// Threads that check filters (read commands, run regexes), off the threads answering
+    /// requests (default: the CPUs).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    eval_threads: Option<u16>,
+    /// Evaluations that may wait for a filter-checking thread; past it a call is blocked at
+    /// once (fail closed).
+    #[arg(long, default_value_t = hookgate::engine::pool::DEFAULT_QUEUE, value_name = "N")]
+    eval_queue: usize,
+    /// Longest an evaluation's filter checks may take, waiting for a thread included; then
+    /// the call is blocked (fail closed). Actions and approval waits are not counted.
+    #[arg(long, default_value = "1s", value_parser = positive_duration)]
+    eval_time_limit: Duration,
     /// How long the policy file must be quiet before a change is reloaded.
     #[arg(long, default_value = "50ms", value_parser = humantime::parse_duration)]
     reload_debounce: Duration,
@@ -150,6 +163,13 @@ fn start(args: Args) -> Result<(), Failure> {
             mask: mask.clone(),
         }),
         mask,
+        evaluation: PoolConfig {
+            threads: args
+                .eval_threads
+                .map_or_else(|| PoolConfig::default().threads, usize::from),
+            queue: args.eval_queue,
+            time_limit: args.eval_time_limit,
+        },
     };
     runtime.block_on(serve(
         Arc::new(live),
@@ -165,6 +185,7 @@ async fn serve(
     listen: SocketAddr,
     watch: Option<Duration>,
 ) -> Result<(), Failure> {
+    let token = config.token.is_some();
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
@@ -204,16 +225,17 @@ async fn serve(
             _ = interrupt.recv() => tracing::info!("SIGINT received"),
         }
     };
+    let app = AppState::new(Arc::clone(&live), config, server::install_recorder())
+        .map_err(|e| format!("cannot start the evaluation threads: {e}"))?;
     let active = live.current();
     tracing::info!(
         policy = %live.path().display(),
         hooks = active.engine().graph().hooks().len(),
         hash = active.hash(),
-        auth = if config.token.is_some() { "bearer token" } else { "none (loopback only)" },
+        auth = if token { "bearer token" } else { "none (loopback only)" },
         "listening on http://{local}"
     );
     drop(active);
-    let app = AppState::new(Arc::clone(&live), config, server::install_recorder());
     let served = server::serve(listener, app, shutdown).await;
     reloader.abort();
     served.map_err(|e| Failure::Message(format!("the server failed: {e}")))?;

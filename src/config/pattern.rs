@@ -114,6 +114,12 @@ impl Pattern {
         }
     }
 
+    /// Builds the matcher now, if it is not built yet, so that the first call to match
+    /// does not pay for it.
+    pub fn warm(&self) {
+        self.inner.regex.get_or_init(|| self.build());
+    }
+
     #[cold]
     fn build(&self) -> Option<meta::Regex> {
         let built = meta::Regex::builder()

@@ -36,6 +36,7 @@ pub use auth::{BearerToken, MAX_TOKEN_FILE_BYTES, TokenError};
 pub use decision_log::{DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, MASKED};
 pub use metrics::install_recorder;
 
+use crate::engine::{EvalPool, PoolConfig};
 use crate::reload::LivePolicy;
 use error::ApiError;
 use recent::RecentDecisions;
@@ -85,6 +86,8 @@ pub struct ServerConfig {
     pub decision_log: Option<DecisionLog>,
     /// Tool-argument fields hidden from `GET /v1/decisions` (the decision log has its own).
     pub mask: FieldMask,
+    /// The threads, queue and time limit of the filter checks.
+    pub evaluation: PoolConfig,
 }
 
 impl Default for ServerConfig {
@@ -99,6 +102,7 @@ impl Default for ServerConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             decision_log: None,
             mask: FieldMask::default(),
+            evaluation: PoolConfig::default(),
         }
     }
 }
@@ -112,22 +116,27 @@ pub struct AppState {
     draining: AtomicBool,
     /// The last decisions, for the console.
     recent: RecentDecisions,
+    /// Where filters are checked, off the async workers.
+    pool: EvalPool,
 }
 
 impl AppState {
-    /// State over `live`; `metrics` renders `/metrics` (see [`install_recorder`]).
+    /// State over `live`; `metrics` renders `/metrics` (see [`install_recorder`]). Starts the
+    /// evaluation pool's threads, which is what can fail.
     pub fn new(
         live: Arc<LivePolicy>,
         config: ServerConfig,
         metrics: Option<PrometheusHandle>,
-    ) -> Arc<AppState> {
-        Arc::new(AppState {
+    ) -> std::io::Result<Arc<AppState>> {
+        let pool = EvalPool::new(config.evaluation)?;
+        Ok(Arc::new(AppState {
             live,
             config,
             metrics,
             draining: AtomicBool::new(false),
             recent: RecentDecisions::default(),
-        })
+            pool,
+        }))
     }
 }
 
