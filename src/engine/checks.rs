@@ -53,7 +53,7 @@ impl<'a> Checks<'a> {
         ctx: &'a HookContext,
         explain: bool,
     ) -> Checks<'a> {
-        let subject = subject(graph, ctx, Deadline::NONE);
+        let subject = subject(graph, ctx, Deadline::none());
         let candidates = if explain {
             graph.candidates_for_tool(point, ctx.tool_name.as_deref())
         } else {
@@ -118,16 +118,11 @@ pub fn check_all(
     ctx: &HookContext,
     deadline: Deadline,
 ) -> Result<Vec<Checked>, Overrun> {
-    /// A clock read per this many candidates: a candidate that fails its first filter costs
-    /// a few nanoseconds, less than the read.
-    const BATCH: usize = 8;
     let subject = subject(graph, ctx, deadline);
     let mut candidates = graph.candidates(point, &subject);
     let mut passed = Vec::new();
-    let mut visited = 0usize;
     while let Some((rank, hook)) = candidates.next_ranked() {
-        visited += 1;
-        if subject.overran() || visited.is_multiple_of(BATCH) && deadline.passed() {
+        if subject.overran() || !subject.deadline().step() {
             return Err(Overrun);
         }
         subject.reset_unread_match();

@@ -8,8 +8,8 @@
 //! set of threads of its own, and waits for them at most the time limit: past it, the call
 //! gets the fail-closed answer at once, and the thread stops at its next step (the checks
 //! look at the same deadline). A light call (no shell syntax to read, a few KiB of text) is
-//! checked where it is, under a small budget: a thread hop would cost it more than the
-//! checks; should it take longer, it starts again on the pool.
+//! checked where it is, under a small budget of steps: a thread hop would cost it more
+//! than the checks; should it need more, it starts again on the pool.
 //!
 //! Threads cannot be killed, so the pool never grows: a fixed number of threads, and a queue
 //! of fixed length (each connection has at most one evaluation waiting in it). When the
@@ -39,8 +39,10 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 pub const DEFAULT_QUEUE: usize = 1024;
 /// The most text (command, session key, tool arguments) a call may hold to be light.
 const LIGHT_BYTES: usize = 4 * 1024;
-/// How long a light call's checks may run where it is before they move to the pool.
-const INLINE_BUDGET: Duration = Duration::from_millis(1);
+/// The steps (candidates visited, patterns run) a light call's checks may take where it is
+/// before they move to the pool. Each is at most a regex run over a few KiB, typically
+/// 0.1 µs: a light call holds an async worker for well under a millisecond.
+const INLINE_STEPS: usize = 2_048;
 
 /// How the pool is sized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,11 +141,10 @@ impl EvalPool {
     ) -> Result<Vec<Checked>, Cause> {
         let limit = self.config.time_limit;
         let deadline = Instant::now() + limit;
-        if is_light(ctx) {
-            let budget = (Instant::now() + INLINE_BUDGET).min(deadline);
-            if let Ok(passed) = check_all(graph, point, ctx, Deadline::at(budget)) {
-                return Ok(passed);
-            }
+        if is_light(ctx)
+            && let Ok(passed) = check_all(graph, point, ctx, Deadline::steps(INLINE_STEPS))
+        {
+            return Ok(passed);
         }
         let (answer, answered) = tokio::sync::oneshot::channel();
         let job: Job = {

@@ -138,7 +138,7 @@ impl<'a> Subject<'a> {
             session_hits: OnceCell::new(),
             on_unparseable,
             matched_unread: Cell::new(false),
-            deadline: Deadline::NONE,
+            deadline: Deadline::none(),
             overran: Cell::new(false),
         }
     }
@@ -147,6 +147,11 @@ impl<'a> Subject<'a> {
     pub fn until(mut self, deadline: Deadline) -> Subject<'a> {
         self.deadline = deadline;
         self
+    }
+
+    /// What the checks of this subject may still spend.
+    pub fn deadline(&self) -> &Deadline {
+        &self.deadline
     }
 
     /// Whether a pattern pass stopped at the deadline, so that what it found is incomplete
@@ -202,11 +207,11 @@ impl<'a> Subject<'a> {
             let Some(index) = self.indexes.map(|i| &i.command) else {
                 return hits;
             };
-            let complete = index.add_hits_until(self.raw, &mut hits, self.deadline)
+            let complete = index.add_hits_until(self.raw, &mut hits, &self.deadline)
                 && self
                     .command_texts()
                     .iter()
-                    .all(|text| index.add_hits_until(text, &mut hits, self.deadline));
+                    .all(|text| index.add_hits_until(text, &mut hits, &self.deadline));
             self.overran.set(self.overran.get() || !complete);
             hits
         })
@@ -219,7 +224,7 @@ impl<'a> Subject<'a> {
             if let Some(indexes) = self.indexes
                 && !indexes
                     .session
-                    .add_hits_until(&self.ctx.session_key, &mut hits, self.deadline)
+                    .add_hits_until(&self.ctx.session_key, &mut hits, &self.deadline)
             {
                 self.overran.set(true);
             }

@@ -107,39 +107,30 @@ impl PatternIndex {
 
     /// Adds to `hits` the patterns that match `subject` and are not in it yet.
     pub fn add_hits(&self, subject: &str, hits: &mut Hits) {
-        self.add_hits_until(subject, hits, Deadline::NONE);
+        self.add_hits_until(subject, hits, &Deadline::none());
     }
 
-    /// [`PatternIndex::add_hits`], stopping once `deadline` has passed: `false` when it
-    /// stopped, and `hits` may then miss some.
-    pub fn add_hits_until(&self, subject: &str, hits: &mut Hits, deadline: Deadline) -> bool {
-        // A clock read costs about as much as a short regex run: one per batch of them.
-        const BATCH: usize = 32;
-        let mut confirmed = 0usize;
-        let mut confirm = |id: u32, hits: &mut Hits| {
-            confirmed += 1;
-            if confirmed.is_multiple_of(BATCH) && deadline.passed() {
-                return false;
-            }
-            self.confirm(id, subject, hits);
-            true
-        };
+    /// [`PatternIndex::add_hits`], one step of `deadline` per pattern run: `false` when it
+    /// stopped at the bound, and `hits` may then miss some.
+    pub fn add_hits_until(&self, subject: &str, hits: &mut Hits, deadline: &Deadline) -> bool {
         if let Some(scanner) = &self.scanner {
             for found in scanner.find_overlapping_iter(subject) {
                 let Some(owners) = self.owners.get(found.pattern().as_usize()) else {
                     continue;
                 };
                 for &id in owners {
-                    if !confirm(id, hits) {
+                    if !deadline.step() {
                         return false;
                     }
+                    self.confirm(id, subject, hits);
                 }
             }
         }
         for &id in &self.unindexed {
-            if !confirm(id, hits) {
+            if !deadline.step() {
                 return false;
             }
+            self.confirm(id, subject, hits);
         }
         true
     }
