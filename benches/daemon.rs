@@ -16,6 +16,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+#[path = "daemon/hostile.rs"]
+mod hostile;
+mod support;
 use hdrhistogram::Histogram;
 
 const BLOCKED: &str = r#"{"point":"turn:tool:pre","context":{"sessionKey":"agent:main:main","toolName":"exec","toolArgs":{"command":"rm -rf /"}}}"#;
@@ -30,10 +34,22 @@ struct Daemon {
 
 impl Daemon {
     fn start() -> Daemon {
+        Daemon::start_with(None, &[])
+    }
+
+    /// The daemon on `policy` (default: the repo's HOOKS.yaml), with `extra` flags; the binary
+    /// is `$HOOKGATE_BENCH_BIN` when set (to compare with another build).
+    fn start_with(policy_text: Option<&str>, extra: &[&str]) -> Daemon {
         let dir = tempfile::tempdir().expect("tempdir");
         let policy = dir.path().join("HOOKS.yaml");
-        std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml"), &policy)
-            .expect("copy HOOKS.yaml");
+        match policy_text {
+            Some(text) => std::fs::write(&policy, text).expect("write the policy"),
+            None => {
+                std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml"), &policy)
+                    .map(drop)
+                    .expect("copy HOOKS.yaml");
+            }
+        }
         // And the pack it includes, at the same relative path.
         std::fs::create_dir_all(dir.path().join("policies")).expect("mkdir policies");
         std::fs::copy(
@@ -41,9 +57,12 @@ impl Daemon {
             dir.path().join("policies/self-protection.yaml"),
         )
         .expect("copy the self-protection pack");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hookgate"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--config"])
+        let binary = std::env::var_os("HOOKGATE_BENCH_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_hookgate").into());
+        let mut child = Command::new(binary)
+            .args(["serve", "--listen", "127.0.0.1:0", "--no-watch", "--config"])
             .arg(&policy)
+            .args(extra)
             .env_remove("HOOKGATE_TOKEN")
             .env("HOOKGATE_LOG", "info")
             .stderr(Stdio::piped())
@@ -173,5 +192,5 @@ fn daemon(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, daemon);
+criterion_group!(benches, daemon, hostile::hostile);
 criterion_main!(benches);

@@ -15,6 +15,12 @@ use crate::context::HookContext;
 use crate::decision::{Decision, HookResult, Verdict};
 use crate::graph::{RuleGraph, now_ms};
 use crate::matcher::{self, Filter};
+use checks::Checks;
+pub use checks::{Checked, Overrun, check_all};
+pub use pool::{Cause, EvalPool, PoolConfig};
+
+mod checks;
+pub mod pool;
 use crate::notify::Notice;
 use crate::point::Point;
 
@@ -118,12 +124,77 @@ impl Engine {
         self.run(point, ctx, None, options).await
     }
 
+    /// [`Engine::evaluate_with`] after the filters were checked by [`check_all`] (on this
+    /// engine's graph): only the hooks that passed them are visited.
+    pub async fn evaluate_checked(
+        &self,
+        point: Point,
+        ctx: &HookContext,
+        passed: Vec<Checked>,
+        options: EvalOptions,
+    ) -> Decision {
+        self.run_checked(point, ctx, None, options, Some(passed))
+            .await
+    }
+
+    /// [`Engine::evaluate_with`] for the daemon: the filters are checked on `pool` (or here,
+    /// for a light call) within the pool's time limit, then the hooks that passed fire here.
+    /// Past the limit, or when the pool is full, the call gets the fail-closed answer: a
+    /// block whose message says why, with no hook and no results.
+    pub async fn evaluate_bounded(
+        &self,
+        point: Point,
+        ctx: &HookContext,
+        options: EvalOptions,
+        pool: &EvalPool,
+    ) -> Result<Decision, FailClosed> {
+        match pool.check(&self.graph, point, ctx).await {
+            Ok(passed) => Ok(self.evaluate_checked(point, ctx, passed, options).await),
+            Err(cause) => Err(FailClosed {
+                decision: self.fail_closed(point, ctx, cause),
+                cause,
+            }),
+        }
+    }
+
+    /// The answer when the gate could not decide: block, saying why.
+    fn fail_closed(&self, point: Point, ctx: &HookContext, cause: Cause) -> Decision {
+        Decision {
+            point,
+            decision: Verdict::Block,
+            passed: false,
+            message: Some(cause.message()),
+            hook: None,
+            mode: self.graph.mode(),
+            results: Vec::new(),
+            injected_context: Vec::new(),
+            notifications: Vec::new(),
+            params: None,
+            approval: None,
+            trace_id: match &ctx.trace_id {
+                Some(given) => CompactString::from(given.as_str()),
+                None => trace_id(ctx, now_ms()),
+            },
+        }
+    }
+
     async fn run(
+        &self,
+        point: Point,
+        ctx: &HookContext,
+        steps: Option<&mut Vec<Step>>,
+        options: EvalOptions,
+    ) -> Decision {
+        self.run_checked(point, ctx, steps, options, None).await
+    }
+
+    async fn run_checked(
         &self,
         point: Point,
         ctx: &HookContext,
         mut steps: Option<&mut Vec<Step>>,
         options: EvalOptions,
+        checked: Option<Vec<Checked>>,
     ) -> Decision {
         let graph = &*self.graph;
         // One clock read serves the templates' timestamp and the trace id.
@@ -136,17 +207,11 @@ impl Engine {
         let mut approval = None;
         let mut blocked = false;
 
-        let subject =
-            matcher::Subject::indexed(ctx, graph.defaults().on_unparseable, Some(graph.patterns()));
-        // An explanation visits every hook of the tool, to say which filter each one missed.
-        let candidates = match steps {
-            Some(_) => graph.candidates_for_tool(point, ctx.tool_name.as_deref()),
-            None => graph.candidates(point, &subject),
+        let mut checks = match checked {
+            Some(passed) => Checks::done(graph, passed),
+            None => Checks::lazy(graph, point, ctx, steps.is_some()),
         };
-        for hook in candidates {
-            subject.reset_unread_match();
-            let mut accepted =
-                matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), &subject);
+        while let Some((hook, mut accepted)) = checks.next() {
             if let (Ok(()), Some(program)) = (accepted, hook.spec().filter.custom.as_deref()) {
                 let timeout = hook
                     .spec()
@@ -214,20 +279,10 @@ impl Engine {
                     result: results.len(),
                 });
             }
-            // A block says what hookgate read when that is not the line as written: why it
-            // could not read it (and a hook about something else stopped it), or the command
-            // it found through a loop, a variable or a program that runs it.
             let note = if result.passed {
                 None
-            } else if let Some(reason) = subject.unread_match() {
-                Some(format!(
-                    "(hookgate could not read this shell command: {reason})"
-                ))
             } else {
-                subject.found_by(&hook.spec().filter).map(|found| {
-                    let origin = found.origin.as_deref().unwrap_or_default();
-                    format!("(hookgate read `{}` {origin})", found.text())
-                })
+                checks.note(hook)
             };
             if let Some(note) = note {
                 result.message = Some(match result.message.take() {
@@ -369,6 +424,15 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
         }
     }
     Outcome::pass(format!("Action failed after {retries} retries: {error}"))
+}
+
+/// An evaluation that could not decide, and the fail-closed decision it got instead.
+#[derive(Debug, Clone)]
+pub struct FailClosed {
+    /// The block to answer with.
+    pub decision: Decision,
+    /// Why it was not decided.
+    pub cause: Cause,
 }
 
 /// One hook's final result and what else it produced.

@@ -655,3 +655,70 @@ fn list_shows_hostile_hook_names_escaped() {
     assert_no_raw_controls(&stdout(&out));
     assert_eq!(decision(&out)[1]["name"], "rm-guard\u{1b}[2J\u{202e}");
 }
+
+/// 5,000 regexes far over the size limit, each distinct: every one is reported (file, line,
+/// field), in text and in JSON, and nothing panics. Turning them away used to build each to
+/// the limit (48 s for these); no timing is asserted here.
+#[test]
+fn validating_thousands_of_oversized_regexes_reports_each() {
+    const N: usize = 5_000;
+    let dir = Dir::new();
+    let mut yaml = String::from("version: \"1\"\nhooks:\n");
+    for i in 0..N {
+        yaml.push_str(&format!(
+            "  - name: r{i}\n    point: turn:tool:pre\n    match: {{ tool: exec, commandPattern: \"(\\\\w{{1,100}}\\\\s*){{100}}x{i}\" }}\n    action: block\n"
+        ));
+    }
+    dir.write("huge.yaml", &yaml);
+    let out = run(dir.hookgate(&["validate", "huge.yaml"]));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains(&format!("{N} problems")), "{err}");
+    assert!(
+        err.contains("huge.yaml:5:42: hooks[0].match.commandPattern: regex compiles to more than 1048576 bytes"),
+        "{err}"
+    );
+    let out = run(dir.hookgate(&["validate", "--format", "json", "huge.yaml"]));
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let diagnostics: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    let diagnostics = diagnostics.as_array().expect("an array");
+    assert_eq!(diagnostics.len(), N);
+    let last = &diagnostics[N - 1];
+    assert_eq!(
+        last["path"],
+        format!("hooks[{}].match.commandPattern", N - 1)
+    );
+    assert_eq!(last["line"], 4 * (N - 1) + 5);
+    assert!(
+        last["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("more than 1048576 bytes")),
+        "{last}"
+    );
+}
+
+/// A valid policy of 6,000 hooks with regexes of every kind validates.
+#[test]
+fn validating_a_six_thousand_hook_policy_succeeds() {
+    let dir = Dir::new();
+    let mut yaml = String::from("version: \"1\"\nhooks:\n");
+    for i in 0..6_000 {
+        let filter = match i % 3 {
+            0 => format!("commandPattern: \"\\\\bprog{i}\\\\s+--force\""),
+            1 => format!("command: {{ anyArg: \"^(x+-)+x{{3}}{i}$\" }}"),
+            _ => format!("args: {{ path: \"^/srv/{i}/\" }}"),
+        };
+        yaml.push_str(&format!(
+            "  - name: h{i}\n    point: turn:tool:pre\n    match: {{ tool: exec, {filter} }}\n    action: block\n"
+        ));
+    }
+    dir.write("big.yaml", &yaml);
+    let out = run(dir.hookgate(&["validate", "big.yaml"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("is valid: 6000 hooks"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -10,6 +10,7 @@ use hookgate::approvals::{
     ApprovalStore, Approvals, DEFAULT_COMPACT_BYTES, DEFAULT_MAX_PENDING, FileStore, Options,
 };
 use hookgate::config::regular_file::{FileError, RegularFile};
+use hookgate::engine::PoolConfig;
 use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use hookgate::server::{
     self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, LoginAnnouncer,
@@ -89,6 +90,18 @@ pub(crate) struct Args {
     /// gateway calling on the same host keeps a core and tail latency stays low).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     workers: Option<u16>,
+    /// Threads that check filters (read commands, run regexes), off the threads answering
+    /// requests (default: the CPUs).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    eval_threads: Option<u16>,
+    /// Evaluations that may wait for a filter-checking thread; past it a call is blocked at
+    /// once (fail closed).
+    #[arg(long, default_value_t = hookgate::engine::pool::DEFAULT_QUEUE, value_name = "N")]
+    eval_queue: usize,
+    /// Longest an evaluation's filter checks may take, waiting for a thread included; then
+    /// the call is blocked (fail closed). Actions and approval waits are not counted.
+    #[arg(long, default_value = "1s", value_parser = positive_duration)]
+    eval_time_limit: Duration,
     /// How long the policy file must be quiet before a change is reloaded.
     #[arg(long, default_value = "50ms", value_parser = humantime::parse_duration)]
     reload_debounce: Duration,
@@ -187,6 +200,13 @@ fn start(args: Args, log_format: LogFormat) -> Result<(), Failure> {
             mask: mask.clone(),
         }),
         mask,
+        evaluation: PoolConfig {
+            threads: args
+                .eval_threads
+                .map_or_else(|| PoolConfig::default().threads, usize::from),
+            queue: args.eval_queue,
+            time_limit: args.eval_time_limit,
+        },
     };
     runtime.block_on(serve(
         Arc::new(live),
@@ -204,6 +224,8 @@ async fn serve(
     listen: SocketAddr,
     watch: Option<Duration>,
 ) -> Result<(), Failure> {
+    // Said in the listening line, once the config has gone to the server.
+    let roles = token_roles(&config.tokens);
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
@@ -244,16 +266,17 @@ async fn serve(
             _ = interrupt.recv() => tracing::info!("SIGINT received"),
         }
     };
+    let app = AppState::new(Arc::clone(&live), config, server::install_recorder())
+        .map_err(|e| format!("cannot start the evaluation threads: {e}"))?;
     let active = live.current();
     tracing::info!(
         policy = %live.path().display(),
         hooks = active.engine().graph().hooks().len(),
         hash = active.hash(),
-        tokens = %token_roles(&config.tokens),
+        tokens = %roles,
         "listening on http://{local}"
     );
     drop(active);
-    let app = AppState::new(Arc::clone(&live), config, server::install_recorder());
     let served = server::serve(listener, app, shutdown).await;
     reloader.abort();
     served.map_err(|e| Failure::Message(format!("the server failed: {e}")))?;

@@ -8,6 +8,8 @@
 //! compiling its automaton within the size limit and dropping it (3 to 30 µs); the matcher
 //! is built on first use and shared by every clone of the pattern.
 
+mod floor;
+
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -58,9 +60,13 @@ impl Pattern {
         // syntax tree shows without building them. (Building them was a fifth of a one-shot
         // `hookgate check`.) A pattern that fails to translate, or whose bound is over the
         // limit, is built, so every error and every rejection is the automaton's own.
-        let small = regex_syntax::hir::translate::Translator::new()
-            .translate(source, &ast)
-            .is_ok_and(|hir| automaton_bound(&hir) <= SIZE_LIMIT);
+        let hir = regex_syntax::hir::translate::Translator::new().translate(source, &ast);
+        // And some are provably far over it: a build that runs to the limit costs about
+        // 10 ms, which thousands of such patterns would make minutes.
+        if hir.as_ref().is_ok_and(|hir| floor::floor(hir) > SIZE_LIMIT) {
+            return Err(over_size_limit(SIZE_LIMIT));
+        }
+        let small = hir.is_ok_and(|hir| automaton_bound(&hir) <= SIZE_LIMIT);
         if small {
             return Ok(Pattern {
                 inner: Arc::new(Inner {
@@ -112,6 +118,12 @@ impl Pattern {
             Some(regex) => regex.is_match(haystack),
             None => true,
         }
+    }
+
+    /// Builds the matcher now, if it is not built yet, so that the first call to match
+    /// does not pay for it.
+    pub fn warm(&self) {
+        self.inner.regex.get_or_init(|| self.build());
     }
 
     #[cold]
@@ -208,12 +220,16 @@ fn first_line(s: &str) -> String {
         .to_owned()
 }
 
+fn over_size_limit(limit: usize) -> PatternError {
+    PatternError {
+        message: format!("regex compiles to more than {limit} bytes"),
+        help: Some("split it into several hooks or simplify repetitions like `{1000}`".into()),
+    }
+}
+
 fn explain_build_error(e: &thompson::BuildError) -> PatternError {
     match e.size_limit() {
-        Some(limit) => PatternError {
-            message: format!("regex compiles to more than {limit} bytes"),
-            help: Some("split it into several hooks or simplify repetitions like `{1000}`".into()),
-        },
+        Some(limit) => over_size_limit(limit),
         None => PatternError {
             message: format!("invalid regex: {}", first_line(&e.to_string())),
             help: None,

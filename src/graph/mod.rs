@@ -224,6 +224,31 @@ impl RuleGraph {
         }
     }
 
+    /// Builds now the matchers of the patterns that run whenever their hook is a candidate:
+    /// `args`, `command.anyArg` and `command.argsPattern`, and the command and session
+    /// patterns the index cannot gate (they have no literal to look for). Built on first
+    /// use otherwise, they would make the first calls after a load slow enough, on a large
+    /// policy, to run over the daemon's time limit. Gated patterns stay lazy: most never
+    /// run.
+    pub fn warm(&self) {
+        self.patterns.command.warm_unindexed();
+        self.patterns.session.warm_unindexed();
+        for hook in &self.ordered {
+            let filter = &hook.spec.filter;
+            for arg in filter.args.iter().flatten() {
+                arg.pattern.warm();
+            }
+            if let Some(command) = &filter.command {
+                for pattern in [&command.args_pattern, &command.any_arg]
+                    .into_iter()
+                    .flatten()
+                {
+                    pattern.warm();
+                }
+            }
+        }
+    }
+
     /// The patterns of the policy, indexed for one pass per subject.
     pub fn patterns(&self) -> &PatternIndexes {
         &self.patterns
@@ -325,6 +350,14 @@ impl Distinct {
 pub struct Candidates<'g> {
     graph: &'g RuleGraph,
     ranks: Merge<'g>,
+}
+
+impl<'g> Candidates<'g> {
+    /// The next candidate with its rank: its position in [`RuleGraph::hooks`].
+    pub(crate) fn next_ranked(&mut self) -> Option<(u32, &'g CompiledHook)> {
+        let rank = self.ranks.next()?;
+        Some((rank, self.graph.ordered.get(rank as usize)?))
+    }
 }
 
 impl<'g> Iterator for Candidates<'g> {

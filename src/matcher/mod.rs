@@ -6,11 +6,13 @@
 
 pub mod code;
 pub mod custom;
+mod deadline;
 pub mod paths;
 pub mod places;
 mod prefilter;
 pub mod shell;
 
+pub use deadline::Deadline;
 pub use prefilter::{Hits, PatternIndex};
 
 use std::cell::{Cell, OnceCell};
@@ -102,6 +104,10 @@ pub struct Subject<'a> {
     on_unparseable: Unparseable,
     /// Set when a filter matched only because the command could not be read.
     matched_unread: Cell<bool>,
+    /// When the pattern passes must stop.
+    deadline: Deadline,
+    /// Set when a pattern pass stopped at the deadline: its hits are then incomplete.
+    overran: Cell<bool>,
 }
 
 impl<'a> Subject<'a> {
@@ -136,7 +142,26 @@ impl<'a> Subject<'a> {
             places: OnceCell::new(),
             on_unparseable,
             matched_unread: Cell::new(false),
+            deadline: Deadline::none(),
+            overran: Cell::new(false),
         }
+    }
+
+    /// This subject, with pattern passes that stop at `deadline` (see [`Subject::overran`]).
+    pub fn until(mut self, deadline: Deadline) -> Subject<'a> {
+        self.deadline = deadline;
+        self
+    }
+
+    /// What the checks of this subject may still spend.
+    pub fn deadline(&self) -> &Deadline {
+        &self.deadline
+    }
+
+    /// Whether a pattern pass stopped at the deadline, so that what it found is incomplete
+    /// and no decision may be drawn from it.
+    pub fn overran(&self) -> bool {
+        self.overran.get()
     }
 
     /// The context.
@@ -186,10 +211,12 @@ impl<'a> Subject<'a> {
             let Some(index) = self.indexes.map(|i| &i.command) else {
                 return hits;
             };
-            index.add_hits(self.raw, &mut hits);
-            for text in self.command_texts() {
-                index.add_hits(text, &mut hits);
-            }
+            let complete = index.add_hits_until(self.raw, &mut hits, &self.deadline)
+                && self
+                    .command_texts()
+                    .iter()
+                    .all(|text| index.add_hits_until(text, &mut hits, &self.deadline));
+            self.overran.set(self.overran.get() || !complete);
             hits
         })
     }
@@ -198,8 +225,12 @@ impl<'a> Subject<'a> {
     pub fn session_hits(&self) -> &Hits {
         self.session_hits.get_or_init(|| {
             let mut hits = Hits::new();
-            if let Some(indexes) = self.indexes {
-                indexes.session.add_hits(&self.ctx.session_key, &mut hits);
+            if let Some(indexes) = self.indexes
+                && !indexes
+                    .session
+                    .add_hits_until(&self.ctx.session_key, &mut hits, &self.deadline)
+            {
+                self.overran.set(true);
             }
             hits
         })

@@ -15,6 +15,7 @@ use aho_corasick::{AhoCorasick, MatchKind};
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use smallvec::SmallVec;
 
+use super::Deadline;
 use crate::config::Pattern;
 
 /// Positions (in [`PatternIndex`] order) of the patterns that matched a subject, ascending.
@@ -94,21 +95,44 @@ impl PatternIndex {
         }
     }
 
+    /// Builds the matchers of the patterns that run on every subject (those without
+    /// usable literals).
+    pub fn warm_unindexed(&self) {
+        for &id in &self.unindexed {
+            if let Some(pattern) = self.patterns.get(id as usize) {
+                pattern.warm();
+            }
+        }
+    }
+
     /// Adds to `hits` the patterns that match `subject` and are not in it yet.
     pub fn add_hits(&self, subject: &str, hits: &mut Hits) {
+        self.add_hits_until(subject, hits, &Deadline::none());
+    }
+
+    /// [`PatternIndex::add_hits`], one step of `deadline` per pattern run: `false` when it
+    /// stopped at the bound, and `hits` may then miss some.
+    pub fn add_hits_until(&self, subject: &str, hits: &mut Hits, deadline: &Deadline) -> bool {
         if let Some(scanner) = &self.scanner {
             for found in scanner.find_overlapping_iter(subject) {
                 let Some(owners) = self.owners.get(found.pattern().as_usize()) else {
                     continue;
                 };
                 for &id in owners {
+                    if !deadline.step() {
+                        return false;
+                    }
                     self.confirm(id, subject, hits);
                 }
             }
         }
         for &id in &self.unindexed {
+            if !deadline.step() {
+                return false;
+            }
             self.confirm(id, subject, hits);
         }
+        true
     }
 
     fn confirm(&self, id: u32, subject: &str, hits: &mut Hits) {

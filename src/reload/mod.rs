@@ -35,8 +35,12 @@ pub struct ActivePolicy {
 
 impl ActivePolicy {
     fn new(policy: &config::LoadedPolicy, services: Arc<Services>) -> ActivePolicy {
+        let graph = RuleGraph::from_policy(policy);
+        // Before the policy is in force (a reload keeps the old one meanwhile), so its first
+        // calls are not the ones that build its matchers, against the time limit.
+        graph.warm();
         ActivePolicy {
-            engine: Engine::with_services(Arc::new(RuleGraph::from_policy(policy)), services),
+            engine: Engine::with_services(Arc::new(graph), services),
             hash: policy.hash(),
             loaded_at: SystemTime::now(),
             files: policy

@@ -119,7 +119,17 @@ pub(crate) async fn evaluate(
     let options = EvalOptions {
         wait_for_approval: wait,
     };
-    let decision = policy.engine().evaluate_with(point, ctx, options).await;
+    let decision = match policy
+        .engine()
+        .evaluate_bounded(point, ctx, options, &app.pool)
+        .await
+    {
+        Ok(decision) => decision,
+        Err(failed) => {
+            super::metrics::fail_closed(point, failed.cause);
+            failed.decision
+        }
+    };
     let latency = started.elapsed();
     super::metrics::record(&decision, latency);
     let latency_ms = latency.as_secs_f64() * 1000.0;

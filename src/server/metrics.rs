@@ -8,10 +8,15 @@ use std::time::{Duration, SystemTime};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use crate::decision::Decision;
+use crate::engine::Cause;
+use crate::point::Point;
 use crate::reload::PolicyStatus;
 
 const DECISIONS: &str = "hookgate_decisions_total";
 const LATENCY: &str = "hookgate_evaluation_duration_seconds";
+const DEADLINE_EXCEEDED: &str = "hookgate_evaluation_deadline_exceeded_total";
+const OVERLOADED: &str = "hookgate_evaluation_overloaded_total";
+const FAILED: &str = "hookgate_evaluation_failures_total";
 
 /// Histogram buckets for evaluation latency, in seconds: 5 µs to 5 s.
 const LATENCY_BUCKETS: &[f64] = &[
@@ -51,6 +56,18 @@ fn describe() {
         "Time to evaluate one lifecycle point, actions included."
     );
     metrics::describe_counter!(
+        DEADLINE_EXCEEDED,
+        "Evaluations blocked because their checks ran over --eval-time-limit."
+    );
+    metrics::describe_counter!(
+        OVERLOADED,
+        "Evaluations blocked at once because every evaluation thread was busy and the queue full."
+    );
+    metrics::describe_counter!(
+        FAILED,
+        "Evaluations blocked because their checks failed (a panic, logged)."
+    );
+    metrics::describe_counter!(
         "hookgate_reloads_total",
         "Policy reload attempts by result (reloaded, unchanged, error)."
     );
@@ -65,6 +82,16 @@ pub(crate) fn record(decision: &Decision, latency: Duration) {
         "hook" => hook)
     .increment(1);
     metrics::histogram!(LATENCY, "point" => decision.point.as_str()).record(latency.as_secs_f64());
+}
+
+/// Counts an evaluation that got the fail-closed answer, by why.
+pub(crate) fn fail_closed(point: Point, cause: Cause) {
+    let name = match cause {
+        Cause::TimeLimit(_) => DEADLINE_EXCEEDED,
+        Cause::Overloaded => OVERLOADED,
+        Cause::Failed => FAILED,
+    };
+    metrics::counter!(name, "point" => point.as_str()).increment(1);
 }
 
 fn verdict_label(decision: &Decision) -> &'static str {

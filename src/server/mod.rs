@@ -39,6 +39,7 @@ pub use auth::{
 pub use decision_log::DecisionLog;
 pub use metrics::install_recorder;
 
+use crate::engine::{EvalPool, PoolConfig};
 use crate::reload::LivePolicy;
 use error::ApiError;
 use recent::RecentDecisions;
@@ -90,6 +91,8 @@ pub struct ServerConfig {
     pub decision_log: Option<DecisionLog>,
     /// Tool-argument fields hidden from `GET /v1/decisions` (the decision log has its own).
     pub mask: FieldMask,
+    /// The threads, queue and time limit of the filter checks.
+    pub evaluation: PoolConfig,
 }
 
 impl Default for ServerConfig {
@@ -105,6 +108,7 @@ impl Default for ServerConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             decision_log: None,
             mask: FieldMask::default(),
+            evaluation: PoolConfig::default(),
         }
     }
 }
@@ -120,24 +124,29 @@ pub struct AppState {
     recent: RecentDecisions,
     /// The console's login code and sessions.
     sessions: auth::session::Sessions,
+    /// Where filters are checked, off the async workers.
+    pool: EvalPool,
 }
 
 impl AppState {
-    /// State over `live`; `metrics` renders `/metrics` (see [`install_recorder`]).
+    /// State over `live`; `metrics` renders `/metrics` (see [`install_recorder`]). Starts the
+    /// evaluation pool's threads, which is what can fail.
     pub fn new(
         live: Arc<LivePolicy>,
         config: ServerConfig,
         metrics: Option<PrometheusHandle>,
-    ) -> Arc<AppState> {
+    ) -> std::io::Result<Arc<AppState>> {
         let sessions = auth::session::Sessions::new(config.console_login.clone());
-        Arc::new(AppState {
+        let pool = EvalPool::new(config.evaluation)?;
+        Ok(Arc::new(AppState {
             live,
             sessions,
             config,
             metrics,
             draining: AtomicBool::new(false),
             recent: RecentDecisions::default(),
-        })
+            pool,
+        }))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `hookgate serve` end to end: a real daemon process, real HTTP, real files and signals.
 
 mod api;
+mod bounded;
 mod clients;
 mod console;
 mod lifecycle;

@@ -1,0 +1,200 @@
+//! The hostile scenario (docs/performance.md, "Under attack"): the daemon on a generated
+//! 6,000-hook policy (the realistic mix), while clients send pathological 64 KiB commands
+//! back to back and slowloris connections trickle headers, 200 ordinary clients each send
+//! a call every 100 ms (about 2,000 calls/s) and a prober asks `/healthz` every 20 ms.
+//! Prints the ordinary calls' latency percentiles, the longest `/healthz` answer, and what
+//! the hostile calls got. Not a criterion measurement: one run of `HOSTILE_SECONDS`.
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use hdrhistogram::Histogram;
+
+use super::Daemon;
+use super::support::{self, CALLS, Mix};
+
+const HOOKS: usize = 6_000;
+const ORDINARY_CLIENTS: usize = 200;
+const THINK: Duration = Duration::from_millis(100);
+const HOSTILE_CLIENTS: usize = 4;
+const SLOWLORIS: usize = 16;
+const HOSTILE_SECONDS: u64 = 15;
+/// Just under the shell reader's 64 KiB.
+const SIZE: usize = 64 * 1024 - 64;
+
+/// Pathological commands of just under 64 KiB: one long plain command, the most simple
+/// commands the reader keeps, nested substitutions, and a line that writes and runs scripts.
+fn hostile_commands() -> Vec<String> {
+    let cut = |s: String| s[..SIZE.min(s.len())].to_owned();
+    vec![
+        cut("ls ".to_owned() + &"-a ".repeat(SIZE / 3)),
+        cut("x; ".repeat(SIZE / 3)),
+        cut("$(echo ".repeat(SIZE / 14) + &")".repeat(SIZE / 14)),
+        cut("echo a > f; sh f; ".repeat(SIZE / 18)),
+        cut("a=1;".repeat(SIZE / 4)),
+    ]
+}
+
+fn body(command: &str) -> String {
+    serde_json::json!({
+        "point": "turn:tool:pre",
+        "context": {
+            "sessionKey": "agent:main:main",
+            "toolName": "exec",
+            "toolArgs": { "command": command },
+        }
+    })
+    .to_string()
+}
+
+pub(crate) fn hostile(_: &mut Criterion) {
+    // To compare: `HOOKGATE_BENCH_HOSTILE=0` for the baseline, `HOOKGATE_BENCH_FLAGS` for
+    // `serve` flags (`--eval-threads 1`), `HOOKGATE_BENCH_BIN` for another build.
+    let hostile_clients: usize = std::env::var("HOOKGATE_BENCH_HOSTILE")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(HOSTILE_CLIENTS);
+    let flags = std::env::var("HOOKGATE_BENCH_FLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split_whitespace().collect();
+    let yaml = support::hooks_yaml(&support::rules(HOOKS, Mix::Realistic));
+    let daemon = Daemon::start_with(Some(&yaml), &flags);
+    let stop = Arc::new(AtomicBool::new(false));
+    let addr = daemon.base.trim_start_matches("http://").to_owned();
+
+    let hostile_answers = Arc::new(AtomicU64::new(0));
+    let hostile_limited = Arc::new(AtomicU64::new(0));
+    let mut threads = Vec::new();
+    for command in hostile_commands().into_iter().cycle().take(hostile_clients) {
+        let (url, stop) = (format!("{}/v1/evaluate", daemon.base), Arc::clone(&stop));
+        let (answers, limited) = (Arc::clone(&hostile_answers), Arc::clone(&hostile_limited));
+        let body = body(&command);
+        threads.push(std::thread::spawn(move || {
+            let client = reqwest::blocking::Client::new();
+            while !stop.load(Ordering::Relaxed) {
+                let Ok(response) = client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body.clone())
+                    .send()
+                else {
+                    continue;
+                };
+                let text = response.text().unwrap_or_default();
+                answers.fetch_add(1, Ordering::Relaxed);
+                if text.contains("time limit") {
+                    limited.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }));
+    }
+    for _ in 0..SLOWLORIS {
+        let (addr, stop) = (addr.clone(), Arc::clone(&stop));
+        threads.push(std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let Ok(mut tcp) = TcpStream::connect(&addr) else {
+                    continue;
+                };
+                let _ = tcp.write_all(b"POST /v1/evaluate HTTP/1.1\r\n");
+                while !stop.load(Ordering::Relaxed) && tcp.write_all(b"X-Slow: a\r\n").is_ok() {
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+            }
+        }));
+    }
+    let healthz_max = Arc::new(AtomicU64::new(0));
+    {
+        let (url, stop, max) = (
+            format!("{}/healthz", daemon.base),
+            Arc::clone(&stop),
+            Arc::clone(&healthz_max),
+        );
+        threads.push(std::thread::spawn(move || {
+            let client = reqwest::blocking::Client::new();
+            while !stop.load(Ordering::Relaxed) {
+                let sent = Instant::now();
+                let _ = client.get(&url).send().and_then(|r| r.bytes());
+                max.fetch_max(sent.elapsed().as_micros() as u64, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }));
+    }
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let latencies = runtime.block_on(ordinary(&daemon.base));
+    stop.store(true, Ordering::Relaxed);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    println!(
+        "daemon/hostile ({HOOKS} hooks, {ORDINARY_CLIENTS} ordinary clients every {} ms, \
+         {hostile_clients} hostile 64 KiB clients, {SLOWLORIS} slowloris, {HOSTILE_SECONDS} s): \
+         ordinary {} calls, p50 {} µs, p99 {} µs, p99.9 {} µs, max {} µs; /healthz max {} µs; \
+         hostile calls answered {}, of which blocked at the time limit {}",
+        THINK.as_millis(),
+        latencies.len(),
+        latencies.value_at_quantile(0.50),
+        latencies.value_at_quantile(0.99),
+        latencies.value_at_quantile(0.999),
+        latencies.max(),
+        healthz_max.load(Ordering::Relaxed),
+        hostile_answers.load(Ordering::Relaxed),
+        hostile_limited.load(Ordering::Relaxed),
+    );
+}
+
+/// The ordinary clients, for [`HOSTILE_SECONDS`]: their latencies, in µs. Every answer is
+/// checked against what the policy decides.
+async fn ordinary(base: &str) -> Histogram<u64> {
+    let url = format!("{base}/v1/evaluate");
+    let until = Instant::now() + Duration::from_secs(HOSTILE_SECONDS);
+    let mut tasks = Vec::new();
+    for c in 0..ORDINARY_CLIENTS {
+        let url = url.clone();
+        tasks.push(tokio::spawn(async move {
+            let client = reqwest::Client::builder()
+                .pool_max_idle_per_host(1)
+                .tcp_nodelay(true)
+                .build()
+                .expect("client");
+            let mut local = Histogram::<u64>::new(3).expect("histogram");
+            // Spread the clients over the think time.
+            tokio::time::sleep(THINK.mul_f64(c as f64 / ORDINARY_CLIENTS as f64)).await;
+            let mut i = c;
+            while Instant::now() < until {
+                let call = &CALLS[i % CALLS.len()];
+                i += 1;
+                let body = format!(
+                    r#"{{"point":"{}","context":{}}}"#,
+                    call.point,
+                    call.context_json()
+                );
+                let sent = Instant::now();
+                let response = client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(body)
+                    .send()
+                    .await
+                    .expect("request");
+                let text = response.text().await.expect("body");
+                let _ = local.record(sent.elapsed().as_micros() as u64);
+                let blocked = text.contains(r#""decision":"block""#);
+                assert_eq!(blocked, call.blocks, "{}: {text}", call.name);
+                tokio::time::sleep(THINK).await;
+            }
+            local
+        }));
+    }
+    let mut all = Histogram::<u64>::new(3).expect("histogram");
+    for task in tasks {
+        let _ = all.add(task.await.expect("client"));
+    }
+    all
+}

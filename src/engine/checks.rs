@@ -1,0 +1,160 @@
+//! The filter checks of one evaluation, apart from its actions.
+//!
+//! Checking filters is pure CPU work (reading the command, running regexes), and firing
+//! actions is I/O. The library checks each candidate as the engine reaches it
+//! ([`Checks::Lazy`]), which keeps the common path free of allocations. The daemon checks
+//! every candidate first, within a deadline and, for a heavy call, on its evaluation pool
+//! ([`check_all`]); the engine then only fires the hooks that passed ([`Checks::Done`]). The
+//! checks have no side effects, so both orders decide alike, and checks cut short by the
+//! deadline can be thrown away.
+
+use crate::config::Unparseable;
+use crate::context::HookContext;
+use crate::graph::{Candidates, CompiledHook, RuleGraph};
+use crate::matcher::{self, Deadline, Filter, Subject};
+use crate::point::Point;
+
+/// A candidate whose built-in filters passed, with the note its block message would carry.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Its position in [`RuleGraph::hooks`].
+    rank: u32,
+    note: Option<String>,
+}
+
+/// The checks of one evaluation that ran past their deadline: no decision can be drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overrun;
+
+/// Where the engine's loop gets each candidate's filter verdict.
+// Boxing the subject would allocate on the library's allocation-free path; there is one of
+// these per evaluation, on its stack.
+#[allow(clippy::large_enum_variant)]
+pub(super) enum Checks<'a> {
+    /// Checked as the loop reaches it.
+    Lazy {
+        subject: Subject<'a>,
+        candidates: Candidates<'a>,
+    },
+    /// Checked beforehand: only the candidates that passed.
+    Done {
+        graph: &'a RuleGraph,
+        passed: std::vec::IntoIter<Checked>,
+        note: Option<String>,
+    },
+}
+
+impl<'a> Checks<'a> {
+    /// The checks of `ctx` at `point`, made as the loop asks. An explanation visits every
+    /// hook of the tool, to say which filter each one missed.
+    pub(super) fn lazy(
+        graph: &'a RuleGraph,
+        point: Point,
+        ctx: &'a HookContext,
+        explain: bool,
+    ) -> Checks<'a> {
+        let subject = subject(graph, ctx, Deadline::none());
+        let candidates = if explain {
+            graph.candidates_for_tool(point, ctx.tool_name.as_deref())
+        } else {
+            graph.candidates(point, &subject)
+        };
+        Checks::Lazy {
+            subject,
+            candidates,
+        }
+    }
+
+    /// Checks made beforehand by [`check_all`] on `graph`.
+    pub(super) fn done(graph: &'a RuleGraph, passed: Vec<Checked>) -> Checks<'a> {
+        Checks::Done {
+            graph,
+            passed: passed.into_iter(),
+            note: None,
+        }
+    }
+
+    /// The next candidate and whether its built-in filters passed (else the first that did
+    /// not).
+    pub(super) fn next(&mut self) -> Option<(&'a CompiledHook, Result<(), Filter>)> {
+        match self {
+            Checks::Lazy {
+                subject,
+                candidates,
+            } => {
+                let hook = candidates.next()?;
+                subject.reset_unread_match();
+                let accepted =
+                    matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), subject);
+                Some((hook, accepted))
+            }
+            Checks::Done {
+                graph,
+                passed,
+                note,
+            } => {
+                let checked = passed.next()?;
+                *note = checked.note;
+                let graph: &'a RuleGraph = graph;
+                Some((graph.hooks().get(checked.rank as usize)?, Ok(())))
+            }
+        }
+    }
+
+    /// What a block by `hook`, the candidate last returned, adds to its message.
+    pub(super) fn note(&mut self, hook: &CompiledHook) -> Option<String> {
+        match self {
+            Checks::Lazy { subject, .. } => note(subject, hook),
+            Checks::Done { note, .. } => note.take(),
+        }
+    }
+}
+
+/// Checks every candidate of `ctx` at `point`, stopping at `deadline`: the ones that passed,
+/// in evaluation order. An explanation is not made this way (the daemon never explains).
+pub fn check_all(
+    graph: &RuleGraph,
+    point: Point,
+    ctx: &HookContext,
+    deadline: Deadline,
+) -> Result<Vec<Checked>, Overrun> {
+    let subject = subject(graph, ctx, deadline);
+    let mut candidates = graph.candidates(point, &subject);
+    let mut passed = Vec::new();
+    while let Some((rank, hook)) = candidates.next_ranked() {
+        if subject.overran() || !subject.deadline().step() {
+            return Err(Overrun);
+        }
+        subject.reset_unread_match();
+        if matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), &subject).is_ok() {
+            passed.push(Checked {
+                rank,
+                note: note(&subject, hook),
+            });
+        }
+    }
+    if subject.overran() {
+        return Err(Overrun);
+    }
+    Ok(passed)
+}
+
+fn subject<'a>(graph: &'a RuleGraph, ctx: &'a HookContext, deadline: Deadline) -> Subject<'a> {
+    let on_unparseable: Unparseable = graph.defaults().on_unparseable;
+    Subject::indexed(ctx, on_unparseable, Some(graph.patterns())).until(deadline)
+}
+
+/// A block says what hookgate read when that is not the line as written: why it could not
+/// read it (and a hook about something else stopped it), or the command it found through a
+/// loop, a variable or a program that runs it.
+fn note(subject: &Subject<'_>, hook: &CompiledHook) -> Option<String> {
+    if let Some(reason) = subject.unread_match() {
+        return Some(format!(
+            "(hookgate could not read this shell command: {reason})"
+        ));
+    }
+    subject.found_by(&hook.spec().filter).map(|found| {
+        let origin = found.origin.as_deref().unwrap_or_default();
+        format!("(hookgate read `{}` {origin})", found.text())
+    })
+}

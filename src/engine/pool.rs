@@ -1,0 +1,265 @@
+//! The evaluation pool: the CPU-heavy part of an evaluation, off the async workers, within a
+//! time limit.
+//!
+//! Reading a long shell command and running a large policy's regexes over it is CPU work
+//! that can take seconds on a hostile call. On an async worker it would stall every other
+//! request on that worker, `/healthz` included, and no timeout would fire (a timeout is
+//! only noticed at an `.await`). So the daemon checks the filters ([`check_all`]) on a fixed
+//! set of threads of its own, and waits for them at most the time limit: past it, the call
+//! gets the fail-closed answer at once, and the thread stops at its next step (the checks
+//! look at the same deadline). A light call (no shell syntax to read, a few KiB of text) is
+//! checked where it is, under a small budget of steps: a thread hop would cost it more
+//! than the checks; should it need more, it starts again on the pool.
+//!
+//! Threads cannot be killed, so the pool never grows: a fixed number of threads, and a queue
+//! of fixed length (each connection has at most one evaluation waiting in it). When the
+//! queue is full the call fails closed at once. A job that waited past its deadline is
+//! dropped unread, so a backlog drains at the speed of the clock, not of the work.
+//! Approval waits and the actions' I/O stay on the async side.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::checks::{Checked, Overrun, check_all};
+use crate::context::HookContext;
+use crate::graph::RuleGraph;
+use crate::matcher::{Deadline, shell};
+use crate::point::Point;
+
+/// The default time limit of an evaluation's checks.
+///
+/// Reading the longest command the shell reader takes (64 KiB) costs 10 to 30 ms, and a
+/// realistic policy's regexes a fraction of a millisecond, so an honest call is far below
+/// it even on a loaded machine; a hostile one holds a thread for at most this long.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
+/// The default length of the queue: the daemon's default connection limit, so that with
+/// default settings a call waits for a thread rather than being turned away.
+pub const DEFAULT_QUEUE: usize = 1024;
+/// The most text (command, session key, tool arguments) a call may hold to be light.
+const LIGHT_BYTES: usize = 4 * 1024;
+/// The steps (candidates visited, patterns run) a light call's checks may take where it is
+/// before they move to the pool. Each is at most a regex run over a few KiB, typically
+/// 0.1 µs: a light call holds an async worker for well under a millisecond.
+const INLINE_STEPS: usize = 2_048;
+
+/// How the pool is sized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolConfig {
+    /// Threads checking filters; at least one.
+    pub threads: usize,
+    /// Calls that may wait for a thread; past it they fail closed at once. Zero: none wait.
+    pub queue: usize,
+    /// The longest an evaluation's checks may take, waiting for a thread included.
+    pub time_limit: Duration,
+}
+
+impl Default for PoolConfig {
+    fn default() -> Self {
+        PoolConfig {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            queue: DEFAULT_QUEUE,
+            time_limit: DEFAULT_TIME_LIMIT,
+        }
+    }
+}
+
+/// Why an evaluation got the fail-closed answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// Its checks ran over the time limit.
+    TimeLimit(Duration),
+    /// Every thread was busy and the queue full.
+    Overloaded,
+    /// Its checks failed (a panic, logged) or the pool is gone.
+    Failed,
+}
+
+impl Cause {
+    /// The decision's message.
+    pub fn message(self) -> String {
+        match self {
+            Cause::TimeLimit(limit) => format!(
+                "hookgate could not decide: the evaluation ran over its time limit ({} ms); \
+                 the call is blocked",
+                limit.as_millis()
+            ),
+            Cause::Overloaded => "hookgate could not decide: every evaluation thread is busy \
+                                  and the queue is full; the call is blocked"
+                .to_owned(),
+            Cause::Failed => "hookgate could not decide: the evaluation failed (see the \
+                              daemon's log); the call is blocked"
+                .to_owned(),
+        }
+    }
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+/// A fixed set of threads that check filters, and a queue of fixed length before them.
+/// Cheap to clone; the threads end when the last clone is dropped.
+#[derive(Clone)]
+pub struct EvalPool {
+    queue: SyncSender<Job>,
+    config: PoolConfig,
+}
+
+impl std::fmt::Debug for EvalPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EvalPool")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EvalPool {
+    /// Starts `config.threads` threads (at least one).
+    pub fn new(config: PoolConfig) -> std::io::Result<EvalPool> {
+        let (queue, jobs) = std::sync::mpsc::sync_channel::<Job>(config.queue);
+        let jobs = Arc::new(Mutex::new(jobs));
+        for i in 0..config.threads.max(1) {
+            let jobs = Arc::clone(&jobs);
+            std::thread::Builder::new()
+                .name(format!("hookgate-eval-{i}"))
+                .spawn(move || work(&jobs))?;
+        }
+        Ok(EvalPool { queue, config })
+    }
+
+    /// How the pool was sized.
+    pub fn config(&self) -> PoolConfig {
+        self.config
+    }
+
+    /// The filter checks of `ctx` at `point` on `graph`, within the time limit from now.
+    pub(crate) async fn check(
+        &self,
+        graph: &Arc<RuleGraph>,
+        point: Point,
+        ctx: &HookContext,
+    ) -> Result<Vec<Checked>, Cause> {
+        let limit = self.config.time_limit;
+        let deadline = Instant::now() + limit;
+        if is_light(ctx)
+            && let Ok(passed) = check_all(graph, point, ctx, Deadline::steps(INLINE_STEPS))
+        {
+            return Ok(passed);
+        }
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = {
+            let graph = Arc::clone(graph);
+            let ctx = ctx.clone();
+            Box::new(move || {
+                // Its caller was answered while it waited: nothing to do.
+                if answer.is_closed() || Instant::now() >= deadline {
+                    let _ = answer.send(Err(Overrun));
+                    return;
+                }
+                let _ = answer.send(check_all(&graph, point, &ctx, Deadline::at(deadline)));
+            })
+        };
+        match self.queue.try_send(job) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_)) => return Err(Cause::Overloaded),
+            Err(TrySendError::Disconnected(_)) => return Err(Cause::Failed),
+        }
+        match tokio::time::timeout_at(deadline.into(), answered).await {
+            Ok(Ok(Ok(passed))) => Ok(passed),
+            Ok(Ok(Err(Overrun))) | Err(_) => Err(Cause::TimeLimit(limit)),
+            // The job was dropped unanswered: it panicked.
+            Ok(Err(_)) => Err(Cause::Failed),
+        }
+    }
+}
+
+/// One thread of the pool: runs jobs until the pool is dropped.
+fn work(jobs: &Mutex<Receiver<Job>>) {
+    loop {
+        let job = {
+            let jobs = jobs.lock().unwrap_or_else(PoisonError::into_inner);
+            match jobs.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            }
+        };
+        // A job that panics loses its answer (its caller fails closed), not the thread.
+        if std::panic::catch_unwind(AssertUnwindSafe(job)).is_err() {
+            tracing::error!("an evaluation's checks panicked; the call was blocked");
+        }
+    }
+}
+
+/// Whether checking `ctx` is cheap enough to do on the caller's thread: its command (if
+/// any) reads as itself, with no shell syntax, and it holds little text.
+fn is_light(ctx: &HookContext) -> bool {
+    let plain = match ctx.tool_args.as_ref().and_then(|a| a.get("command")) {
+        Some(serde_json::Value::String(command)) => shell::is_plain(command),
+        _ => true,
+    };
+    if !plain {
+        return false;
+    }
+    let mut budget = LIGHT_BYTES;
+    let mut spend = |n: usize| match budget.checked_sub(n) {
+        Some(left) => {
+            budget = left;
+            true
+        }
+        None => false,
+    };
+    spend(ctx.session_key.len())
+        && ctx.prompt.as_ref().is_none_or(|p| spend(p.len()))
+        && ctx.tool_args.as_ref().is_none_or(|args| {
+            args.iter()
+                .all(|(key, value)| spend(key.len()) && value_fits(value, &mut spend))
+        })
+}
+
+/// Whether `value`'s text fits what `spend` has left (numbers and the like count a little).
+fn value_fits(value: &serde_json::Value, spend: &mut impl FnMut(usize) -> bool) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => spend(s.len()),
+        Value::Array(items) => items.iter().all(|v| value_fits(v, spend)),
+        Value::Object(map) => map
+            .iter()
+            .all(|(k, v)| spend(k.len()) && value_fits(v, spend)),
+        Value::Null | Value::Bool(_) | Value::Number(_) => spend(8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ctx(v: serde_json::Value) -> HookContext {
+        serde_json::from_value(v).expect("context")
+    }
+
+    #[test]
+    fn light_calls_are_plain_and_short() {
+        assert!(is_light(&ctx(
+            json!({"sessionKey": "s", "toolArgs": {"command": "ls -la"}})
+        )));
+        assert!(is_light(&ctx(
+            json!({"sessionKey": "s", "prompt": "hello"})
+        )));
+        assert!(!is_light(&ctx(
+            json!({"sessionKey": "s", "toolArgs": {"command": "ls | wc"}})
+        )));
+        let long = "a ".repeat(LIGHT_BYTES);
+        assert!(!is_light(&ctx(
+            json!({"sessionKey": "s", "toolArgs": {"command": long.trim()}})
+        )));
+        let many = vec!["ab"; LIGHT_BYTES];
+        assert!(!is_light(&ctx(
+            json!({"sessionKey": "s", "toolArgs": {"paths": many}})
+        )));
+        let nested = json!({"a": {"b": [{"c": "x".repeat(LIGHT_BYTES)}]}});
+        assert!(!is_light(&ctx(
+            json!({"sessionKey": "s", "toolArgs": {"deep": nested}})
+        )));
+    }
+}
