@@ -225,3 +225,37 @@ fn the_packs_carry_the_default_policys_hooks_unchanged() {
         }
     }
 }
+
+/// Routine agent work (issue 24): at most 0.5% blocked and 2% asked, each listed.
+#[test]
+fn routine_agent_work_is_rarely_blocked_or_asked() {
+    let cases = corpus("routine.txt");
+    assert!(cases.len() >= 1000, "the corpus shrank: {}", cases.len());
+    let decisions = decide(&cases, "Bash");
+    let listed = |verdict: &str| -> Vec<String> {
+        cases
+            .iter()
+            .zip(&decisions)
+            .filter(|(_, d)| d["decision"] == verdict)
+            .map(|((_, c), d)| format!("  {c:?} by {}: {}", d["hook"], d["message"]))
+            .collect()
+    };
+    let (blocked, asked) = (listed("block"), listed("ask"));
+    let rate = |n: usize| 100.0 * n as f64 / cases.len() as f64;
+    eprintln!(
+        "routine corpus: {} lines, {} blocked ({:.2}%), {} asked ({:.2}%)\nblocked:\n{}\nasked:\n{}",
+        cases.len(),
+        blocked.len(),
+        rate(blocked.len()),
+        asked.len(),
+        rate(asked.len()),
+        blocked.join("\n"),
+        asked.join("\n")
+    );
+    assert!(
+        rate(blocked.len()) <= 0.5,
+        "blocked:\n{}",
+        blocked.join("\n")
+    );
+    assert!(rate(asked.len()) <= 2.0, "asked:\n{}", asked.join("\n"));
+}
