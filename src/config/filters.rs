@@ -25,6 +25,10 @@ pub struct CommandFilter {
     pub deletes: Option<Vec<super::Place>>,
     /// Places of which the command must delete a directory with what is in it (`rm -r`).
     pub deletes_tree: Option<Vec<super::Place>>,
+    /// Places of which the command must change a mode or owner (`chmod`, `chown`, ...).
+    pub changes_mode: Option<Vec<super::Place>>,
+    /// Places of which the command must change a mode or owner recursively (`chmod -R`).
+    pub changes_mode_tree: Option<Vec<super::Place>>,
 }
 
 impl CommandFilter {
@@ -228,6 +232,8 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
             any_arg: pattern("anyArg"),
             deletes: places("deletes"),
             deletes_tree: places("deletesTree"),
+            changes_mode: places("changesMode"),
+            changes_mode_tree: places("changesModeTree"),
         }
     });
     let args = raw.get("args").and_then(Value::as_object).map(|fields| {

@@ -321,26 +321,33 @@ impl<'a> Subject<'a> {
         }) || self.unreadable_matches()
     }
 
-    /// Whether `command` deletes in the places `filter` names (true when it names none).
+    /// Whether `command` deletes, or changes the mode of, something in the places `filter`
+    /// names (true when it names none).
     fn deletes_in(&self, filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
-        if filter.deletes.is_none() && filter.deletes_tree.is_none() {
+        use shell::effects::Touch;
+        let wanted = [
+            (&filter.deletes, Touch::Delete, false),
+            (&filter.deletes_tree, Touch::Delete, true),
+            (&filter.changes_mode, Touch::Mode, false),
+            (&filter.changes_mode_tree, Touch::Mode, true),
+        ];
+        if wanted.iter().all(|(places, _, _)| places.is_none()) {
             return true;
         }
-        let deletions = shell::deletes::deletions(command);
+        let touched = shell::effects::deletions(command);
         let places = self.places.get_or_init(|| places::Where::of(self.ctx));
         let dir = command.dir.as_deref();
-        let place = |d: &shell::deletes::Deletion<'_>| match d.inside {
+        let place = |d: &shell::effects::Deletion<'_>| match d.inside {
             true => places.place_inside(dir, d.path),
             false => places.place(dir, d.path),
         };
-        let any_in = |wanted: &Option<Vec<places::Place>>, tree: bool| {
-            wanted.as_ref().is_none_or(|wanted| {
-                deletions
-                    .iter()
-                    .any(|d| (d.recursive || !tree) && wanted.contains(&place(d)))
+        wanted.iter().all(|(want, touch, tree)| {
+            want.as_ref().is_none_or(|want| {
+                touched.iter().any(|d| {
+                    d.touch == *touch && (d.recursive || !tree) && want.contains(&place(d))
+                })
             })
-        };
-        any_in(&filter.deletes, false) && any_in(&filter.deletes_tree, true)
+        })
     }
 
     /// The simple command that `filter`'s `command` or `commandPattern` matched, if the

@@ -12,7 +12,7 @@
 //! `docs/shell-reader.md`; what is read is listed in `docs/hooks-reference.md`.
 
 mod arith;
-pub mod deletes;
+pub mod effects;
 mod env;
 mod expand;
 mod options;

@@ -1,12 +1,24 @@
-//! What a simple command deletes: its paths, and whether it deletes what is below them. The
-//! code reader's deletes (`shutil.rmtree(p)`) and `find -delete` reach here as the `rm`
-//! commands they mean (`find . -name '*.o' -delete` as `rm -- ./*.o`).
+//! What a simple command does to the paths it names: deletes them (and whether what is
+//! below them goes too), or changes their mode or owner. The code reader's deletes
+//! (`shutil.rmtree(p)`) and `find -delete` reach here as the `rm` commands they mean (`find
+//! . -name '*.o' -delete` as `rm -- ./*.o`).
 
 use super::SimpleCommand;
 
-/// A path a command deletes.
+/// What a command does to a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touch {
+    /// Deletes it.
+    Delete,
+    /// Changes its mode, owner, group, attributes or ACL.
+    Mode,
+}
+
+/// A path a command deletes or changes the mode of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Deletion<'a> {
+    /// What the command does to it.
+    pub touch: Touch,
     /// The path as the command names it (relative to the command's directory).
     pub path: &'a str,
     /// Whether everything below it goes too (`rm -r`, `rsync --delete`).
@@ -16,15 +28,34 @@ pub struct Deletion<'a> {
     pub inside: bool,
 }
 
-/// The paths `command` deletes; empty for a program that deletes nothing it names.
+/// The paths `command` deletes or changes the mode of; empty for a program that does
+/// neither to what it names.
 pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
     let args = &command.args;
     match command.program.as_str() {
+        // `chmod -R MODE PATH...`, `chown -R OWNER PATH...`: the first operand is the mode or
+        // owner unless `--reference=FILE` gives it.
+        "chmod" | "chown" | "chgrp" | "setfacl" | "chattr" => {
+            let recursive = options(args)
+                .any(|o| o == "--recursive" || (!o.starts_with("--") && o[1..].contains('R')));
+            let given = !options(args).any(|o| o.starts_with("--reference"))
+                && command.program != "setfacl";
+            operands(args)
+                .skip(usize::from(given))
+                .map(|path| Deletion {
+                    touch: Touch::Mode,
+                    path,
+                    recursive,
+                    inside: false,
+                })
+                .collect()
+        }
         "rm" => {
             let recursive = options(args)
                 .any(|o| o == "--recursive" || (!o.starts_with("--") && o.contains(['r', 'R'])));
             operands(args)
                 .map(|path| Deletion {
+                    touch: Touch::Delete,
                     path,
                     recursive,
                     inside: false,
@@ -33,6 +64,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
         }
         "rmdir" | "unlink" => operands(args)
             .map(|path| Deletion {
+                touch: Touch::Delete,
                 path,
                 recursive: false,
                 inside: false,
@@ -42,6 +74,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
         "shred" if options(args).any(|o| o.starts_with("--remove") || is_short(o, 'u')) => {
             operands(args)
                 .map(|path| Deletion {
+                    touch: Touch::Delete,
                     path,
                     recursive: false,
                     inside: false,
@@ -52,6 +85,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
         "rsync" if args.iter().any(|a| a.starts_with("--delete")) => operands(args)
             .last()
             .map(|path| Deletion {
+                touch: Touch::Delete,
                 path,
                 recursive: true,
                 inside: true,
@@ -99,6 +133,7 @@ mod tests {
         read.commands
             .iter()
             .flat_map(deletions)
+            .filter(|d| d.touch == Touch::Delete)
             .map(|d| (d.path.to_owned(), d.recursive))
             .collect()
     }
@@ -138,6 +173,27 @@ mod tests {
             paths(&[("/backup/", true)])
         );
         assert!(deleted("ls -la").is_empty());
+    }
+
+    #[test]
+    fn reads_mode_and_owner_changes() {
+        let changed = |line: &str| -> Vec<(String, bool)> {
+            let read = crate::matcher::shell::parse(line);
+            read.commands
+                .iter()
+                .flat_map(deletions)
+                .filter(|d| d.touch == Touch::Mode)
+                .map(|d| (d.path.to_owned(), d.recursive))
+                .collect()
+        };
+        assert_eq!(changed("chmod -R 777 ~"), paths(&[("~", true)]));
+        assert_eq!(
+            changed("chmod +x a.sh b.sh"),
+            paths(&[("a.sh", false), ("b.sh", false)])
+        );
+        assert_eq!(changed("chown -R u:g /srv"), paths(&[("/srv", true)]));
+        assert_eq!(changed("chmod --reference=a -R b"), paths(&[("b", true)]));
+        assert!(changed("rm -rf x").is_empty());
     }
 
     #[test]
