@@ -335,6 +335,11 @@ impl<'a> Subject<'a> {
             return true;
         }
         let touched = shell::effects::deletions(command);
+        if touched.is_empty() {
+            return false;
+        }
+        // Placing looks at the environment and the file system: only when there is
+        // something to place.
         let places = self.places.get_or_init(|| places::Where::of(self.ctx));
         let dir = command.dir.as_deref();
         let place = |d: &shell::effects::Deletion<'_>| match d.inside {

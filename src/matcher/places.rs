@@ -8,8 +8,10 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use ignore::gitignore::Gitignore;
 
 pub use crate::config::Place;
 use crate::context::HookContext;
@@ -45,12 +47,14 @@ pub const REGENERABLE: &[&str] = &[
 ];
 
 /// What paths are placed against, for one evaluation.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Where {
     cwd: Option<String>,
     workspace: Option<String>,
     home: Option<String>,
     temp: Vec<String>,
+    /// The workspace's root `.gitignore`, when it has one hookgate could read.
+    ignored: Option<Arc<Gitignore>>,
 }
 
 impl Where {
@@ -72,7 +76,9 @@ impl Where {
             cwd.as_deref()
                 .and_then(|c| find_workspace(c, home.as_deref()))
         });
-        Where::new(cwd, workspace, home, temp)
+        let mut places = Where::new(cwd, workspace, home, temp);
+        places.ignored = places.workspace.as_deref().and_then(gitignore);
+        places
     }
 
     /// Places against these directories (absolute, normalised).
@@ -89,6 +95,7 @@ impl Where {
             workspace,
             home,
             temp,
+            ignored: None,
         }
     }
 
@@ -166,7 +173,7 @@ impl Where {
             if rest.is_empty() || rest == ".git" || rest.starts_with(".git/") {
                 return Place::WorkspaceRoot;
             }
-            if rest.split('/').any(|c| REGENERABLE.contains(&c)) {
+            if rest.split('/').any(|c| REGENERABLE.contains(&c)) || self.is_ignored(path) {
                 return Place::Regenerable;
             }
             return Place::Workspace;
@@ -186,6 +193,70 @@ impl Where {
         }
         Place::System
     }
+}
+
+impl Where {
+    /// Whether the workspace's `.gitignore` ignores `path` (in the workspace): what git does
+    /// not keep, the project makes again. Not `.env` files, which people ignore to keep
+    /// them out of git, not because they are made again.
+    fn is_ignored(&self, path: &str) -> bool {
+        let Some(ignored) = &self.ignored else {
+            return false;
+        };
+        let name = path.rsplit('/').next().unwrap_or("");
+        if name.starts_with(".env") {
+            return false;
+        }
+        let path = Path::new(path);
+        path.starts_with(ignored.path())
+            && ignored
+                .matched_path_or_any_parents(path, path.is_dir())
+                .is_ignore()
+    }
+}
+
+/// How long a `.gitignore` read is trusted before its modification time is looked at again.
+const IGNORE_CHECKED_FOR: Duration = Duration::from_secs(2);
+/// Largest `.gitignore` read.
+const MAX_GITIGNORE: u64 = 256 * 1024;
+
+/// The `.gitignore` at the root of `workspace`, compiled; read again when it changes
+/// (a stat at most every 2 s per workspace, never a process per decision).
+fn gitignore(workspace: &str) -> Option<Arc<Gitignore>> {
+    type Read = (Option<SystemTime>, Instant, Option<Arc<Gitignore>>);
+    static READ: Mutex<Option<HashMap<String, Read>>> = Mutex::new(None);
+    let now = Instant::now();
+    let mut read = READ.lock().unwrap_or_else(PoisonError::into_inner);
+    let read = read.get_or_insert_with(HashMap::new);
+    if let Some((_, at, ignored)) = read.get(workspace)
+        && now.duration_since(*at) < IGNORE_CHECKED_FOR
+    {
+        return ignored.clone();
+    }
+    let file = Path::new(workspace).join(".gitignore");
+    let meta = std::fs::metadata(&file).ok().filter(|m| m.is_file());
+    let modified = meta.as_ref().and_then(|m| m.modified().ok());
+    if let Some((seen, at, ignored)) = read.get_mut(workspace)
+        && *seen == modified
+    {
+        *at = now;
+        return ignored.clone();
+    }
+    // A .gitignore that cannot be read leaves the built-in names alone in force.
+    let ignored = meta
+        .filter(|m| m.len() <= MAX_GITIGNORE)
+        .and_then(|_| {
+            let (matcher, error) = Gitignore::new(&file);
+            if let Some(e) = error {
+                tracing::debug!(file = %file.display(), error = %e, "part of a .gitignore was not read");
+            }
+            (!matcher.is_empty()).then(|| Arc::new(matcher))
+        });
+    if read.len() >= REMEMBERED {
+        read.clear();
+    }
+    read.insert(workspace.to_owned(), (modified, now, ignored.clone()));
+    ignored
 }
 
 /// `rest` of `~/rest` (or `""` for `~`).
@@ -321,6 +392,27 @@ mod tests {
             find_workspace(&format!("{root}/home/other"), Some(&home)),
             None
         );
+    }
+
+    #[test]
+    fn what_the_workspace_gitignore_ignores_is_regenerable_but_not_env_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_owned();
+        std::fs::create_dir_all(format!("{root}/.git")).unwrap();
+        std::fs::create_dir_all(format!("{root}/generated/api")).unwrap();
+        std::fs::write(format!("{root}/.gitignore"), "generated/\n*.log\n.env\n").unwrap();
+        let ctx = HookContext {
+            cwd: Some(root.clone()),
+            ..HookContext::new("s")
+        };
+        let w = Where::of(&ctx);
+        assert_eq!(w.workspace(), Some(root.as_str()));
+        let here = Some(".");
+        assert_eq!(w.place(here, "generated"), Place::Regenerable);
+        assert_eq!(w.place(here, "generated/api/x.rs"), Place::Regenerable);
+        assert_eq!(w.place(here, "server.log"), Place::Regenerable);
+        assert_eq!(w.place(here, ".env"), Place::Workspace);
+        assert_eq!(w.place(here, "src"), Place::Workspace);
     }
 
     #[test]
