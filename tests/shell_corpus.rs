@@ -35,11 +35,12 @@ fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     let policy = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("HOOKS.yaml"))
         .expect("HOOKS.yaml");
     dir.write("HOOKS.yaml", &policy);
-    // And the pack it includes, at the same relative path.
-    let pack = "policies/self-protection.yaml";
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
-        .expect("self-protection pack");
-    dir.write(pack, &text);
+    // And the packs it includes, at the same relative paths.
+    for pack in ["policies/git.yaml", "policies/self-protection.yaml"] {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
+            .expect("included pack");
+        dir.write(pack, &text);
+    }
     let lines: Vec<String> = commands
         .iter()
         .map(|(_, c)| {
@@ -74,8 +75,10 @@ fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     decisions
 }
 
+/// Stopped: blocked, or held for a human's approval (the git pack asks before a force
+/// push instead of blocking it).
 fn blocked(d: &Value) -> bool {
-    d["decision"] == "block"
+    d["decision"] == "block" || d["decision"] == "ask"
 }
 
 #[test]
