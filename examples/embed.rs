@@ -115,8 +115,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
                     );
                 }
                 Verdict::Ask => {
-                    // Approvals (`require_approval`) are not in this build, so this does not
-                    // happen yet; a gateway would hold the call until a human decides.
+                    // A `require_approval` hook (the default policy's git pack asks before
+                    // a force push): a gateway holds the call until a human decides.
                     println!("  {tool} {args}: waiting for approval");
                 }
             }

@@ -37,11 +37,12 @@ fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     let policy = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("HOOKS.yaml"))
         .expect("HOOKS.yaml");
     dir.write("HOOKS.yaml", &policy);
-    // And the pack it includes, at the same relative path.
-    let pack = "policies/self-protection.yaml";
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
-        .expect("self-protection pack");
-    dir.write(pack, &text);
+    // And the packs it includes, at the same relative paths.
+    for pack in ["policies/git.yaml", "policies/self-protection.yaml"] {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
+            .expect("included pack");
+        dir.write(pack, &text);
+    }
     let project = dir.path().join("proj");
     std::fs::create_dir_all(project.join(".git")).expect("project");
     let cwd = project.to_str().expect("utf-8 path");

@@ -234,12 +234,15 @@ pub fn is_plain(input: &str) -> bool {
     if first == "git" {
         // `git push origin main` runs nothing else; options before the subcommand (`-c`)
         // and the subcommands that run commands need the reader.
-        return words.next().is_some_and(programs::plain_git_subcommand);
+        let rest: Vec<String> = words.map(str::to_owned).collect();
+        return programs::plain_git(&rest);
     }
     !(first.contains(['/', '=', '*', '?', '[', '~'])
         || programs::is_special(first)
         || input.contains(" --") && programs::has_long_options(first))
 }
 
+#[cfg(test)]
+mod git_tests;
 #[cfg(test)]
 mod tests;

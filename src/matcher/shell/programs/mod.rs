@@ -4,6 +4,7 @@
 //! the shell's own builtins on the values the reader tracks.
 
 mod builtins;
+mod git_view;
 mod runners;
 mod table;
 
@@ -14,12 +15,17 @@ use super::walk::{Data, Io, Reader};
 
 pub(super) use table::is_special;
 
-/// Whether `git SUBCOMMAND ...` written plainly runs nothing but git: no global option
-/// before it, and not a subcommand that runs commands or writes configuration.
-pub(super) fn plain_git_subcommand(subcommand: &str) -> bool {
+/// Whether `git SUBCOMMAND ARGS...` written plainly runs nothing but git and reads as
+/// written: no global option before the subcommand, not a subcommand that runs commands or
+/// writes configuration, and nothing git would read differently from how it is written
+/// (`reset --har`, `clean -fdx`, `stash`: see `git_view`).
+pub(super) fn plain_git(args: &[String]) -> bool {
+    let Some(subcommand) = args.first() else {
+        return false;
+    };
     !subcommand.starts_with('-')
         && !matches!(
-            subcommand,
+            subcommand.as_str(),
             "config"
                 | "rebase"
                 | "bisect"
@@ -29,6 +35,7 @@ pub(super) fn plain_git_subcommand(subcommand: &str) -> bool {
                 | "mergetool"
                 | "grep"
         )
+        && git_view::view(args, false) == args
 }
 
 /// Whether `program`'s long options are spelled out for filters (so its line must be read).

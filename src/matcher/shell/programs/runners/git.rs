@@ -3,7 +3,7 @@
 use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::env::Value;
 use crate::matcher::shell::expand::Field;
-use crate::matcher::shell::programs::{script_of, texts};
+use crate::matcher::shell::programs::{git_view, script_of, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader};
 
 use super::code_value;
@@ -48,6 +48,14 @@ fn git_runs(key: &str) -> bool {
                 || key.ends_with(".proxy"))
 }
 
+/// Whether git reads `value` as boolean false.
+fn git_false(value: &str) -> bool {
+    matches!(
+        value.to_ascii_lowercase().as_str(),
+        "" | "false" | "no" | "off" | "0" | "never"
+    )
+}
+
 /// Environment variables whose value git runs as a command.
 const GIT_ENV: &[&str] = &[
     "GIT_SSH_COMMAND",
@@ -82,6 +90,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
         }
     }
     let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut clean_forced = false;
     let mut k = 0;
     while let Some(a) = args.get(k) {
         let text = a.text.as_str();
@@ -103,9 +112,16 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
             if unknown {
                 r.opaque("git's configuration comes from a value not known before it runs");
             }
-            if let Some((key, value)) = kv.split_once('=')
-                && git_runs(key)
-            {
+            let (key, value) = kv.split_once('=').unwrap_or((kv.as_str(), "true"));
+            let lower = key.to_ascii_lowercase();
+            // With autocorrection on, git runs the subcommand it guesses a typo meant.
+            if lower == "help.autocorrect" && !git_false(value) && value != "show" {
+                r.opaque("git may run another subcommand than the one written (help.autocorrect)");
+            }
+            if lower == "clean.requireforce" {
+                clean_forced = git_false(value);
+            }
+            if kv.contains('=') && git_runs(key) {
                 if key.to_ascii_lowercase().starts_with("alias.") {
                     aliases.push((key[6..].to_owned(), value.to_owned()));
                 } else {
@@ -173,6 +189,29 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
         }
         return Data::Unknown;
     }
+    // `git push origin "$(git branch --show-current)"`: an agent's everyday push. What an
+    // unknown refspec could be (`+main`, `:main`) is left to the rules, which read it as
+    // `$(...)` and ask, rather than refusing the line as unreadable.
+    if git_view::arguments_matter(&sub.text)
+        && sub.text != "push"
+        && args[k + 1..].iter().any(|a| a.unknown)
+    {
+        r.opaque(
+            "an argument of a git subcommand that can discard work is not known before it runs",
+        );
+    }
+    // The subcommand as git reads it, when that is not how it is written: global options
+    // dropped, abbreviations spelled out, bundles split (see `git_view`).
+    let view = git_view::view(&t[k..], clean_forced);
+    if view != t {
+        r.record(SimpleCommand {
+            program: "git".to_owned(),
+            args: view,
+            redirects: Vec::new(),
+            origin: Some("as git reads it".to_owned()),
+            dir: None,
+        });
+    }
     match sub.text.as_str() {
         "config" => {
             // `git config [--global] key value`: the value runs later.
@@ -181,6 +220,16 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
                 && git_runs(key)
             {
                 code_value(r, Value::Known(value.trim_start_matches('!').to_string()));
+                // An alias for another git command is read when it is defined, as the
+                // shell's aliases are: `git config alias.nuke 'reset --hard'` reads as
+                // `git reset --hard`.
+                if key.to_ascii_lowercase().starts_with("alias.") && !value.starts_with('!') {
+                    let fields = std::iter::once("git")
+                        .chain(value.split_whitespace())
+                        .map(Field::literal)
+                        .collect();
+                    r.run(fields, &Io::default(), Data::Nothing, &[]);
+                }
             }
         }
         "rebase" => {

@@ -1,0 +1,109 @@
+//! git read as git reads it: the second, normalised `git` command the reader reports.
+
+use super::*;
+
+/// The texts of the `git` commands read from `input`.
+fn gits(input: &str) -> Vec<String> {
+    parse(input)
+        .commands
+        .iter()
+        .filter(|c| c.program == "git")
+        .map(SimpleCommand::text)
+        .collect()
+}
+
+#[test]
+fn global_options_aliases_and_abbreviations_are_read_away() {
+    for (input, read) in [
+        ("git -C /repo reset --hard", "git reset --hard"),
+        (
+            "git -c core.x=1 --no-pager -p reset --hard",
+            "git reset --hard",
+        ),
+        (
+            "git --git-dir .git --work-tree=. clean -fdx",
+            "git clean -f -d -x",
+        ),
+        ("git reset --har", "git reset --hard"),
+        ("git -c alias.nuke='reset --hard' nuke", "git reset --hard"),
+        ("git config alias.undo 'reset --hard'", "git reset --hard"),
+        (
+            "git config --global alias.pf 'push --force'",
+            "git push --force",
+        ),
+        ("git stash", "git stash push"),
+        ("git restore f.txt", "git restore --worktree f.txt"),
+        (
+            "git -c clean.requireForce=false clean -d",
+            "git clean -d --force",
+        ),
+        ("git branch -Df x", "git branch -D -f x"),
+        ("git checkout -- -f", "git checkout -- ./-f"),
+    ] {
+        let found = gits(input);
+        assert!(found.iter().any(|t| t == read), "{input}: {found:?}");
+    }
+}
+
+#[test]
+fn a_git_command_written_as_git_reads_it_is_reported_once() {
+    for input in [
+        "git reset --hard",
+        "git push origin main",
+        "git status",
+        "git stash push",
+    ] {
+        assert_eq!(gits(input), [input], "{input}");
+    }
+}
+
+#[test]
+fn the_fast_path_reads_git_as_the_parser_does() {
+    // `is_plain` skips the parse only where the parse would report the line itself.
+    for input in [
+        "git reset --har",
+        "git clean -fdx",
+        "git stash",
+        "git restore f",
+    ] {
+        assert!(!is_plain(input), "{input}");
+    }
+    assert!(is_plain("git push origin main"));
+    assert!(is_plain("git reset --hard"));
+}
+
+#[test]
+fn unknown_arguments_and_autocorrect_make_the_line_unreadable() {
+    for input in [
+        "git reset $MODE",
+        "git checkout \"$(cat branch)\"",
+        "git -c help.autocorrect=1 rset --hard",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+    // Subcommands that cannot discard work keep reading an unknown argument as before; so
+    // does `push`, whose rules ask about an unknown refspec (`$(...)`) instead.
+    for input in [
+        "git push origin \"$B\"",
+        "git commit -m \"$MSG\"",
+        "git log \"$REV\"",
+        "git -C \"$DIR\" status",
+    ] {
+        assert!(parse(input).opaque.is_none(), "{input}");
+    }
+}
+
+#[test]
+fn messages_and_other_programs_are_data() {
+    assert_eq!(
+        gits("git commit -m \"Fix git push --force detection\""),
+        ["git commit -m 'Fix git push --force detection'"]
+    );
+    let line = parse("git -C x reset --hard");
+    let read = line
+        .commands
+        .iter()
+        .find(|c| c.args.first().is_some_and(|a| a == "reset"))
+        .and_then(|c| c.origin.clone());
+    assert_eq!(read.as_deref(), Some("as git reads it"));
+}
