@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { startModel } from './host/standin-model.js';
+import { startModel } from '../testing/standin-model.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const plugin = join(here, '..');
@@ -70,7 +70,7 @@ async function openclaw(...args) {
 }
 
 async function drive(...args) {
-  const { stdout } = await run(node24, [join(here, 'host', 'driver.mjs'), ...args], { env, timeout: 90000 });
+  const { stdout } = await run(node24, [join(here, '..', 'testing', 'driver.mjs'), ...args], { env, timeout: 90000 });
   return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
 
@@ -121,6 +121,8 @@ hooks:
       { id: 'm', name: 'm', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 },
     ] } } },
     agents: { defaults: { model: { primary: 'standin/m' }, workspace: join(dir, 'workspace') } },
+    // Direct tool schemas (not Tool Search), so the stand-in model can call sessions_spawn.
+    tools: { toolSearch: false },
     plugins: {
       load: { paths: [plugin, wrong] },
       entries: { hookgate: hookgateEntry, 'hookgate-unknown': { ...hookgateEntry } },
@@ -175,7 +177,7 @@ test('a plugin naming a hook this OpenClaw does not fire fails to load, saying s
   assert.match(plain, /does not fire the hook\(s\) subagent_spawning/, plain.slice(-4000));
 });
 
-test('heartbeat, cron, compaction, message, session, turn and gateway hooks reach hookgate from the host', { skip }, async () => {
+test('sub-agent, heartbeat, cron, compaction, message, session, turn and gateway hooks reach hookgate from the host', { skip }, async () => {
   // Each step drives the host; a step that fails is reported, and the points it would have
   // brought are then missing below.
   const attempt = async (what, step) => {
@@ -202,12 +204,11 @@ test('heartbeat, cron, compaction, message, session, turn and gateway hooks reac
   const expected = [
     'gateway:start', 'gateway:stop', 'session:start', 'message:received', 'message:sending', 'turn:pre',
     'turn:tool:pre', 'turn:post', 'heartbeat:pre', 'heartbeat:post', 'cron:pre', 'cron:post', 'compaction:pre',
-    'compaction:post', 'exec:env',
+    'compaction:post', 'exec:env', 'turn:tool:post', 'subagent:spawn:pre', 'subagent:spawn:post',
+    'subagent:pre', 'subagent:post', 'subagent:end',
   ];
-  // Not yet driven here: OpenClaw 2026.9.6 does not offer the model `sessions_spawn` with this
-  // minimal config, so subagent:spawn:pre/post and subagent:end are checked against the daemon
-  // route only (tests/openclaw.rs); the spawn attempt above is kept so a config that offers it
-  // shows them in the list printed below.
+  // Not driven here: message:sent (a webchat turn's reply is not sent through a channel),
+  // install:pre (no install), agent:error.
   const absent = expected.filter((p) => !reached.has(p));
   const spawnTurn = model.requests.filter((r) => JSON.stringify(r.messages ?? []).includes('please spawn'));
   const offered = (spawnTurn[0]?.tools ?? []).map((t) => t.function?.name);
