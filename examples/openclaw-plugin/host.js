@@ -2,14 +2,22 @@
 // needs. OpenClaw exposes no such list at run time; its package declares it as the type
 // `PluginHookName` in dist/*.d.ts, which is read here (synchronously: register() is).
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 // The directory of the `openclaw` package this process runs, or undefined.
 export function hostRoot(start = process.argv[1]) {
   const candidates = [];
-  if (start) candidates.push(dirname(start));
+  if (start) {
+    candidates.push(dirname(start));
+    // A global install starts from a bin symlink (/usr/local/bin/openclaw).
+    try {
+      candidates.push(dirname(realpathSync(start)));
+    } catch {
+      // No such file: the other candidates remain.
+    }
+  }
   try {
     candidates.push(dirname(createRequire(join(process.cwd(), 'x.js')).resolve('openclaw/package.json')));
   } catch {

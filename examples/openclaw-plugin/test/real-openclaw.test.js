@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { startModel } from '../testing/standin-model.js';
+import { HOOKS } from '../index.js';
+import { hostHookNames, hostRoot } from '../host.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const plugin = join(here, '..');
@@ -170,6 +172,12 @@ test('a require_approval call is asked in OpenClaw; allow-always there is a gran
   assert.equal(found.by, 'openclaw');
   const history = (await hookgate('/v1/approvals/history')).history;
   assert.ok(history.some((h) => h.decision === 'approve_always' && h.by === 'openclaw'), JSON.stringify(history));
+});
+
+test("the plugin reads this OpenClaw's 42 hooks, among them all 19 it registers, from a bin symlink too", { skip }, () => {
+  const names = hostHookNames(hostRoot(join(envDir, 'openclaw', 'node_modules', '.bin', 'openclaw')));
+  assert.equal(names?.size, 42);
+  assert.deepEqual(HOOKS.filter((h) => !names.has(h)), []);
 });
 
 test('a plugin naming a hook this OpenClaw does not fire fails to load, saying so', { skip }, () => {
