@@ -62,6 +62,10 @@ points! {
     Notification => "notification",
     GatewayStart => "gateway:start",
     GatewayStop => "gateway:stop",
+    SubagentSpawnPost => "subagent:spawn:post",
+    SubagentEnd => "subagent:end",
+    InstallPre => "install:pre",
+    ExecEnv => "exec:env",
 }
 
 impl Point {
@@ -141,7 +145,7 @@ mod tests {
             assert_eq!(Point::from_name(p.as_str()), Some(*p));
             assert_eq!(p.index(), i);
         }
-        assert_eq!(Point::ALL.len(), 29);
+        assert_eq!(Point::ALL.len(), 33);
     }
 
     #[test]

@@ -97,9 +97,24 @@ fn before_tool_call_blocks_asks_and_rewrites_params() {
         r["block"], true,
         "an approval blocks a gateway that does not know it"
     );
-    assert_eq!(r["requireApproval"]["hook"], "deploys", "{r}");
+    // OpenClaw's own shape; the request's id is in the Decision, for the plugin's onResolution.
+    assert_eq!(
+        r["requireApproval"],
+        json!({
+            "title": "hookgate: deploys",
+            "description": r["blockReason"],
+            "severity": "warning",
+            "allowedDecisions": ["allow-once", "allow-always", "deny"],
+            "timeoutMs": 60000,
+            "timeoutReason": format!(
+                "hookgate approval {} timed out (denied)",
+                r["hookgate"]["approval"]["id"].as_str().unwrap_or_default()
+            ),
+        }),
+        "{r}"
+    );
     assert!(
-        r["requireApproval"]["id"]
+        r["hookgate"]["approval"]["id"]
             .as_str()
             .is_some_and(|id| id.starts_with("apr_"))
     );
@@ -116,6 +131,10 @@ fn before_tool_call_blocks_asks_and_rewrites_params() {
         "{r}"
     );
     assert!(r.get("block").is_none());
+    assert_eq!(
+        r["hookgate"]["point"], "turn:tool:pre",
+        "spawn:pre first, then the tool point"
+    );
 
     let (_, r) = hook(
         &d,
@@ -132,16 +151,16 @@ fn before_tool_call_blocks_asks_and_rewrites_params() {
 #[test]
 fn prompt_build_prepends_context_and_message_sending_cancels() {
     let (_dir, d) = start();
-    for name in ["before_prompt_build", "before_agent_start"] {
-        let (_, r) = hook(&d, name, json!({ "prompt": "hello" }), "agent:main:main");
-        assert_eq!(
-            r["prependContext"], "Be careful with production.",
-            "{name}: {r}"
-        );
-    }
     let (_, r) = hook(
         &d,
-        "before_agent_start",
+        "before_prompt_build",
+        json!({ "prompt": "hello" }),
+        "agent:main:main",
+    );
+    assert_eq!(r["prependContext"], "Be careful with production.", "{r}");
+    let (_, r) = hook(
+        &d,
+        "before_prompt_build",
         json!({ "prompt": "hello" }),
         "agent:main:subagent:3",
     );
@@ -175,16 +194,60 @@ fn void_hooks_are_evaluated_and_unknown_hooks_are_404() {
         ("session_start", json!({ "sessionId": "x" })),
         ("session_end", json!({ "sessionId": "x" })),
         (
-            "subagent_spawning",
-            json!({ "label": "research", "task": "t" }),
+            "subagent_spawned",
+            json!({ "label": "research", "runId": "r" }),
+        ),
+        (
+            "subagent_ended",
+            json!({ "targetSessionKey": "agent:main:subagent:1", "reason": "done" }),
+        ),
+        (
+            "heartbeat_prompt_contribution",
+            json!({ "heartbeatName": "hb" }),
+        ),
+        ("cron_changed", json!({ "action": "started", "jobId": "j" })),
+        ("before_compaction", json!({ "messageCount": 3 })),
+        ("after_compaction", json!({ "messageCount": 1 })),
+        ("message_received", json!({ "from": "u", "content": "hi" })),
+        (
+            "message_sent",
+            json!({ "to": "u", "content": "hi", "success": true }),
+        ),
+        ("gateway_start", json!({ "port": 1 })),
+        ("gateway_stop", json!({ "reason": "x" })),
+        (
+            "before_install",
+            json!({ "targetType": "skill", "targetName": "s", "sourcePath": "/tmp/s" }),
+        ),
+        (
+            "resolve_exec_env",
+            json!({ "toolName": "exec", "host": "gateway" }),
         ),
     ] {
         let (status, r) = hook(&d, name, event, "agent:main:main");
         assert_eq!(status, 200, "{name}: {r}");
         assert_eq!(r["hookgate"]["decision"], "allow", "{name}");
     }
-    let (status, r) = hook(&d, "before_everything", json!({}), "agent:main:main");
-    assert_eq!(status, 404, "{r}");
+    let (status, r) = hook(
+        &d,
+        "cron_changed",
+        json!({ "action": "added", "jobId": "j" }),
+        "agent:main:main",
+    );
+    assert_eq!(
+        (status, r),
+        (200, json!({ "hookgate": null })),
+        "an edit is no run"
+    );
+    // Hooks this OpenClaw no longer fires are unknown, as any other name.
+    for name in [
+        "before_everything",
+        "before_agent_start",
+        "subagent_spawning",
+    ] {
+        let (status, r) = hook(&d, name, json!({}), "agent:main:main");
+        assert_eq!(status, 404, "{name}: {r}");
+    }
     let response = d
         .client()
         .post(d.url("/v1/openclaw/agent_end"))

@@ -2,6 +2,7 @@
 
 pub mod claude_code;
 pub mod openclaw;
+mod openclaw_result;
 
 use crate::engine::Engine;
 

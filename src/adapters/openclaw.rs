@@ -1,45 +1,45 @@
-//! OpenClaw plugin hooks: `{event, ctx}` of a named hook in, a HookContext and point; a
-//! Decision out, the hook's own result shape.
+//! OpenClaw plugin hooks: `{event, ctx}` of a named hook in, a HookContext and the points to
+//! evaluate; a Decision out, the hook's own result shape ([`result`]).
 //!
-//! Sub-agent sessions (`:subagent:` in `ctx.sessionKey`) map to the `subagent:*` points, as
-//! the seed plugin did. Tool names are compared as OpenClaw sends them (lowercased: `exec`).
+//! The hooks are the ones OpenClaw 2026.9.6 fires (`PluginHookName` in its `dist/*.d.ts`)
+//! that correspond to a hookgate point. Sub-agent sessions (`:subagent:` in
+//! `ctx.sessionKey`) map to the `subagent:*` points, as the seed plugin did. Tool names are
+//! compared as OpenClaw sends them (lowercased: `exec`).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::context::HookContext;
-use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
-/// The hooks this adapter takes.
+pub use super::openclaw_result::result;
+
+/// The hooks this adapter takes, which the plugin registers. OpenClaw ignores a hook name it
+/// does not know (with only a log line), so the plugin compares this list with the host's.
 pub const HOOKS: &[&str] = &[
     "before_tool_call",
     "after_tool_call",
     "before_prompt_build",
-    "before_agent_start",
     "agent_end",
+    "heartbeat_prompt_contribution",
+    "cron_changed",
+    "before_compaction",
+    "after_compaction",
+    "message_received",
     "message_sending",
+    "message_sent",
     "session_start",
     "session_end",
-    "subagent_spawning",
+    "subagent_spawned",
+    "subagent_ended",
+    "gateway_start",
+    "gateway_stop",
+    "before_install",
+    "resolve_exec_env",
 ];
 
-fn point_of(hook: &str, sub: bool) -> Option<Point> {
-    Some(match (hook, sub) {
-        ("before_tool_call", false) => Point::TurnToolPre,
-        ("before_tool_call", true) => Point::SubagentToolPre,
-        ("after_tool_call", false) => Point::TurnToolPost,
-        ("after_tool_call", true) => Point::SubagentToolPost,
-        ("before_prompt_build" | "before_agent_start", false) => Point::TurnPre,
-        ("before_prompt_build" | "before_agent_start", true) => Point::SubagentPre,
-        ("agent_end", false) => Point::TurnPost,
-        ("agent_end", true) => Point::SubagentPost,
-        ("message_sending", _) => Point::MessageSending,
-        ("session_start", _) => Point::SessionStart,
-        ("session_end", _) => Point::SessionEnd,
-        ("subagent_spawning", _) => Point::SubagentSpawnPre,
-        _ => return None,
-    })
-}
+/// The hooks OpenClaw registers for a non-bundled plugin only with
+/// `plugins.entries.<id>.hooks.allowConversationAccess: true`.
+pub const CONVERSATION_HOOKS: &[&str] = &["before_prompt_build", "agent_end"];
 
 /// Why a payload could not be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -52,34 +52,109 @@ pub enum PayloadError {
     Shape(String),
 }
 
-/// Reads the `{event, ctx}` of `hook` into the point and context to evaluate.
-pub fn parse(hook: &str, body: &[u8]) -> Result<(Point, HookContext), PayloadError> {
-    if !HOOKS.contains(&hook) {
-        return Err(PayloadError::UnknownHook(hook.to_owned()));
+/// A hook read: the points to evaluate, in order, and the context.
+#[derive(Debug)]
+pub struct Parsed {
+    /// Evaluated in order; the first answer that is not `allow` is the hook's. Empty when this
+    /// firing is no hookgate moment (a cron job being edited, say): nothing is evaluated.
+    pub points: Vec<Point>,
+    /// The context, with `point` set to the first point.
+    pub context: HookContext,
+}
+
+fn text(m: &Map<String, Value>, k: &str) -> Option<String> {
+    m.get(k).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The points `hook` is evaluated at, given its event and context.
+fn points_of(
+    hook: &str,
+    event: &Map<String, Value>,
+    ctx: &Map<String, Value>,
+    sub: bool,
+) -> Vec<Point> {
+    let trigger = text(ctx, "trigger");
+    let (tool_pre, tool_post, pre, post) = if sub {
+        let s = (Point::SubagentToolPre, Point::SubagentToolPost);
+        (s.0, s.1, Point::SubagentPre, Point::SubagentPost)
+    } else {
+        (
+            Point::TurnToolPre,
+            Point::TurnToolPost,
+            Point::TurnPre,
+            Point::TurnPost,
+        )
+    };
+    match hook {
+        // A sub-agent is spawned through the `sessions_spawn` tool: the spawn is decided
+        // there, where OpenClaw can still refuse it, and then the tool point as for any call.
+        "before_tool_call" if text(event, "toolName").as_deref() == Some("sessions_spawn") => {
+            vec![Point::SubagentSpawnPre, tool_pre]
+        }
+        "before_tool_call" => vec![tool_pre],
+        "after_tool_call" => match event.get("error") {
+            Some(Value::Null) | None => vec![tool_post],
+            Some(_) => vec![Point::ToolError],
+        },
+        // A heartbeat's turn is evaluated once, at heartbeat_prompt_contribution (which needs
+        // no conversation access), not again here.
+        "before_prompt_build" if trigger.as_deref() == Some("heartbeat") => vec![],
+        "before_prompt_build" => vec![pre],
+        "agent_end" if trigger.as_deref() == Some("heartbeat") => vec![Point::HeartbeatPost],
+        "agent_end" if event.get("success") == Some(&Value::Bool(false)) => vec![Point::AgentError],
+        "agent_end" => vec![post],
+        "heartbeat_prompt_contribution" => vec![Point::HeartbeatPre],
+        "cron_changed" => match text(event, "action").as_deref() {
+            Some("started") => vec![Point::CronPre],
+            Some("finished") => vec![Point::CronPost],
+            // added, updated, removed, scheduled: an edit of the schedule, not a run.
+            _ => vec![],
+        },
+        "before_compaction" => vec![Point::CompactionPre],
+        "after_compaction" => vec![Point::CompactionPost],
+        "message_received" => vec![Point::MessageReceived],
+        "message_sending" => vec![Point::MessageSending],
+        "message_sent" => vec![Point::MessageSent],
+        "session_start" => vec![Point::SessionStart],
+        "session_end" => vec![Point::SessionEnd],
+        "subagent_spawned" => vec![Point::SubagentSpawnPost],
+        "subagent_ended" => vec![Point::SubagentEnd],
+        "gateway_start" => vec![Point::GatewayStart],
+        "gateway_stop" => vec![Point::GatewayStop],
+        "before_install" => vec![Point::InstallPre],
+        "resolve_exec_env" => vec![Point::ExecEnv],
+        _ => vec![],
     }
-    crate::json_keys::check(body).map_err(|e| PayloadError::Shape(e.to_string()))?;
-    let value: Value =
-        serde_json::from_slice(body).map_err(|e| PayloadError::Shape(e.to_string()))?;
-    let empty = Map::new();
-    let event = value
-        .get("event")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let ctx = value
-        .get("ctx")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    if !value.is_object() {
-        return Err(PayloadError::Shape("not an object".to_owned()));
+}
+
+/// The text of the last assistant message in `agent_end`'s `messages` (a string content, or
+/// the text parts of a content array).
+fn last_assistant_text(messages: &[Value]) -> Option<String> {
+    let message = messages
+        .iter()
+        .rev()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("assistant"))?;
+    match message.get("content")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
     }
-    let text =
-        |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_str).map(str::to_owned);
-    let session_key = text(ctx, "sessionKey").unwrap_or_else(|| "unknown".to_owned());
-    let sub = session_key.contains(":subagent:");
-    let point = point_of(hook, sub).ok_or_else(|| PayloadError::UnknownHook(hook.to_owned()))?;
-    let mut context = HookContext::new(session_key);
-    context.point = Some(point);
-    context.topic_id = ctx.get("topicId").or_else(|| ctx.get("threadId")).cloned();
+}
+
+fn pick(event: &Map<String, Value>, keys: &[(&str, &str)]) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|(from, to)| event.get(*from).map(|v| ((*to).to_owned(), v.clone())))
+        .collect()
+}
+
+/// Fills the context fields the seed filled at `point`.
+fn fill(context: &mut HookContext, hook: &str, event: &Map<String, Value>) {
     match hook {
         "before_tool_call" | "after_tool_call" => {
             context.tool_name = text(event, "toolName");
@@ -90,113 +165,166 @@ pub fn parse(hook: &str, body: &[u8]) -> Result<(Point, HookContext), PayloadErr
                 Some(other) => Some(other.to_string()),
             };
         }
-        "before_prompt_build" | "before_agent_start" => context.prompt = text(event, "prompt"),
-        "agent_end" => context.response = text(event, "response"),
-        "message_sending" => {
-            let mut args = Map::new();
-            for key in ["channel", "recipient"] {
-                if let Some(v) = event.get(key) {
-                    args.insert(key.to_owned(), v.clone());
-                }
-            }
+        "before_prompt_build" => context.prompt = text(event, "prompt"),
+        "agent_end" => {
+            context.response = text(event, "response").or_else(|| {
+                event
+                    .get("messages")
+                    .and_then(Value::as_array)
+                    .and_then(|m| last_assistant_text(m))
+            });
+        }
+        "heartbeat_prompt_contribution" => {
+            context.heartbeat_meta = Some(Value::Object(event.clone()));
+        }
+        "cron_changed" => {
+            context.cron_job = text(event, "jobId");
+            context.response = text(event, "summary").or_else(|| text(event, "error"));
+        }
+        "message_received" | "message_sending" | "message_sent" => {
+            let mut args = pick(event, &[("channel", "channel"), ("to", "recipient")]);
+            args.extend(pick(event, &[("recipient", "recipient"), ("from", "from")]));
             if let Some(content) = event.get("content") {
                 args.insert("message".to_owned(), content.clone());
             }
             context.tool_args = Some(args);
         }
-        "subagent_spawning" => {
-            context.subagent_label = text(event, "label").or_else(|| text(event, "agentId"));
+        "subagent_spawned" | "subagent_ended" => {
+            context.subagent_label = text(event, "label")
+                .or_else(|| text(event, "agentId"))
+                .or_else(|| text(event, "targetSessionKey"));
             context.tool_args = Some(event.clone());
         }
+        "before_install" => {
+            // What is installed, and from where: the subject is the source path.
+            context.tool_name = text(event, "targetType");
+            context.tool_args = Some(pick(
+                event,
+                &[
+                    ("targetName", "name"),
+                    ("sourcePath", "path"),
+                    ("origin", "origin"),
+                ],
+            ));
+        }
+        "resolve_exec_env" => {
+            context.tool_name = text(event, "toolName");
+            context.tool_args = Some(pick(event, &[("host", "host")]));
+        }
         _ => {}
     }
-    context.raw = Some(value);
-    Ok((point, context))
 }
 
-/// The hook's result for `decision`, plus the Decision itself under `hookgate`.
-pub fn result(hook: &str, decision: &Decision) -> Value {
-    let reason = decision
-        .message
-        .clone()
-        .unwrap_or_else(|| "Blocked by hookgate policy".to_owned());
-    let mut out = Map::new();
-    let stopped = decision.decision != Verdict::Allow;
-    match hook {
-        "before_tool_call" | "subagent_spawning" => {
-            if stopped {
-                // A gateway that does not know `requireApproval` still blocks (fails closed).
-                out.insert("block".into(), json!(true));
-                out.insert("blockReason".into(), json!(reason));
-            }
-            if decision.decision == Verdict::Ask {
-                out.insert(
-                    "requireApproval".into(),
-                    decision.approval.clone().unwrap_or(Value::Null),
-                );
-            }
-            if let (Some(params), false) = (&decision.params, stopped) {
-                out.insert("params".into(), params.clone());
-            }
-        }
-        "before_prompt_build" | "before_agent_start" => {
-            if !decision.injected_context.is_empty() && !stopped {
-                out.insert(
-                    "prependContext".into(),
-                    json!(decision.injected_context.join("\n\n")),
-                );
-            }
-            if stopped {
-                // OpenClaw cannot refuse a prompt here; the reason is prepended instead, so the
-                // model is told.
-                out.insert("prependContext".into(), json!(reason));
-            }
-        }
-        "message_sending" => {
-            if stopped {
-                out.insert("cancel".into(), json!(true));
-            } else if let Some(content) = decision.params.as_ref().and_then(|p| p.get("message")) {
-                out.insert("content".into(), content.clone());
-            }
-        }
-        _ => {}
+/// Reads the `{event, ctx}` of `hook` into the points and context to evaluate.
+pub fn parse(hook: &str, body: &[u8]) -> Result<Parsed, PayloadError> {
+    if !HOOKS.contains(&hook) {
+        return Err(PayloadError::UnknownHook(hook.to_owned()));
     }
-    out.insert(
-        "hookgate".into(),
-        serde_json::to_value(decision).unwrap_or(Value::Null),
-    );
-    Value::Object(out)
+    crate::json_keys::check(body).map_err(|e| PayloadError::Shape(e.to_string()))?;
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| PayloadError::Shape(e.to_string()))?;
+    if !value.is_object() {
+        return Err(PayloadError::Shape("not an object".to_owned()));
+    }
+    let empty = Map::new();
+    let event = value
+        .get("event")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let ctx = value
+        .get("ctx")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    // Some hooks carry the session in the event only (resolve_exec_env, heartbeat, cron).
+    let session_key = text(ctx, "sessionKey")
+        .or_else(|| text(event, "sessionKey"))
+        .unwrap_or_else(|| "unknown".to_owned());
+    let sub = session_key.contains(":subagent:");
+    let points = points_of(hook, event, ctx, sub);
+    let mut context = HookContext::new(session_key);
+    context.point = points.first().copied();
+    context.topic_id = ctx.get("topicId").or_else(|| ctx.get("threadId")).cloned();
+    fill(&mut context, hook, event);
+    context.raw = Some(value.clone());
+    Ok(Parsed { points, context })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn points(hook: &str, body: &str) -> Vec<Point> {
+        parse(hook, body.as_bytes()).expect("parses").points
+    }
+
     #[test]
     fn sub_agent_sessions_map_to_sub_agent_points() {
-        let (point, ctx) = parse(
+        let parsed = parse(
             "before_tool_call",
             br#"{"event":{"toolName":"exec","params":{"command":"ls"}},"ctx":{"sessionKey":"agent:main:subagent:7"}}"#,
         )
         .unwrap();
-        assert_eq!(point, Point::SubagentToolPre);
-        assert_eq!(ctx.command_subject(), "ls");
-        let (point, ctx) = parse(
+        assert_eq!(parsed.points, [Point::SubagentToolPre]);
+        assert_eq!(parsed.context.command_subject(), "ls");
+        let parsed = parse(
             "message_sending",
-            br#"{"event":{"content":"hi","channel":"telegram"},"ctx":{"sessionKey":"agent:main:main"}}"#,
+            br#"{"event":{"content":"hi","to":"telegram:1"},"ctx":{"sessionKey":"agent:main:main"}}"#,
         )
         .unwrap();
         assert_eq!(
-            (point, ctx.command_subject()),
-            (Point::MessageSending, "hi")
+            (parsed.points, parsed.context.command_subject()),
+            (vec![Point::MessageSending], "hi")
         );
         assert!(matches!(
-            parse("nope", b"{}"),
+            parse("before_agent_start", b"{}"),
             Err(PayloadError::UnknownHook(_))
         ));
         assert!(matches!(
             parse("agent_end", b"[1]"),
             Err(PayloadError::Shape(_))
         ));
+    }
+
+    #[test]
+    fn triggers_and_actions_pick_the_point() {
+        let spawn = r#"{"event":{"toolName":"sessions_spawn","params":{"task":"t"}},"ctx":{"sessionKey":"agent:main:main"}}"#;
+        assert_eq!(
+            points("before_tool_call", spawn),
+            [Point::SubagentSpawnPre, Point::TurnToolPre]
+        );
+        let heartbeat = r#"{"event":{"prompt":"p","messages":[]},"ctx":{"sessionKey":"agent:main:main","trigger":"heartbeat"}}"#;
+        assert!(points("before_prompt_build", heartbeat).is_empty());
+        assert_eq!(points("agent_end", heartbeat), [Point::HeartbeatPost]);
+        let failed = r#"{"event":{"success":false,"error":"x","messages":[]},"ctx":{"sessionKey":"agent:main:main"}}"#;
+        assert_eq!(points("agent_end", failed), [Point::AgentError]);
+        let cron = |action: &str| {
+            points(
+                "cron_changed",
+                &format!(r#"{{"event":{{"action":"{action}","jobId":"j"}},"ctx":{{}}}}"#),
+            )
+        };
+        assert_eq!(
+            (cron("started"), cron("finished"), cron("added")),
+            (vec![Point::CronPre], vec![Point::CronPost], vec![])
+        );
+        let error =
+            r#"{"event":{"toolName":"exec","params":{},"error":"boom"},"ctx":{"sessionKey":"s"}}"#;
+        assert_eq!(points("after_tool_call", error), [Point::ToolError]);
+    }
+
+    #[test]
+    fn agent_end_reads_the_last_assistant_text() {
+        let body = br#"{"event":{"messages":[{"role":"user","content":"q"},{"role":"assistant","content":[{"type":"text","text":"the answer"}]}]},"ctx":{"sessionKey":"s"}}"#;
+        let parsed = parse("agent_end", body).unwrap();
+        assert_eq!(parsed.context.response.as_deref(), Some("the answer"));
+    }
+
+    #[test]
+    fn installs_are_evaluated_on_their_source_path() {
+        let body =
+            br#"{"event":{"targetType":"skill","targetName":"x","sourcePath":"/tmp/x"},"ctx":{}}"#;
+        let parsed = parse("before_install", body).unwrap();
+        assert_eq!(parsed.points, [Point::InstallPre]);
+        assert_eq!(parsed.context.command_subject(), "/tmp/x");
     }
 }

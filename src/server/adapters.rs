@@ -12,7 +12,7 @@ use super::error::ApiError;
 
 use crate::adapters::{claude_code as cc, openclaw};
 use crate::context::HookContext;
-use crate::decision::Decision;
+use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
 /// `POST /v1/claude-code`: a Claude Code `http` hook. Takes the hook JSON, answers with what
@@ -41,12 +41,29 @@ pub(crate) async fn openclaw(
     Path(hook): Path<String>,
     Body(body): Body,
 ) -> Result<Response, ApiError> {
-    let (point, ctx) = openclaw::parse(&hook, &body).map_err(|e| match e {
+    let parsed = openclaw::parse(&hook, &body).map_err(|e| match e {
         openclaw::PayloadError::UnknownHook(_) => ApiError::not_found(e.to_string()),
         openclaw::PayloadError::Shape(_) => ApiError::bad_request(e.to_string()),
     })?;
-    let decision = evaluate(&app, point, &ctx).await;
-    Ok(Json(openclaw::result(&hook, &decision)).into_response())
+    let mut ctx = parsed.context;
+    let mut answer = None;
+    // In order; the first answer that is not allow is the hook's (a refused spawn is not
+    // evaluated again as a tool call).
+    for point in parsed.points {
+        ctx.point = Some(point);
+        let decision = evaluate(&app, point, &ctx).await;
+        let stop = decision.decision != Verdict::Allow;
+        answer = Some(decision);
+        if stop {
+            break;
+        }
+    }
+    Ok(match answer {
+        Some(decision) => Json(openclaw::result(&hook, &decision)),
+        // Not a hookgate moment (a cron job edited, a heartbeat turn evaluated elsewhere).
+        None => Json(serde_json::json!({ "hookgate": null })),
+    }
+    .into_response())
 }
 
 /// Evaluates on the policy in force, as `/v1/evaluate` does (counted, logged, shown in the

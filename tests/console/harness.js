@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const binary = process.env.HOOKGATE_BIN
   ?? join(process.env.CARGO_TARGET_DIR ?? join(repo, 'target'), 'debug', 'hookgate');
-export const shots = join(repo, 'target', 'console-screenshots');
+export const shots = join(process.env.CARGO_TARGET_DIR ?? join(repo, 'target'), 'console-screenshots');
 
 /** A scratch directory holding `HOOKS.yaml` = `policy`. */
 export function scratch(policy) {
