@@ -159,6 +159,15 @@ fn fill(context: &mut HookContext, hook: &str, event: &Map<String, Value>) {
         "before_tool_call" | "after_tool_call" => {
             context.tool_name = text(event, "toolName");
             context.tool_args = event.get("params").and_then(Value::as_object).cloned();
+            // The exec tool runs in `workdir` when the model names one (a relative one is
+            // joined to the agent's workspace in `parse`).
+            context.cwd = context
+                .tool_args
+                .as_ref()
+                .and_then(|a| a.get("workdir"))
+                .and_then(Value::as_str)
+                .filter(|w| !w.is_empty() && !w.contains('\0'))
+                .map(str::to_owned);
             context.response = match event.get("result").or_else(|| event.get("error")) {
                 Some(Value::String(s)) => Some(s.clone()),
                 Some(Value::Null) | None => None,
@@ -245,6 +254,17 @@ pub fn parse(hook: &str, body: &[u8]) -> Result<Parsed, PayloadError> {
     context.point = points.first().copied();
     context.topic_id = ctx.get("topicId").or_else(|| ctx.get("threadId")).cloned();
     fill(&mut context, hook, event);
+    // The agent's workspace, where the host gives it; OpenClaw's exec runs there unless the
+    // call names a `workdir`.
+    context.workspace =
+        text(ctx, "workspaceDir").filter(|w| w.starts_with('/') && !w.contains('\0'));
+    context.cwd = match (context.cwd.take(), &context.workspace) {
+        (Some(dir), _) if dir.starts_with('/') => Some(dir),
+        (Some(dir), Some(root)) => Some(crate::matcher::paths::normalize(&format!("{root}/{dir}"))),
+        (None, root) => root.clone(),
+        // A relative workdir without a workspace names no place hookgate knows.
+        (Some(_), None) => None,
+    };
     context.raw = Some(value.clone());
     Ok(Parsed { points, context })
 }
@@ -255,6 +275,23 @@ mod tests {
 
     fn points(hook: &str, body: &str) -> Vec<Point> {
         parse(hook, body.as_bytes()).expect("parses").points
+    }
+
+    #[test]
+    fn the_exec_workdir_and_the_agent_workspace_place_paths() {
+        let parsed = parse(
+            "before_tool_call",
+            br#"{"event":{"toolName":"exec","params":{"command":"rm -rf build","workdir":"/w/app/web"}},"ctx":{"sessionKey":"s","workspaceDir":"/w/app"}}"#,
+        )
+        .unwrap();
+        assert_eq!(parsed.context.cwd.as_deref(), Some("/w/app/web"));
+        assert_eq!(parsed.context.workspace.as_deref(), Some("/w/app"));
+        let parsed = parse(
+            "before_tool_call",
+            br#"{"event":{"toolName":"exec","params":{"command":"ls","workdir":"web"}},"ctx":{"sessionKey":"s","workspaceDir":"/w/app"}}"#,
+        )
+        .unwrap();
+        assert_eq!(parsed.context.cwd.as_deref(), Some("/w/app/web"));
     }
 
     #[test]
