@@ -41,22 +41,14 @@ impl Daemon {
     /// is `$HOOKGATE_BENCH_BIN` when set (to compare with another build).
     fn start_with(policy_text: Option<&str>, extra: &[&str]) -> Daemon {
         let dir = tempfile::tempdir().expect("tempdir");
-        let policy = dir.path().join("HOOKS.yaml");
-        match policy_text {
-            Some(text) => std::fs::write(&policy, text).expect("write the policy"),
-            None => {
-                std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml"), &policy)
-                    .map(drop)
-                    .expect("copy HOOKS.yaml");
+        let policy = match policy_text {
+            Some(text) => {
+                let policy = dir.path().join("HOOKS.yaml");
+                std::fs::write(&policy, text).expect("write the policy");
+                policy
             }
-        }
-        // And the pack it includes, at the same relative path.
-        std::fs::create_dir_all(dir.path().join("policies")).expect("mkdir policies");
-        std::fs::copy(
-            concat!(env!("CARGO_MANIFEST_DIR"), "/policies/self-protection.yaml"),
-            dir.path().join("policies/self-protection.yaml"),
-        )
-        .expect("copy the self-protection pack");
+            None => support::copy_default_policy(dir.path()),
+        };
         let binary = std::env::var_os("HOOKGATE_BENCH_BIN")
             .unwrap_or_else(|| env!("CARGO_BIN_EXE_hookgate").into());
         let mut child = Command::new(binary)

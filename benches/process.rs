@@ -11,6 +11,7 @@
 //! scratch directory, so its audit log lands there. Criterion estimates the mean; each
 //! case is then run again into a histogram whose p50 and p99 are printed.
 
+mod support;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -29,16 +30,7 @@ struct Case {
 }
 
 fn cases(dir: &Path) -> Vec<Case> {
-    let policy = dir.join("HOOKS.yaml");
-    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml"), &policy)
-        .expect("copy HOOKS.yaml");
-    // And the pack it includes, at the same relative path.
-    std::fs::create_dir_all(dir.join("policies")).expect("mkdir policies");
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/policies/self-protection.yaml"),
-        dir.join("policies/self-protection.yaml"),
-    )
-    .expect("copy the self-protection pack");
+    let policy = support::copy_default_policy(dir);
     let mut cases = Vec::new();
     for (outcome, command) in [("allow", "ls -la"), ("block", "rm -rf /")] {
         let context = dir.join(format!("{outcome}.json"));

@@ -215,3 +215,23 @@ impl Call {
         .to_string()
     }
 }
+
+/// Copies the repository's default `HOOKS.yaml` into `dir`, with the packs it includes at the
+/// same relative paths (every `policies/*.yaml` but the test files); the policy's path.
+pub(crate) fn copy_default_policy(dir: &std::path::Path) -> std::path::PathBuf {
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let policy = dir.join("HOOKS.yaml");
+    std::fs::copy(repo.join("HOOKS.yaml"), &policy).expect("copy HOOKS.yaml");
+    std::fs::create_dir_all(dir.join("policies")).expect("mkdir policies");
+    for entry in std::fs::read_dir(repo.join("policies")).expect("policies/") {
+        let path = entry.expect("policies/ entry").path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if name.ends_with(".yaml") && !name.ends_with(".test.yaml") {
+            std::fs::copy(&path, dir.join("policies").join(name)).expect("copy a pack");
+        }
+    }
+    policy
+}
