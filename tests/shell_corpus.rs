@@ -34,15 +34,8 @@ fn corpus(name: &str) -> Vec<(String, String)> {
 fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     let dir = Dir::new();
     // A copy, so the audit log goes to the scratch directory.
-    let policy = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("HOOKS.yaml"))
-        .expect("HOOKS.yaml");
-    dir.write("HOOKS.yaml", &policy);
-    // And the packs it includes, at the same relative paths.
-    for pack in ["policies/git.yaml", "policies/self-protection.yaml"] {
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(pack))
-            .expect("included pack");
-        dir.write(pack, &text);
-    }
+    // A copy, so the audit log goes to the scratch directory; with the packs it includes.
+    dir.copy_default_policy();
     let project = dir.path().join("proj");
     std::fs::create_dir_all(project.join(".git")).expect("project");
     let cwd = project.to_str().expect("utf-8 path");
@@ -160,70 +153,31 @@ fn unreadable_commands_are_blocked_by_their_own_hook_with_the_reason() {
 }
 
 #[test]
-fn the_packs_carry_the_default_policys_hooks_unchanged() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let hooks = |file: &str| -> Vec<Value> {
-        let text = std::fs::read_to_string(root.join(file)).expect("policy file");
-        let doc: Value = serde_saphyr::from_str(&text).expect("YAML");
-        doc["hooks"].as_array().cloned().unwrap_or_default()
-    };
-    let default = hooks("HOOKS.yaml");
-    let in_default = |hook: &Value| default.iter().find(|h| h["name"] == hook["name"]);
-
-    // A pack hook with the name of a default hook is that hook, compared as parsed YAML
-    // (anchors and aliases resolved).
-    for pack in [
-        "policies/destructive.yaml",
-        "policies/credentials.yaml",
-        "policies/privilege-escalation.yaml",
-    ] {
-        for hook in hooks(pack) {
-            if let Some(same) = in_default(&hook) {
-                assert_eq!(
-                    same, &hook,
-                    "{pack}: {} differs from HOOKS.yaml",
-                    hook["name"]
-                );
-            }
-        }
-    }
-
-    // destructive.yaml is made of default hooks only; privilege escalation moved out of it.
-    let destructive = hooks("policies/destructive.yaml");
-    assert!(destructive.len() >= 6, "{destructive:?}");
-    for hook in &destructive {
-        assert!(
-            in_default(hook).is_some(),
-            "{} is not in HOOKS.yaml",
-            hook["name"]
-        );
-    }
-    let has = |hooks: &[Value], name: &str| hooks.iter().any(|h| h["name"] == name);
-    assert!(has(
-        &hooks("policies/privilege-escalation.yaml"),
-        "no-privilege-escalation"
-    ));
-    assert!(!has(&destructive, "no-privilege-escalation"));
-
-    // Names are unique across the packs and HOOKS.yaml, so that packs can be included
-    // together: a pack may carry a copy of a default hook, and only one pack the same one.
-    let mut owner = std::collections::HashMap::new();
-    let mut packs: Vec<String> = std::fs::read_dir(root.join("policies"))
+fn every_pack_can_be_added_to_the_default_policy() {
+    // HOOKS.yaml includes packs rather than repeating their hooks, and hook names are unique
+    // across the packs, so adding any pack to its `include:` loads.
+    let dir = Dir::new();
+    let policy = dir.copy_default_policy();
+    let default = std::fs::read_to_string(&policy).expect("HOOKS.yaml");
+    let mut packs: Vec<String> = std::fs::read_dir(dir.path().join("policies"))
         .expect("policies/")
         .filter_map(|e| e.expect("entry").file_name().into_string().ok())
-        .filter(|n| n.ends_with(".yaml") && !n.ends_with(".test.yaml"))
-        .map(|n| format!("policies/{n}"))
         .collect();
     packs.sort();
-    for file in packs {
-        for hook in hooks(&file) {
-            let name = hook["name"].as_str().unwrap_or_default().to_owned();
-            let copy = in_default(&hook).is_none_or(|same| same == &hook);
-            assert!(copy, "{file}: {name} is a different hook in HOOKS.yaml");
-            if let Some(first) = owner.insert(name.clone(), file.clone()) {
-                panic!("{file}: hook name {name} is also used in {first}");
-            }
+    assert!(packs.len() >= 8, "{packs:?}");
+    for pack in packs {
+        let with = default.replacen("include:\n", &format!("include:\n  - policies/{pack}\n"), 1);
+        if default.contains(&format!("  - policies/{pack}\n")) {
+            continue;
         }
+        dir.write("HOOKS.yaml", &with);
+        let out = crate::util::run(dir.hookgate(&["validate", "HOOKS.yaml"]));
+        assert_eq!(
+            crate::util::code(&out),
+            0,
+            "adding {pack}: {}",
+            crate::util::stderr(&out)
+        );
     }
 }
 

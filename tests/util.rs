@@ -22,6 +22,23 @@ impl Dir {
     }
 
     /// Writes `text` to `name` (parents created) and returns its path.
+    /// The repository's default `HOOKS.yaml` and every pack beside it (`policies/*.yaml`, the
+    /// test files left out), at the same relative paths: the policy's path.
+    pub fn copy_default_policy(&self) -> PathBuf {
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let packs = std::fs::read_dir(repo.join("policies")).expect("policies/");
+        for entry in packs {
+            let name = entry.expect("policies/ entry").file_name();
+            let name = name.to_str().expect("a UTF-8 file name");
+            if name.ends_with(".yaml") && !name.ends_with(".test.yaml") {
+                let text = std::fs::read_to_string(repo.join("policies").join(name)).expect("pack");
+                self.write(&format!("policies/{name}"), &text);
+            }
+        }
+        let text = std::fs::read_to_string(repo.join("HOOKS.yaml")).expect("HOOKS.yaml");
+        self.write("HOOKS.yaml", &text)
+    }
+
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.dir.path().join(name);
         if let Some(parent) = path.parent() {

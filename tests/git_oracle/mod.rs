@@ -18,7 +18,6 @@
 mod commands;
 mod repo;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use hookgate::{Engine, HookContext, Point, RuleGraph, Verdict, config};
@@ -26,19 +25,10 @@ use serde_json::{Map, Value};
 
 /// The default policy and the packs it includes, copied so its audit log stays in a
 /// scratch directory.
-fn default_policy() -> (tempfile::TempDir, Engine) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for file in [
-        "HOOKS.yaml",
-        "policies/git.yaml",
-        "policies/self-protection.yaml",
-    ] {
-        let to = dir.path().join(file);
-        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
-        std::fs::copy(root.join(file), &to).expect("copy policy");
-    }
-    let policy = config::load_file(&dir.path().join("HOOKS.yaml")).expect("HOOKS.yaml loads");
+fn default_policy() -> (crate::util::Dir, Engine) {
+    let dir = crate::util::Dir::new();
+    let path = dir.copy_default_policy();
+    let policy = config::load_file(&path).expect("HOOKS.yaml loads");
     (dir, Engine::new(Arc::new(RuleGraph::from_policy(&policy))))
 }
 
