@@ -317,13 +317,13 @@ impl<'a> Subject<'a> {
         });
         line.commands.iter().enumerate().any(|(i, c)| {
             let joined = joined.and_then(|j| j.get(i)).map_or("", String::as_str);
-            filter.accepts(&c.program, &c.args, joined) && self.deletes_in(filter, c)
+            filter.accepts(&c.program, &c.args, joined) && self.touches_places(filter, c)
         }) || self.unreadable_matches()
     }
 
     /// Whether `command` deletes, or changes the mode of, something in the places `filter`
     /// names (true when it names none).
-    fn deletes_in(&self, filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
+    fn touches_places(&self, filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
         use shell::effects::Touch;
         let wanted = [
             (&filter.deletes, Touch::Delete, false),
@@ -334,7 +334,7 @@ impl<'a> Subject<'a> {
         if wanted.iter().all(|(places, _, _)| places.is_none()) {
             return true;
         }
-        let touched = shell::effects::deletions(command);
+        let touched = shell::effects::touches(command);
         if touched.is_empty() {
             return false;
         }
@@ -342,7 +342,7 @@ impl<'a> Subject<'a> {
         // something to place.
         let places = self.places.get_or_init(|| places::Where::of(self.ctx));
         let dir = command.dir.as_deref();
-        let place = |d: &shell::effects::Deletion<'_>| match d.inside {
+        let place = |d: &shell::effects::PathTouch<'_>| match d.inside {
             true => places.place_inside(dir, d.path),
             false => places.place(dir, d.path),
         };
@@ -374,7 +374,7 @@ impl<'a> Subject<'a> {
         line.commands.iter().find(|c| {
             c.origin.is_some()
                 && (filter.command.as_ref().is_some_and(|f| {
-                    f.accepts(&c.program, &c.args, &c.args.join(" ")) && self.deletes_in(f, c)
+                    f.accepts(&c.program, &c.args, &c.args.join(" ")) && self.touches_places(f, c)
                 }) || filter
                     .command_pattern
                     .as_ref()

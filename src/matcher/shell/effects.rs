@@ -16,7 +16,7 @@ pub enum Touch {
 
 /// A path a command deletes or changes the mode of.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Deletion<'a> {
+pub struct PathTouch<'a> {
     /// What the command does to it.
     pub touch: Touch,
     /// The path as the command names it (relative to the command's directory).
@@ -30,7 +30,7 @@ pub struct Deletion<'a> {
 
 /// The paths `command` deletes or changes the mode of; empty for a program that does
 /// neither to what it names.
-pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
+pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
     let args = &command.args;
     match command.program.as_str() {
         // `chmod -R MODE PATH...`, `chown -R OWNER PATH...`: the first operand is the mode or
@@ -42,7 +42,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
                 && command.program != "setfacl";
             operands(args)
                 .skip(usize::from(given))
-                .map(|path| Deletion {
+                .map(|path| PathTouch {
                     touch: Touch::Mode,
                     path,
                     recursive,
@@ -54,7 +54,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
             let recursive = options(args)
                 .any(|o| o == "--recursive" || (!o.starts_with("--") && o.contains(['r', 'R'])));
             operands(args)
-                .map(|path| Deletion {
+                .map(|path| PathTouch {
                     touch: Touch::Delete,
                     path,
                     recursive,
@@ -63,7 +63,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
                 .collect()
         }
         "rmdir" | "unlink" => operands(args)
-            .map(|path| Deletion {
+            .map(|path| PathTouch {
                 touch: Touch::Delete,
                 path,
                 recursive: false,
@@ -73,7 +73,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
         // Only `shred -u`/`--remove` deletes; without it the file is overwritten.
         "shred" if options(args).any(|o| o.starts_with("--remove") || is_short(o, 'u')) => {
             operands(args)
-                .map(|path| Deletion {
+                .map(|path| PathTouch {
                     touch: Touch::Delete,
                     path,
                     recursive: false,
@@ -84,7 +84,7 @@ pub fn deletions(command: &SimpleCommand) -> Vec<Deletion<'_>> {
         // `rsync --delete... SRC DEST`: what DEST holds beyond SRC goes.
         "rsync" if args.iter().any(|a| a.starts_with("--delete")) => operands(args)
             .last()
-            .map(|path| Deletion {
+            .map(|path| PathTouch {
                 touch: Touch::Delete,
                 path,
                 recursive: true,
@@ -132,7 +132,7 @@ mod tests {
         let read = crate::matcher::shell::parse(line);
         read.commands
             .iter()
-            .flat_map(deletions)
+            .flat_map(touches)
             .filter(|d| d.touch == Touch::Delete)
             .map(|d| (d.path.to_owned(), d.recursive))
             .collect()
@@ -181,7 +181,7 @@ mod tests {
             let read = crate::matcher::shell::parse(line);
             read.commands
                 .iter()
-                .flat_map(deletions)
+                .flat_map(touches)
                 .filter(|d| d.touch == Touch::Mode)
                 .map(|d| (d.path.to_owned(), d.recursive))
                 .collect()
