@@ -215,6 +215,57 @@ fn check_allows_with_exit_0_and_explains_in_text() {
 }
 
 #[test]
+fn packs_lists_every_pack_with_what_it_guards_and_whether_the_policy_includes_it() {
+    // The repository's own packs, read where they are (nothing is written).
+    let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/HOOKS.yaml");
+    let dir = Dir::new();
+    let out = run(dir.hookgate(&["packs", "--config", repo, "--format", "json"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let packs: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    let packs = packs.as_array().expect("a list");
+    assert!(packs.len() >= 8, "{packs:?}");
+    let pack = |name: &str| {
+        packs
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {packs:?}"))
+    };
+    for p in packs {
+        assert!(p["error"].is_null(), "{p}");
+        assert!(p["hooks"].as_u64().is_some_and(|n| n > 0), "{p}");
+        assert_eq!(p["tests"], true, "every shipped pack has its cases: {p}");
+        assert!(p["guards"].as_str().is_some_and(|g| !g.is_empty()), "{p}");
+    }
+    for included in [
+        "destructive",
+        "privilege-escalation",
+        "self-protection",
+        "git",
+    ] {
+        assert_eq!(pack(included)["included"], true, "{included}");
+    }
+    assert_eq!(pack("credentials")["included"], false);
+    assert_eq!(
+        pack("git")["guards"],
+        "git commands that throw away work nobody can get back."
+    );
+
+    // A pack that does not load is listed as such, and the others still are.
+    dir.copy_default_policy();
+    dir.write(
+        "policies/broken.yaml",
+        "# Policy pack: broken.\nversion: [\n",
+    );
+    let out = run(dir.hookgate(&["packs"]));
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("broken") && stdout(&out).contains("does not load"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn check_places_deletes_against_cwd_and_refuses_a_relative_one() {
     let dir = Dir::new();
     dir.write(

@@ -7,6 +7,7 @@ mod context_args;
 mod daemon;
 mod hooks;
 mod lint;
+mod packs;
 mod report;
 mod serve;
 mod test;
@@ -65,6 +66,9 @@ enum Command {
     Disable(hooks::SwitchArgs),
     /// Ask the running daemon to reload its policy now (admin role).
     Reload(hooks::ReloadArgs),
+    /// List the packs in `policies/` beside the policy: what each guards, its hooks, and
+    /// whether the policy includes it.
+    Packs(packs::Args),
     /// Run policy test files (`*.test.yaml`): expected decisions, coverage, JUnit for CI.
     Test(test::Args),
     /// Report smells in a valid policy: hooks that can never fire, blocks that fail open,
@@ -103,6 +107,7 @@ pub(crate) fn run() -> ExitCode {
         Command::Enable(args) => hooks::switch(args, true),
         Command::Disable(args) => hooks::switch(args, false),
         Command::Reload(args) => hooks::reload(args),
+        Command::Packs(args) => packs::run(args),
         Command::Test(args) => test::run(args),
         Command::Lint(args) => lint::run(args),
         Command::Schema => {
