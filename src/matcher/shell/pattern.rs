@@ -102,6 +102,16 @@ enum Tok {
     Class(Vec<(char, char)>, bool),
 }
 
+/// Whether `pattern` matches all of `text` (as `find -name` and `case` match); `None` when
+/// the pattern or the text is past what is modelled.
+pub(super) fn is_match(text: &str, pattern: &str) -> Option<bool> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() > MAX_TEXT {
+        return None;
+    }
+    Some(matches(&compile(pattern)?, &chars))
+}
+
 fn compile(pattern: &str) -> Option<Vec<Tok>> {
     let chars: Vec<char> = pattern.chars().collect();
     if chars.len() > MAX_TEXT {
@@ -189,6 +199,15 @@ fn matches(pat: &[Tok], text: &[char]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_names_match_like_find_name() {
+        assert_eq!(is_match(".", "*.o"), Some(false));
+        assert_eq!(is_match("main.o", "*.o"), Some(true));
+        assert_eq!(is_match("__pycache__", "__pycache__"), Some(true));
+        assert_eq!(is_match("build", "[bd]uild"), Some(true));
+        assert_eq!(is_match("x", "[[:alpha:]]"), None);
+    }
 
     #[test]
     fn trims_and_replaces_like_bash() {

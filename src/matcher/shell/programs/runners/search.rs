@@ -203,7 +203,8 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                     // `find . -name build -exec rm -rf {} +` never passes `.` to `rm`.
                     let itself = name.as_deref().is_none_or(|p| {
                         let base = start.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-                        globset::Glob::new(p).map_or(true, |g| g.compile_matcher().is_match(base))
+                        // A pattern past what is modelled: the start may be found too.
+                        super::super::super::pattern::is_match(base, p).unwrap_or(true)
                     });
                     if batched {
                         // `{} +`: one command with every file found, the start first.
