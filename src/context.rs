@@ -67,16 +67,27 @@ pub struct HookContext {
     pub workspace: Option<String>,
 }
 
-/// An absolute path, or a clear error: a relative one would resolve against wherever the
-/// gate happens to run.
+/// Whether `path` can be a `cwd` or a `workspace`: absolute (a relative one would resolve
+/// against wherever the gate happens to run) and without a NUL byte. `None` when it can,
+/// else why not.
+pub fn dir_problem(path: &str) -> Option<String> {
+    if !path.starts_with('/') {
+        Some(format!(
+            "must be an absolute path (starting with `/`), not `{path}`"
+        ))
+    } else if path.contains('\0') {
+        Some("must not hold a NUL byte".to_owned())
+    } else {
+        None
+    }
+}
+
+/// A `cwd` or `workspace` field: see [`dir_problem`].
 fn absolute_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     let path = Option::<String>::deserialize(d)?;
-    match path {
-        Some(p) if !p.starts_with('/') => Err(serde::de::Error::custom(format!(
-            "must be an absolute path (starting with `/`), not `{p}`"
-        ))),
-        Some(p) if p.contains('\0') => Err(serde::de::Error::custom("must not hold a NUL byte")),
-        p => Ok(p),
+    match path.as_deref().and_then(dir_problem) {
+        Some(problem) => Err(serde::de::Error::custom(problem)),
+        None => Ok(path),
     }
 }
 

@@ -98,7 +98,7 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     };
     ctx.subagent_label = text("agent_type");
     // Claude Code's `cwd` is absolute; anything else is not a place to resolve against.
-    ctx.cwd = text("cwd").filter(|c| c.starts_with('/') && !c.contains('\0'));
+    ctx.cwd = text("cwd").filter(|c| crate::context::dir_problem(c).is_none());
     ctx.raw = Some(Value::Object(fields));
     Ok(Event {
         name,

@@ -257,9 +257,9 @@ pub fn parse(hook: &str, body: &[u8]) -> Result<Parsed, PayloadError> {
     // The agent's workspace, where the host gives it; OpenClaw's exec runs there unless the
     // call names a `workdir`.
     context.workspace =
-        text(ctx, "workspaceDir").filter(|w| w.starts_with('/') && !w.contains('\0'));
+        text(ctx, "workspaceDir").filter(|w| crate::context::dir_problem(w).is_none());
     context.cwd = match (context.cwd.take(), &context.workspace) {
-        (Some(dir), _) if dir.starts_with('/') => Some(dir),
+        (Some(dir), _) if crate::context::dir_problem(&dir).is_none() => Some(dir),
         (Some(dir), Some(root)) => Some(crate::matcher::paths::normalize(&format!("{root}/{dir}"))),
         (None, root) => root.clone(),
         // A relative workdir without a workspace names no place hookgate knows.

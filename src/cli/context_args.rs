@@ -38,10 +38,8 @@ pub(crate) struct ContextArgs {
 impl ContextArgs {
     pub(crate) fn build(&self) -> Result<HookContext, String> {
         for (flag, dir) in [("--cwd", &self.cwd), ("--workspace", &self.workspace)] {
-            if dir.as_ref().is_some_and(|d| !d.starts_with('/')) {
-                return Err(format!(
-                    "{flag} must be an absolute path (starting with `/`)"
-                ));
+            if let Some(problem) = dir.as_deref().and_then(hookgate::context::dir_problem) {
+                return Err(format!("{flag} {problem}"));
             }
         }
         if let Some(path) = &self.context {

@@ -597,12 +597,10 @@ impl Checker<'_> {
         ctx.tool_name = self.non_empty(map, pointer, "tool");
         ctx.prompt = self.string(map, pointer, "prompt").map(str::to_owned);
         for (key, dir) in [("cwd", &mut ctx.cwd), ("workspace", &mut ctx.workspace)] {
-            match self.string(map, pointer, key) {
-                Some(d) if !d.starts_with('/') => self.schema(
-                    &child(pointer, key),
-                    format!("must be an absolute path (starting with `/`), not `{d}`"),
-                ),
-                d => *dir = d.map(str::to_owned),
+            let given = self.string(map, pointer, key);
+            match given.and_then(crate::context::dir_problem) {
+                Some(problem) => self.schema(&child(pointer, key), problem),
+                None => *dir = given.map(str::to_owned),
             }
         }
         ctx.topic_id = match map.get("topic") {
@@ -893,6 +891,24 @@ cases:
                 "{got}\n  does not start with {want}"
             );
         }
+    }
+
+    #[test]
+    fn cwd_and_workspace_are_absolute_directories() {
+        let file = parse(
+            "cases:\n  - name: a\n    command: ls\n    cwd: /w/app/src\n    workspace: /w/app\n    expect: allow\n",
+        )
+        .expect("parses");
+        assert_eq!(file.cases[0].context.cwd.as_deref(), Some("/w/app/src"));
+        assert_eq!(file.cases[0].context.workspace.as_deref(), Some("/w/app"));
+        let found =
+            problems("cases:\n  - name: a\n    command: ls\n    cwd: src\n    expect: allow\n");
+        assert!(
+            found
+                .iter()
+                .any(|p| p.contains("cases[0].cwd: must be an absolute path")),
+            "{found:#?}"
+        );
     }
 
     #[test]
