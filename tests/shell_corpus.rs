@@ -33,7 +33,6 @@ fn corpus(name: &str) -> Vec<(String, String)> {
 /// The decisions of the default policy for `commands`, run as tool `tool`.
 fn decide(commands: &[(String, String)], tool: &str) -> Vec<Value> {
     let dir = Dir::new();
-    // A copy, so the audit log goes to the scratch directory.
     // A copy, so the audit log goes to the scratch directory; with the packs it includes.
     dir.copy_default_policy();
     let project = dir.path().join("proj");
@@ -181,10 +180,67 @@ fn every_pack_can_be_added_to_the_default_policy() {
     }
 }
 
-/// Routine agent work (issue 24): at most 0.5% blocked and 2% asked, each listed.
+/// The corpus files in `tests/shell-corpus/` whose names match `prefix*.txt`, sorted.
+fn corpus_files(sub: &str, prefix: &str) -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shell-corpus")
+        .join(sub);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.starts_with(prefix) && n.ends_with(".txt"))
+                .map(|n| {
+                    if sub.is_empty() {
+                        n
+                    } else {
+                        format!("{sub}/{n}")
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// One attack corpus per family (`tests/shell-corpus/attacks/<family>.txt`, issue 24): the
+/// default policy stops every line of each, and the rates are printed per family.
+#[test]
+fn the_default_policy_stops_every_family_attack() {
+    let files = corpus_files("attacks", "");
+    assert!(files.len() >= 2, "the family corpora are gone: {files:?}");
+    let mut missed = Vec::new();
+    for file in &files {
+        let cases = corpus(file);
+        assert!(!cases.is_empty(), "{file} is empty");
+        let decisions = decide(&cases, "Bash");
+        let before = missed.len();
+        missed.extend(
+            cases
+                .iter()
+                .zip(&decisions)
+                .filter(|(_, d)| !stopped(d))
+                .map(|((group, c), _)| format!("  {file} [{group}] {c:?}")),
+        );
+        eprintln!(
+            "{file}: {} of {} stopped",
+            cases.len() - (missed.len() - before),
+            cases.len()
+        );
+    }
+    assert!(missed.is_empty(), "not stopped:\n{}", missed.join("\n"));
+}
+
+/// Routine agent work (issue 24): at most 0.5% blocked and 2% asked, each listed. The
+/// corpus is `routine.txt` and every `routine-<family>.txt` beside it (the read-only work
+/// of each family: `kubectl get`, `psql -c 'SELECT ...'`).
 #[test]
 fn routine_agent_work_is_rarely_blocked_or_asked() {
-    let cases = corpus("routine.txt");
+    let cases: Vec<(String, String)> = corpus_files("", "routine")
+        .iter()
+        .flat_map(|file| corpus(file))
+        .collect();
     assert!(cases.len() >= 1000, "the corpus shrank: {}", cases.len());
     let decisions = decide(&cases, "Bash");
     let listed = |verdict: &str| -> Vec<String> {
