@@ -28,5 +28,6 @@ mod render_properties;
 mod semantics;
 mod shell_corpus;
 mod shell_properties;
+mod sql_oracle;
 mod stand_in;
 mod util;

@@ -11,6 +11,7 @@ pub mod paths;
 pub mod places;
 mod prefilter;
 pub mod shell;
+mod sql;
 
 pub use deadline::Deadline;
 pub use prefilter::{Hits, PatternIndex};

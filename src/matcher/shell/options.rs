@@ -6,7 +6,7 @@
 //! as its own `getopt("+...")` does.
 
 /// The options of one program.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Options {
     /// Short options that take a value (`"nsk"` for `-n 5`, `-s9`, `-k 1`).
     pub(super) short_with_value: &'static str,

@@ -526,3 +526,79 @@ fn interpreter_code_that_cannot_be_read_is_opaque() {
         assert!(!runs_line(&line, "rm -rf /"), "{input}");
     }
 }
+
+#[test]
+fn database_clients_show_their_sql_and_commands() {
+    assert!(runs(
+        "psql -h db -U x -c 'DROP DATABASE prod'",
+        "sql drop database prod"
+    ));
+    assert!(runs("psql --comm='drop table t' app", "sql drop table t"));
+    assert!(runs(
+        "mysql -pdrop app -e 'DELETE FROM t'",
+        "sql delete t --all-rows"
+    ));
+    assert!(runs("echo 'TRUNCATE t;' | mariadb app", "sql truncate t"));
+    assert!(runs(
+        "sqlite3 a.db 'SELECT 1' 'DROP VIEW v'",
+        "sql drop view v"
+    ));
+    assert!(runs(
+        "sqlite3 -cmd 'DROP TABLE t' a.db .quit",
+        "sql drop table t"
+    ));
+    assert!(runs("psql app <<'E'\n\\! rm -rf ~\nE", "rm -rf ~"));
+    assert!(runs("sqlite3 a.db '.system \"rm -rf x\"'", "rm -rf x"));
+    assert!(runs("psql -o '|rm -rf x' -c 'select 1'", "rm -rf x"));
+    assert!(runs("psql -c \"COPY t TO PROGRAM 'rm -rf x'\"", "rm -rf x"));
+    assert!(runs("psql -c \"$Q\"", "sql --unreadable"));
+    assert!(runs(
+        "redis-cli -h h -p 1 -n 2 FLUSHALL",
+        "redis-cli flushall"
+    ));
+    assert!(runs("redis-cli <<< 'FLUSHDB'", "redis-cli flushdb"));
+    assert!(runs(
+        "mongosh app --eval 'db.dropDatabase()'",
+        "mongosh dropDatabase"
+    ));
+    // A password attached to mysql's -p is not a bundle of flags holding -e.
+    assert!(
+        !texts("mysql -pexecute app")
+            .iter()
+            .any(|t| t.starts_with("sql"))
+    );
+    // Strings and comments are data.
+    assert_eq!(
+        texts("psql -c \"SELECT 'DROP TABLE t' -- DROP TABLE u\""),
+        [
+            "psql -c 'SELECT '\\''DROP TABLE t'\\'' -- DROP TABLE u'",
+            "sql select"
+        ]
+    );
+}
+
+#[test]
+fn environment_runners_and_multiplexers_run_their_commands() {
+    for line in [
+        "uv run --with x -p 3.12 rm -rf /x",
+        "poetry run rm -rf /x",
+        "bundle exec rm -rf /x",
+        "conda run -n base rm -rf /x",
+        "mise exec node@20 -- rm -rf /x",
+        "direnv exec . rm -rf /x",
+        "aws-vault exec prod -- rm -rf /x",
+        "op run --env-file .env -- rm -rf /x",
+        "systemd-run --user --description 'a b' rm -rf /x",
+        "nix develop -c rm -rf /x",
+        "nix-shell -p hello --command 'rm -rf /x'",
+        "entr -s 'rm -rf /x'",
+        "tmux new -d 'rm -rf /x'",
+        "tmux split-window -h 'rm -rf /x'",
+        "screen -dmS s rm -rf /x",
+        "echo 'rm -rf /x' | at now",
+    ] {
+        assert!(runs(line, "rm -rf /x"), "{line}");
+    }
+    // Not a subcommand that runs anything.
+    assert!(!runs("uv pip install rm", "rm"));
+}

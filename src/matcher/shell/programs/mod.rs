@@ -124,14 +124,53 @@ pub(super) fn run(
                 out
             }
             table::Runs::Script => {
-                script_of(r, args);
+                // bash's `eval` too reads options (`eval -x` is an error), so leading ones
+                // are never part of the script.
+                let (_, at) = options::leading(&texts(args), &row.options);
+                script_of(r, args.get(at..).unwrap_or_default());
                 Data::Unknown
             }
-            table::Runs::ScriptOption(short, long) => {
+            table::Runs::Subcommand {
+                names,
+                options: sub_options,
+                skip,
+            } => {
+                let texts = texts(args);
+                let (_, at) = options::leading(&texts, &row.options);
+                if !texts.get(at).is_some_and(|s| names.contains(&s.as_str())) {
+                    return Data::Unknown;
+                }
+                let after = at + 1;
+                let (_, k) = options::leading(&texts[after..], &sub_options);
+                let mut start = after + k;
+                match skip {
+                    table::Skip::Operands(n) => {
+                        start = (start + n).min(texts.len());
+                        if texts.get(start).is_some_and(|a| a == "--") {
+                            start += 1;
+                        }
+                    }
+                    table::Skip::ToDashDash => {
+                        if let Some(dash) = texts[after..].iter().position(|a| a == "--") {
+                            start = start.max(after + dash + 1);
+                        }
+                    }
+                }
+                r.run(
+                    args.get(start..).unwrap_or_default().to_vec(),
+                    &Io::default(),
+                    stdin,
+                    env,
+                )
+            }
+            table::Runs::ScriptOption(short, longs) => {
                 let texts = texts(args);
                 let (opts, _) = options::leading(&texts, &row.options);
                 for o in opts {
-                    if let Some(code) = option_value(&o, short, long) {
+                    let code = longs
+                        .split('|')
+                        .find_map(|long| option_value(&o, short, long));
+                    if let Some(code) = code {
                         // `script -c` hands the command to `$SHELL -c`.
                         runners::shell_c(r, &code);
                     }
@@ -143,6 +182,10 @@ pub(super) fn run(
     }
     if table::is_interpreter(program) {
         runners::interpreter(r, program, args, &stdin);
+        return Data::Unknown;
+    }
+    if table::DATABASE_CLIENTS.contains(&program) {
+        runners::database_client(r, program, args, stdin);
         return Data::Unknown;
     }
     builtins::run(r, program, args, io, stdin)

@@ -17,10 +17,36 @@ pub(super) enum Runs {
     Shell,
     /// Its operands, joined by spaces, are a shell script (`eval`, `watch`).
     Script,
-    /// The value of one option is a shell script (`su -c`, `script -c`).
+    /// The value of one option is a shell script (`su -c`, `script -c`); several long
+    /// names are separated by `|`.
     ScriptOption(char, &'static str),
+    /// After one of these subcommands and its options, and `skip` operands (a profile, a
+    /// directory), the rest is a command: `uv run CMD`, `aws-vault exec PROFILE -- CMD`.
+    Subcommand {
+        names: &'static [&'static str],
+        options: Options,
+        skip: Skip,
+    },
     /// Handled by its own reader in `runners.rs`.
     Own,
+}
+
+/// Operands between a subcommand's options and the command it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Skip {
+    /// This many, then an optional `--`.
+    Operands(usize),
+    /// Everything up to the first `--` (`mise exec node@20 python@3 -- CMD`); without one,
+    /// none.
+    ToDashDash,
+}
+
+const fn sub(names: &'static [&'static str], options: Options) -> Runs {
+    Runs::Subcommand {
+        names,
+        options,
+        skip: Skip::Operands(0),
+    }
 }
 
 /// One row of the table.
@@ -467,6 +493,397 @@ pub(super) static PROGRAMS: &[Program] = &[
         Options::short("f"),
         COMMAND,
     ),
+    // Environment and secret runners: the command runs in a project's environment, with a
+    // version manager's tools, or with secrets in its environment.
+    row(
+        &["uv"],
+        gnu(
+            "",
+            &[
+                "directory=",
+                "project=",
+                "config-file=",
+                "cache-dir=",
+                "color=",
+            ],
+        ),
+        sub(
+            &["run"],
+            gnu(
+                "pw",
+                &[
+                    "with=",
+                    "with-editable=",
+                    "with-requirements=",
+                    "python=",
+                    "package=",
+                    "extra=",
+                    "group=",
+                    "only-group=",
+                    "no-group=",
+                    "env-file=",
+                    "directory=",
+                    "project=",
+                    "index=",
+                    "index-url=",
+                    "extra-index-url=",
+                    "find-links=",
+                    "script",
+                    "module",
+                ],
+            ),
+        ),
+    ),
+    row(
+        &[
+            "poetry", "pipenv", "pdm", "rye", "hatch", "pixi", "devbox", "bundle", "bundler",
+        ],
+        gnu(
+            "CEP",
+            &["directory=", "project=", "environment=", "config="],
+        ),
+        sub(
+            &["run", "exec"],
+            gnu("e", &["environment=", "env=", "manifest-path=", "config="]),
+        ),
+    ),
+    row(
+        &["conda", "mamba", "micromamba"],
+        Options::NONE,
+        sub(
+            &["run"],
+            gnu(
+                "np",
+                &[
+                    "name=",
+                    "prefix=",
+                    "cwd=",
+                    "live-stream",
+                    "no-capture-output",
+                ],
+            ),
+        ),
+    ),
+    row(
+        &[
+            "asdf", "rbenv", "pyenv", "nodenv", "goenv", "jenv", "fnm", "volta", "proto",
+        ],
+        Options::NONE,
+        sub(
+            &["exec", "run"],
+            gnu("", &["using=", "node=", "npm=", "yarn=", "pnpm="]),
+        ),
+    ),
+    row(
+        &["mise", "rtx"],
+        gnu("C", &["cd="]),
+        Runs::Subcommand {
+            names: &["exec", "x"],
+            options: gnu("cj", &["command=", "jobs="]),
+            skip: Skip::ToDashDash,
+        },
+    ),
+    row(
+        &["direnv"],
+        Options::NONE,
+        Runs::Subcommand {
+            names: &["exec"],
+            options: Options::NONE,
+            skip: Skip::Operands(1),
+        },
+    ),
+    row(
+        &["aws-vault"],
+        gnu("", &["backend=", "prompt=", "keychain="]),
+        Runs::Subcommand {
+            names: &["exec"],
+            options: gnu(
+                "d",
+                &[
+                    "duration=",
+                    "region=",
+                    "mfa-token=",
+                    "json",
+                    "server",
+                    "ec2-server",
+                    "ecs-server",
+                    "lazy",
+                    "no-session",
+                    "stdout",
+                ],
+            ),
+            skip: Skip::Operands(1),
+        },
+    ),
+    row(
+        &["chamber"],
+        Options::NONE,
+        Runs::Subcommand {
+            names: &["exec"],
+            options: gnu("", &["pristine", "strict", "strict-value="]),
+            skip: Skip::ToDashDash,
+        },
+    ),
+    row(
+        &[
+            "op",
+            "doppler",
+            "infisical",
+            "teller",
+            "envkey-source",
+            "phase",
+        ],
+        gnu("", &["account=", "config=", "cache", "no-cache"]),
+        sub(
+            &["run"],
+            gnu(
+                "cpe",
+                &[
+                    "env-file=",
+                    "environment=",
+                    "env=",
+                    "project=",
+                    "config=",
+                    "path=",
+                    "token=",
+                    "no-masking",
+                    "preserve-env",
+                    "mount=",
+                    "fallback=",
+                ],
+            ),
+        ),
+    ),
+    row(&["envdir", "envchain", "chpst"], Options::NONE, AFTER_ONE),
+    row(&["dotenv"], Options::short("evpc"), COMMAND),
+    row(
+        &["xvfb-run"],
+        gnu(
+            "efnpsw",
+            &[
+                "auto-servernum",
+                "error-file=",
+                "auth-file=",
+                "server-num=",
+                "xauth-protocol=",
+                "server-args=",
+                "wait=",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &[
+            "eatmydata",
+            "dbus-run-session",
+            "with-contenv",
+            "chronic",
+            "ifne",
+            "pv-run",
+        ],
+        Options::NONE,
+        COMMAND,
+    ),
+    row(
+        &["systemd-run"],
+        gnu(
+            "upEMH",
+            &[
+                "unit=",
+                "property=",
+                "setenv=",
+                "machine=",
+                "host=",
+                "description=",
+                "slice=",
+                "uid=",
+                "gid=",
+                "nice=",
+                "working-directory=",
+                "service-type=",
+                "on-active=",
+                "on-boot=",
+                "on-startup=",
+                "on-unit-active=",
+                "on-unit-inactive=",
+                "on-calendar=",
+                "timer-property=",
+                "path-property=",
+                "socket-property=",
+                "user",
+                "system",
+                "scope",
+                "pty",
+                "pipe",
+                "collect",
+                "wait",
+                "quiet",
+                "same-dir",
+                "remain-after-exit",
+                "send-sighup",
+                "no-block",
+                "no-ask-password",
+                "shell",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(&["prlimit"], gnu("po", &["pid=", "output="]), COMMAND),
+    row(
+        &["numactl"],
+        gnu(
+            "CNmipPw",
+            &[
+                "physcpubind=",
+                "cpunodebind=",
+                "membind=",
+                "interleave=",
+                "preferred=",
+                "preferred-many=",
+                "weighted-interleave=",
+                "all",
+                "localalloc",
+                "balancing",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(&["faketime"], Options::short("fp"), AFTER_ONE),
+    row(
+        &["cpulimit"],
+        gnu(
+            "lpeP",
+            &[
+                "limit=",
+                "pid=",
+                "exe=",
+                "path=",
+                "lazy",
+                "include-children",
+                "kill",
+                "restore",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["sem"],
+        gnu(
+            "j",
+            &[
+                "jobs=",
+                "id=",
+                "semaphoretimeout=",
+                "st=",
+                "fg",
+                "bg",
+                "wait",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["flatpak-spawn"],
+        gnu(
+            "",
+            &[
+                "host",
+                "sandbox",
+                "clear-env",
+                "watch-bus",
+                "no-network",
+                "latest-version",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["toolbox"],
+        gnu("c", &["container=", "distro=", "release="]),
+        sub(&["run"], gnu("c", &["container=", "distro=", "release="])),
+    ),
+    row(
+        &["distrobox"],
+        Options::NONE,
+        Runs::Subcommand {
+            names: &["enter", "exec"],
+            options: gnu(
+                "n",
+                &[
+                    "name=",
+                    "additional-flags=",
+                    "no-tty",
+                    "no-workdir",
+                    "clean-path",
+                ],
+            ),
+            skip: Skip::ToDashDash,
+        },
+    ),
+    row(
+        &["lxc", "incus"],
+        Options::NONE,
+        Runs::Subcommand {
+            names: &["exec"],
+            options: gnu(
+                "",
+                &["env=", "cwd=", "user=", "group=", "mode=", "project="],
+            ),
+            skip: Skip::ToDashDash,
+        },
+    ),
+    row(
+        &["nix-shell"],
+        gnu(
+            "pIA",
+            &[
+                "run=", "command=", "packages", "pure", "arg=", "argstr=", "attr=", "include=",
+            ],
+        ),
+        Runs::ScriptOption('\0', "run|command"),
+    ),
+    row(
+        &["nix"],
+        Options::NONE,
+        Runs::Subcommand {
+            names: &["develop", "shell"],
+            options: Options::NONE,
+            skip: Skip::ToDashDash,
+        },
+    ),
+    // Watchers and multiplexers run their operands as a shell script.
+    row(
+        &["watchexec"],
+        gnu(
+            "wefisdE",
+            &[
+                "watch=",
+                "exts=",
+                "filter=",
+                "ignore=",
+                "signal=",
+                "debounce=",
+                "shell=",
+                "env=",
+                "workdir=",
+                "restart",
+                "clear",
+                "postpone",
+            ],
+        ),
+        Runs::Script,
+    ),
+    row(&["entr"], Options::NONE, Runs::Script),
+    // Multiplexers and schedulers: the command runs later or in another terminal.
+    row(&["tmux", "screen", "at", "batch"], Options::NONE, Runs::Own),
+    row(
+        &["nodemon"],
+        gnu(
+            "xewi",
+            &["exec=", "ext=", "watch=", "ignore=", "delay=", "signal="],
+        ),
+        Runs::ScriptOption('x', "exec"),
+    ),
     row(
         &["parallel"],
         gnu("jSI", &["jobs=", "sshlogin=", "arg-file="]),
@@ -730,10 +1147,26 @@ pub(super) fn is_interpreter(program: &str) -> bool {
     INTERPRETERS.contains(&program) || crate::matcher::code::Lang::of_program(program).is_some()
 }
 
+/// Database clients, whose SQL or commands `runners/databases.rs` reads.
+pub(super) const DATABASE_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlite",
+    "duckdb",
+    "redis-cli",
+    "valkey-cli",
+    "keydb-cli",
+    "mongosh",
+    "mongo",
+];
+
 /// Whether `program` is in the table or is an interpreter: reading it may find more.
 pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
     find(program).is_some()
         || is_interpreter(program)
+        || DATABASE_CLIENTS.contains(&program)
         || matches!(
             program,
             "alias"

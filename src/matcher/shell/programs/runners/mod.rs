@@ -2,13 +2,16 @@
 //! `xargs`, `find`, `git`, `sed`, `awk`, `tar`, `make`, `ssh`/`rsync`, package runners,
 //! containers, editors and pagers, `trap`, `source`.
 
+mod databases;
 mod git;
 mod interpreters;
 mod search;
+mod sessions;
 mod shells;
 mod text;
 mod tools;
 
+pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;
 use search::{find, xargs};
@@ -277,6 +280,18 @@ pub(super) fn run(
                 script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
             }
             let _ = io;
+            Data::Unknown
+        }
+        "tmux" => {
+            sessions::tmux(r, args);
+            Data::Unknown
+        }
+        "screen" => {
+            sessions::screen(r, args);
+            Data::Unknown
+        }
+        "at" | "batch" => {
+            sessions::at(r, args, stdin);
             Data::Unknown
         }
         "trap" => {

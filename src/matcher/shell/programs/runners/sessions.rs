@@ -1,0 +1,121 @@
+//! Programs that run a command later or in another terminal: `tmux`, `screen`, `at`.
+
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::walk::{Data, Reader};
+
+use super::{script_of, stdin_shell};
+use crate::matcher::shell::walk::is_stdin_path;
+
+/// tmux's commands that run a shell command (their last operands) or type text into a
+/// pane's shell (`send-keys`), each with its options that take a value.
+const TMUX: &[(&[&str], &str)] = &[
+    (&["new", "new-session"], "cefFnstxy"),
+    (&["new-window", "neww"], "cefFnt"),
+    (&["split-window", "splitw"], "celFt"),
+    (
+        &["respawn-pane", "respawnp", "respawn-window", "respawnw"],
+        "cet",
+    ),
+    (&["run-shell", "run"], "cdt"),
+    (&["display-popup", "popup"], "bcdehsStTwxy"),
+    (&["pipe-pane", "pipep", "if-shell", "if"], "t"),
+    (&["send-keys", "send"], "Nt"),
+    (&["set-buffer", "setb"], "bnt"),
+];
+
+/// `tmux [opts] CMD [opts] [shell-command]`, several commands joined by `;`, and `tmux -c
+/// CMD` (tmux runs CMD with the default shell).
+pub(super) fn tmux(r: &mut Reader, args: &[Field]) {
+    for command in args.split(|a| a.text == ";" || a.text == "\\;") {
+        let mut i = 0;
+        // The program's own options, then the command's name.
+        while let Some(a) = command.get(i) {
+            if !a.text.starts_with('-') || a.text == "-" {
+                break;
+            }
+            if a.text == "-c" {
+                script_of(r, command.get(i + 1..i + 2).unwrap_or_default());
+            }
+            i += takes_value(&a.text, "cfLST");
+        }
+        let Some(name) = command.get(i) else { continue };
+        i += 1;
+        let Some((_, values)) = TMUX
+            .iter()
+            .find(|(names, _)| names.contains(&name.text.as_str()))
+        else {
+            continue;
+        };
+        while let Some(a) = command.get(i) {
+            if !a.text.starts_with('-') || a.text == "-" {
+                break;
+            }
+            if a.text == "--" {
+                i += 1;
+                break;
+            }
+            i += takes_value(&a.text, values);
+        }
+        // Key names typed after the text (`Enter`, `C-m`) are not shell words.
+        let operands: Vec<Field> = command[i.min(command.len())..]
+            .iter()
+            .filter(|a| !matches!(a.text.as_str(), "Enter" | "C-m" | "KPEnter" | "C-j"))
+            .cloned()
+            .collect();
+        script_of(r, &operands);
+    }
+}
+
+/// How many arguments an option (or a bundle, `-dmS`) uses: 2 when its first option that
+/// takes a value ends it, so the value is the next argument.
+fn takes_value(option: &str, values: &str) -> usize {
+    let bundle = option.strip_prefix('-').unwrap_or_default();
+    match bundle.char_indices().find(|(_, c)| values.contains(*c)) {
+        Some((k, c)) if k + c.len_utf8() == bundle.len() => 2,
+        _ => 1,
+    }
+}
+
+/// `screen [opts] cmd args`, and `screen -X stuff TEXT` (text typed into a window).
+pub(super) fn screen(r: &mut Reader, args: &[Field]) {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a.text == "-X" {
+            let rest = args.get(i + 1..).unwrap_or_default();
+            if rest
+                .first()
+                .is_some_and(|c| c.text == "stuff" || c.text == "exec")
+            {
+                script_of(r, &rest[1..]);
+            }
+            return;
+        }
+        if !a.text.starts_with('-') {
+            break;
+        }
+        i += takes_value(&a.text, "cehpsTSX");
+    }
+    if let Some(rest) = args.get(i..).filter(|rest| !rest.is_empty()) {
+        r.run(
+            rest.to_vec(),
+            &crate::matcher::shell::walk::Io::default(),
+            Data::Nothing,
+            &[],
+        );
+    }
+}
+
+/// `at TIME` and `batch` read the commands they run later from standard input or `-f FILE`.
+pub(super) fn at(r: &mut Reader, args: &[Field], stdin: Data) {
+    let file = args
+        .iter()
+        .position(|a| a.text == "-f")
+        .and_then(|k| args.get(k + 1));
+    match file {
+        Some(f) if f.unknown => r.opaque("the script comes from a substitution"),
+        Some(f) if !is_stdin_path(&f.text) => {
+            r.run_file(&f.text, Data::Nothing);
+        }
+        _ => stdin_shell(r, stdin),
+    }
+}
