@@ -14,6 +14,7 @@ mod config_errors;
 mod corpus;
 mod daemon;
 mod external;
+mod gateways_real;
 mod git_oracle;
 mod hooks_cli;
 mod lint_cli;
