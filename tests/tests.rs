@@ -26,6 +26,7 @@ mod policy_test_cli;
 mod properties;
 mod regular_files;
 mod render_properties;
+mod same_policy;
 mod semantics;
 mod shell_corpus;
 mod shell_properties;
