@@ -16,6 +16,7 @@ mod daemon;
 mod external;
 mod gateways_real;
 mod git_oracle;
+mod hook_cli;
 mod hooks_cli;
 mod lint_cli;
 mod llm;

@@ -54,6 +54,16 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
         Some(other) => Some(Map::from_iter([("input".to_owned(), other.clone())])),
         None => None,
     };
+    if let Some(tool) = &ctx.tool_name {
+        let args = ctx.tool_args.clone().unwrap_or_default();
+        let call = super::tools::canonical(super::tools::CLAUDE_CODE, tool, args, None).map_err(
+            |problem| PayloadError::Shape {
+                event: name.clone(),
+                problem,
+            },
+        )?;
+        ctx.tool_args = Some(call.args);
+    }
     ctx.prompt = text("prompt");
     ctx.response = match fields.get("tool_response").or_else(|| fields.get("error")) {
         Some(Value::String(s)) => Some(s.clone()),

@@ -133,6 +133,10 @@ const fn row(
     }
 }
 
+/// Claude Code's names are the canonical ones; the row makes a `Bash` call without a
+/// command string an error, as for every other gateway.
+pub(crate) const CLAUDE_CODE: &[Row] = &[row("Bash", SHELL, &[])];
+
 /// Gemini CLI's built-in tools (`bundle/docs/reference/tools.md` and the function
 /// declarations it sends the model, 0.61.0).
 pub(crate) const GEMINI: &[Row] = &[
