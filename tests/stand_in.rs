@@ -29,13 +29,28 @@ impl Recorded {
     }
 }
 
+/// A reply computed from the request: (status, content type, body).
+pub type Answer = Arc<dyn Fn(&Recorded) -> (u16, String, String) + Send + Sync>;
+
 /// How the stand-in answers.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum Reply {
     /// This status and JSON body.
     Json(u16, String),
     /// Never answer (until the server is dropped).
     Hang,
+    /// Whatever the function makes of the request (a model's next turn, say).
+    With(Answer),
+}
+
+impl std::fmt::Debug for Reply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reply::Json(status, body) => write!(f, "Json({status}, {body})"),
+            Reply::Hang => write!(f, "Hang"),
+            Reply::With(_) => write!(f, "With(..)"),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -124,17 +139,32 @@ fn serve(stream: TcpStream, shared: &(Mutex<State>, Condvar), reply: &Reply) {
         if reader.read_exact(&mut body).is_err() {
             return;
         }
+        let recorded = Recorded {
+            method,
+            path,
+            headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        };
         {
             let (lock, arrived) = shared;
-            lock.lock().expect("stand-in lock").requests.push(Recorded {
-                method,
-                path,
-                headers,
-                body: String::from_utf8_lossy(&body).into_owned(),
-            });
+            lock.lock()
+                .expect("stand-in lock")
+                .requests
+                .push(recorded.clone());
             arrived.notify_all();
         }
         match reply {
+            Reply::With(answer) => {
+                let (status, content_type, text) = answer(&recorded);
+                let response = format!(
+                    "HTTP/1.1 {status} X\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n{text}",
+                    text.len()
+                );
+                let mut out = &stream;
+                if out.write_all(response.as_bytes()).is_err() {
+                    return;
+                }
+            }
             Reply::Hang => {
                 // Hold the connection open without answering.
                 std::thread::sleep(Duration::from_secs(3600));

@@ -10,27 +10,7 @@ use crate::context::HookContext;
 use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
-/// Claude Code's answer to one hook event.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
-    /// The JSON to print on stdout (or return over HTTP), if any.
-    pub stdout: Option<Value>,
-    /// The exit code: 0, or 2 to block with `stderr` as the reason.
-    pub exit_code: u8,
-    /// Shown to Claude (exit 2) or the user.
-    pub stderr: Option<String>,
-}
-
-/// Why a payload could not be read.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum PayloadError {
-    /// Not a JSON object.
-    #[error("the hook input is not a JSON object: {0}")]
-    NotJson(String),
-    /// `hook_event_name` is missing or unknown.
-    #[error("unknown or missing hook_event_name `{0}`")]
-    UnknownEvent(String),
-}
+pub use super::translate::{Answer, Event, PayloadError};
 
 /// The events this adapter maps, and where they go.
 fn point_of(event: &str, in_subagent: bool) -> Option<Point> {
@@ -53,25 +33,9 @@ fn point_of(event: &str, in_subagent: bool) -> Option<Point> {
     })
 }
 
-/// A parsed hook event.
-#[derive(Debug, Clone)]
-pub struct Event {
-    /// `hook_event_name`.
-    pub name: String,
-    /// Where it is evaluated.
-    pub point: Point,
-    /// What it is evaluated with.
-    pub context: HookContext,
-}
-
 /// Reads a hook payload.
 pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
-    crate::json_keys::check(payload).map_err(|e| PayloadError::NotJson(e.to_string()))?;
-    let value: Value =
-        serde_json::from_slice(payload).map_err(|e| PayloadError::NotJson(e.to_string()))?;
-    let Value::Object(fields) = value else {
-        return Err(PayloadError::NotJson("expected an object".to_owned()));
-    };
+    let fields = super::translate::read_object(payload)?;
     let text = |k: &str| fields.get(k).and_then(Value::as_str).map(str::to_owned);
     let name = text("hook_event_name").unwrap_or_default();
     let agent = text("agent_id").filter(|a| !a.is_empty());
@@ -90,6 +54,16 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
         Some(other) => Some(Map::from_iter([("input".to_owned(), other.clone())])),
         None => None,
     };
+    if let Some(tool) = &ctx.tool_name {
+        let args = ctx.tool_args.clone().unwrap_or_default();
+        let call = super::tools::canonical(super::tools::CLAUDE_CODE, tool, args, None).map_err(
+            |problem| PayloadError::Shape {
+                event: name.clone(),
+                problem,
+            },
+        )?;
+        ctx.tool_args = Some(call.args);
+    }
     ctx.prompt = text("prompt");
     ctx.response = match fields.get("tool_response").or_else(|| fields.get("error")) {
         Some(Value::String(s)) => Some(s.clone()),
@@ -120,34 +94,37 @@ pub fn event_name(payload: &[u8]) -> String {
         .unwrap_or_default()
 }
 
-/// Whether a broken policy or payload must stop this event (exit 2) rather than let it pass.
+/// Whether a broken policy or payload must stop this event (exit 2) rather than let it pass:
+/// every event but those that only report (an event this adapter does not know is stopped).
 pub fn fails_closed(event_name: &str) -> bool {
-    matches!(
+    !matches!(
         event_name,
-        "PreToolUse" | "PermissionRequest" | "UserPromptSubmit" | ""
+        "PostToolUse"
+            | "PostToolUseFailure"
+            | "Stop"
+            | "SubagentStart"
+            | "SubagentStop"
+            | "SessionStart"
+            | "SessionEnd"
+            | "PreCompact"
+            | "Notification"
     )
 }
 
 /// The answer when hookgate cannot decide (no policy, bad input): block where blocking is
 /// possible, and say why.
 pub fn failure(event_name: &str, reason: &str) -> Answer {
-    let reason = format!("hookgate could not evaluate this event: {reason}");
-    Answer {
-        stdout: None,
-        exit_code: if fails_closed(event_name) { 2 } else { 1 },
-        stderr: Some(reason),
-    }
+    super::Gateway::ClaudeCode.failure(event_name, reason)
 }
 
 /// The body of an HTTP hook answer: Claude Code reads only the JSON there (a non-2xx status
 /// is a non-blocking error), so a blocking failure becomes the event's own blocking JSON.
 pub fn http_body(name: &str, answer: &Answer) -> Value {
-    if let Some(json) = &answer.stdout {
-        return json.clone();
-    }
-    let Some(reason) = answer.stderr.clone().filter(|_| answer.exit_code == 2) else {
-        return json!({});
-    };
+    super::Gateway::ClaudeCode.http_body(name, answer)
+}
+
+/// The JSON that blocks event `name` with `reason`.
+pub fn deny_json(name: &str, reason: &str) -> Value {
     match name {
         "PermissionRequest" => json!({ "hookSpecificOutput": {
             "hookEventName": name, "decision": { "behavior": "deny", "message": reason } } }),

@@ -2,10 +2,11 @@
 
 mod approvals;
 mod check;
-mod claude_code;
 mod context_args;
 mod daemon;
+mod hook;
 mod hooks;
+mod init;
 mod lint;
 mod packs;
 mod report;
@@ -54,8 +55,13 @@ enum Command {
     Serve(serve::Args),
     /// List and decide approval requests; list and revoke grants.
     Approvals(approvals::Args),
-    /// A Claude Code command hook: hook JSON on stdin, Claude Code's answer on stdout.
-    ClaudeCode(claude_code::Args),
+    /// A gateway's hook command: its hook JSON on stdin, its own answer on stdout (Claude
+    /// Code, Gemini CLI, Codex, Copilot CLI, Cursor, opencode).
+    Hook(hook::Args),
+    /// A Claude Code command hook: the same as `hook --gateway claude-code`.
+    ClaudeCode(hook::ClaudeCodeArgs),
+    /// Wire hookgate into a gateway: write (or print) its hook configuration.
+    Init(init::Args),
     /// List the policy's hooks: name, points, action, enabled, source.
     List(hooks::ListArgs),
     /// Switch a hook on: edits its `enabled` line in place; through the daemon (admin role)
@@ -100,7 +106,9 @@ pub(crate) fn run() -> ExitCode {
     let code = match cli.command {
         Command::Serve(args) => serve::run(args, cli.log_format),
         Command::Approvals(args) => approvals::run(args),
-        Command::ClaudeCode(args) => claude_code::run(args),
+        Command::ClaudeCode(args) => hook::run_claude_code(args),
+        Command::Hook(args) => hook::run(args),
+        Command::Init(args) => init::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
         Command::List(args) => hooks::list(args),

@@ -3,34 +3,67 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
+
+use serde_json::Value;
 
 use super::AppState;
 use super::body::Body;
 use super::error::ApiError;
 
-use crate::adapters::{claude_code as cc, openclaw};
+use crate::adapters::{Gateway, openclaw};
 use crate::context::HookContext;
 use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
-/// `POST /v1/claude-code`: a Claude Code `http` hook. Takes the hook JSON, answers with what
-/// `hookgate claude-code` would print (always 200: Claude Code treats other statuses as
-/// non-blocking errors, so a failure that must block is answered with blocking JSON).
+/// `POST /v1/claude-code`: a Claude Code `http` hook, the same as `/v1/hook/claude-code`.
 pub(crate) async fn claude_code(
     State(app): State<Arc<AppState>>,
     Body(body): Body,
 ) -> Result<Response, ApiError> {
-    let name = cc::event_name(&body);
-    let answer = match cc::parse(&body) {
-        Ok(event) => cc::answer(
-            &event.name,
-            &evaluate(&app, event.point, &event.context).await,
-        ),
-        Err(e) => cc::failure(&name, &e.to_string()),
+    Ok(Json(answer(&app, Gateway::ClaudeCode, &body, None).await).into_response())
+}
+
+/// The query of `POST /v1/hook/{gateway}`.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct HookQuery {
+    /// The event, for gateways whose payload does not name it (Copilot CLI).
+    event: Option<String>,
+}
+
+/// `POST /v1/hook/{gateway}`: one gateway's hook payload; answers with the JSON its hook
+/// command would print (always 200: a hook caller reads the body, so a failure that must
+/// block is answered with the event's blocking JSON, never an error status a gateway might
+/// take as "no objection"). An `ask` is kept in the approvals store, so a gateway that cannot
+/// ask is told where to approve, and the retry passes once approved.
+pub(crate) async fn hook(
+    State(app): State<Arc<AppState>>,
+    Path(gateway): Path<String>,
+    Query(query): Query<HookQuery>,
+    Body(body): Body,
+) -> Result<Response, ApiError> {
+    let Some(gateway) = Gateway::from_name(&gateway) else {
+        let known: Vec<&str> = Gateway::ALL.iter().map(|g| g.name()).collect();
+        return Err(ApiError::not_found(format!(
+            "unknown gateway `{gateway}` (known: {})",
+            known.join(", ")
+        )));
     };
-    Ok(Json(cc::http_body(&name, &answer)).into_response())
+    Ok(Json(answer(&app, gateway, &body, query.event.as_deref()).await).into_response())
+}
+
+/// The HTTP body answering `body` for `gateway`.
+async fn answer(app: &AppState, gateway: Gateway, body: &[u8], given: Option<&str>) -> Value {
+    let name = gateway.event_name(body, given);
+    let answer = match gateway.parse(body, given) {
+        Ok(event) => {
+            let decision = evaluate(app, event.point, &event.context).await;
+            gateway.answer(&event, &decision, true)
+        }
+        Err(e) => gateway.failure(&name, &e.to_string()),
+    };
+    gateway.http_body(&name, &answer)
 }
 
 /// `POST /v1/openclaw/{hook}`: an OpenClaw plugin hook's `{event, ctx}`; answers with the

@@ -191,6 +191,7 @@ pub fn router(app: Arc<AppState>) -> Router {
     let evaluate = Router::new()
         .route("/v1/evaluate", post(evaluate::handle))
         .route("/v1/claude-code", post(adapters::claude_code))
+        .route("/v1/hook/{gateway}", post(adapters::hook))
         .route("/v1/openclaw/{hook}", post(adapters::openclaw))
         .route_layer(need(Evaluate));
     Router::new()

@@ -1,0 +1,165 @@
+//! GitHub Copilot CLI hooks (`.github/hooks/*.json`, version 1): its hook JSON in, an event;
+//! a Decision out, its answer.
+//!
+//! Copilot CLI's payload does not name its event, so the hook command names it:
+//! `hookgate hook --gateway copilot --event preToolUse` (the route takes `?event=`); a
+//! payload that names one (`hook_event_name` or `hookEventName`) wins. `toolArgs` arrives as a
+//! JSON string. `preToolUse` answers `permissionDecision: allow|deny|ask` with
+//! `permissionDecisionReason`. Session key: `copilot:<sessionId>` when Copilot sends one.
+
+use serde_json::{Map, Value, json};
+
+use super::gateway::{AskAsDeny, Gateway, block_reason, context_text, rewrite_refused};
+use super::tools;
+use super::translate::{
+    Answer, Caller, Event, PayloadError, absolute_dir, non_empty, read_object, response_text, text,
+};
+use crate::decision::{Decision, Verdict};
+use crate::point::Point;
+
+/// Reads a hook payload; `given` is the event name from the command line.
+pub fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError> {
+    let fields = read_object(payload)?;
+    let name = non_empty(&fields, "hook_event_name")
+        .or_else(|| non_empty(&fields, "hookEventName"))
+        .or_else(|| given.map(str::to_owned))
+        .unwrap_or_default();
+    let caller = Caller {
+        gateway: "copilot",
+        session: non_empty(&fields, "sessionId").or_else(|| non_empty(&fields, "session_id")),
+        agent: non_empty(&fields, "agentId").or_else(|| non_empty(&fields, "agent_id")),
+    };
+    let point = match name.as_str() {
+        "preToolUse" => caller.tool_point(true),
+        "postToolUse" => caller.tool_point(false),
+        "userPromptSubmitted" => Point::TurnPre,
+        "agentStop" => Point::TurnPost,
+        "subagentStop" => Point::SubagentPost,
+        "sessionStart" => Point::SessionStart,
+        "sessionEnd" => Point::SessionEnd,
+        "errorOccurred" => Point::AgentError,
+        "notification" => Point::Notification,
+        _ => return Err(PayloadError::UnknownEvent(name)),
+    };
+    let cwd = absolute_dir(text(&fields, "cwd"));
+    let shape = |problem: String| PayloadError::Shape {
+        event: name.clone(),
+        problem,
+    };
+    let mut ctx = caller.context(point, fields.clone());
+    ctx.cwd = cwd.clone();
+    if let Some(tool) = text(&fields, "toolName") {
+        let args = match fields.get("toolArgs") {
+            Some(Value::Object(args)) => args.clone(),
+            Some(Value::String(s)) => match serde_json::from_str::<Value>(s) {
+                Ok(Value::Object(args)) => args,
+                _ => return Err(shape("has a `toolArgs` that is not a JSON object".into())),
+            },
+            None | Some(Value::Null) => Map::new(),
+            Some(_) => return Err(shape("has a `toolArgs` that is not a JSON object".into())),
+        };
+        let call = tools::canonical(tools::COPILOT, &tool, args, cwd.as_deref()).map_err(shape)?;
+        ctx.tool_name = Some(call.name);
+        ctx.tool_args = Some(call.args);
+    } else if name == "preToolUse" {
+        return Err(shape("has no `toolName`".into()));
+    }
+    ctx.prompt = text(&fields, "prompt");
+    ctx.response = fields
+        .get("toolResult")
+        .and_then(|r| r.get("textResultForLlm"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| response_text(fields.get("error")));
+    Ok(Event {
+        name,
+        point,
+        context: ctx,
+    })
+}
+
+/// Events a failure must stop: all but those that only report. An event this adapter does
+/// not know is stopped.
+pub fn fails_closed(event: &str) -> bool {
+    !matches!(
+        event,
+        "postToolUse"
+            | "userPromptSubmitted"
+            | "agentStop"
+            | "subagentStop"
+            | "sessionStart"
+            | "sessionEnd"
+            | "errorOccurred"
+            | "notification"
+    )
+}
+
+/// The JSON that blocks `event`.
+pub fn deny_json(event: &str, reason: &str) -> Option<Value> {
+    matches!(event, "preToolUse" | "")
+        .then(|| json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }))
+}
+
+/// Copilot CLI's answer for `decision` at `event`.
+pub(crate) fn answer(event: &str, decision: &Decision, ask: &AskAsDeny) -> Answer {
+    match (event, decision.decision) {
+        ("preToolUse", Verdict::Ask) => {
+            return Answer::json(json!({
+                "permissionDecision": "ask",
+                "permissionDecisionReason": block_reason(decision) }));
+        }
+        ("preToolUse", Verdict::Block) => {
+            return Answer::json(deny_json(event, &ask.stop_reason(decision)).unwrap_or_default());
+        }
+        ("agentStop" | "subagentStop", Verdict::Block | Verdict::Ask) => {
+            return Answer::json(json!({ "decision": "block", "reason": block_reason(decision) }));
+        }
+        _ => {}
+    }
+    if event == "preToolUse"
+        && let Some(params) = &decision.params
+    {
+        let reason = rewrite_refused(Gateway::Copilot, params);
+        return Answer::json(deny_json(event, &reason).unwrap_or_default());
+    }
+    match context_text(decision) {
+        Some(context)
+            if matches!(
+                event,
+                "sessionStart" | "userPromptSubmitted" | "postToolUse"
+            ) =>
+        {
+            Answer::json(json!({ "additionalContext": context }))
+        }
+        _ => Answer::json_or_nothing(Map::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_payloads_read() {
+        let e = parse(
+            br#"{"timestamp":1704614600000,"cwd":"/w/app","toolName":"bash","toolArgs":"{\"command\":\"rm -rf dist\",\"description\":\"Clean\"}"}"#,
+            Some("preToolUse"),
+        )
+        .unwrap();
+        assert_eq!(e.point, Point::TurnToolPre);
+        assert_eq!(e.context.tool_name.as_deref(), Some("Bash"));
+        assert_eq!(e.context.command_subject(), "rm -rf dist");
+        assert_eq!(e.context.session_key, "copilot:unknown");
+        assert!(matches!(
+            parse(
+                br#"{"toolName":"bash","toolArgs":"[1]"}"#,
+                Some("preToolUse")
+            ),
+            Err(PayloadError::Shape { .. })
+        ));
+        assert!(matches!(
+            parse(br#"{"toolName":"bash"}"#, None),
+            Err(PayloadError::UnknownEvent(_))
+        ));
+    }
+}
