@@ -52,6 +52,9 @@ fn target_dir() -> PathBuf {
 /// The installed program `bin` of `gateway`, or None (said loudly) when the registry is
 /// unreachable.
 fn program(gateway: &str, bin: &str) -> Option<PathBuf> {
+    // Two tests of one gateway must not install it into the same directory at once.
+    static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
     let env = target_dir().join(format!("{gateway}-env"));
     let script = crate::util::repo().join("scripts/gateways-env/install");
     let out = Command::new(&script)
