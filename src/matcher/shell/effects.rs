@@ -62,6 +62,15 @@ pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
                 })
                 .collect()
         }
+        // npm's `rimraf` and `del-cli` delete recursively, as `rm -rf`.
+        "rimraf" | "del" | "del-cli" => operands(args)
+            .map(|path| PathTouch {
+                touch: Touch::Delete,
+                path,
+                recursive: true,
+                inside: false,
+            })
+            .collect(),
         "rmdir" | "unlink" => operands(args)
             .map(|path| PathTouch {
                 touch: Touch::Delete,

@@ -602,3 +602,25 @@ fn environment_runners_and_multiplexers_run_their_commands() {
     // Not a subcommand that runs anything.
     assert!(!runs("uv pip install rm", "rm"));
 }
+
+#[test]
+fn shell_escapes_of_other_programs_are_read() {
+    for line in [
+        "gdb -batch -ex 'shell rm -rf /x'",
+        "gdb --eval-command='!rm -rf /x'",
+        "printf '!rm -rf /x\\n' | ed",
+        "ed f <<< '1,$w !rm -rf /x'",
+        "zip -TT 'rm -rf /x' a.zip f",
+        "split --filter='rm -rf /x' f",
+        "less +'!rm -rf /x' f",
+        "csh -c 'rm -rf /x'",
+    ] {
+        assert!(runs(line, "rm -rf /x"), "{line}");
+    }
+    for line in ["emacs --eval '(delete-directory \"/x\" t)'", "pwsh -c 'Remove-Item /x'"] {
+        assert!(parse(line).opaque.is_some(), "{line}");
+    }
+    for line in ["emacs -nw notes.txt", "pwsh --version", "zip -r o.zip src", "less +G f"] {
+        assert!(parse(line).opaque.is_none(), "{line}");
+    }
+}

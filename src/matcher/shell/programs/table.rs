@@ -91,6 +91,9 @@ pub(super) static PROGRAMS: &[Program] = &[
             "rbash",
             "posh",
             "busybox-sh",
+            "csh",
+            "tcsh",
+            "osh",
         ],
         gnu(
             "oO",
@@ -876,6 +879,25 @@ pub(super) static PROGRAMS: &[Program] = &[
     row(&["entr"], Options::NONE, Runs::Script),
     // Multiplexers and schedulers: the command runs later or in another terminal.
     row(&["tmux", "screen", "at", "batch"], Options::NONE, Runs::Own),
+    // Shell escapes in options or commands, and code in languages not read.
+    row(
+        &[
+            "ed",
+            "red",
+            "zip",
+            "split",
+            "emacs",
+            "emacsclient",
+            "pwsh",
+            "powershell",
+            "nu",
+            "xonsh",
+            "elvish",
+            "murex",
+        ],
+        Options::NONE,
+        Runs::Own,
+    ),
     row(
         &["nodemon"],
         gnu(

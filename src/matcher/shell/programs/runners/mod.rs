@@ -3,6 +3,7 @@
 //! containers, editors and pagers, `trap`, `source`.
 
 mod databases;
+mod escapes;
 mod git;
 mod interpreters;
 mod search;
@@ -279,7 +280,28 @@ pub(super) fn run(
             if let Some(k) = t.iter().position(|a| a == "-P" || a == "--pager") {
                 script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
             }
+            escapes::less_commands(r, &t);
             let _ = io;
+            Data::Unknown
+        }
+        "ed" | "red" => {
+            escapes::ed(r, &stdin);
+            Data::Unknown
+        }
+        "zip" => {
+            escapes::zip(r, args);
+            Data::Unknown
+        }
+        "split" => {
+            escapes::split(r, args);
+            Data::Unknown
+        }
+        "emacs" | "emacsclient" => {
+            escapes::emacs(r, &t);
+            Data::Unknown
+        }
+        "pwsh" | "powershell" | "nu" | "xonsh" | "elvish" | "murex" => {
+            escapes::foreign_shell(r, &t, &stdin);
             Data::Unknown
         }
         "tmux" => {
@@ -325,6 +347,9 @@ pub(super) fn run(
                 .iter()
                 .position(|a| !a.starts_with('-'))
                 .unwrap_or(t.len());
+            if program == "gdb" {
+                escapes::gdb(r, &t);
+            }
             let start = if program == "perf" || program == "gdb" {
                 // `perf record -- cmd`, `gdb --args cmd`
                 t.iter()
