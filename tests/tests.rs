@@ -18,6 +18,7 @@ mod gateways_real;
 mod git_oracle;
 mod hook_cli;
 mod hooks_cli;
+mod host_files;
 mod lint_cli;
 mod llm;
 mod notify;

@@ -226,7 +226,8 @@ fn explain(
     if !subject.is_empty() {
         s.push_str(&format!("subject: {}\n", escape(&format!("{subject:?}"))));
     }
-    let reading = matcher::Subject::of(ctx, graph.defaults().on_unparseable);
+    let reading = matcher::Subject::of(ctx, graph.defaults().on_unparseable)
+        .host_files(graph.defaults().host_files);
     if let Some(line) = reading.command_line() {
         s.push_str(&format!("runs:    {}\n", escape(&line.normalized())));
         if found {

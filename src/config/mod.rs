@@ -30,8 +30,9 @@ pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub(crate) use model::js_number;
 pub use model::{
     ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_DISCOVER_DEPTH, DEFAULT_PRIORITY, Defaults,
-    Discover, Document, FailureAction, HookSpec, LlmProvider, LlmSettings, MatchSpec, Mode,
-    NotifySettings, OnFailure, Risk, TelegramSettings, TimeoutAction, Unparseable, WebhookSettings,
+    Discover, Document, FailureAction, HookSpec, HostFiles, LlmProvider, LlmSettings, MatchSpec,
+    Mode, NotifySettings, OnFailure, Risk, TelegramSettings, TimeoutAction, Unparseable,
+    WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use place::Place;

@@ -60,8 +60,24 @@ pub struct Defaults {
     pub llm: Option<LlmSettings>,
     /// Whether a `commandPattern` matches a shell command that cannot be read.
     pub on_unparseable: Unparseable,
+    /// Whether decisions look at this host's files: symlinks, script files a command runs.
+    pub host_files: HostFiles,
     /// Enforce (default) or audit.
     pub mode: Mode,
+}
+
+/// Whether decisions read this host's files (`defaults.hostFiles`): where a path's symlinks
+/// lead, and the script files a command runs (`bash x.sh`, `./x.py`). Right when hookgate
+/// runs on the host the gateway's tools run on; a gate elsewhere would read the wrong files.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HostFiles {
+    /// Read them (the default).
+    #[default]
+    Read,
+    /// Do not: paths are taken as written, and script files not written on the line are not
+    /// read.
+    Ignore,
 }
 
 /// What a `commandPattern` does with a shell command it cannot read (an unterminated quote,
@@ -403,6 +419,7 @@ struct RawDefaults {
     notify: Option<NotifySettings>,
     llm: Option<LlmSettings>,
     on_unparseable: Option<Unparseable>,
+    host_files: Option<HostFiles>,
     mode: Option<Mode>,
 }
 
@@ -520,6 +537,7 @@ pub(crate) fn build(
             notify: d.notify,
             llm: d.llm,
             on_unparseable: d.on_unparseable.unwrap_or_default(),
+            host_files: d.host_files.unwrap_or_default(),
             mode: d.mode.unwrap_or_default(),
         })
         .unwrap_or_default();

@@ -141,7 +141,9 @@ pub fn check_all(
 
 fn subject<'a>(graph: &'a RuleGraph, ctx: &'a HookContext, deadline: Deadline) -> Subject<'a> {
     let on_unparseable: Unparseable = graph.defaults().on_unparseable;
-    Subject::indexed(ctx, on_unparseable, Some(graph.patterns())).until(deadline)
+    Subject::indexed(ctx, on_unparseable, Some(graph.patterns()))
+        .host_files(graph.defaults().host_files)
+        .until(deadline)
 }
 
 /// A block says what hookgate read when that is not the line as written: why it could not
@@ -151,6 +153,18 @@ fn note(subject: &Subject<'_>, hook: &CompiledHook) -> Option<String> {
     if let Some(reason) = subject.unread_match() {
         return Some(format!(
             "(hookgate could not read this shell command: {reason})"
+        ));
+    }
+    // A path matched through a symlink: say which real path was checked.
+    if let Some((written, real)) = hook
+        .spec()
+        .filter
+        .path_glob
+        .as_ref()
+        .and_then(|glob| subject.linked_match(glob))
+    {
+        return Some(format!(
+            "(hookgate checked `{written}` as `{real}`, the file it links to)"
         ));
     }
     subject.found_by(&hook.spec().filter).map(|found| {

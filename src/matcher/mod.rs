@@ -18,7 +18,9 @@ pub use prefilter::{Hits, PatternIndex};
 
 use std::cell::{Cell, OnceCell};
 
-use crate::config::{ArgFilter, CommandFilter, MatchSpec, PathGlob, Pattern, Unparseable};
+use crate::config::{
+    ArgFilter, CommandFilter, HostFiles, MatchSpec, PathGlob, Pattern, Unparseable,
+};
 use crate::context::HookContext;
 
 /// A filter of the `match` section, named when it rejects a context.
@@ -103,6 +105,10 @@ pub struct Subject<'a> {
     /// Where paths are, for `deletes` filters.
     places: OnceCell<places::Where>,
     on_unparseable: Unparseable,
+    /// Whether this host's files are read: symlinks of paths, script files a command runs.
+    host_files: HostFiles,
+    /// Paths that are symlinks on this host, and where they lead: `(as written, real)`.
+    links: OnceCell<Vec<(String, String)>>,
     /// Set when a filter matched only because the command could not be read.
     matched_unread: Cell<bool>,
     /// When the pattern passes must stop.
@@ -142,10 +148,27 @@ impl<'a> Subject<'a> {
             session_hits: OnceCell::new(),
             places: OnceCell::new(),
             on_unparseable,
+            host_files: HostFiles::Ignore,
+            links: OnceCell::new(),
             matched_unread: Cell::new(false),
             deadline: Deadline::none(),
             overran: Cell::new(false),
         }
+    }
+
+    /// This subject, reading this host's files or not (`defaults.hostFiles`).
+    pub fn host_files(mut self, host_files: HostFiles) -> Subject<'a> {
+        self.host_files = host_files;
+        self
+    }
+
+    /// The host to read script files and symlinks on, when this subject reads it and the
+    /// context says where the tools run.
+    fn host(&self) -> Option<shell::Host> {
+        if self.host_files != HostFiles::Read {
+            return None;
+        }
+        shell::Host::at(self.ctx.cwd.as_deref()?)
     }
 
     /// This subject, with pattern passes that stop at `deadline` (see [`Subject::overran`]).
@@ -173,7 +196,10 @@ impl<'a> Subject<'a> {
     /// The shell command read as simple commands, if the tool has one.
     pub fn command_line(&self) -> Option<&shell::CommandLine> {
         let command = self.command?;
-        Some(self.line.get_or_init(|| shell::parse(command)))
+        Some(
+            self.line
+                .get_or_init(|| shell::parse_on(command, self.host())),
+        )
     }
 
     /// Why the shell command could not be read, if it could not.
@@ -404,6 +430,9 @@ impl<'a> Subject<'a> {
             if let Some(line) = self.command_line() {
                 paths::of_command_line(line, &mut out);
             }
+            // Where the host's symlinks lead is checked too: `Read notes.txt` of a link to
+            // `~/.ssh/id_rsa` reads the key.
+            out.extend(self.links().iter().map(|(_, real)| real.clone()));
             out
         });
         // Wildcards the shell would expand are tested for what they could name; past a
@@ -419,6 +448,31 @@ impl<'a> Subject<'a> {
             wildcards += 1;
             wildcards > paths::MAX_WILDCARD_PATHS || glob.could_match(p)
         }) || self.unreadable_matches()
+    }
+}
+
+impl Subject<'_> {
+    /// The path-like arguments that are symlinks on this host, and the real path of each
+    /// (its `~/` form when it is in the home directory), when this subject reads the host.
+    pub fn links(&self) -> &[(String, String)] {
+        self.links.get_or_init(|| {
+            let Some(host) = self.host() else {
+                return Vec::new();
+            };
+            let mut written = Vec::new();
+            if let Some(args) = &self.ctx.tool_args {
+                paths::of_tool_args(args, &mut written);
+            }
+            if let Some(line) = self.command_line() {
+                paths::of_command_line(line, &mut written);
+            }
+            paths::real_paths(&host, &written)
+        })
+    }
+
+    /// A symlink whose real path `glob` matches: `(as written, real)`.
+    pub fn linked_match(&self, glob: &PathGlob) -> Option<&(String, String)> {
+        self.links().iter().find(|(_, real)| glob.is_match(real))
     }
 }
 

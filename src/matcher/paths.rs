@@ -225,6 +225,44 @@ pub fn normalize(path: &str) -> String {
     }
 }
 
+/// Most paths whose symlinks are looked up for one decision.
+const MAX_LINK_LOOKUPS: usize = 64;
+
+/// The paths of `written` that are (or pass through) symlinks on `host`, with the real path
+/// each names, written `~/...` in the home directory as [`normalize`] writes paths.
+pub(super) fn real_paths(
+    host: &crate::matcher::shell::Host,
+    written: &[String],
+) -> Vec<(String, String)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in written
+        .iter()
+        .filter(|p| !p.is_empty() && !p.starts_with('-') && !p.contains(['*', '?', '[', '$']))
+        .filter(|p| seen.insert(p.as_str()))
+        .take(MAX_LINK_LOOKUPS)
+    {
+        let Some(absolute) = host.absolute(Some("."), path) else {
+            continue;
+        };
+        let Ok(real) = std::fs::canonicalize(&absolute) else {
+            continue;
+        };
+        let real = real.to_string_lossy();
+        if normalize(&absolute) == normalize(&real) {
+            continue;
+        }
+        let written_home = match &host.home {
+            Some(home) if real.starts_with(&format!("{home}/")) => {
+                format!("~{}", &real[home.len()..])
+            }
+            _ => real.into_owned(),
+        };
+        out.push((path.clone(), normalize(&written_home)));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,10 +11,13 @@
 //! so it is linear whatever the line repeats. The design and the parser evaluation are in
 //! `docs/shell-reader.md`; what is read is listed in `docs/hooks-reference.md`.
 
+pub use host::Host;
+
 mod arith;
 pub mod effects;
 mod env;
 mod expand;
+mod host;
 mod options;
 mod pattern;
 mod programs;
@@ -167,9 +170,19 @@ pub fn parse(input: &str) -> CommandLine {
     parse_counting(input).0
 }
 
+/// [`parse`], reading the script files the line runs from `host` when it did not write them
+/// itself (`bash x.sh`, `./x.py`).
+pub fn parse_on(input: &str, host: Option<Host>) -> CommandLine {
+    read(input, host).0
+}
+
 /// [`parse`], and the number of characters it visited: the measure of its running time,
 /// which the tests hold to a linear bound.
 pub fn parse_counting(input: &str) -> (CommandLine, usize) {
+    read(input, None)
+}
+
+fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
     if input.len() > MAX_INPUT {
         let line = CommandLine {
             commands: Vec::new(),
@@ -177,7 +190,9 @@ pub fn parse_counting(input: &str) -> (CommandLine, usize) {
         };
         return (line, 0);
     }
-    if is_plain(input) {
+    // `./x.sh` alone is plain, but runs a file the host may hold.
+    let runs_a_path = host.is_some() && input.split(' ').next().is_some_and(|w| w.contains('/'));
+    if is_plain(input) && !runs_a_path {
         let mut words = input.split(' ').map(str::to_owned);
         let command = SimpleCommand {
             program: words.next().unwrap_or_default(),
@@ -193,6 +208,7 @@ pub fn parse_counting(input: &str) -> (CommandLine, usize) {
         return (line, input.len());
     }
     let mut reader = walk::Reader::new(input.len());
+    reader.host = host;
     reader.script(input, walk::Data::Nothing);
     (reader.line, reader.steps)
 }

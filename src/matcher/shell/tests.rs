@@ -617,10 +617,18 @@ fn shell_escapes_of_other_programs_are_read() {
     ] {
         assert!(runs(line, "rm -rf /x"), "{line}");
     }
-    for line in ["emacs --eval '(delete-directory \"/x\" t)'", "pwsh -c 'Remove-Item /x'"] {
+    for line in [
+        "emacs --eval '(delete-directory \"/x\" t)'",
+        "pwsh -c 'Remove-Item /x'",
+    ] {
         assert!(parse(line).opaque.is_some(), "{line}");
     }
-    for line in ["emacs -nw notes.txt", "pwsh --version", "zip -r o.zip src", "less +G f"] {
+    for line in [
+        "emacs -nw notes.txt",
+        "pwsh --version",
+        "zip -r o.zip src",
+        "less +G f",
+    ] {
         assert!(parse(line).opaque.is_none(), "{line}");
     }
 }

@@ -77,6 +77,16 @@ pub(super) struct Reader {
     /// The text of each script being read, innermost last (to check what the parser took
     /// for arithmetic).
     sources: Vec<String>,
+    /// The host whose script files a command may run, when decisions read them.
+    pub(super) host: Option<super::host::Host>,
+    /// Script files read from the host so far.
+    host_reads: usize,
+    /// The keys of the files whose text came from the host.
+    host_loaded: std::collections::HashSet<String>,
+    /// The host's script files being read, innermost last.
+    host_scripts: Vec<String>,
+    /// The host's script files already reported unreadable.
+    unread_scripts: std::collections::HashSet<String>,
 }
 
 impl Reader {
@@ -93,6 +103,11 @@ impl Reader {
                 ..ParserOptions::default()
             },
             sources: Vec::new(),
+            host: None,
+            host_reads: 0,
+            host_loaded: std::collections::HashSet::new(),
+            host_scripts: Vec::new(),
+            unread_scripts: std::collections::HashSet::new(),
             posix: false,
             origin: None,
             depth: 0,
@@ -108,19 +123,53 @@ impl Reader {
         out
     }
 
-    /// Records why the line is not understood (the first reason is kept).
+    /// Records why the line is not understood (the first reason is kept). Inside a script
+    /// file read from the host, what cannot be read there is reported as a virtual
+    /// `script-file --unreadable PATH REASON` command instead, for the policy to weigh (a
+    /// project's own `./gradlew` holds `exec "$JAVACMD"`): what the file plainly runs is
+    /// still read, and the bounds still make the whole line unreadable.
     pub(super) fn opaque(&mut self, reason: &'static str) {
+        let Some(path) = self.host_scripts.last().cloned() else {
+            return self.opaque_line(reason);
+        };
+        if self.unread_scripts.insert(path.clone()) {
+            self.record(SimpleCommand {
+                program: "script-file".to_owned(),
+                args: vec!["--unreadable".to_owned(), path, reason.to_owned()],
+                redirects: Vec::new(),
+                origin: None,
+                dir: None,
+            });
+        }
+    }
+
+    /// Records why the line is not understood, wherever the reader is.
+    pub(super) fn opaque_line(&mut self, reason: &'static str) {
         self.line.opaque.get_or_insert(reason);
+    }
+
+    /// Runs `read` on the file `path`: as a script file of the host's when that is where its
+    /// text came from (see [`Reader::opaque`]).
+    pub(super) fn in_file<T>(&mut self, path: &str, read: impl FnOnce(&mut Self) -> T) -> T {
+        let from_host = self.host_loaded.contains(&super::env::file_key(path));
+        if from_host {
+            self.host_scripts.push(path.to_owned());
+        }
+        let out = read(self);
+        if from_host {
+            self.host_scripts.pop();
+        }
+        out
     }
 
     /// Whether reading must stop: a bound was hit (the line is then opaque).
     fn exhausted(&mut self) -> bool {
         if self.steps > self.budget {
-            self.opaque("the command is too complex to read in time");
+            self.opaque_line("the command is too complex to read in time");
             return true;
         }
         if self.line.commands.len() >= MAX_COMMANDS {
-            self.opaque("the command holds too many commands");
+            self.opaque_line("the command holds too many commands");
             return true;
         }
         false
@@ -129,7 +178,7 @@ impl Reader {
     /// Reads `text` as a script with `stdin` on its standard input; returns what it prints.
     pub(super) fn script(&mut self, text: &str, stdin: Data) -> Data {
         if self.depth >= MAX_DEPTH {
-            self.opaque("the command nests too deeply");
+            self.opaque_line("the command nests too deeply");
             return Data::Unknown;
         }
         self.steps += text.len() / 4 + 1;
@@ -208,7 +257,7 @@ impl Reader {
                 if bodies.len() < MAX_DEFINITIONS {
                     bodies.push(f.body.clone());
                 } else {
-                    self.opaque("a function is defined too many times");
+                    self.opaque_line("a function is defined too many times");
                 }
                 Data::Nothing
             }
@@ -562,11 +611,47 @@ impl Reader {
             origin,
             dir: None,
         });
-        // `./x.sh` that this line wrote: its text runs.
-        if name.contains('/') {
-            self.run_file(&name, Data::Nothing);
+        // `./x.sh` that this line wrote, or that the host holds: its text runs, by the
+        // interpreter its `#!` line names.
+        if name.contains('/') && self.executable_file(&name, &fields[1..]) {
+            return Data::Unknown;
         }
         called.then(programs::run(self, &program, &fields[1..], io, stdin, env))
+    }
+
+    /// Reads the file `./x` that a command runs by its path: a script by its `#!` line's
+    /// interpreter (a shell's by this reader), a text file without one as a shell script, a
+    /// binary not at all. Whether it was read by another program than a shell.
+    fn executable_file(&mut self, name: &str, args: &[Field]) -> bool {
+        if let Err(why) = self.load_host_file(name) {
+            self.opaque(why);
+            return false;
+        }
+        let key = super::env::file_key(name);
+        let interpreter = match self.env.files.get(&key) {
+            Some(FileText::Known(text)) if text.contains('\0') => {
+                self.env.files.remove(&key);
+                return false;
+            }
+            Some(FileText::Known(text)) => super::host::shebang(text),
+            _ => None,
+        };
+        match interpreter {
+            Some(program) if !programs::is_shell(&program) => {
+                let mut fields = vec![Field::literal(&program), Field::literal(name)];
+                fields.extend(args.iter().cloned());
+                self.reached(format!("the script {name}"), |r| {
+                    r.run(fields, &Io::default(), Data::Nothing, &[])
+                });
+                true
+            }
+            _ => {
+                self.reached(format!("the script {name}"), |r| {
+                    r.run_file(name, Data::Nothing)
+                });
+                false
+            }
+        }
     }
 
     /// Records a simple command, and the same command with a link the line made replaced
@@ -580,7 +665,7 @@ impl Reader {
             super::env::Value::Unknown => None,
         };
         if self.line.commands.len() >= MAX_COMMANDS {
-            self.opaque("the command holds too many commands");
+            self.opaque_line("the command holds too many commands");
             return;
         }
         let through_link = (!self.env.links.is_empty())
@@ -628,7 +713,7 @@ impl Reader {
         let body_io = self.redirects(body.1.iter().flat_map(|r| r.0.iter()));
         let stdin = body_io.stdin.clone().unwrap_or(stdin);
         let out = if self.depth >= MAX_DEPTH {
-            self.opaque("the command nests too deeply");
+            self.opaque_line("the command nests too deeply");
             Data::Unknown
         } else {
             self.reached(format!("from function {name}"), |r| {
@@ -721,7 +806,7 @@ impl Reader {
         if self.depth < MAX_DEPTH {
             self.list(&s.list, Data::Nothing);
         } else {
-            self.opaque("the command nests too deeply");
+            self.opaque_line("the command nests too deeply");
         }
         self.depth -= 1;
         self.env.restore(saved);
@@ -811,7 +896,7 @@ impl Reader {
     /// What reading the file `field` gives: what the line wrote there, else the file's own
     /// content (a file of the workspace, not data from elsewhere).
     pub(super) fn file_data(&mut self, field: &Field) -> Data {
-        if field.unknown {
+        if field.unknown || self.load_host_file(&field.text).is_err() {
             return Data::Unknown;
         }
         match self.env.files.get(&super::env::file_key(&field.text)) {
@@ -822,11 +907,48 @@ impl Reader {
         }
     }
 
-    /// Reads the script file `path` if the line wrote it; a script the line downloaded or
-    /// produced from a command's output makes the line opaque.
+    /// Makes the host's file `path` known to the line (as if the line had written it), when
+    /// the line did not write it and decisions read host files. `Err` says why a file that
+    /// is there cannot be read.
+    pub(super) fn load_host_file(&mut self, path: &str) -> Result<(), &'static str> {
+        let key = super::env::file_key(path);
+        let Some(host) = &self.host else {
+            return Ok(());
+        };
+        if self.env.files.contains_key(&key) || is_stdin_path(path) {
+            return Ok(());
+        }
+        if self.host_reads >= super::host::MAX_FILES {
+            return Err("the line runs more script files than hookgate reads");
+        }
+        self.host_reads += 1;
+        let dir = match self.env.get(super::env::DIR) {
+            super::env::Value::Known(dir) => Some(dir),
+            super::env::Value::Unknown => None,
+        };
+        match host.read(dir.as_deref(), path) {
+            super::host::HostFile::Text(text) => {
+                // The file's text is read as the line's own is, with its own budget.
+                self.budget += STEPS_PER_BYTE * text.len();
+                self.host_loaded.insert(key.clone());
+                self.env.files.insert(key, FileText::Known(text));
+                Ok(())
+            }
+            super::host::HostFile::Missing => Ok(()),
+            super::host::HostFile::Unreadable(why) => Err(why),
+        }
+    }
+
+    /// Reads the script file `path` if the line wrote it, or the host holds it (see
+    /// [`Reader::load_host_file`]); a script the line downloaded or produced from a
+    /// command's output, or one on the host that cannot be read, makes the line opaque.
     pub(super) fn run_file(&mut self, path: &str, stdin: Data) -> Data {
+        if let Err(why) = self.load_host_file(path) {
+            self.opaque(why);
+            return Data::Unknown;
+        }
         match self.env.files.remove(&super::env::file_key(path)) {
-            Some(FileText::Known(text)) => self.script(&text, stdin),
+            Some(FileText::Known(text)) => self.in_file(path, |r| r.script(&text, stdin)),
             Some(FileText::Unknown) => {
                 self.opaque("the line runs a script it downloaded or made from a command's output");
                 Data::Unknown

@@ -15,6 +15,11 @@ use super::walk::{Data, Io, Reader};
 
 pub(super) use table::is_special;
 
+/// Whether `program` is a shell this reader reads (`sh`, `bash`, ...).
+pub(super) fn is_shell(program: &str) -> bool {
+    table::find(program).is_some_and(|row| row.runs == table::Runs::Shell)
+}
+
 /// Whether `git SUBCOMMAND ARGS...` written plainly runs nothing but git and reads as
 /// written: no global option before the subcommand, not a subcommand that runs commands or
 /// writes configuration, and nothing git would read differently from how it is written

@@ -270,12 +270,15 @@ pub(in crate::matcher::shell::programs) fn client(
 
 /// The text of a script file named on the line: written earlier on the same line, or
 /// standard input; `None` when the reader does not know it.
-fn file_text(r: &Reader, file: &Arg, stdin: &Data) -> Option<Data> {
+fn file_text(r: &mut Reader, file: &Arg, stdin: &Data) -> Option<Data> {
     if file.unknown {
         return Some(Data::Unknown);
     }
     if is_stdin_path(&file.text) || file.text == "-" {
         return Some(stdin.clone());
+    }
+    if r.load_host_file(&file.text).is_err() {
+        return Some(Data::Unknown);
     }
     match r.env.files.get(&file_key(&file.text)) {
         Some(FileText::Known(text)) => Some(Data::Known(text.clone())),

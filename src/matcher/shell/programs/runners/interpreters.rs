@@ -59,6 +59,8 @@ pub(in crate::matcher::shell::programs) fn interpreter(
                 r.opaque("the interpreter runs code that comes from a substitution");
             } else if file.text.starts_with("http://") || file.text.starts_with("https://") {
                 r.opaque("the interpreter runs code it downloads");
+            } else if let Err(why) = r.load_host_file(&file.text) {
+                r.opaque(why);
             } else {
                 match r.env.files.get(&file_key(&file.text)) {
                     Some(FileText::Unknown) => r.opaque(
@@ -66,7 +68,7 @@ pub(in crate::matcher::shell::programs) fn interpreter(
                     ),
                     Some(FileText::Known(text)) if lang.is_some() => {
                         let text = text.clone();
-                        read_code(r, lang, &text);
+                        r.in_file(&file.text, |r| read_code(r, lang, &text));
                     }
                     _ => {}
                 }

@@ -1,0 +1,169 @@
+//! The host's files at decision time (`defaults.hostFiles`, issue 21 item 4), through the
+//! real `hookgate check` on real files: a file tool's path that is a symlink is checked as
+//! the file it links to, and the script files a command runs are read, whoever wrote them.
+
+use serde_json::Value;
+
+use crate::util::{Dir, code, run, stderr, stdout};
+
+/// A project (with `.git`) in a scratch directory with its own home, and the default policy.
+struct Host {
+    dir: Dir,
+}
+
+impl Host {
+    fn new() -> Host {
+        let dir = Dir::new();
+        dir.copy_default_policy();
+        std::fs::create_dir_all(dir.path().join("proj/.git")).expect("project");
+        std::fs::create_dir_all(dir.path().join("home/.ssh")).expect("home");
+        dir.write("home/.ssh/id_rsa", "-----BEGIN OPENSSH PRIVATE KEY-----\n");
+        Host { dir }
+    }
+
+    fn project(&self) -> String {
+        self.dir.path().join("proj").to_string_lossy().into_owned()
+    }
+
+    /// Writes a file of the project, executable.
+    fn script(&self, name: &str, text: &str) {
+        let path = self.dir.write(&format!("proj/{name}"), text);
+        let mut mode = std::fs::metadata(&path).expect("meta").permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
+        std::fs::set_permissions(&path, mode).expect("chmod");
+    }
+
+    /// The decision for one tool call, as JSON.
+    fn decide(&self, tool: &str, arg: &str) -> Value {
+        let home = self.dir.path().join("home");
+        let out = run(self
+            .dir
+            .hookgate(&[
+                "check",
+                "--config",
+                "HOOKS.yaml",
+                "--point",
+                "turn:tool:pre",
+                "--format",
+                "json",
+                "--tool",
+                tool,
+                "--cwd",
+                &self.project(),
+                "--arg",
+                arg,
+            ])
+            .env("HOME", &home));
+        serde_json::from_str(&stdout(&out))
+            .unwrap_or_else(|e| panic!("{e}: {} {}", stdout(&out), stderr(&out)))
+    }
+}
+
+fn verdict(d: &Value) -> &str {
+    d["decision"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn a_symlinked_path_is_checked_as_the_file_it_links_to() {
+    let host = Host::new();
+    std::os::unix::fs::symlink(
+        host.dir.path().join("home/.ssh/id_rsa"),
+        host.dir.path().join("proj/notes.txt"),
+    )
+    .expect("symlink");
+    let read = host.decide("Read", "file_path=notes.txt");
+    assert_eq!(verdict(&read), "block", "{read}");
+    let message = read["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("(hookgate checked `notes.txt` as `~/.ssh/id_rsa`, the file it links to)"),
+        "{message}"
+    );
+    let cat = host.decide("Bash", "command=cat notes.txt");
+    assert_eq!(verdict(&cat), "block", "{cat}");
+    // A plain file of the same name is just a file.
+    std::fs::remove_file(host.dir.path().join("proj/notes.txt")).expect("rm");
+    host.dir.write("proj/notes.txt", "hello\n");
+    assert_eq!(
+        verdict(&host.decide("Read", "file_path=notes.txt")),
+        "allow"
+    );
+}
+
+#[test]
+fn script_files_a_command_runs_are_read_whoever_wrote_them() {
+    let host = Host::new();
+    host.script("clean.sh", "echo cleaning\nrm -rf ~\n");
+    host.script(
+        "tidy.py",
+        "#!/usr/bin/env python3\nimport shutil, os\nshutil.rmtree(os.path.expanduser('~'))\n",
+    );
+    host.script("ok.sh", "#!/bin/sh\necho fine\nrm -rf build\n");
+    host.dir.write("proj/drop.sql", "DROP TABLE users;\n");
+    for line in [
+        "bash clean.sh",
+        "./clean.sh",
+        "sh < clean.sh",
+        "source clean.sh",
+        ". ./clean.sh",
+        "./tidy.py",
+        "python3 tidy.py",
+    ] {
+        let d = host.decide("Bash", &format!("command={line}"));
+        assert_eq!(verdict(&d), "block", "{line}: {d}");
+        assert_eq!(d["hook"], "no-delete-in-home", "{line}: {d}");
+    }
+    assert_eq!(
+        verdict(&host.decide("Bash", "command=psql -f drop.sql")),
+        "ask"
+    );
+    for line in ["bash ok.sh", "./ok.sh", "bash missing.sh", "./missing"] {
+        let d = host.decide("Bash", &format!("command={line}"));
+        assert_eq!(verdict(&d), "allow", "{line}: {d}");
+    }
+}
+
+#[test]
+fn a_script_hookgate_cannot_follow_asks_and_one_it_cannot_open_is_unreadable() {
+    let host = Host::new();
+    // As a project's gradle wrapper does: the program is a variable set in branches.
+    host.script(
+        "gradlew",
+        "#!/bin/sh\nif [ -n \"$JAVA_HOME\" ]; then JAVACMD=$JAVA_HOME/bin/java; else JAVACMD=java; fi\nexec \"$JAVACMD\" \"$@\"\n",
+    );
+    let d = host.decide("Bash", "command=./gradlew build");
+    assert_eq!(verdict(&d), "ask", "{d}");
+    assert_eq!(d["hook"], "ask-unreadable-script-file", "{d}");
+    // Over the size bound, or not a regular file: never read, never waited on.
+    host.script("big.sh", &"echo x\n".repeat(12_000));
+    let d = host.decide("Bash", "command=bash big.sh");
+    assert_eq!(verdict(&d), "block", "{d}");
+    assert_eq!(d["hook"], "no-unreadable-commands", "{d}");
+    let fifo = host.dir.path().join("proj/pipe.sh");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
+    let d = host.decide("Bash", "command=bash pipe.sh");
+    assert_eq!(verdict(&d), "block", "{d}");
+}
+
+#[test]
+fn host_files_ignore_takes_paths_as_written() {
+    let host = Host::new();
+    host.script("clean.sh", "rm -rf ~\n");
+    std::os::unix::fs::symlink(
+        host.dir.path().join("home/.ssh/id_rsa"),
+        host.dir.path().join("proj/notes.txt"),
+    )
+    .expect("symlink");
+    let policy = std::fs::read_to_string(host.dir.path().join("HOOKS.yaml")).expect("policy");
+    let ignoring = policy.replacen("defaults:\n", "defaults:\n  hostFiles: ignore\n", 1);
+    host.dir.write("HOOKS.yaml", &ignoring);
+    let validate = run(host.dir.hookgate(&["validate", "HOOKS.yaml"]));
+    assert_eq!(code(&validate), 0, "{}", stderr(&validate));
+    assert_eq!(
+        verdict(&host.decide("Bash", "command=bash clean.sh")),
+        "allow"
+    );
+    assert_eq!(
+        verdict(&host.decide("Read", "file_path=notes.txt")),
+        "allow"
+    );
+}
