@@ -307,11 +307,15 @@ fn has_flag(
         let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) else {
             return false;
         };
+        // A letter that takes a value ends the bundle; but the table's letters are those of
+        // the options before the subcommand (`docker compose -f FILE`), which the
+        // subcommand may read as flags (`docker compose rm -fsv`): an implied verb reads
+        // the whole bundle.
         for c in bundle.chars() {
             if c == short {
                 return true;
             }
-            if row.options.short_with_value.contains(c) {
+            if !implied && row.options.short_with_value.contains(c) {
                 return false;
             }
         }

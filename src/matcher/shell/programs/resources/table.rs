@@ -216,6 +216,10 @@ const DOCKER_GROUPS: &[&str] = &[
 ];
 
 const DOCKER_IMPLIES: &[Imply] = &[
+    // Volumes hold the data no image has.
+    always(&["volume", "rm"], "delete"),
+    always(&["volume", "remove"], "delete"),
+    always(&["volume", "prune"], "delete"),
     flag(&["rm"], "force", Some('f'), "force"),
     flag(&["rmi"], "force", Some('f'), "force"),
     flag(&["container", "rm"], "force", Some('f'), "force"),
@@ -254,6 +258,23 @@ const AWS_OPTIONS: Options = opts(
         "no-cli-pager",
         "cli-auto-prompt",
         "no-cli-auto-prompt",
+        // `aws s3` options, so that a dry run after them is read as one.
+        "recursive",
+        "dryrun",
+        "quiet",
+        "exclude=",
+        "include=",
+        "delete",
+        "exact-timestamps",
+        "size-only",
+        "human-readable",
+        "summarize",
+        "force",
+        "only-show-errors",
+        "no-progress",
+        "acl=",
+        "storage-class=",
+        "dry-run",
     ],
     true,
 );
@@ -349,7 +370,7 @@ const SYSTEMCTL_OPTIONS: Options = opts(
 );
 
 const IPTABLES_OPTIONS: Options = opts(
-    "tADIRNEPjgiosdpmwfcW",
+    "tADIRNEPjgiosdpmwcW",
     &[
         "table=",
         "append=",
@@ -421,6 +442,11 @@ fn replaces_crontab(args: &[String]) -> bool {
         i += 1;
     }
     operand
+}
+
+/// `doppler secrets ...` without `--only-names`.
+fn prints_values(args: &[String]) -> bool {
+    !args.iter().any(|a| a == "--only-names")
 }
 
 /// `iptables-restore`, unless `--noflush`/`-n`: the tables it loads are flushed first.
@@ -740,7 +766,7 @@ pub(super) static RESOURCES: &[Resource] = &[
         options: opts("", &["chdir="], false),
         go_style: true,
         depth: 2,
-        groups: Groups::Listed(&["state", "workspace", "providers", "metadata"]),
+        groups: Groups::Listed(&["state", "workspace", "providers", "metadata", "run-all"]),
         implies: &[
             flag(&["apply"], "auto-approve", None, "auto-approve"),
             flag(&["destroy"], "auto-approve", None, "auto-approve"),
@@ -885,7 +911,7 @@ pub(super) static RESOURCES: &[Resource] = &[
         go_style: false,
         depth: 1,
         groups: Groups::Listed(&[]),
-        implies: &[flag(&["owner"], "remove", Some('r'), "remove")],
+        implies: &[flag(&["owner"], "remove", Some('r'), "remove-owner")],
         inert: &[("dry-run", Some('n')), HELP_H],
     },
     Resource {
@@ -908,7 +934,7 @@ pub(super) static RESOURCES: &[Resource] = &[
         go_style: false,
         depth: 1,
         groups: Groups::Listed(&[]),
-        implies: &[flag(&["owner"], "remove", Some('r'), "remove")],
+        implies: &[flag(&["owner"], "remove", Some('r'), "remove-owner")],
         inert: &[HELP_H, DRY_RUN],
     },
     // --- secrets managers ---
@@ -954,7 +980,6 @@ pub(super) static RESOURCES: &[Resource] = &[
         implies: &[
             always(&["kv", "get"], "reveal"),
             always(&["read"], "reveal"),
-            always(&["kv", "metadata", "get"], "reveal"),
         ],
         inert: &[HELP_H],
     },
@@ -1024,7 +1049,13 @@ pub(super) static RESOURCES: &[Resource] = &[
             "settings",
             "workplace",
         ]),
-        implies: &[],
+        // `doppler secrets` (and its `get`, `download`, `set`) prints values unless told
+        // to print only the names.
+        implies: &[Imply {
+            path: &["secrets"],
+            when: When::Check(prints_values),
+            verb: "reveal",
+        }],
         inert: &[HELP_H],
     },
     // --- backups ---
