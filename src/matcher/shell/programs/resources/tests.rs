@@ -29,6 +29,7 @@ const DESTRUCTIVE: &[&str] = &[
     "rm",
     "remove",
     "yank",
+    "remove-owner",
     "unpublish",
     "publish",
     "del",
