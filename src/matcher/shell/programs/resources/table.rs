@@ -829,7 +829,8 @@ pub(super) static RESOURCES: &[Resource] = &[
     // --- code hosting and package registries ---
     Resource {
         names: &["gh", "glab", "tea"],
-        options: opts("R", &["repo=", "hostname="], false),
+        // `gh api -X METHOD`: the method is not a subcommand.
+        options: opts("RX", &["repo=", "hostname=", "method="], false),
         go_style: false,
         depth: 2,
         groups: Groups::Deep,
