@@ -24,6 +24,7 @@ mod llm;
 mod notify;
 mod openclaw;
 mod oracle;
+mod pack_advice;
 mod policy_test_cli;
 mod properties;
 mod regular_files;

@@ -29,6 +29,12 @@ pub struct CommandFilter {
     pub changes_mode: Option<Vec<super::Place>>,
     /// Places of which the command must change a mode or owner recursively (`chmod -R`).
     pub changes_mode_tree: Option<Vec<super::Place>>,
+    /// Verbs of a resource tool, one of which the command must have (`kubectl delete`,
+    /// `terraform apply -auto-approve`), lowercase; read by the resource table.
+    pub verbs: Option<Vec<String>>,
+    /// HTTP methods, one of which the command must send to a host off the machine (`curl
+    /// -X DELETE https://...`), upper case.
+    pub http_methods: Option<Vec<String>>,
 }
 
 impl CommandFilter {
@@ -226,14 +232,40 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
                     .collect(),
             )
         };
+        let words = |field: &str, upper: bool| {
+            let names = strings(c.get(field)?);
+            Some(
+                names
+                    .iter()
+                    .map(|(_, n)| match upper {
+                        true => n.to_ascii_uppercase(),
+                        false => n.to_ascii_lowercase(),
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let verbs = words("verbs", false);
+        let http_methods = words("httpMethods", true);
+        let args_pattern = pattern("argsPattern");
+        let any_arg = pattern("anyArg");
+        if let Some(p) = c.get("program") {
+            programs_read_by(
+                &strings(p),
+                verbs.is_some(),
+                http_methods.is_some(),
+                &mut problems,
+            );
+        }
         CommandFilter {
             programs,
-            args_pattern: pattern("argsPattern"),
-            any_arg: pattern("anyArg"),
+            args_pattern,
+            any_arg,
             deletes: places("deletes"),
             deletes_tree: places("deletesTree"),
             changes_mode: places("changesMode"),
             changes_mode_tree: places("changesModeTree"),
+            verbs,
+            http_methods,
         }
     });
     let args = raw.get("args").and_then(Value::as_object).map(|fields| {
@@ -259,6 +291,48 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
         },
         problems,
     )
+}
+
+/// `verbs` and `httpMethods` are read only for the programs of the resource table and the
+/// HTTP clients: a program named next to them that is neither could never match, which is
+/// a mistake worth a load error (a program the reader does not know, or a typo).
+fn programs_read_by(
+    programs: &[(String, &str)],
+    verbs: bool,
+    http_methods: bool,
+    problems: &mut Vec<Problem>,
+) {
+    use crate::matcher::shell::{http, resources};
+    for (place, name) in programs {
+        if name.starts_with('!') || name.contains(['*', '?', '[', '{']) {
+            continue;
+        }
+        let (verbs_read, http_read) = (resources::has_verbs(name), http::is_client(name));
+        let unread = match (verbs, http_methods) {
+            (true, true) => !verbs_read && !http_read,
+            (true, false) => !verbs_read,
+            (false, true) => !http_read,
+            (false, false) => false,
+        };
+        if unread {
+            let (field, help) = if verbs {
+                (
+                    "verbs",
+                    "the programs with verbs are listed in docs/hooks-reference.md#verbs; for another program, test its arguments with `anyArg` or `argsPattern`",
+                )
+            } else {
+                (
+                    "httpMethods",
+                    "the HTTP clients read are curl, wget, http, https, xh, xhs, gh api and glab api",
+                )
+            };
+            problems.push((
+                format!("/command/program{place}"),
+                format!("`{name}` is not read for `{field}`, so this filter never matches it"),
+                Some(help.to_owned()),
+            ));
+        }
+    }
 }
 
 fn regex(pointer: String, source: &str, problems: &mut Vec<Problem>) -> Option<Pattern> {
@@ -426,5 +500,40 @@ mod tests {
         );
         let (_, problems) = compile(&json!({"pathGlob": "!x"}));
         assert!(problems[0].1.contains("only exclusions"), "{problems:?}");
+    }
+
+    #[test]
+    fn verbs_and_http_methods_name_programs_they_can_read() {
+        let (s, problems) = compile(&json!({"command": {
+            "program": ["kubectl", "helm", "!oc", "gcloud*"], "verbs": ["Delete", "uninstall"]}}));
+        assert!(problems.is_empty(), "{problems:?}");
+        let c = s.command.expect("command");
+        assert_eq!(
+            c.verbs.as_deref(),
+            Some(&["delete".to_owned(), "uninstall".to_owned()][..])
+        );
+        let (_, problems) = compile(&json!({"command": {
+            "program": ["kubectl", "ls"], "verbs": "delete"}}));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, "/command/program/1");
+        assert!(
+            problems[0].1.contains("`ls` is not read for `verbs`"),
+            "{problems:?}"
+        );
+        let (s, problems) = compile(&json!({"command": {
+            "program": ["curl", "http"], "httpMethods": ["delete"]}}));
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(
+            s.command.expect("command").http_methods.as_deref(),
+            Some(&["DELETE".to_owned()][..])
+        );
+        let (_, problems) =
+            compile(&json!({"command": {"program": "kubectl", "httpMethods": "DELETE"}}));
+        assert_eq!(problems[0].0, "/command/program");
+        assert!(problems[0].1.contains("`httpMethods`"), "{problems:?}");
+        // `gh api` is both: a resource tool and an HTTP client.
+        let (_, problems) = compile(&json!({"command": {
+            "program": "gh", "verbs": "delete", "httpMethods": "DELETE"}}));
+        assert!(problems.is_empty(), "{problems:?}");
     }
 }

@@ -344,7 +344,9 @@ impl<'a> Subject<'a> {
         });
         line.commands.iter().enumerate().any(|(i, c)| {
             let joined = joined.and_then(|j| j.get(i)).map_or("", String::as_str);
-            filter.accepts(&c.program, &c.args, joined) && self.touches_places(filter, c)
+            filter.accepts(&c.program, &c.args, joined)
+                && acts(filter, c)
+                && self.touches_places(filter, c)
         }) || self.unreadable_matches()
     }
 
@@ -401,7 +403,9 @@ impl<'a> Subject<'a> {
         line.commands.iter().find(|c| {
             c.origin.is_some()
                 && (filter.command.as_ref().is_some_and(|f| {
-                    f.accepts(&c.program, &c.args, &c.args.join(" ")) && self.touches_places(f, c)
+                    f.accepts(&c.program, &c.args, &c.args.join(" "))
+                        && acts(f, c)
+                        && self.touches_places(f, c)
                 }) || filter
                     .command_pattern
                     .as_ref()
@@ -474,6 +478,16 @@ impl Subject<'_> {
     pub fn linked_match(&self, glob: &PathGlob) -> Option<&(String, String)> {
         self.links().iter().find(|(_, real)| glob.is_match(real))
     }
+}
+
+/// Whether `command` has one of the verbs `filter` names (read by the resource table) and
+/// sends one of its HTTP methods off the machine; true for each of the two it does not name.
+fn acts(filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
+    filter.verbs.as_ref().is_none_or(|want| {
+        shell::resources::verbs(&command.program, &command.args).is_some_and(|v| v.any_of(want))
+    }) && filter.http_methods.as_ref().is_none_or(|want| {
+        shell::http::request(&command.program, &command.args).is_some_and(|r| r.sends(want))
+    })
 }
 
 /// A string as it is, a list by any element, other values as JSON text; null never.

@@ -24,6 +24,8 @@ mod programs;
 mod syntax;
 mod walk;
 
+pub use programs::{http, resources};
+
 /// Longest input read, in bytes.
 pub const MAX_INPUT: usize = 64 * 1024;
 /// Deepest nesting of substitutions and `-c` scripts.

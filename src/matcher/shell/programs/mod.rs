@@ -5,6 +5,8 @@
 
 mod builtins;
 mod git_view;
+pub mod http;
+pub mod resources;
 mod runners;
 mod table;
 
