@@ -87,7 +87,25 @@ const INTERNAL: &[(&str, &str, Option<&[&str]>)] = &[
     // GNU tar runs its compressor through `sh -c gzip` (`-z`), which then execs gzip.
     ("tar", "sh", Some(&["-c", "gzip"])),
     ("tar", "gzip", None),
+    // gdb lists the character sets iconv knows when it starts.
+    ("gdb", "iconv", Some(&["-l"])),
+    // `systemctl -H host` reaches the host's systemd over ssh, as scp does.
+    ("systemctl", "ssh", None),
+    // SysV `service` finds its own name.
+    ("service", "basename", None),
+    // The Cloud SDK's `gcloud` is a shell wrapper: it finds its install directory, the
+    // machine and the terminal width, then runs the SDK's bundled Python on gcloud.py with
+    // the line's arguments. That Python is the SDK's own, under its install directory.
+    ("gcloud", "readlink", None),
+    ("gcloud", "dirname", None),
+    ("gcloud", "uname", Some(&["-m"])),
+    ("gcloud", "tput", Some(&["cols"])),
+    ("gcloud", "/usr/lib/google-cloud-sdk/", None),
 ];
+
+/// Starters whose helpers under a directory of their own install may be interpreters (a
+/// bundled runtime), since that directory is theirs, not a program the line chose.
+const OWN_RUNTIMES: &[(&str, &str)] = &[("gcloud", "/usr/lib/google-cloud-sdk/")];
 
 /// Shells and interpreters: internal only with fixed arguments.
 const NEVER_INTERNAL: &[&str] = &[
@@ -113,9 +131,12 @@ const IMPLICIT_READS: &[(&str, &str)] = &[
 fn internal(parent: &str, path: &str, program: &str, args: &[String]) -> bool {
     INTERNAL.iter().any(|(p, child, fixed)| {
         let named = *child == program || (child.ends_with('/') && path.starts_with(child));
+        let own_runtime = OWN_RUNTIMES
+            .iter()
+            .any(|(starter, dir)| *starter == parent && *child == *dir && path.starts_with(dir));
         let args_ok = match fixed {
             Some(fixed) => args.iter().map(String::as_str).eq(fixed.iter().copied()),
-            None => !NEVER_INTERNAL.contains(&program),
+            None => own_runtime || !NEVER_INTERNAL.contains(&program),
         };
         *p == parent && named && args_ok
     })

@@ -383,8 +383,9 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
         .map_or((command, ""), |(n, rest)| (n, rest.trim()));
     let name = name.to_ascii_lowercase();
     let shell = |r: &mut Reader, script: &str| {
+        // The clients run these with `system()`: `/bin/sh -c`.
         r.reached(format!("a shell escape of {program}"), |r| {
-            r.script(script, Data::Nothing);
+            super::shell_c(r, script);
         });
     };
     match name.as_str() {

@@ -6,7 +6,7 @@
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Reader};
 
-use super::script_of;
+use super::shell_c;
 
 /// A gdb command (`-ex`, `--eval-command`): `shell CMD`, `!CMD` and `pipe ... | CMD` run
 /// the shell; `python ...` runs Python code this reader does not take from gdb.
@@ -26,17 +26,18 @@ pub(super) fn gdb(r: &mut Reader, t: &[String]) {
         let Some(command) = command.map(str::trim_start) else {
             continue;
         };
+        // gdb hands these to `/bin/sh -c`.
         if let Some(shell) = command
             .strip_prefix("shell ")
             .or_else(|| command.strip_prefix('!'))
         {
-            r.script(shell, Data::Nothing);
+            shell_c(r, shell);
         } else if let Some((_, shell)) = command
             .strip_prefix("pipe ")
             .or_else(|| command.strip_prefix('|'))
             .and_then(|p| p.split_once('|'))
         {
-            r.script(shell, Data::Nothing);
+            shell_c(r, shell);
         } else if ["python", "py ", "pi ", "python-interactive", "guile"]
             .iter()
             .any(|p| command.starts_with(p))
@@ -61,7 +62,7 @@ pub(super) fn ed(r: &mut Reader, stdin: &Data) {
                         .and_then(|rest| rest.trim_start().strip_prefix('!'))
                 });
                 if let Some(shell) = shell {
-                    r.script(shell, Data::Nothing);
+                    shell_c(r, shell);
                 }
             }
         }
@@ -74,9 +75,9 @@ pub(super) fn ed(r: &mut Reader, stdin: &Data) {
 pub(super) fn zip(r: &mut Reader, args: &[Field]) {
     for (k, a) in args.iter().enumerate() {
         if a.text == "-TT" || a.text == "--unzip-command" {
-            script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
+            sh_c_of(r, args.get(k + 1));
         } else if let Some(code) = a.text.strip_prefix("--unzip-command=") {
-            r.script(code, Data::Nothing);
+            shell_c(r, code);
         }
     }
 }
@@ -85,10 +86,21 @@ pub(super) fn zip(r: &mut Reader, args: &[Field]) {
 pub(super) fn split(r: &mut Reader, args: &[Field]) {
     for (k, a) in args.iter().enumerate() {
         if a.text == "--filter" {
-            script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
+            sh_c_of(r, args.get(k + 1));
         } else if let Some(code) = a.text.strip_prefix("--filter=") {
-            r.script(code, Data::Nothing);
+            shell_c(r, code);
         }
+    }
+}
+
+/// The command in `field`, which the program hands to `/bin/sh -c`.
+fn sh_c_of(r: &mut Reader, field: Option<&Field>) {
+    match field {
+        Some(f) if f.unknown => {
+            r.opaque("the command runs code that comes from a value not known before it runs");
+        }
+        Some(f) => shell_c(r, &f.text),
+        None => {}
     }
 }
 
@@ -99,10 +111,10 @@ pub(super) fn less_commands(r: &mut Reader, t: &[String]) {
             continue;
         };
         if let Some(shell) = command.strip_prefix('!') {
-            r.script(shell, Data::Nothing);
+            shell_c(r, shell);
         } else if let Some(rest) = command.strip_prefix('|') {
             // `|m cmd`: pipe up to mark m into cmd.
-            r.script(rest.get(1..).unwrap_or_default(), Data::Nothing);
+            shell_c(r, rest.get(1..).unwrap_or_default());
         }
     }
 }
