@@ -25,6 +25,12 @@ pub struct CommandFilter {
     pub deletes: Option<Vec<super::Place>>,
     /// Places of which the command must delete a directory with what is in it (`rm -r`).
     pub deletes_tree: Option<Vec<super::Place>>,
+    /// Places of which the command must replace something (`> f`, `truncate`, `cp x f`,
+    /// `mv x f`, `tee f`, `sed -i`, ...).
+    pub overwrites: Option<Vec<super::Place>>,
+    /// Places of which the command must write something, replacing it or adding to it
+    /// (`overwrites` and `>> f`, `tee -a f`, `ln -s x f`).
+    pub writes: Option<Vec<super::Place>>,
     /// Places of which the command must change a mode or owner (`chmod`, `chown`, ...).
     pub changes_mode: Option<Vec<super::Place>>,
     /// Places of which the command must change a mode or owner recursively (`chmod -R`).
@@ -262,6 +268,8 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
             any_arg,
             deletes: places("deletes"),
             deletes_tree: places("deletesTree"),
+            overwrites: places("overwrites"),
+            writes: places("writes"),
             changes_mode: places("changesMode"),
             changes_mode_tree: places("changesModeTree"),
             verbs,

@@ -350,15 +350,23 @@ impl<'a> Subject<'a> {
         }) || self.unreadable_matches()
     }
 
-    /// Whether `command` deletes, or changes the mode of, something in the places `filter`
-    /// names (true when it names none).
+    /// Whether `command` deletes, writes or changes the mode of something in the places
+    /// `filter` names (true when it names none).
     fn touches_places(&self, filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
         use shell::effects::Touch;
+        const DELETE: &[Touch] = &[Touch::Delete];
+        const MODE: &[Touch] = &[Touch::Mode];
         let wanted = [
-            (&filter.deletes, Touch::Delete, false),
-            (&filter.deletes_tree, Touch::Delete, true),
-            (&filter.changes_mode, Touch::Mode, false),
-            (&filter.changes_mode_tree, Touch::Mode, true),
+            (&filter.deletes, DELETE, false),
+            (&filter.deletes_tree, DELETE, true),
+            (&filter.overwrites, &[Touch::Overwrite][..], false),
+            (
+                &filter.writes,
+                &[Touch::Overwrite, Touch::Append][..],
+                false,
+            ),
+            (&filter.changes_mode, MODE, false),
+            (&filter.changes_mode_tree, MODE, true),
         ];
         if wanted.iter().all(|(places, _, _)| places.is_none()) {
             return true;
@@ -373,12 +381,20 @@ impl<'a> Subject<'a> {
         let dir = command.dir.as_deref();
         let place = |d: &shell::effects::PathTouch<'_>| match d.inside {
             true => places.place_inside(dir, d.path),
-            false => places.place(dir, d.path),
+            false => match places.place(dir, d.path) {
+                // A write cannot replace the workspace, a directory: `cp x .` writes in it.
+                places::Place::WorkspaceRoot
+                    if matches!(d.touch, Touch::Overwrite | Touch::Append) =>
+                {
+                    places.place_inside(dir, d.path)
+                }
+                place => place,
+            },
         };
         wanted.iter().all(|(want, touch, tree)| {
             want.as_ref().is_none_or(|want| {
                 touched.iter().any(|d| {
-                    d.touch == *touch && (d.recursive || !tree) && want.contains(&place(d))
+                    touch.contains(&d.touch) && (d.recursive || !tree) && want.contains(&place(d))
                 })
             })
         })

@@ -55,6 +55,8 @@ pub struct Where {
     temp: Vec<String>,
     /// The workspace's root `.gitignore`, when it has one hookgate could read.
     ignored: Option<Arc<Gitignore>>,
+    /// Whether the `.gitignore` files below the root are read from this host.
+    nested: bool,
 }
 
 impl Where {
@@ -78,6 +80,7 @@ impl Where {
         });
         let mut places = Where::new(cwd, workspace, home, temp);
         places.ignored = places.workspace.as_deref().and_then(gitignore);
+        places.nested = true;
         places
     }
 
@@ -96,6 +99,7 @@ impl Where {
             home,
             temp,
             ignored: None,
+            nested: false,
         }
     }
 
@@ -196,32 +200,61 @@ impl Where {
 }
 
 impl Where {
-    /// Whether the workspace's `.gitignore` ignores `path` (in the workspace): what git does
-    /// not keep, the project makes again. Not `.env` files, which people ignore to keep
-    /// them out of git, not because they are made again.
+    /// Whether the workspace's `.gitignore` files ignore `path` (in the workspace): what
+    /// git does not keep, the project makes again. Not `.env` files, which people ignore to
+    /// keep them out of git, not because they are made again. As in git, the `.gitignore`
+    /// nearest the path decides first (`!keep.txt` in `build/.gitignore` keeps it), up to
+    /// [`MAX_NESTED`] directories below the root.
     fn is_ignored(&self, path: &str) -> bool {
-        let Some(ignored) = &self.ignored else {
-            return false;
-        };
         let name = path.rsplit('/').next().unwrap_or("");
         if name.starts_with(".env") {
             return false;
         }
-        let path = Path::new(path);
-        path.starts_with(ignored.path())
-            && ignored
-                .matched_path_or_any_parents(path, path.is_dir())
-                .is_ignore()
+        let Some(root) = self.workspace.as_deref() else {
+            return false;
+        };
+        let Some(rest) = below(path, root) else {
+            return false;
+        };
+        let mut dirs = vec![root.to_owned()];
+        if self.nested {
+            let parts: Vec<&str> = rest.split('/').collect();
+            let deepest = parts.len().saturating_sub(1).min(MAX_NESTED);
+            dirs.extend((1..=deepest).map(|k| format!("{root}/{}", parts[..k].join("/"))));
+        }
+        let is_dir = self.nested && Path::new(path).is_dir();
+        for dir in dirs.iter().rev() {
+            let ignored = match dir == root {
+                true => self.ignored.clone(),
+                false => gitignore(dir),
+            };
+            let Some(ignored) = ignored else {
+                continue;
+            };
+            if !Path::new(path).starts_with(ignored.path()) {
+                continue;
+            }
+            match ignored.matched_path_or_any_parents(path, is_dir) {
+                ignore::Match::Ignore(_) => return true,
+                ignore::Match::Whitelist(_) => return false,
+                ignore::Match::None => {}
+            }
+        }
+        false
     }
 }
+
+/// How many directories below the workspace's root have their `.gitignore` read.
+const MAX_NESTED: usize = 16;
 
 /// How long a `.gitignore` read is trusted before its modification time is looked at again.
 const IGNORE_CHECKED_FOR: Duration = Duration::from_secs(2);
 /// Largest `.gitignore` read.
 const MAX_GITIGNORE: u64 = 256 * 1024;
 
-/// The `.gitignore` at the root of `workspace`, compiled; read again when it changes
-/// (a stat at most every 2 s per workspace, never a process per decision).
+/// The `.gitignore` in the directory `workspace` (its root, or a directory below),
+/// compiled; read again when it changes (a stat at most every 2 s per directory, never a
+/// process per decision).
 fn gitignore(workspace: &str) -> Option<Arc<Gitignore>> {
     type Read = (Option<SystemTime>, Instant, Option<Arc<Gitignore>>);
     static READ: Mutex<Option<HashMap<String, Read>>> = Mutex::new(None);
@@ -413,6 +446,32 @@ mod tests {
         assert_eq!(w.place(here, "server.log"), Place::Regenerable);
         assert_eq!(w.place(here, ".env"), Place::Workspace);
         assert_eq!(w.place(here, "src"), Place::Workspace);
+    }
+
+    #[test]
+    fn a_gitignore_below_the_root_counts_and_the_nearest_decides() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_owned();
+        std::fs::create_dir_all(format!("{root}/.git")).unwrap();
+        std::fs::create_dir_all(format!("{root}/web/assets/gen")).unwrap();
+        std::fs::create_dir_all(format!("{root}/data")).unwrap();
+        std::fs::write(format!("{root}/.gitignore"), "*.tmp\n").unwrap();
+        std::fs::write(format!("{root}/web/.gitignore"), "assets/gen/\n!keep.tmp\n").unwrap();
+        let ctx = HookContext {
+            cwd: Some(root.clone()),
+            ..HookContext::new("s")
+        };
+        let w = Where::of(&ctx);
+        let here = Some(".");
+        assert_eq!(w.place(here, "web/assets/gen"), Place::Regenerable);
+        assert_eq!(w.place(here, "web/assets/gen/a.js"), Place::Regenerable);
+        assert_eq!(w.place(here, "web/assets/logo.svg"), Place::Workspace);
+        assert_eq!(w.place(here, "data/x.tmp"), Place::Regenerable);
+        // The nearer file takes back what the root one ignores.
+        assert_eq!(w.place(here, "web/keep.tmp"), Place::Workspace);
+        // Without reading the host (a gate on another machine), only the built-in names.
+        let elsewhere = Where::new(Some(root.clone()), Some(root.clone()), None, Vec::new());
+        assert_eq!(elsewhere.place(here, "web/assets/gen"), Place::Workspace);
     }
 
     #[test]

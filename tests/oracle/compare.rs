@@ -192,7 +192,7 @@ fn fold_absolute(arg: &str) -> String {
 }
 
 /// Whether the predicted path (or pattern) `predicted` names `path` or a directory above.
-fn path_covered(predicted: &str, path: &str) -> bool {
+pub(super) fn path_covered(predicted: &str, path: &str) -> bool {
     if !glob::is_wild(predicted) {
         return is_within(path, predicted);
     }
@@ -273,7 +273,7 @@ fn parts(word: &str) -> impl Iterator<Item = &str> {
 
 /// The directories a relative path of the line may be relative to: the work tree, the
 /// home (a bare `cd`), and each directory the line predictably `cd`s or `pushd`s to.
-fn directories(line: &CommandLine) -> Vec<String> {
+pub(super) fn directories(line: &CommandLine) -> Vec<String> {
     let mut dirs = vec![WORK.to_owned(), HOME.to_owned()];
     for c in &line.commands {
         if c.program != "cd" && c.program != "pushd" {

@@ -13,6 +13,8 @@
 //! - `generate_code`: generated interpreter lines (Python, Perl, JavaScript, Ruby, PHP,
 //!   Lua code running the same payloads);
 //! - `checks`: the harness's own tests (isolation, fork bomb, a wrong prediction caught);
+//! - `writes`: generated writes of planted files, against what the reader says each
+//!   command deletes or writes (the places of `overwrites`, `writes`, `deletes`);
 //! - `cli`: ignored tests that `scripts/oracle` drives through environment variables.
 
 mod checks;
@@ -27,6 +29,7 @@ mod paths;
 mod sandbox;
 mod strace;
 mod uids;
+mod writes;
 
 use std::fmt::Write as _;
 use std::sync::Mutex;

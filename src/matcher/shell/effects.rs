@@ -1,20 +1,27 @@
 //! What a simple command does to the paths it names: deletes them (and whether what is
-//! below them goes too), or changes their mode or owner. The code reader's deletes
-//! (`shutil.rmtree(p)`) and `find -delete` reach here as the `rm` commands they mean (`find
-//! . -name '*.o' -delete` as `rm -- ./*.o`).
+//! below them goes too), writes over them or into them, or changes their mode or owner.
+//! The code reader's effects (`shutil.rmtree(p)`, `open(p, "w")`) and `find -delete` reach
+//! here as the commands they mean (`rm -r -f p`, `tee p`; `find . -name '*.o' -delete` as
+//! `rm -- ./*.o`).
 
 use super::SimpleCommand;
 
 /// What a command does to a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Touch {
-    /// Deletes it.
+    /// Deletes it, or moves it away (`mv`'s sources: the path no longer holds what it held).
     Delete,
+    /// Replaces what it holds: `>`, `truncate`, `tee`, `dd of=`, `sed -i`, `shred`, the
+    /// destination of `cp`, `mv`, `install`, `ln -f`, `curl -o`, `rsync`.
+    Overwrite,
+    /// Adds to it without replacing what is there: `>>`, `tee -a`, `cp -n`, `ln` without
+    /// `-f` (which fails rather than replace).
+    Append,
     /// Changes its mode, owner, group, attributes or ACL.
     Mode,
 }
 
-/// A path a command deletes or changes the mode of.
+/// A path a command deletes, writes or changes the mode of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathTouch<'a> {
     /// What the command does to it.
@@ -23,14 +30,50 @@ pub struct PathTouch<'a> {
     pub path: &'a str,
     /// Whether everything below it goes too (`rm -r`, `rsync --delete`).
     pub recursive: bool,
-    /// Whether what goes is inside the path rather than the path itself (`rsync --delete
-    /// SRC DIR`).
+    /// Whether what is touched is inside the path rather than the path itself (`rsync
+    /// --delete SRC DIR`, `rsync SRC DIR`).
     pub inside: bool,
 }
 
-/// The paths `command` deletes or changes the mode of; empty for a program that does
-/// neither to what it names.
+impl<'a> PathTouch<'a> {
+    fn new(touch: Touch, path: &'a str) -> Self {
+        PathTouch {
+            touch,
+            path,
+            recursive: false,
+            inside: false,
+        }
+    }
+}
+
+/// The paths `command` deletes, writes or changes the mode of: by its program, then by its
+/// redirections. Empty for a program that does none of these to what it names.
 pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
+    let mut out = by_program(command);
+    for r in &command.redirects {
+        let touch = match r.op {
+            ">" => Touch::Overwrite,
+            ">>" | "<>" => Touch::Append,
+            _ => continue,
+        };
+        out.push(PathTouch::new(touch, &r.target));
+    }
+    // Writing to the null device, a terminal or a descriptor writes no file.
+    out.retain(|t| t.touch == Touch::Delete || t.touch == Touch::Mode || !is_stream(t.path));
+    out
+}
+
+/// Whether `path` names a stream rather than a file: `/dev/null`, a terminal, a descriptor.
+fn is_stream(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "-"
+    ) || path.starts_with("/dev/fd/")
+        || path.starts_with("/dev/pts/")
+        || path.starts_with("/proc/self/fd/")
+}
+
+fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
     let args = &command.args;
     match command.program.as_str() {
         // `chmod -R MODE PATH...`, `chown -R OWNER PATH...`: the first operand is the mode or
@@ -40,69 +83,287 @@ pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
                 .any(|o| o == "--recursive" || (!o.starts_with("--") && o[1..].contains('R')));
             let given = !options(args).any(|o| o.starts_with("--reference"))
                 && command.program != "setfacl";
-            operands(args)
-                .skip(usize::from(given))
-                .map(|path| PathTouch {
-                    touch: Touch::Mode,
-                    path,
-                    recursive,
-                    inside: false,
-                })
-                .collect()
+            let paths = operands(args).skip(usize::from(given));
+            each(Touch::Mode, recursive, paths)
         }
         "rm" => {
             let recursive = options(args)
                 .any(|o| o == "--recursive" || (!o.starts_with("--") && o.contains(['r', 'R'])));
-            operands(args)
-                .map(|path| PathTouch {
-                    touch: Touch::Delete,
-                    path,
-                    recursive,
-                    inside: false,
-                })
-                .collect()
+            each(Touch::Delete, recursive, operands(args))
         }
         // npm's `rimraf` and `del-cli` delete recursively, as `rm -rf`.
-        "rimraf" | "del" | "del-cli" => operands(args)
-            .map(|path| PathTouch {
-                touch: Touch::Delete,
-                path,
-                recursive: true,
-                inside: false,
-            })
-            .collect(),
-        "rmdir" | "unlink" => operands(args)
-            .map(|path| PathTouch {
-                touch: Touch::Delete,
-                path,
-                recursive: false,
-                inside: false,
-            })
-            .collect(),
-        // Only `shred -u`/`--remove` deletes; without it the file is overwritten.
-        "shred" if options(args).any(|o| o.starts_with("--remove") || is_short(o, 'u')) => {
-            operands(args)
-                .map(|path| PathTouch {
-                    touch: Touch::Delete,
-                    path,
-                    recursive: false,
-                    inside: false,
-                })
-                .collect()
+        "rimraf" | "del" | "del-cli" => each(Touch::Delete, true, operands(args)),
+        "rmdir" | "unlink" => each(Touch::Delete, false, operands(args)),
+        // `shred -u`/`--remove` deletes; without it the file is overwritten in place.
+        "shred" => {
+            let remove = options(args).any(|o| o.starts_with("--remove") || is_short(o, 'u'));
+            let touch = if remove {
+                Touch::Delete
+            } else {
+                Touch::Overwrite
+            };
+            each(touch, false, operands_after(args, "ns"))
         }
-        // `rsync --delete... SRC DEST`: what DEST holds beyond SRC goes.
-        "rsync" if args.iter().any(|a| a.starts_with("--delete")) => operands(args)
-            .last()
-            .map(|path| PathTouch {
-                touch: Touch::Delete,
-                path,
+        // `rsync SRC... DEST`: DEST is written into, and with `--delete...` what it holds
+        // beyond SRC goes. A remote DEST (`host:dir`, `rsync://`) is not on this machine.
+        "rsync" => {
+            let Some(dest) = operands(args).last().filter(|d| is_local(d)) else {
+                return Vec::new();
+            };
+            let mut out = vec![PathTouch {
                 recursive: true,
                 inside: true,
+                ..PathTouch::new(Touch::Overwrite, dest)
+            }];
+            if args.iter().any(|a| a.starts_with("--delete")) {
+                out.push(PathTouch {
+                    recursive: true,
+                    inside: true,
+                    ..PathTouch::new(Touch::Delete, dest)
+                });
+            }
+            out
+        }
+        "scp" => operands_after(args, "cFiJlPoS")
+            .last()
+            .filter(|d| is_local(d))
+            .map(|dest| PathTouch {
+                inside: true,
+                ..PathTouch::new(Touch::Overwrite, dest)
             })
             .into_iter()
             .collect(),
+        "cp" | "mv" | "install" | "ln" => copies(command),
+        "truncate" => each(Touch::Overwrite, false, operands_after(args, "sr")),
+        "tee" => {
+            let append = options(args).any(|o| o == "--append" || is_short(o, 'a'));
+            let touch = if append {
+                Touch::Append
+            } else {
+                Touch::Overwrite
+            };
+            each(touch, false, operands(args))
+        }
+        "dd" => args
+            .iter()
+            .filter_map(|a| a.strip_prefix("of="))
+            .map(|path| PathTouch::new(Touch::Overwrite, path))
+            .collect(),
+        "sed" => sed_in_place(args),
+        "sort" => output_of(args, &["-o"], "--output=", "ktST")
+            .map(|path| PathTouch::new(Touch::Overwrite, path))
+            .into_iter()
+            .collect(),
+        // curl's short options that take a value, so that `-sSLo FILE` is read as curl does.
+        "curl" => output_of(
+            args,
+            &["-o", "--output"],
+            "--output=",
+            "dHXuAebcFTxwmrCKEUYyzQP",
+        )
+        .map(|path| PathTouch::new(Touch::Overwrite, path))
+        .into_iter()
+        .collect(),
+        "wget" => output_of(
+            args,
+            &["-O", "--output-document"],
+            "--output-document=",
+            "oaeiBtTwQPUYlADRIXHNE",
+        )
+        .map(|path| PathTouch::new(Touch::Overwrite, path))
+        .into_iter()
+        .collect(),
         _ => Vec::new(),
     }
+}
+
+/// `cp`, `mv`, `install` and `ln`: the destination (the last operand, or `-t DIR`) is
+/// written, replaced unless the command refuses to (`-n`, `ln` without `-f`); `mv`'s
+/// sources are moved away, which for the place they were in is a delete.
+fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
+    let args = &command.args;
+    let program = command.program.as_str();
+    let with_value = match program {
+        "install" => "mogStZ",
+        _ => "St",
+    };
+    let mut target = None;
+    let mut opts = args.iter().take_while(|a| *a != "--");
+    while let Some(a) = opts.next() {
+        if let Some(dir) = a.strip_prefix("--target-directory=") {
+            target = Some(dir);
+        } else if a == "--target-directory" {
+            target = opts.next().map(String::as_str);
+        } else if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.starts_with('-'))
+            && let Some(at) = bundle.find('t')
+            && !bundle[..at].contains(|c| with_value.contains(c) && c != 't')
+        {
+            let glued = &bundle[at + 1..];
+            target = if glued.is_empty() {
+                opts.next().map(String::as_str)
+            } else {
+                Some(glued)
+            };
+        }
+    }
+    let operands: Vec<&str> = operands_after(args, with_value)
+        .filter(|o| Some(*o) != target)
+        .collect();
+    if program == "install" && options(args).any(|o| o == "--directory" || is_short(o, 'd')) {
+        return operands
+            .into_iter()
+            .map(|p| PathTouch::new(Touch::Append, p))
+            .collect();
+    }
+    let (sources, dest, inside) = match (target, operands.split_last()) {
+        (Some(dir), _) => (operands.as_slice(), Some(dir), true),
+        (None, Some((last, rest))) if !rest.is_empty() => (rest, Some(*last), false),
+        // `ln -s /some/file`: the link is made in the working directory.
+        (None, Some((only, _))) if program == "ln" => (std::slice::from_ref(only), Some("."), true),
+        _ => (operands.as_slice(), None, false),
+    };
+    let keeps = options(args).any(|o| {
+        o == "--no-clobber" || o == "--update=none" || (program != "ln" && is_short(o, 'n'))
+    });
+    let forced = options(args).any(|o| o == "--force" || is_short(o, 'f'));
+    let touch = match program {
+        "ln" if !forced => Touch::Append,
+        _ if keeps => Touch::Append,
+        _ => Touch::Overwrite,
+    };
+    let mut out: Vec<PathTouch<'_>> = dest
+        .map(|d| PathTouch {
+            inside,
+            ..PathTouch::new(touch, d)
+        })
+        .into_iter()
+        .collect();
+    if program == "mv" && dest.is_some() {
+        out.extend(sources.iter().map(|s| PathTouch::new(Touch::Delete, s)));
+    }
+    out
+}
+
+/// `sed -i` (`--in-place`, `-i.bak`, `-ni`): the files it edits. The script is the first
+/// operand unless `-e`/`-f` give it.
+fn sed_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
+    let mut in_place = false;
+    let mut script_given = false;
+    let mut operands = Vec::new();
+    let mut iter = args.iter();
+    let mut after = false;
+    while let Some(a) = iter.next() {
+        if after || !a.starts_with('-') || a == "-" {
+            operands.push(a.as_str());
+        } else if a == "--" {
+            after = true;
+        } else if let Some(long) = a.strip_prefix("--") {
+            in_place |= long.starts_with("in-place");
+            script_given |= long.starts_with("expression") || long.starts_with("file");
+            if matches!(long, "expression" | "file" | "line-length") {
+                iter.next();
+            }
+        } else {
+            // In a bundle, `i` takes the rest as its backup suffix (`-ie` is `-i` with
+            // suffix `e`); `e`, `f` and `l` take the rest or the next argument.
+            for (k, c) in a[1..].char_indices() {
+                match c {
+                    'i' => {
+                        in_place = true;
+                        break;
+                    }
+                    'e' | 'f' | 'l' => {
+                        script_given |= c != 'l';
+                        if a[1 + k + 1..].is_empty() {
+                            iter.next();
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    if !in_place {
+        return Vec::new();
+    }
+    operands
+        .into_iter()
+        .skip(usize::from(!script_given))
+        .map(|p| PathTouch::new(Touch::Overwrite, p))
+        .collect()
+}
+
+/// The value of an output option: `flags` spelled alone take the next argument (`-o FILE`),
+/// `long` is the glued long form (`--output=FILE`), and a short bundle ending in the
+/// flag's letter (`-sSLo FILE`) or holding it before a glued value (`-oFILE`) counts too,
+/// unless a letter of `with_value` comes first and takes the rest.
+fn output_of<'a>(
+    args: &'a [String],
+    flags: &[&str],
+    long: &str,
+    with_value: &str,
+) -> Option<&'a str> {
+    let letter = flags
+        .iter()
+        .find_map(|f| {
+            f.strip_prefix('-')
+                .filter(|l| l.len() == 1 && !l.starts_with('-'))
+        })
+        .and_then(|l| l.chars().next());
+    let mut found = None;
+    let mut iter = args.iter().take_while(|a| *a != "--");
+    while let Some(a) = iter.next() {
+        if flags.contains(&a.as_str()) {
+            found = iter.next().map(String::as_str);
+        } else if let Some(v) = a.strip_prefix(long).filter(|_| !long.is_empty()) {
+            found = Some(v);
+        } else if let (Some(letter), Some(bundle)) =
+            (letter, a.strip_prefix('-').filter(|b| !b.starts_with('-')))
+        {
+            for (k, c) in bundle.char_indices() {
+                if c == letter {
+                    let glued = &bundle[k + 1..];
+                    found = if glued.is_empty() {
+                        iter.next().map(String::as_str)
+                    } else {
+                        Some(glued)
+                    };
+                    break;
+                }
+                if with_value.contains(c) {
+                    if bundle[k + 1..].is_empty() {
+                        iter.next();
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether an `rsync`/`scp` path is on this machine (`host:path` and `rsync://` are not;
+/// `./a:b` is).
+fn is_local(path: &str) -> bool {
+    match path.find(':') {
+        None => true,
+        Some(colon) => path[..colon].contains('/'),
+    }
+}
+
+/// One touch of each path.
+fn each<'a>(
+    touch: Touch,
+    recursive: bool,
+    paths: impl Iterator<Item = &'a str>,
+) -> Vec<PathTouch<'a>> {
+    paths
+        .map(|path| PathTouch {
+            recursive,
+            ..PathTouch::new(touch, path)
+        })
+        .collect()
 }
 
 /// The options before `--` (the reader has spelled GNU long options out already).
@@ -116,6 +377,36 @@ fn options(args: &[String]) -> impl Iterator<Item = &str> {
 /// Whether `option` is a bundle of short options holding `letter`.
 fn is_short(option: &str, letter: char) -> bool {
     !option.starts_with("--") && option[1..].contains(letter)
+}
+
+/// The operands, where a short option whose letter is in `with_value` takes the next
+/// argument as its value when nothing is glued to it (`truncate -s 0 f`, `scp -P 22 a b`).
+fn operands_after<'a>(args: &'a [String], with_value: &'a str) -> impl Iterator<Item = &'a str> {
+    let mut after = false;
+    let mut value_next = false;
+    args.iter().filter_map(move |a| {
+        if after {
+            return Some(a.as_str());
+        }
+        if std::mem::take(&mut value_next) {
+            return None;
+        }
+        if a == "--" {
+            after = true;
+            return None;
+        }
+        match a.strip_prefix('-') {
+            Some(bundle) if !bundle.is_empty() => {
+                if !bundle.starts_with('-')
+                    && let Some(k) = bundle.find(|c| with_value.contains(c))
+                {
+                    value_next = k + 1 == bundle.len();
+                }
+                None
+            }
+            _ => Some(a.as_str()),
+        }
+    })
 }
 
 /// The operands: every argument that is not an option, and everything after `--`.
@@ -203,6 +494,111 @@ mod tests {
         assert_eq!(changed("chown -R u:g /srv"), paths(&[("/srv", true)]));
         assert_eq!(changed("chmod --reference=a -R b"), paths(&[("b", true)]));
         assert!(changed("rm -rf x").is_empty());
+    }
+
+    fn written(line: &str) -> Vec<(String, Touch)> {
+        let read = crate::matcher::shell::parse(line);
+        read.commands
+            .iter()
+            .flat_map(touches)
+            .filter(|d| matches!(d.touch, Touch::Overwrite | Touch::Append))
+            .map(|d| (d.path.to_owned(), d.touch))
+            .collect()
+    }
+
+    fn over(list: &[&str]) -> Vec<(String, Touch)> {
+        list.iter()
+            .map(|p| ((*p).to_owned(), Touch::Overwrite))
+            .collect()
+    }
+
+    #[test]
+    fn reads_what_each_program_writes_over() {
+        assert_eq!(written("echo x > ~/.bashrc"), over(&["~/.bashrc"]));
+        assert_eq!(written("cmd 2> err.log >| out"), over(&["err.log", "out"]));
+        assert_eq!(written("truncate -s 0 a b"), over(&["a", "b"]));
+        assert_eq!(written("truncate --size=0 a"), over(&["a"]));
+        assert_eq!(written("cat k | tee x y"), over(&["x", "y"]));
+        assert_eq!(
+            written("dd if=/dev/zero of=disk.img bs=1M"),
+            over(&["disk.img"])
+        );
+        assert_eq!(written("cp -r src ~/backup"), over(&["~/backup"]));
+        assert_eq!(written("cp -t /etc a b"), over(&["/etc"]));
+        assert_eq!(written("cp --target-directory=/etc a"), over(&["/etc"]));
+        assert_eq!(
+            written("install -m 755 tool ~/bin/tool"),
+            over(&["~/bin/tool"])
+        );
+        assert_eq!(written("ln -sf evil ~/.profile"), over(&["~/.profile"]));
+        assert_eq!(written("sed -i s/a/b/ ~/.bashrc"), over(&["~/.bashrc"]));
+        assert_eq!(written("sed -i.bak -e s/a/b/ f g"), over(&["f", "g"]));
+        // `-ie` is `-i` with the backup suffix `e`: the script is still the first operand.
+        assert_eq!(written("sed -ie s/a/b/ f"), over(&["f"]));
+        assert_eq!(written("sed -n -i -f s.sed f"), over(&["f"]));
+        assert!(written("sed -e s/a/b/ f").is_empty());
+        assert_eq!(written("shred -n 3 key"), over(&["key"]));
+        assert_eq!(written("sort -k 2 -o out in"), over(&["out"]));
+        assert_eq!(
+            written("curl -sSLo ~/bin/x https://e.x/x"),
+            over(&["~/bin/x"])
+        );
+        assert_eq!(
+            written("curl -H 'a: b' --output o https://e.x"),
+            over(&["o"])
+        );
+        assert_eq!(
+            written("wget -qO- https://e.x"),
+            over(&[]).into_iter().collect::<Vec<_>>()
+        );
+        assert_eq!(written("wget -O f https://e.x"), over(&["f"]));
+        assert_eq!(written("rsync -a src/ /srv/www/"), over(&["/srv/www/"]));
+        assert!(written("rsync -a src/ host:/srv/www/").is_empty());
+        assert_eq!(written("scp -P 22 host:key ~/.ssh/"), over(&["~/.ssh/"]));
+        // Streams are not files.
+        assert!(written("make 2>/dev/null >/dev/stderr | tee /dev/tty").is_empty());
+    }
+
+    #[test]
+    fn appends_and_refusals_to_replace_are_writes_not_overwrites() {
+        let appended = |line: &str| {
+            written(line)
+                .into_iter()
+                .filter(|(_, t)| *t == Touch::Append)
+                .map(|(p, _)| p)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(appended("echo x >> ~/.bashrc"), ["~/.bashrc"]);
+        assert_eq!(appended("echo x | tee -a f"), ["f"]);
+        assert_eq!(appended("cp -n a b"), ["b"]);
+        assert_eq!(appended("ln -s target link"), ["link"]);
+        assert_eq!(appended("ln -s /etc/passwd"), ["."]);
+        assert_eq!(appended("install -d ~/x"), ["~/x"]);
+    }
+
+    #[test]
+    fn a_move_takes_its_sources_away() {
+        assert_eq!(
+            deleted("mv ~/Documents /tmp/x"),
+            paths(&[("~/Documents", false)])
+        );
+        assert_eq!(written("mv a ~/.bashrc"), over(&["~/.bashrc"]));
+        assert_eq!(
+            deleted("mv -t /tmp a b"),
+            paths(&[("a", false), ("b", false)])
+        );
+        assert!(deleted("mv onlyone").is_empty());
+        assert!(deleted("cp a b").is_empty());
+    }
+
+    #[test]
+    fn code_writes_arrive_as_tee() {
+        assert_eq!(
+            written(
+                "python3 -c 'import os; open(os.path.expanduser(\"~/.bashrc\"), \"w\").write(\"x\")'"
+            ),
+            over(&["~/.bashrc"])
+        );
     }
 
     #[test]

@@ -246,6 +246,7 @@ impl Reader {
             ast::Command::Simple(simple) => self.simple(simple, stdin),
             ast::Command::Compound(compound, redirects) => {
                 let io = self.redirects(redirects.iter().flat_map(|r| r.0.iter()));
+                self.record_redirects(&io);
                 let stdin = io.stdin.clone().unwrap_or(stdin);
                 let out = self.compound(compound, stdin);
                 self.write_files(&io, &out);
@@ -711,6 +712,7 @@ impl Reader {
         self.calls.push(name.to_owned());
         self.depth += 1;
         let body_io = self.redirects(body.1.iter().flat_map(|r| r.0.iter()));
+        self.record_redirects(&body_io);
         let stdin = body_io.stdin.clone().unwrap_or(stdin);
         let out = if self.depth >= MAX_DEPTH {
             self.opaque_line("the command nests too deeply");
@@ -955,6 +957,22 @@ impl Reader {
             }
             None => Data::Unknown,
         }
+    }
+
+    /// The file redirections of a compound command or a function body (`{ ...; } > f`,
+    /// `for ...; done > f`), which the shell opens even if nothing inside runs: recorded
+    /// as `:` with them, the command that does only that, so that filters see the files.
+    fn record_redirects(&mut self, io: &Io) {
+        if io.redirects.is_empty() {
+            return;
+        }
+        self.record(SimpleCommand {
+            program: ":".to_owned(),
+            args: Vec::new(),
+            redirects: io.redirects.clone(),
+            origin: Some("the redirections of a compound command".to_owned()),
+            dir: None,
+        });
     }
 
     /// Files the redirections write: their text is `out` when known.
