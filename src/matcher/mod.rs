@@ -378,18 +378,27 @@ impl<'a> Subject<'a> {
         // Placing looks at the environment and the file system: only when there is
         // something to place.
         let places = self.places.get_or_init(|| places::Where::of(self.ctx));
-        let dir = command.dir.as_deref();
-        let place = |d: &shell::effects::PathTouch<'_>| match d.inside {
-            true => places.place_inside(dir, d.path),
-            false => match places.place(dir, d.path) {
-                // A write cannot replace the workspace, a directory: `cp x .` writes in it.
-                places::Place::WorkspaceRoot
-                    if matches!(d.touch, Touch::Overwrite | Touch::Append) =>
-                {
-                    places.place_inside(dir, d.path)
-                }
-                place => place,
-            },
+        let place = |d: &shell::effects::PathTouch<'_>| {
+            // `tar -C DIR`: relative to DIR, itself relative to the command's directory.
+            let dir = match (d.base, command.dir.as_deref()) {
+                (Some(base), _) if base.starts_with(['/', '~']) => Some(base.to_owned()),
+                (Some(base), Some(dir)) => Some(format!("{dir}/{base}")),
+                (Some(_), None) => None,
+                (None, dir) => dir.map(str::to_owned),
+            };
+            let dir = dir.as_deref();
+            match d.inside {
+                true => places.place_inside(dir, d.path),
+                false => match places.place(dir, d.path) {
+                    // A write cannot replace the workspace, a directory: `cp x .` writes in it.
+                    places::Place::WorkspaceRoot
+                        if matches!(d.touch, Touch::Overwrite | Touch::Append) =>
+                    {
+                        places.place_inside(dir, d.path)
+                    }
+                    place => place,
+                },
+            }
         };
         wanted.iter().all(|(want, touch, tree)| {
             want.as_ref().is_none_or(|want| {

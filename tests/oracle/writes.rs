@@ -6,15 +6,16 @@
 //! `deletes` filters place, so a write the reader does not name is a write no place rule
 //! can stop.
 
-use hookgate::matcher::shell::CommandLine;
 use hookgate::matcher::shell::effects::touches;
+use hookgate::matcher::shell::{CommandLine, SUBSTITUTION};
 
 use super::compare::{directories, path_covered};
 use super::paths::{expand_home, resolve};
 use super::sandbox::{HOME, WORK};
 use super::{Case, Event, Verdict, check_all};
 
-/// Ways to write `{T}`, each a complete line.
+/// Ways to write `{T}`, each a complete line. The sandbox's `/tmp` is not the line's to
+/// write, so what a line makes goes in the work tree.
 const WRITERS: &[&str] = &[
     "echo x > {T}",
     "echo x >> {T}",
@@ -39,7 +40,7 @@ const WRITERS: &[&str] = &[
     "cp README.md {T}",
     "cp -f -- README.md {T}",
     "mv notes.md {T}",
-    "mv {T} /tmp/moved",
+    "mv {T} moved.txt",
     "install -m 644 README.md {T}",
     "ln -sf README.md {T}",
     "shred -n 1 {T}",
@@ -47,6 +48,8 @@ const WRITERS: &[&str] = &[
     "sort -k1 -o{T} a.txt",
     "env LC_ALL=C sort -u -o {T} b.txt",
     "timeout 5 cp README.md {T}",
+    "tar -cf a.tar --remove-files {T}",
+    "tar --create --file=a.tar --rem {T}",
 ];
 
 /// The planted files written, as a line may spell them.
@@ -62,7 +65,9 @@ const AFTER_CD: &[&str] = &[
     "cd ~ && echo x > .bashrc",
     "cd src; sed -i s/a/b/ lib.rs",
     "cd .. && cp project/README.md .ssh/known_hosts",
-    "cd ~/.ssh && mv known_hosts /tmp/k",
+    "cd ~/.ssh && mv known_hosts k",
+    "tar -C ~ -cf project/a.tar --remove-files .bashrc",
+    "tar -C src -C .. -cf ../a.tar --remove-files README.md",
 ];
 
 fn lines() -> Vec<String> {
@@ -111,7 +116,19 @@ fn named(line: &CommandLine) -> Vec<String> {
             None => dirs.clone(),
         };
         for t in touches(c) {
+            // A path or directory not known stands for any path, as in the main comparison.
+            if t.path.contains(SUBSTITUTION) || t.base.is_some_and(|b| b.contains(SUBSTITUTION)) {
+                out.push("/".to_owned());
+                continue;
+            }
             let path = expand_home(t.path);
+            let bases = match t.base {
+                Some(base) => bases
+                    .iter()
+                    .map(|b| resolve(b, &expand_home(base)))
+                    .collect(),
+                None => bases.clone(),
+            };
             out.extend(bases.iter().map(|b| resolve(b, &path)));
         }
     }

@@ -33,6 +33,9 @@ pub struct PathTouch<'a> {
     /// Whether what is touched is inside the path rather than the path itself (`rsync
     /// --delete SRC DIR`, `rsync SRC DIR`).
     pub inside: bool,
+    /// The directory a relative `path` is relative to, when the command changes it (`tar
+    /// -C DIR`); itself relative to the command's directory unless absolute.
+    pub base: Option<&'a str>,
 }
 
 impl<'a> PathTouch<'a> {
@@ -42,6 +45,7 @@ impl<'a> PathTouch<'a> {
             path,
             recursive: false,
             inside: false,
+            base: None,
         }
     }
 }
@@ -105,22 +109,27 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             each(touch, false, operands_after(args, "ns"))
         }
         // `rsync SRC... DEST`: DEST is written into, and with `--delete...` what it holds
-        // beyond SRC goes. A remote DEST (`host:dir`, `rsync://`) is not on this machine.
+        // beyond SRC goes; `--remove-source-files` deletes the files it sent. A remote
+        // path (`host:dir`, `rsync://`) is not on this machine.
         "rsync" => {
-            let Some(dest) = operands(args).last().filter(|d| is_local(d)) else {
-                return Vec::new();
-            };
-            let mut out = vec![PathTouch {
-                recursive: true,
-                inside: true,
-                ..PathTouch::new(Touch::Overwrite, dest)
-            }];
-            if args.iter().any(|a| a.starts_with("--delete")) {
-                out.push(PathTouch {
+            let all: Vec<&str> = operands(args).collect();
+            let mut out = Vec::new();
+            if args.iter().any(|a| a == "--remove-source-files")
+                && let Some((_, sources)) = all.split_last()
+            {
+                let local = sources.iter().copied().filter(|s| is_local(s));
+                out.extend(each(Touch::Delete, false, local));
+            }
+            if let Some(dest) = all.last().copied().filter(|d| is_local(d)) {
+                let into = |touch| PathTouch {
                     recursive: true,
                     inside: true,
-                    ..PathTouch::new(Touch::Delete, dest)
-                });
+                    ..PathTouch::new(touch, dest)
+                };
+                out.push(into(Touch::Overwrite));
+                if args.iter().any(|a| a.starts_with("--delete")) {
+                    out.push(into(Touch::Delete));
+                }
             }
             out
         }
@@ -134,6 +143,27 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .into_iter()
             .collect(),
         "cp" | "mv" | "install" | "ln" => copies(command),
+        // Archivers that delete what they archived: `tar --remove-files` (GNU tar takes
+        // any unambiguous abbreviation, down to `--rem`), `zip -m`, `7z a -sdel`.
+        "tar" | "gtar"
+            if args
+                .iter()
+                .any(|a| a.len() >= 5 && "--remove-files".starts_with(a.as_str())) =>
+        {
+            tar_removes(args)
+        }
+        "zip" if options(args).any(|o| o == "--move" || is_short(o, 'm')) => {
+            let recursive = options(args)
+                .any(|o| o == "--recurse-paths" || is_short(o, 'r') || is_short(o, 'R'));
+            each(
+                Touch::Delete,
+                recursive,
+                operands_after(args, "bntxiPOZs").skip(1),
+            )
+        }
+        "7z" | "7za" | "7zz" | "7zr" if args.iter().any(|a| a == "-sdel") => {
+            each(Touch::Delete, true, operands(args).skip(2))
+        }
         "truncate" => each(Touch::Overwrite, false, operands_after(args, "sr")),
         "tee" => {
             let append = options(args).any(|o| o == "--append" || is_short(o, 'a'));
@@ -242,6 +272,79 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
         out.extend(sources.iter().map(|s| PathTouch::new(Touch::Delete, s)));
     }
     out
+}
+
+/// What `tar --remove-files` deletes: the files it archives, each relative to the `-C DIR`
+/// before it. Files listed in a file (`-T`, `--files-from`) are not known: a delete in an
+/// unknown place.
+fn tar_removes(args: &[String]) -> Vec<PathTouch<'_>> {
+    // Short options that take a value, in a bundle or in the old style (`tar cfC a.tar d`).
+    const WITH_VALUE: &str = "fCbLgKNTVXH";
+    let unknown = || PathTouch::new(Touch::Delete, super::SUBSTITUTION);
+    let mut out = Vec::new();
+    let mut base: Option<&str> = None;
+    let mut values: Vec<char> = Vec::new();
+    let mut iter = args.iter().enumerate();
+    while let Some((k, a)) = iter.next() {
+        if let Some(letter) = values.pop() {
+            match letter {
+                'C' => base = change_dir(base, Some(a.as_str())),
+                'T' => out.push(unknown()),
+                _ => {}
+            }
+            continue;
+        }
+        if k == 0 && !a.starts_with('-') && a.chars().all(|c| c.is_ascii_alphabetic()) {
+            // The old style: each letter that takes a value takes the next argument.
+            values = a
+                .chars()
+                .filter(|c| WITH_VALUE.contains(*c))
+                .rev()
+                .collect();
+        } else if let Some(long) = a.strip_prefix("--") {
+            let (name, value) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            let is = |full: &str| name.len() >= 3 && full.starts_with(name);
+            if is("directory") {
+                base = change_dir(base, value.or_else(|| iter.next().map(|(_, v)| v.as_str())));
+            } else if is("files-from") {
+                out.push(unknown());
+            }
+            if value.is_none() && (is("files-from") || is("file") || is("exclude")) {
+                iter.next();
+            }
+        } else if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) {
+            if let Some((i, c)) = bundle.char_indices().find(|(_, c)| WITH_VALUE.contains(*c)) {
+                let glued = &bundle[i + c.len_utf8()..];
+                let value = match glued.is_empty() {
+                    true => iter.next().map(|(_, v)| v.as_str()),
+                    false => Some(glued),
+                };
+                match c {
+                    'C' => base = change_dir(base, value),
+                    'T' => out.push(unknown()),
+                    _ => {}
+                }
+            }
+        } else {
+            out.push(PathTouch {
+                recursive: true,
+                base,
+                ..PathTouch::new(Touch::Delete, a)
+            });
+        }
+    }
+    out
+}
+
+/// tar's directory after `-C DIR`: a relative DIR after another `-C` is relative to that one
+/// (`-C src -C ..`), a path this reader does not build: unknown.
+fn change_dir<'a>(base: Option<&'a str>, dir: Option<&'a str>) -> Option<&'a str> {
+    match (base, dir) {
+        (Some(_), Some(d)) if !d.starts_with(['/', '~']) => Some(super::SUBSTITUTION),
+        (_, dir) => dir,
+    }
 }
 
 /// `sed -i` (`--in-place`, `-i.bak`, `-ni`): the files it edits. The script is the first
@@ -589,6 +692,45 @@ mod tests {
         );
         assert!(deleted("mv onlyone").is_empty());
         assert!(deleted("cp a b").is_empty());
+    }
+
+    #[test]
+    fn archivers_that_delete_what_they_archive() {
+        assert_eq!(
+            deleted("tar -czf /tmp/a.tgz --remove-files ~/Documents notes"),
+            paths(&[("~/Documents", true), ("notes", true)])
+        );
+        assert_eq!(
+            deleted("tar cfz /tmp/a.tgz --rem src"),
+            paths(&[("src", true)])
+        );
+        assert!(deleted("tar -czf /tmp/a.tgz ~/Documents").is_empty());
+        let read = crate::matcher::shell::parse("tar -C ~ -cf /tmp/a.tar --remove-files Documents");
+        let touched = touches(&read.commands[0]);
+        assert_eq!(touched[0].path, "Documents");
+        assert_eq!(touched[0].base, Some("~"));
+        // `-C a -C ..` is `a/..`: a directory this reader does not build is unknown.
+        let read = crate::matcher::shell::parse("tar -C src -C .. -cf a.tar --remove-files x");
+        let touched = touches(&read.commands[0]);
+        assert_eq!(touched[0].base, Some(crate::matcher::shell::SUBSTITUTION));
+        // Files listed in a file are not known.
+        assert_eq!(
+            deleted("tar --files-from list.txt -cf a.tar --remove-files"),
+            paths(&[(crate::matcher::shell::SUBSTITUTION, false)])
+        );
+        assert_eq!(
+            deleted("zip -rm /tmp/x.zip ~/Documents"),
+            paths(&[("~/Documents", true)])
+        );
+        assert!(deleted("zip -r /tmp/x.zip ~/Documents").is_empty());
+        assert_eq!(
+            deleted("7z a -sdel /tmp/x.7z ~/Pictures"),
+            paths(&[("~/Pictures", true)])
+        );
+        assert_eq!(
+            deleted("rsync -a --remove-source-files ~/Music/ host:/backup/"),
+            paths(&[("~/Music/", false)])
+        );
     }
 
     #[test]

@@ -552,6 +552,8 @@ impl Reader {
             .filter_map(|a| self.assignment(a, fields.is_empty()))
             .collect();
         if fields.is_empty() {
+            // `> f` alone still opens (and truncates) f.
+            self.record_redirects(&io);
             self.write_files(&io, &Data::Nothing);
             return Data::Nothing;
         }
@@ -959,8 +961,9 @@ impl Reader {
         }
     }
 
-    /// The file redirections of a compound command or a function body (`{ ...; } > f`,
-    /// `for ...; done > f`), which the shell opens even if nothing inside runs: recorded
+    /// The file redirections of a compound command, a function body or a command with no
+    /// words (`{ ...; } > f`, `for ...; done > f`, `> f`), which the shell opens even if
+    /// nothing runs: recorded
     /// as `:` with them, the command that does only that, so that filters see the files.
     fn record_redirects(&mut self, io: &Io) {
         if io.redirects.is_empty() {
@@ -970,7 +973,7 @@ impl Reader {
             program: ":".to_owned(),
             args: Vec::new(),
             redirects: io.redirects.clone(),
-            origin: Some("the redirections of a compound command".to_owned()),
+            origin: Some("redirections with no command of their own".to_owned()),
             dir: None,
         });
     }

@@ -233,6 +233,10 @@ pub(super) fn run(
         "npx" | "bunx" | "pnpx" => package_runner(r, row, args, 0),
         "npm" | "pnpm" | "yarn" => match t.first().map(String::as_str) {
             Some("exec" | "x" | "dlx") => package_runner(r, row, &args[1..], 0),
+            Some("pkg" | "set-script") => {
+                package_scripts(r, args);
+                Data::Unknown
+            }
             _ => Data::Unknown,
         },
         "docker" | "podman" | "nerdctl" => container(r, args),
@@ -380,6 +384,44 @@ fn code_value(r: &mut Reader, v: Value) {
         }
         Value::Unknown => {
             r.opaque("the command runs code that comes from a value not known before it runs")
+        }
+    }
+}
+
+/// `npm pkg set scripts.NAME=CODE` and `npm set-script NAME CODE` write a package script,
+/// which `npm run NAME` (or `npm test`, or an install hook) hands to `sh -c`: the code is
+/// read as what the line sets up to run.
+fn package_scripts(r: &mut Reader, args: &[Field]) {
+    let set_script = args.first().is_some_and(|a| a.text == "set-script");
+    let script_key = |a: &Field| {
+        a.text.starts_with("scripts")
+            // A value not known could be a `scripts.` key, unless its key is known.
+            || (a.unknown
+                && a.text
+                    .split_once('=')
+                    .is_none_or(|(key, _)| key.contains(crate::matcher::shell::SUBSTITUTION)))
+    };
+    let codes: Vec<&Field> = if set_script {
+        let operands = args.iter().skip(1).filter(|a| !a.text.starts_with('-'));
+        operands.skip(1).take(1).collect()
+    } else if args.get(1).is_some_and(|a| a.text == "set") {
+        args.iter().skip(2).filter(|a| script_key(a)).collect()
+    } else {
+        Vec::new()
+    };
+    for field in codes {
+        if field.unknown {
+            r.opaque("the command sets a package script from a value not known before it runs");
+            continue;
+        }
+        let code = match set_script {
+            true => Some(field.text.as_str()),
+            false => field.text.split_once('=').map(|(_, code)| code),
+        };
+        if let Some(code) = code {
+            r.reached("a package script set on the line".to_owned(), |r| {
+                shell_c(r, code)
+            });
         }
     }
 }
