@@ -1,10 +1,14 @@
-//! The real Gemini CLI (0.61.0) and Codex CLI (0.169.0), installed from npm by
-//! `scripts/gateways-env/install` into `$CARGO_TARGET_DIR/<gateway>-env`, wired to hookgate
-//! by `hookgate init` and run non-interactively against a loopback stand-in model server
-//! that answers the first turn with a shell tool call. A blocked command does not run (its
-//! marker file is not created) and the policy's reason reaches the model (the stand-in sees
-//! it in the next request); an allowed one runs; for Codex, an `ask` through the daemon
-//! becomes a deny that names the request, and the model's retry passes once it is approved.
+//! The real Gemini CLI (0.61.0), Codex CLI (0.169.0), opencode (1.18.33) and GitHub Copilot
+//! CLI (1.0.102), installed from npm by `scripts/gateways-env/install` into
+//! `$CARGO_TARGET_DIR/<gateway>-env`, wired to hookgate by `hookgate init` and run against a
+//! loopback stand-in model server that answers the first turn with a shell tool call. A
+//! blocked command does not run (its marker file is not created) and the policy's reason
+//! reaches the model (the stand-in sees it in the next request); an allowed one runs; a
+//! sub-agent's call (opencode's and Copilot's `task` tool) reaches hookgate as a
+//! sub-agent's. For Codex and opencode an `ask` through the daemon becomes a deny that names
+//! the request, and the model's retry passes once it is approved; for Copilot CLI it becomes
+//! Copilot's own prompt (driven in tmux), and a prompt-mode run (`-p`), where nobody can
+//! answer, refuses the call.
 //!
 //! When the npm registry cannot be reached the tests say so loudly and skip; any other
 //! install failure fails them.
@@ -91,8 +95,12 @@ struct Setup {
 
 impl Setup {
     fn new() -> Setup {
+        Setup::with_policy(POLICY)
+    }
+
+    fn with_policy(policy: &str) -> Setup {
         let dir = Dir::new();
-        dir.write("project/HOOKS.yaml", POLICY);
+        dir.write("project/HOOKS.yaml", policy);
         std::fs::create_dir_all(dir.path().join("home")).expect("home");
         Setup { dir }
     }
@@ -115,7 +123,16 @@ impl Setup {
         let mut cmd = self.dir.hookgate(&["init", gateway, "--user"]);
         cmd.args(extra)
             .env("HOME", self.home())
-            .env("CODEX_HOME", self.home().join(".codex"));
+            .env("CODEX_HOME", self.home().join(".codex"))
+            .env("COPILOT_HOME", self.home().join(".copilot"));
+        let out = run(cmd);
+        assert_eq!(code(&out), 0, "init {gateway}: {}", stderr(&out));
+    }
+
+    /// `hookgate init <gateway>` with `extra`, in the project (its own configuration there).
+    fn init_project(&self, gateway: &str, extra: &[&str]) {
+        let mut cmd = self.dir.hookgate(&["init", gateway]);
+        cmd.args(extra).current_dir(self.project());
         let out = run(cmd);
         assert_eq!(code(&out), 0, "init {gateway}: {}", stderr(&out));
     }
@@ -365,20 +382,8 @@ fn codex_asks_become_denials_that_pass_once_approved() {
     let daemon_dir = Dir::new();
     daemon_dir.write("HOOKS.yaml", POLICY);
     let daemon = Arc::new(Daemon::start(&daemon_dir, &[]));
-    let approver = Arc::clone(&daemon);
-    let approved = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let seen = Arc::clone(&approved);
-    let model = codex_model(Some(Arc::new(move |id: &str| {
-        let response = approver
-            .operator()
-            .post(approver.url(&format!("/v1/approvals/{id}")))
-            .json(&json!({ "decision": "approve" }))
-            .timeout(Duration::from_secs(10))
-            .send()
-            .expect("approve");
-        assert_eq!(response.status().as_u16(), 200, "approving {id}");
-        seen.lock().expect("lock").push(id.to_owned());
-    })));
+    let (approve, approved) = approver(&daemon);
+    let model = codex_model(Some(approve));
     let home = codex_home(&setup, &model);
     setup.init("codex", &["--daemon", &daemon.url("")]);
 
@@ -396,4 +401,642 @@ fn codex_asks_become_denials_that_pass_once_approved() {
     );
     assert_eq!(approved.lock().expect("lock").len(), 1, "one approval");
     assert!(asked.exists(), "the retry after approval did not run");
+}
+
+// ---------------------------------------------------------------------------------------
+// OpenAI chat completions: opencode's `@ai-sdk/openai-compatible` provider and Copilot CLI's
+// BYOK provider (`COPILOT_PROVIDER_BASE_URL`) both stream `/v1/chat/completions`.
+
+/// A policy rule only a sub-agent's call meets: a `subagent-marker` is refused at
+/// `subagent:tool:pre` in a session whose key matches `session`, with its own reason.
+fn subagent_rule(session: &str) -> String {
+    format!(
+        r#"  - name: no-subagent-markers
+    point: [subagent:tool:pre]
+    match: {{ tool: Bash, commandPattern: "subagent-marker", sessionPattern: "{session}" }}
+    action: block
+    onFailure: {{ action: block, message: "sub-agents refuse subagent markers (SUB-REASON-2c9)" }}
+"#
+    )
+}
+
+/// The reason a sub-agent's model must be shown.
+const SUB_REASON: &str = "SUB-REASON-2c9";
+
+/// The text of a chat message's content: a string, or parts with `text`.
+fn content_text(message: &Value) -> String {
+    match &message["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}
+
+/// One chat-completions turn whose assistant message is `delta`: streamed as server-sent
+/// events when the request asked for a stream, else one JSON completion.
+fn chat_turn(stream: bool, delta: &Value, finish: &str) -> (u16, String, String) {
+    let usage = json!({ "prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2 });
+    if !stream {
+        let answer = json!({ "id": "chatcmpl-1", "object": "chat.completion", "created": 1,
+            "model": "stand-in", "usage": usage,
+            "choices": [{ "index": 0, "message": delta, "finish_reason": finish }] });
+        return (200, "application/json".into(), answer.to_string());
+    }
+    let chunk = |delta: &Value, finish: Value| {
+        json!({ "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+                "model": "stand-in",
+                "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] })
+    };
+    let mut last = chunk(&json!({}), json!(finish));
+    last["usage"] = usage;
+    let events = format!(
+        "data: {}\n\ndata: {last}\n\ndata: [DONE]\n\n",
+        chunk(delta, Value::Null)
+    );
+    (200, "text/event-stream".into(), events)
+}
+
+/// The `task` tool's arguments that start a sub-agent told to `RUN: <command>;`, in the
+/// gateway's spelling (opencode's `subagent_type`, Copilot CLI's `agent_type`).
+fn task_args(body: &Value, command: &str) -> Value {
+    let opencode = body["tools"].as_array().into_iter().flatten().any(|t| {
+        t["function"]["name"] == "task"
+            && t["function"]["parameters"]["properties"]["subagent_type"].is_object()
+    });
+    let prompt = format!("RUN: {command};");
+    if opencode {
+        json!({ "description": "delegate it", "prompt": prompt, "subagent_type": "general" })
+    } else {
+        json!({ "description": "delegate it", "prompt": prompt, "agent_type": "task",
+                "name": "runner" })
+    }
+}
+
+/// The approval request a tool result names (`... request apr_...`).
+fn request_id(result: &str) -> Option<String> {
+    let start = result.find("request apr_")? + "request ".len();
+    let id: String = result[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    Some(id)
+}
+
+/// The stand-in chat model: the prompt `RUN: <command>;` is run with the `bash` tool (both
+/// gateways call their shell tool `bash`); `DELEGATE RUN: <command>;` is handed to a
+/// sub-agent with the `task` tool, whose own first turn then runs it. When the hook's answer
+/// names an approval request, `approve` is called with its id and the same call is made
+/// again (the model's retry). Anything else (a title request, a turn after a tool result)
+/// answers "done".
+fn chat_model(approve: Option<Approve>) -> StandIn {
+    StandIn::start(Reply::With(Arc::new(move |r: &Recorded| {
+        let body: Value = serde_json::from_str(&r.body).unwrap_or(Value::Null);
+        let stream = body["stream"] == true;
+        let messages = body["messages"].as_array().cloned().unwrap_or_default();
+        let has_tool = |name: &str| {
+            body["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|t| t["function"]["name"] == name)
+        };
+        let results: Vec<String> = messages
+            .iter()
+            .filter(|m| m["role"] == "tool")
+            .map(content_text)
+            .collect();
+        let asked = messages
+            .iter()
+            .filter(|m| m["role"] == "user")
+            .map(content_text)
+            .next_back()
+            .unwrap_or_default();
+        let call = |id: &str, name: &str, args: Value| {
+            json!({ "role": "assistant", "content": null, "tool_calls": [{ "index": 0,
+                "id": id, "type": "function",
+                "function": { "name": name, "arguments": args.to_string() } }] })
+        };
+        let bash = |command: &str| json!({ "command": command, "description": "as asked" });
+        let command = command_in(&asked);
+        let retry = results.last().and_then(|r| request_id(r));
+        let turn = match (command, results.len(), retry, &approve) {
+            (Some(c), 0, _, _) if asked.contains("DELEGATE") && has_tool("task") => {
+                Some(call("call_task", "task", task_args(&body, &c)))
+            }
+            (Some(c), 0, _, _) if has_tool("bash") => Some(call("call_1", "bash", bash(&c))),
+            (Some(c), 1, Some(id), Some(approve)) => {
+                approve(&id);
+                Some(call("call_2", "bash", bash(&c)))
+            }
+            _ => None,
+        };
+        match turn {
+            Some(delta) => chat_turn(stream, &delta, "tool_calls"),
+            None => chat_turn(
+                stream,
+                &json!({ "role": "assistant", "content": "done" }),
+                "stop",
+            ),
+        }
+    })))
+}
+
+/// Whether some request to `model` carries a tool result holding `text`.
+fn model_was_told(model: &StandIn, text: &str) -> bool {
+    model.requests().iter().any(|r| {
+        let body: Value = serde_json::from_str(&r.body).unwrap_or(Value::Null);
+        body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|m| m["role"] == "tool" && content_text(m).contains(text))
+    })
+}
+
+/// An approver for `daemon`'s requests that records the ids it approved.
+fn approver(daemon: &Arc<Daemon>) -> (Approve, Arc<std::sync::Mutex<Vec<String>>>) {
+    let daemon = Arc::clone(daemon);
+    let approved = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&approved);
+    let approve: Approve = Arc::new(move |id: &str| {
+        let response = daemon
+            .operator()
+            .post(daemon.url(&format!("/v1/approvals/{id}")))
+            .json(&json!({ "decision": "approve" }))
+            .timeout(Duration::from_secs(10))
+            .send()
+            .expect("approve");
+        assert_eq!(response.status().as_u16(), 200, "approving {id}");
+        seen.lock().expect("lock").push(id.to_owned());
+    });
+    (approve, approved)
+}
+
+// ---------------------------------------------------------------------------------------
+// opencode: a custom provider (`@ai-sdk/openai-compatible`) in the project's opencode.json;
+// hookgate's plugin in .opencode/plugin/.
+
+/// The project's opencode.json: the stand-in as the only model.
+fn opencode_config(setup: &Setup, model: &StandIn) {
+    let config = json!({
+        "$schema": "https://opencode.ai/config.json",
+        "provider": { "standin": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "stand-in",
+            "options": { "baseURL": format!("{}/v1", model.url()), "apiKey": "stand-in" },
+            "models": { "m": { "name": "m", "tool_call": true } } } },
+        "model": "standin/m",
+        "share": "disabled",
+        "autoupdate": false
+    });
+    std::fs::write(setup.project().join("opencode.json"), config.to_string())
+        .expect("opencode.json");
+}
+
+/// `opencode run <prompt>` in the project, everything it keeps in the scratch home. At its
+/// first start in a project opencode installs `@ai-sdk/openai-compatible` and its plugins'
+/// `@opencode-ai/plugin` from npm (some tens of seconds).
+fn run_opencode(opencode: &Path, setup: &Setup, prompt: &str) {
+    let home = setup.home();
+    let out = Command::new(opencode)
+        .args(["run", "--print-logs"])
+        .arg(prompt)
+        .current_dir(setup.project())
+        // opencode takes its directory from $PWD, which `cargo test` sets to the repository.
+        .env("PWD", setup.project())
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        // No models.dev catalogue, update check, share link or LSP download: no network but
+        // the stand-in and npm.
+        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
+        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+        .env("OPENCODE_DISABLE_SHARE", "1")
+        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
+        .env_remove("OPENCODE_CONFIG")
+        .env_remove("OPENCODE_CONFIG_CONTENT")
+        .env_remove("OPENCODE_CONFIG_DIR")
+        .env_remove("OPENCODE_PERMISSION")
+        .env_remove("HOOKGATE_COMMAND")
+        .env_remove("OPENAI_API_KEY")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run opencode");
+    assert_eq!(
+        code(&out),
+        0,
+        "opencode: {}\n{}",
+        stdout(&out),
+        stderr(&out)
+    );
+}
+
+#[test]
+fn opencode_blocks_with_the_reason_and_runs_what_is_allowed() {
+    let Some(opencode) = program("opencode", "opencode") else {
+        return;
+    };
+    let setup = Setup::with_policy(&format!(
+        "{POLICY}{}",
+        subagent_rule("^opencode:ses_[A-Za-z0-9]+:subagent:ses_[A-Za-z0-9]+$")
+    ));
+    let model = chat_model(None);
+    opencode_config(&setup, &model);
+    let policy = setup.project().join("HOOKS.yaml");
+    setup.init_project("opencode", &["--config", &policy.to_string_lossy()]);
+    assert!(
+        setup
+            .project()
+            .join(".opencode/plugin/hookgate.js")
+            .is_file()
+    );
+
+    let blocked = setup.marker("blocked-marker");
+    run_opencode(
+        &opencode,
+        &setup,
+        &format!("RUN: touch {};", blocked.display()),
+    );
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("blocked-marker")),
+        "opencode never asked the stand-in"
+    );
+    assert!(!blocked.exists(), "the blocked command ran");
+    assert!(
+        model_was_told(&model, REASON),
+        "the model never saw the reason: {:?}",
+        model.requests()
+    );
+
+    let allowed = setup.marker("allowed-marker");
+    run_opencode(
+        &opencode,
+        &setup,
+        &format!("RUN: touch {};", allowed.display()),
+    );
+    assert!(allowed.exists(), "the allowed command did not run");
+
+    // A sub-agent (the `task` tool) runs the command: the plugin finds the parent session,
+    // so the call is evaluated at subagent:tool:pre under opencode:<parent>:subagent:<child>.
+    let delegated = setup.marker("subagent-marker");
+    run_opencode(
+        &opencode,
+        &setup,
+        &format!("DELEGATE RUN: touch {};", delegated.display()),
+    );
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("\"call_task\"")),
+        "the sub-agent was never started"
+    );
+    assert!(!delegated.exists(), "the sub-agent's blocked command ran");
+    assert!(
+        model_was_told(&model, SUB_REASON),
+        "the sub-agent's model never saw the reason: {:?}",
+        model.requests()
+    );
+}
+
+#[test]
+fn opencode_asks_become_denials_that_pass_once_approved() {
+    let Some(opencode) = program("opencode", "opencode") else {
+        return;
+    };
+    let setup = Setup::new();
+    let daemon_dir = Dir::new();
+    daemon_dir.write("HOOKS.yaml", POLICY);
+    let daemon = Arc::new(Daemon::start(&daemon_dir, &[]));
+    let (approve, approved) = approver(&daemon);
+    let model = chat_model(Some(approve));
+    opencode_config(&setup, &model);
+    setup.init_project("opencode", &["--daemon", &daemon.url("")]);
+
+    let asked = setup.marker("asked-marker");
+    run_opencode(
+        &opencode,
+        &setup,
+        &format!("RUN: touch {};", asked.display()),
+    );
+    assert!(
+        model_was_told(&model, "hookgate approvals approve apr_"),
+        "the deny must say where to approve: {:?}",
+        model.requests()
+    );
+    assert_eq!(approved.lock().expect("lock").len(), 1, "one approval");
+    assert!(asked.exists(), "the retry after approval did not run");
+}
+
+// ---------------------------------------------------------------------------------------
+// GitHub Copilot CLI: BYOK (`COPILOT_PROVIDER_BASE_URL`) with `COPILOT_OFFLINE=true`, so no
+// GitHub account, token or network; personal hooks in $COPILOT_HOME/hooks, project hooks in
+// .github/hooks (read once the folder is trusted).
+
+/// The installed Copilot CLI and the directory its native binary unpacks its JavaScript
+/// into (once, here, rather than into every scratch home at each start).
+fn copilot() -> Option<(PathBuf, PathBuf)> {
+    static UNPACKING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let copilot = program("copilot", "copilot")?;
+    let cache = target_dir().join("copilot-env/pkg-cache");
+    let _one_at_a_time = UNPACKING.lock().unwrap_or_else(|e| e.into_inner());
+    let home = Dir::new();
+    let out = Command::new(&copilot)
+        .arg("--version")
+        .env("COPILOT_PKG_CACHE_HOME", &cache)
+        .env("COPILOT_AUTO_UPDATE", "false")
+        .env("HOME", home.path())
+        .env("COPILOT_HOME", home.path().join(".copilot"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("run copilot --version");
+    assert_eq!(code(&out), 0, "copilot --version: {}", stderr(&out));
+    assert!(stdout(&out).contains("1.0.102"), "{}", stdout(&out));
+    Some((copilot, cache))
+}
+
+/// The environment every Copilot CLI run gets: the stand-in as a BYOK provider, offline,
+/// everything it keeps in the scratch home.
+fn copilot_env(cmd: &mut Command, setup: &Setup, model: &StandIn, cache: &Path) {
+    cmd.current_dir(setup.project())
+        .env("PWD", setup.project())
+        .env("HOME", setup.home())
+        .env("COPILOT_HOME", setup.home().join(".copilot"))
+        .env("COPILOT_PKG_CACHE_HOME", cache)
+        .env("COPILOT_OFFLINE", "true")
+        .env("COPILOT_PROVIDER_BASE_URL", format!("{}/v1", model.url()))
+        .env("COPILOT_PROVIDER_API_KEY", "stand-in")
+        .env("COPILOT_MODEL", "gpt-4.1")
+        .env("COPILOT_AUTO_UPDATE", "false")
+        .env_remove("COPILOT_PROVIDER_TYPE")
+        .env_remove("COPILOT_PROVIDER_WIRE_API")
+        .env_remove("COPILOT_ALLOW_ALL")
+        .env_remove("COPILOT_GITHUB_TOKEN")
+        .env_remove("GH_TOKEN")
+        .env_remove("GITHUB_TOKEN");
+}
+
+/// `copilot -p <prompt> --allow-all-tools` (prompt mode: nobody answers a prompt).
+fn run_copilot(copilot: &Path, cache: &Path, setup: &Setup, model: &StandIn, prompt: &str) {
+    run_copilot_with(copilot, cache, setup, model, prompt, &[]);
+}
+
+fn run_copilot_with(
+    copilot: &Path,
+    cache: &Path,
+    setup: &Setup,
+    model: &StandIn,
+    prompt: &str,
+    extra: &[&str],
+) {
+    let mut cmd = Command::new(copilot);
+    cmd.args(["-p", prompt, "--allow-all-tools", "--no-auto-update"])
+        .args(extra)
+        .stdin(Stdio::null());
+    copilot_env(&mut cmd, setup, model, cache);
+    let out = cmd.output().expect("run copilot");
+    assert_eq!(code(&out), 0, "copilot: {}\n{}", stdout(&out), stderr(&out));
+}
+
+#[test]
+fn copilot_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
+    let Some((copilot, cache)) = copilot() else {
+        return;
+    };
+    // The session's id is chosen here (--session-id), so the policy can name the parent in
+    // the key a sub-agent's call must have.
+    let session = "5e55a0e1-0000-4000-8000-00000000c0de";
+    let setup = Setup::with_policy(&format!(
+        "{POLICY}{}",
+        subagent_rule(&format!("^copilot:{session}:subagent:[0-9a-f-]+$"))
+    ));
+    let model = chat_model(None);
+    // Personal hooks ($COPILOT_HOME/hooks): read in a folder nobody trusted yet.
+    let policy = setup.project().join("HOOKS.yaml");
+    setup.init("copilot", &["--config", &policy.to_string_lossy()]);
+    assert!(setup.home().join(".copilot/hooks/hookgate.json").is_file());
+
+    let blocked = setup.marker("blocked-marker");
+    let prompt = format!("RUN: touch {};", blocked.display());
+    run_copilot(&copilot, &cache, &setup, &model, &prompt);
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("blocked-marker")),
+        "copilot never asked the stand-in"
+    );
+    assert!(!blocked.exists(), "the blocked command ran");
+    assert!(
+        model_was_told(&model, REASON),
+        "the model never saw the reason: {:?}",
+        model.requests()
+    );
+
+    let allowed = setup.marker("allowed-marker");
+    let prompt = format!("RUN: touch {};", allowed.display());
+    run_copilot(&copilot, &cache, &setup, &model, &prompt);
+    assert!(allowed.exists(), "the allowed command did not run");
+
+    // A sub-agent (the `task` tool): Copilot sends the sub-agent's id as `sessionId` and the
+    // parent as `parentAgentId`; the key must be copilot:<session>:subagent:<agent>.
+    let delegated = setup.marker("subagent-marker");
+    let prompt = format!("DELEGATE RUN: touch {};", delegated.display());
+    run_copilot_with(
+        &copilot,
+        &cache,
+        &setup,
+        &model,
+        &prompt,
+        &["--session-id", session],
+    );
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("\"call_task\"")),
+        "the sub-agent was never started"
+    );
+    assert!(!delegated.exists(), "the sub-agent's blocked command ran");
+    assert!(
+        model_was_told(&model, SUB_REASON),
+        "the sub-agent's model never saw the reason: {:?}",
+        model.requests()
+    );
+}
+
+/// A private tmux server (its own socket) running one program in a 160x50 pane.
+struct Tmux {
+    socket: PathBuf,
+}
+
+impl Tmux {
+    fn start(socket: PathBuf, script: &Path) -> Tmux {
+        let tmux = Tmux { socket };
+        let out = tmux
+            .command()
+            .args(["new-session", "-d", "-x", "160", "-y", "50"])
+            .arg(script)
+            .output()
+            .unwrap_or_else(|e| panic!("tmux cannot be run ({e}); scripts/test installs it"));
+        assert_eq!(code(&out), 0, "tmux new-session: {}", stderr(&out));
+        tmux
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.arg("-S").arg(&self.socket).stdin(Stdio::null());
+        cmd
+    }
+
+    fn screen(&self) -> String {
+        let out = self
+            .command()
+            .args(["capture-pane", "-p", "-J"])
+            .output()
+            .expect("tmux capture-pane");
+        stdout(&out)
+    }
+
+    /// The screen once it shows `text`; panics (with the screen) after `within`.
+    fn wait_for(&self, text: &str, within: Duration) -> String {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the screen never showed {text:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let out = self
+            .command()
+            .arg("send-keys")
+            .args(keys)
+            .output()
+            .expect("tmux send-keys");
+        assert_eq!(code(&out), 0, "tmux send-keys: {}", stderr(&out));
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.command().arg("kill-server").output();
+    }
+}
+
+/// `s` quoted for sh.
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[test]
+fn copilot_cli_asks_with_its_own_prompt() {
+    let Some((copilot, cache)) = copilot() else {
+        return;
+    };
+    let setup = Setup::new();
+    let model = chat_model(None);
+    // Project hooks (.github/hooks/hookgate.json), read once the folder is trusted.
+    let policy = setup.project().join("HOOKS.yaml");
+    setup.init_project("copilot", &["--config", &policy.to_string_lossy()]);
+    assert!(
+        setup
+            .project()
+            .join(".github/hooks/hookgate.json")
+            .is_file()
+    );
+
+    // Prompt mode: nobody can answer Copilot's prompt, so Copilot refuses the call and the
+    // model is told why.
+    let refused = setup.marker("asked-marker-p");
+    let prompt = format!("RUN: touch {};", refused.display());
+    run_copilot_with(
+        &copilot,
+        &cache,
+        &setup,
+        &model,
+        &prompt,
+        &["--trust-folder"],
+    );
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("asked-marker-p")),
+        "copilot never asked the stand-in"
+    );
+    assert!(!refused.exists(), "an ask ran with nobody to answer it");
+    assert!(
+        model_was_told(&model, "asked markers need a human"),
+        "the model never saw the ask's reason: {:?}",
+        model.requests()
+    );
+
+    // Interactive, in a terminal: the ask is Copilot's own "Hook permission request" with
+    // the policy's reason; answering Yes runs the call.
+    let asked = setup.marker("asked-marker");
+    let mut probe = Command::new("true");
+    copilot_env(&mut probe, &setup, &model, &cache);
+    let mut script = String::from("#!/bin/sh\n");
+    script.push_str(&format!(
+        "cd {}\n",
+        sh_quote(&setup.project().to_string_lossy())
+    ));
+    for (key, value) in probe.get_envs() {
+        let key = key.to_string_lossy();
+        match value {
+            Some(value) => script.push_str(&format!(
+                "export {key}={}\n",
+                sh_quote(&value.to_string_lossy())
+            )),
+            None => script.push_str(&format!("unset {key}\n")),
+        }
+    }
+    script.push_str(&format!(
+        "exec {} -i {} --allow-all-tools --no-auto-update\n",
+        sh_quote(&copilot.to_string_lossy()),
+        sh_quote(&format!("RUN: touch {};", asked.display()))
+    ));
+    let script = setup.dir.write("copilot-interactive.sh", &script);
+    let mut mode = std::fs::metadata(&script).expect("script").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
+    std::fs::set_permissions(&script, mode).expect("chmod");
+
+    let tmux = Tmux::start(setup.dir.path().join("tmux.sock"), &script);
+    let within = Duration::from_secs(90);
+    tmux.wait_for("Do you trust the files in this folder?", within);
+    tmux.keys(&["Enter"]); // 1. Yes
+    let screen = tmux.wait_for("Hook permission request", within);
+    assert!(
+        screen.contains("asked markers need a human"),
+        "the prompt must give the policy's reason:\n{screen}"
+    );
+    assert!(!asked.exists(), "the call ran before it was answered");
+    tmux.keys(&["Enter"]); // 1. Yes
+    let deadline = std::time::Instant::now() + within;
+    while !asked.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the approved call did not run:\n{}",
+            tmux.screen()
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    tmux.keys(&["/exit", "Enter"]);
 }

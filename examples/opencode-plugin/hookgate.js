@@ -58,6 +58,9 @@ export const HookgatePlugin = async ({ client, directory, worktree }) => {
     parents.set(sessionID, parent);
     return parent;
   }
+  // opencode names the agent in `chat.message` only (1.18.33's `tool.execute.before` input
+  // has the tool, session and call ids): remember it per session.
+  const agents = new Map();
   const base = async (event, sessionID) => ({
     event,
     sessionID,
@@ -70,7 +73,7 @@ export const HookgatePlugin = async ({ client, directory, worktree }) => {
     "tool.execute.before": async (input, output) => {
       const answer = ask({
         ...(await base("tool.execute.before", input.sessionID)),
-        agent: input.agent,
+        agent: input.agent ?? agents.get(input.sessionID),
         tool: input.tool,
         args: output.args,
       });
@@ -91,7 +94,12 @@ export const HookgatePlugin = async ({ client, directory, worktree }) => {
         .filter((p) => p.type === "text")
         .map((p) => p.text)
         .join("\n");
-      const answer = ask({ ...(await base("chat.message", input.sessionID)), prompt });
+      if (input.agent) agents.set(input.sessionID, input.agent);
+      const answer = ask({
+        ...(await base("chat.message", input.sessionID)),
+        agent: input.agent,
+        prompt,
+      });
       if (answer.decision !== "allow") {
         throw new Error(answer.reason || "Blocked by hookgate policy");
       }

@@ -3,9 +3,11 @@
 //!
 //! Copilot CLI's payload does not name its event, so the hook command names it:
 //! `hookgate hook --gateway copilot --event preToolUse` (the route takes `?event=`); a
-//! payload that names one (`hook_event_name` or `hookEventName`) wins. `toolArgs` arrives as a
-//! JSON string. `preToolUse` answers `permissionDecision: allow|deny|ask` with
-//! `permissionDecisionReason`. Session key: `copilot:<sessionId>` when Copilot sends one.
+//! payload that names one (`hook_event_name` or `hookEventName`) wins. `toolArgs` is a JSON
+//! string in the documentation and an object from Copilot CLI 1.0.102: both are read.
+//! `preToolUse` answers `permissionDecision: allow|deny|ask` with
+//! `permissionDecisionReason`. Session key: `copilot:<sessionId>` when Copilot sends one; in
+//! a sub-agent, `copilot:<parentAgentId>:subagent:<agentId>`.
 
 use serde_json::{Map, Value, json};
 
@@ -24,10 +26,19 @@ pub fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError>
         .or_else(|| non_empty(&fields, "hookEventName"))
         .or_else(|| given.map(str::to_owned))
         .unwrap_or_default();
+    let agent = non_empty(&fields, "agentId").or_else(|| non_empty(&fields, "agent_id"));
+    // Inside a sub-agent (its `task` tool) Copilot CLI 1.0.102 sends the sub-agent's own id
+    // as `sessionId` too, and the session that started it as `parentAgentId`: the key is
+    // the parent's, so it reads `copilot:<parent>:subagent:<agentId>` as for every gateway.
+    let parent = non_empty(&fields, "parentAgentId")
+        .or_else(|| non_empty(&fields, "parent_agent_id"))
+        .filter(|_| agent.is_some());
     let caller = Caller {
         gateway: "copilot",
-        session: non_empty(&fields, "sessionId").or_else(|| non_empty(&fields, "session_id")),
-        agent: non_empty(&fields, "agentId").or_else(|| non_empty(&fields, "agent_id")),
+        session: parent.or_else(|| {
+            non_empty(&fields, "sessionId").or_else(|| non_empty(&fields, "session_id"))
+        }),
+        agent,
     };
     let point = match name.as_str() {
         "preToolUse" => caller.tool_point(true),
@@ -161,5 +172,33 @@ mod tests {
             parse(br#"{"toolName":"bash"}"#, None),
             Err(PayloadError::UnknownEvent(_))
         ));
+    }
+
+    /// Payloads Copilot CLI 1.0.102 sent hookgate in tests/gateways_real.rs: `toolArgs` is
+    /// an object, and a sub-agent's call names itself as `sessionId`.
+    #[test]
+    fn real_payloads_read() {
+        let e = parse(
+            br#"{"sessionId":"f295","timestamp":1795805827803,"cwd":"/w/app","toolName":"bash","toolArgs":{"command":"touch m1","description":"as asked"}}"#,
+            Some("preToolUse"),
+        )
+        .unwrap();
+        assert_eq!(e.point, Point::TurnToolPre);
+        assert_eq!(e.context.session_key, "copilot:f295");
+        assert_eq!(e.context.command_subject(), "touch m1");
+        let e = parse(
+            br#"{"sessionId":"725d","timestamp":1795805828235,"cwd":"/w/app","toolName":"bash","toolArgs":{"command":"touch m1","description":"as asked"},"agentId":"725d","agentType":"task","parentAgentId":"f295"}"#,
+            Some("preToolUse"),
+        )
+        .unwrap();
+        assert_eq!(e.point, Point::SubagentToolPre);
+        assert_eq!(e.context.session_key, "copilot:f295:subagent:725d");
+        let e = parse(
+            br#"{"sessionId":"f295","cwd":"/w/app","agentId":"725d","agentType":"task","agentName":"task","response":"done","stopReason":"end_turn","stop_hook_active":false,"parentAgentId":"f295"}"#,
+            Some("subagentStop"),
+        )
+        .unwrap();
+        assert_eq!(e.point, Point::SubagentPost);
+        assert_eq!(e.context.session_key, "copilot:f295:subagent:725d");
     }
 }

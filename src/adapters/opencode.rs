@@ -11,6 +11,9 @@
 //! and reads `{"decision": "allow" | "block", "reason": "..."}`: the plugin throws the reason
 //! to stop the tool (opencode gives the model the error). A session with a parent is a
 //! sub-agent's (opencode's `task` tool): session key `opencode:<parent>:subagent:<session>`.
+//! opencode 1.18.33 does not name the agent in `tool.execute.before`; the plugin sends the one
+//! `chat.message` named for the session. Outside a git repository `worktree` is `/`, and
+//! `directory` is the workspace (both seen from the real program, tests/gateways_real.rs).
 //! The plugin cannot ask a person from `tool.execute.before`, so an `ask` becomes a block
 //! saying where to approve.
 

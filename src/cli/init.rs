@@ -27,7 +27,7 @@ pub(crate) struct Args {
     #[arg(long)]
     print: bool,
     /// Write the user's settings (e.g. ~/.gemini/settings.json) instead of the project's
-    /// (.gemini/settings.json in the current directory). Copilot CLI has project hooks only.
+    /// (.gemini/settings.json in the current directory).
     #[arg(long)]
     user: bool,
     /// The settings file to merge into (default: the gateway's, per --user).
@@ -146,13 +146,6 @@ fn default_file(gateway: Gateway, user: bool) -> Result<PathBuf, InitError> {
     if !user {
         return Ok(PathBuf::from(relative));
     }
-    if gateway == Gateway::Copilot {
-        return Err(InitError::Setup(
-            "Copilot CLI reads hooks from the repository's .github/hooks/ only; run init in \
-             the repository without --user"
-                .into(),
-        ));
-    }
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .ok_or_else(|| InitError::Setup("$HOME is not set; give --file".into()))?;
@@ -163,6 +156,12 @@ fn default_file(gateway: Gateway, user: bool) -> Result<PathBuf, InitError> {
             .filter(|h| !h.is_empty())
             .map_or_else(|| home.join(".codex"), PathBuf::from)
             .join("hooks.json"),
+        // Copilot CLI's personal hooks: $COPILOT_HOME/hooks (~/.copilot/hooks), read in every
+        // folder, trusted or not.
+        Gateway::Copilot => std::env::var_os("COPILOT_HOME")
+            .filter(|h| !h.is_empty())
+            .map_or_else(|| home.join(".copilot"), PathBuf::from)
+            .join("hooks/hookgate.json"),
         _ => home.join(relative),
     })
 }
