@@ -32,6 +32,8 @@ struct Case {
 fn workspace(root: &Path) -> String {
     std::fs::create_dir_all(root.join(".git")).expect("mkdir .git");
     std::fs::write(root.join(".gitignore"), "generated/\n*.log\n").expect(".gitignore");
+    // `generated/` ignores a directory: it must be one on disk.
+    std::fs::create_dir_all(root.join("generated")).expect("mkdir generated");
     let mut dir = root.to_path_buf();
     for level in 1..=DEPTH {
         dir = dir.join(format!("d{level}"));

@@ -102,8 +102,8 @@ pub struct Subject<'a> {
     indexes: Option<&'a PatternIndexes>,
     command_hits: OnceCell<Hits>,
     session_hits: OnceCell<Hits>,
-    /// Where paths are, for `deletes` filters.
-    places: OnceCell<places::Where>,
+    /// What each simple command deletes, writes or changes the mode of, and where.
+    placed: OnceCell<Vec<Vec<places::Placed>>>,
     on_unparseable: Unparseable,
     /// Whether this host's files are read: symlinks of paths, script files a command runs.
     host_files: HostFiles,
@@ -146,7 +146,7 @@ impl<'a> Subject<'a> {
             indexes,
             command_hits: OnceCell::new(),
             session_hits: OnceCell::new(),
-            places: OnceCell::new(),
+            placed: OnceCell::new(),
             on_unparseable,
             host_files: HostFiles::Ignore,
             links: OnceCell::new(),
@@ -346,13 +346,13 @@ impl<'a> Subject<'a> {
             let joined = joined.and_then(|j| j.get(i)).map_or("", String::as_str);
             filter.accepts(&c.program, &c.args, joined)
                 && acts(filter, c)
-                && self.touches_places(filter, c)
+                && self.touches_places(filter, i)
         }) || self.unreadable_matches()
     }
 
-    /// Whether `command` deletes, writes or changes the mode of something in the places
-    /// `filter` names (true when it names none).
-    fn touches_places(&self, filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
+    /// Whether the line's `index`th simple command deletes, writes or changes the mode of
+    /// something in the places `filter` names (true when it names none).
+    fn touches_places(&self, filter: &CommandFilter, index: usize) -> bool {
         use shell::effects::Touch;
         const DELETE: &[Touch] = &[Touch::Delete];
         const MODE: &[Touch] = &[Touch::Mode];
@@ -371,41 +371,36 @@ impl<'a> Subject<'a> {
         if wanted.iter().all(|(places, _, _)| places.is_none()) {
             return true;
         }
-        let touched = shell::effects::touches(command);
-        if touched.is_empty() {
+        let Some(placed) = self.placed().get(index) else {
             return false;
-        }
-        // Placing looks at the environment and the file system: only when there is
-        // something to place.
-        let places = self.places.get_or_init(|| places::Where::of(self.ctx));
-        let place = |d: &shell::effects::PathTouch<'_>| {
-            // `tar -C DIR`: relative to DIR, itself relative to the command's directory.
-            let dir = match (d.base, command.dir.as_deref()) {
-                (Some(base), _) if base.starts_with(['/', '~']) => Some(base.to_owned()),
-                (Some(base), Some(dir)) => Some(format!("{dir}/{base}")),
-                (Some(_), None) => None,
-                (None, dir) => dir.map(str::to_owned),
-            };
-            let dir = dir.as_deref();
-            match d.inside {
-                true => places.place_inside(dir, d.path),
-                false => match places.place(dir, d.path) {
-                    // A write cannot replace the workspace, a directory: `cp x .` writes in it.
-                    places::Place::WorkspaceRoot
-                        if matches!(d.touch, Touch::Overwrite | Touch::Append) =>
-                    {
-                        places.place_inside(dir, d.path)
-                    }
-                    place => place,
-                },
-            }
         };
         wanted.iter().all(|(want, touch, tree)| {
             want.as_ref().is_none_or(|want| {
-                touched.iter().any(|d| {
-                    touch.contains(&d.touch) && (d.recursive || !tree) && want.contains(&place(d))
+                placed.iter().any(|p| {
+                    touch.contains(&p.touch) && (p.recursive || !tree) && want.contains(&p.place)
                 })
             })
+        })
+    }
+
+    /// What each simple command of the line deletes, writes or changes the mode of, placed;
+    /// once per subject, however many hooks ask. Placing looks at the environment and the
+    /// file system, so only when some command touches a path.
+    fn placed(&self) -> &[Vec<places::Placed>] {
+        self.placed.get_or_init(|| {
+            let Some(line) = self.command_line() else {
+                return Vec::new();
+            };
+            let touched: Vec<_> = line.commands.iter().map(shell::effects::touches).collect();
+            if touched.iter().all(Vec::is_empty) {
+                return Vec::new();
+            }
+            let places = places::Where::of(self.ctx);
+            line.commands
+                .iter()
+                .zip(&touched)
+                .map(|(c, t)| places.place_touches(c.dir.as_deref(), t))
+                .collect()
         })
     }
 
@@ -425,17 +420,18 @@ impl<'a> Subject<'a> {
             return None;
         }
         let line = self.command_line()?;
-        line.commands.iter().find(|c| {
+        let (_, found) = line.commands.iter().enumerate().find(|(i, c)| {
             c.origin.is_some()
                 && (filter.command.as_ref().is_some_and(|f| {
                     f.accepts(&c.program, &c.args, &c.args.join(" "))
                         && acts(f, c)
-                        && self.touches_places(f, c)
+                        && self.touches_places(f, *i)
                 }) || filter
                     .command_pattern
                     .as_ref()
                     .is_some_and(|p| p.is_match(&c.text())))
-        })
+        })?;
+        Some(found)
     }
 
     /// Whether every named tool argument matches its regex.

@@ -6,6 +6,7 @@
 //! `.git`; the home directory and `/` are never one. Relative paths and `cd` on the line
 //! resolve against `cwd`; without one, a relative path is in an `unknown` place.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,6 +17,7 @@ use ignore::gitignore::Gitignore;
 pub use crate::config::Place;
 use crate::context::HookContext;
 use crate::matcher::paths::normalize;
+use crate::matcher::shell::effects::{PathTouch, Touch};
 
 /// Directory names whose contents a build or an install makes again.
 pub const REGENERABLE: &[&str] = &[
@@ -46,6 +48,17 @@ pub const REGENERABLE: &[&str] = &[
     "cmake-build-release",
 ];
 
+/// What a command does to a path, and where the path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    /// What the command does to it.
+    pub touch: Touch,
+    /// Whether what is below it goes too.
+    pub recursive: bool,
+    /// Where it is.
+    pub place: Place,
+}
+
 /// What paths are placed against, for one evaluation.
 #[derive(Debug, Clone, Default)]
 pub struct Where {
@@ -57,6 +70,10 @@ pub struct Where {
     ignored: Option<Arc<Gitignore>>,
     /// Whether the `.gitignore` files below the root are read from this host.
     nested: bool,
+    /// The `.gitignore` of each directory below the root looked at in this evaluation.
+    below_root: RefCell<HashMap<String, Option<Arc<Gitignore>>>>,
+    /// How many `.gitignore` matchers this evaluation has consulted (see [`MAX_CONSULTED`]).
+    consulted: Cell<usize>,
 }
 
 impl Where {
@@ -100,12 +117,49 @@ impl Where {
             temp,
             ignored: None,
             nested: false,
+            below_root: RefCell::default(),
+            consulted: Cell::new(0),
         }
     }
 
     /// The workspace, if there is one.
     pub fn workspace(&self) -> Option<&str> {
         self.workspace.as_deref()
+    }
+
+    /// Where each of a command's `touches` is, for a command running in `dir`.
+    pub fn place_touches(&self, dir: Option<&str>, touches: &[PathTouch<'_>]) -> Vec<Placed> {
+        touches
+            .iter()
+            .map(|t| {
+                // `tar -C DIR`: relative to DIR, itself relative to the command's directory.
+                let dir = match (t.base, dir) {
+                    (Some(base), _) if base.starts_with(['/', '~']) => Some(base.to_owned()),
+                    (Some(base), Some(dir)) => Some(format!("{dir}/{base}")),
+                    (Some(_), None) => None,
+                    (None, dir) => dir.map(str::to_owned),
+                };
+                let dir = dir.as_deref();
+                let place = match t.inside {
+                    true => self.place_inside(dir, t.path),
+                    false => match self.place(dir, t.path) {
+                        // A write cannot replace the workspace, a directory: `cp x .` writes
+                        // in it.
+                        Place::WorkspaceRoot
+                            if matches!(t.touch, Touch::Overwrite | Touch::Append) =>
+                        {
+                            self.place_inside(dir, t.path)
+                        }
+                        place => place,
+                    },
+                };
+                Placed {
+                    touch: t.touch,
+                    recursive: t.recursive,
+                    place,
+                }
+            })
+            .collect()
     }
 
     /// Where `path` is, for a command running in `dir` (see
@@ -224,9 +278,20 @@ impl Where {
         }
         let is_dir = self.nested && Path::new(path).is_dir();
         for dir in dirs.iter().rev() {
+            // Past the budget, what is not yet known to be ignored is taken as kept: a
+            // workspace file, which the policy guards more than a build output.
+            self.consulted.set(self.consulted.get() + 1);
+            if self.consulted.get() > MAX_CONSULTED {
+                return false;
+            }
             let ignored = match dir == root {
                 true => self.ignored.clone(),
-                false => gitignore(dir),
+                false => self
+                    .below_root
+                    .borrow_mut()
+                    .entry(dir.clone())
+                    .or_insert_with(|| gitignore(dir))
+                    .clone(),
             };
             let Some(ignored) = ignored else {
                 continue;
@@ -246,6 +311,9 @@ impl Where {
 
 /// How many directories below the workspace's root have their `.gitignore` read.
 const MAX_NESTED: usize = 16;
+/// How many `.gitignore` matchers one evaluation consults, over all its paths: a line of
+/// thousands of deep paths stays bounded.
+const MAX_CONSULTED: usize = 2048;
 
 /// How long a `.gitignore` read is trusted before its modification time is looked at again.
 const IGNORE_CHECKED_FOR: Duration = Duration::from_secs(2);
