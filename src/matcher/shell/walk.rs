@@ -175,6 +175,14 @@ impl Reader {
         false
     }
 
+    /// The variables now, to restore or join after code that may not run. Copying them is
+    /// work proportional to how many there are, so it is counted: a line that sets
+    /// thousands of variables and then branches thousands of times stays linear.
+    fn snapshot(&mut self) -> super::env::Snapshot {
+        self.steps += self.env.vars_len();
+        self.env.snapshot()
+    }
+
     /// Reads `text` as a script with `stdin` on its standard input; returns what it prints.
     pub(super) fn script(&mut self, text: &str, stdin: Data) -> Data {
         if self.depth >= MAX_DEPTH {
@@ -217,9 +225,13 @@ impl Reader {
     fn and_or(&mut self, list: &ast::AndOrList, stdin: Data) -> Data {
         let mut out = self.pipeline(&list.first, stdin.clone());
         for next in &list.additional {
+            // As in a list: past a bound the line is opaque and nothing more is read.
+            if self.exhausted() {
+                return Data::Unknown;
+            }
             let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
             // The right side may not run.
-            let before = self.env.snapshot();
+            let before = self.snapshot();
             out = out.then(self.pipeline(p, stdin.clone()));
             self.env.join(&before);
         }
@@ -233,7 +245,10 @@ impl Reader {
         // Each part of a pipeline runs in a subshell.
         let mut data = stdin;
         for command in &pipeline.seq {
-            let saved = self.env.snapshot();
+            if self.exhausted() {
+                return Data::Unknown;
+            }
+            let saved = self.snapshot();
             data = self.command(command, data);
             self.env.restore(saved);
         }
@@ -291,7 +306,7 @@ impl Reader {
         match compound {
             C::BraceGroup(g) => self.list(&g.list, stdin),
             C::Subshell(s) => {
-                let saved = self.env.snapshot();
+                let saved = self.snapshot();
                 let out = self.list(&s.list, stdin);
                 self.env.restore(saved);
                 out
@@ -316,7 +331,7 @@ impl Reader {
                 {
                     self.arithmetic_command(&e.value);
                 }
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let out = self.list(&f.body.list, stdin);
                 self.env.join(&before);
                 out
@@ -324,7 +339,7 @@ impl Reader {
             C::ForClause(f) => self.for_loop(f, stdin),
             C::CaseClause(c) => {
                 self.expand(&c.value.value);
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let mut after = before.clone();
                 let mut out = Data::Nothing;
                 for item in &c.cases {
@@ -335,14 +350,14 @@ impl Reader {
                     if let Some(body) = &item.cmd {
                         out = out.then(self.list(body, stdin.clone()));
                     }
-                    after.join_vars(&self.env.snapshot());
+                    after.join_vars(&self.snapshot());
                 }
                 self.env.restore(after);
                 out
             }
             C::IfClause(i) => {
                 let mut out = self.list(&i.condition, stdin.clone());
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let mut after = before.clone();
                 let mut has_else = false;
                 let branches = std::iter::once((None, &i.then)).chain(
@@ -359,7 +374,7 @@ impl Reader {
                         has_else = true;
                     }
                     out = out.then(self.list(body, stdin.clone()));
-                    after.join_vars(&self.env.snapshot());
+                    after.join_vars(&self.snapshot());
                 }
                 if !has_else {
                     after.join_vars(&before);
@@ -368,7 +383,7 @@ impl Reader {
                 out
             }
             C::WhileClause(w) | C::UntilClause(w) => {
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let mut out = self.list(&w.0, stdin.clone());
                 out = out.then(self.list(&w.1.list, stdin.clone()));
                 // A second pass sees the values the first leaves behind.
@@ -379,7 +394,7 @@ impl Reader {
                 out
             }
             C::Coprocess(c) => {
-                let saved = self.env.snapshot();
+                let saved = self.snapshot();
                 let out = self.command(&c.body, Data::Unknown);
                 self.env.restore(saved);
                 out
@@ -410,7 +425,7 @@ impl Reader {
                 }],
             },
         };
-        let before = self.env.snapshot();
+        let before = self.snapshot();
         let mut out = Data::Nothing;
         if fields.is_empty() {
             return out;
@@ -801,7 +816,7 @@ impl Reader {
     }
 
     fn process_substitution(&mut self, s: &ast::SubshellCommand) -> Field {
-        let saved = self.env.snapshot();
+        let saved = self.snapshot();
         self.depth += 1;
         if self.depth < MAX_DEPTH {
             self.list(&s.list, Data::Nothing);
