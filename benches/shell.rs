@@ -41,8 +41,30 @@ const SHAPES: &[(&str, &str)] = &[
     ("unterminated", "\"'\"'"),
 ];
 
+/// Shapes whose units differ, or that start with a prefix: `#` in a unit is its number, and
+/// the line ends with the last text so that it stays valid.
+const NUMBERED: &[(&str, &str, &str, &str)] = &[
+    // Each `&&` copies every variable set so far.
+    ("distinct-variables", "", "v#=1 && ", "true"),
+    // Each assignment doubles the value.
+    ("doubling", "x=0123456789; ", "x=$x$x; ", ""),
+];
+
 fn repeated(unit: &str, size: usize) -> String {
     unit.repeat(size / unit.len() + 1)[..size].to_owned()
+}
+
+fn numbered(prefix: &str, unit: &str, last: &str, size: usize) -> String {
+    let mut line = prefix.to_owned();
+    for k in 0.. {
+        let next = unit.replace('#', &k.to_string());
+        if line.len() + next.len() + last.len() > size {
+            break;
+        }
+        line.push_str(&next);
+    }
+    line.push_str(last);
+    line
 }
 
 fn shell_reader(c: &mut Criterion) {
@@ -58,6 +80,14 @@ fn shell_reader(c: &mut Criterion) {
     for (name, unit) in SHAPES {
         for size in [16 * 1024, 64 * 1024] {
             let line = repeated(unit, size.min(shell::MAX_INPUT));
+            group.bench_with_input(BenchmarkId::new(*name, size), &line, |b, line| {
+                b.iter(|| black_box(shell::parse(black_box(line))))
+            });
+        }
+    }
+    for (name, prefix, unit, last) in NUMBERED {
+        for size in [16 * 1024, 64 * 1024] {
+            let line = numbered(prefix, unit, last, size.min(shell::MAX_INPUT));
             group.bench_with_input(BenchmarkId::new(*name, size), &line, |b, line| {
                 b.iter(|| black_box(shell::parse(black_box(line))))
             });

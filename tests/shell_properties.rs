@@ -120,6 +120,12 @@ fn pathological_inputs_stay_linear_and_are_not_understood() {
         format!("{}{}", "{".repeat(n), "}".repeat(n)),
         "$'\\x".repeat(n),
         "<<E\n".repeat(n),
+        // A value doubled at each step, and thousands of variables copied at each `&&`.
+        format!("x=0123456789;{}", "x=$x$x;".repeat(n)),
+        (0..5_000)
+            .map(|k| format!("v{k}=1 && "))
+            .collect::<String>()
+            + "true",
     ];
     for input in &cases {
         let input = &input[..input.len().min(shell::MAX_INPUT)];

@@ -190,6 +190,11 @@ impl Env {
         })
     }
 
+    /// How many variables are set.
+    pub(super) fn vars_len(&self) -> usize {
+        self.vars.len()
+    }
+
     /// The names of the variables set, for `${!prefix*}`.
     pub(super) fn names(&self) -> impl Iterator<Item = &str> {
         self.vars.keys().map(String::as_str)

@@ -48,6 +48,12 @@ impl Field {
     }
 }
 
+/// Whether `raw` is one field of its own text: nothing to unquote or expand. Reading it
+/// with the word parser gives the same field.
+fn is_plain_word(raw: &str) -> bool {
+    !raw.is_empty() && !raw.contains(['$', '`', '\'', '"', '\\', '{', '~', '*', '?', '['])
+}
+
 /// Whether unquoted `text` is a pattern the shell matches against file names: a lone `[`
 /// (the `test` command) is not.
 fn is_glob(text: &str) -> bool {
@@ -130,11 +136,21 @@ impl Reader {
     pub(super) fn expand(&mut self, raw: &str) -> Vec<Field> {
         self.steps += raw.len() / 8 + 1;
         // Most words are plain text: nothing to expand, no parse needed.
-        if !raw.is_empty() && !raw.contains(['$', '`', '\'', '"', '\\', '{', '~', '*', '?', '[']) {
+        if is_plain_word(raw) {
             return vec![Field::literal(raw)];
         }
         if let Some(words) = self.braces(raw) {
-            return words.iter().flat_map(|w| self.expand_one(w)).collect();
+            // The words of `{a,b}c` are usually plain in turn.
+            return words
+                .iter()
+                .flat_map(|w| {
+                    if is_plain_word(w) {
+                        vec![Field::literal(w)]
+                    } else {
+                        self.expand_one(w)
+                    }
+                })
+                .collect();
         }
         self.expand_one(raw)
     }
@@ -165,7 +181,10 @@ impl Reader {
                                 self.opaque("a brace expression expands to too many words");
                                 return None;
                             }
-                            next.push(format!("{w}{a}"));
+                            let mut joined = String::with_capacity(w.len() + a.len());
+                            joined.push_str(w);
+                            joined.push_str(a);
+                            next.push(joined);
                         }
                     }
                     words = next;
@@ -332,6 +351,19 @@ impl Reader {
                 self.opaque("the command splits words with an unknown $IFS");
                 " \t\n".to_owned()
             }
+        };
+        // Copying a value is work proportional to its length: `x=$x$x` repeated doubles it
+        // each time, so the budget, not the memory, is what ends such a line.
+        self.steps += match &values {
+            Expansion::One(Value::Known(t)) => t.len() / 8,
+            Expansion::One(Value::Unknown) => 0,
+            Expansion::Each(items) => items
+                .iter()
+                .map(|v| match v {
+                    Value::Known(t) => t.len() / 8 + 1,
+                    Value::Unknown => 1,
+                })
+                .sum(),
         };
         b.value = true;
         self.push_expansion(values, quoted, &ifs, b);
@@ -781,7 +813,10 @@ fn brace_member(m: &word::BraceExpressionMember) -> Option<Vec<String>> {
                         let mut next = Vec::new();
                         for w in &words {
                             for a in &alternatives {
-                                next.push(format!("{w}{a}"));
+                                let mut joined = String::with_capacity(w.len() + a.len());
+                                joined.push_str(w);
+                                joined.push_str(a);
+                                next.push(joined);
                             }
                         }
                         if next.len() > MAX_BRACE_WORDS {

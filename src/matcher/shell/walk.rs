@@ -175,6 +175,14 @@ impl Reader {
         false
     }
 
+    /// The variables now, to restore or join after code that may not run. Copying them is
+    /// work proportional to how many there are, so it is counted: a line that sets
+    /// thousands of variables and then branches thousands of times stays linear.
+    fn snapshot(&mut self) -> super::env::Snapshot {
+        self.steps += self.env.vars_len();
+        self.env.snapshot()
+    }
+
     /// Reads `text` as a script with `stdin` on its standard input; returns what it prints.
     pub(super) fn script(&mut self, text: &str, stdin: Data) -> Data {
         if self.depth >= MAX_DEPTH {
@@ -217,9 +225,13 @@ impl Reader {
     fn and_or(&mut self, list: &ast::AndOrList, stdin: Data) -> Data {
         let mut out = self.pipeline(&list.first, stdin.clone());
         for next in &list.additional {
+            // As in a list: past a bound the line is opaque and nothing more is read.
+            if self.exhausted() {
+                return Data::Unknown;
+            }
             let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
             // The right side may not run.
-            let before = self.env.snapshot();
+            let before = self.snapshot();
             out = out.then(self.pipeline(p, stdin.clone()));
             self.env.join(&before);
         }
@@ -233,7 +245,10 @@ impl Reader {
         // Each part of a pipeline runs in a subshell.
         let mut data = stdin;
         for command in &pipeline.seq {
-            let saved = self.env.snapshot();
+            if self.exhausted() {
+                return Data::Unknown;
+            }
+            let saved = self.snapshot();
             data = self.command(command, data);
             self.env.restore(saved);
         }
@@ -292,7 +307,7 @@ impl Reader {
         match compound {
             C::BraceGroup(g) => self.list(&g.list, stdin),
             C::Subshell(s) => {
-                let saved = self.env.snapshot();
+                let saved = self.snapshot();
                 let out = self.list(&s.list, stdin);
                 self.env.restore(saved);
                 out
@@ -317,7 +332,7 @@ impl Reader {
                 {
                     self.arithmetic_command(&e.value);
                 }
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let out = self.list(&f.body.list, stdin);
                 self.env.join(&before);
                 out
@@ -325,7 +340,7 @@ impl Reader {
             C::ForClause(f) => self.for_loop(f, stdin),
             C::CaseClause(c) => {
                 self.expand(&c.value.value);
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let mut after = before.clone();
                 let mut out = Data::Nothing;
                 for item in &c.cases {
@@ -336,14 +351,14 @@ impl Reader {
                     if let Some(body) = &item.cmd {
                         out = out.then(self.list(body, stdin.clone()));
                     }
-                    after.join_vars(&self.env.snapshot());
+                    after.join_vars(&self.snapshot());
                 }
                 self.env.restore(after);
                 out
             }
             C::IfClause(i) => {
                 let mut out = self.list(&i.condition, stdin.clone());
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let mut after = before.clone();
                 let mut has_else = false;
                 let branches = std::iter::once((None, &i.then)).chain(
@@ -360,7 +375,7 @@ impl Reader {
                         has_else = true;
                     }
                     out = out.then(self.list(body, stdin.clone()));
-                    after.join_vars(&self.env.snapshot());
+                    after.join_vars(&self.snapshot());
                 }
                 if !has_else {
                     after.join_vars(&before);
@@ -369,7 +384,7 @@ impl Reader {
                 out
             }
             C::WhileClause(w) | C::UntilClause(w) => {
-                let before = self.env.snapshot();
+                let before = self.snapshot();
                 let mut out = self.list(&w.0, stdin.clone());
                 out = out.then(self.list(&w.1.list, stdin.clone()));
                 // A second pass sees the values the first leaves behind.
@@ -380,7 +395,7 @@ impl Reader {
                 out
             }
             C::Coprocess(c) => {
-                let saved = self.env.snapshot();
+                let saved = self.snapshot();
                 let out = self.command(&c.body, Data::Unknown);
                 self.env.restore(saved);
                 out
@@ -411,7 +426,7 @@ impl Reader {
                 }],
             },
         };
-        let before = self.env.snapshot();
+        let before = self.snapshot();
         let mut out = Data::Nothing;
         if fields.is_empty() {
             return out;
@@ -805,7 +820,7 @@ impl Reader {
     }
 
     fn process_substitution(&mut self, s: &ast::SubshellCommand) -> Field {
-        let saved = self.env.snapshot();
+        let saved = self.snapshot();
         self.depth += 1;
         if self.depth < MAX_DEPTH {
             self.list(&s.list, Data::Nothing);
