@@ -14,10 +14,8 @@ mod support;
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hdrhistogram::Histogram;
 use hookgate::{Engine, HookContext, Point, RuleGraph, config};
 use support::{CALLS, Call, Mix};
 
@@ -108,18 +106,15 @@ fn percentiles(runtime: &tokio::runtime::Runtime, cases: &[Case]) {
         "case", "hooks", "p50", "p99"
     );
     for case in cases {
-        let mut histogram = Histogram::<u64>::new(3).expect("histogram");
-        for _ in 0..SAMPLES {
-            let started = Instant::now();
+        let (p50, p99) = support::quantiles(SAMPLES, || {
             black_box(runtime.block_on(case.engine.evaluate(case.point, black_box(&case.ctx))));
-            let _ = histogram.record(started.elapsed().as_nanos() as u64);
-        }
+        });
         println!(
             "{:<28} {:>7} {:>8.2}µs {:>8.2}µs",
             case.label,
             case.n,
-            histogram.value_at_quantile(0.50) as f64 / 1000.0,
-            histogram.value_at_quantile(0.99) as f64 / 1000.0,
+            p50 / 1000.0,
+            p99 / 1000.0,
         );
     }
 }

@@ -14,10 +14,10 @@
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+
+mod support;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hdrhistogram::Histogram;
 use hookgate::{Engine, HookContext, Point, RuleGraph, config};
 
 const SAMPLES: usize = 5_000;
@@ -131,17 +131,14 @@ fn places(c: &mut Criterion) {
     group.finish();
     println!("\n{:<16} {:>10} {:>10}", "case", "p50", "p99");
     for (case, ctx) in cases.iter().zip(&contexts) {
-        let mut histogram = Histogram::<u64>::new(3).expect("histogram");
-        for _ in 0..SAMPLES {
-            let started = Instant::now();
+        let (p50, p99) = support::quantiles(SAMPLES, || {
             black_box(runtime.block_on(engine.evaluate(Point::TurnToolPre, black_box(ctx))));
-            let _ = histogram.record(started.elapsed().as_nanos() as u64);
-        }
+        });
         println!(
             "{:<16} {:>8.2}µs {:>8.2}µs",
             case.label,
-            histogram.value_at_quantile(0.50) as f64 / 1000.0,
-            histogram.value_at_quantile(0.99) as f64 / 1000.0,
+            p50 / 1000.0,
+            p99 / 1000.0
         );
     }
 }

@@ -15,10 +15,8 @@ mod support;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hdrhistogram::Histogram;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hookgate");
 const SAMPLES: usize = 200;
@@ -133,17 +131,14 @@ fn processes(c: &mut Criterion) {
 
     println!("\n{:<20} {:>10} {:>10}", "command", "p50", "p99");
     for case in &cases {
-        let mut histogram = Histogram::<u64>::new(3).expect("histogram");
-        for _ in 0..SAMPLES {
-            let started = Instant::now();
+        let (p50, p99) = support::quantiles(SAMPLES, || {
             run(case, &root);
-            let _ = histogram.record(started.elapsed().as_micros() as u64);
-        }
+        });
         println!(
             "{:<20} {:>8.2}ms {:>8.2}ms",
             case.name,
-            histogram.value_at_quantile(0.50) as f64 / 1000.0,
-            histogram.value_at_quantile(0.99) as f64 / 1000.0,
+            p50 / 1e6,
+            p99 / 1e6,
         );
     }
 }

@@ -188,6 +188,36 @@ fn run_gemini(gemini: &Path, setup: &Setup, model: &StandIn, command: &str) {
     assert_eq!(code(&out), 0, "gemini: {}\n{}", stdout(&out), stderr(&out));
 }
 
+/// The two runs every gateway's test makes, each given the command `run` sends as the
+/// user's request: `touch` of a blocked marker must reach the stand-in model, must not run,
+/// and its result must tell the model the policy's reason (`told`, in the gateway's own
+/// request shape); `touch` of an allowed marker must run.
+fn blocks_then_allows(
+    setup: &Setup,
+    model: &StandIn,
+    told: impl Fn(&StandIn) -> bool,
+    mut run: impl FnMut(&str),
+) {
+    let blocked = setup.marker("blocked-marker");
+    run(&format!("touch {}", blocked.display()));
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("blocked-marker")),
+        "the gateway never asked the stand-in"
+    );
+    assert!(!blocked.exists(), "the blocked command ran");
+    assert!(
+        told(model),
+        "the model never saw the reason: {:?}",
+        model.requests()
+    );
+    let allowed = setup.marker("allowed-marker");
+    run(&format!("touch {}", allowed.display()));
+    assert!(allowed.exists(), "the allowed command did not run");
+}
+
 #[test]
 fn gemini_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
     let Some(gemini) = program("gemini", "gemini") else {
@@ -210,32 +240,14 @@ fn gemini_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
     assert!(merged["hooks"]["BeforeTool"].is_array(), "{merged}");
 
     let model = gemini_model();
-    let blocked = setup.marker("blocked-marker");
-    run_gemini(
-        &gemini,
-        &setup,
-        &model,
-        &format!("touch {}", blocked.display()),
-    );
-    assert!(!blocked.exists(), "the blocked command ran");
-    let told = model
-        .requests()
-        .iter()
-        .any(|r| r.body.contains("functionResponse") && r.body.contains(REASON));
-    assert!(
-        told,
-        "the model never saw the reason: {:?}",
-        model.requests()
-    );
-
-    let allowed = setup.marker("allowed-marker");
-    run_gemini(
-        &gemini,
-        &setup,
-        &model,
-        &format!("touch {}", allowed.display()),
-    );
-    assert!(allowed.exists(), "the allowed command did not run");
+    let told = |m: &StandIn| {
+        m.requests()
+            .iter()
+            .any(|r| r.body.contains("functionResponse") && r.body.contains(REASON))
+    };
+    blocks_then_allows(&setup, &model, told, |command| {
+        run_gemini(&gemini, &setup, &model, command);
+    });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -345,32 +357,14 @@ fn codex_blocks_with_the_reason_and_runs_what_is_allowed() {
     let policy = setup.project().join("HOOKS.yaml");
     setup.init("codex", &["--config", &policy.to_string_lossy()]);
 
-    let blocked = setup.marker("blocked-marker");
-    run_codex(
-        &codex,
-        &setup,
-        &home,
-        &format!("touch {}", blocked.display()),
-    );
-    assert!(!blocked.exists(), "the blocked command ran");
-    let told = model
-        .requests()
-        .iter()
-        .any(|r| r.body.contains("function_call_output") && r.body.contains(REASON));
-    assert!(
-        told,
-        "the model never saw the reason: {:?}",
-        model.requests()
-    );
-
-    let allowed = setup.marker("allowed-marker");
-    run_codex(
-        &codex,
-        &setup,
-        &home,
-        &format!("touch {}", allowed.display()),
-    );
-    assert!(allowed.exists(), "the allowed command did not run");
+    let told = |m: &StandIn| {
+        m.requests()
+            .iter()
+            .any(|r| r.body.contains("function_call_output") && r.body.contains(REASON))
+    };
+    blocks_then_allows(&setup, &model, told, |command| {
+        run_codex(&codex, &setup, &home, command);
+    });
 }
 
 #[test]
@@ -657,33 +651,10 @@ fn opencode_blocks_with_the_reason_and_runs_what_is_allowed() {
             .is_file()
     );
 
-    let blocked = setup.marker("blocked-marker");
-    run_opencode(
-        &opencode,
-        &setup,
-        &format!("RUN: touch {};", blocked.display()),
-    );
-    assert!(
-        model
-            .requests()
-            .iter()
-            .any(|r| r.body.contains("blocked-marker")),
-        "opencode never asked the stand-in"
-    );
-    assert!(!blocked.exists(), "the blocked command ran");
-    assert!(
-        model_was_told(&model, REASON),
-        "the model never saw the reason: {:?}",
-        model.requests()
-    );
-
-    let allowed = setup.marker("allowed-marker");
-    run_opencode(
-        &opencode,
-        &setup,
-        &format!("RUN: touch {};", allowed.display()),
-    );
-    assert!(allowed.exists(), "the allowed command did not run");
+    let told = |m: &StandIn| model_was_told(m, REASON);
+    blocks_then_allows(&setup, &model, told, |command| {
+        run_opencode(&opencode, &setup, &format!("RUN: {command};"));
+    });
 
     // A sub-agent (the `task` tool) runs the command: the plugin finds the parent session,
     // so the call is evaluated at subagent:tool:pre under opencode:<parent>:subagent:<child>.
@@ -825,27 +796,16 @@ fn copilot_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
     setup.init("copilot", &["--config", &policy.to_string_lossy()]);
     assert!(setup.home().join(".copilot/hooks/hookgate.json").is_file());
 
-    let blocked = setup.marker("blocked-marker");
-    let prompt = format!("RUN: touch {};", blocked.display());
-    run_copilot(&copilot, &cache, &setup, &model, &prompt);
-    assert!(
-        model
-            .requests()
-            .iter()
-            .any(|r| r.body.contains("blocked-marker")),
-        "copilot never asked the stand-in"
-    );
-    assert!(!blocked.exists(), "the blocked command ran");
-    assert!(
-        model_was_told(&model, REASON),
-        "the model never saw the reason: {:?}",
-        model.requests()
-    );
-
-    let allowed = setup.marker("allowed-marker");
-    let prompt = format!("RUN: touch {};", allowed.display());
-    run_copilot(&copilot, &cache, &setup, &model, &prompt);
-    assert!(allowed.exists(), "the allowed command did not run");
+    let told = |m: &StandIn| model_was_told(m, REASON);
+    blocks_then_allows(&setup, &model, told, |command| {
+        run_copilot(
+            &copilot,
+            &cache,
+            &setup,
+            &model,
+            &format!("RUN: {command};"),
+        );
+    });
 
     // A sub-agent (the `task` tool): Copilot sends the sub-agent's id as `sessionId` and the
     // parent as `parentAgentId`; the key must be copilot:<session>:subagent:<agent>.

@@ -133,13 +133,16 @@ impl Where {
             .iter()
             .map(|t| {
                 // `tar -C DIR`: relative to DIR, itself relative to the command's directory.
+                let joined;
                 let dir = match (t.base, dir) {
-                    (Some(base), _) if base.starts_with(['/', '~']) => Some(base.to_owned()),
-                    (Some(base), Some(dir)) => Some(format!("{dir}/{base}")),
+                    (None, dir) => dir,
+                    (Some(base), _) if base.starts_with(['/', '~']) => Some(base),
+                    (Some(base), Some(dir)) => {
+                        joined = format!("{dir}/{base}");
+                        Some(joined.as_str())
+                    }
                     (Some(_), None) => None,
-                    (None, dir) => dir.map(str::to_owned),
                 };
-                let dir = dir.as_deref();
                 let place = match t.inside {
                     true => self.place_inside(dir, t.path),
                     false => match self.place(dir, t.path) {
@@ -426,6 +429,14 @@ mod tests {
         )
     }
 
+    /// The places of a context whose `cwd` is `dir`, read from this host.
+    fn from_cwd(dir: &str) -> Where {
+        Where::of(&HookContext {
+            cwd: Some(dir.to_owned()),
+            ..HookContext::new("s")
+        })
+    }
+
     #[test]
     fn places_paths_against_the_workspace_home_and_temp() {
         let w = at(Some("/home/u/proj/src"), Some("/home/u/proj"));
@@ -502,11 +513,7 @@ mod tests {
         std::fs::create_dir_all(format!("{root}/.git")).unwrap();
         std::fs::create_dir_all(format!("{root}/generated/api")).unwrap();
         std::fs::write(format!("{root}/.gitignore"), "generated/\n*.log\n.env\n").unwrap();
-        let ctx = HookContext {
-            cwd: Some(root.clone()),
-            ..HookContext::new("s")
-        };
-        let w = Where::of(&ctx);
+        let w = from_cwd(&root);
         assert_eq!(w.workspace(), Some(root.as_str()));
         let here = Some(".");
         assert_eq!(w.place(here, "generated"), Place::Regenerable);
@@ -525,11 +532,7 @@ mod tests {
         std::fs::create_dir_all(format!("{root}/data")).unwrap();
         std::fs::write(format!("{root}/.gitignore"), "*.tmp\n").unwrap();
         std::fs::write(format!("{root}/web/.gitignore"), "assets/gen/\n!keep.tmp\n").unwrap();
-        let ctx = HookContext {
-            cwd: Some(root.clone()),
-            ..HookContext::new("s")
-        };
-        let w = Where::of(&ctx);
+        let w = from_cwd(&root);
         let here = Some(".");
         assert_eq!(w.place(here, "web/assets/gen"), Place::Regenerable);
         assert_eq!(w.place(here, "web/assets/gen/a.js"), Place::Regenerable);
