@@ -4,7 +4,9 @@
 //! most 200 bytes, and 64 KiB lines of the shapes that cost the reader most (issue 18's
 //! bound: a typical line in 10 µs or less, a 64 KiB line in 10 ms or less, release build).
 //! Each worst shape is also read at 16 KiB, so the 64K/16K ratio shows whether the work
-//! grows linearly (a ratio near 4).
+//! grows linearly (a ratio near 4). A line that would take more parsing than the reader's
+//! parse budget is refused, so the last group is the real worst case: each shape repeated
+//! to just under that bound, in a 64 KiB line padded with a quoted word.
 
 use std::hint::black_box;
 
@@ -33,6 +35,8 @@ const SHAPES: &[(&str, &str)] = &[
     ("functions", "f(){ g; }; g(){ h; }; f; "),
     ("for-loops", "for i in a b c; do echo $i; done; "),
     ("heredocs", "cat <<E\nx\nE\n"),
+    ("empty-substitutions", "$() "),
+    ("parameters", "${a:-b}${c#d} "),
     ("brace-words", "{a,b}{c,d} "),
     (
         "wrappers",
@@ -40,6 +44,13 @@ const SHAPES: &[(&str, &str)] = &[
     ),
     ("unterminated", "\"'\"'"),
 ];
+
+/// One long here-document that expands (`<<EOF`, not `<<'EOF'`): a file written by `cat`.
+fn heredoc_file(size: usize) -> String {
+    let head = "cat > notes.md <<EOF\n";
+    let body = repeated("line $HOME ${USER:-x} here\n", size - head.len() - 4);
+    format!("{head}{body}\nEOF")
+}
 
 /// Shapes whose units differ, or that start with a prefix: `#` in a unit is its number, and
 /// the line ends with the last text so that it stays valid.
@@ -67,6 +78,32 @@ fn numbered(prefix: &str, unit: &str, last: &str, size: usize) -> String {
     line
 }
 
+/// Whether `line` was refused for its number of tokens.
+fn over_token_bound(line: &str) -> bool {
+    shell::parse(line)
+        .opaque
+        .is_some_and(|why| why.contains("too many words"))
+}
+
+/// A 64 KiB line: a quoted word as padding, then as many `unit`s as the parser still reads.
+fn at_token_bound(unit: &str) -> String {
+    let line = |k: usize| {
+        let body = unit.repeat(k);
+        let pad = shell::MAX_INPUT.saturating_sub(body.len() + 6);
+        format!(": '{}'; {body}", "p".repeat(pad))
+    };
+    let (mut low, mut high) = (0, shell::MAX_INPUT / unit.len());
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if over_token_bound(&line(mid)) {
+            high = mid - 1;
+        } else {
+            low = mid;
+        }
+    }
+    line(low)
+}
+
 fn shell_reader(c: &mut Criterion) {
     let mut group = c.benchmark_group("typical");
     for (k, line) in TYPICAL.iter().enumerate() {
@@ -85,6 +122,12 @@ fn shell_reader(c: &mut Criterion) {
             });
         }
     }
+    for size in [16 * 1024, 64 * 1024] {
+        let line = heredoc_file(size.min(shell::MAX_INPUT));
+        group.bench_with_input(BenchmarkId::new("heredoc-file", size), &line, |b, line| {
+            b.iter(|| black_box(shell::parse(black_box(line))))
+        });
+    }
     for (name, prefix, unit, last) in NUMBERED {
         for size in [16 * 1024, 64 * 1024] {
             let line = numbered(prefix, unit, last, size.min(shell::MAX_INPUT));
@@ -92,6 +135,15 @@ fn shell_reader(c: &mut Criterion) {
                 b.iter(|| black_box(shell::parse(black_box(line))))
             });
         }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("at-parse-bound");
+    group.sample_size(10);
+    for (name, unit) in SHAPES.iter().filter(|(name, _)| *name != "unterminated") {
+        let line = at_token_bound(unit);
+        group.bench_with_input(BenchmarkId::new(*name, line.len()), &line, |b, line| {
+            b.iter(|| black_box(shell::parse(black_box(line))))
+        });
     }
     group.finish();
 }

@@ -42,6 +42,12 @@ pub(super) enum FileText {
 #[derive(Debug, Default)]
 pub(super) struct Env {
     vars: HashMap<String, Var>,
+    /// Every change to `vars`, with the value it replaced (`None`: unset), oldest first.
+    /// Code that may not run (`a && b`, a branch, a subshell) is read from a [`Mark`] and
+    /// then undone or joined by walking the changes since, so the cost is that of the
+    /// changes made, not of the variables set: copying the variables at every `&&` made a
+    /// line of `v1=1 && v2=1 && ...` quadratic.
+    trail: Vec<(String, Option<Var>)>,
     /// Every body a function name was given: a definition inside a branch may not have
     /// run, so each is read at a call.
     pub(super) functions: HashMap<String, Vec<ast::FunctionBody>>,
@@ -117,7 +123,7 @@ impl Env {
     }
 
     pub(super) fn set(&mut self, name: &str, value: Value) {
-        self.vars.insert(name.to_owned(), Var::Scalar(value));
+        self.replace(name, Some(Var::Scalar(value)));
     }
 
     pub(super) fn set_array(&mut self, name: &str, items: Vec<Value>) {
@@ -126,46 +132,98 @@ impl Env {
             .enumerate()
             .map(|(k, v)| (k.to_string(), v))
             .collect();
-        self.vars.insert(name.to_owned(), Var::Array(items));
+        self.replace(name, Some(Var::Array(items)));
     }
 
-    pub(super) fn set_element(&mut self, name: &str, index: String, value: Value) {
-        let entry = self
-            .vars
-            .entry(name.to_owned())
-            .or_insert_with(|| Var::Array(Vec::new()));
-        if let Var::Scalar(v) = entry {
-            *entry = Var::Array(vec![("0".to_owned(), v.clone())]);
+    /// Sets `name[index]`; returns how many elements were copied to do it (the array's
+    /// old value is kept for [`Env::restore`]), for the caller to count as work.
+    pub(super) fn set_element(&mut self, name: &str, index: String, value: Value) -> usize {
+        let mut items = match self.vars.get(name) {
+            Some(Var::Array(items)) => items.clone(),
+            Some(Var::Scalar(v)) => vec![("0".to_owned(), v.clone())],
+            None => Vec::new(),
+        };
+        let copied = items.len();
+        match items.iter_mut().find(|(k, _)| *k == index) {
+            Some(slot) => slot.1 = value,
+            None => items.push((index, value)),
         }
-        if let Var::Array(items) = entry {
-            match items.iter_mut().find(|(k, _)| *k == index) {
-                Some(slot) => slot.1 = value,
-                None => items.push((index, value)),
+        self.replace(name, Some(Var::Array(items)));
+        copied
+    }
+
+    pub(super) fn unset(&mut self, name: &str) {
+        self.replace(name, None);
+        self.functions.remove(name);
+    }
+
+    /// Gives `name` the value `var` (unsets it for `None`), keeping the old one on the trail.
+    fn replace(&mut self, name: &str, var: Option<Var>) {
+        let old = match var {
+            Some(var) => self.vars.insert(name.to_owned(), var),
+            None => self.vars.remove(name),
+        };
+        self.trail.push((name.to_owned(), old));
+    }
+
+    /// This point of the line, to undo or join the variables' changes after it.
+    pub(super) fn mark(&self) -> Mark {
+        Mark(self.trail.len())
+    }
+
+    /// How many changes were made since `mark`: the work of undoing or joining them.
+    pub(super) fn changes_since(&self, mark: Mark) -> usize {
+        self.trail.len().saturating_sub(mark.0)
+    }
+
+    /// Puts back the variables as they were at `mark` (a subshell ended).
+    pub(super) fn restore(&mut self, mark: Mark) {
+        while self.trail.len() > mark.0 {
+            let Some((name, old)) = self.trail.pop() else {
+                break;
+            };
+            match old {
+                Some(var) => self.vars.insert(name, var),
+                None => self.vars.remove(&name),
+            };
+        }
+    }
+
+    /// The variables as they are now, and the variables as they were at `mark`: one way
+    /// code since `mark` may have run. Restores them to `mark` for the next way.
+    pub(super) fn end_branch(&mut self, branches: &mut Branches) {
+        let mut end = HashMap::new();
+        for (name, _) in &self.trail[branches.mark.0.min(self.trail.len())..] {
+            end.entry(name.clone())
+                .or_insert_with(|| self.vars.get(name).cloned());
+        }
+        branches.ends.push(end);
+        self.restore(branches.mark);
+    }
+
+    /// After code that may or may not have run, in any of the ways recorded in `branches`:
+    /// a variable whose value is not the same in all of them and at the mark is unknown.
+    pub(super) fn join_branches(&mut self, branches: Branches) {
+        let mut differs = Vec::new();
+        for end in &branches.ends {
+            for (name, var) in end {
+                if self.vars.get(name) != var.as_ref() {
+                    differs.push(name);
+                }
+            }
+        }
+        for name in differs {
+            if self.vars.get(name) != Some(&Var::Scalar(Value::Unknown)) {
+                self.replace(name, Some(Var::Scalar(Value::Unknown)));
             }
         }
     }
 
-    pub(super) fn unset(&mut self, name: &str) {
-        self.vars.remove(name);
-        self.functions.remove(name);
-    }
-
-    /// The variables as they are now, to restore or join with later.
-    pub(super) fn snapshot(&self) -> Snapshot {
-        Snapshot(self.vars.clone())
-    }
-
-    /// Puts back the variables of `saved` (a subshell ended).
-    pub(super) fn restore(&mut self, saved: Snapshot) {
-        self.vars = saved.0;
-    }
-
-    /// After code that may or may not have run: a variable whose value differs from
-    /// `other`'s is unknown.
-    pub(super) fn join(&mut self, other: &Snapshot) {
-        let mut now = Snapshot(std::mem::take(&mut self.vars));
-        now.join_vars(other);
-        self.vars = now.0;
+    /// After code since `mark` that may not have run: a variable it changed is unknown.
+    pub(super) fn join(&mut self, mark: Mark) {
+        let mut branches = Branches::from(mark);
+        self.end_branch(&mut branches);
+        self.join_branches(branches);
     }
 
     /// Records that the line wrote `text` to `path` (appending if `append`).
@@ -190,37 +248,35 @@ impl Env {
         })
     }
 
-    /// How many variables are set.
-    pub(super) fn vars_len(&self) -> usize {
-        self.vars.len()
-    }
-
     /// The names of the variables set, for `${!prefix*}`.
     pub(super) fn names(&self) -> impl Iterator<Item = &str> {
         self.vars.keys().map(String::as_str)
     }
 }
 
-/// The variables at one point of the line.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Snapshot(HashMap<String, Var>);
+/// A point of the line, as far as variables go: see [`Env::mark`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Mark(usize);
 
-impl Snapshot {
-    /// Joins `other` into these values: where they differ, the variable is unknown.
-    pub(super) fn join_vars(&mut self, other: &Snapshot) {
-        for (name, var) in &other.0 {
-            match self.0.get_mut(name) {
-                Some(mine) if mine == var => {}
-                Some(mine) => *mine = Var::Scalar(Value::Unknown),
-                None => {
-                    self.0.insert(name.clone(), Var::Scalar(Value::Unknown));
-                }
-            }
-        }
-        for (name, var) in &mut self.0 {
-            if !other.0.contains_key(name) {
-                *var = Var::Scalar(Value::Unknown);
-            }
+/// The ways code after a [`Mark`] may have run, each as the values it left in the
+/// variables it changed: see [`Env::end_branch`].
+#[derive(Debug)]
+pub(super) struct Branches {
+    mark: Mark,
+    ends: Vec<HashMap<String, Option<Var>>>,
+}
+
+impl Branches {
+    pub(super) fn mark(&self) -> Mark {
+        self.mark
+    }
+}
+
+impl From<Mark> for Branches {
+    fn from(mark: Mark) -> Self {
+        Branches {
+            mark,
+            ends: Vec::new(),
         }
     }
 }
@@ -228,4 +284,74 @@ impl Snapshot {
 /// The key a file is remembered under: `./x.sh` and `x.sh` are one file.
 pub(super) fn file_key(path: &str) -> String {
     crate::matcher::paths::normalize(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env_with(vars: &[(&str, &str)]) -> Env {
+        let mut env = Env::default();
+        for (name, value) in vars {
+            env.set(name, Value::known(*value));
+        }
+        env
+    }
+
+    #[test]
+    fn restore_undoes_every_change_since_the_mark() {
+        let mut env = env_with(&[("x", "1"), ("a", "keep")]);
+        env.set_array("arr", vec![Value::known("p")]);
+        let mark = env.mark();
+        env.set("x", Value::known("2"));
+        env.set("y", Value::known("3"));
+        env.unset("a");
+        assert_eq!(env.set_element("arr", "1".to_owned(), Value::known("q")), 1);
+        env.set("x", Value::known("4"));
+        assert_eq!(env.changes_since(mark), 5);
+        env.restore(mark);
+        assert_eq!(env.get("x"), Value::known("1"));
+        assert_eq!(env.get("a"), Value::known("keep"));
+        assert!(!env.assigned("y"));
+        assert_eq!(env.array("arr"), Some(vec![Value::known("p")]));
+        assert_eq!(env.changes_since(mark), 0);
+    }
+
+    #[test]
+    fn join_makes_what_changed_unknown() {
+        let mut env = env_with(&[("x", "1"), ("same", "s")]);
+        let mark = env.mark();
+        env.set("x", Value::known("2"));
+        env.set("same", Value::known("s"));
+        env.set("new", Value::known("n"));
+        env.unset("same");
+        env.set("same", Value::known("s"));
+        env.join(mark);
+        assert_eq!(env.get("x"), Value::Unknown);
+        assert_eq!(env.get("new"), Value::Unknown);
+        assert_eq!(env.get("same"), Value::known("s"));
+    }
+
+    #[test]
+    fn branches_agree_or_make_a_variable_unknown() {
+        let mut env = env_with(&[("both", "0"), ("one", "0"), ("kept", "0")]);
+        let outer = env.mark();
+        let mut branches = Branches::from(env.mark());
+        env.set("both", Value::known("1"));
+        env.set("one", Value::known("1"));
+        env.end_branch(&mut branches);
+        assert_eq!(env.get("one"), Value::known("0"), "each way starts again");
+        env.set("both", Value::known("1"));
+        env.set("kept", Value::known("0"));
+        env.end_branch(&mut branches);
+        env.join_branches(branches);
+        // The values at the mark are one of the ways: `both` differs from them.
+        assert_eq!(env.get("both"), Value::Unknown);
+        assert_eq!(env.get("one"), Value::Unknown);
+        assert_eq!(env.get("kept"), Value::known("0"));
+        // What the join did is itself undone by a mark around it.
+        env.restore(outer);
+        assert_eq!(env.get("both"), Value::known("0"));
+        assert_eq!(env.get("one"), Value::known("0"));
+    }
 }

@@ -139,9 +139,9 @@ impl Reader {
         if is_plain_word(raw) {
             return vec![Field::literal(raw)];
         }
-        if let Some(words) = self.braces(raw) {
+        match self.braces(raw) {
             // The words of `{a,b}c` are usually plain in turn.
-            return words
+            Some(Some(words)) => words
                 .iter()
                 .flat_map(|w| {
                     if is_plain_word(w) {
@@ -150,15 +150,26 @@ impl Reader {
                         self.expand_one(w)
                     }
                 })
-                .collect();
+                .collect(),
+            // Too many words to read: they are unknown, as a substitution's output is.
+            Some(None) => vec![Field {
+                text: super::SUBSTITUTION.to_owned(),
+                unknown: true,
+                ..Field::default()
+            }],
+            None => self.expand_one(raw),
         }
-        self.expand_one(raw)
     }
 
-    /// `raw` after brace expansion, when it has a brace expression.
-    fn braces(&mut self, raw: &str) -> Option<Vec<String>> {
+    /// `raw` after brace expansion, when it has a brace expression: `Some(None)` when it
+    /// expands to more words than are read (or is over the parse budget, the line opaque).
+    fn braces(&mut self, raw: &str) -> Option<Option<Vec<String>>> {
         if !raw.contains('{') {
             return None;
+        }
+        // brush-parser's brace grammar costs about 0.2 µs a byte.
+        if !self.spend_parse(1 + raw.len() / 4) {
+            return Some(None);
         }
         let parsed = word::parse_brace_expansions(raw, &self.options).ok()??;
         let mut words = vec![String::new()];
@@ -172,14 +183,16 @@ impl Reader {
                 word::BraceExpressionOrText::Expr(members) => {
                     let mut alternatives = Vec::new();
                     for m in members {
-                        alternatives.extend(brace_member(&m)?);
+                        let Some(texts) = brace_member(&m) else {
+                            return Some(None);
+                        };
+                        alternatives.extend(texts);
                     }
                     let mut next = Vec::new();
                     for w in &words {
                         for a in &alternatives {
                             if next.len() >= MAX_BRACE_WORDS {
-                                self.opaque("a brace expression expands to too many words");
-                                return None;
+                                return Some(None);
                             }
                             let mut joined = String::with_capacity(w.len() + a.len());
                             joined.push_str(w);
@@ -191,21 +204,17 @@ impl Reader {
                 }
             }
         }
-        (words.len() != 1 || words[0] != raw).then_some(words)
+        (words.len() != 1 || words[0] != raw).then_some(Some(words))
     }
 
     /// The fields of one word without brace expressions.
     fn expand_one(&mut self, raw: &str) -> Vec<Field> {
-        let pieces = match word::parse(raw, &self.options) {
-            Ok(p) => p,
-            Err(_) => {
-                self.opaque("a word could not be read");
-                return vec![Field {
-                    text: raw.to_owned(),
-                    unknown: true,
-                    ..Field::default()
-                }];
-            }
+        let Some(pieces) = self.parse_word(raw) else {
+            return vec![Field {
+                text: raw.to_owned(),
+                unknown: true,
+                ..Field::default()
+            }];
         };
         let mut b = Builder::default();
         self.pieces(&pieces, false, &mut b);
@@ -218,12 +227,8 @@ impl Reader {
         if !raw.contains(['$', '`', '\'', '"', '\\', '~']) {
             return Value::known(raw);
         }
-        let pieces = match word::parse(raw, &self.options) {
-            Ok(p) => p,
-            Err(_) => {
-                self.opaque("a word could not be read");
-                return Value::Unknown;
-            }
+        let Some(pieces) = self.parse_word(raw) else {
+            return Value::Unknown;
         };
         let mut b = Builder::default();
         self.pieces(&pieces, true, &mut b);
@@ -240,11 +245,28 @@ impl Reader {
         )
     }
 
+    /// `raw` parsed as a word, its cost spent (about 10 ns a byte, and a fixed cost);
+    /// `None`, the line opaque, if it cannot be read.
+    fn parse_word(&mut self, raw: &str) -> Option<Vec<WordPieceWithSource>> {
+        if !self.spend_parse(1 + raw.len() / 64) {
+            return None;
+        }
+        let parsed = word::parse(raw, &self.options);
+        if parsed.is_err() {
+            self.opaque("a word could not be read");
+        }
+        parsed.ok()
+    }
+
     /// Expands a here-document body (no quote removal; `$`, backticks and `\` are special
     /// unless the delimiter was quoted).
     pub(super) fn expand_heredoc(&mut self, body: &str, expand: bool) -> Value {
         if !expand {
             return Value::known(body);
+        }
+        // Its grammar costs about 50 ns a byte.
+        if !self.spend_parse(1 + body.len() / 16) {
+            return Value::Unknown;
         }
         let Ok(pieces) = word::parse_heredoc(body, &self.options) else {
             self.opaque("a here-document could not be read");
@@ -654,11 +676,12 @@ impl Reader {
             return direct;
         }
         match direct {
-            Expansion::One(Value::Known(name)) => match word::parse_parameter(&name, &self.options)
-            {
-                Ok(p) => self.lookup_direct(&p),
-                Err(_) => Expansion::One(Value::Unknown),
-            },
+            Expansion::One(Value::Known(name)) if self.spend_parse(1) => {
+                match word::parse_parameter(&name, &self.options) {
+                    Ok(p) => self.lookup_direct(&p),
+                    Err(_) => Expansion::One(Value::Unknown),
+                }
+            }
             _ => Expansion::One(Value::Unknown),
         }
     }

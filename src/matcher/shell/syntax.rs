@@ -12,9 +12,25 @@ use brush_parser::{ParserOptions, ast};
 pub(super) const MAX_NESTING: usize = 12;
 /// Most here-document operators read: the parser's time grows faster than linearly in them.
 const MAX_HEREDOCS: usize = 32;
+/// Why a line is refused for the parsing it would take (see [`PARSE_BUDGET`]).
+pub(super) const TOO_MUCH_TO_PARSE: &str =
+    "the command has too many words and operators to read in time";
+/// What one line may spend in brush-parser, whose grammars cost far more than the walk:
+/// about 0.6 µs a token of a script, and 0.2 µs a byte of a brace expression. A unit is
+/// about a microsecond: a script's token, a word or parameter parsed, a few bytes of a
+/// brace expression or here-document (see the walk's and expansion's charges). A 64 KiB
+/// line of short commands is 25,000 tokens (25 ms to parse); agents' lines are tens of
+/// tokens, and long ones are long because of a quoted script or a here-document, one token
+/// each. A script over what is left is refused after tokenizing, before its parse.
+pub(super) const PARSE_BUDGET: usize = 6144;
 
-/// The syntax tree of `text`, or why it cannot be read.
-pub(super) fn parse(text: &str, options: &ParserOptions) -> Result<ast::Program, &'static str> {
+/// The syntax tree of `text` and its number of tokens, or why it cannot be read: among
+/// the reasons, more than `max_tokens` tokens.
+pub(super) fn parse(
+    text: &str,
+    options: &ParserOptions,
+    max_tokens: usize,
+) -> Result<(ast::Program, usize), &'static str> {
     if text.contains('\0') {
         return Err("the command holds a NUL byte");
     }
@@ -27,9 +43,25 @@ pub(super) fn parse(text: &str, options: &ParserOptions) -> Result<ast::Program,
     // brush-parser unwraps in places on malformed input (`''$(<<EOF\n)\nEOF`); such a
     // line is unreadable, never a crash.
     let parsed = std::panic::catch_unwind(|| {
-        brush_parser::Parser::new(text.as_bytes(), options).parse_program()
+        // brush-parser's `Parser` tokenizes and parses in one call; taken apart, the token
+        // count can stop the line before the parse.
+        let tokens = match brush_parser::uncached_tokenize_str(text, &options.tokenizer_options()) {
+            Ok(tokens) => tokens,
+            Err(inner) => {
+                let position = None;
+                return Ok(Err(brush_parser::ParseError::Tokenizing {
+                    inner,
+                    position,
+                }));
+            }
+        };
+        if tokens.len() > max_tokens {
+            return Err(TOO_MUCH_TO_PARSE);
+        }
+        let count = tokens.len();
+        Ok(brush_parser::parse_tokens(&tokens, options).map(|program| (program, count)))
     })
-    .map_err(|_| "the command could not be parsed")?;
+    .map_err(|_| "the command could not be parsed")??;
     parsed.map_err(|e| match e {
         brush_parser::ParseError::ParsingAtEndOfInput => {
             "the command ends in the middle of a construct"
@@ -114,19 +146,36 @@ mod tests {
         let options = ParserOptions::default();
         let deep = format!("{}x{}", "$(".repeat(10_000), ")".repeat(10_000));
         assert_eq!(
-            parse(&deep, &options).err(),
+            parse(&deep, &options, usize::MAX).err(),
             Some("the command nests too deeply")
         );
         let deep_if = "if true; then ".repeat(5_000);
-        assert!(parse(&deep_if, &options).is_err());
-        assert!(parse("if [ -f x ]; then (echo {a,b}); fi", &options).is_ok());
+        assert!(parse(&deep_if, &options, usize::MAX).is_err());
+        assert!(parse("if [ -f x ]; then (echo {a,b}); fi", &options, 64).is_ok());
         assert_eq!(
-            parse("a\0b", &options).err(),
+            parse("a\0b", &options, 64).err(),
             Some("the command holds a NUL byte")
         );
         assert!(
-            parse("''$(<<EOF\n)\nEOF\n", &options).is_err(),
+            parse("''$(<<EOF\n)\nEOF\n", &options, 64).is_err(),
             "a parser panic is caught"
         );
+    }
+
+    #[test]
+    fn too_many_tokens_are_refused_but_long_quoted_words_are_not() {
+        let options = ParserOptions::default();
+        let max = 4096;
+        // `echo a;` is three tokens.
+        let just_under = "echo a; ".repeat(max / 3);
+        assert_eq!(parse(&just_under, &options, max).map(|p| p.1), Ok(4095));
+        let over = format!("{just_under}echo a; echo b");
+        assert_eq!(parse(&over, &options, max).err(), Some(TOO_MUCH_TO_PARSE));
+        let script = format!("python3 -c '{}'", "print(1) ; ".repeat(5_000));
+        assert_eq!(parse(&script, &options, 3).map(|p| p.1), Ok(3));
+        let heredoc = format!("cat > f <<'EOF'\n{}EOF\n", "a b c d\n".repeat(5_000));
+        assert!(parse(&heredoc, &options, 16).is_ok());
+        let not_terminated = Some("a quote, substitution or here-document is not terminated");
+        assert_eq!(parse("echo 'x", &options, max).err(), not_terminated);
     }
 }

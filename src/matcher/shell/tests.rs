@@ -216,6 +216,46 @@ fn what_cannot_be_understood_is_opaque() {
 }
 
 #[test]
+fn parsing_is_bounded_per_line_not_per_script() {
+    let too_much = Some(syntax::TOO_MUCH_TO_PARSE);
+    // Each kind of parse spends from one budget: a script's tokens, brace words, the
+    // scripts of substitutions (even empty ones) and of `eval`.
+    for line in [
+        "echo a; ".repeat(2_100),
+        format!("echo {}", "{a,b}{c,d} ".repeat(2_000)),
+        format!("echo {}", "$() ".repeat(3_100)),
+        format!("x='{}'; {}", "a ".repeat(200), "eval \"$x\"; ".repeat(40)),
+    ] {
+        assert_eq!(parse(&line).opaque, too_much, "{}", &line[..60]);
+    }
+    // Long lines agents send stay readable: a quoted script, a large here-document.
+    let script = format!("python3 -c '{}'", "print(\"x\"); ".repeat(4_000));
+    assert_eq!(parse(&script).opaque, None);
+    let heredoc = format!(
+        "cat > notes.md <<EOF\n{}EOF\n",
+        "a $HOME line\n".repeat(4_000)
+    );
+    assert_eq!(parse(&heredoc).opaque, None);
+    let loop_body = "for f in src/*.rs; do wc -l \"$f\" && grep -c fn \"$f\"; done\n";
+    assert_eq!(parse(&loop_body.repeat(60)).opaque, None);
+}
+
+#[test]
+fn brace_words_past_the_bound_are_unknown_not_literal() {
+    // Read literally, `{~,{1..300}}` would be a file of that name; bash makes it `~` and
+    // 300 numbers.
+    let line = parse("rm -rf {~,{1..300}}");
+    let rm = &line.commands[0];
+    assert_eq!(rm.args, ["-rf", SUBSTITUTION]);
+    assert_eq!(texts("rm -rf x{1..3}"), ["rm -rf x1 x2 x3"]);
+    let product = "{a,b}".repeat(9);
+    assert_eq!(
+        parse(&format!("rm {product}")).commands[0].args,
+        [SUBSTITUTION]
+    );
+}
+
+#[test]
 fn plain_commands_read_as_themselves() {
     for plain in [
         "ls -la",

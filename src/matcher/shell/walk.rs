@@ -9,7 +9,7 @@
 use brush_parser::ParserOptions;
 use brush_parser::ast;
 
-use super::env::{Env, FileText, Value};
+use super::env::{Branches, Env, FileText, Mark, Value};
 use super::expand::Field;
 use super::{CommandLine, MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, programs, syntax};
 
@@ -62,6 +62,8 @@ pub(super) struct Reader {
     /// Work done, for the linear bound.
     pub(super) steps: usize,
     budget: usize,
+    /// Parsing left to spend (see [`syntax::PARSE_BUDGET`]).
+    parse_left: usize,
     pub(super) env: Env,
     pub(super) options: ParserOptions,
     /// Nesting of scripts: substitutions, `-c` scripts, `eval`, function bodies.
@@ -95,6 +97,7 @@ impl Reader {
             line: CommandLine::default(),
             steps: 0,
             budget: MIN_STEPS + STEPS_PER_BYTE * input_len,
+            parse_left: syntax::PARSE_BUDGET,
             env: Env::default(),
             // `bash -c` starts with extglob off: `!(rm -rf /)` is a negated subshell there,
             // not a pattern.
@@ -143,6 +146,22 @@ impl Reader {
         }
     }
 
+    /// Spends `units` of the parse budget before a parse; past it the line is opaque and
+    /// the parse is not to be made.
+    pub(super) fn spend_parse(&mut self, units: usize) -> bool {
+        match self.parse_left.checked_sub(units) {
+            Some(left) => {
+                self.parse_left = left;
+                true
+            }
+            None => {
+                self.parse_left = 0;
+                self.opaque_line(syntax::TOO_MUCH_TO_PARSE);
+                false
+            }
+        }
+    }
+
     /// Records why the line is not understood, wherever the reader is.
     pub(super) fn opaque_line(&mut self, reason: &'static str) {
         self.line.opaque.get_or_insert(reason);
@@ -175,12 +194,30 @@ impl Reader {
         false
     }
 
-    /// The variables now, to restore or join after code that may not run. Copying them is
-    /// work proportional to how many there are, so it is counted: a line that sets
-    /// thousands of variables and then branches thousands of times stays linear.
-    fn snapshot(&mut self) -> super::env::Snapshot {
-        self.steps += self.env.vars_len();
-        self.env.snapshot()
+    /// This point of the line, to restore or join the variables after code that may not
+    /// run.
+    fn mark(&mut self) -> Mark {
+        self.steps += 1;
+        self.env.mark()
+    }
+
+    /// Undoes the variables' changes since `mark`, counting them as work.
+    fn restore(&mut self, mark: Mark) {
+        self.steps += self.env.changes_since(mark);
+        self.env.restore(mark);
+    }
+
+    /// Makes the variables changed since `mark` unknown where they differ, counting the
+    /// changes as work (a change is walked again by each mark around it).
+    fn join(&mut self, mark: Mark) {
+        self.steps += 2 * self.env.changes_since(mark);
+        self.env.join(mark);
+    }
+
+    /// Records the way code since the mark of `branches` ran, and undoes it.
+    fn end_branch(&mut self, branches: &mut Branches) {
+        self.steps += self.env.changes_since(branches.mark());
+        self.env.end_branch(branches);
     }
 
     /// Reads `text` as a script with `stdin` on its standard input; returns what it prints.
@@ -193,8 +230,19 @@ impl Reader {
         if self.exhausted() {
             return Data::Unknown;
         }
-        let program = match syntax::parse(text, &self.options) {
-            Ok(p) => p,
+        // A parse costs a unit even for no tokens (`$()`).
+        if !self.spend_parse(1) {
+            return Data::Unknown;
+        }
+        let program = match syntax::parse(text, &self.options, self.parse_left) {
+            Ok((program, tokens)) => {
+                self.parse_left -= tokens;
+                program
+            }
+            Err(syntax::TOO_MUCH_TO_PARSE) => {
+                self.spend_parse(usize::MAX);
+                return Data::Unknown;
+            }
             Err(reason) => {
                 self.opaque(reason);
                 return Data::Unknown;
@@ -231,9 +279,9 @@ impl Reader {
             }
             let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
             // The right side may not run.
-            let before = self.snapshot();
+            let before = self.mark();
             out = out.then(self.pipeline(p, stdin.clone()));
-            self.env.join(&before);
+            self.join(before);
         }
         out
     }
@@ -248,9 +296,9 @@ impl Reader {
             if self.exhausted() {
                 return Data::Unknown;
             }
-            let saved = self.snapshot();
+            let saved = self.mark();
             data = self.command(command, data);
-            self.env.restore(saved);
+            self.restore(saved);
         }
         data
     }
@@ -307,9 +355,9 @@ impl Reader {
         match compound {
             C::BraceGroup(g) => self.list(&g.list, stdin),
             C::Subshell(s) => {
-                let saved = self.snapshot();
+                let saved = self.mark();
                 let out = self.list(&s.list, stdin);
-                self.env.restore(saved);
+                self.restore(saved);
                 out
             }
             C::Arithmetic(a) => {
@@ -332,72 +380,66 @@ impl Reader {
                 {
                     self.arithmetic_command(&e.value);
                 }
-                let before = self.snapshot();
+                let before = self.mark();
                 let out = self.list(&f.body.list, stdin);
-                self.env.join(&before);
+                self.join(before);
                 out
             }
             C::ForClause(f) => self.for_loop(f, stdin),
             C::CaseClause(c) => {
                 self.expand(&c.value.value);
-                let before = self.snapshot();
-                let mut after = before.clone();
+                // No pattern may match: the values before the `case` are one of its ways.
+                let mut branches = Branches::from(self.mark());
                 let mut out = Data::Nothing;
                 for item in &c.cases {
-                    self.env.restore(before.clone());
                     for p in &item.patterns {
                         self.expand(&p.value);
                     }
                     if let Some(body) = &item.cmd {
                         out = out.then(self.list(body, stdin.clone()));
                     }
-                    after.join_vars(&self.snapshot());
+                    self.end_branch(&mut branches);
                 }
-                self.env.restore(after);
+                self.env.join_branches(branches);
                 out
             }
             C::IfClause(i) => {
                 let mut out = self.list(&i.condition, stdin.clone());
-                let before = self.snapshot();
-                let mut after = before.clone();
-                let mut has_else = false;
-                let branches = std::iter::once((None, &i.then)).chain(
+                // Each way starts from the values after the condition. A variable a way
+                // changes is unknown after the `if` unless all of them leave the value it
+                // had (with an `else` one way always runs; this is cautious there).
+                let mut branches = Branches::from(self.mark());
+                let ways = std::iter::once((None, &i.then)).chain(
                     i.elses
                         .iter()
                         .flatten()
                         .map(|e| (e.condition.as_ref(), &e.body)),
                 );
-                for (condition, body) in branches {
-                    self.env.restore(before.clone());
+                for (condition, body) in ways {
                     if let Some(c) = condition {
                         out = out.then(self.list(c, stdin.clone()));
-                    } else if !std::ptr::eq(body, &i.then) {
-                        has_else = true;
                     }
                     out = out.then(self.list(body, stdin.clone()));
-                    after.join_vars(&self.snapshot());
+                    self.end_branch(&mut branches);
                 }
-                if !has_else {
-                    after.join_vars(&before);
-                }
-                self.env.restore(after);
+                self.env.join_branches(branches);
                 out
             }
             C::WhileClause(w) | C::UntilClause(w) => {
-                let before = self.snapshot();
+                let before = self.mark();
                 let mut out = self.list(&w.0, stdin.clone());
                 out = out.then(self.list(&w.1.list, stdin.clone()));
                 // A second pass sees the values the first leaves behind.
-                self.env.join(&before);
+                self.join(before);
                 out = out.then(self.list(&w.0, stdin.clone()));
                 out = out.then(self.list(&w.1.list, stdin));
-                self.env.join(&before);
+                self.join(before);
                 out
             }
             C::Coprocess(c) => {
-                let saved = self.snapshot();
+                let saved = self.mark();
                 let out = self.command(&c.body, Data::Unknown);
-                self.env.restore(saved);
+                self.restore(saved);
                 out
             }
         }
@@ -426,7 +468,7 @@ impl Reader {
                 }],
             },
         };
-        let before = self.snapshot();
+        let before = self.mark();
         let mut out = Data::Nothing;
         if fields.is_empty() {
             return out;
@@ -442,7 +484,7 @@ impl Reader {
             out = out.then(body);
         }
         // `break` may end the loop early.
-        self.env.join(&before);
+        self.join(before);
         out
     }
 
@@ -790,7 +832,7 @@ impl Reader {
                     }
                 };
                 if persist {
-                    self.env.set_element(n, index, value);
+                    self.steps += self.env.set_element(n, index, value);
                 }
                 return None;
             }
@@ -820,7 +862,7 @@ impl Reader {
     }
 
     fn process_substitution(&mut self, s: &ast::SubshellCommand) -> Field {
-        let saved = self.snapshot();
+        let saved = self.mark();
         self.depth += 1;
         if self.depth < MAX_DEPTH {
             self.list(&s.list, Data::Nothing);
@@ -828,7 +870,7 @@ impl Reader {
             self.opaque_line("the command nests too deeply");
         }
         self.depth -= 1;
-        self.env.restore(saved);
+        self.restore(saved);
         Field {
             text: super::SUBSTITUTION.to_owned(),
             unknown: true,
@@ -947,8 +989,9 @@ impl Reader {
         };
         match host.read(dir.as_deref(), path) {
             super::host::HostFile::Text(text) => {
-                // The file's text is read as the line's own is, with its own budget.
+                // The file's text is read as the line's own is, with its own budgets.
                 self.budget += STEPS_PER_BYTE * text.len();
+                self.parse_left += syntax::PARSE_BUDGET;
                 self.host_loaded.insert(key.clone());
                 self.env.files.insert(key, FileText::Known(text));
                 Ok(())
