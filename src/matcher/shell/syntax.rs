@@ -21,7 +21,7 @@ pub(super) const TOO_MUCH_TO_PARSE: &str =
 /// brace expression or here-document (see the walk's and expansion's charges). A 64 KiB
 /// line of short commands is 25,000 tokens (25 ms to parse); agents' lines are tens of
 /// tokens, and long ones are long because of a quoted script or a here-document, one token
-/// each. A script over what is left is refused after tokenizing, before its parse.
+/// each. A script over what is left is refused as soon as its tokenizer passes it.
 pub(super) const PARSE_BUDGET: usize = 6144;
 
 /// The syntax tree of `text` and its number of tokens, or why it cannot be read: among
@@ -43,10 +43,12 @@ pub(super) fn parse(
     // brush-parser unwraps in places on malformed input (`''$(<<EOF\n)\nEOF`); such a
     // line is unreadable, never a crash.
     let parsed = std::panic::catch_unwind(|| {
-        // brush-parser's `Parser` tokenizes and parses in one call; taken apart, the token
-        // count can stop the line before the parse.
-        let tokens = match brush_parser::uncached_tokenize_str(text, &options.tokenizer_options()) {
-            Ok(tokens) => tokens,
+        // brush-parser's `Parser` tokenizes all of the input, then parses; the vendored
+        // copy's bounded tokenizer stops at the token count (`vendor/brush-parser`).
+        let options_t = options.tokenizer_options();
+        let tokens = match brush_parser::tokenize_str_bounded(text, &options_t, max_tokens) {
+            Ok(Some(tokens)) => tokens,
+            Ok(None) => return Err(TOO_MUCH_TO_PARSE),
             Err(inner) => {
                 let position = None;
                 return Ok(Err(brush_parser::ParseError::Tokenizing {
@@ -55,9 +57,6 @@ pub(super) fn parse(
                 }));
             }
         };
-        if tokens.len() > max_tokens {
-            return Err(TOO_MUCH_TO_PARSE);
-        }
         let count = tokens.len();
         Ok(brush_parser::parse_tokens(&tokens, options).map(|program| (program, count)))
     })
@@ -177,5 +176,8 @@ mod tests {
         assert!(parse(&heredoc, &options, 16).is_ok());
         let not_terminated = Some("a quote, substitution or here-document is not terminated");
         assert_eq!(parse("echo 'x", &options, max).err(), not_terminated);
+        // The tokenizer stops at the bound: what comes after is never read.
+        let stops = format!("{}echo 'x", "a;".repeat(max));
+        assert_eq!(parse(&stops, &options, max).err(), Some(TOO_MUCH_TO_PARSE));
     }
 }
