@@ -48,6 +48,18 @@ pub const REGENERABLE: &[&str] = &[
     "cmake-build-release",
 ];
 
+/// The directories among [`REGENERABLE`] that only package managers and tools make, so
+/// their contents are regenerable wherever they are outside the system (`~/node_modules`
+/// after an `npm install` in the home directory); `build` or `bin` in the home directory may
+/// be the user's own.
+const REGENERABLE_ANYWHERE: &[&str] = &[
+    "node_modules",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+];
+
 /// What a command does to a path, and where the path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
@@ -241,8 +253,11 @@ impl Where {
         }
         // Home first: a home directory under /tmp (a sandbox's) is still a home.
         if let Some(home) = self.home.as_deref()
-            && below(path, home).is_some()
+            && let Some(rest) = below(path, home)
         {
+            if rest.split('/').any(|c| REGENERABLE_ANYWHERE.contains(&c)) {
+                return Place::Regenerable;
+            }
             return Place::Home;
         }
         if self
@@ -445,6 +460,11 @@ mod tests {
             ("main.rs", Place::Workspace),
             ("../build", Place::Regenerable),
             ("/home/u/proj/node_modules/x", Place::Regenerable),
+            ("~/node_modules/left-pad", Place::Regenerable),
+            ("~/scripts/__pycache__", Place::Regenerable),
+            ("~/build/x", Place::Home),
+            ("~/node_modules", Place::Regenerable),
+            ("/usr/lib/node_modules/x", Place::System),
             ("..", Place::WorkspaceRoot),
             ("../.git", Place::WorkspaceRoot),
             ("../.git/config", Place::WorkspaceRoot),

@@ -16,6 +16,7 @@
 
 use std::fmt;
 
+use hookgate::matcher::shell::effects::touches;
 use hookgate::matcher::shell::{CommandLine, SUBSTITUTION};
 
 use super::events::Event;
@@ -95,8 +96,17 @@ impl Prediction {
         let mut paths = Vec::new();
         let mut any_path = false;
         for c in &line.commands {
+            // What the program itself deletes or writes without naming it (`npm install`
+            // replaces what `node_modules` holds) is predicted through its effects.
+            let touched: Vec<String> = touches(c)
+                .iter()
+                .map(|t| match t.base {
+                    Some(base) if !t.path.starts_with(['/', '~']) => format!("{base}/{}", t.path),
+                    _ => t.path.to_owned(),
+                })
+                .collect();
             let words = c.args.iter().chain(c.redirects.iter().map(|r| &r.target));
-            for word in words {
+            for word in words.chain(touched.iter()) {
                 for part in parts(word) {
                     let part = expand_home(part);
                     if part.starts_with(SUBSTITUTION) {
@@ -358,6 +368,19 @@ mod tests {
             verdict(&line, &[read("/home/agent/.netrc")]),
             Verdict::Sound
         );
+    }
+
+    #[test]
+    fn what_a_program_deletes_without_naming_it_is_predicted_by_its_effects() {
+        let gone = deleted(&format!("{WORK}/node_modules/left-pad/index.js"));
+        assert_eq!(
+            verdict(&parse("npm install"), std::slice::from_ref(&gone)),
+            Verdict::Sound
+        );
+        assert!(matches!(
+            verdict(&parse("npm test"), &[gone]),
+            Verdict::Unsound { .. }
+        ));
     }
 
     #[test]

@@ -93,6 +93,11 @@ const INTERNAL: &[(&str, &str, Option<&[&str]>)] = &[
     ("systemctl", "ssh", None),
     // SysV `service` finds its own name.
     ("service", "basename", None),
+    // `git filter-branch` is a shell script among git's helpers (so its children count as
+    // git's): its message filter defaults to a bare `cat`, and it sleeps ten seconds after
+    // its warning that filter-repo should be used instead.
+    ("git", "cat", Some(&[])),
+    ("git", "sleep", Some(&["10"])),
     // The Cloud SDK's `gcloud` is a shell wrapper: it finds its install directory, the
     // machine and the terminal width, then runs the SDK's bundled Python on gcloud.py with
     // the line's arguments. That Python is the SDK's own, under its install directory.

@@ -164,6 +164,7 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
         "7z" | "7za" | "7zz" | "7zr" if args.iter().any(|a| a == "-sdel") => {
             each(Touch::Delete, true, operands(args).skip(2))
         }
+        "npm" => npm_prunes(args),
         "truncate" => each(Touch::Overwrite, false, operands_after(args, "sr")),
         "tee" => {
             let append = options(args).any(|o| o == "--append" || is_short(o, 'a'));
@@ -455,6 +456,77 @@ fn is_local(path: &str) -> bool {
     }
 }
 
+/// npm's installing subcommands replace and remove packages inside the project's
+/// `node_modules` (or that of `--prefix DIR`). A global install (`-g`) works in npm's own
+/// prefix and is left unread.
+fn npm_prunes(args: &[String]) -> Vec<PathTouch<'_>> {
+    const PRUNING: &[&str] = &[
+        "install",
+        "i",
+        "in",
+        "add",
+        "ci",
+        "clean-install",
+        "ic",
+        "install-clean",
+        "uninstall",
+        "un",
+        "remove",
+        "rm",
+        "r",
+        "unlink",
+        "update",
+        "up",
+        "upgrade",
+        "prune",
+        "dedupe",
+        "ddp",
+        "rebuild",
+        "rb",
+        "install-test",
+        "it",
+        "install-ci-test",
+        "cit",
+    ];
+    const WITH_VALUE: &[&str] = &[
+        "--prefix",
+        "-C",
+        "--workspace",
+        "-w",
+        "--registry",
+        "--cache",
+    ];
+    let global = options(args).any(|o| o == "-g" || o == "--global" || o.starts_with("--location"));
+    let mut base = None;
+    let mut subcommand = None;
+    let mut k = 0;
+    while k < args.len() {
+        let a = args[k].as_str();
+        if WITH_VALUE.contains(&a) {
+            if a == "--prefix" || a == "-C" {
+                base = args.get(k + 1).map(String::as_str);
+            }
+            k += 2;
+            continue;
+        }
+        if let Some(dir) = a.strip_prefix("--prefix=") {
+            base = Some(dir);
+        } else if !a.starts_with('-') && subcommand.is_none() {
+            subcommand = Some(a);
+        }
+        k += 1;
+    }
+    if global || !subcommand.is_some_and(|s| PRUNING.contains(&s)) {
+        return Vec::new();
+    }
+    vec![PathTouch {
+        recursive: true,
+        inside: true,
+        base,
+        ..PathTouch::new(Touch::Delete, "node_modules")
+    }]
+}
+
 /// One touch of each path.
 fn each<'a>(
     touch: Touch,
@@ -677,6 +749,40 @@ mod tests {
         assert_eq!(appended("ln -s target link"), ["link"]);
         assert_eq!(appended("ln -s /etc/passwd"), ["."]);
         assert_eq!(appended("install -d ~/x"), ["~/x"]);
+    }
+
+    #[test]
+    fn npm_installs_replace_what_node_modules_holds() {
+        let inside = |line: &str| -> Vec<(String, Option<String>)> {
+            let read = crate::matcher::shell::parse(line);
+            read.commands
+                .iter()
+                .flat_map(touches)
+                .filter(|d| d.touch == Touch::Delete && d.inside && d.recursive)
+                .map(|d| (d.path.to_owned(), d.base.map(str::to_owned)))
+                .collect()
+        };
+        let here = vec![("node_modules".to_owned(), None)];
+        for line in [
+            "npm install",
+            "npm ci",
+            "npm i left-pad",
+            "npm --silent uninstall x",
+        ] {
+            assert_eq!(inside(line), here, "{line}");
+        }
+        assert_eq!(
+            inside("npm --prefix web install"),
+            [("node_modules".to_owned(), Some("web".to_owned()))]
+        );
+        for line in [
+            "npm test",
+            "npm run build",
+            "npm install -g typescript",
+            "npm view x",
+        ] {
+            assert_eq!(inside(line), [], "{line}");
+        }
     }
 
     #[test]
