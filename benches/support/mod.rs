@@ -9,6 +9,8 @@
 
 #![allow(dead_code)] // each bench uses part of this module
 
+pub(crate) mod shell_lines;
+
 /// Which policy shape to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mix {

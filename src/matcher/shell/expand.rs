@@ -264,8 +264,10 @@ impl Reader {
         if !expand {
             return Value::known(body);
         }
-        // Its grammar costs about 50 ns a byte.
-        if !self.spend_parse(1 + body.len() / 16) {
+        // Its grammar costs about 50 ns a byte: a unit per 32 bytes charges a little less
+        // than that, so that one here-document as large as a line may be (a file written
+        // with `cat > f <<EOF`) is read; the line's size bounds how many there can be.
+        if !self.spend_parse(1 + body.len() / 32) {
             return Value::Unknown;
         }
         let Ok(pieces) = word::parse_heredoc(body, &self.options) else {

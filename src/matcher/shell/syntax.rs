@@ -22,7 +22,7 @@ pub(super) const TOO_MUCH_TO_PARSE: &str =
 /// line of short commands is 25,000 tokens (25 ms to parse); agents' lines are tens of
 /// tokens, and long ones are long because of a quoted script or a here-document, one token
 /// each. A script over what is left is refused as soon as its tokenizer passes it.
-pub(super) const PARSE_BUDGET: usize = 6144;
+pub(super) const PARSE_BUDGET: usize = 4096;
 
 /// The syntax tree of `text` and its number of tokens, or why it cannot be read: among
 /// the reasons, more than `max_tokens` tokens.

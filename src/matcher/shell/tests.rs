@@ -233,8 +233,9 @@ fn parsing_is_bounded_per_line_not_per_script() {
     assert_eq!(parse(&script).opaque, None);
     let heredoc = format!(
         "cat > notes.md <<EOF\n{}EOF\n",
-        "a $HOME line\n".repeat(4_000)
+        "a $HOME line\n".repeat(5_000)
     );
+    assert!(heredoc.len() > 64_000);
     assert_eq!(parse(&heredoc).opaque, None);
     let loop_body = "for f in src/*.rs; do wc -l \"$f\" && grep -c fn \"$f\"; done\n";
     assert_eq!(parse(&loop_body.repeat(60)).opaque, None);
