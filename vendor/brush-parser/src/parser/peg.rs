@@ -670,9 +670,16 @@ peg::parser! {
                 Ok((parsed, ast::Word::with_location(&all_as_word, &loc)))
             } /
             [Token::Word(w, l)] {?
-                let mut parsed = word::parse_assignment_word(w.as_str()).map_err(|_| "not assignment word")?;
-                parsed.loc = l.clone();
-                Ok((parsed, ast::Word::with_location(w, l)))
+                // hookgate patch: every assignment word holds `=`; the grammar below is
+                // tried on every word, and a failure there is parsed again to build an
+                // error nobody reads.
+                if !w.contains('=') {
+                    Err("not assignment word")
+                } else {
+                    let mut parsed = word::parse_assignment_word(w.as_str()).map_err(|_| "not assignment word")?;
+                    parsed.loc = l.clone();
+                    Ok((parsed, ast::Word::with_location(w, l)))
+                }
             }
 
         rule array_elements() -> Vec<&'input String> =
