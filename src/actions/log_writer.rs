@@ -18,10 +18,9 @@ const OPEN_FILES: usize = 64;
 /// The writer rests this long after each batch. While it rests it is not waiting on the
 /// queue, so senders do not wake it line by line: under load, a wake-up (a context switch)
 /// per line cost a third of the daemon's CPU; this caps wake-ups at about 1,000 a second.
+/// A flush cuts the rest short (it unparks the writer): a one-shot `hookgate check`
+/// otherwise waited out the whole rest before it could exit.
 const COALESCE: std::time::Duration = std::time::Duration::from_millis(1);
-/// The rest is taken in this many slices, so that a flush cuts it short: a one-shot
-/// `hookgate check` otherwise waited out the whole rest before it could exit.
-const REST_SLICES: u32 = 10;
 
 enum Message {
     /// `None`: no target; the line goes to stderr.
@@ -38,6 +37,8 @@ pub(crate) struct LogWriter {
     tx: mpsc::Sender<Message>,
     /// Set by [`LogWriter::flush`]: someone waits, so the writer does not rest.
     waited_on: Arc<AtomicBool>,
+    /// The writer thread, to wake from its rest.
+    writer: Option<std::thread::Thread>,
 }
 
 impl LogWriter {
@@ -48,11 +49,19 @@ impl LogWriter {
         let spawned = std::thread::Builder::new()
             .name("hookgate-log".into())
             .spawn(move || run(rx, &flag));
-        if let Err(e) = spawned {
-            // Without the thread, sends fail and each line falls back to stderr.
-            tracing::error!(error = %e, "cannot start the log writer thread");
+        let writer = match spawned {
+            Ok(handle) => Some(handle.thread().clone()),
+            Err(e) => {
+                // Without the thread, sends fail and each line falls back to stderr.
+                tracing::error!(error = %e, "cannot start the log writer thread");
+                None
+            }
+        };
+        LogWriter {
+            tx,
+            waited_on,
+            writer,
         }
-        LogWriter { tx, waited_on }
     }
 
     /// Queues `line` for `path` (stderr when `None`); waits while the queue is full.
@@ -75,6 +84,9 @@ impl LogWriter {
         let (done, wait) = oneshot::channel();
         self.waited_on.store(true, Ordering::Release);
         if self.tx.send(Message::Flush(done)).await.is_ok() {
+            if let Some(writer) = &self.writer {
+                writer.unpark();
+            }
             let _ = wait.await;
         }
     }
@@ -109,11 +121,15 @@ fn run(mut rx: mpsc::Receiver<Message>, waited_on: &AtomicBool) {
             let _ = ack.send(());
         }
         if lines > 0 {
-            for _ in 0..REST_SLICES {
-                if waited_on.swap(false, Ordering::AcqRel) {
+            // One wake-up per rest: sleeping in slices to look at the flag woke the thread
+            // ten times a batch.
+            let until = std::time::Instant::now() + COALESCE;
+            while !waited_on.swap(false, Ordering::AcqRel) {
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
                     break;
                 }
-                std::thread::sleep(COALESCE / REST_SLICES);
+                std::thread::park_timeout(left);
             }
         }
     }
