@@ -236,7 +236,7 @@ impl Reader {
         }
         let program = match syntax::parse(text, &self.options, self.parse_left) {
             Ok((program, tokens)) => {
-                self.parse_left -= tokens;
+                self.parse_left = self.parse_left.saturating_sub(tokens);
                 program
             }
             Err(syntax::TOO_MUCH_TO_PARSE) => {
