@@ -607,6 +607,7 @@ fn filter_name(f: Filter) -> &'static str {
         Filter::Command => "command",
         Filter::Args => "args",
         Filter::PathGlob => "pathGlob",
+        Filter::ReadGlob => "readGlob",
         Filter::Custom => "custom",
     }
 }

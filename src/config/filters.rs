@@ -212,6 +212,7 @@ pub(super) struct Structured {
     pub(super) command: Option<CommandFilter>,
     pub(super) args: Option<Vec<ArgFilter>>,
     pub(super) path_glob: Option<PathGlob>,
+    pub(super) read_glob: Option<PathGlob>,
 }
 
 /// A problem at a JSON pointer below the `match` section: (pointer suffix, message, help).
@@ -288,14 +289,18 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
             })
             .collect()
     });
-    let path_glob = raw
+    let globs = raw
         .get("pathGlob")
-        .and_then(|g| path_glob(g, &mut problems));
+        .and_then(|g| path_glob("pathGlob", g, &mut problems));
+    let read_globs = raw
+        .get("readGlob")
+        .and_then(|g| path_glob("readGlob", g, &mut problems));
     (
         Structured {
             command,
             args,
-            path_glob,
+            path_glob: globs,
+            read_glob: read_globs,
         },
         problems,
     )
@@ -397,7 +402,8 @@ fn names_set(names: &[(String, &str)], at: &str, problems: &mut Vec<Problem>) ->
     }
 }
 
-fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
+/// The globs of the field `key` (`pathGlob`, `readGlob`).
+fn path_glob(key: &str, value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
     let globs = strings(value);
     let mut include = Vec::new();
     let mut exclude = Vec::new();
@@ -413,13 +419,13 @@ fn path_glob(value: &Value, problems: &mut Vec<Problem>) -> Option<PathGlob> {
         };
         match glob(text) {
             Ok(g) => set.push(g),
-            Err(e) => problems.push((format!("/pathGlob{place}"), glob_message(&e), None)),
+            Err(e) => problems.push((format!("/{key}{place}"), glob_message(&e), None)),
         }
     }
     if includes == 0 {
         problems.push((
-            "/pathGlob".to_owned(),
-            "pathGlob has only exclusions (`!...`), so it matches nothing".to_owned(),
+            format!("/{key}"),
+            format!("{key} has only exclusions (`!...`), so it matches nothing"),
             Some("add the globs to match, e.g. `[\"**/.env*\", \"!**/.env.example\"]`".to_owned()),
         ));
     }
@@ -508,6 +514,12 @@ mod tests {
         );
         let (_, problems) = compile(&json!({"pathGlob": "!x"}));
         assert!(problems[0].1.contains("only exclusions"), "{problems:?}");
+        // `readGlob` is read as `pathGlob` is, and its problems name it.
+        let (s, problems) = compile(&json!({"readGlob": ["**/.env", "{a"]}));
+        assert!(s.read_glob.is_none() && s.path_glob.is_none());
+        assert_eq!(problems[0].0, "/readGlob/1");
+        let (s, problems) = compile(&json!({"readGlob": "**/.env"}));
+        assert!(problems.is_empty() && s.read_glob.is_some_and(|g| g.is_match(".env")));
     }
 
     #[test]

@@ -406,6 +406,9 @@ pub struct MatchSpec {
     pub args: Option<Vec<ArgFilter>>,
     /// Globs on path-like arguments.
     pub path_glob: Option<PathGlob>,
+    /// Globs on the path-like arguments a shell command may read: `pathGlob` without the
+    /// paths it only writes (`> f`, `cp a f`).
+    pub read_glob: Option<PathGlob>,
     /// External matcher program (relative to the policy's directory).
     pub custom: Option<String>,
 }
@@ -466,6 +469,8 @@ struct RawMatch {
     _args: Option<Value>,
     #[serde(rename = "pathGlob")]
     _path_glob: Option<Value>,
+    #[serde(rename = "readGlob")]
+    _read_glob: Option<Value>,
     custom: Option<String>,
 }
 
@@ -684,6 +689,7 @@ pub(crate) fn build(
                 command: structured.command,
                 args: structured.args,
                 path_glob: structured.path_glob,
+                read_glob: structured.read_glob,
                 custom: m.as_ref().and_then(|m| m.custom.clone()),
             },
             program: (action == ActionName::External).then(|| hook._action.clone()),

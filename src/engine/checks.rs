@@ -156,12 +156,10 @@ fn note(subject: &Subject<'_>, hook: &CompiledHook) -> Option<String> {
         ));
     }
     // A path matched through a symlink: say which real path was checked.
-    if let Some((written, real)) = hook
-        .spec()
-        .filter
-        .path_glob
-        .as_ref()
-        .and_then(|glob| subject.linked_match(glob))
+    let filter = &hook.spec().filter;
+    if let Some((written, real)) = (filter.path_glob.iter())
+        .chain(filter.read_glob.iter())
+        .find_map(|glob| subject.linked_match(glob))
     {
         return Some(format!(
             "(hookgate checked `{written}` as `{real}`, the file it links to)"

@@ -58,6 +58,7 @@ fn unconditional_block(hook: &HookSpec) -> Option<Scope<'_>> {
         command: None,
         args: None,
         path_glob: None,
+        read_glob: None,
         custom: None,
     } = &hook.filter
     else {

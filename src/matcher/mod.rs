@@ -44,6 +44,8 @@ pub enum Filter {
     Args,
     /// `match.pathGlob`
     PathGlob,
+    /// `match.readGlob`
+    ReadGlob,
     /// `match.custom`
     Custom,
 }
@@ -61,6 +63,7 @@ impl Filter {
             Filter::Command => "command",
             Filter::Args => "args",
             Filter::PathGlob => "pathGlob",
+            Filter::ReadGlob => "readGlob",
             Filter::Custom => "custom",
         }
     }
@@ -99,6 +102,8 @@ pub struct Subject<'a> {
     /// Each simple command's arguments joined by spaces, for `argsPattern`.
     joined_args: OnceCell<Vec<String>>,
     paths: OnceCell<Vec<String>>,
+    /// `paths` without what a shell command only writes, for `readGlob`.
+    read_paths: OnceCell<Vec<String>>,
     indexes: Option<&'a PatternIndexes>,
     command_hits: OnceCell<Hits>,
     session_hits: OnceCell<Hits>,
@@ -143,6 +148,7 @@ impl<'a> Subject<'a> {
             texts: OnceCell::new(),
             joined_args: OnceCell::new(),
             paths: OnceCell::new(),
+            read_paths: OnceCell::new(),
             indexes,
             command_hits: OnceCell::new(),
             session_hits: OnceCell::new(),
@@ -447,21 +453,39 @@ impl<'a> Subject<'a> {
 
     /// Whether a path-like argument matches `glob`.
     pub fn matches_paths(&self, glob: &PathGlob) -> bool {
-        let paths = self.paths.get_or_init(|| {
-            let mut out = Vec::new();
-            if let Some(args) = &self.ctx.tool_args {
-                paths::of_tool_args(args, &mut out);
-            }
-            if let Some(line) = self.command_line() {
-                paths::of_command_line(line, &mut out);
-            }
-            // Where the host's symlinks lead is checked too: `Read notes.txt` of a link to
-            // `~/.ssh/id_rsa` reads the key.
-            out.extend(self.links().iter().map(|(_, real)| real.clone()));
-            out
-        });
-        // Wildcards the shell would expand are tested for what they could name; past a
-        // bound, a command full of them is taken to name a match.
+        let paths = self
+            .paths
+            .get_or_init(|| self.collect_paths(paths::of_command_line));
+        Self::any_matches(paths, glob) || self.unreadable_matches()
+    }
+
+    /// Whether a path-like argument the call may read matches `glob`: for a shell command,
+    /// not one it only writes (`echo X >> .env`, `cp .env.example .env`).
+    pub fn matches_read_paths(&self, glob: &PathGlob) -> bool {
+        let paths = self
+            .read_paths
+            .get_or_init(|| self.collect_paths(paths::read_of_command_line));
+        Self::any_matches(paths, glob) || self.unreadable_matches()
+    }
+
+    /// The file tools' path fields, the command line's paths as `of_line` takes them, and
+    /// where the host's symlinks among them lead: `Read notes.txt` of a link to
+    /// `~/.ssh/id_rsa` reads the key.
+    fn collect_paths(&self, of_line: fn(&shell::CommandLine, &mut Vec<String>)) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(args) = &self.ctx.tool_args {
+            paths::of_tool_args(args, &mut out);
+        }
+        if let Some(line) = self.command_line() {
+            of_line(line, &mut out);
+        }
+        out.extend(self.links().iter().map(|(_, real)| real.clone()));
+        out
+    }
+
+    /// Wildcards the shell would expand are tested for what they could name; past a bound,
+    /// a command full of them is taken to name a match.
+    fn any_matches(paths: &[String], glob: &PathGlob) -> bool {
         let mut wildcards = 0;
         paths.iter().any(|p| {
             if glob.is_match(p) {
@@ -472,7 +496,7 @@ impl<'a> Subject<'a> {
             }
             wildcards += 1;
             wildcards > paths::MAX_WILDCARD_PATHS || glob.could_match(p)
-        }) || self.unreadable_matches()
+        })
     }
 }
 
@@ -589,6 +613,11 @@ pub fn check_subject(
         && !subject.matches_paths(glob)
     {
         return Err(Filter::PathGlob);
+    }
+    if let Some(glob) = &filter.read_glob
+        && !subject.matches_read_paths(glob)
+    {
+        return Err(Filter::ReadGlob);
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::shell::CommandLine;
+use super::shell::effects::{self, Touch};
 
 /// `toolArgs` fields that name files for the file tools (Claude Code's `file_path` and
 /// `notebook_path`, OpenClaw's `path`, and common spellings of both).
@@ -44,8 +45,36 @@ pub(super) fn of_tool_args(args: &Map<String, Value>, out: &mut Vec<String>) {
 /// Every argument and redirection target of `line`'s commands that could be a path,
 /// normalised; a relative path after `cd dir` also appears joined to `dir`.
 pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
+    collect(line, false, out);
+}
+
+/// [`of_command_line`] without the paths a command only writes, for `match.readGlob`: the
+/// targets of `>` and `>>` (not `<>`, which opens for reading too), and what the reader's
+/// effects say a program overwrites or appends to (`cp a f`, `tee f`, `dd of=f`, `curl -o
+/// f`), except `sed -i`, which reads the file it rewrites.
+pub(super) fn read_of_command_line(line: &CommandLine, out: &mut Vec<String>) {
+    collect(line, true, out);
+}
+
+fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
     let mut cwd: Option<String> = None;
     for command in &line.commands {
+        let written: Vec<&str> = match reads_only && command.program != "sed" {
+            true => effects::touches(command)
+                .into_iter()
+                .filter(|t| matches!(t.touch, Touch::Overwrite | Touch::Append))
+                .map(|t| t.path)
+                .collect(),
+            false => Vec::new(),
+        };
+        // An argument is skipped when a write names it or part of it (`of=f`): the effects
+        // borrow their paths from the arguments, so this is where they point.
+        let only_written = |arg: &str| {
+            let range = arg.as_ptr() as usize..arg.as_ptr() as usize + arg.len().max(1);
+            written
+                .iter()
+                .any(|w| range.contains(&(w.as_ptr() as usize)))
+        };
         let push = |word: &str, out: &mut Vec<String>| {
             let word = word.strip_prefix('@').unwrap_or(word);
             // `--file=path`, `of=/dev/sda`
@@ -64,13 +93,15 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
         if !TEXT_PROGRAMS.contains(&command.program.as_str()) {
             let pattern = search_pattern(&command.program, &command.args);
             for (k, a) in command.args.iter().enumerate() {
-                if Some(k) != pattern {
+                if Some(k) != pattern && !only_written(a) {
                     push(a, out);
                 }
             }
         }
         for r in &command.redirects {
-            push(&r.target, out);
+            if !(reads_only && matches!(r.op, ">" | ">>")) {
+                push(&r.target, out);
+            }
         }
         if DIRECTORY_CHANGERS.contains(&command.program.as_str())
             && let Some(dir) = command.args.iter().find(|a| !a.starts_with('-'))
@@ -289,6 +320,39 @@ mod tests {
         ] {
             assert_eq!(normalize(input), want, "{input}");
         }
+    }
+
+    #[test]
+    fn read_paths_leave_out_what_a_command_only_writes() {
+        let read = |line: &str| {
+            let mut out = Vec::new();
+            read_of_command_line(&shell::parse(line), &mut out);
+            out
+        };
+        for (line, kept, left_out) in [
+            ("cp .env.example .env", ".env.example", ".env"),
+            ("echo X=1 >> .env", "", ".env"),
+            ("cat a > .env", "a", ".env"),
+            ("dd if=.env of=/tmp/x", ".env", "/tmp/x"),
+            ("tee .env < key", "key", ".env"),
+            ("curl -o .env https://x.example/e", "", ".env"),
+            ("mv .env /tmp/e", ".env", "/tmp/e"),
+        ] {
+            let got = read(line);
+            assert!(
+                kept.is_empty() || got.iter().any(|p| p == kept),
+                "{line}: {got:?}"
+            );
+            assert!(!got.iter().any(|p| p == left_out), "{line}: {got:?}");
+        }
+        // Read and written at once: `sed -i` reads the file, `<>` opens it for reading.
+        for line in ["sed -i s/a/b/ .env", "cat 0<>.env", "cat .env > .env"] {
+            assert!(read(line).iter().any(|p| p == ".env"), "{line}");
+        }
+        // Every path is still a path for `pathGlob`.
+        let mut all = Vec::new();
+        of_command_line(&shell::parse("cp .env.example .env"), &mut all);
+        assert!(all.iter().any(|p| p == ".env"));
     }
 
     #[test]
