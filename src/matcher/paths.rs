@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::shell::CommandLine;
-use super::shell::effects::{self, Touch};
+use super::shell::effects;
 
 /// `toolArgs` fields that name files for the file tools (Claude Code's `file_path` and
 /// `notebook_path`, OpenClaw's `path`, and common spellings of both).
@@ -48,10 +48,9 @@ pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
     collect(line, false, out);
 }
 
-/// [`of_command_line`] without the paths a command only writes, for `match.readGlob`: the
-/// targets of `>` and `>>` (not `<>`, which opens for reading too), and what the reader's
-/// effects say a program overwrites or appends to (`cp a f`, `tee f`, `dd of=f`, `curl -o
-/// f`), except `sed -i`, which reads the file it rewrites.
+/// [`of_command_line`] without the paths a command only writes, for `match.readGlob`: what
+/// the reader's effects say it overwrites or appends to without reading (`> f`, `cp a f`,
+/// `tee f`, `dd of=f`; see [`effects::written_unread`]).
 pub(super) fn read_of_command_line(line: &CommandLine, out: &mut Vec<String>) {
     collect(line, true, out);
 }
@@ -59,16 +58,12 @@ pub(super) fn read_of_command_line(line: &CommandLine, out: &mut Vec<String>) {
 fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
     let mut cwd: Option<String> = None;
     for command in &line.commands {
-        let written: Vec<&str> = match reads_only && command.program != "sed" {
-            true => effects::touches(command)
-                .into_iter()
-                .filter(|t| matches!(t.touch, Touch::Overwrite | Touch::Append))
-                .map(|t| t.path)
-                .collect(),
+        let written = match reads_only {
+            true => effects::written_unread(command),
             false => Vec::new(),
         };
-        // An argument is skipped when a write names it or part of it (`of=f`): the effects
-        // borrow their paths from the arguments, so this is where they point.
+        // A word is skipped when a write names it or part of it (`of=f`): the effects
+        // borrow their paths from the words, so this is where they point.
         let only_written = |arg: &str| {
             let range = arg.as_ptr() as usize..arg.as_ptr() as usize + arg.len().max(1);
             written
@@ -99,7 +94,7 @@ fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
             }
         }
         for r in &command.redirects {
-            if !(reads_only && matches!(r.op, ">" | ">>")) {
+            if !only_written(&r.target) {
                 push(&r.target, out);
             }
         }

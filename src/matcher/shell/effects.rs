@@ -67,6 +67,28 @@ pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
     out
 }
 
+/// The paths `command` writes without reading what they hold: its overwrites and appends,
+/// except those of `sed -i`, which reads the file it rewrites. A `<>` redirection opens its
+/// file for reading too, so it is left out. Each path borrows from the command's arguments
+/// or redirections.
+pub fn written_unread(command: &SimpleCommand) -> Vec<&str> {
+    if command.program == "sed" {
+        return Vec::new();
+    }
+    let unread_redirect = |path: &str| {
+        command
+            .redirects
+            .iter()
+            .any(|r| r.op == "<>" && std::ptr::eq(r.target.as_str(), path))
+    };
+    touches(command)
+        .into_iter()
+        .filter(|t| matches!(t.touch, Touch::Overwrite | Touch::Append))
+        .map(|t| t.path)
+        .filter(|path| !unread_redirect(path))
+        .collect()
+}
+
 /// Whether `path` names a stream rather than a file: `/dev/null`, a terminal, a descriptor.
 fn is_stream(path: &str) -> bool {
     matches!(

@@ -678,7 +678,10 @@ impl Reader {
             return direct;
         }
         match direct {
-            Expansion::One(Value::Known(name)) if self.spend_parse(1) => {
+            Expansion::One(Value::Known(name)) => {
+                if !self.spend_parse(1) {
+                    return Expansion::One(Value::Unknown);
+                }
                 match word::parse_parameter(&name, &self.options) {
                     Ok(p) => self.lookup_direct(&p),
                     Err(_) => Expansion::One(Value::Unknown),
