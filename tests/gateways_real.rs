@@ -373,10 +373,7 @@ fn codex_asks_become_denials_that_pass_once_approved() {
         return;
     };
     let setup = Setup::new();
-    let daemon_dir = Dir::new();
-    daemon_dir.write("HOOKS.yaml", POLICY);
-    let daemon = Arc::new(Daemon::start(&daemon_dir, &[]));
-    let (approve, approved) = approver(&daemon);
+    let (_daemon_dir, daemon, approve, approved) = approving_daemon();
     let model = codex_model(Some(approve));
     let home = codex_home(&setup, &model);
     setup.init("codex", &["--daemon", &daemon.url("")]);
@@ -393,8 +390,7 @@ fn codex_asks_become_denials_that_pass_once_approved() {
         first_answer.contains("hookgate approvals approve apr_"),
         "the deny must say where to approve: {first_answer}"
     );
-    assert_eq!(approved.lock().expect("lock").len(), 1, "one approval");
-    assert!(asked.exists(), "the retry after approval did not run");
+    approved_once(&approved, &asked);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -540,6 +536,45 @@ fn chat_model(approve: Option<Approve>) -> StandIn {
 }
 
 /// Whether some request to `model` carries a tool result holding `text`.
+/// The sub-agent a `DELEGATE RUN` prompt started was stopped before its command ran, and
+/// its model was told the sub-agent rule's reason.
+fn sub_agent_was_stopped(model: &StandIn, delegated: &Path) {
+    assert!(
+        model
+            .requests()
+            .iter()
+            .any(|r| r.body.contains("\"call_task\"")),
+        "the sub-agent was never started"
+    );
+    assert!(!delegated.exists(), "the sub-agent's blocked command ran");
+    assert!(
+        model_was_told(model, SUB_REASON),
+        "the sub-agent's model never saw the reason: {:?}",
+        model.requests()
+    );
+}
+
+/// A daemon on [`POLICY`] (its directory, kept alive by the caller) and an approver of its
+/// pending requests, with what it approved.
+fn approving_daemon() -> (
+    Dir,
+    Arc<Daemon>,
+    Approve,
+    Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    let dir = Dir::new();
+    dir.write("HOOKS.yaml", POLICY);
+    let daemon = Arc::new(Daemon::start(&dir, &[]));
+    let (approve, approved) = approver(&daemon);
+    (dir, daemon, approve, approved)
+}
+
+/// One request was approved, and the command retried after it ran.
+fn approved_once(approved: &std::sync::Mutex<Vec<String>>, asked: &Path) {
+    assert_eq!(approved.lock().expect("lock").len(), 1, "one approval");
+    assert!(asked.exists(), "the retry after approval did not run");
+}
+
 fn model_was_told(model: &StandIn, text: &str) -> bool {
     model.requests().iter().any(|r| {
         let body: Value = serde_json::from_str(&r.body).unwrap_or(Value::Null);
@@ -664,19 +699,7 @@ fn opencode_blocks_with_the_reason_and_runs_what_is_allowed() {
         &setup,
         &format!("DELEGATE RUN: touch {};", delegated.display()),
     );
-    assert!(
-        model
-            .requests()
-            .iter()
-            .any(|r| r.body.contains("\"call_task\"")),
-        "the sub-agent was never started"
-    );
-    assert!(!delegated.exists(), "the sub-agent's blocked command ran");
-    assert!(
-        model_was_told(&model, SUB_REASON),
-        "the sub-agent's model never saw the reason: {:?}",
-        model.requests()
-    );
+    sub_agent_was_stopped(&model, &delegated);
 }
 
 #[test]
@@ -685,10 +708,7 @@ fn opencode_asks_become_denials_that_pass_once_approved() {
         return;
     };
     let setup = Setup::new();
-    let daemon_dir = Dir::new();
-    daemon_dir.write("HOOKS.yaml", POLICY);
-    let daemon = Arc::new(Daemon::start(&daemon_dir, &[]));
-    let (approve, approved) = approver(&daemon);
+    let (_daemon_dir, daemon, approve, approved) = approving_daemon();
     let model = chat_model(Some(approve));
     opencode_config(&setup, &model);
     setup.init_project("opencode", &["--daemon", &daemon.url("")]);
@@ -704,8 +724,7 @@ fn opencode_asks_become_denials_that_pass_once_approved() {
         "the deny must say where to approve: {:?}",
         model.requests()
     );
-    assert_eq!(approved.lock().expect("lock").len(), 1, "one approval");
-    assert!(asked.exists(), "the retry after approval did not run");
+    approved_once(&approved, &asked);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -819,19 +838,7 @@ fn copilot_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
         &prompt,
         &["--session-id", session],
     );
-    assert!(
-        model
-            .requests()
-            .iter()
-            .any(|r| r.body.contains("\"call_task\"")),
-        "the sub-agent was never started"
-    );
-    assert!(!delegated.exists(), "the sub-agent's blocked command ran");
-    assert!(
-        model_was_told(&model, SUB_REASON),
-        "the sub-agent's model never saw the reason: {:?}",
-        model.requests()
-    );
+    sub_agent_was_stopped(&model, &delegated);
 }
 
 /// A private tmux server (its own socket) running one program in a 160x50 pane.
