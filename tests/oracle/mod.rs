@@ -26,6 +26,7 @@ mod generate;
 mod generate_code;
 mod glob;
 mod paths;
+mod reads;
 mod sandbox;
 mod strace;
 mod uids;

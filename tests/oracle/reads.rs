@@ -1,0 +1,130 @@
+//! What a command reads, against bash, for `match.readGlob`: a hook that blocks the planted
+//! secrets by `readGlob` must block every line in which bash opened one of them for reading
+//! (or the line must be opaque). `readGlob` leaves out what a command only writes (`> f`,
+//! `cp a f`, `tee f`), so the lines here write the secrets every way the reader leaves out,
+//! and read them while writing (`sed -i`, `<>`, `cat f > f.bak`): a write wrongly taken as
+//! write-only would let a read through.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hookgate::{Engine, HookContext, Point, RuleGraph, config};
+
+use super::sandbox::WORK;
+use super::{Case, Event, Verdict, check_all};
+
+/// The planted secrets, blocked on read only.
+const POLICY: &str = r#"version: 1
+hooks:
+  - name: secrets-read
+    point: turn:tool:pre
+    match:
+      tool: Bash
+      readGlob: ["**/.env", "**/.ssh/id_rsa", "**/.aws/credentials", "**/.netrc"]
+    action: block
+"#;
+
+/// Lines that write a secret `{S}`, read it, or both.
+const LINES: &[&str] = &[
+    "echo X=1 >> {S}",
+    "echo X=1 > {S}",
+    "printf x | tee {S} > /dev/null",
+    "printf x | tee -a {S} > /dev/null",
+    "cp README.md {S}",
+    "cp -n README.md {S}",
+    "install -m 600 README.md {S}",
+    "mv notes.md {S}",
+    "dd if=/dev/zero of={S} bs=1 count=1 status=none",
+    "truncate -s 0 {S}",
+    "sort -o {S} a.txt",
+    "ln -sf README.md {S}",
+    // Read while written.
+    "sed -i s/a/b/ {S}",
+    "cat 0<>{S}",
+    "cat {S} > {S}.bak",
+    "cp {S} copy.txt",
+    "tee out.txt < {S}",
+    "dd if={S} of=out.txt status=none",
+    "sort -o {S} {S}",
+    "cat {S} >> {S}",
+];
+
+/// The secrets as lines spell them (see `sandbox::SECRETS`).
+const SECRETS: &[&str] = &[
+    ".env",
+    "~/.ssh/id_rsa",
+    "\"$HOME\"/.aws/credentials",
+    "~/.netrc",
+];
+
+fn lines() -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, line) in LINES.iter().enumerate() {
+        for k in 0..2 {
+            out.push(line.replace("{S}", SECRETS[(i + k) % SECRETS.len()]));
+        }
+    }
+    out
+}
+
+/// Whether the secrets policy blocks `line`, run in the work tree.
+fn blocked(engine: &Engine, line: &str) -> bool {
+    let ctx: HookContext = serde_json::from_value(serde_json::json!({
+        "sessionKey": "agent:main:main",
+        "toolName": "Bash",
+        "toolArgs": { "command": line },
+        "cwd": WORK,
+    }))
+    .expect("context");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .expect("runtime");
+    !runtime
+        .block_on(engine.evaluate(Point::TurnToolPre, &ctx))
+        .passed
+}
+
+fn read_a_secret(case: &Case) -> bool {
+    case.events
+        .iter()
+        .any(|e| matches!(e, Event::SecretRead { .. }))
+}
+
+#[test]
+fn oracle_every_secret_bash_reads_is_one_read_glob_matches() {
+    let policy = config::load_str(POLICY, Path::new("reads.yaml")).expect("policy");
+    let engine = Engine::new(Arc::new(RuleGraph::from_policy(&policy)));
+    let lines = lines();
+    let cases = check_all(&lines);
+    let read = cases.iter().filter(|c| read_a_secret(c)).count();
+    let let_through: Vec<String> = cases
+        .iter()
+        .filter(|c| read_a_secret(c) && !matches!(c.verdict, Verdict::Opaque))
+        .filter(|c| !blocked(&engine, &c.line))
+        .map(|c| c.report())
+        .collect();
+    // The write-only lines that bash really left unread and the policy lets through: the
+    // point of `readGlob`. If none were, the filter would be `pathGlob` again.
+    let writes_passed = cases
+        .iter()
+        .filter(|c| !read_a_secret(c) && !blocked(&engine, &c.line))
+        .count();
+    eprintln!(
+        "reads oracle: {} lines, {read} read a secret, {writes_passed} wrote one unread and \
+         passed, {} read one and passed",
+        lines.len(),
+        let_through.len()
+    );
+    // The lines are built to read in about half the cases: if none did, the sandbox or
+    // the trace broke, and silence would pass for soundness.
+    assert!(read * 4 >= lines.len(), "only {read} lines read a secret");
+    assert!(
+        writes_passed * 4 >= lines.len(),
+        "only {writes_passed} writes passed"
+    );
+    assert!(
+        let_through.is_empty(),
+        "secrets bash read that readGlob let through:\n{}",
+        let_through.join("\n")
+    );
+}
