@@ -52,6 +52,16 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language, in the order of the enum.
+    pub(crate) const ALL: [Lang; 6] = [
+        Lang::Python,
+        Lang::JavaScript,
+        Lang::Ruby,
+        Lang::Perl,
+        Lang::Php,
+        Lang::Lua,
+    ];
+
     /// The language an interpreter program runs, by its file name.
     pub fn of_program(program: &str) -> Option<Lang> {
         let versioned = |name: &str| {

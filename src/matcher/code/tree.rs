@@ -4,6 +4,7 @@
 //! would refuse such code too, but the reader cannot tell what it would run instead.
 
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
@@ -142,6 +143,67 @@ fn line_of(code: &str, at: usize) -> usize {
         .get(..at)
         .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
         + 1
+}
+
+/// The kind of `node`, a node of `lang`'s grammar, looked up in a table made once per
+/// grammar. tree-sitter's own `Node::kind` measures and checks the name's C string on every
+/// call, and the walks ask for the kind of every node (7% of reading a typical line).
+pub(super) fn kind(lang: Lang, node: Node<'_>) -> &'static str {
+    static KINDS: [OnceLock<Box<[&'static str]>>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    let table = KINDS[lang as usize].get_or_init(|| {
+        let grammar = lang.grammar();
+        (0..grammar.node_kind_count())
+            .map(|id| {
+                u16::try_from(id)
+                    .ok()
+                    .and_then(|id| grammar.node_kind_for_id(id))
+                    .unwrap_or_default()
+            })
+            .collect()
+    });
+    table
+        .get(usize::from(node.kind_id()))
+        .copied()
+        .unwrap_or_else(|| node.kind())
+}
+
+/// The child of `node` (a node of `lang`'s grammar) in the field `name`. tree-sitter's own
+/// `child_by_field_name` finds the field's id by comparing `name` with every field name of
+/// the grammar in turn; this looks it up in a sorted table made once per grammar.
+pub(super) fn field<'t>(lang: Lang, node: Node<'t>, name: &str) -> Option<Node<'t>> {
+    node.child_by_field_id(field_id(lang, name)?.get())
+}
+
+/// The children of `node` in the field `name` (see [`field`]).
+pub(super) fn fields<'t>(lang: Lang, node: Node<'t>, name: &str) -> Vec<Node<'t>> {
+    let Some(id) = field_id(lang, name) else {
+        return Vec::new();
+    };
+    let mut cursor = node.walk();
+    node.children_by_field_id(id, &mut cursor).collect()
+}
+
+fn field_id(lang: Lang, name: &str) -> Option<std::num::NonZeroU16> {
+    type Table = Box<[(&'static str, std::num::NonZeroU16)]>;
+    static FIELDS: [OnceLock<Table>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    let table = FIELDS[lang as usize].get_or_init(|| {
+        let grammar = lang.grammar();
+        let mut table: Vec<_> = (1..=grammar.field_count())
+            .filter_map(|id| {
+                let id = u16::try_from(id).ok()?;
+                Some((
+                    grammar.field_name_for_id(id)?,
+                    std::num::NonZeroU16::new(id)?,
+                ))
+            })
+            .collect();
+        table.sort_unstable();
+        table.into()
+    });
+    let at = table.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
+    Some(table[at].1)
 }
 
 /// Where a [`visit`] is at a node.

@@ -3,6 +3,7 @@
 //! the reader follows, what it does with its arguments: commands and argument vectors,
 //! file calls as virtual commands, the address a network call reaches.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::modules::canonical;
@@ -17,10 +18,8 @@ impl<'t> Js<'_, '_, 't> {
     /// The callee and arguments of a call or `new`, with `f.call(t, ...)`,
     /// `f.apply(t, [...])` and `Reflect.apply(f, t, [...])` seen through.
     pub(super) fn callee_and_args(&mut self, node: Node<'t>, depth: usize) -> Option<(Obj, Args)> {
-        let function = node
-            .child_by_field_name("function")
-            .or_else(|| node.child_by_field_name("constructor"))?;
-        let mut callee = match function.kind() {
+        let function = by_field(node, "function").or_else(|| by_field(node, "constructor"))?;
+        let mut callee = match kind(function) {
             "import" => Obj::Ref("import".into()),
             _ => self.eval(function, depth + 1),
         };
@@ -54,19 +53,17 @@ impl<'t> Js<'_, '_, 't> {
     /// than once (`function f(cp) {}` beside `const cp = require(...)`), each binding is
     /// tried: a parameter or a second assignment must not hide the module.
     pub(super) fn call(&mut self, node: Node<'t>) {
-        let mut root = node
-            .child_by_field_name("function")
-            .or_else(|| node.child_by_field_name("constructor"));
+        let mut root = by_field(node, "function").or_else(|| by_field(node, "constructor"));
         while let Some(n) = root {
-            root = match n.kind() {
-                "member_expression" | "subscript_expression" => n.child_by_field_name("object"),
-                "call_expression" => n.child_by_field_name("function"),
+            root = match kind(n) {
+                "member_expression" | "subscript_expression" => by_field(n, "object"),
+                "call_expression" => by_field(n, "function"),
                 "parenthesized_expression" | "await_expression" => n.named_child(0),
                 _ => break,
             };
         }
         let name = root
-            .filter(|r| r.kind() == "identifier")
+            .filter(|r| kind(r) == "identifier")
             .map(|r| self.text(r));
         let alts = match name {
             Some(name) if matches!(self.names.get(name), Some(Slot::Many)) => {

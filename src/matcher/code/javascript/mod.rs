@@ -14,6 +14,8 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Borrow;
+
 use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
@@ -146,17 +148,17 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
             return;
         }
-        let field = |f| node.child_by_field_name(f);
-        match node.kind() {
+        let field = |f| by_field(node, f);
+        match kind(node) {
             "variable_declarator" => match (field("name"), field("value")) {
                 (Some(name), Some(value)) => self.bind_pattern(name, value, Vec::new()),
                 (name, _) => self.forget_in(name),
             },
             "assignment_expression" => match (field("left"), field("right")) {
-                (Some(l), Some(r)) if l.kind() == "identifier" => {
+                (Some(l), Some(r)) if kind(l) == "identifier" => {
                     self.bind(self.text(l), Slot::Expr(r), Vec::new())
                 }
-                (Some(l), Some(r)) if l.kind() == "parenthesized_expression" => {
+                (Some(l), Some(r)) if kind(l) == "parenthesized_expression" => {
                     match l.named_child(0) {
                         Some(p) => self.bind_pattern(p, r, Vec::new()),
                         None => self.forget_in(Some(l)),
@@ -173,8 +175,8 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
             "call_expression" => {
                 let callee = field("function");
                 let method = callee
-                    .filter(|c| c.kind() == "member_expression")
-                    .and_then(|c| c.child_by_field_name("property"))
+                    .filter(|c| kind(c) == "member_expression")
+                    .and_then(|c| by_field(c, "property"))
                     .map(|p| self.text(p));
                 if method.is_some_and(|m| MUTATORS.contains(&m)) {
                     self.forget_root(callee);
@@ -220,30 +222,27 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
 
     /// `const {a, b: c} = value`, `[x, y] = value`: each name with its key path.
     fn bind_pattern(&mut self, pattern: Node<'t>, value: Node<'t>, path: Vec<String>) {
-        match pattern.kind() {
+        match kind(pattern) {
             "identifier" => self.bind(self.text(pattern), Slot::Expr(value), path),
             "object_pattern" | "array_pattern" => {
-                let array = pattern.kind() == "array_pattern";
+                let array = kind(pattern) == "array_pattern";
                 let mut c = pattern.walk();
                 let parts: Vec<Node<'t>> = pattern.named_children(&mut c).collect();
                 for (n, part) in parts.into_iter().enumerate() {
                     let mut sub = path.clone();
-                    match part.kind() {
+                    match kind(part) {
                         "shorthand_property_identifier_pattern" => {
                             sub.push(self.text(part).to_owned());
                             self.bind(self.text(part), Slot::Expr(value), sub);
                         }
-                        "pair_pattern" => match (
-                            part.child_by_field_name("key"),
-                            part.child_by_field_name("value"),
-                        ) {
-                            (Some(k), Some(v)) if k.kind() != "computed_property_name" => {
+                        "pair_pattern" => match (by_field(part, "key"), by_field(part, "value")) {
+                            (Some(k), Some(v)) if kind(k) != "computed_property_name" => {
                                 sub.push(self.text(k).trim_matches(['"', '\'']).to_owned());
                                 self.bind_pattern(v, value, sub);
                             }
                             _ => self.forget_in(Some(part)),
                         },
-                        _ if array && part.kind() != "rest_pattern" => {
+                        _ if array && kind(part) != "rest_pattern" => {
                             sub.push(n.to_string());
                             self.bind_pattern(part, value, sub);
                         }
@@ -257,20 +256,20 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
     }
 
     fn bind_import(&mut self, node: Node<'t>) {
-        let Some(source) = node.child_by_field_name("source") else {
+        let Some(source) = by_field(node, "source") else {
             return;
         };
         let module = module_name(self.text(source).trim_matches(['"', '\'']));
         let mut c = node.walk();
         let Some(clause) = node
             .named_children(&mut c)
-            .find(|n| n.kind() == "import_clause")
+            .find(|n| kind(n) == "import_clause")
         else {
             return;
         };
         let mut c = clause.walk();
         for part in clause.named_children(&mut c) {
-            match part.kind() {
+            match kind(part) {
                 "identifier" => self.bind(self.text(part), Slot::Ref(module.clone()), Vec::new()),
                 "namespace_import" => {
                     if let Some(id) = part.named_child(0) {
@@ -280,8 +279,8 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 "named_imports" => {
                     let mut c = part.walk();
                     for spec in part.named_children(&mut c) {
-                        let name = spec.child_by_field_name("name");
-                        let alias = spec.child_by_field_name("alias").or(name);
+                        let name = by_field(spec, "name");
+                        let alias = by_field(spec, "alias").or(name);
                         if let (Some(n), Some(a)) = (name, alias) {
                             let q = format!("{module}.{}", self.text(n).trim_matches(['"', '\'']));
                             self.bind(self.text(a), Slot::Ref(q), Vec::new());
@@ -297,7 +296,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
         if matches!(
-            node.kind(),
+            kind(node),
             "identifier" | "shorthand_property_identifier_pattern"
         ) {
             let name = self.text(node);
@@ -313,11 +312,9 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
     /// The name an object changed in place is reached by (`o` in `o.a.b = 1`).
     fn forget_root(&mut self, mut node: Option<Node<'_>>) {
         while let Some(n) = node {
-            match n.kind() {
+            match kind(n) {
                 "identifier" => return self.forget_in(Some(n)),
-                "member_expression" | "subscript_expression" => {
-                    node = n.child_by_field_name("object")
-                }
+                "member_expression" | "subscript_expression" => node = by_field(n, "object"),
                 "parenthesized_expression" => node = n.named_child(0),
                 _ => return self.forget_in(Some(n)),
             }
@@ -332,7 +329,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
     /// One node of the walk: its loop count kept, and its effect read on entering.
     fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
-            node.kind(),
+            kind(node),
             "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
         );
         if at == super::tree::Visit::Leave {
@@ -343,7 +340,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
-        match node.kind() {
+        match kind(node) {
             "call_expression" | "new_expression" => self.call(node),
             "with_statement" => self.cx.opaque(
                 "the code uses `with`, which makes its names dynamic",
@@ -357,3 +354,13 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
 
 /// Bindings of one name kept to be tried as callees.
 const MAX_ALTS: usize = 8;
+
+/// The child of a node in a field (see [`super::tree::field`]).
+pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
+    super::tree::field(super::Lang::JavaScript, *node.borrow(), name)
+}
+
+/// The kind of a node (see [`super::tree::kind`]).
+pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    super::tree::kind(super::Lang::JavaScript, *node.borrow())
+}

@@ -1,6 +1,7 @@
 //! JavaScript's literal syntax (string and template literals with their escapes, numbers,
 //! modes in octal) and the methods of a known string, on known values.
 
+use super::kind;
 use tree_sitter::Node;
 
 use super::values::Args;
@@ -14,7 +15,7 @@ impl<'t> Js<'_, '_, 't> {
         let mut c = node.walk();
         let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
         for part in parts {
-            let v = match part.kind() {
+            let v = match kind(part) {
                 "string_fragment" => Val::known(self.text(part)),
                 "escape_sequence" => Val::Known(unescape(self.text(part))),
                 "template_substitution" => match part.named_child(0) {

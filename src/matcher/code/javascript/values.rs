@@ -3,6 +3,7 @@
 //! by qualified name, the calls that compute strings, paths and modules), and a call's
 //! arguments.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::modules::{canonical, module_name};
@@ -39,17 +40,17 @@ impl<'t> Js<'_, '_, 't> {
             items: Vec::new(),
             open: false,
         };
-        let Some(list) = node.child_by_field_name("arguments") else {
+        let Some(list) = by_field(node, "arguments") else {
             return args;
         };
-        if list.kind() == "template_string" {
+        if kind(list) == "template_string" {
             args.items.push(Obj::Val(self.template(list, depth + 1)));
             return args;
         }
         let mut c = list.walk();
         let nodes: Vec<Node<'t>> = list.named_children(&mut c).collect();
         for a in nodes {
-            match a.kind() {
+            match kind(a) {
                 "comment" => {}
                 "spread_element" => match a.named_child(0).map(|i| self.eval(i, depth + 1)) {
                     Some(Obj::List(items)) => args.items.extend(items),
@@ -70,7 +71,7 @@ impl<'t> Js<'_, '_, 't> {
         }
         let unknown = Obj::Val(Val::Unknown);
         let first = node.named_child(0);
-        match node.kind() {
+        match kind(node) {
             "string" => Obj::Val(self.template(node, depth)),
             "template_string" => Obj::Val(self.template(node, depth)),
             "number" => parse_num(self.text(node)).map_or(unknown, Obj::Num),
@@ -89,7 +90,7 @@ impl<'t> Js<'_, '_, 't> {
                     None => unknown,
                 }
             }
-            "assignment_expression" => match node.child_by_field_name("right") {
+            "assignment_expression" => match by_field(node, "right") {
                 Some(r) => self.eval(r, depth + 1),
                 None => unknown,
             },
@@ -98,7 +99,7 @@ impl<'t> Js<'_, '_, 't> {
                 let mut c = node.walk();
                 let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
                 for item in children {
-                    if item.kind() == "spread_element" {
+                    if kind(item) == "spread_element" {
                         match item.named_child(0).map(|n| self.eval(n, depth + 1)) {
                             Some(Obj::List(more)) => items.extend(more),
                             Some(Obj::Val(Val::Known(s))) => {
@@ -106,7 +107,7 @@ impl<'t> Js<'_, '_, 't> {
                             }
                             _ => items.push(unknown.clone()),
                         }
-                    } else if item.kind() != "comment" {
+                    } else if kind(item) != "comment" {
                         items.push(self.eval(item, depth + 1));
                     }
                 }
@@ -115,20 +116,18 @@ impl<'t> Js<'_, '_, 't> {
             "object" => self.object(node, depth),
             "identifier" => self.name(node, depth),
             "member_expression" => {
-                let (Some(object), Some(prop)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("property"),
-                ) else {
+                let (Some(object), Some(prop)) =
+                    (by_field(node, "object"), by_field(node, "property"))
+                else {
                     return unknown;
                 };
                 let base = self.eval(object, depth + 1);
                 self.member(base, Val::known(self.text(prop)), node)
             }
             "subscript_expression" => {
-                let (Some(object), Some(index)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("index"),
-                ) else {
+                let (Some(object), Some(index)) =
+                    (by_field(node, "object"), by_field(node, "index"))
+                else {
                     return unknown;
                 };
                 let base = self.eval(object, depth + 1);
@@ -137,10 +136,8 @@ impl<'t> Js<'_, '_, 't> {
             }
             "binary_expression" => self.binary(node, depth),
             "unary_expression" => {
-                let arg = node
-                    .child_by_field_name("argument")
-                    .map(|a| self.eval(a, depth + 1));
-                let op = node.child_by_field_name("operator").map(|o| self.text(o));
+                let arg = by_field(node, "argument").map(|a| self.eval(a, depth + 1));
+                let op = by_field(node, "operator").map(|o| self.text(o));
                 match (op, arg) {
                     (Some("-"), Some(Obj::Num(n))) => Obj::Num(-n),
                     (Some("+"), Some(Obj::Num(n))) => Obj::Num(n),
@@ -150,12 +147,8 @@ impl<'t> Js<'_, '_, 't> {
                 }
             }
             "ternary_expression" => {
-                let a = node
-                    .child_by_field_name("consequence")
-                    .map(|n| self.eval(n, depth + 1));
-                let b = node
-                    .child_by_field_name("alternative")
-                    .map(|n| self.eval(n, depth + 1));
+                let a = by_field(node, "consequence").map(|n| self.eval(n, depth + 1));
+                let b = by_field(node, "alternative").map(|n| self.eval(n, depth + 1));
                 match (a.map(|o| o.val()), b.map(|o| o.val())) {
                     (Some(a), Some(b)) if a == b => Obj::Val(a),
                     _ => unknown,
@@ -171,15 +164,13 @@ impl<'t> Js<'_, '_, 't> {
         let mut c = node.walk();
         let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
         for part in children {
-            match part.kind() {
+            match kind(part) {
                 "pair" => {
-                    let (Some(k), Some(v)) = (
-                        part.child_by_field_name("key"),
-                        part.child_by_field_name("value"),
-                    ) else {
+                    let (Some(k), Some(v)) = (by_field(part, "key"), by_field(part, "value"))
+                    else {
                         continue;
                     };
-                    let key = match k.kind() {
+                    let key = match kind(k) {
                         "computed_property_name" => match k.named_child(0) {
                             Some(e) => self.eval(e, depth + 1).val(),
                             None => Val::Unknown,
@@ -199,9 +190,7 @@ impl<'t> Js<'_, '_, 't> {
                     _ => pairs.push(("...".to_owned(), Obj::Val(Val::Unknown))),
                 },
                 "method_definition" => {
-                    let name = part
-                        .child_by_field_name("name")
-                        .map_or("...", |n| self.text(n));
+                    let name = by_field(part, "name").map_or("...", |n| self.text(n));
                     pairs.push((name.to_owned(), Obj::Val(Val::Unknown)));
                 }
                 _ => {}
@@ -311,9 +300,9 @@ impl<'t> Js<'_, '_, 't> {
 
     fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let (Some(l), Some(op), Some(r)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("operator"),
-            node.child_by_field_name("right"),
+            by_field(node, "left"),
+            by_field(node, "operator"),
+            by_field(node, "right"),
         ) else {
             return Obj::Val(Val::Unknown);
         };
@@ -344,18 +333,16 @@ impl<'t> Js<'_, '_, 't> {
     fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let unknown = Obj::Val(Val::Unknown);
         // Outside an async function the grammar reads `await (x)` as a call of `await`.
-        if let Some(f) = node.child_by_field_name("function")
+        if let Some(f) = by_field(node, "function")
             && self.text(f) == "await"
-            && let Some(inner) = node
-                .child_by_field_name("arguments")
-                .and_then(|a| a.named_child(0))
+            && let Some(inner) = by_field(node, "arguments").and_then(|a| a.named_child(0))
         {
             return self.eval(inner, depth + 1);
         }
         let Some((callee, args)) = self.callee_and_args(node, depth) else {
             return unknown;
         };
-        let is_new = node.kind() == "new_expression";
+        let is_new = kind(node) == "new_expression";
         match callee {
             Obj::Ref(q) => {
                 let q = canonical(&q);

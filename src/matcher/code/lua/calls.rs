@@ -2,6 +2,7 @@
 //! `require` and `pcall`) and, for the calls the reader follows, what it does with its
 //! arguments.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::values::{canonical, get};
@@ -11,14 +12,13 @@ use crate::matcher::code::{Effect, Val};
 impl<'t> Lua<'_, '_, 't> {
     pub(super) fn call(&mut self, node: Node<'t>) {
         let line = self.line(node);
-        let Some(callee) = node.child_by_field_name("name") else {
+        let Some(callee) = by_field(node, "name") else {
             return;
         };
-        if callee.kind() == "method_index_expression" {
-            let (Some(object), Some(method)) = (
-                callee.child_by_field_name("table"),
-                callee.child_by_field_name("method"),
-            ) else {
+        if kind(callee) == "method_index_expression" {
+            let (Some(object), Some(method)) =
+                (by_field(callee, "table"), by_field(callee, "method"))
+            else {
                 return;
             };
             let method = self.text(method);

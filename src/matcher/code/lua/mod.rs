@@ -11,6 +11,8 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Borrow;
+
 use tree_sitter::{Node, Tree};
 
 use super::scope::{Cx, Names, Slot, Val};
@@ -113,7 +115,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
     fn named(node: Node<'t>) -> Vec<Node<'t>> {
         let mut c = node.walk();
         node.named_children(&mut c)
-            .filter(|n| n.kind() != "comment")
+            .filter(|n| kind(n) != "comment")
             .collect()
     }
 
@@ -122,19 +124,19 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "assignment_statement" => self.bind_assignment(node),
             // `local x` without a value, parameters, loop variables.
             "variable_declaration" | "parameters" | "for_numeric_clause" | "for_generic_clause"
-                if node.kind() != "variable_declaration"
+                if kind(node) != "variable_declaration"
                     || !Self::named(node)
                         .iter()
-                        .any(|n| n.kind() == "assignment_statement") =>
+                        .any(|n| kind(n) == "assignment_statement") =>
             {
                 self.forget_names(node);
             }
             "function_declaration" => {
-                if let Some(n) = node.child_by_field_name("name") {
+                if let Some(n) = by_field(node, "name") {
                     self.forget_target(n);
                 }
             }
@@ -148,14 +150,14 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
     fn bind_assignment(&mut self, node: Node<'t>) {
         let parts = Self::named(node);
         let (Some(targets), Some(values)) = (
-            parts.iter().find(|p| p.kind() == "variable_list"),
-            parts.iter().find(|p| p.kind() == "expression_list"),
+            parts.iter().find(|p| kind(*p) == "variable_list"),
+            parts.iter().find(|p| kind(*p) == "expression_list"),
         ) else {
             return;
         };
         let targets: Vec<Node<'t>> = Self::named(*targets)
             .into_iter()
-            .filter(|t| t.kind() != "attribute")
+            .filter(|t| kind(t) != "attribute")
             .collect();
         let values = Self::named(*values);
         for (n, target) in targets.iter().enumerate() {
@@ -172,15 +174,15 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
 
     /// The name an assignment target binds: `x`, or `_G.x`, `_G['x']`.
     fn global_name(&mut self, target: Node<'t>) -> Option<String> {
-        if target.kind() == "identifier" {
+        if kind(target) == "identifier" {
             return Some(self.text(target).to_owned());
         }
-        let base = target.child_by_field_name("table")?;
-        let key = target.child_by_field_name("field")?;
+        let base = by_field(target, "table")?;
+        let key = by_field(target, "field")?;
         if !matches!(self.text(base), "_G" | "_ENV") {
             return None;
         }
-        if target.kind() == "dot_index_expression" {
+        if kind(target) == "dot_index_expression" {
             return Some(self.text(key).to_owned());
         }
         match self.eval(key, 0).val() {
@@ -200,14 +202,14 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         if let Some(name) = self.global_name(target) {
             return self.names.forget(&name);
         }
-        if let Some(base) = target.child_by_field_name("table") {
+        if let Some(base) = by_field(target, "table") {
             self.forget_target(base);
         }
     }
 
     fn forget_names(&mut self, node: Node<'t>) {
         for child in Self::named(node) {
-            match child.kind() {
+            match kind(child) {
                 "identifier" => {
                     let name = self.text(child);
                     self.names.forget(name);
@@ -226,7 +228,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
     /// One node of the walk: its loop count kept, and its effect read on entering.
     fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
-            node.kind(),
+            kind(node),
             "for_statement" | "while_statement" | "repeat_statement"
         );
         if at == super::tree::Visit::Leave {
@@ -237,9 +239,19 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
-        if node.kind() == "function_call" {
+        if kind(node) == "function_call" {
             self.call(node);
         }
         true
     }
+}
+
+/// The child of a node in a field (see [`super::tree::field`]).
+pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
+    super::tree::field(super::Lang::Lua, *node.borrow(), name)
+}
+
+/// The kind of a node (see [`super::tree::kind`]).
+pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    super::tree::kind(super::Lang::Lua, *node.borrow())
 }

@@ -2,6 +2,7 @@
 //! the `string` and `table` functions that compute them, globals and modules by qualified
 //! name, tables; and a call's arguments.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::text::{format, number, unescape};
@@ -12,9 +13,9 @@ use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Lua<'_, '_, 't> {
     pub(super) fn arg_nodes(node: Node<'t>) -> Vec<Node<'t>> {
-        match node.child_by_field_name("arguments") {
+        match by_field(node, "arguments") {
             // `f"x"`, `f{...}`
-            Some(a) if a.kind() != "arguments" => vec![a],
+            Some(a) if kind(a) != "arguments" => vec![a],
             Some(a) => Self::named(a),
             None => Vec::new(),
         }
@@ -32,7 +33,7 @@ impl<'t> Lua<'_, '_, 't> {
         if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
             return Obj::Val(Val::Unknown);
         }
-        match node.kind() {
+        match kind(node) {
             "string" => Obj::Val(self.string(node)),
             "number" => Obj::Val(number(self.text(node))),
             "parenthesized_expression" => match Self::named(node).first() {
@@ -41,13 +42,11 @@ impl<'t> Lua<'_, '_, 't> {
             },
             "identifier" => self.name(node, depth),
             "dot_index_expression" | "bracket_index_expression" => {
-                let (Some(base), Some(key)) = (
-                    node.child_by_field_name("table"),
-                    node.child_by_field_name("field"),
-                ) else {
+                let (Some(base), Some(key)) = (by_field(node, "table"), by_field(node, "field"))
+                else {
                     return Obj::Val(Val::Unknown);
                 };
-                let key = if node.kind() == "dot_index_expression" {
+                let key = if kind(node) == "dot_index_expression" {
                     Val::known(self.text(key))
                 } else {
                     self.eval(key, depth + 1).val()
@@ -71,9 +70,9 @@ impl<'t> Lua<'_, '_, 't> {
             }
             "binary_expression" => {
                 let (Some(l), Some(op), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
+                    by_field(node, "left"),
+                    by_field(node, "operator"),
+                    by_field(node, "right"),
                 ) else {
                     return Obj::Val(Val::Unknown);
                 };
@@ -86,8 +85,8 @@ impl<'t> Lua<'_, '_, 't> {
             "table_constructor" => {
                 let mut items = Vec::new();
                 for field in Self::named(node) {
-                    if field.child_by_field_name("name").is_none()
-                        && let Some(v) = field.child_by_field_name("value")
+                    if by_field(field, "name").is_none()
+                        && let Some(v) = by_field(field, "value")
                     {
                         items.push(self.eval(v, depth + 1).val());
                     }
@@ -119,15 +118,14 @@ impl<'t> Lua<'_, '_, 't> {
 
     /// The value a call returns, for the calls that compute strings and name modules.
     fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
-        let Some(callee) = node.child_by_field_name("name") else {
+        let Some(callee) = by_field(node, "name") else {
             return Obj::Val(Val::Unknown);
         };
-        let (q, args) = if callee.kind() == "method_index_expression" {
+        let (q, args) = if kind(callee) == "method_index_expression" {
             // `("x"):rep(3)`: a string's methods are the `string` functions.
-            let (Some(object), Some(method)) = (
-                callee.child_by_field_name("table"),
-                callee.child_by_field_name("method"),
-            ) else {
+            let (Some(object), Some(method)) =
+                (by_field(callee, "table"), by_field(callee, "method"))
+            else {
                 return Obj::Val(Val::Unknown);
             };
             let receiver = self.eval(object, depth + 1);
@@ -225,12 +223,8 @@ impl<'t> Lua<'_, '_, 't> {
 
     /// A string literal's value: a long bracket string as written, a quoted one unescaped.
     fn string(&self, node: Node<'_>) -> Val {
-        let start = node
-            .child_by_field_name("start")
-            .map_or("", |s| self.text(s));
-        let content = node
-            .child_by_field_name("content")
-            .map_or("", |c| self.text(c));
+        let start = by_field(node, "start").map_or("", |s| self.text(s));
+        let content = by_field(node, "content").map_or("", |c| self.text(c));
         if start.starts_with('[') {
             // A newline right after the opening bracket is not part of the string.
             let body = content

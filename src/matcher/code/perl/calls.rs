@@ -3,6 +3,7 @@
 //! does with its arguments: commands run, files deleted, moved, opened, addresses fetched,
 //! code run.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::values::class_of;
@@ -239,14 +240,11 @@ impl<'t> Pl<'_, '_, 't> {
     /// The effect of one method call.
     pub(super) fn method(&mut self, node: Node<'t>) {
         let line = self.line(node);
-        let Some(method) = node
-            .child_by_field_name("function_name")
-            .map(|f| self.text(f))
-        else {
+        let Some(method) = by_field(node, "function_name").map(|f| self.text(f)) else {
             let mut c = node.walk();
             let dynamic = node.named_children(&mut c).any(|n| {
                 matches!(
-                    n.kind(),
+                    kind(n),
                     "scalar_variable" | "scalar_dereference" | "special_scalar_variable"
                 ) && Some(n) != node.named_child(0)
             });

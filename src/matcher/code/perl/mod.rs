@@ -16,6 +16,8 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Borrow;
+
 use tree_sitter::{Node, Tree};
 
 use super::Effect;
@@ -181,24 +183,24 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "binary_expression" => self.bind_binary(node),
             "unary_expression"
                 if self.text(node).contains("++") || self.text(node).contains("--") =>
             {
                 self.forget_in(Some(node))
             }
-            "to_reference" => self.forget_in(node.child_by_field_name("variable")),
+            "to_reference" => self.forget_in(by_field(node, "variable")),
             "for_statement_2" | "function_signature" => {
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
-                    if child.kind() != "block" {
+                    if kind(child) != "block" {
                         self.forget_in(Some(child));
                     }
                 }
             }
             "function_definition" | "function_definition_without_sub" => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = by_field(node, "name") {
                     self.subs.push(self.text(name).to_owned());
                 }
             }
@@ -220,10 +222,10 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             // A method may change its arguments through `@_`; a class's from a module
             // (`File::Spec->catfile`) is trusted not to, unless the code defines packages.
             "method_invocation" => {
-                let named_class = node.child_by_field_name("package_name").is_some()
-                    && !self.src.text.contains("package");
+                let named_class =
+                    by_field(node, "package_name").is_some() && !self.src.text.contains("package");
                 if !named_class {
-                    self.forget_in(node.child_by_field_name("args"));
+                    self.forget_in(by_field(node, "args"));
                 }
             }
             _ => {}
@@ -243,7 +245,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         };
         if op == "=~" {
             if matches!(
-                right.kind(),
+                kind(right),
                 "substitution_pattern_s" | "transliteration_tr_or_y"
             ) {
                 self.forget_in(Some(left));
@@ -256,12 +258,12 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             return;
         }
-        let target = if left.kind() == "variable_declaration" {
-            left.child_by_field_name("variable_name")
+        let target = if kind(left) == "variable_declaration" {
+            by_field(left, "variable_name")
         } else {
             Some(left)
         };
-        match target.map(|t| (t, t.kind())) {
+        match target.map(|t| (t, kind(t))) {
             Some((t, "scalar_variable" | "array_variable" | "hash_variable")) => {
                 let name = self.text(t).to_owned();
                 self.names.bind(&name, Slot::Expr(right));
@@ -271,7 +273,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 "array_access_variable" | "hash_access_variable" | "hash_access_variable_simple",
             )) if t
                 .named_child(0)
-                .is_some_and(|b| b.kind() == "scalar_variable") =>
+                .is_some_and(|b| kind(b) == "scalar_variable") =>
             {
                 self.forget_in(t.named_child(0));
             }
@@ -287,7 +289,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
         if matches!(
-            node.kind(),
+            kind(node),
             "scalar_variable" | "array_variable" | "hash_variable"
         ) {
             let name = self
@@ -302,7 +304,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             return;
         }
         // Interpolation reads a variable; it cannot change it.
-        if node.kind().starts_with("string_") || node.kind() == "word_list_qw" {
+        if kind(node).starts_with("string_") || kind(node) == "word_list_qw" {
             return;
         }
         let mut c = node.walk();
@@ -320,7 +322,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
     fn block(&self, call: Node<'t>) -> Option<Node<'t>> {
         let mut c = call.walk();
         call.children_by_field_name("args", &mut c)
-            .find(|a| a.kind() == "block")
+            .find(|a| kind(a) == "block")
     }
 
     /// A call's argument expressions, in order, the commas that follow it included.
@@ -336,13 +338,13 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
     /// One node of the walk: its loop count kept, and its effect read on entering.
     fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let line = self.line(node);
-        let is_loop = match node.kind() {
+        let is_loop = match kind(node) {
             "while_statement" | "until_statement" | "for_statement_1" | "for_statement_2" => true,
             "single_line_statement" => {
                 let mut c = node.walk();
                 node.named_children(&mut c).any(|n| {
                     matches!(
-                        n.kind(),
+                        kind(n),
                         "while_simple_statement"
                             | "until_simple_statement"
                             | "for_simple_statement"
@@ -364,18 +366,16 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             return false;
         }
         self.at = line;
-        match node.kind() {
+        match kind(node) {
             "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
                 self.call(node)
             }
             // A call without arguments (`fork`) that is not the name of a call with them.
             "call_expression_with_bareword"
                 if !node.parent().is_some_and(|p| {
-                    p.kind().starts_with("call_expression_with") && p.named_child(0) == Some(node)
-                }) && node
-                    .parent()
-                    .is_none_or(|p| p.kind() != "method_invocation")
-                    && node.next_sibling().is_none_or(|n| n.kind() != "fat_comma") =>
+                    kind(p).starts_with("call_expression_with") && p.named_child(0) == Some(node)
+                }) && node.parent().is_none_or(|p| kind(p) != "method_invocation")
+                    && node.next_sibling().is_none_or(|n| kind(n) != "fat_comma") =>
             {
                 self.call(node)
             }
@@ -392,9 +392,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 }
             }
             "use_no_statement" => {
-                let module = node
-                    .child_by_field_name("package_name")
-                    .map(|p| self.text(p));
+                let module = by_field(node, "package_name").map(|p| self.text(p));
                 if module.is_some_and(|m| {
                     matches!(
                         m,
@@ -408,4 +406,14 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         }
         true
     }
+}
+
+/// The child of a node in a field (see [`super::tree::field`]).
+pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
+    super::tree::field(super::Lang::Perl, *node.borrow(), name)
+}
+
+/// The kind of a node (see [`super::tree::kind`]).
+pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    super::tree::kind(super::Lang::Perl, *node.borrow())
 }

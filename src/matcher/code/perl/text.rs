@@ -1,6 +1,7 @@
 //! Perl's literal syntax (quoting, escapes, interpolation, numbers) and the string
 //! functions it computes (`sprintf`, case changes), on known values.
 
+use super::kind;
 use tree_sitter::Node;
 
 use super::Pl;
@@ -12,7 +13,7 @@ impl Pl<'_, '_, '_> {
     /// backticks, `qx`) with escapes decoded and variables interpolated.
     pub(super) fn string(&mut self, node: Node<'_>, code: &str, depth: usize) -> Val {
         let text = code.get(node.byte_range()).unwrap_or_default();
-        let (body, interpolates) = match node.kind() {
+        let (body, interpolates) = match kind(node) {
             "string_single_quoted" => (delimited(text), false),
             "string_q_quoted" => (
                 delimited(text.get(1..).unwrap_or_default().trim_start()),

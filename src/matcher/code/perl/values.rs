@@ -2,6 +2,7 @@
 //! lists, the functions and methods that compute them, variables bound once, classes and
 //! network responses), and a call's name and arguments.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::calls::is_http;
@@ -19,7 +20,7 @@ impl Pl<'_, '_, '_> {
         }
         let text = code.get(node.byte_range()).unwrap_or_default();
         let v = |v: Val| Obj::Val(v);
-        match node.kind() {
+        match kind(node) {
             "string_single_quoted"
             | "string_q_quoted"
             | "string_double_quoted"
@@ -56,8 +57,7 @@ impl Pl<'_, '_, '_> {
                 )
             }
             "array_access_variable" => {
-                let (Some(base), Some(index)) =
-                    (node.named_child(0), node.child_by_field_name("index"))
+                let (Some(base), Some(index)) = (node.named_child(0), by_field(node, "index"))
                 else {
                     return v(Val::Unknown);
                 };
@@ -76,17 +76,15 @@ impl Pl<'_, '_, '_> {
                 }
             }
             "hash_access_variable_simple" | "hash_access_variable" => {
-                let (Some(base), Some(key)) =
-                    (node.named_child(0), node.child_by_field_name("key"))
-                else {
+                let (Some(base), Some(key)) = (node.named_child(0), by_field(node, "key")) else {
                     return v(Val::Unknown);
                 };
-                let key = match key.kind() {
+                let key = match kind(key) {
                     "identifier" => Val::known(self.text_in(key, code)),
                     _ => self.eval(key, code, depth + 1).val(),
                 };
                 let base_text = self.text_in(base, code);
-                if base_text == "$ENV" && node.kind() == "hash_access_variable_simple" {
+                if base_text == "$ENV" && kind(node) == "hash_access_variable_simple" {
                     return v(self.env(key));
                 }
                 match self.eval(base, code, depth + 1) {
@@ -96,10 +94,7 @@ impl Pl<'_, '_, '_> {
             }
             "binary_expression" => self.binary(node, code, depth),
             "ternary_expression" => {
-                let (Some(a), Some(b)) = (
-                    node.child_by_field_name("true"),
-                    node.child_by_field_name("false"),
-                ) else {
+                let (Some(a), Some(b)) = (by_field(node, "true"), by_field(node, "false")) else {
                     return v(Val::Unknown);
                 };
                 let (a, b) = (
@@ -262,11 +257,11 @@ impl Pl<'_, '_, '_> {
     }
 
     pub(super) fn callee_in(&self, node: Node<'_>, code: &str) -> Option<String> {
-        let bare = match node.kind() {
+        let bare = match kind(node) {
             "call_expression_with_bareword" => node,
             _ => node
                 .named_child(0)
-                .filter(|c| c.kind() == "call_expression_with_bareword")?,
+                .filter(|c| kind(c) == "call_expression_with_bareword")?,
         };
         let mut name = self.text_in(bare, code).trim_start_matches('&').to_owned();
         for prefix in ["CORE::GLOBAL::", "CORE::"] {
@@ -282,20 +277,20 @@ impl Pl<'_, '_, '_> {
         let mut out = Vec::new();
         let mut c = call.walk();
         let lists: Vec<Node<'x>> = call.children_by_field_name("args", &mut c).collect();
-        for list in lists.into_iter().filter(|l| l.kind() != "block") {
-            let list = if list.kind() == "parenthesized_argument" {
+        for list in lists.into_iter().filter(|l| kind(l) != "block") {
+            let list = if kind(list) == "parenthesized_argument" {
                 list.named_child(0).unwrap_or(list)
             } else {
                 list
             };
-            if matches!(list.kind(), "arguments" | "array") {
+            if matches!(kind(list), "arguments" | "array") {
                 let mut c = list.walk();
                 out.extend(list.named_children(&mut c).filter(|n| !is_separator(*n)));
             } else {
                 out.push(list);
             }
         }
-        if call.kind() != "call_expression_with_spaced_args" {
+        if kind(call) != "call_expression_with_spaced_args" {
             return out;
         }
         // Finding a sibling costs a walk over the parent's children: only for the calls
@@ -313,10 +308,8 @@ impl Pl<'_, '_, '_> {
     }
 
     fn value_of_method(&mut self, node: Node<'_>, code: &str, depth: usize) -> Obj {
-        let (Some(object), Some(method)) = (
-            node.named_child(0),
-            node.child_by_field_name("function_name"),
-        ) else {
+        let (Some(object), Some(method)) = (node.named_child(0), by_field(node, "function_name"))
+        else {
             return Obj::Val(Val::Unknown);
         };
         let method = self.text_in(method, code);
@@ -347,7 +340,7 @@ impl Pl<'_, '_, '_> {
 pub(super) fn class_of(obj: Obj, object: Node<'_>, code: &str) -> Obj {
     match obj {
         Obj::Val(Val::Known(name)) => Obj::Class(name),
-        _ if object.kind() == "call_expression_with_bareword" => {
+        _ if kind(object) == "call_expression_with_bareword" => {
             Obj::Class(code.get(object.byte_range()).unwrap_or_default().to_owned())
         }
         other => other,
@@ -369,9 +362,9 @@ pub(super) fn operator<'x>(node: Node<'_>, code: &'x str) -> &'x str {
 }
 
 fn is_comma(node: Node<'_>) -> bool {
-    matches!(node.kind(), "normal_comma" | "fat_comma")
+    matches!(kind(node), "normal_comma" | "fat_comma")
 }
 
 fn is_separator(node: Node<'_>) -> bool {
-    is_comma(node) || node.kind() == "comments"
+    is_comma(node) || kind(node) == "comments"
 }

@@ -3,6 +3,7 @@
 //! arguments turned into the effect's values; where a path or URL given to a file function
 //! leads.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::sinks::{Sink, function_name, sink};
@@ -14,10 +15,10 @@ use crate::matcher::code::{Effect, Val};
 impl<'t> Php<'_, '_, 't> {
     pub(super) fn call(&mut self, node: Node<'t>) {
         let line = self.line(node);
-        let Some(f) = node.child_by_field_name("function") else {
+        let Some(f) = by_field(node, "function") else {
             return;
         };
-        let name = match f.kind() {
+        let name = match kind(f) {
             "name" | "qualified_name" => function_name(self.text(f)),
             _ => match self.eval(f, 0) {
                 Obj::Val(Val::Known(s)) => function_name(&s),
@@ -36,8 +37,8 @@ impl<'t> Php<'_, '_, 't> {
     /// `$o->m(...)`: a computed method name is not followed; a reflected function is.
     pub(super) fn method(&mut self, node: Node<'t>) {
         let line = self.line(node);
-        let method = match node.child_by_field_name("name") {
-            Some(n) if n.kind() == "name" => self.text(n).to_ascii_lowercase(),
+        let method = match by_field(node, "name") {
+            Some(n) if kind(n) == "name" => self.text(n).to_ascii_lowercase(),
             Some(n) => match self.eval(n, 0).val() {
                 Val::Known(m) => m.to_ascii_lowercase(),
                 _ => {
@@ -49,7 +50,7 @@ impl<'t> Php<'_, '_, 't> {
             },
             None => return,
         };
-        let Some(object) = node.child_by_field_name("object") else {
+        let Some(object) = by_field(node, "object") else {
             return;
         };
         if let Obj::Func(f) = self.eval(object, 0) {
@@ -67,9 +68,9 @@ impl<'t> Php<'_, '_, 't> {
 
     pub(super) fn static_call(&mut self, node: Node<'t>) {
         let line = self.line(node);
-        let scope = node.child_by_field_name("scope").map(|s| self.text(s));
-        let name = node.child_by_field_name("name");
-        if name.is_some_and(|n| n.kind() != "name") {
+        let scope = by_field(node, "scope").map(|s| self.text(s));
+        let name = by_field(node, "name");
+        if name.is_some_and(|n| kind(n) != "name") {
             return self.cx.opaque(
                 "the code calls a method whose name is computed at run time",
                 line,
@@ -203,7 +204,7 @@ impl<'t> Php<'_, '_, 't> {
         let Some(array) = a.nodes.get(1).and_then(|n| n.named_child(0)) else {
             return;
         };
-        if array.kind() != "array_creation_expression" {
+        if kind(array) != "array_creation_expression" {
             return;
         }
         let mut c = array.walk();

@@ -12,6 +12,8 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Borrow;
+
 use tree_sitter::{Node, Tree};
 
 use super::Effect;
@@ -81,7 +83,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
 
     /// The name of a `$variable` (without the `$`), if it is one.
     fn var(&self, node: Node<'_>) -> Option<&'a str> {
-        (node.kind() == "variable_name").then(|| self.text(node).trim_start_matches('$'))
+        (kind(node) == "variable_name").then(|| self.text(node).trim_start_matches('$'))
     }
 
     /// Gathers the names the code binds (see [`Names`]).
@@ -89,16 +91,16 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "assignment_expression" => {
-                let left = node.child_by_field_name("left");
-                let mut value = node.child_by_field_name("right");
+                let left = by_field(node, "left");
+                let mut value = by_field(node, "right");
                 // `$a = $b = value`: the inner assignment is bound when the walk reaches it.
-                while let Some(v) = value.filter(|v| v.kind() == "assignment_expression") {
-                    value = v.child_by_field_name("right");
+                while let Some(v) = value.filter(|v| kind(v) == "assignment_expression") {
+                    value = by_field(v, "right");
                 }
                 match (left, value) {
-                    (Some(l), Some(v)) if l.kind() == "variable_name" => {
+                    (Some(l), Some(v)) if kind(l) == "variable_name" => {
                         let name = format!("${}", self.text(l).trim_start_matches('$'));
                         self.names.bind(&name, Slot::Expr(v));
                     }
@@ -114,7 +116,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
             "foreach_statement" => {
                 let mut c = node.walk();
                 let header: Vec<Node<'t>> = node.named_children(&mut c).collect();
-                let body = node.child_by_field_name("body");
+                let body = by_field(node, "body");
                 // `foreach ($a as &$v)` changes `$a` too.
                 let by_ref = header
                     .iter()
@@ -131,7 +133,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
             | "function_static_declaration"
             | "catch_clause"
             | "list_literal" => {
-                if node.kind() == "formal_parameters" && self.text(node).contains('&') {
+                if kind(node) == "formal_parameters" && self.text(node).contains('&') {
                     self.wild = true;
                 }
                 self.forget_vars(node, 0);
@@ -155,19 +157,19 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
 
     /// `define('X', v)`, and the built-in calls that set variables passed to them.
     fn bind_call(&mut self, node: Node<'t>) {
-        let Some(f) = node.child_by_field_name("function") else {
+        let Some(f) = by_field(node, "function") else {
             return;
         };
         let name = function_name(self.text(f));
         let args = self.arg_nodes(node);
         let inner = |n: usize| {
             args.get(n)
-                .filter(|a| a.child_by_field_name("name").is_none())
+                .filter(|a| by_field(*a, "name").is_none())
                 .and_then(|a| a.named_child(0))
         };
         match name.as_str() {
             "define" => match (inner(0), inner(1)) {
-                (Some(n), Some(v)) if n.kind() == "string" => {
+                (Some(n), Some(v)) if kind(n) == "string" => {
                     let n = format!("::{}", single_quoted(self, n));
                     self.names.bind(&n, Slot::Expr(v));
                 }
@@ -186,7 +188,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
     }
 
     fn forget_target_field(&mut self, node: Node<'t>, field: &str) {
-        if let Some(n) = node.child_by_field_name(field) {
+        if let Some(n) = by_field(node, field) {
             self.forget_target(n);
         }
     }
@@ -194,7 +196,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
     /// An assignment to something other than a plain variable: the variable under it
     /// (`$a[0] = ...`, `$o->p = ...`) changes; a computed variable name changes any.
     fn forget_target(&mut self, node: Node<'t>) {
-        match node.kind() {
+        match kind(node) {
             "dynamic_variable_name" => self.wild = true,
             "subscript_expression"
                 if node.named_child(0).and_then(|b| self.var(b)) == Some("GLOBALS") =>
@@ -229,7 +231,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
     /// One node of the walk: its loop count kept, and its effect read on entering.
     fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
-            node.kind(),
+            kind(node),
             "for_statement" | "foreach_statement" | "while_statement" | "do_statement"
         );
         if at == super::tree::Visit::Leave {
@@ -241,7 +243,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
             return false;
         }
         let line = self.line(node);
-        match node.kind() {
+        match kind(node) {
             "function_call_expression" => self.call(node),
             "member_call_expression" | "nullsafe_member_call_expression" => self.method(node),
             "scoped_call_expression" => self.static_call(node),
@@ -266,4 +268,14 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
         }
         true
     }
+}
+
+/// The child of a node in a field (see [`super::tree::field`]).
+pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
+    super::tree::field(super::Lang::Php, *node.borrow(), name)
+}
+
+/// The kind of a node (see [`super::tree::kind`]).
+pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    super::tree::kind(super::Lang::Php, *node.borrow())
 }

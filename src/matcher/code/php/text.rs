@@ -1,6 +1,7 @@
 //! PHP's literal syntax (integers, single- and double-quoted escapes, heredoc indentation)
 //! and string formatting, on known values.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::Php;
@@ -81,7 +82,7 @@ pub(super) fn single_quoted(php: &Php<'_, '_, '_>, node: Node<'_>) -> String {
     let mut out = String::new();
     let mut c = node.walk();
     for part in node.named_children(&mut c) {
-        match (part.kind(), php.text(part)) {
+        match (kind(part), php.text(part)) {
             ("escape_sequence", "\\'") => out.push('\''),
             ("escape_sequence", "\\\\") => out.push('\\'),
             (_, text) => out.push_str(text),
@@ -119,8 +120,7 @@ pub(super) fn double_escape(text: &str) -> String {
 
 /// The column of a heredoc's closing marker: PHP removes that indentation from its lines.
 pub(super) fn indent_of(node: Node<'_>) -> usize {
-    node.child_by_field_name("end_tag")
-        .map_or(0, |e| e.start_position().column)
+    by_field(node, "end_tag").map_or(0, |e| e.start_position().column)
 }
 
 /// `text` without the first `indent` blanks of each line (`at_start`: it starts a line).

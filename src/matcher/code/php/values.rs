@@ -2,6 +2,7 @@
 //! the functions that compute them, arrays, functions named by a string), and a call's
 //! arguments.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::calls::{Res, resource};
@@ -56,16 +57,14 @@ pub(super) fn spread<'x>(arr: Obj) -> Args<'x> {
 impl<'t> Php<'_, '_, 't> {
     pub(super) fn arg_nodes(&self, call: Node<'t>) -> Vec<Node<'t>> {
         let mut c = call.walk();
-        let list = call.child_by_field_name("arguments").or_else(|| {
-            call.named_children(&mut c)
-                .find(|n| n.kind() == "arguments")
-        });
+        let list = by_field(call, "arguments")
+            .or_else(|| call.named_children(&mut c).find(|n| kind(n) == "arguments"));
         let Some(list) = list else {
             return Vec::new();
         };
         let mut c = list.walk();
         list.named_children(&mut c)
-            .filter(|a| a.kind() != "comment")
+            .filter(|a| kind(a) != "comment")
             .collect()
     }
 
@@ -76,8 +75,8 @@ impl<'t> Php<'_, '_, 't> {
         let mut vals = Vec::new();
         for a in &nodes {
             let inner = a.named_child(0);
-            if a.child_by_field_name("name").is_some()
-                || inner.is_some_and(|i| i.kind() == "variadic_unpacking")
+            if by_field(a, "name").is_some()
+                || inner.is_some_and(|i| kind(i) == "variadic_unpacking")
             {
                 break;
             }
@@ -94,13 +93,13 @@ impl<'t> Php<'_, '_, 't> {
             return Obj::Val(Val::Unknown);
         }
         let known = |s: &str| Obj::Val(Val::known(s));
-        match node.kind() {
+        match kind(node) {
             "string" => Obj::Val(Val::Known(single_quoted(self, node))),
             "encapsed_string" | "heredoc" | "shell_command_expression" => {
                 Obj::Val(self.interpolated(node, depth))
             }
             "nowdoc" => {
-                let body = node.child_by_field_name("value");
+                let body = by_field(node, "value");
                 let at_start = body.is_some_and(|b| b.start_position().column == 0);
                 let text = body.map_or("", |b| self.text(b));
                 Obj::Val(Val::Known(dedent(text, indent_of(node), at_start)))
@@ -121,14 +120,11 @@ impl<'t> Php<'_, '_, 't> {
                     None => Obj::Val(Val::Unknown),
                 }
             }
-            "assignment_expression" => match node.child_by_field_name("right") {
+            "assignment_expression" => match by_field(node, "right") {
                 Some(r) => self.eval(r, depth + 1),
                 None => Obj::Val(Val::Unknown),
             },
-            "cast_expression" => match (
-                node.child_by_field_name("type"),
-                node.child_by_field_name("value"),
-            ) {
+            "cast_expression" => match (by_field(node, "type"), by_field(node, "value")) {
                 (Some(t), Some(v)) if self.text(t).eq_ignore_ascii_case("string") => {
                     Obj::Val(self.eval(v, depth + 1).val())
                 }
@@ -147,9 +143,9 @@ impl<'t> Php<'_, '_, 't> {
             "subscript_expression" => self.subscript(node, depth),
             "binary_expression" => {
                 let (Some(l), Some(op), Some(r)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("operator"),
-                    node.child_by_field_name("right"),
+                    by_field(node, "left"),
+                    by_field(node, "operator"),
+                    by_field(node, "right"),
                 ) else {
                     return Obj::Val(Val::Unknown);
                 };
@@ -160,10 +156,8 @@ impl<'t> Php<'_, '_, 't> {
                 Obj::Val(l.concat(self.eval(r, depth + 1).val()))
             }
             "conditional_expression" => {
-                let body = node
-                    .child_by_field_name("body")
-                    .or(node.child_by_field_name("condition"));
-                match (body, node.child_by_field_name("alternative")) {
+                let body = by_field(node, "body").or(by_field(node, "condition"));
+                match (body, by_field(node, "alternative")) {
                     (Some(a), Some(b)) => {
                         let (a, b) = (self.eval(a, depth + 1).val(), self.eval(b, depth + 1).val());
                         Obj::Val(if a == b { a } else { Val::Unknown })
@@ -179,7 +173,7 @@ impl<'t> Php<'_, '_, 't> {
                 for item in children {
                     let parts = item.named_child_count();
                     let first = item.named_child(0);
-                    if parts != 1 || first.is_some_and(|f| f.kind() == "variadic_unpacking") {
+                    if parts != 1 || first.is_some_and(|f| kind(f) == "variadic_unpacking") {
                         return Obj::Val(Val::Unknown);
                     }
                     items.push(first.map_or(Val::Unknown, |f| self.eval(f, depth + 1).val()));
@@ -188,15 +182,12 @@ impl<'t> Php<'_, '_, 't> {
             }
             "function_call_expression" => self.value_of_call(node, depth),
             "object_creation_expression" | "scoped_call_expression" => {
-                let class = node
-                    .child_by_field_name("scope")
+                let class = by_field(node, "scope")
                     .or(node.named_child(0))
                     .map(|c| function_name(self.text(c)))
                     .unwrap_or_default();
-                let method = node
-                    .child_by_field_name("name")
-                    .map(|n| self.text(n).to_ascii_lowercase());
-                let reflects = match node.kind() {
+                let method = by_field(node, "name").map(|n| self.text(n).to_ascii_lowercase());
+                let reflects = match kind(node) {
                     "object_creation_expression" => class == "reflectionfunction",
                     _ => class == "closure" && method.as_deref() == Some("fromcallable"),
                 };
@@ -253,15 +244,15 @@ impl<'t> Php<'_, '_, 't> {
     /// A string with `$var` and `{$expr}` parts, escapes decoded; a heredoc's indentation
     /// removed.
     pub(super) fn interpolated(&mut self, node: Node<'t>, depth: usize) -> Val {
-        let (parts, indent) = match node.child_by_field_name("value") {
-            Some(body) if node.kind() == "heredoc" => (body, indent_of(node)),
+        let (parts, indent) = match by_field(node, "value") {
+            Some(body) if kind(node) == "heredoc" => (body, indent_of(node)),
             _ => (node, 0),
         };
         let mut out = Val::known("");
         let mut c = parts.walk();
         let children: Vec<Node<'t>> = parts.named_children(&mut c).collect();
         for part in children {
-            let v = match part.kind() {
+            let v = match kind(part) {
                 "string_content" => {
                     let at_start = part.start_position().column == 0;
                     Val::Known(dedent(self.text(part), indent, at_start))
@@ -276,10 +267,10 @@ impl<'t> Php<'_, '_, 't> {
 
     /// The value a call returns, for the calls that compute strings.
     fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
-        let Some(f) = node.child_by_field_name("function") else {
+        let Some(f) = by_field(node, "function") else {
             return Obj::Val(Val::Unknown);
         };
-        let name = match f.kind() {
+        let name = match kind(f) {
             "name" | "qualified_name" => function_name(self.text(f)),
             _ => match self.eval(f, depth + 1).val() {
                 Val::Known(s) => function_name(&s),

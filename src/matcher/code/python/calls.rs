@@ -6,14 +6,14 @@ use tree_sitter::Node;
 use super::sinks::{BY_NAME, Sink, canonical, sink};
 use super::text::octal;
 use super::values::Args;
-use super::{Obj, Py};
+use super::{Obj, Py, by_field};
 use crate::matcher::code::{Effect, Val};
 
 impl<'t> Py<'_, '_, 't> {
     /// The effect of one call.
     pub(super) fn call(&mut self, node: Node<'t>) {
         let line = self.line(node);
-        let Some(function) = node.child_by_field_name("function") else {
+        let Some(function) = by_field(node, "function") else {
             return;
         };
         let callee = self.eval(function, 0);

@@ -11,10 +11,13 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Borrow;
+
 use tree_sitter::{Node, Tree};
 
+use super::Lang;
 use super::scope::{Cx, Names, Slot, Val};
-use super::tree::{MAX_NESTING, Source, Visit};
+use super::tree::{Source, Visit};
 
 /// What an expression is, as far as the reader follows it.
 #[derive(Debug, Clone)]
@@ -49,17 +52,32 @@ impl Obj {
 /// Reads a Python module.
 pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     cx.allow(src.text.len());
-    let root = tree.root_node();
     let mut py = Py {
         cx,
         src,
         names: Names::default(),
         loops: 0,
     };
-    super::tree::visit(root, |node, depth, at| {
-        at == Visit::Enter && py.bind(node, depth)
-    });
-    py.walk(root);
+    // Names are bound without regard to order (see `Names`), so every call is read once
+    // the whole module has been walked.
+    for (call, loops) in py.walk(tree.root_node()) {
+        py.loops = loops;
+        py.call(call);
+    }
+}
+
+/// The child of a Python node in a field.
+pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
+    super::tree::field(Lang::Python, *node.borrow(), name)
+}
+
+fn fields<'t>(node: Node<'t>, name: &str) -> Vec<Node<'t>> {
+    super::tree::fields(Lang::Python, node, name)
+}
+
+/// The kind of a Python node.
+pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    super::tree::kind(Lang::Python, *node.borrow())
 }
 
 pub(super) struct Py<'a, 'c, 't> {
@@ -78,21 +96,16 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         self.src.line(node)
     }
 
-    /// Gathers the names `node` binds (see [`Names`]); whether to look below it.
-    fn bind(&mut self, node: Node<'t>, depth: usize) -> bool {
-        if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
-            return false;
-        }
-        match node.kind() {
+    /// Gathers the names `node` binds (see [`Names`]).
+    fn bind(&mut self, node: Node<'t>) {
+        match kind(node) {
             "import_statement" => {
-                let mut c = node.walk();
-                for name in node.children_by_field_name("name", &mut c) {
-                    match name.kind() {
+                for name in fields(node, "name") {
+                    match kind(name) {
                         "aliased_import" => {
-                            if let (Some(n), Some(a)) = (
-                                name.child_by_field_name("name"),
-                                name.child_by_field_name("alias"),
-                            ) {
+                            if let (Some(n), Some(a)) =
+                                (by_field(name, "name"), by_field(name, "alias"))
+                            {
                                 self.names
                                     .bind(self.text(a), Slot::Ref(self.text(n).into()));
                             }
@@ -106,23 +119,18 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 }
             }
             "import_from_statement" => {
-                let module = node
-                    .child_by_field_name("module_name")
+                let module = by_field(node, "module_name")
                     .map(|m| self.text(m))
                     .unwrap_or_default();
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
-                    if child.kind() == "wildcard_import" {
+                    if kind(child) == "wildcard_import" {
                         self.names.star.push(module.to_owned());
                     }
                 }
-                let mut c = node.walk();
-                for name in node.children_by_field_name("name", &mut c) {
-                    let (n, alias) = match name.kind() {
-                        "aliased_import" => (
-                            name.child_by_field_name("name"),
-                            name.child_by_field_name("alias"),
-                        ),
+                for name in fields(node, "name") {
+                    let (n, alias) = match kind(name) {
+                        "aliased_import" => (by_field(name, "name"), by_field(name, "alias")),
                         _ => (Some(name), Some(name)),
                     };
                     if let (Some(n), Some(a)) = (n, alias) {
@@ -133,52 +141,45 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             }
             "assignment" => self.bind_assignment(node),
             "named_expression" => {
-                if let (Some(n), Some(v)) = (
-                    node.child_by_field_name("name"),
-                    node.child_by_field_name("value"),
-                ) {
+                if let (Some(n), Some(v)) = (by_field(node, "name"), by_field(node, "value")) {
                     self.names.bind(self.text(n), Slot::Expr(v));
                 }
             }
-            "augmented_assignment" => self.forget_in(node.child_by_field_name("left")),
-            "for_statement" | "for_in_clause" => self.forget_in(node.child_by_field_name("left")),
+            "augmented_assignment" => self.forget_in(by_field(node, "left")),
+            "for_statement" | "for_in_clause" => self.forget_in(by_field(node, "left")),
             "function_definition" | "class_definition" => {
-                self.forget_in(node.child_by_field_name("name"));
-                self.forget_in(node.child_by_field_name("parameters"));
+                self.forget_in(by_field(node, "name"));
+                self.forget_in(by_field(node, "parameters"));
             }
-            "lambda" => self.forget_in(node.child_by_field_name("parameters")),
+            "lambda" => self.forget_in(by_field(node, "parameters")),
             "as_pattern" | "with_item" | "except_clause" => {
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
-                    if child.kind() == "as_pattern_target" {
+                    if kind(child) == "as_pattern_target" {
                         self.forget_in(Some(child));
                     }
                 }
-                self.forget_in(node.child_by_field_name("alias"));
+                self.forget_in(by_field(node, "alias"));
             }
             "global_statement" | "nonlocal_statement" | "delete_statement" => {
                 self.forget_in(Some(node))
             }
             _ => {}
         }
-        true
     }
 
     fn bind_assignment(&mut self, node: Node<'t>) {
-        let (Some(left), Some(right)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-        ) else {
-            self.forget_in(node.child_by_field_name("left"));
+        let (Some(left), Some(right)) = (by_field(node, "left"), by_field(node, "right")) else {
+            self.forget_in(by_field(node, "left"));
             return;
         };
         // `a = b = value`: the inner assignment is bound when the walk reaches it.
-        let value = if right.kind() == "assignment" {
-            right.child_by_field_name("right").unwrap_or(right)
+        let value = if kind(right) == "assignment" {
+            by_field(right, "right").unwrap_or(right)
         } else {
             right
         };
-        if left.kind() == "identifier" {
+        if kind(left) == "identifier" {
             self.names.bind(self.text(left), Slot::Expr(value));
         } else {
             self.forget_in(Some(left));
@@ -188,7 +189,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
     /// Every identifier under `node` becomes not known.
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
-        if node.kind() == "identifier" {
+        if kind(node) == "identifier" {
             let name = self.text(node);
             self.names.forget(name);
             return;
@@ -196,7 +197,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         let mut c = node.walk();
         for child in node.named_children(&mut c) {
             if matches!(
-                child.kind(),
+                kind(child),
                 "identifier"
                     | "pattern_list"
                     | "tuple_pattern"
@@ -218,11 +219,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         }
     }
 
-    /// Visits every node, reading the calls' effects.
-    fn walk(&mut self, root: Node<'t>) {
+    /// Visits every node once, binding names; returns the calls, each with the number of
+    /// loops around it.
+    fn walk(&mut self, root: Node<'t>) -> Vec<(Node<'t>, usize)> {
+        let mut calls = Vec::new();
+        let mut loops = 0usize;
         super::tree::visit(root, |node, depth, at| {
             let is_loop = matches!(
-                node.kind(),
+                kind(node),
                 "for_statement"
                     | "while_statement"
                     | "list_comprehension"
@@ -231,18 +235,20 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     | "dictionary_comprehension"
             );
             if at == Visit::Leave {
-                self.loops -= usize::from(is_loop);
+                loops -= usize::from(is_loop);
                 return false;
             }
-            self.loops += usize::from(is_loop);
+            loops += usize::from(is_loop);
             if !self.cx.enter(depth, self.line(node)) {
                 return false;
             }
-            if node.kind() == "call" {
-                self.call(node);
+            self.bind(node);
+            if kind(node) == "call" {
+                calls.push((node, loops));
             }
             true
         });
+        calls
     }
 }
 

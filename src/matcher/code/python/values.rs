@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
 use super::text::{env, format_braces, parse_int, percent, unescape};
-use super::{BUILTINS, Obj, Py};
+use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{Slot, home, join};
 use crate::matcher::code::tree::MAX_NESTING;
@@ -16,7 +16,7 @@ impl<'t> Py<'_, '_, 't> {
         if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
             return Obj::Val(Val::Unknown);
         }
-        match node.kind() {
+        match kind(node) {
             "string" => Obj::Val(self.string(node, depth)),
             "concatenated_string" => {
                 let mut out = Val::known("");
@@ -40,7 +40,7 @@ impl<'t> Py<'_, '_, 't> {
                 let mut c = node.walk();
                 let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
                 for item in children {
-                    if item.kind() == "list_splat" {
+                    if kind(item) == "list_splat" {
                         match item.named_child(0).map(|n| self.eval(n, depth + 1)) {
                             Some(Obj::List(more)) => items.extend(more),
                             _ => items.push(Val::Unknown),
@@ -53,10 +53,9 @@ impl<'t> Py<'_, '_, 't> {
             }
             "identifier" => self.name(node, depth),
             "attribute" => {
-                let (Some(object), Some(attr)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("attribute"),
-                ) else {
+                let (Some(object), Some(attr)) =
+                    (by_field(node, "object"), by_field(node, "attribute"))
+                else {
                     return Obj::Val(Val::Unknown);
                 };
                 let attr = self.text(attr).to_owned();
@@ -125,14 +124,14 @@ impl<'t> Py<'_, '_, 't> {
     }
 
     fn subscript(&mut self, node: Node<'t>, depth: usize) -> Obj {
-        let Some(value) = node.child_by_field_name("value") else {
+        let Some(value) = by_field(node, "value") else {
             return Obj::Val(Val::Unknown);
         };
-        let index = node.child_by_field_name("subscript");
+        let index = by_field(node, "subscript");
         let base = self.eval(value, depth + 1);
         // `s[::-1]`
         if let (Some(i), Obj::Val(Val::Known(s))) = (index, &base)
-            && i.kind() == "slice"
+            && kind(i) == "slice"
             && self.text(i).replace(' ', "") == "::-1"
         {
             return Obj::Val(Val::Known(s.chars().rev().collect()));
@@ -172,9 +171,9 @@ impl<'t> Py<'_, '_, 't> {
 
     fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let (Some(l), Some(op), Some(r)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("operator"),
-            node.child_by_field_name("right"),
+            by_field(node, "left"),
+            by_field(node, "operator"),
+            by_field(node, "right"),
         ) else {
             return Obj::Val(Val::Unknown);
         };
@@ -203,7 +202,7 @@ impl<'t> Py<'_, '_, 't> {
 
     /// The value a call returns, for the calls that compute strings and paths.
     fn value_of_call(&mut self, node: Node<'t>, depth: usize) -> Obj {
-        let Some(function) = node.child_by_field_name("function") else {
+        let Some(function) = by_field(node, "function") else {
             return Obj::Val(Val::Unknown);
         };
         let callee = self.eval(function, depth + 1);
@@ -340,14 +339,14 @@ impl<'t> Py<'_, '_, 't> {
 
     /// A string literal's value: escapes decoded (unless raw), f-string parts evaluated.
     fn string(&mut self, node: Node<'t>, depth: usize) -> Val {
-        if node.kind() != "string" {
+        if kind(node) != "string" {
             return self.eval(node, depth + 1).val();
         }
         let mut raw = false;
         let mut out = Val::known("");
         let mut c = node.walk();
         for part in node.named_children(&mut c) {
-            match part.kind() {
+            match kind(part) {
                 "string_start" => {
                     let prefix = self.text(part);
                     raw = prefix.contains(['r', 'R']);
@@ -358,8 +357,8 @@ impl<'t> Py<'_, '_, 't> {
                     out = out.concat(Val::Known(text));
                 }
                 "interpolation" => {
-                    let v = match part.child_by_field_name("expression") {
-                        Some(e) if part.child_by_field_name("format_specifier").is_none() => {
+                    let v = match by_field(part, "expression") {
+                        Some(e) if by_field(part, "format_specifier").is_none() => {
                             self.eval(e, depth + 1).val()
                         }
                         _ => Val::Unknown,
@@ -388,17 +387,14 @@ impl<'t> Args<'t> {
             keywords: Vec::new(),
             splat: false,
         };
-        let Some(list) = call.child_by_field_name("arguments") else {
+        let Some(list) = by_field(call, "arguments") else {
             return args;
         };
         let mut c = list.walk();
         for a in list.named_children(&mut c) {
-            match a.kind() {
+            match kind(a) {
                 "keyword_argument" => {
-                    if let (Some(n), Some(v)) = (
-                        a.child_by_field_name("name"),
-                        a.child_by_field_name("value"),
-                    ) {
+                    if let (Some(n), Some(v)) = (by_field(a, "name"), by_field(a, "value")) {
                         args.keywords.push((py.text(n).to_owned(), v));
                     }
                 }
@@ -419,7 +415,7 @@ impl<'t> Args<'t> {
 
     pub(super) fn pos(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Obj {
         match self.positional.get(n) {
-            Some(node) if node.kind() == "list_splat" => match node.named_child(0) {
+            Some(node) if kind(*node) == "list_splat" => match node.named_child(0) {
                 Some(inner) => py.eval(inner, 0),
                 None => Obj::Val(Val::Unknown),
             },
@@ -453,12 +449,12 @@ impl<'t> Args<'t> {
     pub(super) fn positional_from(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Vec<Val> {
         let mut out = Vec::new();
         for node in self.positional.iter().skip(n) {
-            if node.kind() == "list_splat" {
+            if kind(*node) == "list_splat" {
                 match node.named_child(0).map(|i| py.eval(i, 0)) {
                     Some(Obj::List(items)) => out.extend(items),
                     _ => out.push(Val::Unknown),
                 }
-            } else if node.kind() == "dictionary_splat" {
+            } else if kind(*node) == "dictionary_splat" {
                 out.push(Val::Unknown);
             } else {
                 out.push(py.eval(*node, 0).val());

@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use super::sinks::{BY_NAME, KERNEL, canonical, is_module_call, is_network, listed};
 use super::text::{erb_code, octal};
 use super::values::Args;
-use super::{Obj, Rb};
+use super::{Obj, Rb, by_field};
 use crate::matcher::code::tree::MAX_NESTING;
 use crate::matcher::code::{Effect, Val};
 
@@ -18,12 +18,8 @@ impl<'t> Rb<'_, '_, 't> {
     pub(super) fn call(&mut self, node: Node<'t>) {
         let line = self.line(node);
         // `m.()` calls `m`.
-        let name = node
-            .child_by_field_name("method")
-            .map_or("call", |m| self.text(m));
-        let receiver = node
-            .child_by_field_name("receiver")
-            .map(|r| self.eval(r, 0));
+        let name = by_field(node, "method").map_or("call", |m| self.text(m));
+        let receiver = by_field(node, "receiver").map(|r| self.eval(r, 0));
         let args = Args::of(node);
         self.invoke(receiver, name, &args, line, false, 0);
         // `list.each(&method(:system))` calls the method with each item.

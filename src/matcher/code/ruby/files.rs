@@ -2,6 +2,7 @@
 //! when the path starts with `|`, a URL fetched, a read or a write), the paths a call is
 //! given, `program FLAGS PATH` and `program FLAGS FROM TO`, and a `Pathname`'s methods.
 
+use super::kind;
 use tree_sitter::Node;
 
 use super::text::octal;
@@ -72,8 +73,8 @@ impl<'t> Rb<'_, '_, 't> {
     /// Whether `node` is a string literal that does not start with `|`.
     fn plain_path(&self, node: Node<'_>) -> bool {
         let first = node.named_child(0);
-        node.kind() == "string"
-            && first.is_some_and(|f| f.kind() == "string_content" && !self.text(f).starts_with('|'))
+        kind(node) == "string"
+            && first.is_some_and(|f| kind(f) == "string_content" && !self.text(f).starts_with('|'))
     }
 
     /// `File.open(path, mode)`: a read (`cat`), a write (`tee`), or both.

@@ -1,6 +1,7 @@
 //! The methods of a known string or array the reader computes (`reverse`, `chr`, `split`,
 //! `sub`, `tr`, `join`, `pack('c*')`, `map(&:chr)`), on known values.
 
+use super::kind;
 use super::values::Args;
 use super::{Obj, Rb};
 use crate::matcher::code::Val;
@@ -34,7 +35,7 @@ impl<'t> Rb<'_, '_, 't> {
             ("split", 0) => Obj::List(s.split_whitespace().map(Val::known).collect()),
             ("split", 1) => match self.arg(args, 0) {
                 Obj::Val(Val::Known(sep))
-                    if !sep.is_empty() && args.pos.first().is_some_and(|n| n.kind() != "regex") =>
+                    if !sep.is_empty() && args.pos.first().is_some_and(|n| kind(n) != "regex") =>
                 {
                     Obj::List(s.split(sep.as_str()).map(Val::known).collect())
                 }
@@ -49,7 +50,7 @@ impl<'t> Rb<'_, '_, 't> {
             }
             ("prepend", 1) => Obj::Val(arg(self, 0).concat(Val::Known(s))),
             ("sub" | "gsub" | "tr" | "delete", _) => {
-                let literal = args.pos.first().is_some_and(|n| n.kind() != "regex");
+                let literal = args.pos.first().is_some_and(|n| kind(n) != "regex");
                 match (arg(self, 0), arg(self, 1)) {
                     (Val::Known(a), Val::Known(b))
                         if literal && !a.is_empty() && !b.contains('\\') =>

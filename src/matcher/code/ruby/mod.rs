@@ -16,6 +16,8 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Borrow;
+
 use std::collections::HashMap;
 
 use tree_sitter::{Node, Tree};
@@ -128,8 +130,8 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
             return;
         }
-        let field = |f| node.child_by_field_name(f);
-        match node.kind() {
+        let field = |f| by_field(node, f);
+        match kind(node) {
             "assignment" => match (field("left"), field("right")) {
                 (Some(l), Some(r)) => self.bind_assignment(l, r),
                 (l, _) => self.forget_in(l),
@@ -150,7 +152,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 match (op, field("left")) {
                     (Some("<<"), Some(l)) => self.changed(l),
                     // `/(?<name>..)/ =~ s` binds `name`.
-                    (Some("=~"), Some(l)) if l.kind() == "regex" => {
+                    (Some("=~"), Some(l)) if kind(l) == "regex" => {
                         for part in self.text(l).split("(?<").skip(1) {
                             let name = part.split('>').next().unwrap_or_default();
                             self.names.forget(name);
@@ -175,7 +177,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 let name = name
                     .map(|n| self.text(n).trim_start_matches("::"))
                     .unwrap_or("");
-                if listed(CORE, name) || (name == "self" && node.kind() == "singleton_class") {
+                if listed(CORE, name) || (name == "self" && kind(node) == "singleton_class") {
                     self.patched = true;
                 }
             }
@@ -193,13 +195,13 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     fn bind_assignment(&mut self, left: Node<'t>, right: Node<'t>) {
         // `a = b = value`: the inner assignment is bound when the pre-pass reaches it.
         let mut value = right;
-        while value.kind() == "assignment" {
-            match value.child_by_field_name("right") {
+        while kind(value) == "assignment" {
+            match by_field(value, "right") {
                 Some(r) => value = r,
                 None => break,
             }
         }
-        match left.kind() {
+        match kind(left) {
             "identifier" | "constant" | "instance_variable" | "global_variable"
             | "class_variable" => {
                 let name = self.text(left);
@@ -208,12 +210,12 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                     self.same.push((name.to_owned(), other));
                 }
             }
-            "left_assignment_list" if value.kind() == "right_assignment_list" => {
+            "left_assignment_list" if kind(value) == "right_assignment_list" => {
                 let mut c = left.walk();
                 let names: Vec<Node<'t>> = left.named_children(&mut c).collect();
                 let mut c = value.walk();
                 let values: Vec<Node<'t>> = value.named_children(&mut c).collect();
-                let plain = |n: &Node<'_>| n.kind() == "identifier";
+                let plain = |n: &Node<'_>| kind(n) == "identifier";
                 if names.len() == values.len() && names.iter().all(plain) {
                     for (n, v) in names.into_iter().zip(values) {
                         self.names.bind(self.text(n), Slot::Expr(v));
@@ -228,10 +230,8 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     }
 
     fn bind_call(&mut self, node: Node<'t>) {
-        let mut name = node
-            .child_by_field_name("method")
-            .map_or("", |m| self.text(m));
-        let receiver = node.child_by_field_name("receiver");
+        let mut name = by_field(node, "method").map_or("", |m| self.text(m));
+        let receiver = by_field(node, "receiver");
         let mut args = Args::of(node);
         // `send(:alias_method, ...)` is `alias_method(...)`.
         if matches!(name, "send" | "__send__" | "public_send")
@@ -294,7 +294,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     /// `node` is changed in place: the name it is is not known; when it is not a name, it
     /// may be any value (`list.first << 'x'`), so no name is known.
     fn changed(&mut self, node: Node<'_>) {
-        match node.kind() {
+        match kind(node) {
             "identifier" | "constant" | "instance_variable" | "global_variable"
             | "class_variable" => self.mutated.push(self.text(node).to_owned()),
             _ => self.untrusted = true,
@@ -303,10 +303,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
 
     /// `x[i] = ...` and `x.attr = ...` change `x`.
     fn set_in(&mut self, target: Node<'_>) {
-        match target
-            .child_by_field_name("object")
-            .or(target.child_by_field_name("receiver"))
-        {
+        match by_field(target, "object").or(by_field(target, "receiver")) {
             Some(object) => self.changed(object),
             None => self.untrusted = true,
         }
@@ -314,17 +311,16 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
 
     /// The name an expression is the very object of (`a`, `a.to_s`, `(a)`).
     fn root_name(&self, node: Node<'_>) -> Option<String> {
-        match node.kind() {
+        match kind(node) {
             "identifier" | "constant" | "instance_variable" | "global_variable" => {
                 Some(self.text(node).to_owned())
             }
             "parenthesized_statements" => node.named_child(0).and_then(|n| self.root_name(n)),
             "call" => {
-                let m = node.child_by_field_name("method").map(|m| self.text(m));
+                let m = by_field(node, "method").map(|m| self.text(m));
                 match m {
                     Some("to_s" | "to_str" | "itself" | "freeze" | "tap" | "to_a" | "to_path") => {
-                        node.child_by_field_name("receiver")
-                            .and_then(|r| self.root_name(r))
+                        by_field(node, "receiver").and_then(|r| self.root_name(r))
                     }
                     _ => None,
                 }
@@ -336,7 +332,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     /// Every name under `node` becomes not known.
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
-        match node.kind() {
+        match kind(node) {
             "identifier" | "constant" | "instance_variable" | "global_variable"
             | "class_variable" => self.names.forget(self.text(node)),
             "element_reference" | "call" => self.set_in(node),
@@ -390,7 +386,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     /// One node of the walk: its loop count kept, and its effect read on entering.
     fn visit(&mut self, node: Node<'t>, depth: usize, at: super::tree::Visit) -> bool {
         let is_loop = matches!(
-            node.kind(),
+            kind(node),
             "while"
                 | "until"
                 | "for"
@@ -411,7 +407,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             return false;
         }
         let line = self.line(node);
-        match node.kind() {
+        match kind(node) {
             "call" => self.call(node),
             "subshell" => {
                 let cmd = self.string(node, 0);
@@ -426,16 +422,16 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             "identifier" if self.text(node) == "fork" && self.names.get("fork").is_none() => {
                 let parent = node.parent();
                 let named = parent.is_some_and(|p| {
-                    p.child_by_field_name("method") == Some(node)
-                        || p.child_by_field_name("name") == Some(node)
-                        || p.kind().contains("parameter")
+                    by_field(p, "method") == Some(node)
+                        || by_field(p, "name") == Some(node)
+                        || kind(p).contains("parameter")
                 });
                 if !named {
                     self.sink("Kernel.fork", &Args::default(), line);
                 }
             }
             "element_reference" => {
-                if let Some(object) = node.child_by_field_name("object")
+                if let Some(object) = by_field(node, "object")
                     && let Obj::Method(q) = self.eval(object, 0)
                 {
                     let args = Args::of(node);
@@ -446,4 +442,14 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         }
         true
     }
+}
+
+/// The child of a node in a field (see [`super::tree::field`]).
+pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
+    super::tree::field(super::Lang::Ruby, *node.borrow(), name)
+}
+
+/// The kind of a node (see [`super::tree::kind`]).
+pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
+    super::tree::kind(super::Lang::Ruby, *node.borrow())
 }

@@ -1,6 +1,7 @@
 //! How a command is run: `system`'s rules for a shell line or a program and its arguments,
 //! from the arguments of `system`, `exec`, `spawn`, `IO.popen` and `Open3`.
 
+use super::kind;
 use tree_sitter::Node;
 
 use super::values::Args;
@@ -14,7 +15,7 @@ impl<'t> Rb<'_, '_, 't> {
         let mut items = Vec::new();
         let mut exact = !(args.splat && args.pos.is_empty());
         for node in &args.pos {
-            match node.kind() {
+            match kind(node) {
                 "hash" | "hash_splat_argument" => {}
                 "splat_argument" => match node.named_child(0).map(|n| self.eval(n, 0)) {
                     Some(Obj::List(vals)) => items.extend(vals.into_iter().map(Obj::Val)),
@@ -26,7 +27,7 @@ impl<'t> Rb<'_, '_, 't> {
                     let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
                     let parts = parts
                         .into_iter()
-                        .filter(|p| !matches!(p.kind(), "hash" | "pair"));
+                        .filter(|p| !matches!(kind(p), "hash" | "pair"));
                     let list = parts.map(|p| self.eval(p, 0).val()).collect();
                     items.push(Obj::List(list));
                 }

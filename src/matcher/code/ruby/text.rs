@@ -1,6 +1,7 @@
 //! Ruby's literal syntax (quoting styles, escapes, heredocs, `#{}` interpolation, integers,
 //! file modes, ERB templates) and string formatting, on known values.
 
+use super::kind;
 use tree_sitter::Node;
 
 use super::Rb;
@@ -13,7 +14,7 @@ impl<'t> Rb<'_, '_, 't> {
         if depth > MAX_NESTING {
             return Val::Unknown;
         }
-        if node.kind() == "heredoc_beginning" {
+        if kind(node) == "heredoc_beginning" {
             let opening = self.text(node);
             let quote = if opening.contains('\'') {
                 Quote::Verbatim
@@ -56,7 +57,7 @@ impl<'t> Rb<'_, '_, 't> {
         let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
         for part in parts {
             let text = self.text(part);
-            let v = match (part.kind(), quote) {
+            let v = match (kind(part), quote) {
                 ("string_content" | "heredoc_content", Quote::Single) => Val::Known(unquote(text)),
                 ("string_content" | "heredoc_content", _) => Val::known(text),
                 ("escape_sequence", _) => Val::Known(unescape(text, false)),

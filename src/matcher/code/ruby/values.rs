@@ -2,6 +2,7 @@
 //! numbers and arrays, names bound once, modules, method objects, paths, URIs and socket
 //! addresses, the calls that compute them), and a call's arguments.
 
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::methods::joined;
@@ -25,17 +26,17 @@ pub(super) struct Args<'t> {
 impl<'t> Args<'t> {
     pub(super) fn of(call: Node<'t>) -> Args<'t> {
         let mut args = Args::default();
-        let list = match call.kind() {
+        let list = match kind(call) {
             "element_reference" => Some(call),
-            _ => call.child_by_field_name("arguments"),
+            _ => by_field(call, "arguments"),
         };
         let Some(list) = list else { return args };
         let mut c = list.walk();
         for a in list.named_children(&mut c) {
-            if call.kind() == "element_reference" && call.child_by_field_name("object") == Some(a) {
+            if kind(call) == "element_reference" && by_field(call, "object") == Some(a) {
                 continue;
             }
-            match a.kind() {
+            match kind(a) {
                 "pair" => args.keywords.push(a),
                 "block_argument" => args.block = Some(a),
                 "comment" => {}
@@ -66,10 +67,9 @@ impl<'t> Args<'t> {
 
     pub(super) fn keyword(&self, rb: &mut Rb<'_, '_, 't>, name: &str) -> Option<Obj> {
         let pair = self.keywords.iter().find(|p| {
-            p.child_by_field_name("key")
-                .is_some_and(|k| rb.text(k).trim_matches([':', '"', '\'']) == name)
+            by_field(*p, "key").is_some_and(|k| rb.text(k).trim_matches([':', '"', '\'']) == name)
         })?;
-        Some(rb.eval(pair.child_by_field_name("value")?, 0))
+        Some(rb.eval(by_field(pair, "value")?, 0))
     }
 }
 
@@ -77,7 +77,7 @@ impl<'t> Rb<'_, '_, 't> {
     /// The value of argument `n`, `*list` spread into its first item.
     pub(super) fn arg(&mut self, args: &Args<'t>, n: usize) -> Obj {
         match args.pos.get(n) {
-            Some(node) if node.kind() == "splat_argument" => match node.named_child(0) {
+            Some(node) if kind(node) == "splat_argument" => match node.named_child(0) {
                 Some(inner) => self.eval(inner, 0),
                 None => Obj::Val(Val::Unknown),
             },
@@ -101,7 +101,7 @@ impl<'t> Rb<'_, '_, 't> {
 
     fn eval_node(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let d = depth + 1;
-        match node.kind() {
+        match kind(node) {
             "string" | "chained_string" | "delimited_symbol" | "bare_string" | "bare_symbol"
             | "heredoc_beginning" => Obj::Val(self.string(node, d)),
             "simple_symbol" => Obj::Val(Val::known(self.text(node).trim_start_matches(':'))),
@@ -116,10 +116,7 @@ impl<'t> Rb<'_, '_, 't> {
             "float" => Obj::Val(Val::known(self.text(node))),
             "true" => Obj::Val(Val::known("true")),
             "false" => Obj::Val(Val::known("false")),
-            "unary" => match (
-                node.child_by_field_name("operator"),
-                node.child_by_field_name("operand"),
-            ) {
+            "unary" => match (by_field(node, "operator"), by_field(node, "operand")) {
                 (Some(op), Some(v)) if self.text(op) == "-" => match self.eval(v, d).val() {
                     Val::Known(n) if n.parse::<i64>().is_ok() => {
                         Obj::Val(Val::Known(format!("-{n}")))
@@ -133,7 +130,7 @@ impl<'t> Rb<'_, '_, 't> {
                 let mut c = node.walk();
                 let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
                 for item in children {
-                    match (item.kind(), item.named_child(0)) {
+                    match (kind(item), item.named_child(0)) {
                         ("splat_argument", Some(inner)) => match self.eval(inner, d) {
                             Obj::List(more) => items.extend(more),
                             _ => items.push(Val::Unknown),
@@ -158,10 +155,8 @@ impl<'t> Rb<'_, '_, 't> {
                 None => Obj::Const(self.text(node).to_owned()),
             },
             "scope_resolution" => {
-                let name = node
-                    .child_by_field_name("name")
-                    .map_or("", |n| self.text(n));
-                match node.child_by_field_name("scope").map(|s| self.eval(s, d)) {
+                let name = by_field(node, "name").map_or("", |n| self.text(n));
+                match by_field(node, "scope").map(|s| self.eval(s, d)) {
                     None => Obj::Const(name.to_owned()),
                     Some(Obj::Const(scope)) => Obj::Const(format!("{scope}::{name}")),
                     Some(_) => Obj::Val(Val::Unknown),
@@ -170,10 +165,7 @@ impl<'t> Rb<'_, '_, 't> {
             "self" => Obj::Const("Kernel".into()),
             "binary" => self.binary(node, d),
             "conditional" => {
-                let (a, b) = (
-                    node.child_by_field_name("consequence"),
-                    node.child_by_field_name("alternative"),
-                );
+                let (a, b) = (by_field(node, "consequence"), by_field(node, "alternative"));
                 match (a, b) {
                     (Some(a), Some(b)) => {
                         let (a, b) = (self.eval(a, d).val(), self.eval(b, d).val());
@@ -183,17 +175,13 @@ impl<'t> Rb<'_, '_, 't> {
                 }
             }
             "call" => {
-                let name = node
-                    .child_by_field_name("method")
-                    .map_or("call", |m| self.text(m));
-                let receiver = node
-                    .child_by_field_name("receiver")
-                    .map(|r| self.eval(r, d));
+                let name = by_field(node, "method").map_or("call", |m| self.text(m));
+                let receiver = by_field(node, "receiver").map(|r| self.eval(r, d));
                 let args = Args::of(node);
                 self.value(receiver, name, &args)
             }
             "element_reference" => {
-                let object = node.child_by_field_name("object").map(|o| self.eval(o, d));
+                let object = by_field(node, "object").map(|o| self.eval(o, d));
                 let args = Args::of(node);
                 self.value(object, "[]", &args)
             }
@@ -228,9 +216,9 @@ impl<'t> Rb<'_, '_, 't> {
 
     fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let (Some(l), Some(op), Some(r)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("operator"),
-            node.child_by_field_name("right"),
+            by_field(node, "left"),
+            by_field(node, "operator"),
+            by_field(node, "right"),
         ) else {
             return Obj::Val(Val::Unknown);
         };
