@@ -3,7 +3,9 @@
 //! [`MAX_NESTING`] are refused before the parser runs, since its recursive descent would
 //! otherwise exhaust the stack on input like `$($($(...)))`.
 
-use brush_parser::{ParserOptions, ast};
+use brush_parser::{ParserOptions, Token, ast};
+
+const TOO_DEEP: &str = "the command nests too deeply";
 
 /// Deepest nesting of brackets, backticks and compound keywords read. brush-parser's
 /// time doubles with each level of some shapes (`((((`, unterminated `( ( (`, nested
@@ -34,8 +36,8 @@ pub(super) fn parse(
     if text.contains('\0') {
         return Err("the command holds a NUL byte");
     }
-    if nesting(text) > MAX_NESTING {
-        return Err("the command nests too deeply");
+    if bracket_nesting(text) > MAX_NESTING {
+        return Err(TOO_DEEP);
     }
     if text.matches("<<").count() > MAX_HEREDOCS {
         return Err("the command holds too many here-documents");
@@ -57,6 +59,9 @@ pub(super) fn parse(
                 }));
             }
         };
+        if compound_nesting(&tokens) > MAX_NESTING {
+            return Err(TOO_DEEP);
+        }
         let count = tokens.len();
         Ok(brush_parser::parse_tokens(&tokens, options).map(|program| (program, count)))
     })
@@ -72,66 +77,49 @@ pub(super) fn parse(
     })
 }
 
-/// An upper bound on how deeply `text` nests: brackets and braces, backticks, and the
-/// compound-command keywords, counted without regard to quoting (which can only make the
-/// count larger). Brackets and keywords are counted apart, so a `case` pattern's `)` does
-/// not cancel its `case`, and bounded together.
-fn nesting(text: &str) -> usize {
-    let mut brackets: usize = 0;
-    let mut keywords: usize = 0;
+/// An upper bound on how deeply `text` nests brackets, braces and backticks (a
+/// substitution inside a word is tokenized by recursion), counted without regard to quoting
+/// (which can only make the count larger).
+fn bracket_nesting(text: &str) -> usize {
+    let mut depth: usize = 0;
     let mut max = 0;
-    let mut word_start = true;
     let mut in_backticks = false;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    for b in text.bytes() {
         match b {
             b'`' if in_backticks => {
                 in_backticks = false;
-                brackets = brackets.saturating_sub(1);
+                depth = depth.saturating_sub(1);
             }
             b'`' => {
                 in_backticks = true;
-                brackets += 1;
+                depth += 1;
             }
-            b'(' | b'{' | b'[' => brackets += 1,
-            b')' | b'}' | b']' => brackets = brackets.saturating_sub(1),
+            b'(' | b'{' | b'[' => depth += 1,
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        if word_start && b.is_ascii_alphabetic() {
-            let end = bytes[i..]
-                .iter()
-                .position(|c| !c.is_ascii_alphabetic())
-                .map_or(bytes.len(), |p| i + p);
-            match &text[i..end] {
-                "if" | "case" | "for" | "while" | "until" | "select" | "function" => keywords += 1,
-                "fi" | "esac" | "done" => keywords = keywords.saturating_sub(1),
-                _ => {}
-            }
-            i = end;
-            word_start = false;
-            max = max.max(brackets + keywords);
-            continue;
+        max = max.max(depth);
+    }
+    max
+}
+
+/// How deeply `tokens` nest compound commands: brush-parser's recursive descent goes down
+/// a level per `(`, `{` and compound-command keyword. Counted on tokens, where a quoted
+/// word or a here-document's text is one word: the `if`s and `for`s of a commit message or
+/// of the Python fed to `python3 - <<'EOF'` are not keywords. Brackets and keywords are
+/// counted apart, so a `case` pattern's `)` does not cancel its `case`, and bounded
+/// together.
+fn compound_nesting(tokens: &[Token]) -> usize {
+    let (mut brackets, mut keywords, mut max) = (0usize, 0usize, 0usize);
+    for token in tokens {
+        match token.to_str() {
+            "(" | "{" => brackets += 1,
+            ")" | "}" => brackets = brackets.saturating_sub(1),
+            "if" | "case" | "for" | "while" | "until" | "select" | "function" => keywords += 1,
+            "fi" | "esac" | "done" => keywords = keywords.saturating_sub(1),
+            _ => {}
         }
         max = max.max(brackets + keywords);
-        word_start = matches!(
-            b,
-            b' ' | b'\t'
-                | b'\n'
-                | b';'
-                | b'&'
-                | b'|'
-                | b'('
-                | b')'
-                | b'{'
-                | b'}'
-                | b'`'
-                | b'$'
-                | b'"'
-                | b'\''
-        );
-        i += 1;
     }
     max
 }
@@ -149,7 +137,26 @@ mod tests {
             Some("the command nests too deeply")
         );
         let deep_if = "if true; then ".repeat(5_000);
-        assert!(parse(&deep_if, &options, usize::MAX).is_err());
+        assert_eq!(
+            parse(&deep_if, &options, usize::MAX).err(),
+            Some("the command nests too deeply")
+        );
+        let deep_for = "for a in b; do ".repeat(13) + &"done; ".repeat(13);
+        assert_eq!(
+            parse(&deep_for, &options, usize::MAX).err(),
+            Some("the command nests too deeply")
+        );
+        // Keywords that are words of data are not nesting: quoted, or in a here-document.
+        let message = format!(
+            "git commit -m \"{}\"",
+            "if it fails, for each host, ".repeat(20)
+        );
+        assert!(parse(&message, &options, usize::MAX).is_ok());
+        let python = format!(
+            "python3 - <<'EOF'\n{}EOF\n",
+            "for i in range(3):\n    if i:\n        print(i)\n".repeat(40)
+        );
+        assert!(parse(&python, &options, usize::MAX).is_ok());
         assert!(parse("if [ -f x ]; then (echo {a,b}); fi", &options, 64).is_ok());
         assert_eq!(
             parse("a\0b", &options, 64).err(),
