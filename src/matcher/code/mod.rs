@@ -13,22 +13,28 @@
 
 mod javascript;
 mod lua;
+#[cfg(test)]
+mod ordinary;
 mod perl;
 mod php;
 mod python;
 mod ruby;
 mod scope;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 mod tree;
 
 pub use scope::Val;
 
-/// Longest code read, in bytes. The grammars parse at about 2 to 4 MB/s on the 2-core
-/// machine this is measured on (`cargo bench --bench code`), and the shell reader reads
-/// the line around the code too, so 8 KiB keeps a whole decision within 10 ms; longer
-/// code is opaque rather than slow.
-pub const MAX_CODE: usize = 8 * 1024;
+/// Longest code read, in bytes: as long as the longest command line.
+pub const MAX_CODE: usize = 64 * 1024;
+/// Parse work allowed for the code of one command line, in hundreds of the grammars' parse
+/// operations. 64 KiB of the code agents and libraries write needs 100 to 690 (windows of
+/// Python's standard library, of npm's and of Ruby's sources; `docs/performance.md`), and
+/// code as dense as code gets three to four times that, so this reads the one whole and
+/// stops the other (opaque, rather than slow) at about 16 ms of parsing on the 2-core
+/// machine the benches run on.
+pub const PARSE_WORK: usize = 768;
 /// Most effects kept from one piece of code.
 pub const MAX_EFFECTS: usize = 256;
 /// Deepest nesting of code run by code (`exec("exec('...')")`).
@@ -53,7 +59,7 @@ pub enum Lang {
 
 impl Lang {
     /// Every language, in the order of the enum.
-    pub(crate) const ALL: [Lang; 6] = [
+    pub const ALL: [Lang; 6] = [
         Lang::Python,
         Lang::JavaScript,
         Lang::Ruby,
@@ -149,13 +155,21 @@ pub struct Reading {
     pub opaque: Option<Unread>,
 }
 
-/// Reads `code` written in `lang`.
+/// Reads `code` written in `lang`, with a whole [`PARSE_WORK`].
 pub fn read(lang: Lang, code: &str) -> Reading {
+    let mut work = PARSE_WORK;
+    read_within(lang, code, &mut work)
+}
+
+/// Reads `code` written in `lang`, spending parse work from `work` (the work left for the
+/// code of a command line). The code is opaque if `work` runs out.
+pub fn read_within(lang: Lang, code: &str, work: &mut usize) -> Reading {
     if !may_act(lang, code) {
         return Reading::default();
     }
-    let mut cx = scope::Cx::new();
+    let mut cx = scope::Cx::new(*work);
     read_into(&mut cx, lang, code, 0, 1);
+    *work = cx.parse_work;
     cx.finish()
 }
 
@@ -192,7 +206,7 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         );
         return;
     }
-    let tree = match tree::parse(lang, code) {
+    let tree = match tree::parse(lang, code, &mut cx.parse_work) {
         Ok(tree) => tree,
         Err(unread) => {
             cx.opaque(unread.reason, line + unread.line.saturating_sub(1));

@@ -58,16 +58,19 @@ pub(super) struct Cx {
     nested: Vec<(String, usize)>,
     steps: usize,
     budget: usize,
+    /// Parse work left (see [`PARSE_WORK`](super::PARSE_WORK)).
+    pub(super) parse_work: usize,
 }
 
 impl Cx {
-    pub(super) fn new() -> Cx {
+    pub(super) fn new(parse_work: usize) -> Cx {
         Cx {
             found: Vec::new(),
             opaque: None,
             nested: Vec::new(),
             steps: 0,
             budget: STEPS_BASE,
+            parse_work,
         }
     }
 

@@ -2,6 +2,8 @@
 
 use super::{Effect, Lang, Val, read};
 
+pub(crate) use super::ordinary::ordinary_python;
+
 /// The effects `code` has, written as shell words (`?` for a value not known,
 /// `<fetched>` for downloaded or decoded data), and the reason it is opaque, if it is.
 pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {

@@ -1,11 +1,10 @@
 //! Parsing with a tree-sitter grammar, inside bounds the grammar does not keep: the size,
-//! a NUL byte, nesting (the walk recurses over the tree) and time (a parse that runs past
-//! its deadline is cancelled). A syntax error is reported with its line: the interpreter
+//! a NUL byte, nesting (the walk recurses over the tree) and work (a parse that spends
+//! more than its share of [`PARSE_WORK`](super::PARSE_WORK) is cancelled). A syntax error is reported with its line: the interpreter
 //! would refuse such code too, but the reader cannot tell what it would run instead.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, ParseOptions, Parser, Tree};
 
@@ -13,15 +12,13 @@ use super::{Lang, MAX_CODE, Unread};
 
 /// Deepest nesting of brackets read: the walk recurses once per level.
 pub(super) const MAX_NESTING: usize = 100;
-/// Longest a parse may run. Parsing is linear in the code; this only catches what is not.
-const DEADLINE: Duration = Duration::from_millis(50);
-
-/// The syntax tree of `code`, or why it is not read.
-pub(super) fn parse(lang: Lang, code: &str) -> Result<Tree, Unread> {
+/// The syntax tree of `code`, or why it is not read. Each hundred operations of the
+/// grammar's parse spend a unit of `work`; when none is left, the parse is cancelled.
+pub(super) fn parse(lang: Lang, code: &str, work: &mut usize) -> Result<Tree, Unread> {
     let at_start = |reason| Unread { reason, line: 1 };
     if code.len() > MAX_CODE {
         return Err(at_start(
-            "the code is over 8 KiB, more than hookgate reads in the time a decision has",
+            "the code is over 64 KiB, more than hookgate reads in the time a decision has",
         ));
     }
     if let Some(at) = code.find('\0') {
@@ -49,7 +46,7 @@ pub(super) fn parse(lang: Lang, code: &str) -> Result<Tree, Unread> {
                 &mut parsers[last].1
             }
         };
-        parse_with(parser, lang, code)
+        parse_with(parser, lang, code, work)
     })
 }
 
@@ -58,17 +55,24 @@ thread_local! {
     static PARSERS: std::cell::RefCell<Vec<(Lang, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn parse_with(parser: &mut Parser, lang: Lang, code: &str) -> Result<Tree, Unread> {
+fn parse_with(
+    parser: &mut Parser,
+    lang: Lang,
+    code: &str,
+    work: &mut usize,
+) -> Result<Tree, Unread> {
     let at_start = |reason| Unread { reason, line: 1 };
-    // A parse cancelled at its deadline would otherwise resume on the next call.
+    // A cancelled parse would otherwise resume on the next call.
     parser.reset();
-    let start = Instant::now();
-    let mut progress = |_: &tree_sitter::ParseState| {
-        if start.elapsed() > DEADLINE {
-            ControlFlow::Break(())
-        } else {
+    // tree-sitter reports progress every hundred operations (lexing a token, a shift, a
+    // reduction, a step of error recovery): a count of the work done that, unlike a clock,
+    // gives the same answer for the same code on any machine and under any load.
+    let mut progress = |_: &tree_sitter::ParseState| match work.checked_sub(1) {
+        Some(left) => {
+            *work = left;
             ControlFlow::Continue(())
         }
+        None => ControlFlow::Break(()),
     };
     let bytes = code.as_bytes();
     let tree = parser
@@ -276,7 +280,12 @@ mod tests {
 
     #[test]
     fn bad_code_gets_a_reason_and_a_line() {
-        let err = |lang, code: &str| parse(lang, code).err().map(|u| (u.reason, u.line));
+        let err = |lang, code: &str| {
+            let mut work = usize::MAX;
+            parse(lang, code, &mut work)
+                .err()
+                .map(|u| (u.reason, u.line))
+        };
         assert_eq!(
             err(Lang::Python, "import os\nos.system('x'"),
             Some(("the python code has a syntax error", 2))
@@ -290,12 +299,11 @@ mod tests {
             err(Lang::Python, &deep(2_000)).map(|e| e.0),
             Some("the code nests brackets too deeply to read")
         );
-        // 10,000 levels are over the size bound before their depth is looked at.
         assert!(err(Lang::Python, &deep(10_000)).is_some());
-        assert!(parse(Lang::Python, "print(1)").is_ok());
+        assert!(parse(Lang::Python, "print(1)", &mut 1).is_ok());
         // Every named node is entered and left once, in document order, and a node whose
         // enter says no is not gone below.
-        let tree = parse(Lang::Python, "f(g(1), [2])").expect("parses");
+        let tree = parse(Lang::Python, "f(g(1), [2])", &mut 1).expect("parses");
         let mut seen = Vec::new();
         visit(tree.root_node(), |node, depth, at| {
             seen.push(format!("{at:?} {depth} {}", node.kind()));
@@ -312,6 +320,25 @@ mod tests {
             2,
             "{seen:?}"
         );
-        assert!(parse(Lang::Php, "system('ls');").is_ok());
+        assert!(parse(Lang::Php, "system('ls');", &mut 1).is_ok());
+    }
+
+    #[test]
+    fn parse_work_is_counted_alike_every_time_and_runs_out() {
+        let code = "x = f(g(h([{'a': (1, [2, {3: 4}])}])))\n".repeat(200);
+        let spent = |work: usize| {
+            let mut left = work;
+            let parsed = parse(Lang::Python, &code, &mut left);
+            (parsed.map(|_| ()).map_err(|u| u.reason), work - left)
+        };
+        let (parsed, needed) = spent(usize::MAX / 2);
+        assert_eq!(parsed, Ok(()));
+        assert!(needed > 10, "{needed}");
+        // The same code costs the same, and one unit less does not do.
+        assert_eq!(spent(needed), (Ok(()), needed));
+        assert_eq!(
+            spent(needed - 1),
+            (Err("the code is too complex to read in time"), needed - 1)
+        );
     }
 }

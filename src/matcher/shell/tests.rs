@@ -239,6 +239,20 @@ fn parsing_is_bounded_per_line_not_per_script() {
     assert_eq!(parse(&heredoc).opaque, None);
     let loop_body = "for f in src/*.rs; do wc -l \"$f\" && grep -c fn \"$f\"; done\n";
     assert_eq!(parse(&loop_body.repeat(60)).opaque, None);
+    // Interpreter code has its own parse work per line: a long script is read whole, and
+    // dense code stops at the bound whether it comes in one piece or in several.
+    let mut script = crate::matcher::code::testing::ordinary_python(60 * 1024);
+    script.push_str("import shutil\nshutil.rmtree('/srv')\n");
+    let heredoc = format!("python3 - <<'EOF'\n{script}EOF\n");
+    assert_eq!(parse(&heredoc).opaque, None);
+    assert!(runs(&heredoc, "rm -r -f /srv"));
+    let dense = "f(g(h([{'a': (1, [2, {3: 4}])}])))\n".repeat(300);
+    let one = format!("python3 - <<'EOF'\nimport os\n{dense}EOF\n");
+    assert_eq!(parse(&one).opaque, None);
+    assert_eq!(
+        parse(&one.repeat(3)).opaque,
+        Some("the code is too complex to read in time")
+    );
 }
 
 #[test]

@@ -64,6 +64,8 @@ pub(super) struct Reader {
     budget: usize,
     /// Parsing left to spend (see [`syntax::PARSE_BUDGET`]).
     parse_left: usize,
+    /// Parsing of interpreter code left to spend (see [`crate::matcher::code::PARSE_WORK`]).
+    pub(super) code_work: usize,
     pub(super) env: Env,
     pub(super) options: ParserOptions,
     /// Nesting of scripts: substitutions, `-c` scripts, `eval`, function bodies.
@@ -98,6 +100,7 @@ impl Reader {
             steps: 0,
             budget: MIN_STEPS + STEPS_PER_BYTE * input_len,
             parse_left: syntax::PARSE_BUDGET,
+            code_work: crate::matcher::code::PARSE_WORK,
             env: Env::default(),
             // `bash -c` starts with extglob off: `!(rm -rf /)` is a negated subshell there,
             // not a pattern.

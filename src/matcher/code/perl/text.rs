@@ -100,7 +100,8 @@ impl Pl<'_, '_, '_> {
         if depth > MAX_NESTING {
             return Val::Unknown;
         }
-        let Ok(tree) = crate::matcher::code::tree::parse(Lang::Perl, expr) else {
+        let Ok(tree) = crate::matcher::code::tree::parse(Lang::Perl, expr, &mut self.cx.parse_work)
+        else {
             return Val::Unknown;
         };
         let root = tree.root_node();

@@ -145,3 +145,25 @@ fn data_processing_finds_nothing() {
         ["cat package.json"]
     );
 }
+
+#[test]
+fn long_code_is_read_whole_unless_it_costs_more_than_the_parse_work() {
+    let mut script = crate::matcher::code::testing::ordinary_python(60 * 1024);
+    script.push_str("import shutil\nshutil.rmtree(os.path.expanduser('~'))\n");
+    let found = effects(&script);
+    assert_eq!(
+        found.last().map(String::as_str),
+        Some("rm -r -f ~"),
+        "{found:?}"
+    );
+    assert!(!found.iter().any(|f| f.starts_with("opaque")), "{found:?}");
+    // Code as dense as code gets, to the same length, needs more parse work than a line
+    // has: it is opaque, not slow.
+    let dense = "import os\n".to_owned() + &"f(g(h([{'a': (1, [2, {3: 4}])}])))\n".repeat(1_800);
+    assert!(dense.len() > 60 * 1024);
+    let reading = read(Lang::Python, &dense);
+    assert_eq!(
+        reading.opaque.map(|u| u.reason),
+        Some("the code is too complex to read in time")
+    );
+}

@@ -91,7 +91,7 @@ pub(in crate::matcher::shell::programs) fn interpreter(
 /// Reads `text` in `lang` into the commands it runs.
 fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str) {
     let Some(lang) = lang else { return };
-    let reading = code::read(lang, text);
+    let reading = code::read_within(lang, text, &mut r.code_work);
     for found in reading.found {
         let origin = format!("from {} code, line {}", lang.name(), found.line);
         r.reached(origin, |r| effect(r, found.effect));
