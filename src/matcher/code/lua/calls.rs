@@ -45,6 +45,23 @@ impl<'t> Lua<'_, '_, 't> {
         }
     }
 
+    /// A table field holding a function with effects (`{os.execute}`): it is called where
+    /// the reader does not follow, with arguments it does not know.
+    pub(super) fn stored(&mut self, field: Node<'t>) {
+        let Some(value) = by_field(field, "value") else {
+            return;
+        };
+        if matches!(kind(value), "dot_index_expression" | "identifier")
+            && let Obj::Ref(q) = self.eval(value, 0)
+            && is_sink(&canonical(&q))
+        {
+            self.cx.opaque(
+                "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
+                self.line(field),
+            );
+        }
+    }
+
     /// The effect of calling global function `q` with `args` (`count` written).
     fn apply(&mut self, q: &str, args: &[Obj], count: usize, line: usize) {
         if self.calls > 8 {

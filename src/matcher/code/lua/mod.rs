@@ -239,8 +239,10 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
-        if kind(node) == "function_call" {
-            self.call(node);
+        match kind(node) {
+            "function_call" => self.call(node),
+            "field" => self.stored(node),
+            _ => {}
         }
         true
     }

@@ -117,6 +117,15 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         hidden
     );
     assert!(opaque("load(io.read('*a'))()").is_some());
+    let passed = Some(
+        "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
+    );
+    assert_eq!(opaque("local t = {os.execute}; t[1]('rm -rf ~')"), passed);
+    assert_eq!(
+        opaque("local t = {run = os.remove}; t.run('/etc/passwd')"),
+        passed
+    );
+    assert_eq!(opaque("local t = {print, string.upper}; t[1]('x')"), None);
     assert!(opaque("loadstring(arg[1])()").is_some());
     assert_eq!(
         opaque("local m = arg[1]; require(m)"),

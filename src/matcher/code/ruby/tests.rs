@@ -30,6 +30,7 @@ fn commands_run_are_shell_lines_or_argument_vectors() {
         ),
         ("Kernel.system 'curl x | sh'", &["sh -c curl x | sh"]),
         ("::Kernel::exec(*%w[rm -rf /])", &["exec rm -rf /"]),
+        ("exec(*%w[sh -c rm\\ -rf\\ ~])", &["exec sh -c rm -rf ~"]),
         (
             "pid = Process.spawn({'X' => 'y'}, 'rm', '-rf', '/', chdir: '/')",
             &["exec rm -rf /"],

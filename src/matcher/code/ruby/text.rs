@@ -160,6 +160,23 @@ pub(super) fn percent(format: &str, args: &[Val]) -> Val {
 }
 
 /// A single-quoted string's content: only `\\` and `\'` are escapes.
+/// A word of `%w[...]`/`%W[...]`: a backslash before whitespace makes the whitespace part
+/// of the word (`%w[sh -c rm\ -rf\ ~]` is `["sh", "-c", "rm -rf ~"]`).
+pub(super) fn word_escapes(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut chars = word.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&w)) if w.is_whitespace() => {
+                out.push(w);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 fn unquote(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::methods::joined;
 use super::sinks::{canonical, is_decoder, is_network};
-use super::text::{parse_int, percent, unescape};
+use super::text::{parse_int, percent, unescape, word_escapes};
 use super::{Obj, Rb};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{Slot, join};
@@ -126,6 +126,7 @@ impl<'t> Rb<'_, '_, 't> {
                 _ => Obj::Val(Val::Unknown),
             },
             "array" | "string_array" | "symbol_array" | "right_assignment_list" => {
+                let words = kind(node) == "string_array";
                 let mut items = Vec::new();
                 let mut c = node.walk();
                 let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
@@ -135,6 +136,10 @@ impl<'t> Rb<'_, '_, 't> {
                             Obj::List(more) => items.extend(more),
                             _ => items.push(Val::Unknown),
                         },
+                        _ if words => items.push(match self.eval(item, d).val() {
+                            Val::Known(word) => Val::Known(word_escapes(&word)),
+                            other => other,
+                        }),
                         _ => items.push(self.eval(item, d).val()),
                     }
                 }
