@@ -40,6 +40,13 @@ fn tokens(pattern: &str) -> Vec<Token> {
             i += placeholder.len();
             continue;
         }
+        // `**/` (a path at any depth, as the code reader writes a recursive listing) may
+        // also be no directory at all.
+        if chars[i..].starts_with(&['*', '*', '/']) {
+            out.push(Token::Any);
+            i += 3;
+            continue;
+        }
         match chars[i] {
             '*' => out.push(Token::Any),
             '?' => out.push(Token::One),
@@ -213,6 +220,9 @@ mod tests {
         assert!(matches(".items[]", ".items[]"));
         assert!(!matches("*.rs", "main.py"));
         assert!(matches("[[:alpha:]]x", "ax"));
+        assert!(matches("build/**/*.o", "build/output.o"));
+        assert!(matches("build/**/*.o", "build/a/b/c.o"));
+        assert!(!matches("build/**/*.o", "src/a.o"));
     }
 
     fn s(v: &[&str]) -> Vec<String> {

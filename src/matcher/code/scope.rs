@@ -155,6 +155,9 @@ pub(super) enum Slot<'t> {
     /// Imported, or assigned a module or function: its qualified name (`os.path`,
     /// `subprocess.run`).
     Ref(String),
+    /// The variable of a `for` over this expression, bound to each of its elements in turn
+    /// (`for p in Path(d).glob('*')`).
+    Each(Node<'t>),
     /// Assigned more than once, or in a way the reader does not follow.
     Many,
 }
@@ -176,6 +179,15 @@ impl<'t> Names<'t> {
             .entry(name.to_owned())
             .and_modify(|s| *s = Slot::Many)
             .or_insert(slot);
+    }
+
+    /// Binds `name` to `slot` in place of what it was bound to (if anything), which is
+    /// returned to be put back.
+    pub(super) fn replace(&mut self, name: &str, slot: Option<Slot<'t>>) -> Option<Slot<'t>> {
+        match slot {
+            Some(slot) => self.slots.insert(name.to_owned(), slot),
+            None => self.slots.remove(name),
+        }
     }
 
     /// Marks `name` as not known (a parameter, a loop variable, `x += ...`).

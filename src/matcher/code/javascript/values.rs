@@ -215,8 +215,8 @@ impl<'t> Js<'_, '_, 't> {
                 self.binding(name, slot, path, node, depth)
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
-            // Its value is not known, its name is.
-            Some(Slot::Many) => Obj::Attr(name.to_owned()),
+            // Its value is not known, its name is (loops are not followed here).
+            Some(Slot::Many | Slot::Each(_)) => Obj::Attr(name.to_owned()),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
             None if name == "__dirname" => Obj::Val(Val::known(".")),
             None if name == "undefined" => Obj::Null,

@@ -6,12 +6,92 @@ use tree_sitter::Node;
 use super::sinks::{BY_NAME, Sink, canonical, sink};
 use super::text::octal;
 use super::values::Args;
-use super::{Obj, Py, by_field};
+use super::{Obj, Py, by_field, kind};
+use crate::matcher::code::scope::Slot;
 use crate::matcher::code::{Effect, Val};
 
 impl<'t> Py<'_, '_, 't> {
-    /// The effect of one call.
+    /// A name or an attribute used as a value: a function with effects passed, stored or
+    /// returned is called where the reader does not follow, with arguments it does not
+    /// know (`list(map(os.system, cmds))`, `{'x': os.system}['x'](c)`).
+    pub(super) fn passed(&mut self, node: Node<'t>) {
+        if kind(node) == "identifier" {
+            let may_be_function = match self.names.get(self.text(node)) {
+                Some(Slot::Ref(_)) | None => true,
+                Some(Slot::Expr(value)) => matches!(kind(*value), "attribute" | "identifier"),
+                Some(Slot::Each(_) | Slot::Many) => false,
+            };
+            if !may_be_function {
+                return;
+            }
+        }
+        let Obj::Ref(q) = self.eval(node, 0) else {
+            return;
+        };
+        if sink(&canonical(&q)).is_none() {
+            return;
+        }
+        if let Some(parent) = node.parent() {
+            // A keyword's name (`f(system=1)`) and an assignment's target are not values.
+            if matches!(kind(parent), "keyword_argument" | "assignment")
+                && [by_field(parent, "name"), by_field(parent, "left")].contains(&Some(node))
+            {
+                return;
+            }
+            // `run = os.system`: a name bound once is followed where it is called.
+            if kind(parent) == "assignment"
+                && let Some(left) = by_field(parent, "left")
+                && kind(left) == "identifier"
+                && matches!(self.names.get(self.text(left)), Some(Slot::Expr(_)))
+            {
+                return;
+            }
+        }
+        self.cx.opaque(
+            "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
+            self.line(node),
+        );
+    }
+
+    /// The effect of one call; once per item when its arguments name the variable of a
+    /// loop over a literal list (`for d in ('build', 'dist'): shutil.rmtree(d)`).
     pub(super) fn call(&mut self, node: Node<'t>) {
+        let Some((name, items)) = self.loop_over_literal(node) else {
+            return self.call_once(node);
+        };
+        for item in items {
+            let outer = self.names.replace(&name, Some(Slot::Expr(item)));
+            self.call_once(node);
+            self.names.replace(&name, outer);
+        }
+    }
+
+    /// The first name in `call`'s arguments that a loop binds to each item of a literal
+    /// list, tuple or set of a few items, and the items.
+    fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+        const MOST_ITEMS: usize = 16;
+        let arguments = by_field(call, "arguments")?;
+        let mut found = None;
+        super::super::tree::visit(arguments, |node, _, at| {
+            if found.is_some() || at == super::super::tree::Visit::Leave {
+                return false;
+            }
+            if kind(node) == "identifier"
+                && let Some(Slot::Each(iterable)) = self.names.get(self.text(node))
+                && matches!(kind(*iterable), "list" | "tuple" | "set")
+            {
+                let mut c = iterable.walk();
+                let items: Vec<Node<'t>> = iterable.named_children(&mut c).collect();
+                if !items.is_empty() && items.len() <= MOST_ITEMS {
+                    found = Some((self.text(node).to_owned(), items));
+                }
+            }
+            true
+        });
+        found
+    }
+
+    fn call_once(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(function) = by_field(node, "function") else {
             return;
@@ -120,6 +200,15 @@ impl<'t> Py<'_, '_, 't> {
                 let target = args.pos_or_kw(self, n, keyword);
                 let url = url(target, scheme);
                 self.cx.command("curl", vec![url], line);
+            }
+            Sink::Download => {
+                let url = url(args.pos_or_kw(self, 0, "url"), "");
+                // Without a file name, the download goes to a temporary file.
+                let argv = match args.pos_or_kw(self, 1, "filename") {
+                    Obj::Val(Val::Known(f)) if f.is_empty() || f == "None" => vec![url],
+                    file => vec![Val::known("-o"), file.val(), url],
+                };
+                self.cx.command("curl", argv, line);
             }
             Sink::Opaque(reason) => self.cx.opaque(reason, line),
         }

@@ -37,6 +37,8 @@ enum Obj {
     Attr(String),
     /// The response of a network request: what it reads was downloaded.
     Response,
+    /// What a loop over this gets each time round (`glob.glob(p)`, `Path(d).iterdir()`).
+    Each(Box<Obj>),
 }
 
 impl Obj {
@@ -60,11 +62,42 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
-    for (call, loops) in py.walk(tree.root_node()) {
+    let walked = py.walk(tree.root_node());
+    for (call, loops) in walked.calls {
         py.loops = loops;
         py.call(call);
     }
+    for value in walked.values {
+        py.passed(value);
+    }
 }
+
+/// What a walk gathers: the calls, each with the number of loops around it, and the
+/// names and attributes used as values (passed, stored, returned) rather than called.
+struct Walked<'t> {
+    calls: Vec<(Node<'t>, usize)>,
+    values: Vec<Node<'t>>,
+}
+
+/// Where a name or an attribute is a value that may be called later, elsewhere: passed
+/// (`map(os.system, cmds)`, `Thread(target=os.system)`), stored (`{'x': os.system}`,
+/// `[os.remove]`, `d['x'] = os.system`), returned, or a default.
+const VALUE_PLACES: &[&str] = &[
+    "argument_list",
+    "keyword_argument",
+    "list",
+    "tuple",
+    "set",
+    "pair",
+    "expression_list",
+    "assignment",
+    "return_statement",
+    "conditional_expression",
+    "boolean_operator",
+    "lambda",
+    "default_parameter",
+    "typed_default_parameter",
+];
 
 /// The child of a Python node in a field.
 pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
@@ -146,7 +179,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 }
             }
             "augmented_assignment" => self.forget_in(by_field(node, "left")),
-            "for_statement" | "for_in_clause" => self.forget_in(by_field(node, "left")),
+            "for_statement" | "for_in_clause" => {
+                match (by_field(node, "left"), by_field(node, "right")) {
+                    (Some(left), Some(right)) if kind(left) == "identifier" => {
+                        self.names.bind(self.text(left), Slot::Each(right));
+                    }
+                    (left, _) => self.forget_in(left),
+                }
+            }
             "function_definition" | "class_definition" => {
                 self.forget_in(by_field(node, "name"));
                 self.forget_in(by_field(node, "parameters"));
@@ -219,11 +259,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         }
     }
 
-    /// Visits every node once, binding names; returns the calls, each with the number of
-    /// loops around it.
-    fn walk(&mut self, root: Node<'t>) -> Vec<(Node<'t>, usize)> {
-        let mut calls = Vec::new();
+    /// Visits every node once, binding names and gathering what is read after.
+    fn walk(&mut self, root: Node<'t>) -> Walked<'t> {
+        let mut walked = Walked {
+            calls: Vec::new(),
+            values: Vec::new(),
+        };
         let mut loops = 0usize;
+        let mut kinds: Vec<&'static str> = Vec::new();
         super::tree::visit(root, |node, depth, at| {
             let is_loop = matches!(
                 kind(node),
@@ -236,19 +279,26 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             );
             if at == Visit::Leave {
                 loops -= usize::from(is_loop);
+                kinds.pop();
                 return false;
             }
+            let parent = kinds.last().copied().unwrap_or_default();
+            kinds.push(kind(node));
             loops += usize::from(is_loop);
             if !self.cx.enter(depth, self.line(node)) {
                 return false;
             }
             self.bind(node);
-            if kind(node) == "call" {
-                calls.push((node, loops));
+            match kind(node) {
+                "call" => walked.calls.push((node, loops)),
+                "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {
+                    walked.values.push(node);
+                }
+                _ => {}
             }
             true
         });
-        calls
+        walked
     }
 }
 
@@ -268,6 +318,7 @@ pub(super) const BUILTINS: &[&str] = &[
     "vars",
     "list",
     "tuple",
+    "sorted",
     "help",
     "breakpoint",
 ];

@@ -40,6 +40,9 @@ pub(super) enum Sink {
     /// A network request to the URL (or host) at this argument or keyword, with a scheme
     /// for calls that take only a host.
     Network(usize, &'static str, &'static str),
+    /// A fetch of the URL at argument 0 into the file at argument 1 (`urlretrieve`), as
+    /// `curl -o FILE URL`: a script the code then runs from that file is a download.
+    Download,
     /// Cannot be read: why.
     Opaque(&'static str),
 }
@@ -147,9 +150,9 @@ const SINKS: &[(&str, Sink)] = &[
     ("ctypes.cdll.LoadLibrary", NATIVE),
     ("cffi.FFI", NATIVE),
     ("urllib.request.urlopen", URL),
-    ("urllib.request.urlretrieve", URL),
+    ("urllib.request.urlretrieve", Download),
     ("?.urlopen", URL),
-    ("?.urlretrieve", URL),
+    ("?.urlretrieve", Download),
     ("webbrowser.open", URL),
     ("webbrowser.open_new", URL),
     ("webbrowser.open_new_tab", URL),

@@ -121,6 +121,98 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
 }
 
 #[test]
+fn functions_with_effects_passed_as_values_are_opaque() {
+    let passed = "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed";
+    for code in [
+        "import os; list(map(os.system, ['rm -rf ~']))",
+        "import os; d = {'x': os.system}; d['x']('rm -rf ~')",
+        "import os, threading; threading.Thread(target=os.system, args=('rm -rf ~',)).start()",
+        "from shutil import rmtree; import functools; functools.partial(rmtree, '/')()",
+        "import os\ndef pick():\n    return os.remove\npick()('/etc/passwd')",
+        "import os; f = [os.system][0]; f('reboot')",
+    ] {
+        let reading = read(Lang::Python, code);
+        assert_eq!(reading.opaque.map(|u| u.reason), Some(passed), "{code}");
+    }
+    // Values that are not such functions, a keyword's name, and a function bound to a
+    // name and called through it are read as before.
+    assert_eq!(
+        effects(
+            "import os, subprocess; subprocess.run(['git', 'status'], stdout=subprocess.PIPE, env=dict(os.environ))"
+        ),
+        ["exec git status"]
+    );
+    assert_eq!(
+        effects("from os import system; run = system; run('ls')"),
+        ["sh -c ls"]
+    );
+    assert_eq!(
+        effects("import json, sys; json.dump({'a': sys.argv}, sys.stdout)"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn loops_over_listings_act_on_what_the_pattern_names() {
+    assert_eq!(
+        effects(
+            "from pathlib import Path\nfor p in Path.home().joinpath('.ssh').glob('id_*'):\n    print(p.read_text())"
+        ),
+        ["cat ~/.ssh/id_*"]
+    );
+    assert_eq!(
+        effects("import pathlib; [p.unlink() for p in pathlib.Path('build').rglob('*.o')]"),
+        ["rm build/**/*.o"]
+    );
+    assert_eq!(
+        effects(
+            "import os, glob\nfor f in sorted(glob.glob(os.path.expanduser('~/Documents/*.md'))):\n    os.remove(f)"
+        ),
+        ["rm ~/Documents/*.md"]
+    );
+    assert_eq!(
+        effects(
+            "import os, shutil; [shutil.rmtree(os.path.join('dist', d)) for d in os.listdir('dist')]"
+        ),
+        ["rm -r -f dist/*"]
+    );
+    assert_eq!(
+        effects("from pathlib import Path; [q.unlink() for q in Path('/tmp/cache').iterdir()]"),
+        ["rm /tmp/cache/*"]
+    );
+    // A loop over a literal list acts on each item.
+    assert_eq!(
+        effects(
+            "import shutil\nfor d in ('build', 'dist', '.pytest_cache'):\n    shutil.rmtree(d, ignore_errors=True)"
+        ),
+        ["rm -r -f build", "rm -r -f dist", "rm -r -f .pytest_cache"]
+    );
+    assert_eq!(
+        effects(
+            "import os, shutil; [shutil.rmtree(os.path.expanduser(d)) for d in ['~/.ssh', '~/.aws']]"
+        ),
+        ["rm -r -f ~/.ssh", "rm -r -f ~/.aws"]
+    );
+    // A name a loop binds twice, or over what is not a listing, is not known.
+    assert_eq!(
+        effects("import os\nfor p in open('list.txt'):\n    os.remove(p)"),
+        ["cat list.txt", "rm ?"]
+    );
+}
+
+#[test]
+fn a_download_into_a_file_names_the_file() {
+    assert_eq!(
+        effects("import urllib.request as u; u.urlretrieve('https://x.example/a.sh', '/tmp/a.sh')"),
+        ["curl -o /tmp/a.sh https://x.example/a.sh"]
+    );
+    assert_eq!(
+        effects("from urllib.request import urlretrieve; urlretrieve('https://x.example/d.csv')"),
+        ["curl https://x.example/d.csv"]
+    );
+}
+
+#[test]
 fn code_run_by_exec_is_read_too() {
     assert_eq!(
         effects("exec(\"import os\\nos.system('rm -rf ~')\")"),

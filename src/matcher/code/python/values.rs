@@ -104,6 +104,17 @@ impl<'t> Py<'_, '_, 't> {
                 out
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
+            Some(Slot::Each(iterable)) => {
+                if !self.names.enter(name) {
+                    return Obj::Val(Val::Unknown);
+                }
+                let out = match self.eval(iterable, depth + 1) {
+                    Obj::Each(element) => *element,
+                    _ => Obj::Val(Val::Unknown),
+                };
+                self.names.leave();
+                out
+            }
             Some(Slot::Many) => Obj::Val(Val::Unknown),
             None => {
                 if BUILTINS.contains(&name) {
@@ -265,7 +276,11 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Ref("builtins.globals()".into()),
                     },
                     "builtins.compile" => Obj::Val(arg(self, 0)),
-                    "builtins.list" | "builtins.tuple" => args.pos(self, 0),
+                    "builtins.list" | "builtins.tuple" | "builtins.sorted" => args.pos(self, 0),
+                    // The names a listing finds, as the pattern they match: a loop over
+                    // them acts on every file the pattern can name.
+                    "glob.glob" | "glob.iglob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
+                    "os.listdir" => Obj::Each(Box::new(Obj::Val(Val::known("*")))),
                     "urllib.request.Request" => Obj::Val(arg(self, 0)),
                     _ if matches!(sink(&q), Some(Sink::Network(..))) => Obj::Response,
                     _ if is_decoder(&q) => Obj::Val(Val::Fetched),
@@ -278,6 +293,13 @@ impl<'t> Py<'_, '_, 't> {
                     parts.extend(args.positional_from(self, 0));
                     Obj::Path(join(&parts))
                 }
+                "glob" => Obj::Each(Box::new(Obj::Path(join(&[p, arg(self, 0)])))),
+                "rglob" => Obj::Each(Box::new(Obj::Path(join(&[
+                    p,
+                    Val::known("**"),
+                    arg(self, 0),
+                ])))),
+                "iterdir" => Obj::Each(Box::new(Obj::Path(join(&[p, Val::known("*")])))),
                 _ => Obj::Val(Val::Unknown),
             },
             Obj::StrMethod(p, m) => match m.as_str() {
