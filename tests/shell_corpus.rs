@@ -82,27 +82,87 @@ fn stopped(d: &Value) -> bool {
     blocked(d) || d["decision"] == "ask"
 }
 
-#[test]
-fn the_default_policy_stops_every_bypass() {
-    let cases = corpus("bypass.txt");
-    assert!(cases.len() >= 150, "the corpus shrank: {}", cases.len());
+/// Checks that the default policy stops every line of corpus `name` (of at least `least`
+/// lines), for both shell tools, but those of its known gaps (`NAME.known-gaps.txt`, if
+/// there is one), which must be exactly the lines let through.
+fn every_line_is_stopped(name: &str, least: usize) {
+    let gaps_file = name.replace(".txt", ".known-gaps.txt");
+    let gaps: Vec<String> = match Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/shell-corpus")
+        .join(&gaps_file)
+        .exists()
+    {
+        true => corpus(&gaps_file).into_iter().map(|(_, c)| c).collect(),
+        false => Vec::new(),
+    };
+    let cases = corpus(name);
+    assert!(cases.len() >= least, "the corpus shrank: {}", cases.len());
     for tool in ["exec", "Bash"] {
         let decisions = decide(&cases, tool);
-        let missed: Vec<String> = cases
+        let let_through: Vec<&String> = cases
             .iter()
             .zip(&decisions)
             .filter(|(_, d)| !stopped(d))
-            .map(|((group, c), _)| format!("  [{group}] {c:?}"))
+            .map(|((_, c), _)| c)
             .collect();
         let asked = decisions.iter().filter(|d| d["decision"] == "ask").count();
         eprintln!(
-            "bypass corpus, tool {tool}: {} of {} stopped ({:.1}%), {asked} of them by asking",
-            cases.len() - missed.len(),
+            "{name}, tool {tool}: {} of {} stopped ({:.1}%), {asked} of them by asking, {} known gaps",
+            cases.len() - let_through.len(),
             cases.len(),
-            100.0 * (cases.len() - missed.len()) as f64 / cases.len() as f64
+            100.0 * (cases.len() - let_through.len()) as f64 / cases.len() as f64,
+            gaps.len()
         );
+        let missed: Vec<String> = cases
+            .iter()
+            .filter(|(_, c)| let_through.contains(&c) && !gaps.contains(c))
+            .map(|(group, c)| format!("  [{group}] {c:?}"))
+            .collect();
         assert!(missed.is_empty(), "not stopped:\n{}", missed.join("\n"));
+        let closed: Vec<&String> = gaps.iter().filter(|g| !let_through.contains(g)).collect();
+        assert!(
+            closed.is_empty(),
+            "now stopped: take these off {gaps_file}: {closed:?}"
+        );
     }
+}
+
+#[test]
+fn the_default_policy_stops_every_bypass() {
+    every_line_is_stopped("bypass.txt", 150);
+}
+
+#[test]
+fn the_default_policy_stops_every_generated_interpreter_attack() {
+    every_line_is_stopped("interpreter-attacks.txt", 1_200);
+}
+
+#[test]
+fn routine_inline_code_is_rarely_blocked() {
+    let cases = corpus("interpreter-routine.txt");
+    assert!(cases.len() >= 150, "the corpus shrank: {}", cases.len());
+    let decisions = decide(&cases, "Bash");
+    let wrong: Vec<String> = cases
+        .iter()
+        .zip(&decisions)
+        .filter(|(_, d)| blocked(d))
+        .map(|((_, c), d)| format!("  {c:?} by {}: {}", d["hook"], d["message"]))
+        .collect();
+    let asked = decisions.iter().filter(|d| d["decision"] == "ask").count();
+    eprintln!(
+        "interpreter-routine.txt: {} of {} blocked ({:.1}%), {asked} asked:\n{}",
+        wrong.len(),
+        cases.len(),
+        100.0 * wrong.len() as f64 / cases.len() as f64,
+        wrong.join("\n")
+    );
+    // Issue 19's bound: at most 1% of benign inline code blocked.
+    assert!(
+        wrong.len() * 100 <= cases.len(),
+        "blocked:\n{}",
+        wrong.join("\n")
+    );
+    assert!(asked * 50 <= cases.len(), "{asked} asked");
 }
 
 #[test]
