@@ -1,7 +1,8 @@
 //! Parsing with a tree-sitter grammar, inside bounds the grammar does not keep: the size,
 //! a NUL byte, nesting (the walk recurses over the tree) and work (a parse that spends
-//! more than its share of [`PARSE_WORK`](super::PARSE_WORK) is cancelled). A syntax error is reported with its line: the interpreter
-//! would refuse such code too, but the reader cannot tell what it would run instead.
+//! more than is left of [`PARSE_WORK`](super::PARSE_WORK) is cancelled). A syntax error
+//! is reported with its line: the interpreter would refuse such code too, but the reader
+//! cannot tell what it would run instead.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;

@@ -24,7 +24,7 @@ impl<'t> Php<'_, '_, 't> {
                 Obj::Val(Val::Known(s)) => function_name(&s),
                 Obj::Func(n) => n,
                 Obj::Closure | Obj::Array(_) => return,
-                Obj::Val(_) => return self.cx.opaque(COMPUTED_NAME, line),
+                Obj::Val(_) | Obj::Each(_) => return self.cx.opaque(COMPUTED_NAME, line),
             },
         };
         if sink(&name).is_none() {
@@ -91,7 +91,7 @@ impl<'t> Php<'_, '_, 't> {
             Obj::Val(Val::Known(s)) => self.apply(&function_name(&s), args, line),
             Obj::Func(f) => self.apply(&f, args, line),
             Obj::Closure | Obj::Array(_) => {}
-            Obj::Val(_) => self.cx.opaque(COMPUTED_NAME, line),
+            Obj::Val(_) | Obj::Each(_) => self.cx.opaque(COMPUTED_NAME, line),
         }
     }
 

@@ -32,6 +32,8 @@ enum Obj {
     Closure,
     /// An object that calls a named function (`new ReflectionFunction('system')`).
     Func(String),
+    /// What a `foreach` over this gets each time round (`glob($pattern)`).
+    Each(Box<Obj>),
 }
 
 impl Obj {
@@ -121,9 +123,20 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                 let by_ref = header
                     .iter()
                     .any(|h| Some(*h) != body && self.text(*h).contains('&'));
-                for (n, part) in header.iter().enumerate() {
-                    if Some(*part) != body && (n > 0 || by_ref) {
-                        self.forget_vars(*part, 0);
+                match header.as_slice() {
+                    // `foreach (EXPR as $v)`: `$v` is each of what `EXPR` gives.
+                    [iterable, value, ..]
+                        if !by_ref && Some(*value) != body && kind(*value) == "variable_name" =>
+                    {
+                        let name = format!("${}", self.text(*value).trim_start_matches('$'));
+                        self.names.bind(&name, Slot::Each(*iterable));
+                    }
+                    _ => {
+                        for (n, part) in header.iter().enumerate() {
+                            if Some(*part) != body && (n > 0 || by_ref) {
+                                self.forget_vars(*part, 0);
+                            }
+                        }
                     }
                 }
             }

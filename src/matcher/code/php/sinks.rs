@@ -160,6 +160,7 @@ pub(super) fn is_value_function(name: &str) -> bool {
                 | "strval"
                 | "realpath"
                 | "getcwd"
+                | "glob"
                 | "str_repeat"
                 | "escapeshellarg"
                 | "str_split"

@@ -189,6 +189,23 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
 }
 
 #[test]
+fn a_foreach_over_a_listing_acts_on_what_the_pattern_names() {
+    assert_eq!(
+        effects("foreach (glob(getenv('HOME') . '/.ssh/id_*') as $f) echo file_get_contents($f);"),
+        ["cat ~/.ssh/id_*"]
+    );
+    assert_eq!(
+        effects("foreach (glob('build/*.o') as $f) { unlink($f); }"),
+        ["rm build/*.o"]
+    );
+    // With a key, or by reference, the variable is not known.
+    assert_eq!(
+        effects("foreach (glob('*') as $k => $f) unlink($f);"),
+        ["rm ?"]
+    );
+}
+
+#[test]
 fn code_run_by_eval_is_read_too() {
     assert_eq!(
         effects("eval('system(\"rm -rf ~\");');"),

@@ -218,6 +218,14 @@ impl<'t> Php<'_, '_, 't> {
                 self.names.leave();
                 out
             }
+            Some(Slot::Each(iterable)) if self.names.enter(key) => {
+                let out = match self.eval(iterable, depth + 1) {
+                    Obj::Each(element) => *element,
+                    _ => Obj::Val(Val::Unknown),
+                };
+                self.names.leave();
+                out
+            }
             _ => Obj::Val(Val::Unknown),
         }
     }
@@ -361,6 +369,8 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
         })),
         "strval" | "realpath" => Obj::Val(a.val(0)),
         "getcwd" => Obj::Val(Val::known(".")),
+        // The names a listing finds, as the pattern they match.
+        "glob" => Obj::Each(Box::new(Obj::Val(a.val(0)))),
         "str_repeat" => known(
             text(0)
                 .zip(text(1).and_then(|n| n.parse::<usize>().ok()))

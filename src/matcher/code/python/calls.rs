@@ -8,6 +8,7 @@ use super::text::octal;
 use super::values::Args;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::Slot;
+use crate::matcher::code::tree::{Visit, visit};
 use crate::matcher::code::{Effect, Val};
 
 impl<'t> Py<'_, '_, 't> {
@@ -72,8 +73,8 @@ impl<'t> Py<'_, '_, 't> {
         const MOST_ITEMS: usize = 16;
         let arguments = by_field(call, "arguments")?;
         let mut found = None;
-        super::super::tree::visit(arguments, |node, _, at| {
-            if found.is_some() || at == super::super::tree::Visit::Leave {
+        visit(arguments, |node, _, at| {
+            if found.is_some() || at == Visit::Leave {
                 return false;
             }
             if kind(node) == "identifier"

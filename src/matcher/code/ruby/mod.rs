@@ -46,6 +46,8 @@ enum Obj {
     Addr(Val),
     /// What a network request returned: what it reads was downloaded.
     Response,
+    /// What a block over this gets each time round (`Dir.glob(pattern).each { |f| ... }`).
+    Each(Box<Obj>),
 }
 
 impl Obj {
@@ -139,9 +141,9 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             "operator_assignment" => {
                 self.forget_in(field("left"));
             }
+            "block_parameters" => self.bind_block_parameters(node),
             "method_parameters"
             | "lambda_parameters"
-            | "block_parameters"
             | "parameters"
             | "exception_variable"
             | "destructured_parameter" => self.forget_in(Some(node)),
@@ -330,6 +332,53 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     }
 
     /// Every name under `node` becomes not known.
+    /// A block's parameters are not known, but for `RECEIVER.each { |f| ... }` (and `map`,
+    /// `select`, ...) with that one parameter, which is each of what the receiver gives.
+    fn bind_block_parameters(&mut self, parameters: Node<'t>) {
+        if !self.bind_each(parameters) {
+            self.forget_in(Some(parameters));
+        }
+    }
+
+    /// Binds the parameter of `RECEIVER.each { |f| ... }`; whether the block is one.
+    fn bind_each(&mut self, parameters: Node<'t>) -> bool {
+        const ITERATORS: &[&str] = &[
+            "each",
+            "map",
+            "collect",
+            "select",
+            "filter",
+            "reject",
+            "find",
+            "detect",
+            "flat_map",
+            "each_with_index",
+            "each_with_object",
+            "filter_map",
+            "sort_by",
+        ];
+        let mut c = parameters.walk();
+        let names: Vec<Node<'t>> = parameters.named_children(&mut c).collect();
+        let (Some(call), [name]) = (
+            parameters.parent().and_then(|block| block.parent()),
+            names.as_slice(),
+        ) else {
+            return false;
+        };
+        let (Some(receiver), Some(method)) = (by_field(call, "receiver"), by_field(call, "method"))
+        else {
+            return false;
+        };
+        if kind(call) != "call"
+            || kind(*name) != "identifier"
+            || !ITERATORS.contains(&self.text(method))
+        {
+            return false;
+        }
+        self.names.bind(self.text(*name), Slot::Each(receiver));
+        true
+    }
+
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
         match kind(node) {

@@ -232,6 +232,25 @@ fn network_calls_are_curl_with_their_url() {
 }
 
 #[test]
+fn a_block_over_a_listing_acts_on_what_the_pattern_names() {
+    check(&[
+        (
+            "Dir[Dir.home + '/.ssh/*'].each { |f| puts File.read(f) }",
+            &["cat ~/.ssh/*"],
+        ),
+        (
+            "Dir.glob('tmp/*.log').each do |f|\n  File.delete(f)\nend",
+            &["rm tmp/*.log"],
+        ),
+        // Over what is not a listing, or with two parameters, the name is not known.
+        (
+            "File.readlines('list').each { |f| File.delete(f) }",
+            &["cat list", "rm ?"],
+        ),
+    ]);
+}
+
+#[test]
 fn code_run_by_eval_is_read_too() {
     check(&[
         ("eval(\"system('rm -rf ~')\")", &["sh -c rm -rf ~"]),

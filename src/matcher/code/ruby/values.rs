@@ -215,6 +215,14 @@ impl<'t> Rb<'_, '_, 't> {
                     _ => out,
                 }
             }
+            Some(Slot::Each(receiver)) if !self.untrusted && self.names.enter(name) => {
+                let out = match self.eval(receiver, depth + 1) {
+                    Obj::Each(element) => *element,
+                    _ => Obj::Val(Val::Unknown),
+                };
+                self.names.leave();
+                out
+            }
             _ => Obj::Val(Val::Unknown),
         }
     }
@@ -304,6 +312,8 @@ impl<'t> Rb<'_, '_, 't> {
                         Obj::Val(Val::known("~"))
                     }
                     "Dir.pwd" | "Dir.getwd" => Obj::Val(Val::known(".")),
+                    // The names a listing finds, as the pattern they match.
+                    "Dir.[]" | "Dir.glob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
                     "ENV.fetch" | "ENV.[]" => {
                         let name = arg(self, 0);
                         Obj::Val(self.env(name))
