@@ -183,6 +183,24 @@ impl PathGlob {
             }
         }
     }
+
+    /// Whether a file in directory `dir` whose name is not known, but matches `name` (a
+    /// pattern in which a leading `*` may also stand for a leading dot: the name was
+    /// computed, not globbed), could match this filter. It is tested with the names the
+    /// filter's own globs end in: `~/.ssh` and `*` could be `~/.ssh/id_x`.
+    pub fn could_match_in(&self, dir: &str, name: &str) -> bool {
+        let dotted = format!(".{name}");
+        self.sources.iter().any(|source| {
+            if source.starts_with('!') || source.contains(['[', '{', '\\']) {
+                return false;
+            }
+            let last = source.rsplit('/').next().unwrap_or_default();
+            let candidate = last.replace(['*', '?'], "x");
+            (wildcard::matches(name, &candidate)
+                || (name.starts_with('*') && wildcard::matches(&dotted, &candidate)))
+                && self.is_match(&format!("{dir}/{candidate}"))
+        })
+    }
 }
 
 /// Example paths each include glob matches (`**/.ssh/id_*` gives `.ssh/id_x`,
@@ -492,6 +510,15 @@ mod tests {
         }
         for no in ["*.txt", "/etc/ssh/*", "~/.bash*", "~/*", "logs/*"] {
             assert!(!g.could_match(no), "{no}");
+        }
+        // A name not known in a known directory: a leading `*` may be a dotfile here.
+        let (s, _) = compile(&json!({"pathGlob": ["**/.ssh/id_*", "!**/*.pub", "**/.env"]}));
+        let g = s.path_glob.expect("pathGlob");
+        for (dir, name) in [("~/.ssh", "*"), ("~/.ssh", "id_*"), ("app", "*")] {
+            assert!(g.could_match_in(dir, name), "{dir}/{name}");
+        }
+        for (dir, name) in [("~/.ssh", "*.pub"), ("logs", "*.log"), ("~/.aws", "*.json")] {
+            assert!(!g.could_match_in(dir, name), "{dir}/{name}");
         }
     }
 

@@ -483,13 +483,23 @@ impl<'a> Subject<'a> {
         out
     }
 
-    /// Wildcards the shell would expand are tested for what they could name; past a bound,
-    /// a command full of them is taken to name a match.
+    /// Wildcards the shell would expand are tested for what they could name, and so is a
+    /// file name not known in a directory that is (`~/.ssh/$(ls ~/.ssh | head -1)`); past
+    /// a bound, a command full of them is taken to name a match.
     fn any_matches(paths: &[String], glob: &PathGlob) -> bool {
         let mut wildcards = 0;
         paths.iter().any(|p| {
             if glob.is_match(p) {
                 return true;
+            }
+            if let Some((dir, name)) = p.rsplit_once('/')
+                && name.contains(shell::SUBSTITUTION)
+                && !dir.is_empty()
+                && !dir.contains(shell::SUBSTITUTION)
+            {
+                wildcards += 1;
+                return wildcards > paths::MAX_WILDCARD_PATHS
+                    || glob.could_match_in(dir, &name.replace(shell::SUBSTITUTION, "*"));
             }
             if !p.contains(['*', '?', '[']) {
                 return false;
