@@ -352,8 +352,6 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             "find",
             "detect",
             "flat_map",
-            "each_with_index",
-            "each_with_object",
             "filter_map",
             "sort_by",
         ];
