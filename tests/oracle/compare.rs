@@ -149,16 +149,18 @@ impl Prediction {
             }
             // The reader writes a network call in code as a virtual `curl URL`; a name
             // lookup (a connection to the resolver) stands for any host, so any predicted
-            // network command covers it.
+            // network command covers it. `localhost` is resolved from /etc/hosts, with no
+            // lookup to see: it covers the loopback addresses.
             Event::Connect { address, .. } => self.commands.iter().any(|(p, args)| {
+                let host = address.rsplit_once(':').map(|(host, _)| host);
+                let loopback = matches!(host, Some("127.0.0.1" | "::1" | "[::1]"));
                 NETWORK_CLIENTS.contains(&p.as_str())
                     && (address.ends_with(":53")
                         || args.iter().any(|a| {
                             a.texts.iter().any(|t| {
                                 t.contains(SUBSTITUTION)
-                                    || address
-                                        .rsplit_once(':')
-                                        .is_some_and(|(host, _)| t.contains(host))
+                                    || host.is_some_and(|host| t.contains(host))
+                                    || (loopback && t.contains("localhost"))
                             })
                         }))
             }),
@@ -368,6 +370,28 @@ mod tests {
             verdict(&line, &[read("/home/agent/.netrc")]),
             Verdict::Sound
         );
+    }
+
+    #[test]
+    fn a_connection_is_covered_by_a_request_to_its_host_and_localhost_by_loopback() {
+        let connect = |address: &str| Event::Connect {
+            pid: 1,
+            program: "python3".to_owned(),
+            address: address.to_owned(),
+        };
+        let line =
+            parse("python3 -c 'import urllib.request as u; u.urlopen(\"http://localhost:8000/\")'");
+        for address in ["127.0.0.1:8000", "::1:8000"] {
+            assert_eq!(
+                verdict(&line, &[connect(address)]),
+                Verdict::Sound,
+                "{address}"
+            );
+        }
+        assert!(matches!(
+            verdict(&line, &[connect("10.9.8.7:4444")]),
+            Verdict::Unsound { .. }
+        ));
     }
 
     #[test]

@@ -63,12 +63,21 @@ fn policy_commands() -> Vec<String> {
     out
 }
 
-/// (corpus name, its lines): the bypass and everyday corpora and the policy packs' cases.
+/// (corpus name, its lines): the bypass, everyday and interpreter corpora and the policy
+/// packs' cases.
 pub fn corpora() -> Vec<(&'static str, Vec<String>)> {
     let shell = repo().join("tests/shell-corpus");
     vec![
         ("bypass", json_lines(&shell.join("bypass.txt"))),
         ("benign", json_lines(&shell.join("benign.txt"))),
+        (
+            "interpreter-attacks",
+            json_lines(&shell.join("interpreter-attacks.txt")),
+        ),
+        (
+            "interpreter-routine",
+            json_lines(&shell.join("interpreter-routine.txt")),
+        ),
         ("policies", policy_commands()),
     ]
 }
