@@ -6,14 +6,7 @@
 use hookgate::matcher::code::{self, Effect, Lang, MAX_EFFECTS, Val};
 use proptest::prelude::*;
 
-const LANGS: &[Lang] = &[
-    Lang::Python,
-    Lang::JavaScript,
-    Lang::Ruby,
-    Lang::Perl,
-    Lang::Php,
-    Lang::Lua,
-];
+const LANGS: &[Lang] = &Lang::ALL;
 
 /// Pieces of code of every language, weighted towards what nests, quotes and calls.
 fn codeish() -> impl Strategy<Value = String> {

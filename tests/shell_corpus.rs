@@ -77,6 +77,16 @@ fn blocked(d: &Value) -> bool {
     d["decision"] == "block"
 }
 
+/// The blocked commands of `cases`, each with the hook and message that blocked it.
+fn blocked_lines(cases: &[(String, String)], decisions: &[Value]) -> Vec<String> {
+    cases
+        .iter()
+        .zip(decisions)
+        .filter(|(_, d)| blocked(d))
+        .map(|((_, c), d)| format!("  {c:?} by {}: {}", d["hook"], d["message"]))
+        .collect()
+}
+
 /// Blocked, or waiting for a human: either way the command does not run on its own.
 fn stopped(d: &Value) -> bool {
     blocked(d) || d["decision"] == "ask"
@@ -142,12 +152,7 @@ fn routine_inline_code_is_rarely_blocked() {
     let cases = corpus("interpreter-routine.txt");
     assert!(cases.len() >= 150, "the corpus shrank: {}", cases.len());
     let decisions = decide(&cases, "Bash");
-    let wrong: Vec<String> = cases
-        .iter()
-        .zip(&decisions)
-        .filter(|(_, d)| blocked(d))
-        .map(|((_, c), d)| format!("  {c:?} by {}: {}", d["hook"], d["message"]))
-        .collect();
+    let wrong = blocked_lines(&cases, &decisions);
     let asked = decisions.iter().filter(|d| d["decision"] == "ask").count();
     eprintln!(
         "interpreter-routine.txt: {} of {} blocked ({:.1}%), {asked} asked:\n{}",
@@ -171,12 +176,7 @@ fn the_default_policy_lets_everyday_commands_through() {
     assert!(cases.len() >= 80, "the corpus shrank: {}", cases.len());
     for tool in ["exec", "Bash"] {
         let decisions = decide(&cases, tool);
-        let wrong: Vec<String> = cases
-            .iter()
-            .zip(&decisions)
-            .filter(|(_, d)| blocked(d))
-            .map(|((_, c), d)| format!("  {c:?} by {}: {}", d["hook"], d["message"]))
-            .collect();
+        let wrong = blocked_lines(&cases, &decisions);
         let asked: Vec<&String> = cases
             .iter()
             .zip(&decisions)
