@@ -38,7 +38,17 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         Ok(None) => {}
         Err(e) => return Outcome::fail(format!("Denied: approvals could not be updated ({e})")),
     }
-    let (request, new) = match approvals.open_request(request(inv, reason.clone())).await {
+    let opened = match inv.wait_for_approval {
+        true => approvals
+            .open_request_and_wait(request(inv, reason.clone()))
+            .await
+            .map(|(request, new, resolution)| (request, new, Some(resolution))),
+        false => approvals
+            .open_request(request(inv, reason.clone()))
+            .await
+            .map(|(request, new)| (request, new, None)),
+    };
+    let (request, new, resolution) = match opened {
         Ok(opened) => opened,
         // Fails closed: the call is denied, with the limit in the message.
         Err(e @ RequestError::Full { .. }) => return Outcome::fail(format!("Denied: {e}")),
@@ -57,12 +67,12 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
             request.id
         )
     });
-    if !inv.wait_for_approval {
+    let Some(resolution) = resolution else {
         return Outcome::fail(format!("Approval required: {reason}"))
             .with_approval(request)
             .with_notice(notice);
-    }
-    let outcome = match approvals.wait(&request.id).await {
+    };
+    let outcome = match resolution {
         Resolution::Approved { by, decision } => {
             Outcome::pass(format!("Approved by {by} ({})", decision.as_str()))
         }

@@ -168,6 +168,8 @@ struct Inner {
 
 /// A waiting caller to answer once the change that settles its request is stored.
 type Settled = (watch::Sender<Option<Resolution>>, Resolution);
+/// A caller's subscription to a request's decision.
+type Waiting = watch::Receiver<Option<Resolution>>;
 
 impl Approvals {
     /// Opens the approvals kept in `store`. This reads the store: call it before the async
@@ -380,10 +382,37 @@ impl Approvals {
     /// is new. Past [`Options::max_pending`] a new request is refused.
     pub async fn open_request(
         &self,
-        mut request: ApprovalRequest,
+        request: ApprovalRequest,
     ) -> Result<(ApprovalRequest, bool), RequestError> {
+        let (opened, new, _) = self.open_pending(request, false).await?;
+        Ok((opened, new))
+    }
+
+    /// [`Approvals::open_request`], then [`Approvals::wait`] for the decision. The caller is
+    /// counted as waiting from the moment its request can be decided, so an approval given
+    /// before it gets to wait goes to it, rather than to a one-time grant that the next
+    /// identical call would use too (one approval, two runs).
+    pub async fn open_request_and_wait(
+        &self,
+        request: ApprovalRequest,
+    ) -> Result<(ApprovalRequest, bool, Resolution), RequestError> {
+        let (opened, new, waiting) = self.open_pending(request, true).await?;
+        let resolution = match waiting {
+            Some(rx) => self.wait_on(&opened.id, rx, opened.expires_at_ms).await,
+            None => self.wait(&opened.id).await,
+        };
+        Ok((opened, new, resolution))
+    }
+
+    /// Opens (or finds) the request; with `waits`, subscribes to its decision under the
+    /// same lock that makes it decidable.
+    async fn open_pending(
+        &self,
+        mut request: ApprovalRequest,
+        waits: bool,
+    ) -> Result<(ApprovalRequest, bool, Option<Waiting>), RequestError> {
         self.writable()?;
-        let (opened, upto) = {
+        let (opened, waiting, upto) = {
             let mut inner = self.lock();
             let existing = inner.state.pending.iter().find(|p| {
                 p.hook == request.hook
@@ -412,10 +441,17 @@ impl Approvals {
                     (request, true)
                 }
             };
-            (opened, inner.submitted)
+            let waiting = waits.then(|| {
+                inner
+                    .waiters
+                    .entry(opened.0.id.clone())
+                    .or_insert_with(|| watch::channel(None).0)
+                    .subscribe()
+            });
+            (opened, waiting, inner.submitted)
         };
         self.stored(upto).await?;
-        Ok(opened)
+        Ok((opened.0, opened.1, waiting))
     }
 
     /// Decides a pending request. Exactly one decision wins; later ones get
@@ -622,11 +658,16 @@ impl Approvals {
                 None => Err(inner.submitted),
             }
         };
-        let (mut rx, expires_at_ms) = match found {
-            Ok(waiting) => waiting,
+        match found {
+            Ok((rx, expires_at_ms)) => self.wait_on(id, rx, expires_at_ms).await,
             // Settled already: answer once that is stored.
-            Err(upto) => return self.settled_when_stored(id, upto).await,
-        };
+            Err(upto) => self.settled_when_stored(id, upto).await,
+        }
+    }
+
+    /// Waits on `rx`, subscribed to request `id`'s decision, until it is decided or
+    /// expires at `expires_at_ms`.
+    async fn wait_on(&self, id: &str, mut rx: Waiting, expires_at_ms: u64) -> Resolution {
         let left = Duration::from_millis(expires_at_ms.saturating_sub(now_ms()));
         let decided = async {
             match tokio::time::timeout(left, rx.wait_for(Option::is_some)).await {

@@ -295,3 +295,41 @@ async fn a_failed_write_is_not_acknowledged_and_approvals_become_unavailable() {
         Err(RequestError::Store(StoreError::Failed(_)))
     ));
 }
+
+/// Regression (the real daemon, under load): a one-time approval given after a waiting
+/// call's request became decidable, but before the call got to wait, went to a one-time
+/// grant as well as to the call, so the next identical call ran too.
+#[tokio::test]
+async fn a_waiting_caller_takes_an_approval_given_before_it_waits() {
+    let (_dir, path) = scratch();
+    let approvals = open_at(&path, Options::default());
+    let (opened, new, waiting) = approvals
+        .open_pending(request("apr_1", "deploy a", json!({})), true)
+        .await
+        .unwrap();
+    assert!(new);
+    // Not waiting yet: the subscription alone marks the caller as one.
+    approvals
+        .decide("apr_1", ApprovalDecision::Approve, "ops", None)
+        .await
+        .unwrap();
+    assert!(approvals.grants().is_empty(), "{:?}", approvals.grants());
+    let waiting = waiting.expect("subscribed");
+    let resolution = approvals
+        .wait_on(&opened.id, waiting, opened.expires_at_ms)
+        .await;
+    assert!(
+        matches!(resolution, Resolution::Approved { .. }),
+        "{resolution:?}"
+    );
+    // A caller that does not wait leaves a one-time grant for when it asks again.
+    approvals
+        .open_request(request("apr_2", "deploy b", json!({})))
+        .await
+        .unwrap();
+    approvals
+        .decide("apr_2", ApprovalDecision::Approve, "ops", None)
+        .await
+        .unwrap();
+    assert_eq!(approvals.grants().len(), 1);
+}
