@@ -15,6 +15,8 @@ use hookgate::matcher::shell;
 
 #[path = "../src/matcher/code/ordinary.rs"]
 mod ordinary;
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 
 /// One-liners of about 200 bytes, as agents run them.
 const TYPICAL: &[(&str, &str)] = &[

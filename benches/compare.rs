@@ -53,6 +53,8 @@
 //! ratio of each engine's p50 to hookgate's. `HOOKGATE_COMPARE_TABLE_ONLY=1` skips criterion;
 //! `HOOKGATE_COMPARE_SIZES=100,1000` picks the policy sizes.
 
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 
 use std::collections::BTreeMap;

@@ -19,6 +19,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 #[path = "daemon/hostile.rs"]
 mod hostile;
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 use hdrhistogram::Histogram;
 
@@ -82,6 +84,25 @@ impl Daemon {
             base: format!("http://{addr}"),
             _dir: dir,
         }
+    }
+}
+
+impl Daemon {
+    /// The CPU time the daemon has used so far (user and system), from `/proc`; zero where
+    /// that cannot be read.
+    fn cpu_time(&self) -> Duration {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap_or_default();
+        // Fields 14 and 15 (utime, stime), counted after the command name's closing paren.
+        let ticks: u64 = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().skip(11).take(2))
+            .into_iter()
+            .flatten()
+            .filter_map(|field| field.parse::<u64>().ok())
+            .sum();
+        // The kernel reports them in USER_HZ, 100 on Linux.
+        Duration::from_millis(ticks * 10)
     }
 }
 

@@ -7,6 +7,8 @@
 //! plus every hook's filters on what it read, the places of what each command touches,
 //! and the actions. p50 and p99 of single decisions are printed at the end.
 
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 
 use std::hint::black_box;

@@ -9,6 +9,8 @@
 //! decision per sample, into a histogram whose p50 and p99 are printed at the end. Those
 //! samples include two clock reads (about 40 ns here), so they sit slightly above criterion's.
 
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 
 use std::hint::black_box;

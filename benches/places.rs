@@ -15,6 +15,8 @@ use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;
 
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -11,6 +11,8 @@
 //! scratch directory, so its audit log lands there. Criterion estimates the mean; each
 //! case is then run again into a histogram whose p50 and p99 are printed.
 
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 use std::io::Write;
 use std::path::{Path, PathBuf};

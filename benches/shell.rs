@@ -10,6 +10,8 @@
 
 use std::hint::black_box;
 
+#[path = "support/shipped_allocator.rs"]
+mod shipped_allocator;
 mod support;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -173,8 +173,15 @@ impl EvalPool {
     }
 }
 
+/// How much lower than the rest of the process the pool's threads run, as a `nice` step.
+/// A light call is checked on a request thread; when hostile calls keep every pool thread
+/// busy, the kernel then gives the request threads the cores first, and the heavy calls the
+/// time left (docs/daemon.md, "Bounded work").
+const POOL_NICE: i32 = 10;
+
 /// One thread of the pool: runs jobs until the pool is dropped.
 fn work(jobs: &Mutex<Receiver<Job>>) {
+    lower_priority();
     loop {
         let job = {
             let jobs = jobs.lock().unwrap_or_else(PoisonError::into_inner);
@@ -189,6 +196,22 @@ fn work(jobs: &Mutex<Receiver<Job>>) {
         }
     }
 }
+
+/// Lowers the calling thread's scheduling priority by [`POOL_NICE`]. Linux keeps a nice value
+/// per thread; lowering one needs no privilege. Where it fails, the thread runs as it was.
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    use rustix::process::{getpriority_process, setpriority_process};
+    let thread = Some(rustix::thread::gettid());
+    let lowered = getpriority_process(thread)
+        .and_then(|now| setpriority_process(thread, (now + POOL_NICE).min(19)));
+    if let Err(e) = lowered {
+        tracing::debug!(error = %e, "cannot lower the evaluation thread's priority");
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
 
 /// Whether checking `ctx` is cheap enough to do on the caller's thread: its command (if
 /// any) reads as itself, with no shell syntax, and it holds little text.
@@ -261,5 +284,29 @@ mod tests {
         assert!(!is_light(&ctx(
             json!({"sessionKey": "s", "toolArgs": {"deep": nested}})
         )));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn pool_threads_run_below_the_threads_that_answer_requests() {
+        use rustix::process::getpriority_process;
+        let here = getpriority_process(Some(rustix::thread::gettid())).expect("priority");
+        let pool = EvalPool::new(PoolConfig {
+            threads: 1,
+            queue: 1,
+            time_limit: Duration::from_secs(5),
+        })
+        .expect("pool");
+        let (tx, rx) = std::sync::mpsc::channel();
+        pool.queue
+            .send(Box::new(move || {
+                let _ = tx.send(getpriority_process(Some(rustix::thread::gettid())));
+            }))
+            .expect("queued");
+        let there = rx
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the job ran")
+            .expect("priority");
+        assert_eq!(there, (here + POOL_NICE).min(19));
     }
 }

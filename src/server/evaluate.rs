@@ -62,7 +62,7 @@ fn wants_wait(body: &[u8]) -> bool {
         wait: bool,
     }
     // The common case pays for a byte scan, not a second parse.
-    if !body.windows(6).any(|w| w == b"\"wait\"") {
+    if memchr::memmem::find(body, b"\"wait\"").is_none() {
         return false;
     }
     match body.iter().find(|b| !b.is_ascii_whitespace()) {
