@@ -805,10 +805,18 @@ fn copilot_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
     // The session's id is chosen here (--session-id), so the policy can name the parent in
     // the key a sub-agent's call must have.
     let session = "5e55a0e1-0000-4000-8000-00000000c0de";
+    // subagentStart: context for the sub-agent's first prompt. Copilot names the sub-agent
+    // (`agentId`) and its parent there, so the key is already the sub-agent's.
+    let briefing = format!(
+        "  - name: sub-agent-briefing\n    point: [subagent:spawn:pre]\n    \
+         match: {{ sessionPattern: \"^copilot:{session}:subagent:[0-9a-f-]+$\" }}\n    \
+         action: inject_context\n    source: briefing.txt\n"
+    );
     let setup = Setup::with_policy(&format!(
-        "{POLICY}{}",
+        "{POLICY}{}{briefing}",
         subagent_rule(&format!("^copilot:{session}:subagent:[0-9a-f-]+$"))
     ));
+    std::fs::write(setup.project().join("briefing.txt"), BRIEFING).expect("briefing");
     let model = chat_model(None);
     // Personal hooks ($COPILOT_HOME/hooks): read in a folder nobody trusted yet.
     let policy = setup.project().join("HOOKS.yaml");
@@ -839,7 +847,58 @@ fn copilot_cli_blocks_with_the_reason_and_runs_what_is_allowed() {
         &["--session-id", session],
     );
     sub_agent_was_stopped(&model, &delegated);
+    assert!(
+        model.requests().iter().any(|r| r.body.contains(BRIEFING)),
+        "the sub-agent was never given the subagentStart context: {:?}",
+        model.requests()
+    );
 }
+
+/// Copilot CLI runs a call whose `preToolUse` hook timed out (its changelog says so; this
+/// checks it), so `hookgate hook` must answer before `timeoutSec`: with `--deadline` under
+/// it the call is refused with hookgate's reason, with `--deadline` over it the call runs.
+#[test]
+fn copilot_cli_runs_what_a_timed_out_hook_did_not_answer_so_hookgate_answers_first() {
+    let Some((copilot, cache)) = copilot() else {
+        return;
+    };
+    let setup = Setup::with_policy(
+        "version: \"1\"\nhooks:\n  - name: slow\n    point: [turn:tool:pre]\n    \
+         match: { tool: Bash, commandPattern: \"marker\" }\n    action: exec_script\n    \
+         script: \"sleep 10\"\n",
+    );
+    let model = chat_model(None);
+    let hooks = setup.home().join(".copilot/hooks");
+    std::fs::create_dir_all(&hooks).expect("hooks dir");
+    let policy = setup.project().join("HOOKS.yaml");
+    for (deadline, marker, runs) in [(1, "answered-marker", false), (6, "timed-out-marker", true)] {
+        let command = format!(
+            "{} hook --gateway copilot --event preToolUse --config {} --deadline {deadline}",
+            env!("CARGO_BIN_EXE_hookgate"),
+            policy.display()
+        );
+        let file = json!({ "version": 1, "hooks": { "preToolUse": [
+            { "type": "command", "bash": command, "timeoutSec": 3 } ] } });
+        std::fs::write(hooks.join("hookgate.json"), file.to_string()).expect("hooks");
+        let made = setup.marker(marker);
+        run_copilot(
+            &copilot,
+            &cache,
+            &setup,
+            &model,
+            &format!("RUN: touch {};", made.display()),
+        );
+        assert_eq!(made.exists(), runs, "deadline {deadline} s, timeoutSec 3 s");
+    }
+    assert!(
+        model_was_told(&model, "could not decide within its deadline (1 s"),
+        "the model never saw hookgate's reason: {:?}",
+        model.requests()
+    );
+}
+
+/// What the `subagentStart` hook injects; it reaches the model only through the hook.
+const BRIEFING: &str = "BRIEFING-5b1e: sub-agents report in haiku";
 
 /// A private tmux server (its own socket) running one program in a 160x50 pane.
 struct Tmux {

@@ -101,6 +101,110 @@ fn every_gateway_fails_closed() {
     );
 }
 
+/// A gateway that times a hook out lets the call run (Copilot CLI, Claude Code), so a hook
+/// that cannot decide in time answers with a block itself, at `--deadline`: here a policy
+/// whose action takes 5 s, and a gateway that never closes the hook's stdin.
+#[test]
+fn a_hook_that_cannot_decide_in_time_blocks_at_its_deadline() {
+    let dir = Dir::new();
+    dir.write(
+        "HOOKS.yaml",
+        "version: \"1\"\nhooks:\n  - name: slow\n    point: [turn:tool:pre, turn:tool:post]\n    action: exec_script\n    script: \"sleep 5\"\n",
+    );
+    for (gateway, event, payload) in TOOL_CALLS {
+        let started = std::time::Instant::now();
+        let out = run_with_stdin(
+            hook(
+                &dir,
+                gateway,
+                *event,
+                &["--config", "HOOKS.yaml", "--deadline", "1"],
+            ),
+            payload,
+        );
+        assert_eq!(code(&out), 2, "{gateway}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("could not decide within its deadline (1 s"),
+            "{gateway}: {}",
+            stderr(&out)
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(4),
+            "{gateway}"
+        );
+    }
+    // An event that only reports gets the reporting failure (exit 1, a warning), not a block.
+    let post = r#"{"hook_event_name":"PostToolUse","session_id":"s","cwd":"/w","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"ok"}"#;
+    let out = run_with_stdin(
+        hook(
+            &dir,
+            "claude-code",
+            None,
+            &["--config", "HOOKS.yaml", "--deadline", "1"],
+        ),
+        post,
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+
+    // Stdin held open: the payload never ends, the deadline still answers.
+    let mut child = hook(
+        &dir,
+        "claude-code",
+        None,
+        &["--config", "HOOKS.yaml", "--deadline", "1"],
+    )
+    .stdin(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .expect("spawn hookgate");
+    let _held = child.stdin.take();
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("deadline"), "{}", stderr(&out));
+}
+
+/// Copilot CLI's `subagentStart` (1.0.102) can only be given context for the sub-agent's
+/// first prompt: a policy's context reaches it, and a block there (which Copilot cannot
+/// enforce) is not answered with a refusal Copilot would misread, nor fails the hook.
+#[test]
+fn copilot_sub_agent_start_gets_context_and_is_never_refused() {
+    let dir = Dir::new();
+    dir.write("briefing.txt", "report in haiku");
+    dir.write(
+        "brief.yaml",
+        "version: \"1\"\nhooks:\n  - name: brief\n    point: [subagent:spawn:pre]\n    match: { sessionPattern: \"^copilot:f295$\" }\n    action: inject_context\n    source: briefing.txt\n",
+    );
+    dir.write(
+        "block.yaml",
+        "version: \"1\"\nhooks:\n  - name: no-spawn\n    point: [subagent:spawn:pre]\n    action: block\n",
+    );
+    let payload = r#"{"sessionId":"f295","timestamp":1,"cwd":"/w","transcriptPath":"/t/f295.jsonl","agentName":"task","agentDisplayName":"Task"}"#;
+    let ask = |policy: &str| {
+        run_with_stdin(
+            hook(
+                &dir,
+                "copilot",
+                Some("subagentStart"),
+                &["--config", policy],
+            ),
+            payload,
+        )
+    };
+    let out = ask("brief.yaml");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let answer: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(answer["additionalContext"], "report in haiku", "{answer}");
+
+    let out = ask("block.yaml");
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains("permissionDecision"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn init_merges_prints_and_refuses_what_it_cannot_read() {
     let dir = Dir::new();

@@ -45,6 +45,7 @@ pub fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError>
         "postToolUse" => caller.tool_point(false),
         "userPromptSubmitted" => Point::TurnPre,
         "agentStop" => Point::TurnPost,
+        "subagentStart" => Point::SubagentSpawnPre,
         "subagentStop" => Point::SubagentPost,
         "sessionStart" => Point::SessionStart,
         "sessionEnd" => Point::SessionEnd,
@@ -75,6 +76,9 @@ pub fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError>
     } else if name == "preToolUse" {
         return Err(shape("has no `toolName`".into()));
     }
+    // The sub-agent's name (`subagentStart` and `subagentStop` carry it), for `match.subagent`.
+    ctx.subagent_label =
+        non_empty(&fields, "agentName").or_else(|| non_empty(&fields, "agentType"));
     ctx.prompt = text(&fields, "prompt");
     ctx.response = fields
         .get("toolResult")
@@ -97,6 +101,7 @@ pub fn fails_closed(event: &str) -> bool {
         "postToolUse"
             | "userPromptSubmitted"
             | "agentStop"
+            | "subagentStart"
             | "subagentStop"
             | "sessionStart"
             | "sessionEnd"
@@ -137,7 +142,7 @@ pub(crate) fn answer(event: &str, decision: &Decision, ask: &AskAsDeny) -> Answe
         Some(context)
             if matches!(
                 event,
-                "sessionStart" | "userPromptSubmitted" | "postToolUse"
+                "sessionStart" | "subagentStart" | "userPromptSubmitted" | "postToolUse"
             ) =>
         {
             Answer::json(json!({ "additionalContext": context }))
@@ -200,5 +205,29 @@ mod tests {
         .unwrap();
         assert_eq!(e.point, Point::SubagentPost);
         assert_eq!(e.context.session_key, "copilot:f295:subagent:725d");
+        assert_eq!(e.context.subagent_label.as_deref(), Some("task"));
+    }
+
+    #[test]
+    fn a_sub_agent_start_is_keyed_as_the_sub_agent() {
+        // As Copilot CLI 1.0.102 sent it (the documented SubagentStartHookInput has only the
+        // name; the real one also names the sub-agent and its parent).
+        let e = parse(
+            br#"{"sessionId":"5e55","timestamp":1795834064502,"cwd":"/w/app","transcriptPath":"/h/.copilot/session-state/5e55/events.jsonl","agentName":"task","agentId":"5348","agentType":"task","parentAgentId":"5e55"}"#,
+            Some("subagentStart"),
+        )
+        .unwrap();
+        assert_eq!(e.point, Point::SubagentSpawnPre);
+        assert_eq!(e.context.session_key, "copilot:5e55:subagent:5348");
+        assert_eq!(e.context.subagent_label.as_deref(), Some("task"));
+        // As documented: the parent's session only.
+        let e = parse(
+            br#"{"sessionId":"5e55","timestamp":1,"cwd":"/w/app","agentName":"task"}"#,
+            Some("subagentStart"),
+        )
+        .unwrap();
+        assert_eq!(e.context.session_key, "copilot:5e55");
+        // Copilot reads only `additionalContext` from its answer: nothing to refuse.
+        assert!(!fails_closed("subagentStart"));
     }
 }

@@ -9,7 +9,7 @@
 
 use std::io::Read;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use hookgate::adapters::{Answer, Gateway};
@@ -20,9 +20,9 @@ use super::{daemon, emit, load_policy};
 /// Largest hook payload read from stdin.
 const MAX_PAYLOAD: u64 = 8 * 1024 * 1024;
 
-/// How long `--daemon` waits for the daemon's answer: below the shortest default hook
-/// timeout of the gateways (Copilot CLI's 30 s), so the block is ours, not a timeout's.
-const DAEMON_TIMEOUT: Duration = Duration::from_secs(20);
+/// The default of `--deadline`: below the hook timeout `hookgate init` writes for every
+/// gateway (30 s), so the block is ours, not a timeout's.
+const DEFAULT_DEADLINE_SECONDS: u64 = 20;
 
 /// Arguments of `hookgate hook`.
 #[derive(Debug, clap::Args)]
@@ -59,6 +59,12 @@ struct Common {
     /// File holding the evaluate token for `--daemon` (default: $HOOKGATE_TOKEN).
     #[arg(long, requires = "daemon")]
     token_file: Option<PathBuf>,
+    /// Seconds within which the hook answers. Past them it answers as it does when it cannot
+    /// decide (a block, for events that can be blocked) and exits: a gateway that times a
+    /// hook out lets the call run (Copilot CLI, Claude Code), so this must stay below the
+    /// gateway's hook timeout.
+    #[arg(long, default_value_t = DEFAULT_DEADLINE_SECONDS, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    deadline: u64,
 }
 
 fn parse_gateway(name: &str) -> Result<Gateway, String> {
@@ -77,15 +83,23 @@ pub(crate) fn run_claude_code(args: ClaudeCodeArgs) -> u8 {
 }
 
 fn run_for(gateway: Gateway, args: Common) -> u8 {
+    let answering = Answering::new(gateway, args.event.clone().unwrap_or_default());
+    answering.start_deadline(Duration::from_secs(args.deadline));
+    answering.report(answer(gateway, &args, &answering))
+}
+
+/// What the hook answers, however long it takes (the deadline is [`Answering`]'s).
+fn answer(gateway: Gateway, args: &Common, answering: &Answering) -> Answer {
     let given = args.event.as_deref();
     let mut payload = Vec::new();
     if let Err(e) = std::io::stdin().take(MAX_PAYLOAD).read_to_end(&mut payload) {
         let name = args.event.clone().unwrap_or_default();
-        return report(gateway.failure(&name, &format!("cannot read stdin: {e}")));
+        return gateway.failure(&name, &format!("cannot read stdin: {e}"));
     }
     let name = gateway.event_name(&payload, given);
+    answering.set_event(&name);
     if let Some(url) = &args.daemon {
-        let answer = match through_daemon(gateway, url, &args, &payload) {
+        return match through_daemon(gateway, url, args, &payload, args.deadline) {
             Ok(json) => Answer {
                 stdout: Some(json),
                 exit_code: 0,
@@ -93,24 +107,89 @@ fn run_for(gateway: Gateway, args: Common) -> u8 {
             },
             Err(e) => gateway.failure(&name, &e),
         };
-        return report(answer);
     }
     // A policy that cannot be loaded must not let a tool call through silently.
     let policy = match load_policy(args.config.as_ref()) {
         Ok(policy) => policy,
-        Err(e) => return report(gateway.failure(&name, &e.to_string())),
+        Err(e) => return gateway.failure(&name, &e.to_string()),
     };
     let runtime = match super::evaluation_runtime() {
         Ok(rt) => rt,
-        Err(e) => return report(gateway.failure(&name, &e.to_string())),
+        Err(e) => return gateway.failure(&name, &e.to_string()),
     };
     let engine = Engine::new(Arc::new(RuleGraph::from_policy(&policy)));
-    let answer = runtime.block_on(async {
+    runtime.block_on(async {
         let answer = gateway.evaluate(&engine, &payload, given).await;
         engine.flush().await;
         answer
-    });
-    report(answer)
+    })
+}
+
+/// The one answer a hook run gives: the evaluation's, or, if the deadline comes first, the
+/// failure answer for the event read so far.
+struct Answering {
+    gateway: Gateway,
+    state: Arc<Mutex<Answered>>,
+}
+
+struct Answered {
+    done: bool,
+    event: String,
+}
+
+impl Answering {
+    fn new(gateway: Gateway, event: String) -> Answering {
+        let state = Answered { done: false, event };
+        Answering {
+            gateway,
+            state: Arc::new(Mutex::new(state)),
+        }
+    }
+
+    fn set_event(&self, event: &str) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        event.clone_into(&mut state.event);
+    }
+
+    /// A thread that, `after` from now, answers for the run and ends the process, unless
+    /// the run has answered by then.
+    fn start_deadline(&self, after: Duration) {
+        let (gateway, state) = (self.gateway, Arc::clone(&self.state));
+        let watchdog = std::thread::Builder::new()
+            .name("hookgate-deadline".into())
+            .spawn(move || {
+                std::thread::sleep(after);
+                let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+                if state.done {
+                    return;
+                }
+                state.done = true;
+                let reason = format!(
+                    "hookgate could not decide within its deadline ({} s, `--deadline`)",
+                    after.as_secs()
+                );
+                let code = print(&gateway.failure(&state.event, &reason));
+                std::process::exit(i32::from(code));
+            });
+        // Without the watchdog the run still answers; only a hang would go unanswered.
+        if let Err(e) = watchdog {
+            eprintln!("hookgate: cannot start the deadline thread: {e}");
+        }
+    }
+
+    /// Prints `answer` unless the deadline answered first; the exit code.
+    fn report(&self, answer: Answer) -> u8 {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.done {
+            // The deadline thread is ending the process with its own answer.
+            drop(state);
+            loop {
+                std::thread::park();
+            }
+        }
+        state.done = true;
+        print(&answer)
+    }
 }
 
 /// The daemon's answer to `payload` at `POST /v1/hook/<gateway>`: the JSON to print.
@@ -119,6 +198,7 @@ fn through_daemon(
     url: &str,
     args: &Common,
     payload: &[u8],
+    deadline: u64,
 ) -> Result<serde_json::Value, String> {
     let token = daemon::token(args.token_file.as_deref(), &["HOOKGATE_TOKEN"])?;
     let mut target = format!("{}/v1/hook/{}", url.trim_end_matches('/'), gateway.name());
@@ -138,7 +218,7 @@ fn through_daemon(
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {
         let client = reqwest::Client::builder()
-            .timeout(DAEMON_TIMEOUT)
+            .timeout(Duration::from_secs(deadline))
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
         let mut request = client
@@ -169,7 +249,8 @@ fn through_daemon(
     })
 }
 
-fn report(answer: Answer) -> u8 {
+/// Writes `answer` out; its exit code.
+fn print(answer: &Answer) -> u8 {
     if let Some(json) = &answer.stdout {
         emit(&format!("{json}\n"));
     }

@@ -295,6 +295,8 @@ fn events(gateway: Gateway) -> &'static [&'static str] {
             "sessionStart",
             "sessionEnd",
             "agentStop",
+            "subagentStart",
+            "subagentStop",
         ],
         Gateway::Cursor => &[
             "beforeShellExecution",
