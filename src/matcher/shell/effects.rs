@@ -165,14 +165,15 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .into_iter()
             .collect(),
         "cp" | "mv" | "install" | "ln" => copies(command),
-        // Archivers that delete what they archived: `tar --remove-files` (GNU tar takes
-        // any unambiguous abbreviation, down to `--rem`), `zip -m`, `7z a -sdel`.
-        "tar" | "gtar"
-            if args
-                .iter()
-                .any(|a| a.len() >= 5 && "--remove-files".starts_with(a.as_str())) =>
+        // Archivers that write what they unpack (`tar -x`, `unzip`, `7z x`) into a
+        // directory, or delete what they archived: `tar --remove-files` (GNU tar takes any
+        // unambiguous abbreviation, down to `--rem`), `zip -m`, `7z a -sdel`.
+        "tar" | "gtar" | "bsdtar" => tar(args),
+        "unzip" => unzip(args),
+        "7z" | "7za" | "7zz" | "7zr"
+            if matches!(args.first().map(String::as_str), Some("x" | "e")) =>
         {
-            tar_removes(args)
+            seven_zip_extracts(args)
         }
         "zip" if options(args).any(|o| o == "--move" || is_short(o, 'm')) => {
             let recursive = options(args)
@@ -297,14 +298,20 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
     out
 }
 
-/// What `tar --remove-files` deletes: the files it archives, each relative to the `-C DIR`
-/// before it. Files listed in a file (`-T`, `--files-from`) are not known: a delete in an
-/// unknown place.
-fn tar_removes(args: &[String]) -> Vec<PathTouch<'_>> {
+/// What `tar` writes and deletes. Extracting (`x` in the old style, `-x`, `--extract`,
+/// `--get`) writes over what the archive holds inside the `-C DIR` in force (the command's
+/// directory without one); with `-P` (`--absolute-names`) a member may be anywhere, an
+/// unknown place; `-O` (`--to-stdout`) writes no file. `--remove-files` deletes the files it
+/// archives, each relative to the `-C DIR` before it; files listed in a file (`-T`,
+/// `--files-from`) are not known: a delete in an unknown place.
+fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
     // Short options that take a value, in a bundle or in the old style (`tar cfC a.tar d`).
     const WITH_VALUE: &str = "fCbLgKNTVXH";
-    let unknown = || PathTouch::new(Touch::Delete, super::SUBSTITUTION);
-    let mut out = Vec::new();
+    let unknown = |touch| PathTouch::new(touch, super::SUBSTITUTION);
+    let (mut extract, mut absolute, mut to_stdout, mut remove) = (false, false, false, false);
+    // Short flags, from bundles and the old style.
+    let mut letters = String::new();
+    let mut named = Vec::new();
     let mut base: Option<&str> = None;
     let mut values: Vec<char> = Vec::new();
     let mut iter = args.iter().enumerate();
@@ -312,13 +319,14 @@ fn tar_removes(args: &[String]) -> Vec<PathTouch<'_>> {
         if let Some(letter) = values.pop() {
             match letter {
                 'C' => base = change_dir(base, Some(a.as_str())),
-                'T' => out.push(unknown()),
+                'T' => named.push(unknown(Touch::Delete)),
                 _ => {}
             }
             continue;
         }
         if k == 0 && !a.starts_with('-') && a.chars().all(|c| c.is_ascii_alphabetic()) {
             // The old style: each letter that takes a value takes the next argument.
+            letters.push_str(a);
             values = a
                 .chars()
                 .filter(|c| WITH_VALUE.contains(*c))
@@ -329,16 +337,23 @@ fn tar_removes(args: &[String]) -> Vec<PathTouch<'_>> {
                 .split_once('=')
                 .map_or((long, None), |(n, v)| (n, Some(v)));
             let is = |full: &str| name.len() >= 3 && full.starts_with(name);
+            extract |= is("extract") || is("get");
+            absolute |= is("absolute-names");
+            to_stdout |= is("to-stdout");
+            remove |= is("remove-files");
             if is("directory") {
                 base = change_dir(base, value.or_else(|| iter.next().map(|(_, v)| v.as_str())));
             } else if is("files-from") {
-                out.push(unknown());
+                named.push(unknown(Touch::Delete));
             }
             if value.is_none() && (is("files-from") || is("file") || is("exclude")) {
                 iter.next();
             }
         } else if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) {
-            if let Some((i, c)) = bundle.char_indices().find(|(_, c)| WITH_VALUE.contains(*c)) {
+            // Letters up to the first that takes a value are flags; the rest is its value.
+            let valued = bundle.char_indices().find(|(_, c)| WITH_VALUE.contains(*c));
+            letters.push_str(valued.map_or(bundle, |(i, _)| &bundle[..i]));
+            if let Some((i, c)) = valued {
                 let glued = &bundle[i + c.len_utf8()..];
                 let value = match glued.is_empty() {
                     true => iter.next().map(|(_, v)| v.as_str()),
@@ -346,19 +361,92 @@ fn tar_removes(args: &[String]) -> Vec<PathTouch<'_>> {
                 };
                 match c {
                     'C' => base = change_dir(base, value),
-                    'T' => out.push(unknown()),
+                    'T' => named.push(unknown(Touch::Delete)),
                     _ => {}
                 }
             }
         } else {
-            out.push(PathTouch {
+            named.push(PathTouch {
                 recursive: true,
                 base,
                 ..PathTouch::new(Touch::Delete, a)
             });
         }
     }
+    extract |= letters.contains('x');
+    absolute |= letters.contains('P');
+    to_stdout |= letters.contains('O');
+    let mut out = Vec::new();
+    if remove {
+        out.extend(named);
+    }
+    if extract && !to_stdout {
+        out.push(match absolute {
+            true => PathTouch {
+                recursive: true,
+                ..unknown(Touch::Overwrite)
+            },
+            false => unpacked_into(base.unwrap_or(".")),
+        });
+    }
     out
+}
+
+/// What an archiver unpacks into `dir`: whatever is below it may be written over.
+fn unpacked_into(dir: &str) -> PathTouch<'_> {
+    PathTouch {
+        recursive: true,
+        inside: true,
+        ..PathTouch::new(Touch::Overwrite, dir)
+    }
+}
+
+/// `unzip ARCHIVE [MEMBER...] [-x MEMBER...] [-d DIR]`: writes what it unpacks into DIR (the
+/// command's directory without one), unless it only lists, tests or prints (`-l`, `-t`,
+/// `-v`, `-z`, `-Z`, `-p`, `-c`).
+fn unzip(args: &[String]) -> Vec<PathTouch<'_>> {
+    let mut dir = None;
+    let mut keep = false;
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) else {
+            continue;
+        };
+        // `-d DIR` ends a bundle: what follows the `d` is the directory.
+        let (flags, dir_given) = bundle
+            .split_once('d')
+            .map_or((bundle, None), |(f, d)| (f, Some(d)));
+        if flags.starts_with('Z') || flags.contains(['l', 't', 'v', 'z', 'p', 'c']) {
+            return Vec::new();
+        }
+        keep |= flags.contains('n');
+        if let Some(glued) = dir_given {
+            dir = match glued.is_empty() {
+                true => iter.next().map(String::as_str),
+                false => Some(glued),
+            };
+        }
+    }
+    // `-n` never replaces a file that is there: it only adds.
+    let touch = if keep {
+        Touch::Append
+    } else {
+        Touch::Overwrite
+    };
+    vec![PathTouch {
+        touch,
+        ..unpacked_into(dir.unwrap_or("."))
+    }]
+}
+
+/// `7z x|e ARCHIVE [-oDIR]`: writes what it unpacks into DIR (the command's directory
+/// without one), unless it writes to standard output (`-so`).
+fn seven_zip_extracts(args: &[String]) -> Vec<PathTouch<'_>> {
+    if args.iter().any(|a| a == "-so") {
+        return Vec::new();
+    }
+    let dir = args.iter().rev().find_map(|a| a.strip_prefix("-o"));
+    vec![unpacked_into(dir.filter(|d| !d.is_empty()).unwrap_or("."))]
 }
 
 /// tar's directory after `-C DIR`: a relative DIR after another `-C` is relative to that one
@@ -859,6 +947,54 @@ mod tests {
             deleted("rsync -a --remove-source-files ~/Music/ host:/backup/"),
             paths(&[("~/Music/", false)])
         );
+    }
+
+    #[test]
+    fn archivers_write_what_they_unpack_into_their_directory() {
+        let into = |line: &str| -> Vec<(String, Touch, bool)> {
+            let read = crate::matcher::shell::parse(line);
+            touches(&read.commands[0])
+                .into_iter()
+                .map(|t| (t.path.to_owned(), t.touch, t.inside))
+                .collect()
+        };
+        let over = |dir: &str| vec![(dir.to_owned(), Touch::Overwrite, true)];
+        assert_eq!(into("tar -xzf a.tgz"), over("."));
+        assert_eq!(into("tar xzf a.tgz -C ~/"), over("~/"));
+        assert_eq!(into("tar -xf a.tar --directory=/etc"), over("/etc"));
+        assert_eq!(into("tar --extract --file a.tar -C out"), over("out"));
+        assert_eq!(into("bsdtar -x -f a.tar -C /tmp/x"), over("/tmp/x"));
+        // `-P` keeps absolute member names: anywhere.
+        let sub = crate::matcher::shell::SUBSTITUTION;
+        assert_eq!(
+            into("tar -xPf a.tar"),
+            vec![(sub.to_owned(), Touch::Overwrite, false)]
+        );
+        // Listing, creating, or extracting to standard output writes no file.
+        assert!(into("tar -tzf a.tgz").is_empty());
+        assert!(into("tar -czf a.tgz src").is_empty());
+        assert!(into("tar -xOf a.tar etc/passwd").is_empty());
+        // A value glued to `-f` is not a flag: `-fx` names the archive `x`.
+        assert!(into("tar -cfx src").is_empty());
+
+        assert_eq!(into("unzip a.zip"), over("."));
+        assert_eq!(into("unzip -o a.zip -d ~/.ssh"), over("~/.ssh"));
+        assert_eq!(into("unzip -qd/tmp/t a.zip"), over("/tmp/t"));
+        assert_eq!(
+            into("unzip -n a.zip"),
+            vec![(".".to_owned(), Touch::Append, true)]
+        );
+        assert!(into("unzip -l a.zip").is_empty());
+        assert!(
+            into("unzip -p a.zip x > y")
+                .iter()
+                .all(|(p, _, _)| p == "y")
+        );
+
+        assert_eq!(into("7z x a.7z -o/root/.config"), over("/root/.config"));
+        assert_eq!(into("7z e a.7z"), over("."));
+        assert!(into("7z x a.7z -so").is_empty());
+        assert!(into("7z l a.7z").is_empty());
     }
 
     #[test]
