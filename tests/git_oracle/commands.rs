@@ -167,14 +167,6 @@ pub const OVER_APPROXIMATIONS: &[(&str, &str)] = &[
         "the mirrored remote-tracking refs keep the old commits here",
     ),
     (
-        "checkout feature",
-        "NAME is a branch here; were it a file, its changes would go",
-    ),
-    (
-        "checkout -q unmerged",
-        "NAME is a branch here; were it a file, its changes would go",
-    ),
-    (
         "checkout -m feature",
         "the changes merged without conflict here",
     ),

@@ -32,10 +32,18 @@ fn default_policy() -> (crate::util::Dir, Engine) {
     (dir, Engine::new(Arc::new(RuleGraph::from_policy(&policy))))
 }
 
-fn stopped(engine: &Engine, rt: &tokio::runtime::Runtime, line: &str) -> (bool, String) {
+/// Whether the default policy stops `line` run in `cwd` (where the shell reader looks for
+/// what `git checkout NAME` may name), and by which hook.
+fn stopped(
+    engine: &Engine,
+    rt: &tokio::runtime::Runtime,
+    line: &str,
+    cwd: &std::path::Path,
+) -> (bool, String) {
     let mut args = Map::new();
     args.insert("command".to_owned(), Value::String(line.to_owned()));
-    let ctx = HookContext::new("agent:main:main").with_tool("Bash", args);
+    let mut ctx = HookContext::new("agent:main:main").with_tool("Bash", args);
+    ctx.cwd = Some(cwd.to_string_lossy().into_owned());
     let d = rt.block_on(engine.evaluate(Point::TurnToolPre, &ctx));
     let hook = d.hook.clone().unwrap_or_default();
     (d.decision != Verdict::Allow, hook)
@@ -97,13 +105,14 @@ fn every_git_command_that_loses_work_is_stopped_and_no_other() {
     let mut over_seen = std::collections::BTreeSet::new();
     for g in &generated {
         sandbox.reset();
+        // Decided before it runs, in the repository as it is then.
+        let (stop, hook) = stopped(&engine, &rt, &g.line, &sandbox.repo());
         sandbox.run(&g.line);
         let after = sandbox.holdings();
         let lost = work
             .iter()
             .filter(|b| !after.files.contains(*b) && !after.objects.contains(*b))
             .count();
-        let (stop, hook) = stopped(&engine, &rt, &g.line);
         stopped_n += usize::from(stop);
         let over = commands::OVER_APPROXIMATIONS
             .iter()

@@ -107,3 +107,52 @@ fn messages_and_other_programs_are_data() {
         .and_then(|c| c.origin.clone());
     assert_eq!(read.as_deref(), Some("as git reads it"));
 }
+
+/// The texts of the `git` commands read from `input` run in `cwd` on this host.
+fn gits_in(cwd: &std::path::Path, input: &str) -> Vec<String> {
+    parse_on(input, Host::at(&cwd.to_string_lossy()))
+        .commands
+        .iter()
+        .filter(|c| c.program == "git")
+        .map(SimpleCommand::text)
+        .collect()
+}
+
+#[test]
+fn checkout_of_a_name_reads_as_a_path_where_it_may_be_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("src")).expect("mkdir");
+    std::fs::write(dir.path().join("README.md"), "x").expect("write");
+    let restores = |line: &str, paths: &str| {
+        let read = gits_in(dir.path(), line);
+        assert!(
+            read.iter().any(|g| g.ends_with(&format!("-- {paths}"))),
+            "{line}: {read:?}"
+        );
+    };
+    let switches = |line: &str| {
+        let read = gits_in(dir.path(), line);
+        assert!(!read.iter().any(|g| g.contains(" -- ")), "{line}: {read:?}");
+    };
+    // Nowhere in the directory: a branch or a commit.
+    switches("git checkout main");
+    switches("git checkout feature/login");
+    switches("git checkout -q HEAD~1");
+    switches("git checkout -");
+    switches("git checkout -b README.md");
+    // There, written by the line, a pattern, or several names: it may restore them.
+    restores("git checkout README.md", "README.md");
+    restores("git checkout -q src", "src");
+    restores("git checkout .", ".");
+    restores("echo x > main && git checkout main", "main");
+    restores("git checkout '*.md'", "*.md");
+    restores("git checkout main src", "src");
+    // git's own directory: `-C` is followed, other ways of moving it are not known.
+    switches("git -C src checkout README.md");
+    restores("git -C . checkout README.md", "README.md");
+    restores("git --work-tree=/elsewhere checkout main", "main");
+    restores("cd \"$D\" && git checkout main", "main");
+    // Where nothing on the host is known, every name may be a path.
+    let read = gits("git checkout main");
+    assert!(read.iter().any(|g| g == "git checkout -- main"), "{read:?}");
+}

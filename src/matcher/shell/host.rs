@@ -29,6 +29,9 @@ pub(super) enum HostFile {
     Missing,
     /// One is there, but hookgate cannot read it, and why.
     Unreadable(&'static str),
+    /// A compiled program (an ELF file, such as `/bin/ls`): read by its name, as a program
+    /// found on `PATH` is.
+    Compiled,
 }
 
 impl Host {
@@ -61,6 +64,22 @@ impl Host {
         Some(format!("{base}/{path}"))
     }
 
+    /// Whether something is at `name` inside `base` for a command running in `dir` (a
+    /// symlink counts as itself): `None` when that cannot be known: `base` is unknown or not
+    /// a directory on this host (a gate on another machine than the gateway), or looking
+    /// fails for another reason than there being nothing.
+    pub(super) fn holds(&self, dir: Option<&str>, base: &str, name: &str) -> Option<bool> {
+        let base = self.absolute(dir, base)?;
+        if !std::fs::metadata(&base).ok()?.is_dir() {
+            return None;
+        }
+        match std::fs::symlink_metadata(std::path::Path::new(&base).join(name)) {
+            Ok(_) => Some(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
+            Err(_) => None,
+        }
+    }
+
     /// Reads the script file `path` for a command running in `dir`.
     pub(super) fn read(&self, dir: Option<&str>, path: &str) -> HostFile {
         let Some(absolute) = self.absolute(dir, path) else {
@@ -76,7 +95,11 @@ impl Host {
 fn read_regular(path: &str) -> HostFile {
     use crate::config::regular_file::{self, FileError, FileKind};
     let limit = u64::try_from(MAX_FILE).unwrap_or(u64::MAX);
-    match regular_file::read_to_string(std::path::Path::new(path), limit) {
+    let path = std::path::Path::new(path);
+    if is_compiled(path) {
+        return HostFile::Compiled;
+    }
+    match regular_file::read_to_string(path, limit) {
         Ok(text) => HostFile::Text(text),
         Err(FileError::Io { source, .. }) => match source.kind() {
             std::io::ErrorKind::NotFound => HostFile::Missing,
@@ -98,6 +121,18 @@ fn read_regular(path: &str) -> HostFile {
     }
 }
 
+/// Whether `path` is a regular file that starts as an ELF executable does. Only that magic
+/// number counts: a script that is not UTF-8 or is over the size limit stays unreadable, so
+/// that writing a stray byte into a script cannot hide it.
+fn is_compiled(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = crate::config::regular_file::RegularFile::open(path) else {
+        return false;
+    };
+    let mut magic = [0u8; 4];
+    file.into_file().read_exact(&mut magic).is_ok() && magic == *b"\x7fELF"
+}
+
 /// The interpreter a `#!` line names, and the argument it passes (`#!/usr/bin/env -S python3
 /// -u` → `python3`), as a program name.
 pub(super) fn shebang(text: &str) -> Option<String> {
@@ -116,6 +151,59 @@ pub(super) fn shebang(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compiled_program_is_read_by_its_name_and_a_script_never_is() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |name: &str, bytes: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).expect("write");
+            path.to_string_lossy().into_owned()
+        };
+        let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
+        elf.resize(200 * 1024, 0xff);
+        assert_eq!(read_regular(&write("prog", &elf)), HostFile::Compiled);
+        // Not UTF-8, or too long, without the magic number: not a program, not readable.
+        assert!(matches!(
+            read_regular(&write("x.sh", b"#!/bin/sh\nrm -rf ~ #\xff\n")),
+            HostFile::Unreadable(_)
+        ));
+        let long = format!(
+            "#!/bin/sh\n{}rm -rf ~\n",
+            "# pad\n".repeat(MAX_FILE / 6 + 1)
+        );
+        assert!(matches!(
+            read_regular(&write("long.sh", long.as_bytes())),
+            HostFile::Unreadable(_)
+        ));
+        assert_eq!(
+            read_regular(&write("ok.sh", b"echo hi\n")),
+            HostFile::Text("echo hi\n".into())
+        );
+    }
+
+    #[test]
+    fn what_the_host_holds_is_known_only_in_a_directory_it_has() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("README.md"), "x").expect("write");
+        let host = Host {
+            cwd: dir.path().to_string_lossy().into_owned(),
+            home: None,
+        };
+        assert_eq!(host.holds(Some("."), ".", "README.md"), Some(true));
+        assert_eq!(host.holds(Some("."), ".", "main"), Some(false));
+        assert_eq!(host.holds(Some("."), ".", "feature/x"), Some(false));
+        assert_eq!(host.holds(Some("."), "/", "etc"), Some(true));
+        // A directory this host does not have, or one not known: nothing can be said.
+        assert_eq!(host.holds(Some("gone"), ".", "main"), None);
+        assert_eq!(host.holds(Some("."), "/no/such/repo", "main"), None);
+        assert_eq!(host.holds(None, ".", "main"), None);
+        let elsewhere = Host {
+            cwd: "/no/such/project".into(),
+            home: None,
+        };
+        assert_eq!(elsewhere.holds(Some("."), ".", "main"), None);
+    }
 
     #[test]
     fn paths_resolve_against_the_line_directory() {

@@ -999,9 +999,30 @@ impl Reader {
                 self.env.files.insert(key, FileText::Known(text));
                 Ok(())
             }
-            super::host::HostFile::Missing => Ok(()),
+            super::host::HostFile::Missing | super::host::HostFile::Compiled => Ok(()),
             super::host::HostFile::Unreadable(why) => Err(why),
         }
+    }
+
+    /// Whether `name` inside the directory `base` (`.`, or relative to the command's
+    /// directory unless absolute) may name something where the command runs: the line wrote
+    /// it, the host holds it, or that cannot be known (no host, an unknown directory).
+    pub(super) fn path_may_exist(&self, base: &str, name: &str) -> bool {
+        if self
+            .env
+            .files
+            .contains_key(&super::env::file_key(&format!("{base}/{name}")))
+        {
+            return true;
+        }
+        let Some(host) = &self.host else {
+            return true;
+        };
+        let dir = match self.env.get(super::env::DIR) {
+            super::env::Value::Known(dir) => Some(dir),
+            super::env::Value::Unknown => None,
+        };
+        host.holds(dir.as_deref(), base, name) != Some(false)
     }
 
     /// Reads the script file `path` if the line wrote it, or the host holds it (see

@@ -331,6 +331,32 @@ pub(super) fn view(args: &[String], clean_forced: bool) -> Vec<String> {
     out
 }
 
+/// What `checkout`'s names may restore, for a `view` of it: without `--`, git takes a name
+/// that is a commit as the branch or commit to switch to, and a name that is not as a path
+/// to restore from the index (one name), or the first name as the commit and the rest as
+/// paths (several). Which one is known only where it runs. Returns `checkout`'s options and
+/// the names when there is a name and no `--`, and the checkout does not make a branch
+/// (`-b`, `-B`, `--orphan`, `--detach`: their names are not paths).
+pub(super) fn checkout_names(view: &[String]) -> Option<(&[String], Vec<&String>)> {
+    let (sub, rest) = view.split_first()?;
+    if sub != "checkout" || rest.iter().any(|a| a == "--") {
+        return None;
+    }
+    let makes_branch = |a: &String| {
+        a.starts_with("-b") || a.starts_with("-B") || a.starts_with("--orphan") || a == "--detach"
+    };
+    if rest.iter().any(makes_branch) {
+        return None;
+    }
+    // `-` is the branch checked out before: not a path.
+    let names: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();
+    let options_end = rest
+        .iter()
+        .position(|a| !a.starts_with('-'))
+        .unwrap_or(rest.len());
+    (!names.is_empty()).then_some((&rest[..options_end], names))
+}
+
 /// `args` read with `spec`, written as described at the top of this file.
 fn normalise(args: &[String], spec: &Options) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());

@@ -25,7 +25,8 @@ pub(super) fn is_shell(program: &str) -> bool {
 /// Whether `git SUBCOMMAND ARGS...` written plainly runs nothing but git and reads as
 /// written: no global option before the subcommand, not a subcommand that runs commands or
 /// writes configuration, and nothing git would read differently from how it is written
-/// (`reset --har`, `clean -fdx`, `stash`: see `git_view`).
+/// (`reset --har`, `clean -fdx`, `stash`: see `git_view`), nor a `checkout` whose names may
+/// be paths (that is read where the command runs).
 pub(super) fn plain_git(args: &[String]) -> bool {
     let Some(subcommand) = args.first() else {
         return false;
@@ -43,6 +44,7 @@ pub(super) fn plain_git(args: &[String]) -> bool {
                 | "grep"
         )
         && git_view::view(args, false) == args
+        && git_view::checkout_names(args).is_none()
 }
 
 /// Whether `program`'s long options are spelled out for filters (so its line must be read).

@@ -8,6 +8,70 @@ use crate::matcher::shell::walk::{Data, Io, Reader};
 
 use super::code_value;
 
+/// `git checkout NAME...` without `--` (see [`git_view::checkout_names`]): when its names
+/// may be paths, it is also recorded as git would then read it, `git checkout -- NAME...`,
+/// which restores them from the index over their uncommitted changes. One name may be a
+/// path when the host holds it, the line wrote it, or that cannot be known here; several
+/// always may (`checkout main src/` restores `src/`). A name that is nowhere on the host is
+/// a branch or commit to switch to, which git refuses to do over uncommitted changes.
+fn checkout_of_paths(r: &mut Reader, view: &[String], place: &GitDir) {
+    let Some((options, names)) = git_view::checkout_names(view) else {
+        return;
+    };
+    let is_nowhere = |r: &Reader, name: &str| match place {
+        GitDir::Here => !r.path_may_exist(".", name),
+        GitDir::In(dir) => !r.path_may_exist(dir, name),
+        GitDir::Unknown => false,
+    };
+    let paths = match names.as_slice() {
+        [one] if !is_pathspec_pattern(one) && is_nowhere(r, one) => return,
+        [_] => &names[..],
+        [_, rest @ ..] => rest,
+        [] => return,
+    };
+    let args = std::iter::once("checkout")
+        .chain(options.iter().map(String::as_str))
+        .chain(std::iter::once("--"))
+        .chain(paths.iter().map(|p| p.as_str()))
+        .map(str::to_owned)
+        .collect();
+    r.record(SimpleCommand {
+        program: "git".to_owned(),
+        args,
+        redirects: Vec::new(),
+        origin: Some("as git reads it if the name is a path".to_owned()),
+        dir: None,
+    });
+}
+
+/// The directory git's paths are relative to, from its `-C` options.
+enum GitDir {
+    /// The line's own directory.
+    Here,
+    /// This one, relative to the line's directory unless absolute.
+    In(String),
+    /// Not known.
+    Unknown,
+}
+
+impl GitDir {
+    /// After `-C dir` (`None`: a directory not known before the line runs).
+    fn then(self, dir: Option<&str>) -> GitDir {
+        match (self, dir) {
+            (GitDir::Unknown, _) | (_, None) => GitDir::Unknown,
+            (GitDir::In(base), Some(d)) if !d.starts_with(['/', '~']) => {
+                GitDir::In(format!("{base}/{d}"))
+            }
+            (_, Some(d)) => GitDir::In(d.to_owned()),
+        }
+    }
+}
+
+/// A pathspec that names files by pattern or magic (`*.rs`, `:/src`), not one path.
+fn is_pathspec_pattern(name: &str) -> bool {
+    name.starts_with(':') || name.contains(['*', '?', '['])
+}
+
 /// Configuration keys whose value git runs as a shell command.
 fn git_runs(key: &str) -> bool {
     let key = key.to_ascii_lowercase();
@@ -91,6 +155,9 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
     }
     let mut aliases: Vec<(String, String)> = Vec::new();
     let mut clean_forced = false;
+    // Where git's paths are relative to: `-C DIR` (each relative to the one before), or
+    // not known (`--git-dir`, `--work-tree`).
+    let mut place = GitDir::Here;
     let mut k = 0;
     while let Some(a) = args.get(k) {
         let text = a.text.as_str();
@@ -130,15 +197,15 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
             }
         } else if text == "--config-env" || text.starts_with("--config-env=") {
             r.opaque("git's configuration comes from the environment");
+        } else if text == "-C" {
+            k += 1;
+            place = place.then(args.get(k).filter(|d| !d.unknown).map(|d| d.text.as_str()));
+        } else if text.starts_with("--git-dir") || text.starts_with("--work-tree") {
+            place = GitDir::Unknown;
+            k += usize::from(!text.contains('='));
         } else if matches!(
             text,
-            "-C" | "--git-dir"
-                | "--work-tree"
-                | "--namespace"
-                | "--exec-path"
-                | "--super-prefix"
-                | "--list-cmds"
-                | "--attr-source"
+            "--namespace" | "--exec-path" | "--super-prefix" | "--list-cmds" | "--attr-source"
         ) {
             k += 1;
         }
@@ -203,6 +270,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
     // The subcommand as git reads it, when that is not how it is written: global options
     // dropped, abbreviations spelled out, bundles split (see `git_view`).
     let view = git_view::view(&t[k..], clean_forced);
+    checkout_of_paths(r, &view, &place);
     if view != t {
         r.record(SimpleCommand {
             program: "git".to_owned(),

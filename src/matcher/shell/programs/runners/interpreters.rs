@@ -8,7 +8,7 @@ use crate::matcher::shell::env::{FileText, file_key};
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
-use super::shell_c;
+use super::shell_c_reading;
 use crate::matcher::shell::programs::table::CODE_FLAGS;
 
 /// Where an interpreter's program comes from.
@@ -104,18 +104,22 @@ fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str) {
 /// Records what one effect runs.
 fn effect(r: &mut Reader, effect: Effect) {
     match effect {
-        Effect::Shell(Val::Known(script)) => shell_c(r, &script),
+        // The code's input, as for `Exec` below (Perl's `open(STDIN, ">&S"); exec "/bin/sh -i"`).
+        Effect::Shell(Val::Known(script)) => shell_c_reading(r, &script, Data::Unknown),
         Effect::Shell(Val::Fetched) => {
             r.opaque("the code runs a command it downloaded or decoded");
         }
         Effect::Shell(Val::Unknown) => {
             r.opaque("the code runs a shell command built at run time");
         }
+        // What a program started by code reads on its input is the code's to choose: a
+        // socket it connected (`os.dup2(s.fileno(), 0)` before `sh -i`), data it holds. So a
+        // shell or interpreter started with no script reads an unknown one.
         Effect::Exec(argv) => {
             r.run(
                 argv.into_iter().map(field).collect(),
                 &Io::default(),
-                Data::Nothing,
+                Data::Unknown,
                 &[],
             );
         }

@@ -429,6 +429,11 @@ fn package_scripts(r: &mut Reader, args: &[Field]) {
 /// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
 /// actions, make's recipes): the shell runs too, and then the code.
 pub(super) fn shell_c(r: &mut Reader, code: &str) {
+    shell_c_reading(r, code, Data::Nothing);
+}
+
+/// As [`shell_c`], for a shell whose standard input is `stdin`.
+pub(super) fn shell_c_reading(r: &mut Reader, code: &str, stdin: Data) {
     r.record(SimpleCommand {
         program: "sh".to_owned(),
         args: vec!["-c".to_owned(), code.to_owned()],
@@ -436,7 +441,7 @@ pub(super) fn shell_c(r: &mut Reader, code: &str) {
         origin: None,
         dir: None,
     });
-    r.script(code, Data::Nothing);
+    r.script(code, stdin);
 }
 
 /// What a shell reads on standard input runs as its script.
