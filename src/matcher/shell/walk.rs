@@ -896,7 +896,19 @@ impl Reader {
                         K::ReadAndWrite => "<>",
                         K::DuplicateInput | K::DuplicateOutput => {
                             if let ast::IoFileRedirectTarget::Duplicate(w) = target {
-                                self.expand(&w.value);
+                                let fields = self.expand(&w.value);
+                                // `>&word` and `1>&word` where the word is no descriptor
+                                // write the file `word`, as `&>word` does (bash).
+                                if let [field] = fields.as_slice()
+                                    && matches!(kind, K::DuplicateOutput)
+                                    && fd.is_none_or(|f| f == 1)
+                                    && (field.unknown || !is_descriptor(&field.text))
+                                {
+                                    io.redirects.push(Redirect {
+                                        op: ">",
+                                        target: field.text.clone(),
+                                    });
+                                }
                             }
                             continue;
                         }
@@ -1074,6 +1086,12 @@ impl Reader {
             self.env.write_file(&r.target, text, r.op == ">>");
         }
     }
+}
+
+/// Whether a `>&` target names a descriptor (`2`, `-`, `3-`) rather than a file.
+fn is_descriptor(word: &str) -> bool {
+    let digits = word.strip_suffix('-').unwrap_or(word);
+    word == "-" || (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Paths that name the process's own standard input.

@@ -208,6 +208,19 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             download(r, program, args, io);
             Data::Unknown
         }
+        // A named pipe carries what another process writes into it: reading it gives
+        // something not known here (`mkfifo f; sh < f | nc HOST PORT > f`).
+        "mkfifo" | "mknod" => {
+            let operands = args.iter().filter(|a| !a.text.starts_with('-'));
+            let names: Vec<String> = match program {
+                "mknod" => operands.take(1).map(|a| a.text.clone()).collect(),
+                _ => operands.map(|a| a.text.clone()).collect(),
+            };
+            for name in names {
+                r.env.write_file(&name, FileText::Unknown, false);
+            }
+            Data::Nothing
+        }
         "ln" => {
             let t = texts(args);
             if t.iter().any(|a| {
