@@ -199,7 +199,10 @@ test('sub-agent, heartbeat, cron, compaction, message, session, turn and gateway
   await attempt('spawn', () => drive('send', wsUrl, 'agent:main:hg-spawn', 'please spawn', '-', '20000'));
   const cli = ['--url', wsUrl, '--token', 'gw-secret', '--json'];
   await attempt('heartbeat', () => openclaw('system', 'event', '--text', 'hookgate heartbeat check', '--mode', 'now', ...cli));
-  const added = await attempt('cron add', () => openclaw('cron', 'add', '--name', 'hookgate-check', '--every', '1h', '--message', 'cron check', ...cli));
+  // No delivery: this host has no channel to deliver to, and a run whose delivery fails
+  // can stay active, so that OpenClaw drains it for minutes at SIGTERM and gateway:stop
+  // comes too late.
+  const added = await attempt('cron add', () => openclaw('cron', 'add', '--name', 'hookgate-check', '--every', '1h', '--message', 'cron check', '--no-deliver', ...cli));
   const job = added ? JSON.parse(added.stdout) : {};
   const id = job.id ?? job.job?.id ?? job.jobId;
   await attempt('cron run', () => openclaw('cron', 'run', id, ...cli));
