@@ -2,10 +2,13 @@
 
 use super::*;
 
-/// The texts of the `git` commands read from `input`.
+/// The texts of the `git` commands read from `input`, with no host to look at.
 fn gits(input: &str) -> Vec<String> {
-    parse(input)
-        .commands
+    git_texts(&parse(input))
+}
+
+fn git_texts(line: &CommandLine) -> Vec<String> {
+    line.commands
         .iter()
         .filter(|c| c.program == "git")
         .map(SimpleCommand::text)
@@ -110,12 +113,7 @@ fn messages_and_other_programs_are_data() {
 
 /// The texts of the `git` commands read from `input` run in `cwd` on this host.
 fn gits_in(cwd: &std::path::Path, input: &str) -> Vec<String> {
-    parse_on(input, Host::at(&cwd.to_string_lossy()))
-        .commands
-        .iter()
-        .filter(|c| c.program == "git")
-        .map(SimpleCommand::text)
-        .collect()
+    git_texts(&parse_on(input, Host::at(&cwd.to_string_lossy())))
 }
 
 #[test]
