@@ -320,6 +320,27 @@ fn check_places_deletes_against_cwd_and_refuses_a_relative_one() {
 }
 
 #[test]
+fn check_says_when_the_workspace_is_not_on_this_host() {
+    let dir = Dir::new();
+    let policy = repo().join("HOOKS.yaml");
+    let policy = policy.to_str().unwrap_or_default();
+    let mut args = vec!["check", "--config", policy, "--point", "turn:tool:pre"];
+    args.extend(["--tool", "Bash", "--arg", "command=rm -rf build"]);
+    args.extend(["--cwd", "/nonexistent-host-path/proj"]);
+    args.extend(["--workspace", "/nonexistent-host-path/proj"]);
+    let out = run(dir.hookgate(&args));
+    // The build output is still known by its name.
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "places:  the workspace /nonexistent-host-path/proj is not a directory on this host"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn check_explain_lists_the_commands_found_inside_interpreter_code() {
     let dir = Dir::new();
     let policy = repo().join("HOOKS.yaml");

@@ -251,6 +251,9 @@ fn explain(
             ));
         }
     }
+    if let Some(note) = matcher::places::unseen(ctx) {
+        s.push_str(&format!("places:  {}\n", escape(&note)));
+    }
     s.push_str(&format!(
         "hooks:   {registered} enabled at this point, {candidates} candidate{} for this tool, {} evaluated\n",
         if candidates == 1 { "" } else { "s" },

@@ -35,6 +35,9 @@ pub struct CommandFilter {
     pub changes_mode: Option<Vec<super::Place>>,
     /// Places of which the command must change a mode or owner recursively (`chmod -R`).
     pub changes_mode_tree: Option<Vec<super::Place>>,
+    /// Places of which the command may read something: a word that may name a file it
+    /// reads, as `readGlob` takes them (`cat ~/notes.md`, `cp ~/x .`, `< /etc/passwd`).
+    pub reads: Option<Vec<super::Place>>,
     /// Verbs of a resource tool, one of which the command must have (`kubectl delete`,
     /// `terraform apply -auto-approve`), lowercase; read by the resource table.
     pub verbs: Option<Vec<String>>,
@@ -291,6 +294,7 @@ pub(super) fn compile(raw: &Value) -> (Structured, Vec<Problem>) {
             writes: places("writes"),
             changes_mode: places("changesMode"),
             changes_mode_tree: places("changesModeTree"),
+            reads: places("reads"),
             verbs,
             http_methods,
         }

@@ -19,7 +19,7 @@ pub use prefilter::{Hits, PatternIndex};
 use std::cell::{Cell, OnceCell};
 
 use crate::config::{
-    ArgFilter, CommandFilter, HostFiles, MatchSpec, PathGlob, Pattern, Unparseable,
+    ArgFilter, CommandFilter, HostFiles, MatchSpec, PathGlob, Pattern, Place, Unparseable,
 };
 use crate::context::HookContext;
 
@@ -109,6 +109,10 @@ pub struct Subject<'a> {
     session_hits: OnceCell<Hits>,
     /// What each simple command deletes, writes or changes the mode of, and where.
     placed: OnceCell<Vec<Vec<places::Placed>>>,
+    /// Where each simple command may read, for `reads`.
+    placed_reads: OnceCell<Vec<Vec<Place>>>,
+    /// What paths are placed against: the context's directories and this host's.
+    places: OnceCell<places::Where>,
     on_unparseable: Unparseable,
     /// Whether this host's files are read: symlinks of paths, script files a command runs.
     host_files: HostFiles,
@@ -153,6 +157,8 @@ impl<'a> Subject<'a> {
             command_hits: OnceCell::new(),
             session_hits: OnceCell::new(),
             placed: OnceCell::new(),
+            placed_reads: OnceCell::new(),
+            places: OnceCell::new(),
             on_unparseable,
             host_files: HostFiles::Ignore,
             links: OnceCell::new(),
@@ -374,6 +380,12 @@ impl<'a> Subject<'a> {
             (&filter.changes_mode, MODE, false),
             (&filter.changes_mode_tree, MODE, true),
         ];
+        if let Some(want) = &filter.reads {
+            let read = self.placed_reads().get(index);
+            if !read.is_some_and(|read| read.iter().any(|p| want.contains(p))) {
+                return false;
+            }
+        }
         if wanted.iter().all(|(places, _, _)| places.is_none()) {
             return true;
         }
@@ -389,6 +401,39 @@ impl<'a> Subject<'a> {
         })
     }
 
+    /// Where each simple command of the line may read (see [`paths::read_words`]); once
+    /// per subject, and only when a filter asks.
+    fn placed_reads(&self) -> &[Vec<Place>] {
+        self.placed_reads.get_or_init(|| {
+            let Some(line) = self.command_line() else {
+                return Vec::new();
+            };
+            line.commands
+                .iter()
+                .map(|c| {
+                    let words = paths::read_words(c);
+                    if words.is_empty() {
+                        return Vec::new();
+                    }
+                    let places = self.places();
+                    let mut read: Vec<Place> = Vec::new();
+                    for w in words {
+                        let place = places.place(c.dir.as_deref(), w);
+                        if !read.contains(&place) {
+                            read.push(place);
+                        }
+                    }
+                    read
+                })
+                .collect()
+        })
+    }
+
+    /// What this subject's paths are placed against, looked up once.
+    fn places(&self) -> &places::Where {
+        self.places.get_or_init(|| places::Where::of(self.ctx))
+    }
+
     /// What each simple command of the line deletes, writes or changes the mode of, placed;
     /// once per subject, however many hooks ask. Placing looks at the environment and the
     /// file system, so only when some command touches a path.
@@ -401,7 +446,7 @@ impl<'a> Subject<'a> {
             if touched.iter().all(Vec::is_empty) {
                 return Vec::new();
             }
-            let places = places::Where::of(self.ctx);
+            let places = self.places();
             line.commands
                 .iter()
                 .zip(&touched)

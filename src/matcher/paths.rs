@@ -2,8 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::shell::CommandLine;
 use super::shell::effects;
+use super::shell::{CommandLine, SimpleCommand};
 
 /// `toolArgs` fields that name files for the file tools (Claude Code's `file_path` and
 /// `notebook_path`, OpenClaw's `path`, and common spellings of both).
@@ -58,44 +58,12 @@ pub(super) fn read_of_command_line(line: &CommandLine, out: &mut Vec<String>) {
 fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
     let mut cwd: Option<String> = None;
     for command in &line.commands {
-        let written = match reads_only {
-            true => effects::written_unread(command),
-            false => Vec::new(),
-        };
-        // A word is skipped when a write names it or part of it (`of=f`): the effects
-        // borrow their paths from the words, so this is where they point.
-        let only_written = |arg: &str| {
-            let range = arg.as_ptr() as usize..arg.as_ptr() as usize + arg.len().max(1);
-            written
-                .iter()
-                .any(|w| range.contains(&(w.as_ptr() as usize)))
-        };
-        let push = |word: &str, out: &mut Vec<String>| {
-            let word = word.strip_prefix('@').unwrap_or(word);
-            // `--file=path`, `of=/dev/sda`
-            let value = word
-                .split_once('=')
-                .map(|(_, v)| v.strip_prefix('@').unwrap_or(v));
-            for c in std::iter::once(word).chain(value) {
-                out.push(normalize(c));
-                if let Some(dir) = &cwd
-                    && !c.starts_with(['/', '~', '$'])
-                {
-                    out.push(normalize(&format!("{dir}/{c}")));
-                }
-            }
-        };
-        if !TEXT_PROGRAMS.contains(&command.program.as_str()) {
-            let pattern = search_pattern(&command.program, &command.args);
-            for (k, a) in command.args.iter().enumerate() {
-                if Some(k) != pattern && !only_written(a) {
-                    push(a, out);
-                }
-            }
-        }
-        for r in &command.redirects {
-            if !only_written(&r.target) {
-                push(&r.target, out);
+        for word in words(command, reads_only) {
+            out.push(normalize(word));
+            if let Some(dir) = &cwd
+                && !word.starts_with(['/', '~', '$'])
+            {
+                out.push(normalize(&format!("{dir}/{word}")));
             }
         }
         if DIRECTORY_CHANGERS.contains(&command.program.as_str())
@@ -107,6 +75,56 @@ fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
             });
         }
     }
+}
+
+/// The words of `command` that may name a file it reads, as written (relative to the
+/// command's directory): what [`read_of_command_line`] collects, for one command, without
+/// streams (`< /dev/null`, `2> /dev/null`). This is what `match.reads` places.
+pub fn read_words(command: &SimpleCommand) -> Vec<&str> {
+    let mut words = words(command, true);
+    words.retain(|w| !effects::is_stream(w));
+    words
+}
+
+/// The arguments and redirection targets of `command` that could be paths (`@file` as
+/// `file`, and `--file=path` also as `path`), without a searcher's pattern or what
+/// `echo` prints; with `reads_only`, without what it only writes.
+fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
+    let written = match reads_only {
+        true => effects::written_unread(command),
+        false => Vec::new(),
+    };
+    // A word is skipped when a write names it or part of it (`of=f`): the effects borrow
+    // their paths from the words, so this is where they point.
+    let only_written = |arg: &str| {
+        let range = arg.as_ptr() as usize..arg.as_ptr() as usize + arg.len().max(1);
+        written
+            .iter()
+            .any(|w| range.contains(&(w.as_ptr() as usize)))
+    };
+    fn push<'c>(out: &mut Vec<&'c str>, word: &'c str) {
+        let word = word.strip_prefix('@').unwrap_or(word);
+        out.push(word);
+        // `--file=path`, `of=/dev/sda`
+        if let Some((_, value)) = word.split_once('=') {
+            out.push(value.strip_prefix('@').unwrap_or(value));
+        }
+    }
+    let mut out = Vec::new();
+    if !TEXT_PROGRAMS.contains(&command.program.as_str()) {
+        let pattern = search_pattern(&command.program, &command.args);
+        for (k, a) in command.args.iter().enumerate() {
+            if Some(k) != pattern && !only_written(a) {
+                push(&mut out, a);
+            }
+        }
+    }
+    for r in &command.redirects {
+        if !only_written(&r.target) {
+            push(&mut out, &r.target);
+        }
+    }
+    out
 }
 
 /// Searchers whose first operand is the pattern searched for, not a file (`grep -rn
@@ -206,17 +224,22 @@ pub(crate) fn below_proc_root<'a>(parts: &'a [&'a str]) -> &'a [&'a str] {
     }
 }
 
+/// What follows `$HOME` or `${HOME}` at the start of `path` (`""` or from a `/` on), if it
+/// starts so: the shell reader writes `$HOME` as `~` where bash expands `~`, and keeps it
+/// inside a word (`of=$HOME/x`, `@$HOME/x`), which is still the home directory.
+pub(crate) fn after_home_variable(path: &str) -> Option<&str> {
+    ["$HOME", "${HOME}"].iter().find_map(|h| {
+        path.strip_prefix(h)
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
 /// `path` with empty and `.` components dropped and `..` applied to the component before
 /// it (lexically: symbolic links are not followed), and a process's view of the root
 /// (`/proc/self/root/...`) written as `/`.
 pub fn normalize(path: &str) -> String {
-    // `$HOME/x` and `${HOME}/x` are `~/x`.
-    let home = ["$HOME", "${HOME}"].iter().find_map(|h| {
-        path.strip_prefix(h)
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
-    });
     let tilde;
-    let path = match home {
+    let path = match after_home_variable(path) {
         Some(rest) => {
             tilde = format!("~{rest}");
             tilde.as_str()

@@ -16,7 +16,7 @@ use ignore::gitignore::Gitignore;
 
 pub use crate::config::Place;
 use crate::context::HookContext;
-use crate::matcher::paths::normalize;
+use crate::matcher::paths::{after_home_variable, normalize};
 use crate::matcher::shell::effects::{PathTouch, Touch};
 
 /// Directory names whose contents a build or an install makes again.
@@ -92,10 +92,7 @@ impl Where {
     /// The places of `ctx`: its `cwd` and `workspace` (or the workspace found from `cwd`),
     /// and this host's home and temporary directories.
     pub fn of(ctx: &HookContext) -> Where {
-        let home = std::env::var("HOME")
-            .ok()
-            .filter(|h| h.starts_with('/'))
-            .map(|h| normalize(&h));
+        let home = home_dir();
         let mut temp = vec!["/tmp".to_owned(), "/var/tmp".to_owned()];
         if let Ok(dir) = std::env::var("TMPDIR")
             && dir.starts_with('/')
@@ -220,7 +217,7 @@ impl Where {
         }
         let joined = if path.starts_with('/') {
             path.to_owned()
-        } else if let Some(rest) = home_relative(path) {
+        } else if let Some(rest) = home_relative(path).or_else(|| after_home_variable(path)) {
             format!("{}/{rest}", self.home.as_deref()?)
         } else if path.starts_with('~') {
             // `~user`: another user's home, which is a home too.
@@ -338,44 +335,81 @@ const IGNORE_CHECKED_FOR: Duration = Duration::from_secs(2);
 /// Largest `.gitignore` read.
 const MAX_GITIGNORE: u64 = 256 * 1024;
 
+/// What this host showed of a directory's `.gitignore`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sight {
+    /// The directory is here, and its `.gitignore` was read or there is none.
+    Seen,
+    /// The `.gitignore` is there but could not be read (too large, not permitted).
+    Unreadable,
+    /// The directory is not here.
+    Missing,
+}
+
 /// The `.gitignore` in the directory `workspace` (its root, or a directory below),
 /// compiled; read again when it changes (a stat at most every 2 s per directory, never a
 /// process per decision).
 fn gitignore(workspace: &str) -> Option<Arc<Gitignore>> {
-    type Read = (Option<SystemTime>, Instant, Option<Arc<Gitignore>>);
+    gitignore_seen(workspace).0
+}
+
+/// [`gitignore`], and what this host showed of it.
+fn gitignore_seen(workspace: &str) -> (Option<Arc<Gitignore>>, Sight) {
+    type Read = (Option<SystemTime>, Instant, Option<Arc<Gitignore>>, Sight);
     static READ: Mutex<Option<HashMap<String, Read>>> = Mutex::new(None);
     let now = Instant::now();
     let mut read = READ.lock().unwrap_or_else(PoisonError::into_inner);
     let read = read.get_or_insert_with(HashMap::new);
-    if let Some((_, at, ignored)) = read.get(workspace)
+    if let Some((_, at, ignored, sight)) = read.get(workspace)
         && now.duration_since(*at) < IGNORE_CHECKED_FOR
     {
-        return ignored.clone();
+        return (ignored.clone(), *sight);
     }
     let file = Path::new(workspace).join(".gitignore");
     let meta = std::fs::metadata(&file).ok().filter(|m| m.is_file());
     let modified = meta.as_ref().and_then(|m| m.modified().ok());
-    if let Some((seen, at, ignored)) = read.get_mut(workspace)
+    // Without a file there is nothing to compare: whether the directory is here is looked
+    // at again.
+    if let Some((seen, at, ignored, sight)) = read.get_mut(workspace)
+        && modified.is_some()
         && *seen == modified
     {
         *at = now;
-        return ignored.clone();
+        return (ignored.clone(), *sight);
     }
     // A .gitignore that cannot be read leaves the built-in names alone in force.
-    let ignored = meta
-        .filter(|m| m.len() <= MAX_GITIGNORE)
-        .and_then(|_| {
+    let (ignored, sight) = match meta {
+        None if Path::new(workspace).is_dir() => (None, Sight::Seen),
+        None => (None, Sight::Missing),
+        Some(m) if m.len() > MAX_GITIGNORE => (None, Sight::Unreadable),
+        Some(_) => {
             let (matcher, error) = Gitignore::new(&file);
-            if let Some(e) = error {
+            if let Some(e) = &error {
                 tracing::debug!(file = %file.display(), error = %e, "part of a .gitignore was not read");
             }
-            (!matcher.is_empty()).then(|| Arc::new(matcher))
-        });
+            match (matcher.is_empty(), error) {
+                (true, Some(_)) => (None, Sight::Unreadable),
+                (true, None) => (None, Sight::Seen),
+                (false, _) => (Some(Arc::new(matcher)), Sight::Seen),
+            }
+        }
+    };
     if read.len() >= REMEMBERED {
         read.clear();
     }
-    read.insert(workspace.to_owned(), (modified, now, ignored.clone()));
-    ignored
+    read.insert(
+        workspace.to_owned(),
+        (modified, now, ignored.clone(), sight),
+    );
+    (ignored, sight)
+}
+
+/// The home directory of the user hookgate runs as, normalised.
+fn home_dir() -> Option<String> {
+    std::env::var("HOME")
+        .ok()
+        .filter(|h| h.starts_with('/'))
+        .map(|h| normalize(&h))
 }
 
 /// `rest` of `~/rest` (or `""` for `~`).
@@ -406,17 +440,23 @@ const REMEMBERED: usize = 1024;
 /// The nearest ancestor of `cwd` (itself included) holding `.git`, other than `home` and `/`;
 /// remembered for a few seconds so a decision costs no file-system walk.
 fn find_workspace(cwd: &str, home: Option<&str>) -> Option<String> {
-    type Found = HashMap<String, (Option<String>, Instant)>;
+    look_up(cwd, home).0
+}
+
+/// [`find_workspace`], and whether `cwd` is a directory on this host.
+fn look_up(cwd: &str, home: Option<&str>) -> (Option<String>, bool) {
+    type Found = HashMap<String, (Option<String>, bool, Instant)>;
     static FOUND: Mutex<Option<Found>> = Mutex::new(None);
     let now = Instant::now();
     {
         let found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((workspace, at)) = found.as_ref().and_then(|f| f.get(cwd))
+        if let Some((workspace, here, at)) = found.as_ref().and_then(|f| f.get(cwd))
             && now.duration_since(*at) < FOUND_FOR
         {
-            return workspace.clone();
+            return (workspace.clone(), *here);
         }
     }
+    let here = Path::new(cwd).is_dir();
     let workspace = Path::new(cwd)
         .ancestors()
         .filter(|d| d.as_os_str() != "/" && Some(d.as_os_str()) != home.map(AsRef::as_ref))
@@ -427,8 +467,49 @@ fn find_workspace(cwd: &str, home: Option<&str>) -> Option<String> {
     if found.len() >= REMEMBERED {
         found.clear();
     }
-    found.insert(cwd.to_owned(), (workspace.clone(), now));
-    workspace
+    found.insert(cwd.to_owned(), (workspace.clone(), here, now));
+    (workspace, here)
+}
+
+/// What this host could not show of the directories `ctx` names, in words for the
+/// decision log: a daemon on another machine than the agent's, or a `.gitignore` it may not
+/// read. Paths are placed all the same, build outputs by their built-in names only. Looked
+/// up in the caches placing fills, so it costs no more than a decision's placing.
+pub fn unseen(ctx: &HookContext) -> Option<String> {
+    if ctx.cwd.is_none() && ctx.workspace.is_none() {
+        return None;
+    }
+    let home = home_dir();
+    let cwd = ctx.cwd.as_deref().map(normalize);
+    let (found, cwd_here) = match cwd.as_deref() {
+        Some(c) => look_up(c, home.as_deref()),
+        None => (None, true),
+    };
+    let workspace = ctx
+        .workspace
+        .as_deref()
+        .map(normalize)
+        .or(found)
+        .filter(|w| w != "/" && Some(w) != home.as_ref());
+    let names_only = "build outputs are known by their built-in names only";
+    match workspace {
+        Some(w) => match gitignore_seen(&w).1 {
+            Sight::Seen => None,
+            Sight::Unreadable => Some(format!(
+                "the workspace's {w}/.gitignore could not be read: {names_only}"
+            )),
+            Sight::Missing => Some(format!(
+                "the workspace {w} is not a directory on this host: {names_only}"
+            )),
+        },
+        None => (!cwd_here).then(|| {
+            format!(
+                "the cwd {} is not a directory on this host, so no workspace was found: \
+                 {names_only}",
+                cwd.unwrap_or_default()
+            )
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -472,6 +553,10 @@ mod tests {
             ("~", Place::Home),
             ("~/Downloads/*.md", Place::Home),
             ("~alice/x", Place::Home),
+            // The reader keeps `$HOME` inside a word (`of=$HOME/.bashrc`).
+            ("$HOME/.bashrc", Place::Home),
+            ("${HOME}", Place::Home),
+            ("$HOMEDIR/x", Place::Workspace),
             ("/tmp/test", Place::Temp),
             ("/tmp", Place::System),
             ("/etc/passwd", Place::System),
@@ -563,6 +648,40 @@ mod tests {
         // Without reading the host (a gate on another machine), only the built-in names.
         let elsewhere = Where::new(Some(root.clone()), Some(root.clone()), None, Vec::new());
         assert_eq!(elsewhere.place(here, "web/assets/gen"), Place::Workspace);
+    }
+
+    #[test]
+    fn what_this_host_cannot_see_is_said_and_paths_are_placed_all_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_owned();
+        let ctx = |cwd: &str, workspace: Option<&str>| HookContext {
+            cwd: Some(cwd.to_owned()),
+            workspace: workspace.map(str::to_owned),
+            ..HookContext::new("s")
+        };
+        let note = |cwd: &str, workspace: Option<&str>| unseen(&ctx(cwd, workspace));
+        // A readable workspace, with or without a .gitignore: nothing to say.
+        std::fs::create_dir_all(format!("{root}/seen/.git")).unwrap();
+        assert_eq!(note(&format!("{root}/seen"), None), None);
+        std::fs::write(format!("{root}/seen/.gitignore"), "gen/\n").unwrap();
+        assert_eq!(note(&format!("{root}/seen"), None), None);
+        assert_eq!(unseen(&HookContext::new("s")), None);
+        // A workspace on another machine: build outputs by name only, and said so.
+        let away = format!("{root}/elsewhere/proj");
+        let said = note(&away, Some(&away)).unwrap_or_default();
+        assert!(said.contains("is not a directory on this host"), "{said}");
+        let w = Where::of(&ctx(&away, Some(&away)));
+        assert_eq!(w.place(Some("."), "build"), Place::Regenerable);
+        assert_eq!(w.place(Some("."), "src"), Place::Workspace);
+        // A cwd on another machine with no workspace named: none can be found.
+        let said = note(&away, None).unwrap_or_default();
+        assert!(said.contains("no workspace was found"), "{said}");
+        // A .gitignore too large to read.
+        std::fs::create_dir_all(format!("{root}/big/.git")).unwrap();
+        let big = "x/\n".repeat(MAX_GITIGNORE as usize / 3 + 1);
+        std::fs::write(format!("{root}/big/.gitignore"), big).unwrap();
+        let said = note(&format!("{root}/big"), None).unwrap_or_default();
+        assert!(said.contains(".gitignore could not be read"), "{said}");
     }
 
     #[test]

@@ -39,6 +39,9 @@ struct Line<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     args: Option<Map<String, Value>>,
     policy: &'a str,
+    /// What this host could not see of the context's directories, when placing paths.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    places_note: Option<String>,
 }
 
 impl DecisionLog {
@@ -62,6 +65,7 @@ impl DecisionLog {
             tool: ctx.tool_name.as_deref(),
             args: ctx.tool_args.as_ref().map(|a| self.mask.apply(a)),
             policy: policy_hash,
+            places_note: crate::matcher::places::unseen(ctx),
         };
         // JSON escapes only U+0000-U+001F; `tail -f` of the log must not obey the rest either.
         crate::terminal::into_escaped_json(serde_json::to_string(&line).unwrap_or_default())

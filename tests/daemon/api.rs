@@ -573,6 +573,68 @@ hooks:
 }
 
 #[test]
+fn the_decision_log_says_when_this_host_cannot_see_the_workspace() {
+    // Deletes are placed: the workspace root and the system are blocked, build outputs go.
+    let dir = dir_with(
+        r#"version: "1"
+hooks:
+  - name: no-delete-outside
+    point: turn:tool:pre
+    match:
+      tool: exec
+      command:
+        deletes: [workspace-root, system, unknown]
+    action: block
+"#,
+    );
+    let log = dir.path().join("decisions.jsonl");
+    let d = Daemon::start(&dir, &["--decision-log", log.to_str().expect("utf-8")]);
+    let here = dir.path().join("proj");
+    std::fs::create_dir_all(here.join(".git")).expect("mkdir");
+    let here = here.to_str().expect("utf-8").to_owned();
+    // The agent's machine, not this one.
+    let away = "/nonexistent-host-path/alice/proj";
+    let decide = |cwd: &str, workspace: Option<&str>, command: &str| {
+        let mut context = json!({
+            "sessionKey": "agent:main:main",
+            "toolName": "exec",
+            "toolArgs": { "command": command },
+            "cwd": cwd,
+        });
+        if let Some(w) = workspace {
+            context["workspace"] = json!(w);
+        }
+        d.decide(&json!({ "point": "turn:tool:pre", "context": context }))["decision"].clone()
+    };
+    // Paths still resolve against a workspace this host does not have: build outputs by
+    // their built-in names, the root itself blocked.
+    assert_eq!(
+        decide(away, Some(away), "rm -rf build node_modules"),
+        "allow"
+    );
+    assert_eq!(decide(away, Some(away), "rm -rf ../proj"), "block");
+    assert_eq!(decide(&here, None, "rm -rf build"), "allow");
+
+    let lines = log_lines(&d, &log, 3);
+    let note = |k: usize| {
+        lines[k]["placesNote"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    for k in [0, 1] {
+        assert!(
+            note(k).contains(&format!(
+                "the workspace {away} is not a directory on this host"
+            )),
+            "{}",
+            lines[k]
+        );
+    }
+    assert!(lines[2].get("placesNote").is_none(), "{}", lines[2]);
+}
+
+#[test]
 fn the_decision_log_has_a_line_per_decision_with_secrets_masked() {
     let a = policy("policy-A");
     let dir = dir_with(&a);

@@ -7,9 +7,10 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use hookgate::config::Place;
 use serde_json::Value;
 
-use super::{Case, Tally, Verdict, check_all};
+use super::{Case, Tally, Verdict, check_all, reads};
 
 const KNOWN_UNSOUND: &str = "tests/oracle/known-unsound.txt";
 
@@ -129,6 +130,33 @@ fn oracle_corpora_hold_the_known_unsound_ratchet() {
         "oracle: {} distinct lines in {:.1} s",
         lines.len(),
         start.elapsed().as_secs_f64()
+    );
+
+    // `match.command.reads` places what the reader predicts: a home secret bash read on a
+    // line the reader got right must be read in the home directory by that filter, or in
+    // a place it cannot know (`cat $(...)`, where the reader predicted any path).
+    let home_reads: Vec<&Case> = cases
+        .iter()
+        .filter(|c| matches!(c.verdict, Verdict::Sound) && reads::read_a_home_secret(c))
+        .collect();
+    eprintln!(
+        "oracle: {} lines read a home secret and were read soundly",
+        home_reads.len()
+    );
+    // The corpora read home secrets hundreds of ways: none would mean the check is idle.
+    assert!(home_reads.len() >= 50, "{} home reads", home_reads.len());
+    let unplaced: Vec<String> = home_reads
+        .iter()
+        .filter(|c| {
+            let read = reads::read_places(c);
+            !read.contains(&Place::Home) && !read.contains(&Place::Unknown)
+        })
+        .map(|c| c.report())
+        .collect();
+    assert!(
+        unplaced.is_empty(),
+        "home secrets bash read that `reads: home` does not name:\n{}",
+        unplaced.join("\n")
     );
 
     let unsound: Vec<&Case> = cases

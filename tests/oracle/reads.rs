@@ -8,9 +8,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use hookgate::config::Place;
+use hookgate::matcher::paths::read_words;
+use hookgate::matcher::places::Where;
 use hookgate::{Engine, HookContext, Point, RuleGraph, config};
 
-use super::sandbox::WORK;
+use super::sandbox::{HOME, WORK};
 use super::{Case, Event, Verdict, check_all};
 
 /// The planted secrets, blocked on read only.
@@ -90,6 +93,38 @@ fn read_a_secret(case: &Case) -> bool {
         .any(|e| matches!(e, Event::SecretRead { .. }))
 }
 
+/// Whether bash opened a secret of the home directory outside the work tree for reading.
+pub(super) fn read_a_home_secret(case: &Case) -> bool {
+    case.events.iter().any(|e| match e {
+        Event::SecretRead { path, .. } => !path.starts_with(&format!("{WORK}/")),
+        _ => false,
+    })
+}
+
+/// Where the reader's prediction of `case` reads, by `match.command.reads`: each word
+/// placed as the engine places it, against the sandbox's home and work tree.
+pub(super) fn read_places(case: &Case) -> Vec<Place> {
+    let places = Where::new(
+        Some(WORK.to_owned()),
+        Some(WORK.to_owned()),
+        Some(HOME.to_owned()),
+        vec!["/tmp".to_owned()],
+    );
+    case.predicted
+        .commands
+        .iter()
+        .flat_map(|c| {
+            read_words(c)
+                .into_iter()
+                .map(|w| places.place(c.dir.as_deref(), w))
+        })
+        .collect()
+}
+
+fn reads_in_home(case: &Case) -> bool {
+    read_places(case).contains(&Place::Home)
+}
+
 #[test]
 fn oracle_every_secret_bash_reads_is_one_read_glob_matches() {
     let policy = config::load_str(POLICY, Path::new("reads.yaml")).expect("policy");
@@ -126,5 +161,34 @@ fn oracle_every_secret_bash_reads_is_one_read_glob_matches() {
         let_through.is_empty(),
         "secrets bash read that readGlob let through:\n{}",
         let_through.join("\n")
+    );
+
+    // The same reads, by place: every line in which bash read a secret of the home
+    // directory is one `reads: home` names, and the lines that only wrote one are not.
+    let home_read = cases.iter().filter(|c| read_a_home_secret(c)).count();
+    let unplaced: Vec<String> = cases
+        .iter()
+        .filter(|c| read_a_home_secret(c) && !matches!(c.verdict, Verdict::Opaque))
+        .filter(|c| !reads_in_home(c))
+        .map(|c| c.report())
+        .collect();
+    let home_writes_unread = cases
+        .iter()
+        .filter(|c| !read_a_secret(c) && c.line.contains('~') && !reads_in_home(c))
+        .count();
+    eprintln!(
+        "reads oracle, by place: {home_read} lines read a home secret, {} not placed in \
+         home; {home_writes_unread} wrote one unread and were not",
+        unplaced.len()
+    );
+    assert!(home_read * 4 >= lines.len(), "only {home_read} home reads");
+    assert!(
+        home_writes_unread * 8 >= lines.len(),
+        "only {home_writes_unread} home writes were left out of the reads"
+    );
+    assert!(
+        unplaced.is_empty(),
+        "home secrets bash read that `reads: home` does not name:\n{}",
+        unplaced.join("\n")
     );
 }

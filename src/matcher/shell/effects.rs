@@ -90,7 +90,7 @@ pub fn written_unread(command: &SimpleCommand) -> Vec<&str> {
 }
 
 /// Whether `path` names a stream rather than a file: `/dev/null`, a terminal, a descriptor.
-fn is_stream(path: &str) -> bool {
+pub(crate) fn is_stream(path: &str) -> bool {
     matches!(
         path,
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "-"
