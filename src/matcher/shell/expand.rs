@@ -305,7 +305,22 @@ impl Reader {
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     b.push_text("", true);
-                    self.pieces(inner, true, b);
+                    // `"$PWD/build"`, `"$(pwd)"/dist`: the working directory starting a path.
+                    let after = match inner.get(1) {
+                        Some(p) => Some(&p.piece),
+                        None => pieces.get(k + 1).map(|n| &n.piece),
+                    };
+                    match inner.split_first() {
+                        Some((first, rest))
+                            if b.current.text.is_empty()
+                                && self.is_working_dir(&first.piece)
+                                && starts_path_rest(after) =>
+                        {
+                            b.push_text(".", true);
+                            self.pieces(rest, true, b);
+                        }
+                        _ => self.pieces(inner, true, b),
+                    }
                 }
                 WordPiece::TildeExpansion(t) => {
                     let text = match t {
@@ -340,11 +355,7 @@ impl Reader {
                 }) if name == "PWD" && !self.env.assigned("PWD") => {
                     let path_start = !quoted
                         && b.current.text.is_empty()
-                        && match pieces.get(k + 1).map(|n| &n.piece) {
-                            None => true,
-                            Some(WordPiece::Text(t)) => t.starts_with('/'),
-                            Some(_) => false,
-                        };
+                        && starts_path_rest(pieces.get(k + 1).map(|n| &n.piece));
                     if path_start {
                         b.push_text(".", true);
                     } else {
@@ -354,6 +365,15 @@ impl Reader {
                 WordPiece::ParameterExpansion(expr) => {
                     let values = self.parameter(expr);
                     self.push_values(values, quoted, b);
+                }
+                // `$(pwd)/dist`, as `$PWD/dist` above.
+                WordPiece::CommandSubstitution(_) | WordPiece::BackquotedCommandSubstitution(_)
+                    if !quoted
+                        && b.current.text.is_empty()
+                        && self.is_working_dir(&p.piece)
+                        && starts_path_rest(pieces.get(k + 1).map(|n| &n.piece)) =>
+                {
+                    b.push_text(".", true);
                 }
                 WordPiece::CommandSubstitution(script)
                 | WordPiece::BackquotedCommandSubstitution(script) => {
@@ -421,6 +441,24 @@ impl Reader {
 
     /// The value of a command substitution: its commands are read; its output is known when
     /// it only prints known text.
+    /// Whether `piece` is the working directory as the line has not redefined it: `$PWD`,
+    /// or `$(pwd)` (`-L`/`-P` too) with no function or alias named `pwd` on the line.
+    fn is_working_dir(&self, piece: &WordPiece) -> bool {
+        match piece {
+            WordPiece::ParameterExpansion(ParameterExpr::Parameter {
+                parameter: Parameter::Named(name),
+                indirect: false,
+            }) => name == "PWD" && !self.env.assigned("PWD"),
+            WordPiece::CommandSubstitution(script)
+            | WordPiece::BackquotedCommandSubstitution(script) => {
+                matches!(script.trim(), "pwd" | "pwd -L" | "pwd -P")
+                    && !self.env.functions.contains_key("pwd")
+                    && !self.env.aliases.contains_key("pwd")
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn substitution(&mut self, script: &str) -> Value {
         match self.script(script, Data::Nothing) {
             Data::Known(out) => Value::Known(out.trim_end_matches('\n').to_owned()),
@@ -778,6 +816,17 @@ pub(super) enum Trim {
     LargestSuffix,
     SmallestPrefix,
     LargestPrefix,
+}
+
+/// Whether what follows the working directory in a word (`after`, the next piece) keeps it
+/// the start of a path: the word ends, or a `/` comes next. Elsewhere (`$PWD:/src`,
+/// `$PWD.bak`) the directory's absolute name, which is not known, is part of a longer text.
+fn starts_path_rest(after: Option<&WordPiece>) -> bool {
+    match after {
+        None => true,
+        Some(WordPiece::Text(t)) => t.starts_with('/'),
+        Some(_) => false,
+    }
 }
 
 fn lower_first(t: &str) -> String {

@@ -522,6 +522,25 @@ fn values_the_walk_must_not_invent() {
         "docker run -v \"$PWD\":/s img",
         "docker run -v '$(...):/s' img"
     ));
+    // The working directory starting a path, quoted or from `pwd`, is `.` too; where it is
+    // part of a longer name, or `pwd` is the line's own function, it is unknown.
+    for (input, want) in [
+        ("rm -rf \"$PWD/build\"", "rm -rf ./build"),
+        ("rm -rf \"$PWD\"/build", "rm -rf ./build"),
+        ("rm -rf \"$PWD\"", "rm -rf ."),
+        ("rm -rf $(pwd)/dist", "rm -rf ./dist"),
+        ("cp a \"$(pwd -P)/b\"", "cp a ./b"),
+        ("rm -rf `pwd`", "rm -rf ."),
+        ("rm -rf \"$PWD.bak\"", "rm -rf '$(...).bak'"),
+        ("rm -rf $(pwd):x", "rm -rf '$(...):x'"),
+        (
+            "pwd() { echo /; }; rm -rf \"$(pwd)/etc\"",
+            "rm -rf '$(...)/etc'",
+        ),
+        ("PWD=/; rm -rf \"$PWD/etc\"", "rm -rf /etc"),
+    ] {
+        assert!(runs(input, want), "{input}: {}", parse(input).normalized());
+    }
     // `mkfs -t TYPE` runs `mkfs.TYPE`.
     assert!(runs("mkfs -t ext4 /dev/sdb", "mkfs.ext4 /dev/sdb"));
 }
