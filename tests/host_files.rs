@@ -145,6 +145,34 @@ fn a_script_hookgate_cannot_follow_asks_and_one_it_cannot_open_is_unreadable() {
 }
 
 #[test]
+fn a_recursive_delete_of_a_plain_file_is_one_file_and_moving_a_directory_out_is_a_tree() {
+    let host = Host::new();
+    host.dir.write("proj/package-lock.json", "{}\n");
+    std::fs::create_dir_all(host.dir.path().join("proj/src")).expect("src");
+    std::fs::create_dir_all(host.dir.path().join("proj/node_modules")).expect("modules");
+    let cmd = |line: &str| verdict(&host.decide("Bash", &format!("command={line}"))).to_owned();
+    // Routine: a lock file and the build output go.
+    assert_eq!(
+        cmd("rm -rf node_modules package-lock.json && npm install"),
+        "allow"
+    );
+    assert_eq!(cmd("rm -rf src"), "ask");
+    // The line may make a directory where the file was before deleting it.
+    assert_eq!(
+        cmd(
+            "rm package-lock.json; mkdir package-lock.json; mv src package-lock.json; rm -rf package-lock.json"
+        ),
+        "ask"
+    );
+    // Moving a project directory out of the project asks, as deleting it would; a rename
+    // inside the project does not.
+    assert_eq!(cmd("mv src /tmp/x && rm -rf /tmp/x"), "ask");
+    assert_eq!(cmd("mv src build/"), "ask");
+    assert_eq!(cmd("mv src lib"), "allow");
+    assert_eq!(cmd("cp package-lock.json /tmp"), "allow");
+}
+
+#[test]
 fn host_files_ignore_takes_paths_as_written() {
     let host = Host::new();
     host.script("clean.sh", "rm -rf ~\n");
@@ -165,5 +193,11 @@ fn host_files_ignore_takes_paths_as_written() {
     assert_eq!(
         verdict(&host.decide("Read", "file_path=notes.txt")),
         "allow"
+    );
+    // Whether a recursive delete is of a plain file is not looked up either.
+    host.dir.write("proj/package-lock.json", "{}\n");
+    assert_eq!(
+        verdict(&host.decide("Bash", "command=rm -rf package-lock.json")),
+        "ask"
     );
 }

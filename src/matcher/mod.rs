@@ -12,6 +12,7 @@ pub mod places;
 mod prefilter;
 pub mod shell;
 mod sql;
+mod trees;
 
 pub use deadline::Deadline;
 pub use prefilter::{Hits, PatternIndex};
@@ -442,11 +443,13 @@ impl<'a> Subject<'a> {
             let Some(line) = self.command_line() else {
                 return Vec::new();
             };
-            let touched: Vec<_> = line.commands.iter().map(shell::effects::touches).collect();
+            let mut touched: Vec<_> = line.commands.iter().map(shell::effects::touches).collect();
             if touched.iter().all(Vec::is_empty) {
                 return Vec::new();
             }
             let places = self.places();
+            let host = self.host_files == HostFiles::Read;
+            trees::refine(places, line, &mut touched, host);
             line.commands
                 .iter()
                 .zip(&touched)

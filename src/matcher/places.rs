@@ -162,6 +162,15 @@ impl Where {
                         {
                             self.place_inside(dir, t.path)
                         }
+                        // Nor `/tmp` itself: `cp x /tmp` writes a file in it.
+                        Place::System
+                            if matches!(t.touch, Touch::Overwrite | Touch::Append)
+                                && self
+                                    .absolute(dir, t.path)
+                                    .is_some_and(|a| self.temp.contains(&a)) =>
+                        {
+                            self.place_inside(dir, t.path)
+                        }
                         place => place,
                     },
                 };
@@ -211,7 +220,7 @@ impl Where {
 
     /// `path` made absolute and normalised, `~` being the home directory; `None` when it
     /// cannot be.
-    fn absolute(&self, dir: Option<&str>, path: &str) -> Option<String> {
+    pub(crate) fn absolute(&self, dir: Option<&str>, path: &str) -> Option<String> {
         if path.is_empty() || path.contains(crate::matcher::shell::SUBSTITUTION) {
             return None;
         }
@@ -682,6 +691,33 @@ mod tests {
         std::fs::write(format!("{root}/big/.gitignore"), big).unwrap();
         let said = note(&format!("{root}/big"), None).unwrap_or_default();
         assert!(said.contains(".gitignore could not be read"), "{said}");
+    }
+
+    #[test]
+    fn a_write_onto_the_workspace_or_a_temp_directory_is_a_write_in_it() {
+        let w = at(Some("/home/u/proj"), Some("/home/u/proj"));
+        let placed = |input: &str| {
+            let line = crate::matcher::shell::parse(input);
+            let c = &line.commands[0];
+            let touches = crate::matcher::shell::effects::touches(c);
+            w.place_touches(c.dir.as_deref(), &touches)
+                .into_iter()
+                .map(|p| (p.touch, p.place))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(placed("cp x ."), [(Touch::Overwrite, Place::Workspace)]);
+        assert_eq!(placed("cp x /tmp"), [(Touch::Overwrite, Place::Temp)]);
+        assert_eq!(placed("cp x /var/tmp/"), [(Touch::Overwrite, Place::Temp)]);
+        assert_eq!(placed("cp x /etc"), [(Touch::Overwrite, Place::System)]);
+        assert_eq!(
+            placed("mv x /tmp"),
+            [
+                (Touch::Overwrite, Place::Temp),
+                (Touch::Delete, Place::Workspace)
+            ]
+        );
+        // Deleting the temporary directory itself is still deleting in the system.
+        assert_eq!(placed("rm -rf /tmp"), [(Touch::Delete, Place::System)]);
     }
 
     #[test]
