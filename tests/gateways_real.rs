@@ -586,12 +586,17 @@ fn model_was_told(model: &StandIn, text: &str) -> bool {
     })
 }
 
-/// An approver for `daemon`'s requests that records the ids it approved.
+/// An approver for `daemon`'s requests that records the ids it approved. It holds the
+/// daemon weakly: the stand-in model's server thread keeps the approver past the test, and
+/// a strong hold would keep the daemon from being killed on drop.
 fn approver(daemon: &Arc<Daemon>) -> (Approve, Arc<std::sync::Mutex<Vec<String>>>) {
-    let daemon = Arc::clone(daemon);
+    let daemon = Arc::downgrade(daemon);
     let approved = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
     let seen = Arc::clone(&approved);
     let approve: Approve = Arc::new(move |id: &str| {
+        let Some(daemon) = daemon.upgrade() else {
+            return;
+        };
         let response = daemon
             .operator()
             .post(daemon.url(&format!("/v1/approvals/{id}")))
