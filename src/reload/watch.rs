@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use notify::{EventKind, RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::Notify;
 
 use super::{LivePolicy, ReloadTrigger};
@@ -166,27 +165,26 @@ impl PolicyWatcher {
         // A Notify holds at most one permit: bursts arriving during a reload coalesce into one
         // more reload, never a queue of them.
         let wake = Arc::new(Notify::new());
+        // Events arrive one by one on the watcher's thread, which sleeps until the kernel
+        // has one: an idle daemon wakes for nothing. The bursts are debounced by the task
+        // below.
         let handler = {
             let shared = Arc::clone(&shared);
             let wake = Arc::clone(&wake);
-            move |result: DebounceEventResult| match result {
-                Ok(events) => {
+            move |result: notify::Result<notify::Event>| match result {
+                Ok(e) => {
                     let relevant = shared.lock().unwrap_or_else(PoisonError::into_inner);
                     // Reading the file (as a reload does) raises access events; only changes
                     // count, or every reload would schedule the next.
-                    let touched = events.iter().any(|e| {
-                        e.need_rescan()
-                            || (!matches!(e.kind, EventKind::Access(_))
-                                && e.paths.iter().any(|p| relevant.matches(p)))
-                    });
-                    if touched {
+                    if e.need_rescan()
+                        || (!matches!(e.kind, EventKind::Access(_))
+                            && e.paths.iter().any(|p| relevant.matches(p)))
+                    {
                         wake.notify_one();
                     }
                 }
-                Err(errors) => {
-                    for e in errors {
-                        tracing::warn!(error = %e, "policy watcher error");
-                    }
+                Err(e) => {
+                    tracing::warn!(error = %e, "policy watcher error");
                     // After an error, events may have been lost: check the file.
                     wake.notify_one();
                 }
@@ -198,13 +196,12 @@ impl PolicyWatcher {
             .next()
             .cloned()
             .unwrap_or_default();
-        let debouncer =
-            new_debouncer(debounce, None, handler).map_err(|source| WatchError::Watch {
-                dir: root_dir,
-                source,
-            })?;
+        let watcher = notify::recommended_watcher(handler).map_err(|source| WatchError::Watch {
+            dir: root_dir,
+            source,
+        })?;
         let mut watches = Watches {
-            debouncer,
+            watcher,
             dirs: HashSet::new(),
         };
         // The root file's directory must be watchable; the others are reported and retried
@@ -219,6 +216,7 @@ impl PolicyWatcher {
             loop {
                 tokio::select! {
                     () = wake.notified() => {
+                        quiet(&wake, debounce).await;
                         live.reload(ReloadTrigger::Watch).await;
                     }
                     () = live.loaded.notified() => {}
@@ -238,15 +236,30 @@ impl PolicyWatcher {
     }
 }
 
+/// Waits until `wake` has been quiet for `debounce` (an editor's save is several events),
+/// but no longer than [`MAX_BURSTS`] debounce periods from the first: files that never stop
+/// changing still get reloaded.
+async fn quiet(wake: &Notify, debounce: Duration) {
+    let until = tokio::time::Instant::now() + debounce * MAX_BURSTS;
+    while tokio::time::Instant::now() < until
+        && tokio::time::timeout(debounce, wake.notified())
+            .await
+            .is_ok()
+    {}
+}
+
+/// How many debounce periods of continuous change a reload waits at most.
+const MAX_BURSTS: u32 = 20;
+
 /// The directories watched, kept equal to what the policy's files need.
 struct Watches {
-    debouncer: Debouncer<RecommendedWatcher, RecommendedCache>,
+    watcher: RecommendedWatcher,
     dirs: HashSet<PathBuf>,
 }
 
 impl Watches {
     fn add(&mut self, dir: &Path) -> Result<(), WatchError> {
-        self.debouncer
+        self.watcher
             .watch(dir, RecursiveMode::NonRecursive)
             .map_err(|source| WatchError::Watch {
                 dir: dir.to_path_buf(),
@@ -260,7 +273,7 @@ impl Watches {
     fn sync(&mut self, wanted: &HashSet<PathBuf>) -> bool {
         let stale: Vec<PathBuf> = self.dirs.difference(wanted).cloned().collect();
         for dir in stale {
-            let _ = self.debouncer.unwatch(&dir);
+            let _ = self.watcher.unwatch(&dir);
             self.dirs.remove(&dir);
         }
         let mut added = false;

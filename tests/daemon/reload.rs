@@ -233,6 +233,28 @@ fn a_failed_reload_is_labelled_error_everywhere() {
 
 /// After a change is reloaded, nothing more should happen until the file changes again.
 #[test]
+fn a_burst_of_writes_is_one_reload_of_the_last() {
+    let (dir, d) = start_with_a(&["--reload-debounce", "300ms"]);
+    let before = d.metrics().sum("hookgate_reloads_total");
+    // Ten saves 10 ms apart: each falls inside the quiet period the previous one started.
+    for k in 0..10 {
+        let message = if k == 9 { "policy-B" } else { "policy-A" };
+        write_atomically(&dir.path().join("HOOKS.yaml"), &policy(message));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    d.wait_for_policy("policy-B", &policy("policy-B"));
+    // Well past the debounce: no reload is still to come.
+    std::thread::sleep(Duration::from_millis(900));
+    let after = d.metrics();
+    assert_eq!(
+        after.sum("hookgate_reloads_total") - before,
+        1.0,
+        "one burst, one reload:\n{}",
+        after.text
+    );
+}
+
+#[test]
 fn the_watcher_goes_quiet_after_a_change() {
     let (dir, d) = start_with_a(&[]);
     std::fs::write(dir.path().join("HOOKS.yaml"), policy("policy-B")).expect("write");
