@@ -4,6 +4,7 @@
 //! `pathlib.Path` and `/`), and names bound once.
 
 mod calls;
+mod narrow;
 mod sinks;
 mod text;
 mod values;
@@ -59,6 +60,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         src,
         names: Names::default(),
         loops: 0,
+        narrowed: Vec::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -118,6 +120,9 @@ pub(super) struct Py<'a, 'c, 't> {
     src: &'a Source<'a>,
     names: Names<'t>,
     loops: usize,
+    /// What comprehensions' `if` clauses say of their variables (see [`narrow`]); read only
+    /// while a name is bound once, as the variable of a `for`.
+    narrowed: Vec<(&'a str, narrow::Narrow)>,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
@@ -183,6 +188,11 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
                         self.names.bind(self.text(left), Slot::Each(right));
+                        if kind(node) == "for_in_clause"
+                            && let Some(narrow) = self.narrow(node, self.text(left))
+                        {
+                            self.narrowed.push((self.text(left), narrow));
+                        }
                     }
                     (left, _) => self.forget_in(left),
                 }

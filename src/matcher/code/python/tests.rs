@@ -180,6 +180,30 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         effects("from pathlib import Path; [q.unlink() for q in Path('/tmp/cache').iterdir()]"),
         ["rm /tmp/cache/*"]
     );
+    // A comprehension's `endswith`/`startswith` narrows the listing; `or`, `not` and
+    // anything else leave it whole.
+    let listed = |test: &str| {
+        effects(&format!(
+            "import os; [os.remove(os.path.join('logs', f)) for f in os.listdir('logs') if {test}]"
+        ))
+    };
+    assert_eq!(listed("f.endswith('.log')"), ["rm logs/*.log"]);
+    assert_eq!(
+        listed("f.startswith('run-') and os.path.isfile(f) and f.endswith('.txt')"),
+        ["rm logs/run-*.txt"]
+    );
+    assert_eq!(listed("(f.endswith('.log'))"), ["rm logs/*.log"]);
+    for whole in [
+        "f.endswith('.log') or True",
+        "not f.endswith('.py')",
+        "g.endswith('.log')",
+        "f.endswith(('.log', '.tmp'))",
+        "f.endswith('*')",
+        "f.endswith(suffix)",
+        "f.endswith(f'{x}')",
+    ] {
+        assert_eq!(listed(whole), ["rm logs/*"], "{whole}");
+    }
     // A loop over a literal list acts on each item.
     assert_eq!(
         effects(

@@ -92,6 +92,22 @@ impl<'t> Py<'_, '_, 't> {
         }
     }
 
+    /// An element of a listing bound to `name`, narrowed by its comprehension's `if`.
+    fn narrowed_element(&self, name: &str, element: Obj) -> Obj {
+        let mut narrows = self.narrowed.iter().filter(|(n, _)| *n == name);
+        // A name narrowed by two comprehensions is bound twice, so not read: be sure.
+        let (Some((_, narrow)), None) = (narrows.next(), narrows.next()) else {
+            return element;
+        };
+        match element {
+            Obj::Val(Val::Known(p)) => match narrow.apply(&p) {
+                Some(q) => Obj::Val(Val::Known(q)),
+                None => Obj::Val(Val::Known(p)),
+            },
+            other => other,
+        }
+    }
+
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
         match self.names.get(name).cloned() {
@@ -109,7 +125,7 @@ impl<'t> Py<'_, '_, 't> {
                     return Obj::Val(Val::Unknown);
                 }
                 let out = match self.eval(iterable, depth + 1) {
-                    Obj::Each(element) => *element,
+                    Obj::Each(element) => self.narrowed_element(name, *element),
                     _ => Obj::Val(Val::Unknown),
                 };
                 self.names.leave();

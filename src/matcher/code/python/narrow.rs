@@ -1,0 +1,134 @@
+//! What a comprehension's `if` says of its variable: `[os.remove(f) for f in
+//! os.listdir('.') if f.endswith('.log')]` removes `*.log`, not every file (which could be
+//! `.env`). Only a plain `NAME.endswith('...')` or `NAME.startswith('...')`, alone or joined
+//! by `and`, narrows; anything else leaves the listing whole.
+
+use tree_sitter::Node;
+
+use super::{Py, by_field, kind};
+
+/// The name part a listing's names must start and end with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Narrow {
+    prefix: String,
+    suffix: String,
+}
+
+impl Narrow {
+    /// `pattern` (a listing's glob, `*` or `dir/*`) narrowed to the names that start with the
+    /// prefix and end with the suffix; unchanged unless its last part is a bare `*`.
+    pub(super) fn apply(&self, pattern: &str) -> Option<String> {
+        let dir = match pattern.strip_suffix('*')? {
+            "" => "",
+            d if d.ends_with('/') => d,
+            _ => return None,
+        };
+        Some(format!("{dir}{}*{}", self.prefix, self.suffix))
+    }
+}
+
+impl<'t> Py<'_, '_, 't> {
+    /// What the `if` clauses of the comprehension holding `clause` (a `for_in_clause` over
+    /// `name`) say of `name`.
+    pub(super) fn narrow(&self, clause: Node<'t>, name: &str) -> Option<Narrow> {
+        let comprehension = clause.parent()?;
+        let mut narrow = Narrow::default();
+        let mut c = comprehension.walk();
+        for child in comprehension.named_children(&mut c) {
+            if kind(child) == "if_clause"
+                && let Some(test) = child.named_child(0)
+            {
+                self.narrow_by(test, name, &mut narrow);
+            }
+        }
+        (narrow != Narrow::default()).then_some(narrow)
+    }
+
+    fn narrow_by(&self, test: Node<'t>, name: &str, narrow: &mut Narrow) {
+        match kind(test) {
+            "boolean_operator" => {
+                let op = by_field(test, "operator").map(|o| self.text(o));
+                if op == Some("and") {
+                    for side in [by_field(test, "left"), by_field(test, "right")]
+                        .into_iter()
+                        .flatten()
+                    {
+                        self.narrow_by(side, name, narrow);
+                    }
+                }
+            }
+            "parenthesized_expression" => {
+                if let Some(inner) = test.named_child(0) {
+                    self.narrow_by(inner, name, narrow);
+                }
+            }
+            "call" => {
+                let (Some(function), Some(args)) =
+                    (by_field(test, "function"), by_field(test, "arguments"))
+                else {
+                    return;
+                };
+                let (Some(object), Some(method)) = (
+                    by_field(function, "object"),
+                    by_field(function, "attribute"),
+                ) else {
+                    return;
+                };
+                if kind(function) != "attribute"
+                    || kind(object) != "identifier"
+                    || self.text(object) != name
+                    || args.named_child_count() != 1
+                {
+                    return;
+                }
+                let Some(text) = args.named_child(0).and_then(|a| self.plain_string(a)) else {
+                    return;
+                };
+                match self.text(method) {
+                    "endswith" if narrow.suffix.is_empty() => narrow.suffix = text,
+                    "startswith" if narrow.prefix.is_empty() => narrow.prefix = text,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The text of a string literal with no interpolation, escape or glob character.
+    fn plain_string(&self, node: Node<'t>) -> Option<String> {
+        if kind(node) != "string" {
+            return None;
+        }
+        let raw = self.text(node);
+        let quote = raw.chars().next()?;
+        if !matches!(quote, '\'' | '"') || raw.len() < 2 {
+            return None;
+        }
+        let inner = raw.get(1..raw.len() - 1)?;
+        let plain = !inner.is_empty()
+            && !inner.contains(['\\', '*', '?', '[', ']', '{', '}', '\'', '"', '/', '\n']);
+        plain.then(|| inner.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_narrowed_listing_keeps_its_directory() {
+        let ends = Narrow {
+            prefix: String::new(),
+            suffix: ".log".into(),
+        };
+        assert_eq!(ends.apply("*").as_deref(), Some("*.log"));
+        assert_eq!(ends.apply("dist/*").as_deref(), Some("dist/*.log"));
+        assert_eq!(ends.apply("dist/*.txt"), None);
+        assert_eq!(ends.apply("x*"), None);
+        let both = Narrow {
+            prefix: "tmp".into(),
+            suffix: ".json".into(),
+        };
+        assert_eq!(both.apply("*").as_deref(), Some("tmp*.json"));
+    }
+}
