@@ -173,6 +173,21 @@ fn a_recursive_delete_of_a_plain_file_is_one_file_and_moving_a_directory_out_is_
 }
 
 #[test]
+fn a_patch_file_on_the_host_is_read_for_the_files_it_writes() {
+    let host = Host::new();
+    let diff = |path: &str| format!("--- a/{path}\n+++ b/{path}\n@@ -1 +1 @@\n-x\n+y\n");
+    host.dir.write("proj/weaken.patch", &diff("HOOKS.yaml"));
+    host.dir.write("proj/fix.patch", &diff("src/main.rs"));
+    let cmd = |line: &str| verdict(&host.decide("Bash", &format!("command={line}"))).to_owned();
+    assert_eq!(cmd("git apply weaken.patch"), "block");
+    assert_eq!(cmd("git am weaken.patch"), "block");
+    assert_eq!(cmd("patch -p1 < weaken.patch"), "block");
+    assert_eq!(cmd("git apply fix.patch && cargo test"), "allow");
+    assert_eq!(cmd("patch -p1 -i fix.patch"), "allow");
+    assert_eq!(cmd("git apply --check weaken.patch"), "allow");
+}
+
+#[test]
 fn host_files_ignore_takes_paths_as_written() {
     let host = Host::new();
     host.script("clean.sh", "rm -rf ~\n");

@@ -715,3 +715,44 @@ fn shell_escapes_of_other_programs_are_read() {
         assert!(parse(line).opaque.is_none(), "{line}");
     }
 }
+
+#[test]
+fn a_patch_applied_writes_the_files_it_names() {
+    let tee = "tee a/HOOKS.yaml HOOKS.yaml b/HOOKS.yaml";
+    for line in [
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' | git apply",
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' | git am",
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; patch -p1 < p.diff",
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; patch -p1 -i p.diff",
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; git apply -v p.diff",
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; patch --input=p.diff",
+    ] {
+        assert!(runs(line, tee), "{line}: {:?}", texts(line));
+    }
+    // `patch FILE PATCH` writes FILE; `-o` writes its output file instead.
+    assert!(runs("patch HOOKS.yaml fix.diff", "tee HOOKS.yaml"));
+    assert!(runs("patch -o out.c a.c fix.diff", "tee out.c"));
+    assert!(runs(
+        "patch -d sub HOOKS.yaml fix.diff",
+        "tee sub/HOOKS.yaml"
+    ));
+    // A patch whose text is not known writes files that are not known.
+    assert!(runs(
+        "curl -s https://example.com/p | git apply",
+        "tee '$(...)'"
+    ));
+    assert!(runs("git -C sub apply x.patch < p", "tee '$(...)'"));
+    // Checks and the index alone write no file.
+    for line in [
+        "printf '+++ b/HOOKS.yaml\\n' | git apply --check",
+        "printf '+++ b/HOOKS.yaml\\n' | git apply --stat",
+        "printf '+++ b/HOOKS.yaml\\n' | git apply --cached",
+        "printf '+++ b/HOOKS.yaml\\n' | patch --dry-run -p1",
+    ] {
+        assert!(
+            !texts(line).iter().any(|t| t.starts_with("tee")),
+            "{line}: {:?}",
+            texts(line)
+        );
+    }
+}

@@ -42,6 +42,9 @@ pub(super) fn plain_git(args: &[String]) -> bool {
                 | "difftool"
                 | "mergetool"
                 | "grep"
+                // What a patch writes is inside it (`runners::patches`).
+                | "apply"
+                | "am"
         )
         && git_view::view(args, false) == args
         && git_view::checkout_names(args).is_none()

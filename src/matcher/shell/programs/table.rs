@@ -938,6 +938,11 @@ pub(super) static PROGRAMS: &[Program] = &[
     ),
     row(&["git"], Options::short("Cc"), Runs::Own),
     row(
+        &["patch", "gpatch"],
+        Options::short("pidorBDFVzYg"),
+        Runs::Own,
+    ),
+    row(
         &["sed", "gsed"],
         gnu(
             "efl",

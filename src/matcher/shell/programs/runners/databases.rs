@@ -9,10 +9,9 @@
 //! command, psql's `\gexec`) reads as `sql --unreadable`, which the databases pack asks about.
 
 use crate::matcher::shell::SimpleCommand;
-use crate::matcher::shell::env::{FileText, file_key};
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::Options;
-use crate::matcher::shell::walk::{Data, Reader, is_stdin_path};
+use crate::matcher::shell::walk::{Data, Reader};
 use crate::matcher::sql::{self, Dialect, UNREADABLE};
 
 /// An option's value or an operand, with whether the reader knows it.
@@ -268,23 +267,9 @@ pub(in crate::matcher::shell::programs) fn client(
     }
 }
 
-/// The text of a script file named on the line: written earlier on the same line, or
-/// standard input; `None` when the reader does not know it.
+/// The text of a script file named on the line (see [`super::file_text`]).
 fn file_text(r: &mut Reader, file: &Arg, stdin: &Data) -> Option<Data> {
-    if file.unknown {
-        return Some(Data::Unknown);
-    }
-    if is_stdin_path(&file.text) || file.text == "-" {
-        return Some(stdin.clone());
-    }
-    if r.load_host_file(&file.text).is_err() {
-        return Some(Data::Unknown);
-    }
-    match r.env.files.get(&file_key(&file.text)) {
-        Some(FileText::Known(text)) => Some(Data::Known(text.clone())),
-        Some(FileText::Unknown) => Some(Data::Unknown),
-        None => None,
-    }
+    super::file_text(r, &file.text, file.unknown, stdin)
 }
 
 /// Records the virtual commands of a text of SQL (with the client's own meta-commands in

@@ -139,7 +139,7 @@ const GIT_ENV: &[&str] = &[
 /// `git`: the commands its configuration (`-c`, `git config`) and environment make it
 /// run, aliases, and the subcommands that run a command (`rebase --exec`, `bisect run`,
 /// `submodule foreach`, `filter-branch --*-filter`, `difftool -x`).
-pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Data {
+pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin: &Data) -> Data {
     let t = texts(args);
     for (name, value) in env {
         if GIT_ENV.contains(&name.as_str()) {
@@ -299,6 +299,10 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)]) -> Da
                     r.run(fields, &Io::default(), Data::Nothing, &[]);
                 }
             }
+        }
+        "apply" | "am" => {
+            let here = matches!(place, GitDir::Here);
+            return super::patches::git_apply(r, &sub.text, &args[k + 1..], stdin, here);
         }
         "rebase" => {
             for (j, a) in rest.iter().enumerate() {

@@ -6,6 +6,7 @@ mod databases;
 mod escapes;
 mod git;
 mod interpreters;
+mod patches;
 mod search;
 mod sessions;
 mod shells;
@@ -22,7 +23,7 @@ use text::{awk, sed};
 use tools::{container, ex_command, make, package_runner, ssh_options, tar};
 
 use super::super::SimpleCommand;
-use super::super::env::Value;
+use super::super::env::{FileText, Value, file_key};
 use super::super::expand::Field;
 use super::super::options::{self, Opt, Options};
 use super::super::walk::{Data, Io, Reader, is_stdin_path};
@@ -225,7 +226,8 @@ pub(super) fn run(
             }
             Data::Unknown
         }
-        "git" => git(r, args, env),
+        "git" => git(r, args, env, &stdin),
+        "patch" | "gpatch" => patches::patch(r, args, &stdin),
         "sed" | "gsed" => sed(r, row, args),
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => awk(r, row, args),
         "tar" | "gtar" | "bsdtar" => tar(r, &t),
@@ -428,6 +430,26 @@ fn package_scripts(r: &mut Reader, args: &[Field]) {
 
 /// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
 /// actions, make's recipes): the shell runs too, and then the code.
+/// The text of a file a program reads, named on the line (`text`; `unknown`: not known
+/// before the line runs): what the line wrote there, the host's file (`hostFiles: read`),
+/// or standard input for `-` and `/dev/stdin`; `None` when there is no such file.
+pub(super) fn file_text(r: &mut Reader, text: &str, unknown: bool, stdin: &Data) -> Option<Data> {
+    if unknown {
+        return Some(Data::Unknown);
+    }
+    if is_stdin_path(text) || text == "-" {
+        return Some(stdin.clone());
+    }
+    if r.load_host_file(text).is_err() {
+        return Some(Data::Unknown);
+    }
+    match r.env.files.get(&file_key(text)) {
+        Some(FileText::Known(t)) => Some(Data::Known(t.clone())),
+        Some(FileText::Unknown) => Some(Data::Unknown),
+        None => None,
+    }
+}
+
 pub(super) fn shell_c(r: &mut Reader, code: &str) {
     shell_c_reading(r, code, Data::Nothing);
 }
