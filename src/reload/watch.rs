@@ -249,7 +249,7 @@ async fn quiet(wake: &Notify, debounce: Duration) {
 }
 
 /// How many debounce periods of continuous change a reload waits at most.
-const MAX_BURSTS: u32 = 20;
+const MAX_BURSTS: u32 = 4;
 
 /// The directories watched, kept equal to what the policy's files need.
 struct Watches {
