@@ -236,20 +236,15 @@ impl PolicyWatcher {
     }
 }
 
-/// Waits until `wake` has been quiet for `debounce` (an editor's save is several events),
-/// but no longer than [`MAX_BURSTS`] debounce periods from the first: files that never stop
-/// changing still get reloaded.
+/// Waits `debounce` from a burst's first event, so that an editor's save (several events
+/// within milliseconds) is one reload, then takes the events that arrived meanwhile: they
+/// are that reload's. A file that keeps changing is reloaded every `debounce` or so, never
+/// postponed.
 async fn quiet(wake: &Notify, debounce: Duration) {
-    let until = tokio::time::Instant::now() + debounce * MAX_BURSTS;
-    while tokio::time::Instant::now() < until
-        && tokio::time::timeout(debounce, wake.notified())
-            .await
-            .is_ok()
-    {}
+    tokio::time::sleep(debounce).await;
+    // Polled once: a stored permit is taken, none is waited for.
+    let _ = tokio::time::timeout(Duration::ZERO, wake.notified()).await;
 }
-
-/// How many debounce periods of continuous change a reload waits at most.
-const MAX_BURSTS: u32 = 4;
 
 /// The directories watched, kept equal to what the policy's files need.
 struct Watches {
