@@ -270,6 +270,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
     }
 
     /// Visits every node once, binding names and gathering what is read after.
+    /// Whether the string literal `node` is an f-string (`f"..."`, `rf'...'`, `Fr"..."`).
+    fn is_f_string(&self, node: Node<'_>) -> bool {
+        self.text(node)
+            .bytes()
+            .take_while(|b| !matches!(b, b'"' | b'\''))
+            .any(|b| b == b'f' || b == b'F')
+    }
+
     fn walk(&mut self, root: Node<'t>) -> Walked<'t> {
         let mut walked = Walked {
             calls: Vec::new(),
@@ -304,6 +312,9 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {
                     walked.values.push(node);
                 }
+                // Only an f-string holds code (its `{...}`); below any other string are its
+                // quotes and text, which bind and call nothing.
+                "string" => return self.is_f_string(node),
                 _ => {}
             }
             true

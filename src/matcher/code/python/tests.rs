@@ -38,6 +38,18 @@ fn commands_run_are_shell_lines_or_argument_vectors() {
         effects("import os; os.system('rm -rf ~')"),
         ["sh -c rm -rf ~"]
     );
+    // Code inside an f-string's braces runs, in every spelling of the prefix; a plain
+    // string's text is data.
+    for prefix in ["f", "F", "rf", "Fr"] {
+        assert_eq!(
+            effects(&format!(
+                "import os; print({prefix}\"{{os.system('rm -rf ~')}}\")"
+            )),
+            ["sh -c rm -rf ~"],
+            "{prefix}"
+        );
+    }
+    assert!(effects("import os; print('os.system(\"rm -rf ~\")')").is_empty());
     assert_eq!(
         effects("import subprocess; subprocess.run('rm -rf ~', shell=True)"),
         ["sh -c rm -rf ~"]
