@@ -78,48 +78,75 @@ pub(super) fn leading(args: &[String], spec: &Options) -> (Vec<Opt>, usize) {
         if a == "--" {
             return (opts, i + 1);
         }
-        if let Some(long) = a.strip_prefix("--") {
-            let (name, attached) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_owned())),
-                None => (long, None),
-            };
-            match spec.resolve_long(name) {
-                Some((full, true)) => {
-                    let value = match attached {
-                        Some(v) => Some(v),
-                        None => {
-                            i += 1;
-                            args.get(i).cloned()
-                        }
-                    };
-                    opts.push(Opt::Long(full.to_owned(), value));
-                }
-                Some((full, false)) => opts.push(Opt::Long(full.to_owned(), attached)),
-                None => opts.push(Opt::Long(name.to_owned(), attached)),
-            }
-            i += 1;
-            continue;
-        }
-        let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) else {
+        if a == "-" || !a.starts_with('-') {
             break;
-        };
-        for (k, c) in bundle.char_indices() {
-            if spec.short_with_value.contains(c) {
-                let rest = &bundle[k + c.len_utf8()..];
-                let value = if rest.is_empty() {
-                    i += 1;
-                    args.get(i).cloned()
-                } else {
-                    Some(rest.to_owned())
-                };
-                opts.push(Opt::Short(c, value));
-                break;
-            }
-            opts.push(Opt::Short(c, None));
         }
-        i += 1;
+        i = option_at(args, i, spec, &mut opts);
     }
     (opts, i.min(args.len()))
+}
+
+/// Every option of `args` and the indices of its operands, for programs that permute them
+/// (GNU getopt, git's parse-options): options may follow operands, until `--`.
+pub(super) fn permuted(args: &[String], spec: &Options) -> (Vec<Opt>, Vec<usize>) {
+    let (mut opts, mut operands) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            operands.extend(i + 1..args.len());
+            break;
+        }
+        if a == "-" || !a.starts_with('-') {
+            operands.push(i);
+            i += 1;
+        } else {
+            i = option_at(args, i, spec, &mut opts);
+        }
+    }
+    (opts, operands)
+}
+
+/// Reads the option word `args[i]` (`--name[=value]` or a bundle `-xyz`) into `opts`, with
+/// the next word when its value is there; the index of the word after it.
+fn option_at(args: &[String], mut i: usize, spec: &Options, opts: &mut Vec<Opt>) -> usize {
+    let a = &args[i];
+    if let Some(long) = a.strip_prefix("--") {
+        let (name, attached) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (long, None),
+        };
+        match spec.resolve_long(name) {
+            Some((full, true)) => {
+                let value = match attached {
+                    Some(v) => Some(v),
+                    None => {
+                        i += 1;
+                        args.get(i).cloned()
+                    }
+                };
+                opts.push(Opt::Long(full.to_owned(), value));
+            }
+            Some((full, false)) => opts.push(Opt::Long(full.to_owned(), attached)),
+            None => opts.push(Opt::Long(name.to_owned(), attached)),
+        }
+        return i + 1;
+    }
+    let bundle = a.strip_prefix('-').unwrap_or_default();
+    for (k, c) in bundle.char_indices() {
+        if spec.short_with_value.contains(c) {
+            let rest = &bundle[k + c.len_utf8()..];
+            let value = if rest.is_empty() {
+                i += 1;
+                args.get(i).cloned()
+            } else {
+                Some(rest.to_owned())
+            };
+            opts.push(Opt::Short(c, value));
+            break;
+        }
+        opts.push(Opt::Short(c, None));
+    }
+    i + 1
 }
 
 /// `args` with each long option written in full (`--rec` → `--recursive`), for programs
@@ -177,6 +204,22 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn permuted_options_follow_operands_until_a_double_dash() {
+        let args = strings(&["a", "-s9", "b", "--sig", "HUP", "--", "--verbose", "c"]);
+        let (opts, operands) = permuted(&args, &TIMEOUT);
+        assert_eq!(
+            opts,
+            [
+                Opt::Short('s', Some("9".into())),
+                Opt::Long("signal".into(), Some("HUP".into()))
+            ]
+        );
+        assert_eq!(operands, [0, 2, 6, 7]);
+        // `leading` still stops at the first operand.
+        assert_eq!(leading(&args, &TIMEOUT), (Vec::new(), 0));
     }
 
     #[test]

@@ -726,6 +726,9 @@ fn a_patch_applied_writes_the_files_it_names() {
         "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; patch -p1 -i p.diff",
         "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; git apply -v p.diff",
         "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; patch --input=p.diff",
+        // Abbreviated long options, and options after the operands, as GNU and git read them.
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; patch --inp=p.diff",
+        "printf '%s\\n' '--- a/HOOKS.yaml' '+++ b/HOOKS.yaml' > p.diff; git apply p.diff -v",
     ] {
         assert!(runs(line, tee), "{line}: {:?}", texts(line));
     }
@@ -748,6 +751,8 @@ fn a_patch_applied_writes_the_files_it_names() {
         "printf '+++ b/HOOKS.yaml\\n' | git apply --stat",
         "printf '+++ b/HOOKS.yaml\\n' | git apply --cached",
         "printf '+++ b/HOOKS.yaml\\n' | patch --dry-run -p1",
+        "printf '+++ b/HOOKS.yaml\\n' > p.diff; git apply p.diff --cach",
+        "printf '+++ b/HOOKS.yaml\\n' | patch -p1 --dry",
     ] {
         assert!(
             !texts(line).iter().any(|t| t.starts_with("tee")),

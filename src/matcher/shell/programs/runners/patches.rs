@@ -6,6 +6,8 @@
 //! not known (`tee $(...)`).
 
 use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::options::{self, Opt, Options};
+use crate::matcher::shell::programs::texts;
 use crate::matcher::shell::walk::{Data, Reader};
 use crate::matcher::shell::{SUBSTITUTION, SimpleCommand};
 
@@ -14,79 +16,69 @@ use super::file_text;
 /// Most paths recorded from one patch; a patch naming more writes files not known.
 const MOST_PATHS: usize = 256;
 
+/// GNU patch's options, as it reads them (it permutes options and operands).
+const PATCH: Options = Options {
+    short_with_value: "pidorBDFVzYg",
+    long: &[
+        "strip=",
+        "input=",
+        "directory=",
+        "output=",
+        "reject-file=",
+        "prefix=",
+        "ifdef=",
+        "fuzz=",
+        "version-control=",
+        "suffix=",
+        "basename-prefix=",
+        "quoting-style=",
+        "get=",
+        "reject-format=",
+        "dry-run",
+        "reverse",
+        "forward",
+        "batch",
+        "force",
+        "silent",
+        "quiet",
+        "verbose",
+        "backup",
+        "binary",
+        "merge",
+        "posix",
+        "read-only=",
+        "follow-symlinks",
+        "normal",
+        "context",
+        "unified",
+        "ed",
+        "remove-empty-files",
+        "ignore-whitespace",
+        "set-utc",
+        "set-time",
+        "no-backup-if-mismatch",
+        "backup-if-mismatch",
+    ],
+    abbreviations: true,
+};
+
 /// `patch [OPTIONS] [ORIGINAL [PATCHFILE]]`.
 pub(super) fn patch(r: &mut Reader, args: &[Field], stdin: &Data) -> Data {
-    // Short options that take a value, and long ones (`--input FILE` or `--input=FILE`).
-    const SHORT: &str = "pidorBDFVzYg";
-    const LONG: &[&str] = &[
-        "strip",
-        "input",
-        "directory",
-        "output",
-        "reject-file",
-        "prefix",
-        "ifdef",
-        "fuzz",
-        "version-control",
-        "suffix",
-        "basename-prefix",
-        "quoting-style",
-        "get",
-        "mode",
-        "reject-format",
-    ];
+    let (opts, operands) = options::permuted(&texts(args), &PATCH);
     let (mut input, mut output, mut directory) = (None, None, None);
     let mut dry_run = false;
-    let mut operands: Vec<Field> = Vec::new();
-    let mut k = 0;
-    let mut options_end = false;
-    while let Some(a) = args.get(k) {
-        k += 1;
-        let text = a.text.as_str();
-        if options_end || !text.starts_with('-') || text == "-" {
-            operands.push(a.clone());
-            continue;
-        }
-        if text == "--" {
-            options_end = true;
-            continue;
-        }
-        let (name, value) = if let Some(long) = text.strip_prefix("--") {
-            match long.split_once('=') {
-                Some((name, v)) => (name, Some(part_of(a, v))),
-                None if LONG.contains(&long) => {
-                    k += 1;
-                    (long, args.get(k - 1).cloned())
-                }
-                None => (long, None),
-            }
-        } else {
-            // A bundle of short flags: the first that takes a value ends it.
-            let Some((j, c)) = text
-                .char_indices()
-                .skip(1)
-                .find(|(_, c)| SHORT.contains(*c))
-            else {
-                dry_run |= text.contains('C');
-                continue;
-            };
-            dry_run |= text[..j].contains('C');
-            let glued = &text[j + c.len_utf8()..];
-            let value = if glued.is_empty() {
-                k += 1;
-                args.get(k - 1).cloned()
-            } else {
-                Some(part_of(a, glued))
-            };
-            let name = match c {
-                'i' => "input",
-                'o' => "output",
-                'd' => "directory",
-                _ => "",
-            };
-            (name, value)
+    for o in opts {
+        let (name, value) = match o {
+            Opt::Short('i', v) => ("input".to_owned(), v),
+            Opt::Short('o', v) => ("output".to_owned(), v),
+            Opt::Short('d', v) => ("directory".to_owned(), v),
+            // BSD patch's `-C`/`--check` is a dry run; GNU patch refuses both and patches
+            // nothing.
+            Opt::Short('C', v) => ("check".to_owned(), v),
+            Opt::Short(_, v) => (String::new(), v),
+            Opt::Long(name, v) => (name, v),
         };
-        match name {
+        match name.as_str() {
             "input" => input = value,
             "output" => output = value,
             "directory" => directory = value,
@@ -94,42 +86,66 @@ pub(super) fn patch(r: &mut Reader, args: &[Field], stdin: &Data) -> Data {
             _ => {}
         }
     }
-    for f in [&input, &output, &directory].into_iter().flatten() {
-        if f.unknown {
-            r.opaque("a file patch reads or writes is not known before it runs");
-        }
+    if [&input, &output, &directory]
+        .into_iter()
+        .flatten()
+        .any(|v| v.contains(SUBSTITUTION))
+    {
+        r.opaque("a file patch reads or writes is not known before it runs");
     }
-    let mut operands = operands.into_iter();
+    let mut operands = operands.into_iter().filter_map(|k| args.get(k));
     let (original, patch_file) = (operands.next(), operands.next());
-    let text = match input.or(patch_file) {
-        Some(file) if file.text != "-" => file_text(r, &file.text, file.unknown, stdin),
+    let from = input.or_else(|| patch_file.map(|f| f.text.clone()));
+    let text = match from.as_deref() {
+        Some(file) if file != "-" => file_text(r, file, file.contains(SUBSTITUTION), stdin),
         _ => Some(stdin.clone()),
     };
-    let dir = directory.as_ref().map(|d| d.text.as_str());
     if dry_run {
         return Data::Unknown;
     }
+    let dir = directory.as_deref();
     // `-o FILE` writes the result there instead; `ORIGINAL` names the one file patched.
-    match output.or(original).filter(|f| f.text != "-") {
+    match output
+        .or_else(|| original.map(|f| f.text.clone()))
+        .filter(|f| f != "-")
+    {
         Some(fixed) => {
-            record(
-                r,
-                "patch",
-                &joined(dir, &[fixed.text]),
-                "the file patch writes",
-            );
+            record(r, "patch", &joined(dir, &[fixed]), "the file patch writes");
             Data::Unknown
         }
         None => apply(r, "patch", text, dir, &[]),
     }
 }
 
-/// `value`, part of the word `whole` (`--input=FILE`, `-iFILE`), as a field of its own.
-fn part_of(whole: &Field, value: &str) -> Field {
-    let mut field = Field::literal(value);
-    field.unknown = whole.unknown;
-    field
-}
+/// git's options for `apply` and `am` that take a value or stop the files being written
+/// (git's parse-options permutes options and operands and takes abbreviations).
+const GIT_APPLY: Options = Options {
+    short_with_value: "pC",
+    long: &[
+        "exclude=",
+        "include=",
+        "directory=",
+        "whitespace=",
+        "build-fake-ancestor=",
+        "patch-format=",
+        "resolvemsg=",
+        "quoted-cr=",
+        "empty=",
+        "apply",
+        "check",
+        "stat",
+        "numstat",
+        "summary",
+        "cached",
+        "index",
+        "reverse",
+        "reject",
+        "verbose",
+        "quiet",
+        "3way",
+    ],
+    abbreviations: true,
+};
 
 /// `git apply ARGS` and `git am ARGS` (the arguments after the subcommand). `here`: git
 /// runs in the line's directory (no `-C`, `--git-dir`, `--work-tree`); elsewhere the patch
@@ -141,57 +157,39 @@ pub(super) fn git_apply(
     stdin: &Data,
     here: bool,
 ) -> Data {
-    let t: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let (opts, operands) = options::permuted(&texts(args), &GIT_APPLY);
+    let has = |name: &str| {
+        opts.iter()
+            .any(|o| matches!(o, Opt::Long(n, _) if n == name))
+    };
     let reports_only = sub == "apply"
-        && !t.contains(&"--apply")
-        && t.iter()
-            .any(|a| matches!(*a, "--check" | "--stat" | "--numstat" | "--summary"));
+        && !has("apply")
+        && ["check", "stat", "numstat", "summary"]
+            .iter()
+            .any(|n| has(n));
     // `--cached` applies to the index alone: the files stay as they are.
-    if reports_only || (sub == "apply" && t.contains(&"--cached")) {
+    if reports_only || (sub == "apply" && has("cached")) {
         return Data::Unknown;
     }
-    // Options that take their value in the next word.
-    const WITH_VALUE: &[&str] = &[
-        "-p",
-        "-C",
-        "--exclude",
-        "--include",
-        "--directory",
-        "--whitespace",
-    ];
-    let mut directory = None;
-    let mut files: Vec<&Field> = Vec::new();
-    let mut k = 0;
-    let mut options_end = false;
-    while let Some(a) = args.get(k) {
-        k += 1;
-        let text = a.text.as_str();
-        if options_end || !text.starts_with('-') || text == "-" {
-            files.push(a);
-        } else if text == "--" {
-            options_end = true;
-        } else if WITH_VALUE.contains(&text) {
-            if text == "--directory" {
-                directory = args.get(k).map(|d| d.text.clone());
-            }
-            k += 1;
-        } else if let Some(d) = text.strip_prefix("--directory=") {
-            directory = Some(d.to_owned());
-        }
-    }
+    let roots: Vec<String> = opts
+        .into_iter()
+        .filter_map(|o| match o {
+            Opt::Long(n, v) if n == "directory" => v,
+            _ => None,
+        })
+        .collect();
     let program = format!("git {sub}");
-    let extra: Vec<String> = directory.into_iter().collect();
-    if files.is_empty() {
+    if operands.is_empty() {
         let text = if here { stdin.clone() } else { Data::Unknown };
-        return apply(r, &program, Some(text), None, &extra);
+        return apply(r, &program, Some(text), None, &roots);
     }
-    for file in files {
+    for file in operands.into_iter().filter_map(|k| args.get(k)) {
         let text = match file.text.as_str() {
             "-" => Some(stdin.clone()),
             _ if !here => Some(Data::Unknown),
             _ => file_text(r, &file.text, file.unknown, stdin),
         };
-        apply(r, &program, text, None, &extra);
+        apply(r, &program, text, None, &roots);
     }
     Data::Unknown
 }
