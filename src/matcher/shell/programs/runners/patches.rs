@@ -261,14 +261,16 @@ fn record(r: &mut Reader, program: &str, paths: &[String], what: &str) {
 /// as `-pN` would.
 fn named(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // A set, and a stop past the cap: a 64 KiB patch of deep paths stays linear.
+    let mut seen = std::collections::HashSet::new();
     let mut add = |path: &str| {
         let path = path.split('\t').next().unwrap_or_default().trim();
-        if path.is_empty() || path == "/dev/null" {
+        if path.is_empty() || path == "/dev/null" || out.len() > MOST_PATHS {
             return;
         }
         let mut rest = path;
         loop {
-            if !out.iter().any(|p| p == rest) {
+            if seen.insert(rest.to_owned()) {
                 out.push(rest.to_owned());
             }
             match rest.split_once('/') {
@@ -305,7 +307,7 @@ fn named(text: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::named;
+    use super::{MOST_PATHS, named};
 
     #[test]
     fn a_patch_names_its_files_with_every_strip() {
@@ -322,5 +324,15 @@ mod tests {
         assert!(named(renamed).contains(&"policies/p.yaml".to_owned()));
         assert!(named("--- /dev/null\n+++ b/new.txt\n").contains(&"new.txt".to_owned()));
         assert!(!named("--- /dev/null\n").iter().any(|p| p.contains("null")));
+        // Past the cap, no more paths are gathered (the caller then writes unknown files).
+        let many: String = (0..5_000)
+            .map(|k| format!("+++ b/{}/f{k}\n", "d/".repeat(20)))
+            .collect();
+        let paths = named(&many);
+        assert!(
+            paths.len() > MOST_PATHS && paths.len() < MOST_PATHS + 64,
+            "{}",
+            paths.len()
+        );
     }
 }
