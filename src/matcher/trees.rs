@@ -8,7 +8,7 @@
 //!   package-lock.json` deletes one file. Only when no other command of the line names the
 //!   path, since the line could make a directory there first (`mkdir x; mv src x; rm -rf x`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::places::Where;
 use super::shell::effects::{PathTouch, Touch};
@@ -34,6 +34,9 @@ pub(super) fn refine(
         return;
     }
     let named = named_paths(places, line);
+    // Each host lookup is a system call: past this many, a delete keeps its tree (the
+    // stricter reading), so a line of thousands of `rm -r` operands stays cheap.
+    let mut lookups = MAX_LOOKUPS;
     for (k, (command, touches)) in line.commands.iter().zip(touched.iter_mut()).enumerate() {
         let dir = command.dir.as_deref();
         for t in touches
@@ -49,9 +52,15 @@ pub(super) fn refine(
             let Some(path) = places.absolute(dir, t.path) else {
                 continue;
             };
-            let elsewhere = named.iter().any(|(other, p)| *other != k && *p == path);
+            let elsewhere = named
+                .get(&path)
+                .is_some_and(|&(first, several)| several || first != k);
+            if elsewhere || lookups == 0 {
+                continue;
+            }
+            lookups -= 1;
             let plain_file = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
-            if plain_file && !elsewhere {
+            if plain_file {
                 t.recursive = false;
             }
         }
@@ -70,10 +79,14 @@ fn moves_out(places: &Where, dir: Option<&str>, touches: &[PathTouch<'_>]) -> bo
         .all(|p| matches!(p.place, Place::Workspace | Place::WorkspaceRoot))
 }
 
-/// Every word of every command of `line` made absolute, with the index of its command: what
-/// the line may name. A `--opt=value` names its value too.
-fn named_paths(places: &Where, line: &CommandLine) -> HashSet<(usize, String)> {
-    let mut out = HashSet::new();
+/// How many paths one line looks up on the host.
+const MAX_LOOKUPS: usize = 64;
+
+/// Every word of every command of `line` made absolute: what the line may name, with the
+/// first command that names it and whether another one does too. A `--opt=value` names its
+/// value too.
+fn named_paths(places: &Where, line: &CommandLine) -> HashMap<String, (usize, bool)> {
+    let mut out: HashMap<String, (usize, bool)> = HashMap::new();
     for (k, command) in line.commands.iter().enumerate() {
         let dir = command.dir.as_deref();
         let words = command
@@ -85,7 +98,8 @@ fn named_paths(places: &Where, line: &CommandLine) -> HashSet<(usize, String)> {
             let value = word.split_once('=').map(|(_, v)| v);
             for w in std::iter::once(word).chain(value) {
                 if let Some(path) = places.absolute(dir, w.trim_end_matches('/')) {
-                    out.insert((k, path));
+                    let (first, several) = out.entry(path).or_insert((k, false));
+                    *several |= *first != k;
                 }
             }
         }
@@ -169,6 +183,14 @@ mod tests {
             deletes(root, "rm -rf package-lock.json", false),
             [("package-lock.json".to_owned(), true)]
         );
+        // Past the lookups a line may make, a delete keeps its tree.
+        let names: Vec<String> = (0..MAX_LOOKUPS + 6).map(|k| format!("f{k}")).collect();
+        for n in &names {
+            std::fs::write(dir.path().join(n), "x").expect("write");
+        }
+        let line = format!("rm -rf {}", names.join(" "));
+        let many = tree(&line);
+        assert_eq!(many.iter().filter(|(_, r)| !r).count(), MAX_LOOKUPS);
         // A file moved out of the workspace is one file.
         assert_eq!(
             tree("mv notes.txt /tmp/n"),
