@@ -71,6 +71,9 @@ impl<'t> Py<'_, '_, 't> {
     /// list, tuple or set of a few items, and the items.
     fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
         const MOST_ITEMS: usize = 16;
+        if !self.over_literals {
+            return None;
+        }
         let arguments = by_field(call, "arguments")?;
         let mut found = None;
         visit(arguments, |node, _, at| {
@@ -98,22 +101,25 @@ impl<'t> Py<'_, '_, 't> {
             return;
         };
         let callee = self.eval(function, 0);
-        let args = Args::of(self, node);
+        // Most calls (`print`, `json.load`) are not sinks: their arguments are not gathered.
         let name = match &callee {
             Obj::Ref(q) => canonical(q),
             Obj::PathMethod(path, method) => {
+                let args = Args::of(self, node);
                 self.path_method(path.clone(), method, &args, line);
                 return;
             }
             // Only the name is known (`ctypes.CDLL(None).system`): the calls that run
             // commands are recognised by name alone.
             Obj::Attr(attr) if BY_NAME.contains(&attr.as_str()) => format!("?.{attr}"),
-            Obj::Attr(attr) if attr == "connect" && matches!(args.pos(self, 0), Obj::List(_)) => {
-                "?.connect".to_owned()
-            }
+            Obj::Attr(attr) if attr == "connect" => "?.connect".to_owned(),
             _ => return,
         };
         let Some(sink) = sink(&name) else { return };
+        let args = Args::of(self, node);
+        if name == "?.connect" && !matches!(args.pos(self, 0), Obj::List(_)) {
+            return;
+        }
         let k = |py: &mut Self, n: usize| args.pos(py, n).val();
         match sink {
             Sink::Shell => {

@@ -61,6 +61,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         loops: 0,
         narrowed: Vec::new(),
+        over_literals: false,
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -123,6 +124,9 @@ pub(super) struct Py<'a, 'c, 't> {
     /// What comprehensions' `if` clauses say of their variables (see [`narrow`]); read only
     /// while a name is bound once, as the variable of a `for`.
     narrowed: Vec<(&'a str, narrow::Narrow)>,
+    /// Whether a loop variable is bound to the items of a literal list: until one is,
+    /// no call needs its arguments searched for one (that search visits every argument).
+    over_literals: bool,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
@@ -188,6 +192,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
                         self.names.bind(self.text(left), Slot::Each(right));
+                        self.over_literals |= matches!(kind(right), "list" | "tuple" | "set");
                         if kind(node) == "for_in_clause"
                             && let Some(narrow) = self.narrow(node, self.text(left))
                         {
