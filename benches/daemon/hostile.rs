@@ -2,8 +2,10 @@
 //! 6,000-hook policy (the realistic mix), while clients send pathological 64 KiB commands
 //! back to back and slowloris connections trickle headers, 200 ordinary clients each send
 //! a call every 100 ms (about 2,000 calls/s) and a prober asks `/healthz` every 20 ms.
-//! Prints the ordinary calls' latency percentiles, the longest `/healthz` answer, what the
-//! hostile calls got, and the daemon's CPU time. Not a criterion measurement: one run of `HOSTILE_SECONDS`.
+//! Half the ordinary calls have shell syntax (read on the evaluation pool), half are plain
+//! (checked on the request thread). Prints the ordinary calls' latency percentiles, all and
+//! by kind, the longest `/healthz` answer, what the hostile calls got, and the daemon's CPU
+//! time. Not a criterion measurement: one run of `HOSTILE_SECONDS`.
 
 use std::io::Write;
 use std::net::TcpStream;
@@ -23,6 +25,12 @@ const THINK: Duration = Duration::from_millis(100);
 const HOSTILE_CLIENTS: usize = 4;
 const SLOWLORIS: usize = 16;
 const HOSTILE_SECONDS: u64 = 15;
+/// [`CALLS`]' commands with shell syntax, deciding alike.
+const SHELL_COMMANDS: [&str; CALLS.len()] = [
+    "cd /tmp && ls -la | head -n 20",
+    "git status --short && git push origin main",
+    "cd /srv/app && shred -u secrets.txt",
+];
 /// Just under the shell reader's 64 KiB.
 const SIZE: usize = 64 * 1024 - 64;
 
@@ -130,24 +138,34 @@ pub(crate) fn hostile(_: &mut Criterion) {
         .build()
         .expect("runtime");
     let cpu_before = daemon.cpu_time();
-    let latencies = runtime.block_on(ordinary(&daemon.base, clients));
+    let [plain, syntax] = runtime.block_on(ordinary(&daemon.base, clients));
     let cpu = daemon.cpu_time().saturating_sub(cpu_before);
     stop.store(true, Ordering::Relaxed);
     for thread in threads {
         let _ = thread.join();
     }
+    let mut all = plain.clone();
+    let _ = all.add(&syntax);
+    let figures = |h: &Histogram<u64>| {
+        format!(
+            "{} calls, p50 {} µs, p99 {} µs, p99.9 {} µs, max {} µs",
+            h.len(),
+            h.value_at_quantile(0.50),
+            h.value_at_quantile(0.99),
+            h.value_at_quantile(0.999),
+            h.max()
+        )
+    };
     println!(
         "daemon/hostile ({hooks} hooks, {clients} ordinary clients every {} ms, \
          {hostile_clients} hostile 64 KiB clients, {SLOWLORIS} slowloris, {HOSTILE_SECONDS} s): \
-         ordinary {} calls, p50 {} µs, p99 {} µs, p99.9 {} µs, max {} µs; /healthz max {} µs; \
+         ordinary {}; of which plain {}; with shell syntax {}; /healthz max {} µs; \
          hostile calls answered {}, of which blocked at the time limit {}; \
          daemon CPU {:.1} s ({:.0}% of one core)",
         THINK.as_millis(),
-        latencies.len(),
-        latencies.value_at_quantile(0.50),
-        latencies.value_at_quantile(0.99),
-        latencies.value_at_quantile(0.999),
-        latencies.max(),
+        figures(&all),
+        figures(&plain),
+        figures(&syntax),
         healthz_max.load(Ordering::Relaxed),
         hostile_answers.load(Ordering::Relaxed),
         hostile_limited.load(Ordering::Relaxed),
@@ -163,9 +181,9 @@ fn count_from_env(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// The ordinary clients, for [`HOSTILE_SECONDS`]: their latencies, in µs. Every answer is
-/// checked against what the policy decides.
-async fn ordinary(base: &str, clients: usize) -> Histogram<u64> {
+/// The ordinary clients, for [`HOSTILE_SECONDS`]: their latencies in µs, of the plain calls
+/// and of those with shell syntax. Every answer is checked against what the policy decides.
+async fn ordinary(base: &str, clients: usize) -> [Histogram<u64>; 2] {
     let url = format!("{base}/v1/evaluate");
     let until = Instant::now() + Duration::from_secs(HOSTILE_SECONDS);
     let mut tasks = Vec::new();
@@ -177,12 +195,22 @@ async fn ordinary(base: &str, clients: usize) -> Histogram<u64> {
                 .tcp_nodelay(true)
                 .build()
                 .expect("client");
-            let mut local = Histogram::<u64>::new(3).expect("histogram");
+            let mut local = [
+                Histogram::<u64>::new(3).expect("histogram"),
+                Histogram::<u64>::new(3).expect("histogram"),
+            ];
             // Spread the clients over the think time.
             tokio::time::sleep(THINK.mul_f64(c as f64 / clients as f64)).await;
             let mut i = c;
             while Instant::now() < until {
-                let call = &CALLS[i % CALLS.len()];
+                let mut call = CALLS[i % CALLS.len()].clone();
+                // Every other call has shell syntax, as agents' commands often do: such a
+                // call is read by the shell reader on the evaluation pool, where the hostile
+                // calls are, rather than checked on the request thread.
+                let syntax = (i / CALLS.len()) % 2;
+                if syntax == 1 {
+                    call.command = SHELL_COMMANDS[i % CALLS.len()];
+                }
                 i += 1;
                 let body = format!(
                     r#"{{"point":"{}","context":{}}}"#,
@@ -198,7 +226,7 @@ async fn ordinary(base: &str, clients: usize) -> Histogram<u64> {
                     .await
                     .expect("request");
                 let text = response.text().await.expect("body");
-                let _ = local.record(sent.elapsed().as_micros() as u64);
+                let _ = local[syntax].record(sent.elapsed().as_micros() as u64);
                 let blocked = text.contains(r#""decision":"block""#);
                 assert_eq!(blocked, call.blocks, "{}: {text}", call.name);
                 tokio::time::sleep(THINK).await;
@@ -206,9 +234,14 @@ async fn ordinary(base: &str, clients: usize) -> Histogram<u64> {
             local
         }));
     }
-    let mut all = Histogram::<u64>::new(3).expect("histogram");
+    let mut all = [
+        Histogram::<u64>::new(3).expect("histogram"),
+        Histogram::<u64>::new(3).expect("histogram"),
+    ];
     for task in tasks {
-        let _ = all.add(task.await.expect("client"));
+        for (all, one) in all.iter_mut().zip(task.await.expect("client")) {
+            let _ = all.add(one);
+        }
     }
     all
 }

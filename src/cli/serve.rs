@@ -91,7 +91,7 @@ pub(crate) struct Args {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     workers: Option<u16>,
     /// Threads that check filters (read commands, run regexes), off the threads answering
-    /// requests (default: the CPUs).
+    /// requests (default: the CPUs); one more is kept for calls with little text.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     eval_threads: Option<u16>,
     /// Evaluations that may wait for a filter-checking thread; past it a call is blocked at

@@ -16,10 +16,16 @@
 //! queue is full the call fails closed at once. A job that waited past its deadline is
 //! dropped unread, so a backlog drains at the speed of the clock, not of the work.
 //! Approval waits and the actions' I/O stay on the async side.
+//!
+//! The queue has two lanes. A call with little text (`cd app && npm test`: shell syntax,
+//! so not light, but short) waits in the short lane, which every thread serves first; a
+//! long call waits in the long lane. One more thread, at the daemon's own priority, is kept
+//! for the short lane. So an agent's ordinary command never waits for a hostile 64 KiB one
+//! to be read: at worst for the short calls before it.
 
+use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use super::checks::{Checked, Overrun, check_all};
@@ -37,7 +43,8 @@ pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 /// The default length of the queue: the daemon's default connection limit, so that with
 /// default settings a call waits for a thread rather than being turned away.
 pub const DEFAULT_QUEUE: usize = 1024;
-/// The most text (command, session key, tool arguments) a call may hold to be light.
+/// The most text (command, session key, tool arguments) a call may hold to be light, or
+/// to wait in the short lane.
 const LIGHT_BYTES: usize = 4 * 1024;
 /// The steps (candidates visited, patterns run) a light call's checks may take where it is
 /// before they move to the pool. Each is at most a regex run over a few KiB, typically
@@ -47,7 +54,7 @@ const INLINE_STEPS: usize = 2_048;
 /// How the pool is sized.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PoolConfig {
-    /// Threads checking filters; at least one.
+    /// Threads checking filters of both lanes; at least one. One more is kept for short calls.
     pub threads: usize,
     /// Calls that may wait for a thread; past it they fail closed at once. Zero: none wait.
     pub queue: usize,
@@ -97,12 +104,12 @@ impl Cause {
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// A fixed set of threads that check filters, and a queue of fixed length before them.
-/// Cheap to clone; the threads end when the last clone is dropped. On Linux the threads run
-/// 10 `nice` steps below the thread that made the pool.
+/// A fixed set of threads that check filters, and a queue of fixed length before them, in
+/// two lanes. Cheap to clone; the threads end when the last clone is dropped. On Linux the
+/// threads that take long jobs run 10 `nice` steps below the thread that made the pool.
 #[derive(Clone)]
 pub struct EvalPool {
-    queue: SyncSender<Job>,
+    owner: Arc<Owner>,
     config: PoolConfig,
 }
 
@@ -114,18 +121,95 @@ impl std::fmt::Debug for EvalPool {
     }
 }
 
+/// What the pool's handles share with its threads.
+struct Shared {
+    lanes: Mutex<Lanes>,
+    /// Wakes the thread kept for short jobs.
+    for_kept: Condvar,
+    /// Wakes one of the threads that take jobs of both lanes.
+    for_shared: Condvar,
+    /// Jobs that may wait.
+    queue: usize,
+}
+
+/// The queue, in its two lanes, and which threads wait for a job.
+#[derive(Default)]
+struct Lanes {
+    short: VecDeque<Job>,
+    long: VecDeque<Job>,
+    idle_kept: usize,
+    idle_shared: usize,
+    /// The last handle is gone: threads end once the queue is empty.
+    closed: bool,
+}
+
+/// The lane a job waits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Short,
+    Long,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Lanes> {
+        self.lanes.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `job`; past the queue's length, only if a thread takes it at once.
+    fn submit(&self, lane: Lane, job: Job) -> Result<(), Cause> {
+        let mut lanes = self.lock();
+        let waiting = lanes.short.len() + lanes.long.len();
+        let idle = match lane {
+            Lane::Short => lanes.idle_kept + lanes.idle_shared,
+            Lane::Long => lanes.idle_shared,
+        };
+        if waiting >= self.queue && idle <= waiting {
+            return Err(Cause::Overloaded);
+        }
+        let wake = match lane {
+            Lane::Short if lanes.idle_kept > 0 => &self.for_kept,
+            _ => &self.for_shared,
+        };
+        match lane {
+            Lane::Short => lanes.short.push_back(job),
+            Lane::Long => lanes.long.push_back(job),
+        }
+        drop(lanes);
+        wake.notify_one();
+        Ok(())
+    }
+}
+
+/// The handles' share: when the last is dropped, the threads are told to end.
+struct Owner(Arc<Shared>);
+
+impl Drop for Owner {
+    fn drop(&mut self) {
+        self.0.lock().closed = true;
+        self.0.for_kept.notify_all();
+        self.0.for_shared.notify_all();
+    }
+}
+
 impl EvalPool {
-    /// Starts `config.threads` threads (at least one).
+    /// Starts `config.threads` threads (at least one), and the one kept for short jobs.
     pub fn new(config: PoolConfig) -> std::io::Result<EvalPool> {
-        let (queue, jobs) = std::sync::mpsc::sync_channel::<Job>(config.queue);
-        let jobs = Arc::new(Mutex::new(jobs));
-        for i in 0..config.threads.max(1) {
-            let jobs = Arc::clone(&jobs);
+        let shared = Arc::new(Shared {
+            lanes: Mutex::new(Lanes::default()),
+            for_kept: Condvar::new(),
+            for_shared: Condvar::new(),
+            queue: config.queue,
+        });
+        let owner = Arc::new(Owner(Arc::clone(&shared)));
+        // The threads of both lanes, then the one kept for short jobs.
+        let threads = config.threads.max(1);
+        for i in 0..=threads {
+            let (shared, kept) = (Arc::clone(&shared), i == threads);
             std::thread::Builder::new()
                 .name(format!("hookgate-eval-{i}"))
-                .spawn(move || work(&jobs))?;
+                .spawn(move || work(&shared, kept))?;
         }
-        Ok(EvalPool { queue, config })
+        Ok(EvalPool { owner, config })
     }
 
     /// How the pool was sized.
@@ -160,11 +244,12 @@ impl EvalPool {
                 let _ = answer.send(check_all(&graph, point, &ctx, Deadline::at(deadline)));
             })
         };
-        match self.queue.try_send(job) {
-            Ok(()) => {}
-            Err(TrySendError::Full(_)) => return Err(Cause::Overloaded),
-            Err(TrySendError::Disconnected(_)) => return Err(Cause::Failed),
-        }
+        let lane = if is_short(ctx) {
+            Lane::Short
+        } else {
+            Lane::Long
+        };
+        self.owner.0.submit(lane, job)?;
         match tokio::time::timeout_at(deadline.into(), answered).await {
             Ok(Ok(Ok(passed))) => Ok(passed),
             Ok(Ok(Err(Overrun))) | Err(_) => Err(Cause::TimeLimit(limit)),
@@ -180,21 +265,44 @@ impl EvalPool {
 /// time left (docs/daemon.md, "Bounded work").
 const POOL_NICE: i32 = 10;
 
-/// One thread of the pool: runs jobs until the pool is dropped.
-fn work(jobs: &Mutex<Receiver<Job>>) {
-    lower_priority();
+/// One thread of the pool: runs jobs, short ones first, until the pool is dropped and its
+/// queue is empty. The thread `kept` for short jobs takes no long one, and runs at the
+/// daemon's own priority: its jobs are bounded by their size to a few milliseconds.
+fn work(shared: &Shared, kept: bool) {
+    if !kept {
+        lower_priority();
+    }
+    let mut lanes = shared.lock();
     loop {
-        let job = {
-            let jobs = jobs.lock().unwrap_or_else(PoisonError::into_inner);
-            match jobs.recv() {
-                Ok(job) => job,
-                Err(_) => return,
-            }
+        let next = match lanes.short.pop_front() {
+            Some(job) => Some(job),
+            None if kept => None,
+            None => lanes.long.pop_front(),
         };
+        let Some(job) = next else {
+            if lanes.closed {
+                return;
+            }
+            let (idle, ready) = if kept {
+                (&mut lanes.idle_kept, &shared.for_kept)
+            } else {
+                (&mut lanes.idle_shared, &shared.for_shared)
+            };
+            *idle += 1;
+            lanes = ready.wait(lanes).unwrap_or_else(PoisonError::into_inner);
+            if kept {
+                lanes.idle_kept -= 1;
+            } else {
+                lanes.idle_shared -= 1;
+            }
+            continue;
+        };
+        drop(lanes);
         // A job that panics loses its answer (its caller fails closed), not the thread.
         if std::panic::catch_unwind(AssertUnwindSafe(job)).is_err() {
             tracing::error!("an evaluation's checks panicked; the call was blocked");
         }
+        lanes = shared.lock();
     }
 }
 
@@ -221,9 +329,12 @@ fn is_light(ctx: &HookContext) -> bool {
         Some(serde_json::Value::String(command)) => shell::is_plain(command),
         _ => true,
     };
-    if !plain {
-        return false;
-    }
+    plain && is_short(ctx)
+}
+
+/// Whether `ctx` holds at most [`LIGHT_BYTES`] of text: its command, if it has shell syntax
+/// or code, is read within a millisecond or two.
+fn is_short(ctx: &HookContext) -> bool {
     let mut budget = LIGHT_BYTES;
     let mut spend = |n: usize| match budget.checked_sub(n) {
         Some(left) => {
@@ -299,15 +410,166 @@ mod tests {
         })
         .expect("pool");
         let (tx, rx) = std::sync::mpsc::channel();
-        pool.queue
-            .send(Box::new(move || {
-                let _ = tx.send(getpriority_process(Some(rustix::thread::gettid())));
-            }))
-            .expect("queued");
+        run_in(&pool, Lane::Long, move || {
+            let _ = tx.send(getpriority_process(Some(rustix::thread::gettid())));
+        })
+        .expect("queued");
         let there = rx
             .recv_timeout(Duration::from_secs(5))
             .expect("the job ran")
             .expect("priority");
         assert_eq!(there, (here + POOL_NICE).min(19));
+    }
+
+    fn run_in(
+        pool: &EvalPool,
+        lane: Lane,
+        job: impl FnOnce() + Send + 'static,
+    ) -> Result<(), Cause> {
+        pool.owner.0.submit(lane, Box::new(job))
+    }
+
+    /// A job that runs until `gate` lets it go, then says `name` on `done`.
+    fn held(
+        gate: &Arc<Mutex<std::sync::mpsc::Receiver<()>>>,
+        done: &std::sync::mpsc::Sender<&'static str>,
+        name: &'static str,
+    ) -> impl FnOnce() + Send + 'static {
+        let (gate, done) = (Arc::clone(gate), done.clone());
+        move || {
+            let _ = gate
+                .lock()
+                .expect("gate")
+                .recv_timeout(Duration::from_secs(10));
+            let _ = done.send(name);
+        }
+    }
+
+    fn config(threads: usize, queue: usize) -> PoolConfig {
+        PoolConfig {
+            threads,
+            queue,
+            time_limit: Duration::from_secs(5),
+        }
+    }
+
+    #[test]
+    fn short_jobs_do_not_wait_for_long_ones() {
+        let pool = EvalPool::new(config(2, 8)).expect("pool");
+        let (open, gate) = std::sync::mpsc::channel();
+        let gate = Arc::new(Mutex::new(gate));
+        let (done, said) = std::sync::mpsc::channel();
+        for _ in 0..3 {
+            run_in(&pool, Lane::Long, held(&gate, &done, "long")).expect("queued");
+        }
+        // One long job runs and two wait; the other thread is kept for short jobs.
+        let short = done.clone();
+        run_in(&pool, Lane::Short, move || {
+            let _ = short.send("short");
+        })
+        .expect("queued");
+        let wait = Duration::from_secs(5);
+        assert_eq!(said.recv_timeout(wait), Ok("short"));
+        for _ in 0..3 {
+            open.send(()).expect("open");
+            assert_eq!(said.recv_timeout(wait), Ok("long"));
+        }
+    }
+
+    /// Queues a job that runs until `gate` lets it go, once it has started.
+    fn started(
+        pool: &EvalPool,
+        lane: Lane,
+        gate: &Arc<Mutex<std::sync::mpsc::Receiver<()>>>,
+        done: &std::sync::mpsc::Sender<&'static str>,
+        name: &'static str,
+    ) {
+        let (tell, told) = std::sync::mpsc::channel();
+        let job = held(gate, done, name);
+        run_in(pool, lane, move || {
+            let _ = tell.send(());
+            job();
+        })
+        .expect("queued");
+        told.recv_timeout(Duration::from_secs(5))
+            .expect("a thread took the job");
+    }
+
+    #[test]
+    fn the_thread_kept_for_short_jobs_takes_no_long_one() {
+        let pool = EvalPool::new(config(1, 8)).expect("pool");
+        let (open, gate) = std::sync::mpsc::channel();
+        let gate = Arc::new(Mutex::new(gate));
+        let (done, said) = std::sync::mpsc::channel();
+        started(&pool, Lane::Long, &gate, &done, "first long");
+        let thread = || std::thread::current().name().unwrap_or_default().to_owned();
+        let (ran, on) = std::sync::mpsc::channel();
+        let second = ran.clone();
+        run_in(&pool, Lane::Long, move || {
+            let _ = second.send(("long", thread()));
+        })
+        .expect("queued");
+        run_in(&pool, Lane::Short, move || {
+            let _ = ran.send(("short", thread()));
+        })
+        .expect("queued");
+        let wait = Duration::from_secs(5);
+        // The short job runs while the only thread of both lanes is busy; the long one
+        // waits for that thread.
+        assert_eq!(
+            on.recv_timeout(wait),
+            Ok(("short", "hookgate-eval-1".to_owned()))
+        );
+        assert!(on.recv_timeout(Duration::from_millis(200)).is_err());
+        open.send(()).expect("open");
+        assert_eq!(said.recv_timeout(wait), Ok("first long"));
+        assert_eq!(
+            on.recv_timeout(wait),
+            Ok(("long", "hookgate-eval-0".to_owned()))
+        );
+    }
+
+    #[test]
+    fn past_the_queue_a_call_is_turned_away() {
+        let pool = EvalPool::new(config(1, 1)).expect("pool");
+        let (open, gate) = std::sync::mpsc::channel();
+        let gate = Arc::new(Mutex::new(gate));
+        let (done, said) = std::sync::mpsc::channel();
+        // Both threads busy, one job waiting: the queue is full.
+        started(&pool, Lane::Long, &gate, &done, "long");
+        let (open_short, short_gate) = std::sync::mpsc::channel();
+        let short_gate = Arc::new(Mutex::new(short_gate));
+        started(&pool, Lane::Short, &short_gate, &done, "short");
+        run_in(&pool, Lane::Long, held(&gate, &done, "waiting")).expect("queued");
+        for lane in [Lane::Long, Lane::Short] {
+            assert_eq!(run_in(&pool, lane, || {}).err(), Some(Cause::Overloaded));
+        }
+        let wait = Duration::from_secs(5);
+        open_short.send(()).expect("open");
+        assert_eq!(said.recv_timeout(wait), Ok("short"));
+        for name in ["long", "waiting"] {
+            open.send(()).expect("open");
+            assert_eq!(said.recv_timeout(wait), Ok(name));
+        }
+    }
+
+    #[test]
+    fn a_call_with_little_text_waits_in_the_short_lane() {
+        let lane = |v| {
+            if is_short(&ctx(v)) {
+                Lane::Short
+            } else {
+                Lane::Long
+            }
+        };
+        assert_eq!(
+            lane(json!({"sessionKey": "s", "toolArgs": {"command": "cd app && npm test | tail"}})),
+            Lane::Short
+        );
+        let long = "echo a; ".repeat(LIGHT_BYTES / 8 + 1);
+        assert_eq!(
+            lane(json!({"sessionKey": "s", "toolArgs": {"command": long}})),
+            Lane::Long
+        );
     }
 }
