@@ -331,41 +331,44 @@ impl Engine {
         let spec = inv.hook.spec();
         // An external action is named by its program, as the file wrote it.
         let action = spec.program.as_deref().unwrap_or(spec.action.as_str());
-        let mut outcome = match actions::run(inv).await {
-            Ok(outcome) => outcome,
-            Err(error) => self.on_error(inv, &error).await,
-        };
-        if !outcome.passed && outcome.approval.is_none() {
-            // A pending approval is not a failure. A returned failure follows the hook's own
-            // onFailure (default block); anything
-            // but block re-routes it through the error path with the message as the error.
+        let mut outcome = actions::run(inv).await;
+        if let Outcome::Fail(report) = &outcome {
+            // A failure follows the hook's own onFailure (default block); anything but block
+            // re-routes it through the error path with the message as the error. A held call
+            // is not a failure.
             let own = spec
                 .on_failure
                 .as_ref()
                 .map_or(FailureAction::Block, |f| f.action);
             if own != FailureAction::Block {
-                let error = outcome
+                let error = report
                     .message
                     .clone()
                     .unwrap_or_else(|| "Action returned passed=false".to_owned());
                 outcome = self.on_error(inv, &error).await;
             }
         }
-        let audit = !outcome.passed && spec.mode == Mode::Audit;
+        let audit = !outcome.is_pass() && spec.mode == Mode::Audit;
+        let passed = outcome.is_pass();
+        let (report, approval) = match outcome {
+            Outcome::Pass(report) | Outcome::Fail(report) => (report, None),
+            // An audited request asks nobody.
+            Outcome::Held(report, request) => (report, Some(*request).filter(|_| !audit)),
+        };
         let result = HookResult {
             hook: spec.id.clone(),
             action: action.to_owned(),
-            passed: outcome.passed || audit,
-            message: outcome.message,
+            passed: passed || audit,
+            message: report.message,
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
             audit,
         };
         Fired {
             result,
-            injected: outcome.injected,
-            notice: outcome.notice,
-            params: outcome.params,
-            approval: outcome.approval.filter(|_| !audit),
+            injected: report.injected,
+            notice: report.notice,
+            params: report.params,
+            approval,
         }
     }
 
@@ -412,15 +415,13 @@ async fn retry(inv: &Invocation<'_>, retries: u32, error: &str) -> Outcome {
     for attempt in 1..=retries {
         let wait = RETRY_BASE.saturating_mul(1u32.checked_shl(attempt - 1).unwrap_or(u32::MAX));
         tokio::time::sleep(wait).await;
-        if let Ok(mut outcome) = actions::run(inv).await
-            && outcome.passed
-        {
+        if let Outcome::Pass(mut report) = actions::run(inv).await {
             let message = format!(
                 "Succeeded on retry {attempt}: {}",
-                outcome.message.take().unwrap_or_default()
+                report.message.take().unwrap_or_default()
             );
-            outcome.message = Some(message.trim().to_owned());
-            return outcome;
+            report.message = Some(message.trim().to_owned());
+            return Outcome::Pass(report);
         }
     }
     Outcome::pass(format!("Action failed after {retries} retries: {error}"))

@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::{Invocation, Outcome};
+use super::{Invocation, Outcome, Report};
 use crate::process::{self, DEFAULT_TIMEOUT_MS, Ended, Program};
 
 /// What the program prints.
@@ -68,18 +68,20 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
             ));
         }
     };
-    let mut outcome = Outcome {
-        passed: reply.passed,
+    let report = Report {
         message: reply.message,
         injected: reply.injected_content.filter(|c| !c.is_empty()),
         notice: None,
         params: None,
-        approval: None,
     };
     if reply.passed {
-        outcome.params = reply.modified_params;
+        Outcome::Pass(Report {
+            params: reply.modified_params,
+            ..report
+        })
+    } else {
+        Outcome::Fail(report)
     }
-    outcome
 }
 
 /// The context as the program reads it: the HookContext JSON, with `point` set.

@@ -107,10 +107,22 @@ impl Default for Services {
     }
 }
 
-/// What an action returned (as opposed to an error it raised).
+/// What an action did. Whatever went wrong inside it (a script that could not start, a
+/// program's bad reply) is a [`Fail`](Outcome::Fail) with the reason, which the hook's
+/// `onFailure` then routes.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Outcome {
-    pub(crate) passed: bool,
+pub(crate) enum Outcome {
+    /// The call may go on.
+    Pass(Report),
+    /// The action stops the call: `block`, a script's non-zero exit, a denial.
+    Fail(Report),
+    /// A person must decide: the call is held (`decision: "ask"`), which is not a failure.
+    Held(Report, Box<crate::approvals::ApprovalRequest>),
+}
+
+/// What an action says and produces besides its verdict.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Report {
     pub(crate) message: Option<String>,
     /// Content for the gateway to prepend for the model (inject_context, exec_script).
     pub(crate) injected: Option<String>,
@@ -118,46 +130,52 @@ pub(crate) struct Outcome {
     pub(crate) notice: Option<String>,
     /// Replacement tool parameters (external actions' `modifiedParams`).
     pub(crate) params: Option<serde_json::Map<String, serde_json::Value>>,
-    /// A pending approval: the call waits for a human (`decision: "ask"`).
-    pub(crate) approval: Option<crate::approvals::ApprovalRequest>,
 }
 
 impl Outcome {
     pub(crate) fn pass(message: impl Into<String>) -> Outcome {
-        Outcome {
-            passed: true,
-            message: Some(message.into()),
-            injected: None,
-            notice: None,
-            params: None,
-            approval: None,
-        }
+        Outcome::Pass(Report::saying(message))
     }
 
     pub(crate) fn fail(message: impl Into<String>) -> Outcome {
-        Outcome {
-            passed: false,
-            message: Some(message.into()),
-            injected: None,
-            notice: None,
-            params: None,
-            approval: None,
-        }
+        Outcome::Fail(Report::saying(message))
+    }
+
+    /// A failure that waits for `request` to be decided.
+    pub(crate) fn held(
+        message: impl Into<String>,
+        request: crate::approvals::ApprovalRequest,
+    ) -> Outcome {
+        Outcome::Held(Report::saying(message), Box::new(request))
     }
 
     pub(crate) fn with_injected(mut self, content: Option<String>) -> Outcome {
-        self.injected = content;
-        self
-    }
-
-    pub(crate) fn with_approval(mut self, request: crate::approvals::ApprovalRequest) -> Outcome {
-        self.approval = Some(request);
+        self.report_mut().injected = content;
         self
     }
 
     pub(crate) fn with_notice(mut self, message: Option<String>) -> Outcome {
-        self.notice = message;
+        self.report_mut().notice = message;
         self
+    }
+
+    pub(crate) fn is_pass(&self) -> bool {
+        matches!(self, Outcome::Pass(_))
+    }
+
+    fn report_mut(&mut self) -> &mut Report {
+        match self {
+            Outcome::Pass(report) | Outcome::Fail(report) | Outcome::Held(report, _) => report,
+        }
+    }
+}
+
+impl Report {
+    fn saying(message: impl Into<String>) -> Report {
+        Report {
+            message: Some(message.into()),
+            ..Report::default()
+        }
     }
 }
 
@@ -212,17 +230,17 @@ impl Invocation<'_> {
     }
 }
 
-/// Runs the hook's action. `Err` is an action error, routed through `onFailure`.
-pub(crate) async fn run(inv: &Invocation<'_>) -> Result<Outcome, String> {
+/// Runs the hook's action.
+pub(crate) async fn run(inv: &Invocation<'_>) -> Outcome {
     match inv.hook.spec().action {
-        ActionName::Block => Ok(block::run(inv)),
-        ActionName::Log => Ok(log::run(inv).await),
-        ActionName::ExecScript => Ok(exec_script::run(inv).await),
-        ActionName::InjectContext => Ok(inject_context::run(inv).await),
-        ActionName::SummarizeAndLog => Ok(summarize::run(inv).await),
-        ActionName::NotifyUser => Ok(notify_user::run(inv).await),
-        ActionName::RequireApproval => Ok(require_approval::run(inv).await),
-        ActionName::External => Ok(external::run(inv).await),
+        ActionName::Block => block::run(inv),
+        ActionName::Log => log::run(inv).await,
+        ActionName::ExecScript => exec_script::run(inv).await,
+        ActionName::InjectContext => inject_context::run(inv).await,
+        ActionName::SummarizeAndLog => summarize::run(inv).await,
+        ActionName::NotifyUser => notify_user::run(inv).await,
+        ActionName::RequireApproval => require_approval::run(inv).await,
+        ActionName::External => external::run(inv).await,
     }
 }
 

@@ -24,8 +24,8 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     }
     let Some(approvals) = &inv.services.approvals else {
         // No store (e.g. a one-shot `hookgate check`): the request is returned, not kept.
-        return Outcome::fail(format!("Approval required: {reason}"))
-            .with_approval(request(inv, reason));
+        let message = format!("Approval required: {reason}");
+        return Outcome::held(message, request(inv, reason));
     };
     if let Some(why) = approvals.unavailable() {
         return Outcome::fail(format!("Denied: approvals are unavailable ({why})"));
@@ -68,9 +68,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         )
     });
     let Some(resolution) = resolution else {
-        return Outcome::fail(format!("Approval required: {reason}"))
-            .with_approval(request)
-            .with_notice(notice);
+        return Outcome::held(format!("Approval required: {reason}"), request).with_notice(notice);
     };
     let outcome = match resolution {
         Resolution::Approved { by, decision } => {
@@ -86,7 +84,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         Resolution::Released => {
             // The daemon is stopping (the request stays pending for the restart), or the
             // store failed and nothing can be decided: answer ask.
-            Outcome::fail(format!("Approval required: {reason}")).with_approval(request)
+            Outcome::held(format!("Approval required: {reason}"), request)
         }
     };
     outcome.with_notice(notice)
