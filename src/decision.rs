@@ -72,7 +72,7 @@ pub struct Decision {
     pub injected_context: Vec<String>,
     /// Messages for the session's user that hooks sent (already queued for delivery per
     /// `defaults.notify`; listed so a gateway can deliver them through its own channels).
-    /// Omitted from the JSON when empty, so the DESIGN.md shape is unchanged.
+    /// Omitted from the JSON when empty, so the shape docs/hooks-reference.md gives is unchanged.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notifications: Vec<crate::notify::Notice>,
     /// Replacement tool parameters, when a hook rewrote them.

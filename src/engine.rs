@@ -1,8 +1,8 @@
 //! The engine: evaluate a lifecycle point against the rule graph.
 //!
-//! Semantics follow the seed plugin exactly (DESIGN.md, "Decision semantics"): candidates in
-//! priority then file order, filters AND together, actions run in turn, the first result that
-//! does not pass ends the chain, and failures follow `onFailure`.
+//! Semantics follow the seed plugin exactly (docs/hooks-reference.md, "Decision semantics"):
+//! candidates in priority then file order, filters AND together, actions run in turn, the
+//! first result that does not pass ends the chain, and failures follow `onFailure`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

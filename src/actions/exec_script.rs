@@ -125,7 +125,7 @@ fn interpreter(script: &str) -> (String, Option<String>) {
     }
 }
 
-/// The DESIGN.md environment: the process's own, plus the context as `HOOK_*` variables.
+/// The environment of docs/hooks-reference.md, "exec_script": the process's own, plus the context as `HOOK_*` variables.
 fn environment(inv: &Invocation<'_>) -> Vec<(&'static str, String)> {
     let ctx = inv.ctx;
     let topic = ctx.topic_text().unwrap_or_default();

@@ -1,5 +1,5 @@
 //! Approvals: calls that wait for a human, the decisions humans take, and the grants those
-//! decisions leave behind (DESIGN.md, "Approvals").
+//! decisions leave behind (docs/approvals.md).
 //!
 //! [`Approvals`] keeps the state in memory. Every change is made under its lock and queued,
 //! in that order, to a writer thread that stores it ([`writer`]); the call that made the

@@ -2,11 +2,12 @@
 //! denied approval into a pass) and `approval-times-out-open` (a high-risk approval that
 //! allows the call when nobody answers).
 //!
-//! What passes is exactly what the engine does (`engine.rs`, DESIGN.md semantics 3-4): an
-//! action that *returns* a refusal is handled by the hook's own `onFailure.action` (default
-//! `block`; `defaults.onFailure` is not consulted on this path). `block` keeps the refusal;
-//! `continue` and `notify` pass at once; `retry` runs the action again, and a `block` action
-//! refuses every time, so the retries run out and the result passes too.
+//! What passes is exactly what the engine does (`engine.rs`; docs/hooks-reference.md,
+//! decision semantics 3-4): an action that *returns* a refusal is handled by the hook's own
+//! `onFailure.action` (default `block`; `defaults.onFailure` is not consulted on this path).
+//! `block` keeps the refusal; `continue` and `notify` pass at once; `retry` runs the action
+//! again, and a `block` action refuses every time, so the retries run out and the result
+//! passes too.
 
 use super::{Code, Finding, Lint};
 use crate::config::{ActionName, FailureAction, Risk, TimeoutAction};

@@ -277,7 +277,7 @@ fn all_programs_excluded(value: &Value) -> Option<String> {
 // ---------------------------------------------------------------------------------------
 // tool-subject
 
-/// What a known tool's command subject is (DESIGN.md, "Command subject").
+/// What a known tool's command subject is (docs/hooks-reference.md, "Command subject").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Subject {
     /// `toolArgs.command`: a shell command line.
