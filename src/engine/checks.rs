@@ -11,7 +11,7 @@
 use crate::config::Unparseable;
 use crate::context::HookContext;
 use crate::graph::{Candidates, CompiledHook, RuleGraph};
-use crate::matcher::{self, Deadline, Filter, Subject};
+use crate::matcher::{self, Deadline, Filter, Matched, Subject};
 use crate::point::Point;
 
 /// A candidate whose built-in filters passed, with the note its block message would carry.
@@ -35,6 +35,8 @@ pub(super) enum Checks<'a> {
     Lazy {
         subject: Subject<'a>,
         candidates: Candidates<'a>,
+        /// How the candidate last returned matched, if it did.
+        matched: Matched,
     },
     /// Checked beforehand: only the candidates that passed.
     Done {
@@ -62,6 +64,7 @@ impl<'a> Checks<'a> {
         Checks::Lazy {
             subject,
             candidates,
+            matched: Matched::Read,
         }
     }
 
@@ -81,12 +84,13 @@ impl<'a> Checks<'a> {
             Checks::Lazy {
                 subject,
                 candidates,
+                matched,
             } => {
                 let hook = candidates.next()?;
-                subject.reset_unread_match();
                 let accepted =
                     matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), subject);
-                Some((hook, accepted))
+                *matched = accepted.unwrap_or(Matched::Read);
+                Some((hook, accepted.map(|_| ())))
             }
             Checks::Done {
                 graph,
@@ -104,7 +108,9 @@ impl<'a> Checks<'a> {
     /// What a block by `hook`, the candidate last returned, adds to its message.
     pub(super) fn note(&mut self, hook: &CompiledHook) -> Option<String> {
         match self {
-            Checks::Lazy { subject, .. } => note(subject, hook),
+            Checks::Lazy {
+                subject, matched, ..
+            } => note(subject, hook, *matched),
             Checks::Done { note, .. } => note.take(),
         }
     }
@@ -125,11 +131,12 @@ pub fn check_all(
         if subject.overran() || !subject.deadline().step() {
             return Err(Overrun);
         }
-        subject.reset_unread_match();
-        if matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), &subject).is_ok() {
+        if let Ok(matched) =
+            matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), &subject)
+        {
             passed.push(Checked {
                 rank,
-                note: note(&subject, hook),
+                note: note(&subject, hook, matched),
             });
         }
     }
@@ -149,8 +156,10 @@ fn subject<'a>(graph: &'a RuleGraph, ctx: &'a HookContext, deadline: Deadline) -
 /// A block says what hookgate read when that is not the line as written: why it could not
 /// read it (and a hook about something else stopped it), or the command it found through a
 /// loop, a variable or a program that runs it.
-fn note(subject: &Subject<'_>, hook: &CompiledHook) -> Option<String> {
-    if let Some(reason) = subject.unread_match() {
+fn note(subject: &Subject<'_>, hook: &CompiledHook, matched: Matched) -> Option<String> {
+    if matched == Matched::Unread
+        && let Some(reason) = subject.unreadable()
+    {
         return Some(format!(
             "(hookgate could not read this shell command: {reason})"
         ));

@@ -17,7 +17,7 @@ mod trees;
 pub use deadline::Deadline;
 pub use prefilter::{Hits, PatternIndex};
 
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 
 use crate::config::{
     ArgFilter, CommandFilter, HostFiles, MatchSpec, PathGlob, Pattern, Place, Unparseable,
@@ -106,8 +106,9 @@ pub struct Subject<'a> {
     /// `paths` without what a shell command only writes, for `readGlob`.
     read_paths: OnceCell<Vec<String>>,
     indexes: Option<&'a PatternIndexes>,
-    command_hits: OnceCell<Hits>,
-    session_hits: OnceCell<Hits>,
+    /// The hits, and whether the pattern pass ended before the deadline.
+    command_hits: OnceCell<(Hits, bool)>,
+    session_hits: OnceCell<(Hits, bool)>,
     /// What each simple command deletes, writes or changes the mode of, and where.
     placed: OnceCell<Vec<Vec<places::Placed>>>,
     /// Where each simple command may read, for `reads`.
@@ -119,12 +120,8 @@ pub struct Subject<'a> {
     host_files: HostFiles,
     /// Paths that are symlinks on this host, and where they lead: `(as written, real)`.
     links: OnceCell<Vec<(String, String)>>,
-    /// Set when a filter matched only because the command could not be read.
-    matched_unread: Cell<bool>,
     /// When the pattern passes must stop.
     deadline: Deadline,
-    /// Set when a pattern pass stopped at the deadline: its hits are then incomplete.
-    overran: Cell<bool>,
 }
 
 impl<'a> Subject<'a> {
@@ -163,9 +160,7 @@ impl<'a> Subject<'a> {
             on_unparseable,
             host_files: HostFiles::Ignore,
             links: OnceCell::new(),
-            matched_unread: Cell::new(false),
             deadline: Deadline::none(),
-            overran: Cell::new(false),
         }
     }
 
@@ -198,7 +193,9 @@ impl<'a> Subject<'a> {
     /// Whether a pattern pass stopped at the deadline, so that what it found is incomplete
     /// and no decision may be drawn from it.
     pub fn overran(&self) -> bool {
-        self.overran.get()
+        [&self.command_hits, &self.session_hits]
+            .iter()
+            .any(|hits| hits.get().is_some_and(|(_, complete)| !complete))
     }
 
     /// The context.
@@ -220,21 +217,6 @@ impl<'a> Subject<'a> {
         self.command_line().and_then(|l| l.opaque)
     }
 
-    /// Clears the record of a match made only because the command could not be read.
-    pub fn reset_unread_match(&self) {
-        self.matched_unread.set(false);
-    }
-
-    /// Why the command could not be read, if a filter since the last reset matched only
-    /// for that reason.
-    pub fn unread_match(&self) -> Option<&'static str> {
-        if self.matched_unread.get() {
-            self.unreadable()
-        } else {
-            None
-        }
-    }
-
     /// Whether every shell-aware filter matches this call because its command is unreadable
     /// and `defaults.onUnparseable` is `match`.
     pub fn unreadable_matches_all(&self) -> bool {
@@ -246,34 +228,37 @@ impl<'a> Subject<'a> {
     /// The command patterns (by id) that match the raw subject or a simple command's text;
     /// empty without indexes.
     pub fn command_hits(&self) -> &Hits {
-        self.command_hits.get_or_init(|| {
-            let mut hits = Hits::new();
-            let Some(index) = self.indexes.map(|i| &i.command) else {
-                return hits;
-            };
-            let complete = index.add_hits_until(self.raw, &mut hits, &self.deadline)
-                && self
-                    .command_texts()
-                    .iter()
-                    .all(|text| index.add_hits_until(text, &mut hits, &self.deadline));
-            self.overran.set(self.overran.get() || !complete);
-            hits
-        })
+        &self
+            .command_hits
+            .get_or_init(|| {
+                let mut hits = Hits::new();
+                let Some(index) = self.indexes.map(|i| &i.command) else {
+                    return (hits, true);
+                };
+                let complete = index.add_hits_until(self.raw, &mut hits, &self.deadline)
+                    && self
+                        .command_texts()
+                        .iter()
+                        .all(|text| index.add_hits_until(text, &mut hits, &self.deadline));
+                (hits, complete)
+            })
+            .0
     }
 
     /// The session patterns (by id) that match the session key; empty without indexes.
     pub fn session_hits(&self) -> &Hits {
-        self.session_hits.get_or_init(|| {
-            let mut hits = Hits::new();
-            if let Some(indexes) = self.indexes
-                && !indexes
-                    .session
-                    .add_hits_until(&self.ctx.session_key, &mut hits, &self.deadline)
-            {
-                self.overran.set(true);
-            }
-            hits
-        })
+        &self
+            .session_hits
+            .get_or_init(|| {
+                let mut hits = Hits::new();
+                let complete = self.indexes.is_none_or(|indexes| {
+                    indexes
+                        .session
+                        .add_hits_until(&self.ctx.session_key, &mut hits, &self.deadline)
+                });
+                (hits, complete)
+            })
+            .0
     }
 
     /// Whether there is a shell command that does not read as itself: one with quoting,
@@ -297,34 +282,36 @@ impl<'a> Subject<'a> {
     }
 
     /// An unreadable shell command matches when `defaults.onUnparseable` says so.
-    fn unreadable_matches(&self) -> bool {
-        let matches = self.unreadable().is_some() && self.on_unparseable == Unparseable::Match;
-        if matches {
-            self.matched_unread.set(true);
-        }
-        matches
+    fn unreadable_matches(&self) -> Option<Matched> {
+        (self.unreadable().is_some() && self.on_unparseable == Unparseable::Match)
+            .then_some(Matched::Unread)
     }
 
     /// Whether `pattern` matches the raw subject (the seed's rule) or any simple command the
     /// shell would run; an unreadable command matches per `defaults.onUnparseable`.
-    pub fn matches(&self, pattern: &Pattern) -> bool {
+    pub fn matches(&self, pattern: &Pattern) -> Option<Matched> {
         if pattern.is_match(self.raw) {
-            return true;
+            return Some(Matched::Read);
         }
         // A plain command reads as itself, which the pattern has just missed.
-        self.is_shell_line()
-            && (self.command_texts().iter().any(|t| pattern.is_match(t))
-                || self.unreadable_matches())
+        if !self.is_shell_line() {
+            return None;
+        }
+        if self.command_texts().iter().any(|t| pattern.is_match(t)) {
+            return Some(Matched::Read);
+        }
+        self.unreadable_matches()
     }
 
     /// [`Subject::matches`] for a command pattern with an id in the indexes: a lookup in
     /// this call's hits.
-    pub fn matches_command_pattern(&self, pattern: &Pattern, id: Option<u32>) -> bool {
+    pub fn matches_command_pattern(&self, pattern: &Pattern, id: Option<u32>) -> Option<Matched> {
         match (id, self.indexes) {
-            (Some(id), Some(_)) => {
-                self.command_hits().binary_search(&id).is_ok()
-                    || (self.is_shell_line() && self.unreadable_matches())
+            (Some(id), Some(_)) if self.command_hits().binary_search(&id).is_ok() => {
+                Some(Matched::Read)
             }
+            (Some(_), Some(_)) if self.is_shell_line() => self.unreadable_matches(),
+            (Some(_), Some(_)) => None,
             _ => self.matches(pattern),
         }
     }
@@ -338,29 +325,31 @@ impl<'a> Subject<'a> {
     }
 
     /// Whether the shell command's readability is `want` (`true`: it cannot be read).
-    pub fn matches_unreadable(&self, want: bool) -> bool {
-        let unreadable = self.unreadable().is_some();
-        if unreadable && want {
-            self.matched_unread.set(true);
+    pub fn matches_unreadable(&self, want: bool) -> Option<Matched> {
+        match (self.unreadable().is_some(), want) {
+            (true, true) => Some(Matched::Unread),
+            (false, false) => Some(Matched::Read),
+            _ => None,
         }
-        unreadable == want
     }
 
     /// Whether one simple command of the shell command satisfies `filter`.
-    pub fn matches_command(&self, filter: &CommandFilter) -> bool {
-        let Some(line) = self.command_line() else {
-            return false;
-        };
+    pub fn matches_command(&self, filter: &CommandFilter) -> Option<Matched> {
+        let line = self.command_line()?;
         let joined = filter.args_pattern.as_ref().map(|_| {
             self.joined_args
                 .get_or_init(|| line.commands.iter().map(|c| c.args.join(" ")).collect())
         });
-        line.commands.iter().enumerate().any(|(i, c)| {
+        let matched = line.commands.iter().enumerate().any(|(i, c)| {
             let joined = joined.and_then(|j| j.get(i)).map_or("", String::as_str);
             filter.accepts(&c.program, &c.args, joined)
                 && acts(filter, c)
                 && self.touches_places(filter, i)
-        }) || self.unreadable_matches()
+        });
+        if matched {
+            return Some(Matched::Read);
+        }
+        self.unreadable_matches()
     }
 
     /// Whether the line's `index`th simple command deletes, writes or changes the mode of
@@ -500,20 +489,27 @@ impl<'a> Subject<'a> {
     }
 
     /// Whether a path-like argument matches `glob`.
-    pub fn matches_paths(&self, glob: &PathGlob) -> bool {
+    pub fn matches_paths(&self, glob: &PathGlob) -> Option<Matched> {
         let paths = self
             .paths
             .get_or_init(|| self.collect_paths(paths::of_command_line));
-        Self::any_matches(paths, glob) || self.unreadable_matches()
+        self.paths_match(paths, glob)
     }
 
     /// Whether a path-like argument the call may read matches `glob`: for a shell command,
     /// not one it only writes (`echo X >> .env`, `cp .env.example .env`).
-    pub fn matches_read_paths(&self, glob: &PathGlob) -> bool {
+    pub fn matches_read_paths(&self, glob: &PathGlob) -> Option<Matched> {
         let paths = self
             .read_paths
             .get_or_init(|| self.collect_paths(paths::read_of_command_line));
-        Self::any_matches(paths, glob) || self.unreadable_matches()
+        self.paths_match(paths, glob)
+    }
+
+    fn paths_match(&self, paths: &[String], glob: &PathGlob) -> Option<Matched> {
+        if Self::any_matches(paths, glob) {
+            return Some(Matched::Read);
+        }
+        self.unreadable_matches()
     }
 
     /// The file tools' path fields, the command line's paths as `of_line` takes them, and
@@ -604,9 +600,20 @@ fn value_matches(value: &serde_json::Value, pattern: &Pattern) -> bool {
 }
 
 /// [`check_subject`] with a subject of its own (unreadable commands match).
-pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<(), Filter> {
+pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<Matched, Filter> {
     let subject = Subject::of(ctx, Unparseable::Match);
     check_subject(filter, PatternIds::default(), &subject)
+}
+
+/// How a hook's filters matched: by what the call says, or, for at least one of them,
+/// only because its shell command could not be read (`defaults.onUnparseable: match`, or
+/// `unparseable: true`); a block then says why it was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matched {
+    /// Every filter matched what the call says.
+    Read,
+    /// A filter matched only because the command could not be read.
+    Unread,
 }
 
 /// Checks every present filter (AND): the seed's in its order, then the structured ones;
@@ -616,20 +623,31 @@ pub fn check_subject(
     filter: &MatchSpec,
     ids: PatternIds,
     subject: &Subject<'_>,
-) -> Result<(), Filter> {
+) -> Result<Matched, Filter> {
     let ctx = subject.ctx;
-    if let Some(tools) = &filter.tool
-        && !ctx
-            .tool_name
-            .as_deref()
-            .is_some_and(|name| tools.iter().any(|t| t == name))
-    {
-        return Err(Filter::Tool);
+    let mut matched = Matched::Read;
+    // A filter that matched, or the one that did not.
+    let mut check = |hit: Option<Matched>, name: Filter| match hit {
+        Some(Matched::Unread) => {
+            matched = Matched::Unread;
+            Ok(())
+        }
+        Some(Matched::Read) => Ok(()),
+        None => Err(name),
+    };
+    let holds = |yes: bool| yes.then_some(Matched::Read);
+    if let Some(tools) = &filter.tool {
+        let named = ctx.tool_name.as_deref();
+        check(
+            holds(named.is_some_and(|name| tools.iter().any(|t| t == name))),
+            Filter::Tool,
+        )?;
     }
-    if let Some(pattern) = &filter.command_pattern
-        && !subject.matches_command_pattern(pattern, ids.command)
-    {
-        return Err(Filter::CommandPattern);
+    if let Some(pattern) = &filter.command_pattern {
+        check(
+            subject.matches_command_pattern(pattern, ids.command),
+            Filter::CommandPattern,
+        )?;
     }
     if let Some(topic) = &filter.topic_id {
         let matches = match (&ctx.topic_id, topic.as_str()) {
@@ -638,46 +656,33 @@ pub fn check_subject(
             (Some(serde_json::Value::String(s)), t) => s == t,
             (Some(_), t) => ctx.topic_text().as_deref() == Some(t),
         };
-        if !matches {
-            return Err(Filter::TopicId);
-        }
+        check(holds(matches), Filter::TopicId)?;
     }
-    if let Some(want) = filter.is_sub_agent
-        && ctx.is_sub_agent() != want
-    {
-        return Err(Filter::IsSubAgent);
+    if let Some(want) = filter.is_sub_agent {
+        check(holds(ctx.is_sub_agent() == want), Filter::IsSubAgent)?;
     }
-    if let Some(pattern) = &filter.session_pattern
-        && !subject.matches_session_pattern(pattern, ids.session)
-    {
-        return Err(Filter::SessionPattern);
+    if let Some(pattern) = &filter.session_pattern {
+        check(
+            holds(subject.matches_session_pattern(pattern, ids.session)),
+            Filter::SessionPattern,
+        )?;
     }
-    if let Some(want) = filter.unparseable
-        && !subject.matches_unreadable(want)
-    {
-        return Err(Filter::Unparseable);
+    if let Some(want) = filter.unparseable {
+        check(subject.matches_unreadable(want), Filter::Unparseable)?;
     }
-    if let Some(args) = &filter.args
-        && !subject.matches_args(args)
-    {
-        return Err(Filter::Args);
+    if let Some(args) = &filter.args {
+        check(holds(subject.matches_args(args)), Filter::Args)?;
     }
-    if let Some(command) = &filter.command
-        && !subject.matches_command(command)
-    {
-        return Err(Filter::Command);
+    if let Some(command) = &filter.command {
+        check(subject.matches_command(command), Filter::Command)?;
     }
-    if let Some(glob) = &filter.path_glob
-        && !subject.matches_paths(glob)
-    {
-        return Err(Filter::PathGlob);
+    if let Some(glob) = &filter.path_glob {
+        check(subject.matches_paths(glob), Filter::PathGlob)?;
     }
-    if let Some(glob) = &filter.read_glob
-        && !subject.matches_read_paths(glob)
-    {
-        return Err(Filter::ReadGlob);
+    if let Some(glob) = &filter.read_glob {
+        check(subject.matches_read_paths(glob), Filter::ReadGlob)?;
     }
-    Ok(())
+    Ok(matched)
 }
 
 #[cfg(test)]
@@ -698,8 +703,36 @@ mod tests {
     fn empty_filter_matches_everything() {
         assert_eq!(
             check(&MatchSpec::default(), &ctx(json!({"sessionKey": ""}))),
-            Ok(())
+            Ok(Matched::Read)
         );
+    }
+
+    #[test]
+    fn a_match_made_only_because_the_command_is_unreadable_says_so() {
+        let f = MatchSpec {
+            tool: Some(vec!["exec".into()]),
+            command_pattern: pattern("^rm\\b"),
+            ..MatchSpec::default()
+        };
+        let call = |command: &str| {
+            ctx(json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": command}}))
+        };
+        // An unterminated quote: not read, so the pattern matches per onUnparseable.
+        assert_eq!(check(&f, &call("echo 'x")), Ok(Matched::Unread));
+        assert_eq!(check(&f, &call("cd /; rm -rf x")), Ok(Matched::Read));
+        assert_eq!(check(&f, &call("ls | wc")), Err(Filter::CommandPattern));
+        // Filters that do not read the command match as read.
+        let tool_only = MatchSpec {
+            tool: Some(vec!["exec".into()]),
+            ..MatchSpec::default()
+        };
+        assert_eq!(check(&tool_only, &call("echo 'x")), Ok(Matched::Read));
+        let unparseable = MatchSpec {
+            unparseable: Some(true),
+            ..MatchSpec::default()
+        };
+        assert_eq!(check(&unparseable, &call("echo 'x")), Ok(Matched::Unread));
+        assert_eq!(check(&unparseable, &call("ls")), Err(Filter::Unparseable));
     }
 
     #[test]
@@ -710,7 +743,7 @@ mod tests {
         };
         assert_eq!(
             check(&f, &ctx(json!({"sessionKey": "s", "toolName": "exec"}))),
-            Ok(())
+            Ok(Matched::Read)
         );
         assert_eq!(
             check(&f, &ctx(json!({"sessionKey": "s", "toolName": "Exec"}))),
@@ -733,14 +766,14 @@ mod tests {
                 &f,
                 &ctx(json!({"sessionKey": "s", "toolArgs": {"command": "cd /; rm -rf x"}}))
             ),
-            Ok(())
+            Ok(Matched::Read)
         );
         assert_eq!(
             check(
                 &f,
                 &ctx(json!({"sessionKey": "s", "prompt": "please rm -rf it"}))
             ),
-            Ok(())
+            Ok(Matched::Read)
         );
         assert_eq!(
             check(&f, &ctx(json!({"sessionKey": "s"}))),
@@ -751,7 +784,10 @@ mod tests {
             command_pattern: pattern("^$"),
             ..MatchSpec::default()
         };
-        assert_eq!(check(&empty, &ctx(json!({"sessionKey": "s"}))), Ok(()));
+        assert_eq!(
+            check(&empty, &ctx(json!({"sessionKey": "s"}))),
+            Ok(Matched::Read)
+        );
     }
 
     #[test]
@@ -762,11 +798,11 @@ mod tests {
         };
         assert_eq!(
             check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 42}))),
-            Ok(())
+            Ok(Matched::Read)
         );
         assert_eq!(
             check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": "42"}))),
-            Ok(())
+            Ok(Matched::Read)
         );
         assert_eq!(
             check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 420}))),
@@ -774,7 +810,7 @@ mod tests {
         );
         assert_eq!(
             check(&f("*"), &ctx(json!({"sessionKey": "s", "topicId": 1}))),
-            Ok(())
+            Ok(Matched::Read)
         );
         assert_eq!(
             check(&f("*"), &ctx(json!({"sessionKey": "s"}))),
@@ -798,15 +834,15 @@ mod tests {
         };
         let s = ctx(json!({"sessionKey": "agent:main:subagent:abc"}));
         let m = ctx(json!({"sessionKey": "agent:main:telegram:1"}));
-        assert_eq!(check(&sub, &s), Ok(()));
+        assert_eq!(check(&sub, &s), Ok(Matched::Read));
         assert_eq!(check(&sub, &m), Err(Filter::IsSubAgent));
-        assert_eq!(check(&main, &m), Ok(()));
+        assert_eq!(check(&main, &m), Ok(Matched::Read));
         assert_eq!(check(&main, &s), Err(Filter::IsSubAgent));
         let sp = MatchSpec {
             session_pattern: pattern("^agent:main:telegram"),
             ..MatchSpec::default()
         };
-        assert_eq!(check(&sp, &m), Ok(()));
+        assert_eq!(check(&sp, &m), Ok(Matched::Read));
         assert_eq!(check(&sp, &s), Err(Filter::SessionPattern));
     }
 
