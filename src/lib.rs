@@ -59,6 +59,7 @@ pub mod reload;
 pub mod server;
 mod suggest;
 pub mod terminal;
+mod walk;
 mod worker;
 
 pub use config::{ConfigError, Diagnostic, Document, LoadedPolicy};

@@ -622,58 +622,38 @@ fn dir_of(path: &Path) -> &Path {
 
 /// The `HOOKS.yaml` files under `base`, at most `max_depth` directory levels down, sorted;
 /// `node_modules`, `.git` and `dist` are not entered, nor are symlinked directories (a link
-/// could loop or leave the workspace).
+/// could loop or leave the workspace). The directories read are added to `dirs`.
 fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<PathBuf>, String> {
-    let mut found = Vec::new();
-    let mut pending = vec![(base.to_path_buf(), 0usize)];
-    let mut scanned = 0usize;
-    while let Some((dir, depth)) = pending.pop() {
-        // A root file named by a bare relative name (`--config HOOKS.yaml`) has the empty
-        // path as its directory: that is the working directory. Paths found under it stay
-        // relative (`a/HOOKS.yaml`), as they would be without the scan.
-        let readable = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir.as_path()
-        };
-        let entries = match std::fs::read_dir(readable) {
-            Ok(entries) => entries,
-            Err(e) if dir == base => {
-                return Err(format!(
-                    "cannot scan `{}` for policy files: {e}",
-                    base.display()
-                ));
-            }
-            // A directory that vanished or is unreadable holds no policy we could load.
-            Err(_) => continue,
-        };
-        scanned += 1;
-        if scanned > MAX_SCANNED_DIRS {
-            return Err(format!(
-                "discovery stopped: more than {MAX_SCANNED_DIRS} directories under `{}`",
+    let walk = crate::walk::Walk {
+        max_depth,
+        skipped: SKIPPED_DIRS,
+        max_dirs: MAX_SCANNED_DIRS,
+    };
+    let found = walk
+        .run(base, |path| {
+            path.file_name() == Some(POLICY_FILE_NAME.as_ref())
+        })
+        .map_err(|too_many| {
+            format!(
+                "discovery stopped: more than {} directories under `{}`",
+                too_many.0,
                 base.display()
-            ));
-        }
-        dirs.push(readable.to_path_buf());
-        for entry in entries.flatten() {
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let name = entry.file_name();
-            let path = dir.join(&name);
-            if kind.is_dir() {
-                let skipped = name.to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n));
-                if depth < max_depth && !skipped {
-                    pending.push((path, depth + 1));
-                }
-            } else if name == POLICY_FILE_NAME && path.is_file() {
-                // Only a regular file (or a link to one); the read checks again.
-                found.push(path);
-            }
-        }
+            )
+        })?;
+    // The base always reads as a directory; a directory below it that vanished or is
+    // unreadable holds no policy we could load.
+    if found.dirs.is_empty() {
+        let why = found
+            .errors
+            .first()
+            .map_or_else(|| "not a directory".to_owned(), |(_, e)| e.to_string());
+        return Err(format!(
+            "cannot scan `{}` for policy files: {why}",
+            base.display()
+        ));
     }
-    found.sort();
-    Ok(found)
+    dirs.extend(found.dirs);
+    Ok(found.files)
 }
 
 /// A JSON text of `value` with object keys sorted: equal for equal values whatever the

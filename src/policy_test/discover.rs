@@ -39,37 +39,15 @@ pub fn find_test_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, std::i
 }
 
 fn walk(dir: &Path, found: &mut Vec<PathBuf>, errors: &mut Vec<(PathBuf, std::io::Error)>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) => {
-            errors.push((dir.to_path_buf(), e));
-            return;
-        }
+    let walk = crate::walk::Walk {
+        max_depth: usize::MAX,
+        skipped: SKIPPED_DIRS,
+        max_dirs: usize::MAX,
     };
-    for entry in entries {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                errors.push((dir.to_path_buf(), e));
-                continue;
-            }
-        };
-        let path = entry.path();
-        // The entry's own type: a link to a directory is not followed (no cycles).
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            let skipped = entry
-                .file_name()
-                .to_str()
-                .is_some_and(|n| SKIPPED_DIRS.contains(&n));
-            if !skipped {
-                walk(&path, found, errors);
-            }
-        } else if is_test_file(&path) && path.is_file() {
-            found.push(path);
-        }
+    // Without a bound on directories, a walk cannot stop early.
+    if let Ok(walked) = walk.run(dir, is_test_file) {
+        found.extend(walked.files);
+        errors.extend(walked.errors);
     }
 }
 
