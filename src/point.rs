@@ -81,9 +81,10 @@ impl Point {
     }
 }
 
-/// A string that is not a known lifecycle point.
+/// A string that is not a known lifecycle point. The one source of what hookgate says of
+/// one, wherever it is met (a policy, a test file, a request, the command line).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown lifecycle point `{name}`{}", did_you_mean(.suggestion))]
+#[error("{}{}", self.message(), did_you_mean(.suggestion))]
 pub struct UnknownPointError {
     name: String,
     suggestion: Option<Point>,
@@ -102,6 +103,25 @@ impl UnknownPointError {
     /// The closest known point, if one is close enough to be a likely typo.
     pub fn suggestion(&self) -> Option<Point> {
         self.suggestion
+    }
+
+    /// What is wrong, without the hint: ``unknown lifecycle point `x` ``.
+    pub fn message(&self) -> String {
+        format!("unknown lifecycle point `{}`", self.name)
+    }
+
+    /// The hint, for a diagnostic's help: the closest point, and with `all_points` (or when
+    /// none is close) every valid one.
+    pub fn help(&self, all_points: bool) -> String {
+        let valid = || {
+            let names: Vec<&str> = Point::ALL.iter().map(|p| p.as_str()).collect();
+            format!("valid points: {}", names.join(", "))
+        };
+        match self.suggestion {
+            Some(near) if all_points => format!("did you mean `{near}`? {}", valid()),
+            Some(near) => format!("did you mean `{near}`?"),
+            None => valid(),
+        }
     }
 }
 

@@ -197,26 +197,22 @@ impl Ctx<'_> {
             .as_str()
             .map_or_else(|| instance.to_string(), str::to_owned);
         let is_point = names.iter().any(|n| n == Point::TurnPre.as_str());
-        let message = if is_point {
-            format!("unknown lifecycle point `{given}`")
-        } else {
-            format!(
-                "`{given}` is not one of {}",
-                names
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        };
+        if is_point && let Err(unknown) = given.parse::<Point>() {
+            return self
+                .diag(pointer, unknown.message())
+                .with_help(unknown.help(true));
+        }
+        let message = format!(
+            "`{given}` is not one of {}",
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
         let d = self.diag(pointer, message);
         match suggest::closest(&given, names.iter().map(String::as_str)) {
-            Some(s) if is_point => d.with_help(format!(
-                "did you mean `{s}`? valid points: {}",
-                names.join(", ")
-            )),
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None if is_point => d.with_help(format!("valid points: {}", names.join(", "))),
             None => d,
         }
     }

@@ -480,22 +480,11 @@ impl Checker<'_> {
         let text = self.string(map, pointer, "point")?;
         match text.parse::<Point>() {
             Ok(point) => Some(point),
-            Err(e) => {
-                let help = match e.suggestion() {
-                    Some(near) => format!("did you mean `{near}`?"),
-                    None => format!(
-                        "valid points: {}",
-                        Point::ALL
-                            .iter()
-                            .map(|p| p.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                };
+            Err(unknown) => {
                 self.semantic(
                     &child(pointer, "point"),
-                    format!("unknown lifecycle point `{text}`"),
-                    Some(help),
+                    unknown.message(),
+                    Some(unknown.help(false)),
                 );
                 None
             }

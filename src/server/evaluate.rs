@@ -150,12 +150,8 @@ pub(crate) async fn evaluate(
 /// route exists, the point does not.
 fn resolve(request: EvaluateRequest, prefix: &str) -> Result<(Point, HookContext), ApiError> {
     let point = match request.point.as_deref() {
-        Some(name) => Point::from_name(name).ok_or_else(|| {
-            let hint = Point::closest(name)
-                .map(|p| format!("; did you mean `{p}`?"))
-                .unwrap_or_default();
-            ApiError::not_found(format!("unknown lifecycle point `{name}`{hint}"))
-                .with_field(format!("{prefix}point"))
+        Some(name) => name.parse::<Point>().map_err(|unknown| {
+            ApiError::not_found(unknown.to_string()).with_field(format!("{prefix}point"))
         })?,
         None => request.context.point.ok_or_else(|| {
             ApiError::bad_request("missing field `point` (or `context.point`)")
