@@ -875,4 +875,6 @@ pub(crate) fn now_ms() -> u64 {
 pub type SharedApprovals = Arc<Approvals>;
 
 #[cfg(test)]
+mod properties;
+#[cfg(test)]
 mod tests;

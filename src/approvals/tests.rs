@@ -36,7 +36,7 @@ use serde_json::json;
 use crate::config::Risk;
 use crate::point::Point;
 
-fn request(id: &str, subject: &str, args: serde_json::Value) -> ApprovalRequest {
+pub(super) fn request(id: &str, subject: &str, args: serde_json::Value) -> ApprovalRequest {
     ApprovalRequest {
         id: id.to_owned(),
         hook: "deploy-approval".into(),

@@ -374,6 +374,9 @@ fn system_time_ms(t: SystemTime) -> f64 {
 }
 
 #[cfg(test)]
+mod properties;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
