@@ -56,6 +56,7 @@ pub mod point;
 pub mod policy_test;
 pub mod process;
 pub mod reload;
+#[cfg(feature = "server")]
 pub mod server;
 mod suggest;
 pub mod terminal;

@@ -14,6 +14,7 @@ mod model;
 mod pattern;
 mod place;
 pub mod regular_file;
+#[cfg(feature = "cli")]
 pub mod report;
 pub(crate) mod schema;
 mod wildcard;

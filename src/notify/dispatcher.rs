@@ -2,17 +2,13 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Notice, Notifier, log, telegram, webhook};
-use crate::config::{NotifySettings, TelegramSettings};
+use super::{Notice, Notifier, log};
 
 /// Notices waiting for delivery, at most; more are dropped and counted.
 pub const QUEUE_CAPACITY: usize = 1024;
-/// One delivery attempt may take this long.
-const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 enum Job {
     Deliver(Notice),
@@ -122,21 +118,10 @@ fn run(mut rx: mpsc::Receiver<Job>) {
         return;
     };
     runtime.block_on(async move {
-        // Built on the first notice: most processes never send one, and a one-shot `check`
-        // should not pay for loading TLS roots.
-        let mut client = None;
+        let mut delivery = delivery::Delivery::default();
         while let Some(job) = rx.recv().await {
             match job {
-                Job::Deliver(notice) => {
-                    if client.is_none() {
-                        client = reqwest::Client::builder()
-                            .timeout(REQUEST_TIMEOUT)
-                            .build()
-                            .map_err(|e| tracing::error!(error = %e, "cannot build the HTTP client; notices are only logged"))
-                            .ok();
-                    }
-                    deliver(client.as_ref(), &notice).await;
-                }
+                Job::Deliver(notice) => delivery.deliver(&notice).await,
                 Job::Flush(done) => {
                     let _ = done.send(());
                 }
@@ -145,39 +130,95 @@ fn run(mut rx: mpsc::Receiver<Job>) {
     });
 }
 
-async fn deliver(client: Option<&reqwest::Client>, notice: &Notice) {
-    log(notice);
-    let Some(client) = client else { return };
-    let implicit;
-    let settings = match &notice.channels {
-        Some(settings) => settings.as_ref(),
-        None => {
-            implicit = implicit_channels();
-            &implicit
+/// Sending notices to their channels over HTTP.
+#[cfg(feature = "notify")]
+mod delivery {
+    use std::time::Duration;
+
+    use super::super::{Notice, log, telegram, webhook};
+    use crate::config::{NotifySettings, TelegramSettings};
+
+    /// One delivery attempt may take this long.
+    const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// The HTTP client, built on the first notice: most processes never send one, and a
+    /// one-shot `check` should not pay for loading TLS roots.
+    #[derive(Default)]
+    pub(super) struct Delivery {
+        client: Option<reqwest::Client>,
+        broken: bool,
+    }
+
+    impl Delivery {
+        /// Logs `notice` and sends it to its channels.
+        pub(super) async fn deliver(&mut self, notice: &Notice) {
+            log(notice);
+            if self.client.is_none() && !self.broken {
+                self.client = reqwest::Client::builder()
+                    .timeout(REQUEST_TIMEOUT)
+                    .build()
+                    .map_err(|e| tracing::error!(error = %e, "cannot build the HTTP client; notices are only logged"))
+                    .ok();
+                self.broken = self.client.is_none();
+            }
+            let Some(client) = &self.client else { return };
+            let implicit;
+            let settings = match &notice.channels {
+                Some(settings) => settings.as_ref(),
+                None => {
+                    implicit = implicit_channels();
+                    &implicit
+                }
+            };
+            if let Some(telegram) = &settings.telegram {
+                report("telegram", telegram::send(client, telegram, notice).await);
+            }
+            if let Some(webhook) = &settings.webhook {
+                report("webhook", webhook::send(client, webhook, notice).await);
+            }
         }
-    };
-    if let Some(telegram) = &settings.telegram {
-        report("telegram", telegram::send(client, telegram, notice).await);
     }
-    if let Some(webhook) = &settings.webhook {
-        report("webhook", webhook::send(client, webhook, notice).await);
+
+    /// Without `defaults.notify`: Telegram when its token is set (the seed always used
+    /// Telegram).
+    fn implicit_channels() -> NotifySettings {
+        let token_set =
+            std::env::var(telegram::DEFAULT_TOKEN_ENV).is_ok_and(|t| !t.trim().is_empty());
+        NotifySettings {
+            telegram: token_set.then(TelegramSettings::default),
+            webhook: None,
+        }
+    }
+
+    fn report(channel: &'static str, result: Result<(), String>) {
+        let label = if result.is_ok() { "sent" } else { "failed" };
+        metrics::counter!("hookgate_notifications_total", "channel" => channel, "result" => label)
+            .increment(1);
+        if let Err(error) = result {
+            tracing::warn!(channel, %error, "notification not delivered");
+        }
     }
 }
 
-/// Without `defaults.notify`: Telegram when its token is set (the seed always used Telegram).
-fn implicit_channels() -> NotifySettings {
-    let token_set = std::env::var(telegram::DEFAULT_TOKEN_ENV).is_ok_and(|t| !t.trim().is_empty());
-    NotifySettings {
-        telegram: token_set.then(TelegramSettings::default),
-        webhook: None,
-    }
-}
+/// Without the `notify` feature there is no HTTP client: notices are logged, and a notice
+/// with channels to go to says, once, that it was not sent.
+#[cfg(not(feature = "notify"))]
+mod delivery {
+    use super::super::{Notice, log};
 
-fn report(channel: &'static str, result: Result<(), String>) {
-    let label = if result.is_ok() { "sent" } else { "failed" };
-    metrics::counter!("hookgate_notifications_total", "channel" => channel, "result" => label)
-        .increment(1);
-    if let Err(error) = result {
-        tracing::warn!(channel, %error, "notification not delivered");
+    #[derive(Default)]
+    pub(super) struct Delivery {
+        warned: bool,
+    }
+
+    impl Delivery {
+        pub(super) async fn deliver(&mut self, notice: &Notice) {
+            log(notice);
+            if notice.channels.is_some() && !std::mem::replace(&mut self.warned, true) {
+                tracing::warn!(
+                    "this build of hookgate sends no notifications (the `notify` feature is off); notices are only logged"
+                );
+            }
+        }
     }
 }

@@ -7,7 +7,10 @@
 //! Decision also lists its notices, so an embedding gateway can deliver them itself.
 
 mod dispatcher;
+mod target;
+#[cfg(feature = "notify")]
 mod telegram;
+#[cfg(feature = "notify")]
 mod webhook;
 
 use std::sync::Arc;
@@ -15,7 +18,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use dispatcher::{Dispatcher, QUEUE_CAPACITY};
-pub use telegram::{TelegramTarget, parse_target};
+pub use target::{TelegramTarget, parse_target};
 
 use crate::config::NotifySettings;
 use crate::point::Point;

@@ -6,6 +6,7 @@
 //! the log, and the `hookgate_reloads_total{result="error"}` metric). Evaluations hold an
 //! `Arc` to the policy they started with, so a swap never changes a decision in flight.
 
+#[cfg(feature = "server")]
 mod watch;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use std::time::SystemTime;
 use arc_swap::ArcSwap;
 use serde::Serialize;
 
+#[cfg(feature = "server")]
 pub use watch::{PolicyWatcher, WatchError};
 
 use crate::actions::Services;

@@ -1,19 +1,14 @@
-//! Calls to an LLM endpoint: OpenAI-compatible chat completions or Anthropic's Messages API.
-//!
-//! Requests run on a background thread with a runtime and HTTP client of its own, so an
-//! embedder's runtime needs no I/O driver for them. The caller waits for the answer at most
-//! the endpoint's `timeoutMs`; after that it gets an error, and whatever the endpoint does
-//! later is dropped.
+//! The LLM worker: a background thread with a runtime and HTTP client of its own, started
+//! by the first call, so an embedder's runtime needs no I/O driver for it.
 
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
 
+use super::{DEFAULT_TIMEOUT, Prompt};
 use crate::config::{LlmProvider, LlmSettings};
 
-/// How long a call may take when `timeoutMs` is not set.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Answer length when `maxTokens` is not set.
 const DEFAULT_MAX_TOKENS: u32 = 300;
 /// Calls waiting for the worker, at most; more fail at once (and fall back).
@@ -21,26 +16,15 @@ const QUEUE: usize = 256;
 /// The Anthropic API version sent with each request.
 const ANTHROPIC_VERSION: &str = "2023-06-01";
 
-/// One completion to run.
-#[derive(Debug, Clone)]
-pub struct Prompt {
-    /// The model name.
-    pub model: String,
-    /// The system prompt.
-    pub system: String,
-    /// The user message.
-    pub user: String,
-}
-
 struct Call {
     settings: LlmSettings,
     prompt: Prompt,
     reply: oneshot::Sender<Result<String, String>>,
 }
 
-/// Handle to the LLM worker thread. Cheap to clone.
-#[derive(Debug, Clone)]
-pub struct LlmClient {
+/// Handle to the worker thread.
+#[derive(Debug)]
+pub(super) struct Worker {
     tx: mpsc::Sender<Call>,
 }
 
@@ -52,9 +36,9 @@ impl std::fmt::Debug for Call {
     }
 }
 
-impl LlmClient {
+impl Worker {
     /// Starts the worker thread.
-    pub fn spawn() -> LlmClient {
+    pub(super) fn start() -> Worker {
         let (tx, rx) = mpsc::channel(QUEUE);
         let spawned = std::thread::Builder::new()
             .name("hookgate-llm".into())
@@ -63,12 +47,16 @@ impl LlmClient {
             // Without the thread every call fails at once and the actions fall back.
             tracing::error!(error = %e, "cannot start the LLM thread");
         }
-        LlmClient { tx }
+        Worker { tx }
     }
 
     /// The endpoint's answer to `prompt`, or why there is none. Never takes longer than the
     /// endpoint's timeout.
-    pub async fn complete(&self, settings: &LlmSettings, prompt: Prompt) -> Result<String, String> {
+    pub(super) async fn complete(
+        &self,
+        settings: &LlmSettings,
+        prompt: Prompt,
+    ) -> Result<String, String> {
         let limit = timeout(settings);
         let (reply, answer) = oneshot::channel();
         let call = Call {
