@@ -1,13 +1,13 @@
-//! The background writer behind the `log` action: one thread appends JSONL lines to their
-//! files in batches. Its queue is bounded; when it is full the decision waits rather than
-//! drop a line.
+//! The background writer behind the `log` action: one thread, started by the first line,
+//! appends JSONL lines to their files in batches. Its queue is bounded; when it is full the
+//! decision waits rather than drop a line.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -37,35 +37,53 @@ pub(crate) struct LogWriter {
     tx: mpsc::Sender<Message>,
     /// Set by [`LogWriter::flush`]: someone waits, so the writer does not rest.
     waited_on: Arc<AtomicBool>,
-    /// The writer thread, to wake from its rest.
-    writer: Option<std::thread::Thread>,
+    /// The queue's other end, until the first line starts the writer thread with it: an
+    /// engine that never logs starts no thread.
+    idle: Arc<Mutex<Option<mpsc::Receiver<Message>>>>,
+    /// The writer thread once started (`None` if it could not be), to wake from its rest.
+    writer: Arc<OnceLock<Option<std::thread::Thread>>>,
 }
 
 impl LogWriter {
-    pub(crate) fn spawn() -> LogWriter {
+    /// A writer whose thread starts with the first line.
+    pub(crate) fn new() -> LogWriter {
         let (tx, rx) = mpsc::channel(QUEUE);
-        let waited_on = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&waited_on);
-        let spawned = std::thread::Builder::new()
-            .name("hookgate-log".into())
-            .spawn(move || run(rx, &flag));
-        let writer = match spawned {
-            Ok(handle) => Some(handle.thread().clone()),
-            Err(e) => {
-                // Without the thread, sends fail and each line falls back to stderr.
-                tracing::error!(error = %e, "cannot start the log writer thread");
-                None
-            }
-        };
         LogWriter {
             tx,
-            waited_on,
-            writer,
+            waited_on: Arc::new(AtomicBool::new(false)),
+            idle: Arc::new(Mutex::new(Some(rx))),
+            writer: Arc::new(OnceLock::new()),
         }
+    }
+
+    /// The writer thread, started on the first call.
+    fn start(&self) -> Option<&std::thread::Thread> {
+        self.writer
+            .get_or_init(|| {
+                let rx = self
+                    .idle
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take()?;
+                let flag = Arc::clone(&self.waited_on);
+                let spawned = std::thread::Builder::new()
+                    .name("hookgate-log".into())
+                    .spawn(move || run(rx, &flag));
+                match spawned {
+                    Ok(handle) => Some(handle.thread().clone()),
+                    Err(e) => {
+                        // Without the thread, sends fail and each line falls back to stderr.
+                        tracing::error!(error = %e, "cannot start the log writer thread");
+                        None
+                    }
+                }
+            })
+            .as_ref()
     }
 
     /// Queues `line` for `path` (stderr when `None`); waits while the queue is full.
     pub(crate) async fn append(&self, path: Option<PathBuf>, line: String) {
+        self.start();
         if let Err(mpsc::error::SendError(Message::Line(_, line))) =
             self.tx.send(Message::Line(path, line)).await
         {
@@ -76,15 +94,22 @@ impl LogWriter {
     /// Closes the open files once the lines queued before the call are written, so a rotated
     /// log is reopened under its name.
     pub(crate) async fn reopen(&self) {
-        let _ = self.tx.send(Message::Reopen).await;
+        // Before the first line no file is open.
+        if self.writer.get().is_some() {
+            let _ = self.tx.send(Message::Reopen).await;
+        }
     }
 
     /// Returns once every line queued before the call is written.
     pub(crate) async fn flush(&self) {
+        // Before the first line nothing is queued.
+        let Some(writer) = self.writer.get() else {
+            return;
+        };
         let (done, wait) = oneshot::channel();
         self.waited_on.store(true, Ordering::Release);
         if self.tx.send(Message::Flush(done)).await.is_ok() {
-            if let Some(writer) = &self.writer {
+            if let Some(writer) = writer {
                 writer.unpark();
             }
             let _ = wait.await;
@@ -177,5 +202,32 @@ fn append(files: &mut HashMap<PathBuf, File>, path: &PathBuf, bytes: &[u8]) -> s
     match files.get_mut(path) {
         Some(file) => file.write_all(bytes),
         None => Err(std::io::Error::other("log file handle missing")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_writer_thread_starts_with_the_first_line() {
+        let writer = LogWriter::new();
+        // Nothing to flush or reopen yet, and no thread to do it.
+        writer.flush().await;
+        writer.reopen().await;
+        assert!(
+            writer.writer.get().is_none(),
+            "a thread started before any line"
+        );
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("audit.jsonl");
+        let clone = writer.clone();
+        clone.append(Some(path.clone()), "{\"a\":1}".into()).await;
+        writer.flush().await;
+        assert!(writer.writer.get().is_some_and(Option::is_some));
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("written"),
+            "{\"a\":1}\n"
+        );
     }
 }

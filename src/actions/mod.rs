@@ -42,7 +42,7 @@ impl Services {
     /// Services with the given notifier and a fresh log writer.
     pub fn new(notifier: Arc<dyn Notifier>) -> Services {
         Services {
-            log: LogWriter::spawn(),
+            log: LogWriter::new(),
             notifier,
             llm: LlmClient::new(),
             approvals: None,
