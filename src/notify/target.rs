@@ -38,30 +38,32 @@ pub fn parse_target(session_key: &str) -> Option<TelegramTarget> {
     })
 }
 
+/// The target of chat `id` and topic `thread_id`, for tests.
+#[cfg(test)]
+pub(super) fn chat(id: &str, thread_id: Option<i64>) -> Option<TelegramTarget> {
+    Some(TelegramTarget {
+        chat_id: id.to_owned(),
+        thread_id,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn t(chat: &str, thread: Option<i64>) -> Option<TelegramTarget> {
-        Some(TelegramTarget {
-            chat_id: chat.to_owned(),
-            thread_id: thread,
-        })
-    }
 
     #[test]
     fn session_keys_name_chats_as_in_the_seed() {
         assert_eq!(
             parse_target("agent:main:telegram:group:-100123:topic:42"),
-            t("-100123", Some(42))
+            chat("-100123", Some(42))
         );
         assert_eq!(
             parse_target("agent:main:telegram:group:-100123"),
-            t("-100123", None)
+            chat("-100123", None)
         );
         assert_eq!(
             parse_target("agent:main:telegram:987654321"),
-            t("987654321", None)
+            chat("987654321", None)
         );
         assert_eq!(parse_target("agent:main:telegram:98x"), None);
         assert_eq!(parse_target("agent:main:subagent:7f3a"), None);

@@ -89,13 +89,7 @@ pub(super) async fn send(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn t(chat: &str, thread: Option<i64>) -> Option<TelegramTarget> {
-        Some(TelegramTarget {
-            chat_id: chat.to_owned(),
-            thread_id: thread,
-        })
-    }
+    use crate::notify::target::chat;
 
     #[test]
     fn the_fallback_target_is_used_when_the_session_names_no_chat() {
@@ -107,9 +101,9 @@ mod tests {
             message: "m".into(),
             channels: None,
         };
-        assert_eq!(target(&notice), t("-100999", Some(7)));
+        assert_eq!(target(&notice), chat("-100999", Some(7)));
         notice.fallback_target = Some("-100555".into());
-        assert_eq!(target(&notice), t("-100555", None));
+        assert_eq!(target(&notice), chat("-100555", None));
         notice.fallback_target = None;
         assert_eq!(target(&notice), None);
     }
