@@ -277,9 +277,9 @@ fn all_programs_excluded(value: &Value) -> Option<String> {
 // ---------------------------------------------------------------------------------------
 // tool-subject
 
-/// What a known tool's command subject is (docs/hooks-reference.md, "Command subject").
+/// The kind of command subject a known tool has (docs/hooks-reference.md, "Command subject").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Subject {
+pub(super) enum SubjectKind {
     /// `toolArgs.command`: a shell command line.
     Shell,
     /// A file path.
@@ -290,13 +290,13 @@ pub(super) enum Subject {
     Message,
 }
 
-pub(super) fn subject_of(tool: &str) -> Option<Subject> {
+pub(super) fn subject_of(tool: &str) -> Option<SubjectKind> {
     match tool {
-        "exec" | "Bash" | "bash" | "shell" => Some(Subject::Shell),
+        "exec" | "Bash" | "bash" | "shell" => Some(SubjectKind::Shell),
         "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "read" | "write" | "edit"
-        | "Glob" | "Grep" => Some(Subject::Path),
-        "web_fetch" | "WebFetch" | "browser" => Some(Subject::Url),
-        "message" | "sessions_send" => Some(Subject::Message),
+        | "Glob" | "Grep" => Some(SubjectKind::Path),
+        "web_fetch" | "WebFetch" | "browser" => Some(SubjectKind::Url),
+        "message" | "sessions_send" => Some(SubjectKind::Message),
         _ => None,
     }
 }
@@ -308,7 +308,7 @@ fn tool_subject(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
     let Some(subjects) = tools
         .iter()
         .map(|t| subject_of(t))
-        .collect::<Option<Vec<Subject>>>()
+        .collect::<Option<Vec<SubjectKind>>>()
     else {
         // A tool this check does not know might send anything.
         return;
@@ -316,17 +316,17 @@ fn tool_subject(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
     if subjects.is_empty() {
         return;
     }
-    let no_shell = !subjects.contains(&Subject::Shell);
+    let no_shell = !subjects.contains(&SubjectKind::Shell);
     let named = list(tools);
     if let Some(pattern) = &hook.filter.command_pattern
         && let Some(parsed) = hir(pattern.as_str())
     {
         let shell = is_shell_command(&parsed);
         let path = is_anchored_path(&parsed);
-        let misses = |s: &Subject| match s {
-            Subject::Path => shell,
-            Subject::Url => shell || path,
-            Subject::Shell | Subject::Message => false,
+        let misses = |s: &SubjectKind| match s {
+            SubjectKind::Path => shell,
+            SubjectKind::Url => shell || path,
+            SubjectKind::Shell | SubjectKind::Message => false,
         };
         if subjects.iter().all(misses) {
             let (what, subject) = if shell {
@@ -373,9 +373,9 @@ fn tool_subject(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
     }
 }
 
-fn describe_subjects(subjects: &[Subject]) -> String {
+fn describe_subjects(subjects: &[SubjectKind]) -> String {
     let has = |s| subjects.contains(&s);
-    match (has(Subject::Path), has(Subject::Url)) {
+    match (has(SubjectKind::Path), has(SubjectKind::Url)) {
         (true, true) => "a path or a URL".to_owned(),
         (false, true) => "a URL".to_owned(),
         _ => "a file path".to_owned(),

@@ -9,7 +9,7 @@
 use regex_syntax::ast::{self, Ast};
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
-use super::reach::{Subject, subject_of};
+use super::reach::{SubjectKind, subject_of};
 use super::{Code, Finding, Lint, PatternKind, char_position, hook_pointer, patterns};
 use crate::config::{HookSpec, Position};
 use crate::point::Point;
@@ -100,7 +100,9 @@ fn scalar_is_double_quoted(text: &str, start: Position) -> bool {
 /// tool call. (At a prompt point the subject is the prompt, where a word search is normal.)
 fn sees_shell_commands(hook: &HookSpec) -> bool {
     match hook.filter.tool.as_deref() {
-        Some(tools) => tools.iter().any(|t| subject_of(t) == Some(Subject::Shell)),
+        Some(tools) => tools
+            .iter()
+            .any(|t| subject_of(t) == Some(SubjectKind::Shell)),
         None => hook.points.iter().any(|p| {
             matches!(
                 p,
