@@ -7,6 +7,7 @@
 //! still queued (a grant, a request found pending): what was acknowledged is on disk. No
 //! file is touched on the async workers.
 
+pub mod api;
 pub mod change;
 mod files;
 mod journal;
@@ -19,7 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use globset::{GlobBuilder, GlobMatcher};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
 pub use change::Change;
@@ -55,7 +56,7 @@ impl Default for Options {
 }
 
 /// How a request ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Resolution {
     /// A human approved it (once, for the session, or always).

@@ -5,10 +5,12 @@
 
 use std::path::PathBuf;
 
-use hookgate::approvals::{Approvals, FileStore, Options, StoreError};
+use hookgate::approvals::api::{Decided, DecisionRequest, GrantList, PendingList, Revoked, Shown};
+use hookgate::approvals::{Approvals, FileStore, Options, Resolution, StoreError};
 use hookgate::config::ApprovalDecision;
 use hookgate::terminal::{self, escape};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use super::daemon::{self, DEFAULT_URL};
 use super::{EXIT_ERROR, Format, emit};
@@ -146,14 +148,26 @@ fn on_file(args: &Args, approvals: &Approvals) -> Result<String, String> {
     runtime.block_on(on_file_async(args, approvals))
 }
 
+/// What a subcommand answers, in the shapes the daemon answers with.
+enum Answer {
+    Pending(PendingList),
+    Shown(Shown),
+    Decided(Decided),
+    Grants(GrantList),
+    Revoked(Revoked),
+}
+
 async fn on_file_async(args: &Args, approvals: &Approvals) -> Result<String, String> {
-    let value = match &args.command {
-        Sub::List => json!({ "pending": approvals.pending() }),
-        Sub::Show { id } => match approvals.find(id) {
-            (Some(request), _) => json!({ "status": "pending", "request": request }),
-            (None, Some(decided)) => json!({ "status": "decided", "decision": decided }),
+    let answer = match &args.command {
+        Sub::List => Answer::Pending(PendingList {
+            pending: approvals.pending(),
+            unavailable: approvals.unavailable(),
+        }),
+        Sub::Show { id } => Answer::Shown(match approvals.find(id) {
+            (Some(request), _) => Shown::Pending { request },
+            (None, Some(decision)) => Shown::Decided { decision },
             (None, None) => return Err(format!("no approval request `{id}`")),
-        },
+        }),
         Sub::Approve {
             id,
             session,
@@ -166,24 +180,34 @@ async fn on_file_async(args: &Args, approvals: &Approvals) -> Result<String, Str
                 .decide(id, decision, &decider(by.as_ref()), pattern.as_deref())
                 .await
                 .map_err(|e| e.to_string())?;
-            json!({ "request": request, "resolution": resolution })
+            Answer::Decided(Decided {
+                request,
+                resolution,
+            })
         }
         Sub::Deny { id, by } => {
             let (request, resolution) = approvals
                 .decide(id, ApprovalDecision::Deny, &decider(by.as_ref()), None)
                 .await
                 .map_err(|e| e.to_string())?;
-            json!({ "request": request, "resolution": resolution })
+            Answer::Decided(Decided {
+                request,
+                resolution,
+            })
         }
-        Sub::Grants => json!({ "grants": approvals.grants() }),
+        Sub::Grants => Answer::Grants(GrantList {
+            grants: approvals.grants(),
+        }),
         Sub::Revoke { id } => {
             if !approvals.revoke(id).await.map_err(|e| e.to_string())? {
                 return Err(format!("no grant `{id}`"));
             }
-            json!({ "revoked": id })
+            Answer::Revoked(Revoked {
+                revoked: id.clone(),
+            })
         }
     };
-    Ok(render(args, &value))
+    Ok(render(args, &answer))
 }
 
 /// Talks to the daemon at `url`, presenting the approve token (deciding needs it; reading
@@ -209,16 +233,20 @@ fn over_http(args: &Args, url: &str) -> Result<String, String> {
         } => (
             "POST",
             format!("/v1/approvals/{id}"),
-            Some(json!({
-                "decision": approve_decision(*session, *always),
-                "by": decider(by.as_ref()),
-                "pattern": pattern,
-            })),
+            Some(DecisionRequest {
+                decision: approve_decision(*session, *always),
+                by: Some(decider(by.as_ref())),
+                pattern: pattern.clone(),
+            }),
         ),
         Sub::Deny { id, by } => (
             "POST",
             format!("/v1/approvals/{id}"),
-            Some(json!({ "decision": "deny", "by": decider(by.as_ref()) })),
+            Some(DecisionRequest {
+                decision: ApprovalDecision::Deny,
+                by: Some(decider(by.as_ref())),
+                pattern: None,
+            }),
         ),
         Sub::Grants => ("GET", "/v1/grants".to_owned(), None),
         Sub::Revoke { id } => ("DELETE", format!("/v1/grants/{id}"), None),
@@ -230,75 +258,125 @@ fn over_http(args: &Args, url: &str) -> Result<String, String> {
              (or decide in the console opened with the login link hookgate serve prints)"
         }
     };
+    let body = body
+        .map(|b| serde_json::to_value(b).map_err(|e| e.to_string()))
+        .transpose()?;
     let value = daemon::call(url, method, &path, token.as_deref(), body, needs)?;
-    Ok(render(args, &value))
+    fn read<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, String> {
+        serde_json::from_value(value)
+            .map_err(|e| format!("the daemon's answer is not understood: {e}"))
+    }
+    let answer = match &args.command {
+        Sub::List => Answer::Pending(read(value)?),
+        Sub::Show { .. } => Answer::Shown(read(value)?),
+        Sub::Approve { .. } | Sub::Deny { .. } => Answer::Decided(read(value)?),
+        Sub::Grants => Answer::Grants(read(value)?),
+        Sub::Revoke { .. } => Answer::Revoked(read(value)?),
+    };
+    Ok(render(args, &answer))
 }
 
-/// JSON as is (with the characters a terminal would obey written as `\u` escapes), or a
-/// short text view with every value from the request escaped: tool arguments, session keys
-/// and reasons come from the agent and the policy, and must not drive the terminal or forge
-/// a line of the table.
-fn render(args: &Args, value: &Value) -> String {
-    if args.format == Format::Json {
-        return format!("{}\n", terminal::escape_json(&format!("{value:#}")));
+/// JSON (with the characters a terminal would obey written as `\u` escapes), or a short
+/// text view with every value from the request escaped: tool arguments, session keys and
+/// reasons come from the agent and the policy, and must not drive the terminal or forge a
+/// line of the table.
+fn render(args: &Args, answer: &Answer) -> String {
+    fn json(value: &impl Serialize) -> String {
+        let text = serde_json::to_string_pretty(value).unwrap_or_default();
+        format!("{}\n", terminal::escape_json(&text))
     }
-    let text = |v: &Value| escape(v.as_str().unwrap_or("")).into_owned();
+    if args.format == Format::Json {
+        return match answer {
+            Answer::Pending(a) => json(a),
+            Answer::Shown(a) => json(a),
+            Answer::Decided(a) => json(a),
+            Answer::Grants(a) => json(a),
+            Answer::Revoked(a) => json(a),
+        };
+    }
     let mut out = String::new();
-    if let Some(pending) = value["pending"].as_array() {
-        if pending.is_empty() {
-            out.push_str("no pending requests\n");
-        }
-        for r in pending {
-            out.push_str(&format!(
-                "{}  {:<8} {:<10} {}  session={}  {}\n",
-                text(&r["id"]),
-                text(&r["risk"]),
-                r["tool"].as_str().map_or_else(|| "-".into(), escape),
-                text(&r["subject"]),
-                text(&r["sessionKey"]),
-                text(&r["reasons"][0]),
-            ));
-        }
-    } else if let Some(grants) = value["grants"].as_array() {
-        if grants.is_empty() {
-            out.push_str("no grants\n");
-        }
-        for g in grants {
-            let what = match g["pattern"].as_str() {
-                Some(pattern) => escape(pattern).into_owned(),
-                None => format!(
-                    "{}:{} (session {})",
-                    text(&g["tool"]),
-                    text(&g["subject"]),
-                    text(&g["sessionKey"])
-                ),
-            };
-            out.push_str(&format!(
-                "{}  {:<7} {what}  by {}\n",
-                text(&g["id"]),
-                text(&g["kind"]),
-                text(&g["by"]),
-            ));
-        }
-    } else if let Some(resolution) = value.get("resolution") {
-        out.push_str(&format!(
-            "{}: {}\n",
-            text(&value["request"]["id"]),
-            match resolution["outcome"].as_str() {
-                Some("approved") => format!(
-                    "approved ({}) by {}",
-                    text(&resolution["decision"]),
-                    text(&resolution["by"])
-                ),
-                _ => format!("denied by {}", text(&resolution["by"])),
+    match answer {
+        Answer::Pending(list) => {
+            if list.pending.is_empty() {
+                out.push_str("no pending requests\n");
             }
-        ));
-    } else if let Some(id) = value["revoked"].as_str() {
-        out.push_str(&format!("revoked {}\n", escape(id)));
-    } else {
+            for r in &list.pending {
+                out.push_str(&format!(
+                    "{}  {:<8} {:<10} {}  session={}  {}\n",
+                    escape(&r.id),
+                    r.risk.as_str(),
+                    r.tool.as_deref().map_or_else(|| "-".into(), escape),
+                    escape(&r.subject),
+                    escape(&r.session_key),
+                    escape(r.reasons.first().map_or("", String::as_str)),
+                ));
+            }
+        }
+        Answer::Grants(list) => {
+            if list.grants.is_empty() {
+                out.push_str("no grants\n");
+            }
+            for g in &list.grants {
+                out.push_str(&grant_line(g));
+            }
+        }
+        Answer::Decided(decided) => {
+            let how = match &decided.resolution {
+                Resolution::Approved { by, decision } => {
+                    format!("approved ({}) by {}", decision.as_str(), escape(by))
+                }
+                Resolution::Denied { by } => format!("denied by {}", escape(by)),
+                Resolution::TimedOut { action } => format!("timed out ({action:?})"),
+                Resolution::Released => "released".to_owned(),
+            };
+            out.push_str(&format!("{}: {how}\n", escape(&decided.request.id)));
+        }
+        Answer::Revoked(revoked) => {
+            out.push_str(&format!("revoked {}\n", escape(&revoked.revoked)));
+        }
         // `show`: the request as JSON.
-        out.push_str(&terminal::escape_json(&format!("{value:#}")));
-        out.push('\n');
+        Answer::Shown(shown) => out.push_str(&json(shown)),
     }
     out
+}
+
+/// `id  kind  what  by who`.
+fn grant_line(grant: &hookgate::approvals::Grant) -> String {
+    use hookgate::approvals::Grant;
+    let (id, kind, what, by) = match grant {
+        Grant::Always {
+            id, pattern, by, ..
+        } => (id, "always", escape(pattern).into_owned(), by),
+        Grant::Session {
+            id,
+            session_key,
+            tool,
+            subject,
+            by,
+            ..
+        }
+        | Grant::Once {
+            id,
+            session_key,
+            tool,
+            subject,
+            by,
+            ..
+        } => (
+            id,
+            if matches!(grant, Grant::Session { .. }) {
+                "session"
+            } else {
+                "once"
+            },
+            format!(
+                "{}:{} (session {})",
+                escape(tool),
+                escape(subject),
+                escape(session_key)
+            ),
+            by,
+        ),
+    };
+    format!("{}  {kind:<7} {what}  by {}\n", escape(id), escape(by))
 }

@@ -12,8 +12,9 @@ use serde_json::json;
 use super::AppState;
 use super::body::Body;
 use super::error::ApiError;
+use crate::approvals::api::{Decided, DecisionRequest, GrantList, PendingList, Revoked, Shown};
 use crate::approvals::{Approvals, DecideError};
-use crate::config::{ApprovalDecision, Risk};
+use crate::config::Risk;
 
 fn approvals(app: &AppState) -> Result<&Arc<Approvals>, ApiError> {
     app.live.services().approvals().ok_or_else(|| {
@@ -57,7 +58,12 @@ pub(crate) async fn list(
                 && filter.hook.as_ref().is_none_or(|h| *h == r.hook)
         })
         .collect();
-    Ok(Json(json!({ "pending": pending, "unavailable": approvals.unavailable() })).into_response())
+    let unavailable = approvals.unavailable();
+    Ok(Json(PendingList {
+        pending,
+        unavailable,
+    })
+    .into_response())
 }
 
 pub(crate) async fn show(
@@ -65,27 +71,10 @@ pub(crate) async fn show(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     match approvals(&app)?.find(&id) {
-        (Some(request), _) => {
-            Ok(Json(json!({ "status": "pending", "request": request })).into_response())
-        }
-        (None, Some(decided)) => {
-            Ok(Json(json!({ "status": "decided", "decision": decided })).into_response())
-        }
+        (Some(request), _) => Ok(Json(Shown::Pending { request }).into_response()),
+        (None, Some(decision)) => Ok(Json(Shown::Decided { decision }).into_response()),
         (None, None) => Err(ApiError::not_found(format!("no approval request `{id}`"))),
     }
-}
-
-/// Body of `POST /v1/approvals/{id}`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct DecisionBody {
-    decision: ApprovalDecision,
-    /// Who decides (default "api").
-    #[serde(default)]
-    by: Option<String>,
-    /// approve_always: the grant pattern (`tool:glob`); default the exact subject.
-    #[serde(default)]
-    pattern: Option<String>,
 }
 
 pub(crate) async fn decide(
@@ -93,15 +82,17 @@ pub(crate) async fn decide(
     Path(id): Path<String>,
     Body(body): Body,
 ) -> Result<Response, ApiError> {
-    let body: DecisionBody = super::evaluate::parse(&body)?;
+    let body: DecisionRequest = super::evaluate::parse(&body)?;
     let by = body.by.as_deref().unwrap_or("api");
     match approvals(&app)?
         .decide(&id, body.decision, by, body.pattern.as_deref())
         .await
     {
-        Ok((request, resolution)) => {
-            Ok(Json(json!({ "request": request, "resolution": resolution })).into_response())
-        }
+        Ok((request, resolution)) => Ok(Json(Decided {
+            request,
+            resolution,
+        })
+        .into_response()),
         Err(e) => Err(decide_error(e)),
     }
 }
@@ -124,7 +115,8 @@ fn decide_error(e: DecideError) -> ApiError {
 }
 
 pub(crate) async fn grants(State(app): State<Arc<AppState>>) -> Result<Response, ApiError> {
-    Ok(Json(json!({ "grants": approvals(&app)?.grants() })).into_response())
+    let grants = approvals(&app)?.grants();
+    Ok(Json(GrantList { grants }).into_response())
 }
 
 pub(crate) async fn revoke(
@@ -132,7 +124,7 @@ pub(crate) async fn revoke(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     match approvals(&app)?.revoke(&id).await {
-        Ok(true) => Ok(Json(json!({ "revoked": id })).into_response()),
+        Ok(true) => Ok(Json(Revoked { revoked: id }).into_response()),
         Ok(false) => Err(ApiError::not_found(format!("no grant `{id}`"))),
         Err(e) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
