@@ -217,7 +217,7 @@ impl PolicyFileArgs {
 /// Finds the policy file (`--config`, then the environment, then the usual places).
 fn policy_path(flag: Option<&Path>) -> Result<PathBuf, ConfigError> {
     let cwd = std::env::current_dir().unwrap_or_default();
-    let (path, _) = config::discover(flag, |k| std::env::var(k).ok(), &cwd)?;
+    let (path, _) = config::locate_policy(flag, |k| std::env::var(k).ok(), &cwd)?;
     Ok(path)
 }
 

@@ -6,10 +6,10 @@
 //! limits, unique names, actions this build runs).
 
 mod compose;
-mod discovery;
 mod edit;
 pub mod error;
 mod filters;
+mod locate;
 mod model;
 mod pattern;
 mod place;
@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, canonical_json, content_hash};
-pub use discovery::{ConfigSource, discover};
 pub use edit::{EditError, Edited, SwitchError, Switched, set_enabled, switch_in_file};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
+pub use locate::{ConfigSource, locate_policy};
 pub(crate) use model::js_number;
 pub use model::{
     ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_DISCOVER_DEPTH, DEFAULT_PRIORITY, Defaults,

@@ -34,13 +34,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod discover;
 pub mod file;
+pub mod files;
 pub mod junit;
 pub mod report;
 pub mod run;
 
-pub use discover::find_test_files;
 pub use file::{Expectation, LoadError, TestCase, TestFile};
+pub use files::find_test_files;
 pub use report::Summary;
 pub use run::{CaseResult, Coverage, FileError, FileReport, RunOptions, Runner, Unexercised};

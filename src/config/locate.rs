@@ -22,7 +22,7 @@ pub enum ConfigSource {
 ///
 /// A path named explicitly (flag or environment) is returned even if it does not exist, so
 /// that the error names the file the user asked for rather than silently falling through.
-pub fn discover(
+pub fn locate_policy(
     flag: Option<&Path>,
     env: impl Fn(&str) -> Option<String>,
     cwd: &Path,
@@ -80,13 +80,13 @@ mod tests {
 
         let env = env_of(&[("OPENCLAW_WORKSPACE", &ws_str)]);
         assert_eq!(
-            discover(None, &env, &cwd).expect("ws").1,
+            locate_policy(None, &env, &cwd).expect("ws").1,
             ConfigSource::Workspace
         );
 
         std::fs::write(cwd.join("HOOKS.yaml"), "version: 1\nhooks: []\n").expect("write");
         assert_eq!(
-            discover(None, &env, &cwd).expect("cwd").1,
+            locate_policy(None, &env, &cwd).expect("cwd").1,
             ConfigSource::WorkingDirectory
         );
 
@@ -95,7 +95,7 @@ mod tests {
             ("OPENCLAW_HOOKS_CONFIG", "/x/o.yaml"),
         ]);
         assert_eq!(
-            discover(None, &env, &cwd).expect("env").0,
+            locate_policy(None, &env, &cwd).expect("env").0,
             PathBuf::from("/x/o.yaml")
         );
 
@@ -104,13 +104,13 @@ mod tests {
             ("HOOKGATE_CONFIG", "/x/h.yaml"),
         ]);
         assert_eq!(
-            discover(None, &env, &cwd).expect("env").1,
+            locate_policy(None, &env, &cwd).expect("env").1,
             ConfigSource::Env("HOOKGATE_CONFIG")
         );
 
         let flag = Path::new("/x/flag.yaml");
         assert_eq!(
-            discover(Some(flag), &env, &cwd).expect("flag").1,
+            locate_policy(Some(flag), &env, &cwd).expect("flag").1,
             ConfigSource::Flag
         );
     }
@@ -119,7 +119,7 @@ mod tests {
     fn default_workspace_is_under_home_and_not_found_lists_paths() {
         let dir = tempfile::tempdir().expect("tempdir");
         let home = dir.path().to_string_lossy().to_string();
-        let err = discover(None, env_of(&[("HOME", &home)]), dir.path()).unwrap_err();
+        let err = locate_policy(None, env_of(&[("HOME", &home)]), dir.path()).unwrap_err();
         let ConfigError::NotFound { searched } = err else {
             panic!("expected NotFound")
         };
