@@ -312,6 +312,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 return false;
             }
             self.bind(node);
+            if kind(node) == "attribute"
+                && by_field(node, "attribute").is_some_and(|a| INTERNALS.contains(&self.text(a)))
+            {
+                self.cx.opaque(
+                    "the code reaches objects through Python's internals (`__subclasses__`, `__globals__`, frames), where any function can be found",
+                    self.line(node),
+                );
+            }
             match kind(node) {
                 "call" => walked.calls.push((node, loops)),
                 "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {
@@ -327,6 +335,29 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         walked
     }
 }
+
+/// Attributes that lead from any object to every class, module or frame of the process
+/// (`().__class__.__base__.__subclasses__()` finds `Popen`): what is called through them
+/// cannot be told from the code.
+const INTERNALS: &[&str] = &[
+    "__subclasses__",
+    "__globals__",
+    "__mro__",
+    "__bases__",
+    "__base__",
+    "__code__",
+    "__closure__",
+    "__getattribute__",
+    "__reduce__",
+    "__reduce_ex__",
+    "f_globals",
+    "f_locals",
+    "f_builtins",
+    "f_back",
+    "gi_frame",
+    "cr_frame",
+    "tb_frame",
+];
 
 /// Names the built-in module holds that the reader follows.
 pub(super) const BUILTINS: &[&str] = &[

@@ -124,6 +124,20 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
     assert!(opaque("import os\nos.fork()").is_none());
     assert!(opaque("m = input(); __import__(m).system('x')").is_some());
     assert!(opaque("help(str)").is_some());
+    // Any class of the process, and so `Popen`, is reachable from an empty tuple.
+    let internals = "the code reaches objects through Python's internals (`__subclasses__`, `__globals__`, frames), where any function can be found";
+    for code in [
+        "[c for c in ().__class__.__base__.__subclasses__() if c.__name__ == 'Popen'][0](['rm', '-rf', '/home'])",
+        "(lambda: 0).__globals__['__builtins__']['exec']('x')",
+        "import sys; sys._getframe().f_globals['os'].system('x')",
+    ] {
+        assert_eq!(opaque(code), Some(internals), "{code}");
+    }
+    // The class of a value, and its name, are ordinary.
+    assert_eq!(
+        opaque("import json; print(type(json.loads('1')).__name__, (1).__class__.__name__)"),
+        None
+    );
     assert_eq!(
         read(Lang::Python, "import os\nprint(x")
             .opaque
