@@ -54,6 +54,8 @@ const HELP: Sink = Opaque("the code starts help or the debugger, which run other
 const UNPICKLE: Sink = Opaque("the code unpickles data, which can run any code");
 const NATIVE: Sink = Opaque("the code calls native code directly");
 const URL: Sink = Network(0, "url", "");
+const INTERPRETER: Sink =
+    Opaque("the code starts a Python interpreter of its own, which runs any code");
 
 /// The calls, by qualified name. `?.name` is a method of an object the reader does not
 /// follow, recognised by its name alone.
@@ -142,6 +144,19 @@ const SINKS: &[(&str, Sink)] = &[
     ("pdb.set_trace", HELP),
     ("pydoc.pager", HELP),
     ("code.interact", HELP),
+    // An interpreter of its own runs whatever source it is given, line by line.
+    ("code.InteractiveInterpreter", INTERPRETER),
+    ("code.InteractiveConsole", INTERPRETER),
+    ("code.compile_command", Eval),
+    ("?.runsource", Eval),
+    ("?.runcode", Eval),
+    (
+        "?.exec_module",
+        Opaque("the code runs a module it loads itself"),
+    ),
+    // `runpy` runs a script or a module as `python3 FILE` and `python3 -m NAME` would.
+    ("runpy.run_path", Command("python3", &[], &[0])),
+    ("runpy.run_module", Command("python3", &["-m"], &[0])),
     ("pickle.loads", UNPICKLE),
     ("pickle.load", UNPICKLE),
     ("marshal.loads", UNPICKLE),
@@ -212,6 +227,9 @@ pub(super) const BY_NAME: &[&str] = &[
     "rmtree",
     "urlopen",
     "urlretrieve",
+    "runsource",
+    "runcode",
+    "exec_module",
 ];
 
 /// Module names that are another name for the same module.

@@ -50,6 +50,22 @@ fn commands_run_are_shell_lines_or_argument_vectors() {
         );
     }
     assert!(effects("import os; print('os.system(\"rm -rf ~\")')").is_empty());
+    // `runpy` runs a script or a module as the interpreter would.
+    assert_eq!(
+        effects("import runpy; runpy.run_path('/tmp/x.py')"),
+        ["python3 /tmp/x.py"]
+    );
+    assert_eq!(
+        effects("from runpy import run_module; run_module('http.server')"),
+        ["python3 -m http.server"]
+    );
+    // An interpreter object's source is Python code, read as such.
+    assert_eq!(
+        effects(
+            "def run(interpreter):\n    interpreter.runsource('import os; os.system(\"rm -rf ~\")')"
+        ),
+        ["sh -c rm -rf ~"]
+    );
     assert_eq!(
         effects("import subprocess; subprocess.run('rm -rf ~', shell=True)"),
         ["sh -c rm -rf ~"]
@@ -133,6 +149,10 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
     ] {
         assert_eq!(opaque(code), Some(internals), "{code}");
     }
+    assert_eq!(
+        opaque("import code; code.InteractiveConsole().push('import os')"),
+        Some("the code starts a Python interpreter of its own, which runs any code")
+    );
     // The class of a value, and its name, are ordinary.
     assert_eq!(
         opaque("import json; print(type(json.loads('1')).__name__, (1).__class__.__name__)"),
