@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use hookgate::approvals::api::{Decided, DecisionRequest, GrantList, PendingList, Revoked, Shown};
 use hookgate::approvals::{Approvals, FileStore, Options, Resolution, StoreError};
-use hookgate::config::ApprovalDecision;
+use hookgate::config::{ApprovalDecision, TimeoutAction};
 use hookgate::terminal::{self, escape};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -326,7 +326,12 @@ fn render(args: &Args, answer: &Answer) -> String {
                     format!("approved ({}) by {}", decision.as_str(), escape(by))
                 }
                 Resolution::Denied { by } => format!("denied by {}", escape(by)),
-                Resolution::TimedOut { action } => format!("timed out ({action:?})"),
+                Resolution::TimedOut {
+                    action: TimeoutAction::Allow,
+                } => "timed out; allowed by timeoutAction".to_owned(),
+                Resolution::TimedOut {
+                    action: TimeoutAction::Deny,
+                } => "timed out; denied".to_owned(),
                 Resolution::Released => "released".to_owned(),
             };
             out.push_str(&format!("{}: {how}\n", escape(&decided.request.id)));

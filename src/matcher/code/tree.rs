@@ -414,6 +414,20 @@ mod tests {
                 "{code}"
             );
         }
+        // The parse itself is lighter: its work, counted as the parse bound counts it, drops.
+        let code = format!("import os\n{}", "print(os.getcwd(), 1)\n".repeat(50));
+        let spent_on = |bytes: &[u8]| {
+            let mut parser = Parser::new();
+            parser.set_language(&Lang::Python.grammar()).expect("loads");
+            let mut work = usize::MAX / 2;
+            parse_with(&mut parser, Lang::Python, bytes, &mut work).expect("parses");
+            usize::MAX / 2 - work
+        };
+        let mut work = usize::MAX / 2;
+        parse(Lang::Python, &code, &mut work).expect("parses");
+        let spent = usize::MAX / 2 - work;
+        assert!(spent < spent_on(code.as_bytes()), "{spent} units");
+        assert_eq!(spent, spent_on(&grammar_input(Lang::Python, &code)));
         // Read both ways, this call's unpacked argument came out as a call of an unpacked
         // attribute; as Python 3 reads it, it is the unpacking of a call.
         let code = "print('==', platform.python_implementation(), *sys.version.split())";
