@@ -329,8 +329,7 @@ impl Engine {
     async fn fire(&self, inv: &Invocation<'_>) -> Fired {
         let started = Instant::now();
         let spec = inv.hook.spec();
-        // An external action is named by its program, as the file wrote it.
-        let action = spec.program.as_deref().unwrap_or(spec.action.as_str());
+        let action = spec.action.label();
         let mut outcome = actions::run(inv).await;
         if let Outcome::Fail(report) = &outcome {
             // A failure follows the hook's own onFailure (default block); anything but block
@@ -394,10 +393,7 @@ impl Engine {
             }
             FailureAction::Notify => {
                 let notice = custom_message().unwrap_or_else(|| {
-                    format!(
-                        "Hook action \"{}\" failed: {error}",
-                        spec.program.as_deref().unwrap_or(spec.action.as_str())
-                    )
+                    format!("Hook action \"{}\" failed: {error}", spec.action.label())
                 });
                 Outcome::pass(format!("Action failed (user notified): {error}"))
                     .with_notice(Some(notice))

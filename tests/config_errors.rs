@@ -485,8 +485,12 @@ fn external_programs_load_as_actions_and_matchers() {
     )
     .expect("external programs are valid");
     let hook = &policy.document.hooks[0];
-    assert_eq!(hook.action, hookgate::config::ActionName::External);
-    assert_eq!(hook.program.as_deref(), Some("./actions/x.sh"));
+    assert_eq!(
+        hook.action,
+        hookgate::config::Action::External {
+            program: "./actions/x.sh".to_owned()
+        }
+    );
     assert_eq!(hook.filter.custom.as_deref(), Some("./m.sh"));
 }
 

@@ -39,13 +39,13 @@ fn suggestions() -> Vec<(String, String)> {
         let pack = hookgate::config::load_file(&path).expect("the pack loads");
         for hook in &pack.document.hooks {
             let message = hook.on_failure.as_ref().and_then(|f| f.message.as_deref());
-            for text in hook
-                .approval
-                .description
-                .iter()
-                .map(String::as_str)
-                .chain(message)
-            {
+            let description = match &hook.action {
+                hookgate::config::Action::RequireApproval(approval) => {
+                    approval.description.as_deref()
+                }
+                _ => None,
+            };
+            for text in description.into_iter().chain(message) {
                 out.extend(backticked(text).into_iter().map(|s| (name.clone(), s)));
             }
         }

@@ -6,12 +6,12 @@ use crate::config::Mode;
 /// Longest command excerpt in the default message, in characters.
 const COMMAND_EXCERPT: usize = 80;
 
-pub(super) fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) fn run(inv: &Invocation<'_>, notify_user: bool) -> Outcome {
     let message = inv
         .failure_message()
         .unwrap_or_else(|| default_message(inv));
     let spec = inv.hook.spec();
-    let wants_notice = spec.notify_user
+    let wants_notice = notify_user
         || spec
             .on_failure
             .as_ref()

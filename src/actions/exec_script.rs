@@ -5,13 +5,14 @@
 use std::time::Duration;
 
 use super::{Invocation, Outcome};
+use crate::config::Script;
 use crate::process::{self, DEFAULT_TIMEOUT_MS, Ended, Program};
 
-pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) async fn run(inv: &Invocation<'_>, script: &Script, inject_output: bool) -> Outcome {
     let spec = inv.hook.spec();
     let timeout_ms = spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
     // An inline script's file lives until the end of this function, whatever happens.
-    let (program, label, _temp) = match prepare(inv) {
+    let (program, label, _temp) = match prepare(inv, script) {
         Ok(prepared) => prepared,
         Err(message) => return Outcome::fail(message),
     };
@@ -42,7 +43,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
         } else {
             out.to_owned()
         };
-        let injected = (spec.inject_output && !out.is_empty()).then(|| out.to_owned());
+        let injected = (inject_output && !out.is_empty()).then(|| out.to_owned());
         return Outcome::pass(message).with_injected(injected);
     }
     let code = status
@@ -64,7 +65,10 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
 
 /// The program for the hook's `target` (checked against the denylist) or its inline `script`
 /// (a private temporary file handed to its interpreter), and its name for messages.
-fn prepare(inv: &Invocation<'_>) -> Result<(Program, String, Option<tempfile::TempPath>), String> {
+fn prepare(
+    inv: &Invocation<'_>,
+    script: &Script,
+) -> Result<(Program, String, Option<tempfile::TempPath>), String> {
     let empty = |path| Program {
         path,
         args: Vec::new(),
@@ -72,18 +76,16 @@ fn prepare(inv: &Invocation<'_>) -> Result<(Program, String, Option<tempfile::Te
         stdin: None,
         timeout: Duration::ZERO,
     };
-    if let Some(target) = inv.hook.target() {
-        let path = inv.render_path(target);
-        let label = path.display().to_string();
-        let resolved = process::resolve_allowed(&path)?;
-        return Ok((empty(resolved), label, None));
-    }
-    let Some(script) = &inv.hook.spec().script else {
-        // The config stage refuses exec_script without target or script.
-        return Err(
-            "exec_script requires either \"target\" (file path) or \"script\" (inline content)"
-                .to_owned(),
-        );
+    let script = match (script, inv.hook.path()) {
+        (Script::File(_), Some(file)) => {
+            let path = inv.render_path(file);
+            let label = path.display().to_string();
+            let resolved = process::resolve_allowed(&path)?;
+            return Ok((empty(resolved), label, None));
+        }
+        (Script::Inline(text), _) => text,
+        // INVARIANT: the graph parses a `Script::File` into the hook's path template.
+        (Script::File(file), None) => return Err(format!("script file {file} was not compiled")),
     };
     let label = format!("inline script of hook {}", inv.hook.id());
     let temp = write_private(script)

@@ -21,11 +21,8 @@ struct Reply {
     modified_params: Option<Map<String, Value>>,
 }
 
-pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) async fn run(inv: &Invocation<'_>, program: &str) -> Outcome {
     let spec = inv.hook.spec();
-    let Some(program) = spec.program.as_deref() else {
-        return Outcome::fail("external action without a program");
-    };
     let path = inv.hook.resolve_path(program);
     let label = path.display().to_string();
     let resolved = match process::resolve_allowed(&path) {

@@ -20,13 +20,13 @@ const DEFAULT_LAST_N: usize = 5;
 /// file, only the tail this long is read.
 pub(crate) const MAX_BYTES: u64 = 1024 * 1024;
 
-pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) async fn run(inv: &Invocation<'_>, last_n: Option<u32>) -> Outcome {
     let spec = inv.hook.spec();
-    let Some(template) = inv.hook.source().or(inv.hook.target()) else {
+    let Some(template) = inv.hook.path() else {
         return Outcome::pass("No source configured; injection skipped.");
     };
     let path = inv.render_path(template);
-    let last_n = spec.last_n.map_or(DEFAULT_LAST_N, |n| n as usize);
+    let last_n = last_n.map_or(DEFAULT_LAST_N, |n| n as usize);
     let read_path = path.clone();
     let loaded = tokio::task::spawn_blocking(move || load(&read_path, last_n)).await;
     let content = match loaded {

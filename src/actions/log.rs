@@ -37,7 +37,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     // A dry run passes the same way, without writing.
     if !inv.services.dry_run {
         let line = entry(inv);
-        let path = inv.hook.target().map(|t| inv.render_path(t));
+        let path = inv.hook.path().map(|t| inv.render_path(t));
         inv.services.log.append(path, line).await;
     }
     Outcome::pass(format!("Logged event at {}", inv.point))

@@ -1,7 +1,7 @@
 //! Actions: what a hook does when it matches. One file per action; [`run`] is the registry.
 //!
-//! The registry is an exhaustive `match` on [`ActionName`], so every action the config stage
-//! accepts has an executor: a name without one cannot load.
+//! The registry is an exhaustive `match` on [`Action`], so every action the config stage
+//! accepts has an executor, and each executor is handed exactly its action's fields.
 
 mod block;
 mod exec_script;
@@ -16,7 +16,7 @@ mod summarize;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::config::ActionName;
+use crate::config::Action;
 use crate::context::HookContext;
 use crate::graph::{CompiledHook, RuleGraph, Template, Vars, iso_timestamp};
 use crate::llm::LlmClient;
@@ -232,15 +232,23 @@ impl Invocation<'_> {
 
 /// Runs the hook's action.
 pub(crate) async fn run(inv: &Invocation<'_>) -> Outcome {
-    match inv.hook.spec().action {
-        ActionName::Block => block::run(inv),
-        ActionName::Log => log::run(inv).await,
-        ActionName::ExecScript => exec_script::run(inv).await,
-        ActionName::InjectContext => inject_context::run(inv).await,
-        ActionName::SummarizeAndLog => summarize::run(inv).await,
-        ActionName::NotifyUser => notify_user::run(inv).await,
-        ActionName::RequireApproval => require_approval::run(inv).await,
-        ActionName::External => external::run(inv).await,
+    // A template the action reads or writes is the hook's compiled `path`, not the field.
+    match &inv.hook.spec().action {
+        Action::Block { notify_user } => block::run(inv, *notify_user),
+        Action::Log { .. } => log::run(inv).await,
+        Action::ExecScript {
+            script,
+            inject_output,
+        } => exec_script::run(inv, script, *inject_output).await,
+        Action::InjectContext { last_n, .. } => inject_context::run(inv, *last_n).await,
+        Action::SummarizeAndLog { model, llm, .. } => {
+            summarize::run(inv, model.as_deref(), llm.as_ref()).await
+        }
+        Action::NotifyUser { model, llm } => {
+            notify_user::run(inv, model.as_deref(), llm.as_ref()).await
+        }
+        Action::RequireApproval(approval) => require_approval::run(inv, approval).await,
+        Action::External { program } => external::run(inv, program).await,
     }
 }
 
@@ -272,7 +280,7 @@ mod tests {
             services: &services,
             wait_for_approval: false,
         };
-        let target = graph.hooks()[0].target().expect("target");
+        let target = graph.hooks()[0].path().expect("target");
         assert_eq!(
             inv.render_path(target),
             Path::new("/srv/policy/logs/.._.._etc_cron.d_x/_.jsonl")

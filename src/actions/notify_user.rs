@@ -5,17 +5,22 @@ use serde_json::Value;
 
 use super::block::truncate_plain;
 use super::{Invocation, Outcome};
+use crate::config::LlmSettings;
 use crate::llm::Prompt;
 
 const SYSTEM_PROMPT: &str = "You tell an operator, in 1 to 3 plain sentences, what a finished \
 AI sub-agent task achieved: the task, the key results, and any problem. If it failed, say so \
 first. Be direct; do not begin with \"I\".";
 
-pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) async fn run(
+    inv: &Invocation<'_>,
+    model: Option<&str>,
+    llm: Option<&LlmSettings>,
+) -> Outcome {
     let spec = inv.hook.spec();
     let defaults = inv.graph.defaults();
-    let model = spec.model.as_deref().or(defaults.model.as_deref());
-    let llm = spec.llm.as_ref().or(defaults.llm.as_ref());
+    let model = model.or(defaults.model.as_deref());
+    let llm = llm.or(defaults.llm.as_ref());
     let status = Status::of(inv);
     let text = match (model, llm) {
         // A dry run asks no LLM; the plain notice is listed in the decision, not sent.

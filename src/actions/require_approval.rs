@@ -4,17 +4,16 @@
 
 use super::{Invocation, Outcome};
 use crate::approvals::{ApprovalRequest, RequestError, Resolution, new_id, now_ms};
-use crate::config::{Mode, TimeoutAction};
+use crate::config::{ApprovalSpec, Mode, TimeoutAction};
 
 /// How long a request waits when the hook sets no `timeoutMs`.
 pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 
-pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) async fn run(inv: &Invocation<'_>, approval: &ApprovalSpec) -> Outcome {
     let spec = inv.hook.spec();
     let subject = inv.ctx.command_subject();
     let tool = inv.ctx.tool_name.as_deref();
-    let reason = spec
-        .approval
+    let reason = approval
         .description
         .clone()
         .unwrap_or_else(|| format!("hook {} requires approval", spec.id));
@@ -25,7 +24,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     let Some(approvals) = &inv.services.approvals else {
         // No store (e.g. a one-shot `hookgate check`): the request is returned, not kept.
         let message = format!("Approval required: {reason}");
-        return Outcome::held(message, request(inv, reason));
+        return Outcome::held(message, request(inv, approval, reason));
     };
     if let Some(why) = approvals.unavailable() {
         return Outcome::fail(format!("Denied: approvals are unavailable ({why})"));
@@ -40,11 +39,11 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     }
     let opened = match inv.wait_for_approval {
         true => approvals
-            .open_request_and_wait(request(inv, reason.clone()))
+            .open_request_and_wait(request(inv, approval, reason.clone()))
             .await
             .map(|(request, new, resolution)| (request, new, Some(resolution))),
         false => approvals
-            .open_request(request(inv, reason.clone()))
+            .open_request(request(inv, approval, reason.clone()))
             .await
             .map(|(request, new)| (request, new, None)),
     };
@@ -90,7 +89,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     outcome.with_notice(notice)
 }
 
-fn request(inv: &Invocation<'_>, reason: String) -> ApprovalRequest {
+fn request(inv: &Invocation<'_>, approval: &ApprovalSpec, reason: String) -> ApprovalRequest {
     let spec = inv.hook.spec();
     let created = now_ms();
     let timeout = spec.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS);
@@ -102,11 +101,11 @@ fn request(inv: &Invocation<'_>, reason: String) -> ApprovalRequest {
         tool: inv.ctx.tool_name.clone(),
         args: inv.ctx.tool_args.clone(),
         subject: inv.ctx.command_subject().to_owned(),
-        risk: spec.approval.risk,
+        risk: approval.risk,
         reasons: vec![reason],
         created_at_ms: created,
         expires_at_ms: created.saturating_add(timeout),
-        timeout_action: spec.approval.timeout_action,
-        allowed_decisions: spec.approval.allowed_decisions.clone(),
+        timeout_action: approval.timeout_action,
+        allowed_decisions: approval.allowed_decisions.clone(),
     }
 }

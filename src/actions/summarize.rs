@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::block::truncate_plain;
 use super::{Invocation, Outcome};
+use crate::config::LlmSettings;
 use crate::graph::iso_timestamp;
 use crate::llm::Prompt;
 
@@ -27,19 +28,19 @@ struct Entry<'a> {
     model: &'a str,
 }
 
-pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
+pub(super) async fn run(
+    inv: &Invocation<'_>,
+    model: Option<&str>,
+    llm: Option<&LlmSettings>,
+) -> Outcome {
     if inv.services.dry_run {
         // A dry run passes the same way, without asking the LLM or writing.
         return passed(inv);
     }
     let spec = inv.hook.spec();
     let defaults = inv.graph.defaults();
-    let model = spec
-        .model
-        .as_deref()
-        .or(defaults.model.as_deref())
-        .unwrap_or("default");
-    let summary = match spec.llm.as_ref().or(defaults.llm.as_ref()) {
+    let model = model.or(defaults.model.as_deref()).unwrap_or("default");
+    let summary = match llm.or(defaults.llm.as_ref()) {
         Some(settings) => {
             let prompt = Prompt {
                 model: model.to_owned(),
@@ -69,7 +70,7 @@ pub(super) async fn run(inv: &Invocation<'_>) -> Outcome {
     // The summary is the LLM's: escaped for terminals like every log line.
     let line =
         crate::terminal::into_escaped_json(serde_json::to_string(&entry).unwrap_or_default());
-    let path = inv.hook.target().map(|t| inv.render_path(t));
+    let path = inv.hook.path().map(|t| inv.render_path(t));
     inv.services.log.append(path, line).await;
     passed(inv)
 }

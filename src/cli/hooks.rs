@@ -54,7 +54,7 @@ pub(crate) fn list(args: ListArgs) -> u8 {
             serde_json::json!({
                 "name": h.id,
                 "points": h.points.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
-                "action": h.program.as_deref().unwrap_or(h.action.as_str()),
+                "action": h.action.label(),
                 "enabled": h.enabled,
                 "priority": h.priority,
                 "mode": h.mode,
@@ -87,7 +87,7 @@ fn table(hooks: &[config::HookSpec]) -> String {
                     .map(|p| p.as_str())
                     .collect::<Vec<_>>()
                     .join(","),
-                escape(h.program.as_deref().unwrap_or(h.action.as_str())).into_owned(),
+                escape(h.action.label()).into_owned(),
                 if h.enabled { "yes" } else { "no" }.to_owned(),
                 escape(&h.file.display().to_string()).into_owned(),
             ]

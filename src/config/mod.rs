@@ -5,6 +5,7 @@
 //! (`schemas/hooks.schema.json`), typed conversion, and semantic checks (regexes compiled with
 //! limits, unique names, actions this build runs).
 
+mod action;
 mod compose;
 mod edit;
 pub mod error;
@@ -23,6 +24,7 @@ pub mod yaml;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use action::{Action, ActionName, ApprovalDecision, ApprovalSpec, Risk, Script, TimeoutAction};
 pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, canonical_json, content_hash};
 pub use edit::{EditError, Edited, SwitchError, Switched, set_enabled, switch_in_file};
 pub use error::{ConfigError, Diagnostic, DiagnosticKind};
@@ -30,10 +32,9 @@ pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub use locate::{ConfigSource, locate_policy};
 pub(crate) use model::js_number;
 pub use model::{
-    ActionName, ApprovalDecision, ApprovalSpec, DEFAULT_DISCOVER_DEPTH, DEFAULT_PRIORITY, Defaults,
-    Discover, Document, FailureAction, HookSpec, HostFiles, LlmProvider, LlmSettings, MatchSpec,
-    Mode, NotifySettings, OnFailure, Risk, TelegramSettings, TimeoutAction, Unparseable,
-    WebhookSettings,
+    DEFAULT_DISCOVER_DEPTH, DEFAULT_PRIORITY, Defaults, Discover, Document, FailureAction,
+    HookSpec, HostFiles, LlmProvider, LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure,
+    TelegramSettings, Unparseable, WebhookSettings,
 };
 pub use pattern::{Pattern, PatternError};
 pub use place::Place;

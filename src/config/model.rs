@@ -7,6 +7,9 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::action::{
+    Action, ActionName, ApprovalDecision, ApprovalSpec, Risk, Script, TimeoutAction,
+};
 use super::error::{Diagnostic, DiagnosticKind};
 use super::filters::{self, ArgFilter, CommandFilter, PathGlob};
 use super::pattern::Pattern;
@@ -90,91 +93,6 @@ pub enum Unparseable {
     Match,
     /// It matches only if the raw text does.
     Nomatch,
-}
-
-/// How risky a call that needs approval is (shown to the approver).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Risk {
-    /// Low.
-    Low,
-    /// Medium (the default).
-    #[default]
-    Medium,
-    /// High.
-    High,
-    /// Critical.
-    Critical,
-}
-
-impl Risk {
-    /// The name as written in HOOKS.yaml.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Risk::Low => "low",
-            Risk::Medium => "medium",
-            Risk::High => "high",
-            Risk::Critical => "critical",
-        }
-    }
-}
-
-/// What happens when nobody decides in time.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TimeoutAction {
-    /// Refuse the call (the default).
-    #[default]
-    Deny,
-    /// Let the call through.
-    Allow,
-}
-
-/// A decision a human can take on an approval request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ApprovalDecision {
-    /// This request only.
-    Approve,
-    /// Refuse this request.
-    Deny,
-    /// This tool and subject, for the rest of the session.
-    ApproveSession,
-    /// A persistent pattern (`tool:glob`).
-    ApproveAlways,
-}
-
-impl ApprovalDecision {
-    /// The name as written in requests and files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApprovalDecision::Approve => "approve",
-            ApprovalDecision::Deny => "deny",
-            ApprovalDecision::ApproveSession => "approve_session",
-            ApprovalDecision::ApproveAlways => "approve_always",
-        }
-    }
-
-    /// Every decision.
-    pub const ALL: &'static [ApprovalDecision] = &[
-        ApprovalDecision::Approve,
-        ApprovalDecision::Deny,
-        ApprovalDecision::ApproveSession,
-        ApprovalDecision::ApproveAlways,
-    ];
-}
-
-/// A hook's `require_approval` settings.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ApprovalSpec {
-    /// Shown to the approver.
-    pub risk: Risk,
-    /// When nobody decides in time.
-    pub timeout_action: TimeoutAction,
-    /// What the approver may choose.
-    pub allowed_decisions: Vec<ApprovalDecision>,
-    /// Shown to the approver.
-    pub description: Option<String>,
 }
 
 /// An LLM endpoint (`defaults.llm`, or `llm` on a hook).
@@ -284,58 +202,6 @@ pub enum FailureAction {
     Continue,
 }
 
-/// The built-in actions this build of hookgate runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ActionName {
-    /// Stop the agent at this point.
-    Block,
-    /// Append a JSONL line describing the event.
-    Log,
-    /// Run a script with the context in its environment; exit 0 passes.
-    ExecScript,
-    /// Read a file and hand its content to the gateway to prepend for the model.
-    InjectContext,
-    /// Summarise the event with an LLM and append the summary to a JSONL file.
-    SummarizeAndLog,
-    /// Send the session's user a message about the event.
-    NotifyUser,
-    /// Pause the call until a human approves or denies it (`decision: "ask"`).
-    RequireApproval,
-    /// Run an external action program (`action: ./path`); the hook's `program`.
-    External,
-}
-
-impl ActionName {
-    /// Every action this build runs.
-    pub const ALL: &'static [ActionName] = &[
-        ActionName::Block,
-        ActionName::Log,
-        ActionName::ExecScript,
-        ActionName::InjectContext,
-        ActionName::SummarizeAndLog,
-        ActionName::NotifyUser,
-        ActionName::RequireApproval,
-    ];
-
-    /// The name as written in HOOKS.yaml.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionName::Block => "block",
-            ActionName::Log => "log",
-            ActionName::ExecScript => "exec_script",
-            ActionName::InjectContext => "inject_context",
-            ActionName::SummarizeAndLog => "summarize_and_log",
-            ActionName::NotifyUser => "notify_user",
-            ActionName::RequireApproval => "require_approval",
-            ActionName::External => "external",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<ActionName> {
-        ActionName::ALL.iter().copied().find(|a| a.as_str() == name)
-    }
-}
-
 /// One hook after validation.
 #[derive(Debug, Clone)]
 pub struct HookSpec {
@@ -353,30 +219,13 @@ pub struct HookSpec {
     /// Filters (all must match).
     pub filter: MatchSpec,
     /// What it does.
-    pub action: ActionName,
-    /// For [`ActionName::External`]: the program, as written (relative to the policy's
-    /// directory).
-    pub program: Option<String>,
-    /// summarize_and_log / notify_user model.
-    pub model: Option<String>,
-    /// This hook's LLM endpoint.
-    pub llm: Option<LlmSettings>,
-    /// Output file (log), a template.
-    pub target: Option<String>,
-    /// inject_context source, a template.
-    pub source: Option<String>,
-    /// exec_script inline script, a template.
-    pub script: Option<String>,
-    /// inject_context entry count.
-    pub last_n: Option<u32>,
-    /// exec_script output injection.
-    pub inject_output: bool,
-    /// How long the action may run (programs) or wait (require_approval), in milliseconds.
+    pub action: Action,
+    /// Fields written on the hook that its action does not read (`lastN` on a `log`), in
+    /// the order the hook reference lists them. They load, as the seed's did; lint warns.
+    pub unused_fields: Vec<&'static str>,
+    /// How long the hook's programs may run (an action's, a `custom` matcher's), or how
+    /// long `require_approval` waits, in milliseconds.
     pub timeout_ms: Option<u64>,
-    /// require_approval settings.
-    pub approval: ApprovalSpec,
-    /// Notify on block.
-    pub notify_user: bool,
     /// false: never fires.
     pub enabled: bool,
     /// Per-hook mode, else the default's.
@@ -482,8 +331,7 @@ struct RawHook {
     priority: Option<i64>,
     #[serde(rename = "match")]
     filter: Option<RawMatch>,
-    #[serde(rename = "action")]
-    _action: String,
+    action: String,
     model: Option<String>,
     llm: Option<LlmSettings>,
     target: Option<String>,
@@ -500,6 +348,87 @@ struct RawHook {
     enabled: Option<bool>,
     mode: Option<Mode>,
     on_failure: Option<OnFailure>,
+}
+
+impl RawHook {
+    /// The hook's action with the fields it reads, taken out of the flat YAML form. `None`
+    /// for an `exec_script` without a script, which [`build`] has already reported. What is
+    /// left of the action fields afterwards is what the action does not read (see
+    /// [`RawHook::unused_fields`]).
+    fn take_action(&mut self, name: ActionName) -> Option<Action> {
+        Some(match name {
+            ActionName::Block => Action::Block {
+                notify_user: self.notify_user.take().unwrap_or(false),
+            },
+            ActionName::Log => Action::Log {
+                target: self.target.take(),
+            },
+            ActionName::ExecScript => Action::ExecScript {
+                // A script file wins over inline text.
+                script: match (self.target.take(), self.script.take()) {
+                    (Some(file), text) => {
+                        self.script = text;
+                        Script::File(file)
+                    }
+                    (None, Some(text)) => Script::Inline(text),
+                    (None, None) => return None,
+                },
+                inject_output: self.inject_output.take().unwrap_or(false),
+            },
+            ActionName::InjectContext => Action::InjectContext {
+                source: self.source.take().or_else(|| self.target.take()),
+                last_n: self.last_n.take(),
+            },
+            ActionName::SummarizeAndLog => Action::SummarizeAndLog {
+                target: self.target.take(),
+                model: self.model.take(),
+                llm: self.llm.take(),
+            },
+            ActionName::NotifyUser => Action::NotifyUser {
+                model: self.model.take(),
+                llm: self.llm.take(),
+            },
+            ActionName::RequireApproval => Action::RequireApproval(ApprovalSpec {
+                risk: self.risk.take().unwrap_or_default(),
+                timeout_action: self.timeout_action.take().unwrap_or_default(),
+                allowed_decisions: self
+                    .allowed_decisions
+                    .take()
+                    .unwrap_or_else(|| ApprovalDecision::ALL.to_vec()),
+                description: self.description.take(),
+            }),
+            ActionName::External => Action::External {
+                program: self.action.clone(),
+            },
+        })
+    }
+
+    /// The action fields still set after [`RawHook::take_action`]: written, but not read by
+    /// this hook's action. `timeoutMs` also bounds a `custom` matcher, so it is used then.
+    fn unused_fields(&self, action: &Action) -> Vec<&'static str> {
+        let times_out = matches!(
+            action,
+            Action::ExecScript { .. } | Action::External { .. } | Action::RequireApproval(_)
+        ) || self.filter.as_ref().is_some_and(|m| m.custom.is_some());
+        [
+            ("model", self.model.is_some()),
+            ("llm", self.llm.is_some()),
+            ("target", self.target.is_some()),
+            ("source", self.source.is_some()),
+            ("script", self.script.is_some()),
+            ("lastN", self.last_n.is_some()),
+            ("injectOutput", self.inject_output.is_some()),
+            ("timeoutMs", self.timeout_ms.is_some() && !times_out),
+            ("risk", self.risk.is_some()),
+            ("timeoutAction", self.timeout_action.is_some()),
+            ("allowedDecisions", self.allowed_decisions.is_some()),
+            ("description", self.description.is_some()),
+            ("notifyUser", self.notify_user.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(field, set)| set.then_some(field))
+        .collect()
+    }
 }
 
 /// Converts a schema-checked JSON value into a [`Document`], running the semantic checks.
@@ -650,10 +579,14 @@ pub(crate) fn build(
             });
         }
 
-        let (Some(action), Some(hook)) = (action, typed::<RawHook>(raw, &at, spans, file, out))
+        let (Some(action), Some(mut hook)) = (action, typed::<RawHook>(raw, &at, spans, file, out))
         else {
             continue;
         };
+        let Some(action) = hook.take_action(action) else {
+            continue;
+        };
+        let unused_fields = hook.unused_fields(&action);
         let mut points = Vec::new();
         for p in match hook.point {
             OneOrMany::One(p) => vec![p],
@@ -692,25 +625,9 @@ pub(crate) fn build(
                 read_glob: structured.read_glob,
                 custom: m.as_ref().and_then(|m| m.custom.clone()),
             },
-            program: (action == ActionName::External).then(|| hook._action.clone()),
             action,
-            model: hook.model,
-            llm: hook.llm,
-            target: hook.target,
-            source: hook.source,
-            script: hook.script,
-            last_n: hook.last_n,
-            inject_output: hook.inject_output.unwrap_or(false),
+            unused_fields,
             timeout_ms: hook.timeout_ms,
-            approval: ApprovalSpec {
-                risk: hook.risk.unwrap_or_default(),
-                timeout_action: hook.timeout_action.unwrap_or_default(),
-                allowed_decisions: hook
-                    .allowed_decisions
-                    .unwrap_or_else(|| ApprovalDecision::ALL.to_vec()),
-                description: hook.description,
-            },
-            notify_user: hook.notify_user.unwrap_or(false),
             enabled: hook.enabled.unwrap_or(true),
             mode: hook.mode.unwrap_or(effective.mode),
             on_failure: hook.on_failure,

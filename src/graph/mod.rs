@@ -23,9 +23,8 @@ pub struct CompiledHook {
     spec: HookSpec,
     /// Its points joined by ", " (the seed's block message names them all).
     points_label: String,
-    target: Option<Template>,
-    /// inject_context's `source`.
-    source: Option<Template>,
+    /// The action's path template (`Action::path_template`), parsed.
+    path: Option<Template>,
     failure_message: Option<Template>,
     /// Its patterns' ids in the graph's pattern indexes.
     ids: PatternIds,
@@ -49,11 +48,9 @@ impl CompiledHook {
     pub(crate) fn points_label(&self) -> &str {
         &self.points_label
     }
-    pub(crate) fn target(&self) -> Option<&Template> {
-        self.target.as_ref()
-    }
-    pub(crate) fn source(&self) -> Option<&Template> {
-        self.source.as_ref()
+    /// The file the action reads or writes, as a template (see [`Action::path_template`]).
+    pub(crate) fn path(&self) -> Option<&Template> {
+        self.path.as_ref()
     }
     pub(crate) fn failure_message(&self) -> Option<&Template> {
         self.failure_message.as_ref()
@@ -111,8 +108,7 @@ impl RuleGraph {
                     .map(|p| p.as_str())
                     .collect::<Vec<_>>()
                     .join(", "),
-                target: spec.target.as_deref().map(Template::parse),
-                source: spec.source.as_deref().map(Template::parse),
+                path: spec.action.path_template().map(Template::parse),
                 failure_message: spec
                     .on_failure
                     .as_ref()

@@ -10,7 +10,7 @@
 //! passes too.
 
 use super::{Code, Finding, Lint};
-use crate::config::{ActionName, FailureAction, Risk, TimeoutAction};
+use crate::config::{Action, ActionName, FailureAction, Risk, TimeoutAction};
 
 pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
     for hook in cx.hooks() {
@@ -33,7 +33,7 @@ pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
                 FailureAction::Notify => " (after a notice to the user)".to_owned(),
                 _ => String::new(),
             };
-            let message = match hook.action {
+            let message = match hook.action.name() {
                 ActionName::Block => Some(format!(
                     "`onFailure.action: {name}` turns this block into a pass{how}, so it never stops anything"
                 )),
@@ -55,9 +55,9 @@ pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
                 ));
             }
         }
-        if hook.action == ActionName::RequireApproval
-            && hook.approval.timeout_action == TimeoutAction::Allow
-            && matches!(hook.approval.risk, Risk::High | Risk::Critical)
+        if let Action::RequireApproval(approval) = &hook.action
+            && approval.timeout_action == TimeoutAction::Allow
+            && matches!(approval.risk, Risk::High | Risk::Critical)
         {
             out.push(cx.at_hook(
                 Code::ApprovalTimesOutOpen,
@@ -65,7 +65,7 @@ pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
                 "/timeoutAction",
                 format!(
                     "a {}-risk call is allowed when nobody decides in time (`timeoutAction: allow`)",
-                    hook.approval.risk.as_str()
+                    approval.risk.as_str()
                 ),
                 Some(
                     "use `timeoutAction: deny` (the default) for risky calls, or lower `risk` if the call is safe to let through"

@@ -9,12 +9,14 @@
 //! - `reach.rs`: `shadowed`, `contradiction`, `tool-subject`;
 //! - `failure.rs`: `fails-open`, `approval-times-out-open`;
 //! - `duplicates.rs`: `duplicate`;
-//! - `regex.rs`: `unescaped-dot`, `unanchored` (and the regex analysis the others use).
+//! - `regex.rs`: `unescaped-dot`, `unanchored` (and the regex analysis the others use);
+//! - `fields.rs`: `unused-field`.
 //!
 //! The composition warnings of the load (`conflict`, `composition`) are findings too.
 
 mod duplicates;
 mod failure;
+mod fields;
 mod reach;
 mod regex;
 
@@ -48,6 +50,8 @@ pub enum Code {
     UnescapedDot,
     /// A pattern that was clearly meant to be anchored and is not.
     Unanchored,
+    /// A field the hook's action does not read.
+    UnusedField,
     /// Hooks of different files that overlap or share a name (a composition warning).
     Conflict,
     /// Another composition warning: a file skipped, a setting ignored.
@@ -65,6 +69,7 @@ impl Code {
         Code::Duplicate,
         Code::UnescapedDot,
         Code::Unanchored,
+        Code::UnusedField,
         Code::Conflict,
         Code::Composition,
     ];
@@ -80,6 +85,7 @@ impl Code {
             Code::Duplicate => "duplicate",
             Code::UnescapedDot => "unescaped-dot",
             Code::Unanchored => "unanchored",
+            Code::UnusedField => "unused-field",
             Code::Conflict => "conflict",
             Code::Composition => "composition",
         }
@@ -145,6 +151,7 @@ pub fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Finding> {
     failure::check(&cx, &mut out);
     duplicates::check(&cx, &mut out);
     regex::check(&cx, &mut out);
+    fields::check(&cx, &mut out);
     out.extend(policy.warnings.iter().map(from_warning));
     cx.sort(&mut out);
     out.dedup();

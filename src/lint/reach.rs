@@ -43,7 +43,7 @@ fn unconditional_block(hook: &HookSpec) -> Option<Scope<'_>> {
         .is_none_or(|f| f.action == FailureAction::Block);
     if !hook.enabled
         || hook.mode != Mode::Enforce
-        || hook.action != ActionName::Block
+        || hook.action.name() != ActionName::Block
         || !keeps_block
     {
         return None;
