@@ -216,3 +216,32 @@ fn host_files_ignore_takes_paths_as_written() {
         "ask"
     );
 }
+
+#[test]
+fn a_wildcard_in_a_directory_on_this_host_names_the_files_that_are_there() {
+    let host = Host::new();
+    host.dir.write("proj/a.txt", "1\n");
+    host.dir.write("proj/b.txt", "2\n");
+    host.dir.write("proj/.env", "TOKEN=x\n");
+    let bash = |command: &str| host.decide("Bash", &format!("command={command}"));
+    // `*` skips `.env`, as bash does, and names nothing else a credential filter covers.
+    for command in [
+        "wc -l *",
+        "grep -n foo *",
+        "cp * /tmp/backup/",
+        "du -sh ./*",
+    ] {
+        let d = bash(command);
+        assert_eq!(verdict(&d), "allow", "{command}: {d}");
+    }
+    assert_eq!(verdict(&bash("cat .e*")), "block");
+    // A key in the project, or a link to one, is among what `*` names.
+    std::os::unix::fs::symlink(
+        host.dir.path().join("home/.ssh/id_rsa"),
+        host.dir.path().join("proj/notes.md"),
+    )
+    .expect("symlink");
+    assert_eq!(verdict(&bash("wc -l *")), "block");
+    assert_eq!(verdict(&bash("wc -l *.txt")), "allow");
+    assert_eq!(verdict(&bash("cat ../home/.ssh/*")), "block");
+}

@@ -19,6 +19,8 @@ pub mod regular_file;
 pub mod report;
 pub(crate) mod schema;
 mod wildcard;
+
+pub(crate) use wildcard::matches as wildcard_matches;
 pub mod yaml;
 
 use std::path::{Path, PathBuf};

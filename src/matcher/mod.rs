@@ -524,6 +524,9 @@ impl<'a> Subject<'a> {
             of_line(line, &mut out);
         }
         out.extend(self.links().iter().map(|(_, real)| real.clone()));
+        if let Some(host) = self.host() {
+            paths::expand_on_host(&host, &mut out);
+        }
         out
     }
 

@@ -2,6 +2,8 @@
 //! standard input), and, for the languages the code reader knows, what the code does, as
 //! the simple commands filters already see (`shutil.rmtree(p)` is `rm -r -f p`).
 
+use std::borrow::Cow;
+
 use crate::matcher::code::{self, Effect, Lang, Val};
 use crate::matcher::shell::SUBSTITUTION;
 use crate::matcher::shell::env::{FileText, file_key};
@@ -15,13 +17,15 @@ use crate::matcher::shell::programs::table::CODE_FLAGS;
 #[derive(Debug, PartialEq)]
 enum Code<'a> {
     /// Inline code (`-c`, `-e`, each `-e` a line of its own), and whether it is known.
-    Inline(Vec<(&'a str, bool)>),
-    /// A script file.
-    File(&'a Field),
+    Inline(Vec<(Cow<'a, str>, bool)>),
+    /// A script file, and whether its name is known.
+    File(&'a str, bool),
     /// Standard input.
     Stdin,
     /// A module or something else the line does not hold (`python -m venv`).
     Elsewhere,
+    /// Code the reader cannot read, and why (an encoded `data:` URL).
+    Opaque(&'static str),
 }
 
 /// An interpreter: the code it runs, read where the language is known; code from a
@@ -33,13 +37,23 @@ pub(in crate::matcher::shell::programs) fn interpreter(
     stdin: &Data,
 ) {
     let lang = Lang::of_program(program);
+    let mut preloads = Vec::new();
     let code = match lang {
-        Some(lang) => code_of(lang, program, args),
+        Some(lang) => code_of(lang, program, args, &mut preloads),
         None => generic_code_of(args),
     };
+    // Code that runs before the program: `node -r ./x.js`, `--import data:...`.
+    for preload in preloads {
+        run_code(r, lang, preload, stdin);
+    }
+    run_code(r, lang, code, stdin);
+}
+
+/// Reads one piece of an interpreter's code, wherever it comes from.
+fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data) {
     // `python3 /dev/stdin <<< '...'` reads its program from standard input.
     let code = match code {
-        Code::File(file) if !file.unknown && is_stdin_path(&file.text) => Code::Stdin,
+        Code::File(path, false) if is_stdin_path(path) => Code::Stdin,
         other => other,
     };
     let text = match code {
@@ -50,25 +64,25 @@ pub(in crate::matcher::shell::programs) fn interpreter(
             }
             parts
                 .iter()
-                .map(|(text, _)| *text)
+                .map(|(text, _)| text.as_ref())
                 .collect::<Vec<_>>()
                 .join("\n")
         }
-        Code::File(file) => {
-            if file.unknown {
+        Code::File(path, unknown) => {
+            if unknown {
                 r.opaque("the interpreter runs code that comes from a substitution");
-            } else if file.text.starts_with("http://") || file.text.starts_with("https://") {
+            } else if path.starts_with("http://") || path.starts_with("https://") {
                 r.opaque("the interpreter runs code it downloads");
-            } else if let Err(why) = r.load_host_file(&file.text) {
+            } else if let Err(why) = r.load_host_file(path) {
                 r.opaque(why);
             } else {
-                match r.env.files.get(&file_key(&file.text)) {
+                match r.env.files.get(&file_key(path)) {
                     Some(FileText::Unknown) => r.opaque(
                         "the line runs a script it downloaded or made from a command's output",
                     ),
                     Some(FileText::Known(text)) if lang.is_some() => {
                         let text = text.clone();
-                        r.in_file(&file.text, |r| read_code(r, lang, &text));
+                        r.in_file(path, |r| read_code(r, lang, &text));
                     }
                     _ => {}
                 }
@@ -83,6 +97,10 @@ pub(in crate::matcher::shell::programs) fn interpreter(
             Data::Known(text) => text.clone(),
             Data::Nothing => return,
         },
+        Code::Opaque(why) => {
+            r.opaque(why);
+            return;
+        }
         Code::Elsewhere => return,
     };
     read_code(r, lang, &text);
@@ -173,6 +191,12 @@ struct Syntax {
     attached: &'static str,
     /// Short options after which the program is a module, not code on the line.
     module: &'static str,
+    /// Short options whose value is only the digits attached to them, after which the word
+    /// goes on with more options (Perl's `-l`, `-0777`: `-lne CODE`, `-0777ne CODE`).
+    digits: &'static str,
+    /// Whether a short code option takes the rest of its word as the code (`-e'code'`);
+    /// node takes it from the next word only (`-pe CODE` is `-p -e CODE`).
+    attached_code: bool,
     /// Long options whose value is code.
     long_code: &'static [&'static str],
     /// Long options that take a value.
@@ -186,6 +210,8 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
             value: "WXQ",
             attached: "",
             module: "m",
+            digits: "",
+            attached_code: true,
             long_code: &[],
             long_value: &["--check-hash-based-pycs"],
         },
@@ -194,6 +220,8 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
             value: "rC",
             attached: "",
             module: "",
+            digits: "",
+            attached_code: false,
             long_code: &["--eval", "--print"],
             long_value: &[
                 "--require",
@@ -209,16 +237,20 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
         Lang::Ruby => Syntax {
             code: "e",
             value: "rICEF",
-            attached: "0xWTKk",
+            attached: "xWTKk",
             module: "",
+            digits: "0",
+            attached_code: true,
             long_code: &[],
             long_value: &["--encoding"],
         },
         Lang::Perl => Syntax {
             code: "eE",
             value: "MmI",
-            attached: "il0xdDCF",
+            attached: "ixdDCF",
             module: "",
+            digits: "l0",
+            attached_code: true,
             long_code: &[],
             long_value: &[],
         },
@@ -227,6 +259,8 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
             value: "dcztF",
             attached: "",
             module: "",
+            digits: "",
+            attached_code: true,
             long_code: &[
                 "--run",
                 "--process-begin",
@@ -240,6 +274,8 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
             value: "lbjO",
             attached: "",
             module: "",
+            digits: "",
+            attached_code: true,
             long_code: &[],
             long_value: &[],
         },
@@ -248,6 +284,8 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
             value: "l",
             attached: "",
             module: "",
+            digits: "",
+            attached_code: true,
             long_code: &[],
             long_value: &[],
         },
@@ -255,7 +293,12 @@ fn syntax(lang: Lang, program: &str) -> Syntax {
 }
 
 /// Where the code of `program` (an interpreter of `lang`) comes from.
-fn code_of<'a>(lang: Lang, program: &str, args: &'a [Field]) -> Code<'a> {
+fn code_of<'a>(
+    lang: Lang,
+    program: &str,
+    args: &'a [Field],
+    preloads: &mut Vec<Code<'a>>,
+) -> Code<'a> {
     // `deno eval CODE`, `deno run FILE`, `bun run FILE`, `bun -e CODE`.
     let args = match (program, args.first().map(|a| a.text.as_str())) {
         ("deno", Some("eval")) => {
@@ -268,13 +311,13 @@ fn code_of<'a>(lang: Lang, program: &str, args: &'a [Field]) -> Code<'a> {
                 .iter()
                 .skip(1)
                 .find(|a| !a.text.starts_with('-'))
-                .map_or(Code::Elsewhere, Code::File);
+                .map_or(Code::Elsewhere, file_of);
         }
         ("deno", Some(_)) => return Code::Elsewhere,
         _ => args,
     };
     let s = syntax(lang, program);
-    let mut inline: Vec<(&str, bool)> = Vec::new();
+    let mut inline: Vec<(Cow<'a, str>, bool)> = Vec::new();
     let mut i = 0;
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
@@ -290,15 +333,29 @@ fn code_of<'a>(lang: Lang, program: &str, args: &'a [Field]) -> Code<'a> {
             break;
         }
         if let Some(long) = t.strip_prefix("--") {
-            let name = long.split('=').next().unwrap_or(long);
+            let (name, value) = match long.split_once('=') {
+                Some((name, value)) => (name, Some(value)),
+                None => (long, None),
+            };
             let name = format!("--{name}");
+            if let Some(code) = value.filter(|_| s.long_code.contains(&name.as_str())) {
+                // `--eval=CODE`: the code is the rest of the word.
+                inline.push((Cow::Borrowed(code), a.unknown));
+                continue;
+            }
+            if let Some(value) = value {
+                preloads.extend(preload(lang, &name, value, a.unknown));
+                continue;
+            }
             let takes =
                 s.long_code.contains(&name.as_str()) || s.long_value.contains(&name.as_str());
-            if takes && !long.contains('=') {
-                if s.long_code.contains(&name.as_str())
-                    && let Some(code) = args.get(i)
-                {
-                    inline.push(part(code));
+            if takes {
+                if let Some(next) = args.get(i) {
+                    if s.long_code.contains(&name.as_str()) {
+                        inline.push(part(next));
+                    } else {
+                        preloads.extend(preload(lang, &name, &next.text, next.unknown));
+                    }
                 }
                 i += 1;
             }
@@ -307,7 +364,7 @@ fn code_of<'a>(lang: Lang, program: &str, args: &'a [Field]) -> Code<'a> {
         let Some(bundle) = t.strip_prefix('-') else {
             // The first operand is the script, unless code was given inline.
             return if inline.is_empty() {
-                Code::File(a)
+                file_of(a)
             } else {
                 Code::Inline(inline)
             };
@@ -316,26 +373,53 @@ fn code_of<'a>(lang: Lang, program: &str, args: &'a [Field]) -> Code<'a> {
             // An option not known could be one that runs code.
             return Code::Inline(vec![part(a)]);
         }
+        // After a digits option: its octal digits, or `x` and hex digits (`-0x1FF`).
+        let mut number: Option<fn(char) -> bool> = None;
         for (at, c) in bundle.char_indices() {
+            if let Some(digit) = number {
+                if digit(c) {
+                    continue;
+                }
+                if c == 'x' && at > 0 && bundle[..at].ends_with('0') {
+                    number = Some(|c: char| c.is_ascii_hexdigit());
+                    continue;
+                }
+            }
+            number = None;
             let rest = &bundle[at + c.len_utf8()..];
             if s.module.contains(c) {
                 return Code::Elsewhere;
             }
+            if s.digits.contains(c) {
+                number = Some(|c: char| ('0'..='7').contains(&c));
+                continue;
+            }
             if s.code.contains(c) {
-                if rest.is_empty() {
-                    if let Some(code) = args.get(i) {
-                        inline.push(part(code));
+                if rest.is_empty() || !s.attached_code {
+                    match args.get(i) {
+                        // node takes no option as code: `-p -e CODE` prints what `-e` runs.
+                        Some(next) if !s.attached_code && next.text.starts_with('-') => {}
+                        Some(code) => {
+                            inline.push(part(code));
+                            i += 1;
+                        }
+                        None => i += 1,
                     }
-                    i += 1;
                 } else {
                     // `-e'code'` in one word: the code is the rest of it.
-                    inline.push((rest, false));
+                    inline.push((Cow::Borrowed(rest), false));
                 }
                 break;
             }
             if s.value.contains(c) {
+                let name = format!("-{c}");
                 if rest.is_empty() {
+                    if let Some(next) = args.get(i) {
+                        preloads.extend(preload(lang, &name, &next.text, next.unknown));
+                    }
                     i += 1;
+                } else {
+                    preloads.extend(preload(lang, &name, rest, a.unknown));
                 }
                 break;
             }
@@ -347,15 +431,73 @@ fn code_of<'a>(lang: Lang, program: &str, args: &'a [Field]) -> Code<'a> {
     if !inline.is_empty() {
         Code::Inline(inline)
     } else if let Some(file) = args.get(i) {
-        Code::File(file)
+        file_of(file)
     } else {
         Code::Stdin
     }
 }
 
+/// A word as a script file.
+fn file_of(field: &Field) -> Code<'_> {
+    Code::File(&field.text, field.unknown)
+}
+
 /// A word as inline code.
-fn part(field: &Field) -> (&str, bool) {
-    (field.text.as_str(), field.unknown)
+fn part(field: &Field) -> (Cow<'_, str>, bool) {
+    (Cow::Borrowed(field.text.as_str()), field.unknown)
+}
+
+/// The code an option's value makes the interpreter run before its program, if any: a
+/// file or `data:` URL that node preloads (`-r`, `--require`, `--import`, `--loader`), a
+/// Ruby file required by path (`-r./x.rb`; `-rjson` is a library), PHP's
+/// `auto_prepend_file`, and Perl's `-M'X;code'` (which perl runs as `use X;code;`).
+fn preload<'a>(lang: Lang, option: &str, value: &'a str, unknown: bool) -> Option<Code<'a>> {
+    if unknown {
+        let node_code = lang == Lang::JavaScript
+            && matches!(
+                option,
+                "-r" | "--require" | "--import" | "--loader" | "--experimental-loader"
+            );
+        return node_code.then_some(Code::Opaque(
+            "the interpreter preloads code that comes from a substitution",
+        ));
+    }
+    let is_path = |v: &str| v.starts_with(['/', '.', '~']);
+    let file = |v: &'a str| Code::File(v, false);
+    match (lang, option) {
+        (
+            Lang::JavaScript,
+            "-r" | "--require" | "--import" | "--loader" | "--experimental-loader",
+        ) => match value.strip_prefix("data:") {
+            Some(data) => Some(data_url(data)),
+            None => is_path(value).then(|| file(value)),
+        },
+        (Lang::Ruby, "-r") => is_path(value).then(|| file(value)),
+        (Lang::Php, "-d" | "--define") => {
+            let (key, path) = value.split_once('=')?;
+            matches!(key.trim(), "auto_prepend_file" | "auto_append_file")
+                .then(|| file(path.trim()))
+        }
+        (Lang::Perl, "-M" | "-m") => {
+            let code_like = !value.contains('=')
+                && value
+                    .chars()
+                    .any(|c| !(c.is_ascii_alphanumeric() || "_:,.'-".contains(c)));
+            code_like.then(|| Code::Inline(vec![(Cow::Owned(format!("use {value};")), false)]))
+        }
+        _ => None,
+    }
+}
+
+/// The code of a `data:` URL (what follows `data:`): plain text after the comma; an
+/// encoded one is not read.
+fn data_url(data: &str) -> Code<'_> {
+    match data.split_once(',') {
+        Some((kind, text)) if !kind.ends_with(";base64") && !text.contains('%') => {
+            Code::Inline(vec![(Cow::Borrowed(text), false)])
+        }
+        _ => Code::Opaque("the interpreter runs code from an encoded data: URL"),
+    }
 }
 
 /// An interpreter the code reader does not know: the operand after a code option, or the
@@ -371,7 +513,7 @@ fn generic_code_of(args: &[Field]) -> Code<'_> {
             return Code::Stdin;
         }
         if !a.text.starts_with('-') {
-            return Code::File(a);
+            return file_of(a);
         }
     }
     Code::Stdin
