@@ -208,25 +208,10 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
             .collect(),
-        // curl's short options that take a value, so that `-sSLo FILE` is read as curl does.
-        "curl" => output_of(
-            args,
-            &["-o", "--output"],
-            "--output=",
-            "dHXuAebcFTxwmrCKEUYyzQP",
-        )
-        .map(|path| PathTouch::new(Touch::Overwrite, path))
-        .into_iter()
-        .collect(),
-        "wget" => output_of(
-            args,
-            &["-O", "--output-document"],
-            "--output-document=",
-            "oaeiBtTwQPUYlADRIXHNE",
-        )
-        .map(|path| PathTouch::new(Touch::Overwrite, path))
-        .into_iter()
-        .collect(),
+        "curl" | "wget" => download_output(&command.program, args)
+            .map(|path| PathTouch::new(Touch::Overwrite, path))
+            .into_iter()
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -471,9 +456,13 @@ fn sed_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
         } else if a == "--" {
             after = true;
         } else if let Some(long) = a.strip_prefix("--") {
-            in_place |= long.starts_with("in-place");
-            script_given |= long.starts_with("expression") || long.starts_with("file");
-            if matches!(long, "expression" | "file" | "line-length") {
+            // GNU sed takes any unambiguous prefix of a long option: `--in` is `--in-place`.
+            let name = long.split('=').next().unwrap_or(long);
+            let names = |full: &str| !name.is_empty() && full.starts_with(name);
+            in_place |= name.len() >= 2 && names("in-place") || name == "i";
+            let script = name.len() >= 2 && (names("expression") || names("file")) || name == "e";
+            script_given |= script;
+            if !long.contains('=') && (script || name.len() >= 2 && names("line-length")) {
                 iter.next();
             }
         } else {
@@ -505,6 +494,27 @@ fn sed_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
         .skip(usize::from(!script_given))
         .map(|p| PathTouch::new(Touch::Overwrite, p))
         .collect()
+}
+
+/// The file `curl` or `wget` writes what it downloads to, as each reads its options (`-o`,
+/// `-sSLo FILE`, `-qO-`, `--output-document=FILE`).
+pub(super) fn download_output<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
+    match program {
+        // curl's short options that take a value, so that `-sSLo FILE` is read as curl does.
+        "curl" => output_of(
+            args,
+            &["-o", "--output"],
+            "--output=",
+            "dHXuAebcFTxwmrCKEUYyzQP",
+        ),
+        "wget" => output_of(
+            args,
+            &["-O", "--output-document"],
+            "--output-document=",
+            "oaeiBtTwQPUYlADRIXHNE",
+        ),
+        _ => None,
+    }
 }
 
 /// The value of an output option: `flags` spelled alone take the next argument (`-o FILE`),
@@ -821,6 +831,10 @@ mod tests {
         assert_eq!(written("sed -ie s/a/b/ f"), over(&["f"]));
         assert_eq!(written("sed -n -i -f s.sed f"), over(&["f"]));
         assert!(written("sed -e s/a/b/ f").is_empty());
+        // GNU sed takes an unambiguous prefix of a long option.
+        assert_eq!(written("sed --in s/a/b/ ~/.bashrc"), over(&["~/.bashrc"]));
+        assert_eq!(written("sed --in-pl=.b --expr s/a/b/ f"), over(&["f"]));
+        assert!(written("sed --expr s/a/b/ f").is_empty());
         assert_eq!(written("shred -n 3 key"), over(&["key"]));
         assert_eq!(written("sort -k 2 -o out in"), over(&["out"]));
         assert_eq!(

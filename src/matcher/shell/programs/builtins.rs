@@ -458,24 +458,8 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
         .filter(|x| x.op != "<")
         .map(|x| x.target.clone())
         .collect();
-    for (k, a) in t.iter().enumerate() {
-        if matches!(a.as_str(), "-o" | "--output" | "--output-document")
-            || program == "wget" && a == "-O"
-        {
-            targets.extend(t.get(k + 1).cloned());
-        }
-        if let Some(v) = a
-            .strip_prefix("--output-document=")
-            .or_else(|| a.strip_prefix("--output="))
-        {
-            targets.push(v.to_owned());
-        }
-        if let Some(v) = a
-            .strip_prefix("-o")
-            .filter(|v| !v.is_empty() && !a.starts_with("--"))
-        {
-            targets.push(v.to_owned());
-        }
+    targets.extend(crate::matcher::shell::effects::download_output(program, &t).map(str::to_owned));
+    for a in &t {
         if a.contains("://") {
             targets.extend(
                 a.rsplit('/')

@@ -6,7 +6,7 @@ use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Reader};
 
-use super::shell_c;
+use super::{shell_c, shell_c_reading};
 
 /// `sed`: the `e` command and the `e` flag of `s` run commands; `w`/`r` name files.
 pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
@@ -170,15 +170,39 @@ fn awk_program(r: &mut Reader, program: &str) {
                     _ => r.opaque("awk runs a command it builds at run time"),
                 }
             } else {
+                // `print X | "cmd"`: what is printed is the command's input, which a shell
+                // or an interpreter runs as its program.
                 match awk_string(after) {
-                    Some((code, _)) => {
-                        shell_c(r, &code);
-                    }
+                    Some((code, _)) => shell_c_reading(r, &code, awk_printed(&program[..i])),
                     None => r.opaque("awk runs a command it builds at run time"),
                 }
             }
         }
         i += 1;
+    }
+}
+
+/// What the `print` or `printf` statement that ends `before` (at a `| "cmd"`) writes: its
+/// text when it prints one constant string, else not known.
+fn awk_printed(before: &str) -> Data {
+    let statement = before
+        .rsplit([';', '{', '}', '\n'])
+        .next()
+        .unwrap_or(before)
+        .trim();
+    let constant = |expression: &str| {
+        awk_string(expression.trim())
+            .filter(|(_, after)| after.trim().is_empty())
+            .map(|(text, _)| text)
+    };
+    if let Some(expression) = statement.strip_prefix("printf")
+        && let Some(text) = constant(expression).filter(|t| !t.contains('%'))
+    {
+        return Data::Known(text);
+    }
+    match statement.strip_prefix("print").and_then(constant) {
+        Some(text) => Data::Known(format!("{text}\n")),
+        None => Data::Unknown,
     }
 }
 
