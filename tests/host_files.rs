@@ -245,3 +245,40 @@ fn a_wildcard_in_a_directory_on_this_host_names_the_files_that_are_there() {
     assert_eq!(verdict(&bash("wc -l *.txt")), "allow");
     assert_eq!(verdict(&bash("cat ../home/.ssh/*")), "block");
 }
+
+/// The gate's own files are a place (`gate`) whatever they are called, so the directory
+/// that holds the policy cannot be deleted or moved away by any spelling the reader reads.
+#[test]
+fn the_directory_holding_the_policy_is_the_gates_place() {
+    let host = Host::new();
+    let gate = host.dir.path().to_string_lossy().into_owned();
+    let bash = |command: &str| host.decide("Bash", &format!("command={command}"));
+    for command in [
+        format!("rm -rf {gate}"),
+        format!("mv {gate}/policies /tmp/p-old"),
+        format!("find {gate} -delete"),
+        format!("python3 -c \"import shutil; shutil.rmtree('{gate}/policies')\""),
+        format!("rm {gate}/policies/*"),
+        format!("tar -xf /tmp/x.tar -C {gate}"),
+        format!("cd {gate} && rm -r policies"),
+    ] {
+        let d = bash(&command);
+        assert_eq!(verdict(&d), "block", "{command}: {d}");
+        assert!(
+            d["hook"]
+                .as_str()
+                .is_some_and(|h| h.starts_with("gate-files")),
+            "{command}: {d}"
+        );
+    }
+    // Reading them, and working beside them, stays allowed.
+    for command in [
+        format!("cat {gate}/HOOKS.yaml"),
+        format!("cp {gate}/HOOKS.yaml /tmp/copy.yaml"),
+        "cp notes.txt ..".to_owned(),
+        "rm -rf build".to_owned(),
+    ] {
+        let d = bash(&command);
+        assert_eq!(verdict(&d), "allow", "{command}: {d}");
+    }
+}

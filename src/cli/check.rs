@@ -227,7 +227,8 @@ fn explain(
         s.push_str(&format!("subject: {}\n", escape(&format!("{subject:?}"))));
     }
     let reading = matcher::Subject::of(ctx, graph.defaults().on_unparseable)
-        .host_files(graph.defaults().host_files);
+        .host_files(graph.defaults().host_files)
+        .gate_files(std::sync::Arc::clone(graph.gate_files()));
     if let Some(line) = reading.command_line() {
         s.push_str(&format!("runs:    {}\n", escape(&line.normalized())));
         if found {

@@ -18,11 +18,15 @@ pub enum Place {
     System,
     /// A path the reader cannot place: a value not known, or relative without a `cwd`.
     Unknown,
+    /// The gate's own files: the policy file and every file it brings in, the running
+    /// hookgate binary, and, for a delete, a directory holding one. A path here is also in
+    /// one of the places above; the gate is an extra place, not another.
+    Gate,
 }
 
 impl Place {
     /// Every place, in the order the docs list them.
-    pub const ALL: [Place; 7] = [
+    pub const ALL: [Place; 8] = [
         Place::Workspace,
         Place::WorkspaceRoot,
         Place::Regenerable,
@@ -30,6 +34,7 @@ impl Place {
         Place::Home,
         Place::System,
         Place::Unknown,
+        Place::Gate,
     ];
 
     /// The name written in HOOKS.yaml.
@@ -42,6 +47,7 @@ impl Place {
             Place::Home => "home",
             Place::System => "system",
             Place::Unknown => "unknown",
+            Place::Gate => "gate",
         }
     }
 
@@ -60,6 +66,7 @@ impl Place {
             Place::Home => "in your home directory, outside the workspace",
             Place::System => "outside your home directory and the workspace",
             Place::Unknown => "somewhere hookgate cannot tell",
+            Place::Gate => "hookgate's own files",
         }
     }
 }

@@ -150,6 +150,7 @@ fn subject<'a>(graph: &'a RuleGraph, ctx: &'a HookContext, deadline: Deadline) -
     let on_unparseable: Unparseable = graph.defaults().on_unparseable;
     Subject::indexed(ctx, on_unparseable, Some(graph.patterns()))
         .host_files(graph.defaults().host_files)
+        .gate_files(std::sync::Arc::clone(graph.gate_files()))
         .until(deadline)
 }
 

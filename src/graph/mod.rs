@@ -81,13 +81,19 @@ pub struct RuleGraph {
     defaults_failure_message: Option<Template>,
     notify_channels: Option<Arc<NotifySettings>>,
     source: PathBuf,
+    /// The policy's files and the running binary, absolute and normalised, for
+    /// [`Place::Gate`](crate::config::Place::Gate).
+    gate_files: Arc<[String]>,
 }
 
 impl RuleGraph {
     /// Compiles a loaded policy; each hook's relative paths resolve against the directory of
     /// the file it is written in.
     pub fn from_policy(policy: &LoadedPolicy) -> RuleGraph {
-        RuleGraph::compile(policy.document.clone(), &policy.path)
+        let mut graph = RuleGraph::compile(policy.document.clone(), &policy.path);
+        // An include without hooks is the gate's file too.
+        graph.gate_files = gate_files(policy.sources.iter().map(|s| &*s.path));
+        graph
     }
 
     /// Compiles `document` (from the policy file `source`).
@@ -168,6 +174,8 @@ impl RuleGraph {
             .and_then(|f| f.message.as_deref())
             .map(Template::parse);
         let notify_channels = document.defaults.notify.clone().map(Arc::new);
+        let files: Vec<Arc<Path>> = base_dirs.0.keys().cloned().collect();
+        let gate_files = gate_files(files.iter().map(|f| &**f).chain([source]));
         RuleGraph {
             ordered,
             index,
@@ -180,6 +188,7 @@ impl RuleGraph {
             defaults: document.defaults,
             defaults_failure_message,
             source: source.to_path_buf(),
+            gate_files,
         }
     }
 
@@ -294,6 +303,33 @@ impl RuleGraph {
     pub fn source(&self) -> &Path {
         &self.source
     }
+
+    /// The gate's own files: the policy's files and the running binary, absolute and
+    /// normalised, each also as its real path when a symlink leads there.
+    pub fn gate_files(&self) -> &Arc<[String]> {
+        &self.gate_files
+    }
+}
+
+/// The absolute, normalised paths of `files` and of the running binary, and their real
+/// paths where those differ.
+fn gate_files<'p>(files: impl Iterator<Item = &'p Path>) -> Arc<[String]> {
+    let mut out: Vec<String> = Vec::new();
+    let files: Vec<PathBuf> = files
+        .map(Path::to_path_buf)
+        .chain(std::env::current_exe().ok())
+        .collect();
+    for file in &files {
+        let absolute = std::path::absolute(file).unwrap_or_else(|_| file.clone());
+        let real = std::fs::canonicalize(&absolute).ok();
+        for path in std::iter::once(absolute).chain(real) {
+            let path = crate::matcher::paths::normalize(&path.to_string_lossy());
+            if !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out.into()
 }
 
 /// The absolute directory of each policy file, computed once per file.

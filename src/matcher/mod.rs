@@ -18,6 +18,7 @@ pub use deadline::Deadline;
 pub use prefilter::{Hits, PatternIndex};
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use crate::config::{
     ArgFilter, CommandFilter, HostFiles, MatchSpec, PathGlob, Pattern, Place, Unparseable,
@@ -120,6 +121,8 @@ pub struct Subject<'a> {
     host_files: HostFiles,
     /// Paths that are symlinks on this host, and where they lead: `(as written, real)`.
     links: OnceCell<Vec<(String, String)>>,
+    /// The gate's own files, for [`Place::Gate`].
+    gate: Option<Arc<[String]>>,
     /// When the pattern passes must stop.
     deadline: Deadline,
 }
@@ -160,8 +163,16 @@ impl<'a> Subject<'a> {
             on_unparseable,
             host_files: HostFiles::Ignore,
             links: OnceCell::new(),
+            gate: None,
             deadline: Deadline::none(),
         }
+    }
+
+    /// This subject, placing the gate's own files (absolute, normalised) at
+    /// [`Place::Gate`].
+    pub fn gate_files(mut self, gate: Arc<[String]>) -> Subject<'a> {
+        self.gate = Some(gate);
+        self
     }
 
     /// This subject, reading this host's files or not (`defaults.hostFiles`).
@@ -421,7 +432,8 @@ impl<'a> Subject<'a> {
 
     /// What this subject's paths are placed against, looked up once.
     fn places(&self) -> &places::Where {
-        self.places.get_or_init(|| places::Where::of(self.ctx))
+        self.places
+            .get_or_init(|| places::Where::of(self.ctx).with_gate(self.gate.clone()))
     }
 
     /// What each simple command of the line deletes, writes or changes the mode of, placed;

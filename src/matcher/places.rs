@@ -86,6 +86,8 @@ pub struct Where {
     below_root: RefCell<HashMap<String, Option<Arc<Gitignore>>>>,
     /// How many `.gitignore` matchers this evaluation has consulted (see [`MAX_CONSULTED`]).
     consulted: Cell<usize>,
+    /// The gate's own files, absolute and normalised (see [`Place::Gate`]).
+    gate: Option<Arc<[String]>>,
 }
 
 impl Where {
@@ -128,7 +130,14 @@ impl Where {
             nested: false,
             below_root: RefCell::default(),
             consulted: Cell::new(0),
+            gate: None,
         }
+    }
+
+    /// These places, with `gate` the gate's own files (absolute, normalised).
+    pub fn with_gate(mut self, gate: Option<Arc<[String]>>) -> Where {
+        self.gate = gate;
+        self
     }
 
     /// The workspace, if there is one.
@@ -137,10 +146,11 @@ impl Where {
     }
 
     /// Where each of a command's `touches` is, for a command running in `dir`.
+    /// A touch of the gate's own files is placed twice: where it is, and [`Place::Gate`].
     pub fn place_touches(&self, dir: Option<&str>, touches: &[PathTouch<'_>]) -> Vec<Placed> {
         touches
             .iter()
-            .map(|t| {
+            .flat_map(|t| {
                 // `tar -C DIR`: relative to DIR, itself relative to the command's directory.
                 let joined;
                 let dir = match (t.base, dir) {
@@ -174,13 +184,49 @@ impl Where {
                         place => place,
                     },
                 };
-                Placed {
+                let placed = |place| Placed {
                     touch: t.touch,
                     recursive: t.recursive,
                     place,
-                }
+                };
+                let gate = self.touches_gate(dir, t).then(|| placed(Place::Gate));
+                std::iter::once(placed(place)).chain(gate)
             })
             .collect()
+    }
+
+    /// Whether `t` reaches a file of the gate: writes one, deletes (or moves away) one or a
+    /// directory holding one, changes the mode of one (or of a directory holding one, with
+    /// `-R`), or writes inside a directory holding one (`tar -x -C DIR`, which may put any
+    /// name there). Writing a file into such a directory (`cp x .`) does not: a workspace
+    /// often holds its policy.
+    fn touches_gate(&self, dir: Option<&str>, t: &PathTouch<'_>) -> bool {
+        let Some(gate) = self.gate.as_deref().filter(|g| !g.is_empty()) else {
+            return false;
+        };
+        let Some(path) = self.absolute(dir, t.path) else {
+            return false;
+        };
+        let holds = |file: &str| below(file, &path).is_some_and(|rest| !rest.is_empty());
+        let pattern = path.contains(['*', '?', '[']);
+        gate.iter().any(|file| {
+            if pattern {
+                // A pattern names a gate file, or, for a delete, a directory holding one.
+                let deletes_tree = t.touch == Touch::Delete || t.recursive;
+                return crate::config::wildcard_matches(&path, file)
+                    || deletes_tree
+                        && ancestors(file).any(|a| crate::config::wildcard_matches(&path, a));
+            }
+            if t.inside {
+                return holds(file);
+            }
+            *file == path
+                || match t.touch {
+                    Touch::Delete => holds(file),
+                    Touch::Mode => t.recursive && holds(file),
+                    Touch::Overwrite | Touch::Append => false,
+                }
+        })
     }
 
     /// Where `path` is, for a command running in `dir` (see
@@ -430,6 +476,15 @@ fn home_relative(path: &str) -> Option<&str> {
 }
 
 /// What follows `root` in `path` (`""` for `root` itself), if `path` is in `root`.
+/// The directories above `path` (absolute), nearest first, `/` excepted.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    let mut rest = path;
+    std::iter::from_fn(move || {
+        rest = rest.rsplit_once('/').map(|(dir, _)| dir)?;
+        (!rest.is_empty()).then_some(rest)
+    })
+}
+
 fn below<'p>(path: &'p str, root: &str) -> Option<&'p str> {
     if root == "/" {
         return Some(path.trim_start_matches('/'));

@@ -184,6 +184,13 @@ enum At {
 }
 
 impl Checker<'_> {
+    /// `dir` (relative) resolved against the test file's directory, absolute and normalised.
+    fn beside_file(&self, dir: &str) -> String {
+        let base = self.file.parent().unwrap_or(Path::new(""));
+        let joined = std::path::absolute(base.join(dir)).unwrap_or_else(|_| base.join(dir));
+        crate::matcher::paths::normalize(&joined.to_string_lossy())
+    }
+
     fn report(
         &mut self,
         kind: DiagnosticKind,
@@ -586,10 +593,17 @@ impl Checker<'_> {
         ctx.tool_name = self.non_empty(map, pointer, "tool");
         ctx.prompt = self.string(map, pointer, "prompt").map(str::to_owned);
         for (key, dir) in [("cwd", &mut ctx.cwd), ("workspace", &mut ctx.workspace)] {
-            let given = self.string(map, pointer, key);
-            match given.and_then(crate::context::dir_problem) {
+            // A relative directory is the test file's own (`cwd: .`), so a case can name the
+            // policy's directory wherever the repository is checked out.
+            let given = self
+                .string(map, pointer, key)
+                .map(|d| match d.starts_with('/') {
+                    true => d.to_owned(),
+                    false => self.beside_file(d),
+                });
+            match given.as_deref().and_then(crate::context::dir_problem) {
                 Some(problem) => self.schema(&child(pointer, key), problem),
-                None => *dir = given.map(str::to_owned),
+                None => *dir = given,
             }
         }
         ctx.topic_id = match map.get("topic") {
@@ -883,20 +897,22 @@ cases:
     }
 
     #[test]
-    fn cwd_and_workspace_are_absolute_directories() {
+    fn cwd_and_workspace_are_absolute_or_beside_the_test_file() {
         let file = parse(
             "cases:\n  - name: a\n    command: ls\n    cwd: /w/app/src\n    workspace: /w/app\n    expect: allow\n",
         )
         .expect("parses");
         assert_eq!(file.cases[0].context.cwd.as_deref(), Some("/w/app/src"));
         assert_eq!(file.cases[0].context.workspace.as_deref(), Some("/w/app"));
-        let found =
-            problems("cases:\n  - name: a\n    command: ls\n    cwd: src\n    expect: allow\n");
-        assert!(
-            found
-                .iter()
-                .any(|p| p.contains("cases[0].cwd: must be an absolute path")),
-            "{found:#?}"
+        let file = parse_str(
+            "cases:\n  - name: a\n    command: ls\n    cwd: ../proj/./src\n    workspace: .\n    expect: allow\n",
+            Path::new("/w/policies/x.test.yaml"),
+        )
+        .expect("parses");
+        assert_eq!(file.cases[0].context.cwd.as_deref(), Some("/w/proj/src"));
+        assert_eq!(
+            file.cases[0].context.workspace.as_deref(),
+            Some("/w/policies")
         );
     }
 
