@@ -204,6 +204,31 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .collect(),
         "sed" => sed_in_place(args),
+        "perl" | "ruby" => interpreter_in_place(args),
+        // Compressing replaces each file with its `.gz` (and decompressing the other way),
+        // unless told to keep it or to write to standard output.
+        "gzip" | "gunzip" | "bzip2" | "bunzip2" | "xz" | "unxz" | "lzma"
+            if !options(args).any(|o| {
+                matches!(
+                    o,
+                    "--keep" | "--stdout" | "--to-stdout" | "--list" | "--test"
+                ) || ['k', 'c', 'l', 't'].iter().any(|c| is_short(o, *c))
+            }) =>
+        {
+            each(Touch::Delete, false, operands_after(args, "S"))
+        }
+        // `uniq [INPUT [OUTPUT]]`.
+        "uniq" => operands_after(args, "fsw")
+            .nth(1)
+            .map(|out| PathTouch::new(Touch::Overwrite, out))
+            .into_iter()
+            .collect(),
+        "openssl" => args
+            .windows(2)
+            .filter(|w| w[0] == "-out")
+            .map(|w| PathTouch::new(Touch::Overwrite, &w[1]))
+            .collect(),
+        "gawk" => gawk_in_place(args),
         "sort" => output_of(args, &["-o"], "--output=", "ktST")
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
@@ -492,6 +517,93 @@ fn sed_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
     operands
         .into_iter()
         .skip(usize::from(!script_given))
+        .map(|p| PathTouch::new(Touch::Overwrite, p))
+        .collect()
+}
+
+/// `perl -i`/`ruby -i` (`-pi -e CODE f`, `-i.bak`, `-0777pi`): the files it edits in place,
+/// the operands after the code (the first operand is the script when no `-e` gave code).
+/// In a bundle, `i` takes the rest of the word as its backup suffix (`-pie` is `-i` with
+/// suffix `e`).
+fn interpreter_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
+    let mut in_place = false;
+    let mut code_given = false;
+    let mut iter = args.iter();
+    let mut operands = Vec::new();
+    while let Some(a) = iter.next() {
+        if a == "--" {
+            operands.extend(iter.by_ref().map(String::as_str));
+            break;
+        }
+        let Some(bundle) = a
+            .strip_prefix('-')
+            .filter(|b| !b.is_empty() && !b.starts_with('-'))
+        else {
+            // Options end at the first operand.
+            operands.push(a.as_str());
+            operands.extend(iter.by_ref().map(String::as_str));
+            break;
+        };
+        for (k, c) in bundle.char_indices() {
+            let rest = &bundle[k + 1..];
+            match c {
+                'i' => {
+                    in_place = true;
+                    break;
+                }
+                'e' | 'E' | 'M' | 'm' | 'I' | 'r' => {
+                    code_given |= matches!(c, 'e' | 'E');
+                    if rest.is_empty() {
+                        iter.next();
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    if !in_place {
+        return Vec::new();
+    }
+    operands
+        .into_iter()
+        .skip(usize::from(!code_given))
+        .map(|p| PathTouch::new(Touch::Overwrite, p))
+        .collect()
+}
+
+/// gawk's `inplace` extension (`-i inplace`, `--include=inplace`, `@include "inplace"`):
+/// the files after the program are edited in place.
+fn gawk_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
+    let loads = |k: usize, a: &str| {
+        a == "-iinplace"
+            || a == "--include=inplace"
+            || (a == "-i" || a == "--include") && args.get(k + 1).is_some_and(|n| n == "inplace")
+            || a.contains("@include \"inplace\"")
+    };
+    if !args.iter().enumerate().any(|(k, a)| loads(k, a)) {
+        return Vec::new();
+    }
+    let mut program_given = false;
+    let mut operands = Vec::new();
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        match a.as_str() {
+            "-f" | "-e" | "--file" | "--source" => {
+                program_given = true;
+                iter.next();
+            }
+            "-i" | "--include" | "-v" | "-F" => {
+                iter.next();
+            }
+            o if o.starts_with('-') && o.len() > 1 => {}
+            _ => operands.push(a.as_str()),
+        }
+    }
+    operands
+        .into_iter()
+        .skip(usize::from(!program_given))
+        .filter(|o| !o.contains('='))
         .map(|p| PathTouch::new(Touch::Overwrite, p))
         .collect()
 }
@@ -835,6 +947,30 @@ mod tests {
         assert_eq!(written("sed --in s/a/b/ ~/.bashrc"), over(&["~/.bashrc"]));
         assert_eq!(written("sed --in-pl=.b --expr s/a/b/ f"), over(&["f"]));
         assert!(written("sed --expr s/a/b/ f").is_empty());
+        assert_eq!(
+            written("perl -pi -e s/a/b/ ~/.bashrc"),
+            over(&["~/.bashrc"])
+        );
+        assert_eq!(
+            written("perl -0777 -i.bak -pe s/a/b/ f g"),
+            over(&["f", "g"])
+        );
+        assert_eq!(written("perl -i script.pl f"), over(&["f"]));
+        assert!(written("perl -pe s/a/b/ f").is_empty());
+        assert_eq!(written("ruby -i -pe 'sub(/a/,\"b\")' f"), over(&["f"]));
+        assert_eq!(written("gawk -i inplace '{print}' f"), over(&["f"]));
+        assert!(written("gawk '{print}' f").is_empty());
+        assert_eq!(written("uniq -c in.txt out.txt"), over(&["out.txt"]));
+        assert_eq!(
+            written("openssl enc -in a -out HOOKS.yaml"),
+            over(&["HOOKS.yaml"])
+        );
+        assert_eq!(
+            deleted("gzip -9 HOOKS.yaml"),
+            [("HOOKS.yaml".to_owned(), false)]
+        );
+        assert!(deleted("gzip -k build.log").is_empty());
+        assert!(deleted("gzip -c build.log").is_empty());
         assert_eq!(written("shred -n 3 key"), over(&["key"]));
         assert_eq!(written("sort -k 2 -o out in"), over(&["out"]));
         assert_eq!(

@@ -225,6 +225,34 @@ fn what_cannot_be_understood_is_opaque() {
 }
 
 #[test]
+fn a_function_that_starts_copies_of_itself_is_a_fork_bomb() {
+    let bomb = "a function starts copies of itself in new processes (a fork bomb)";
+    for input in [
+        ":(){ :|:& };:",
+        "bomb(){ bomb & bomb; }; bomb",
+        "f(){ f & f & }; f",
+        "function f { f | f & }; f",
+        "function f { f & f; }; f",
+        "f() { f | f; }; f &",
+        "f(){ (f &); f; }; f",
+        "g(){ h; }; h(){ g & g; }; g",
+    ] {
+        let reading = parse(input);
+        assert_eq!(reading.opaque, Some(bomb), "{input}: {reading:?}");
+    }
+    // Recursion that does not multiply processes: a directory walk, a retry, a chain.
+    for input in [
+        "walk(){ for d in \"$1\"/*; do [ -d \"$d\" ] && walk \"$d\"; done; }; walk .",
+        "retry(){ make || retry; }; retry",
+        "f(){ f & }; f",
+        "f(){ f; f; }; f",
+        "build(){ make \"$@\" | tee build.log & }; build; build",
+    ] {
+        assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
+    }
+}
+
+#[test]
 fn parsing_is_bounded_per_line_not_per_script() {
     let too_much = Some(syntax::TOO_MUCH_TO_PARSE);
     // Each kind of parse spends from one budget: a script's tokens, brace words, the

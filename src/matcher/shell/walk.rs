@@ -72,6 +72,12 @@ pub(super) struct Reader {
     depth: usize,
     /// Functions being inlined, innermost last.
     calls: Vec<String>,
+    /// How many enclosing constructs run in a process of their own (`&`, a pipeline's
+    /// parts, a subshell): a call made there starts a process.
+    forked: usize,
+    /// Each call a function body made to a function being inlined (itself, or one that
+    /// calls it): its name, and whether it started a process.
+    recursions: Vec<(String, bool)>,
     /// The script is read by a POSIX shell (`sh -c`), not bash: bash's own builtins and
     /// options may not exist there.
     pub(super) posix: bool,
@@ -118,6 +124,8 @@ impl Reader {
             origin: None,
             depth: 0,
             calls: Vec::new(),
+            forked: 0,
+            recursions: Vec::new(),
         }
     }
 
@@ -264,11 +272,14 @@ impl Reader {
 
     fn list(&mut self, list: &ast::CompoundList, stdin: Data) -> Data {
         let mut out = Data::Nothing;
-        for ast::CompoundListItem(and_or, _) in &list.0 {
+        for ast::CompoundListItem(and_or, separator) in &list.0 {
             if self.exhausted() {
                 return Data::Unknown;
             }
+            let background = matches!(separator, ast::SeparatorOperator::Async);
+            self.forked += usize::from(background);
             out = out.then(self.and_or(and_or, stdin.clone()));
+            self.forked -= usize::from(background);
         }
         out
     }
@@ -295,13 +306,18 @@ impl Reader {
         }
         // Each part of a pipeline runs in a subshell.
         let mut data = stdin;
+        self.forked += 1;
         for command in &pipeline.seq {
             if self.exhausted() {
-                return Data::Unknown;
+                break;
             }
             let saved = self.mark();
             data = self.command(command, data);
             self.restore(saved);
+        }
+        self.forked -= 1;
+        if self.exhausted() {
+            return Data::Unknown;
         }
         data
     }
@@ -359,7 +375,9 @@ impl Reader {
             C::BraceGroup(g) => self.list(&g.list, stdin),
             C::Subshell(s) => {
                 let saved = self.mark();
+                self.forked += 1;
                 let out = self.list(&s.list, stdin);
+                self.forked -= 1;
                 self.restore(saved);
                 out
             }
@@ -744,10 +762,20 @@ impl Reader {
                 })
             })
             .flatten();
+        // And as its URLs reach the server: `/v1/x/../approvals` is `/v1/approvals`.
+        let as_sent = match super::programs::urls::as_sent(&command.program, &command.args) {
+            Ok(urls) => urls.map(|args| SimpleCommand {
+                args,
+                ..command.clone()
+            }),
+            Err(super::programs::urls::TooMany) => {
+                self.opaque_line("curl's URL globs expand to too many requests");
+                None
+            }
+        };
         self.line.commands.push(command);
-        if let Some(c) = through_link {
-            self.line.commands.push(c);
-        }
+        self.line.commands.extend(through_link);
+        self.line.commands.extend(as_sent);
     }
 
     fn call(
@@ -759,6 +787,9 @@ impl Reader {
         stdin: Data,
     ) -> Data {
         if self.calls.len() >= MAX_CALLS || self.calls.iter().any(|c| c == name) {
+            if self.recursions.len() < MAX_CALLS {
+                self.recursions.push((name.to_owned(), self.forked > 0));
+            }
             // Recursion: the body has been read once already.
             self.record(SimpleCommand {
                 program: name.to_owned(),
@@ -787,6 +818,19 @@ impl Reader {
         self.depth -= 1;
         self.calls.pop();
         self.env.positional = saved;
+        // Two calls back into the function, one in a process of its own, double the
+        // processes at every level: `:(){ :|:& };:`, `f(){ f & f; }; f`.
+        let (again, forked) = self
+            .recursions
+            .iter()
+            .filter(|(called, _)| called == name)
+            .fold((0, false), |(n, f), (_, forks)| (n + 1, f || *forks));
+        if again >= 2 && forked {
+            self.opaque_line("a function starts copies of itself in new processes (a fork bomb)");
+        }
+        if self.calls.is_empty() {
+            self.recursions.clear();
+        }
         out
     }
 

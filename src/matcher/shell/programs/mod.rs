@@ -9,6 +9,7 @@ pub mod http;
 pub mod resources;
 mod runners;
 mod table;
+pub(super) mod urls;
 
 use super::env::Value;
 use super::expand::Field;
