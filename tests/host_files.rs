@@ -282,3 +282,33 @@ fn the_directory_holding_the_policy_is_the_gates_place() {
         assert_eq!(verdict(&d), "allow", "{command}: {d}");
     }
 }
+
+/// Code on the line that loads a file of its language runs that file, which is read; the
+/// files a host file loads in turn (a project's libraries) are not followed.
+#[test]
+fn a_file_loaded_by_inline_code_is_read_and_its_own_loads_are_not_followed() {
+    let host = Host::new();
+    host.dir
+        .write("proj/evil.php", "<?php system(\"rm -rf ~\");\n");
+    // Composer's autoloader: it loads a file that loads others by computed names.
+    host.dir.write(
+        "proj/vendor/autoload.php",
+        "<?php\nrequire_once __DIR__ . '/composer/autoload_real.php';\nreturn ComposerAutoloaderInit::getLoader();\n",
+    );
+    host.dir.write(
+        "proj/vendor/composer/autoload_real.php",
+        "<?php\nforeach ($files as $f) { require $f; }\n",
+    );
+    host.dir.write("proj/lib/evil.rb", "system(\"rm -rf ~\")\n");
+    let bash = |command: &str| host.decide("Bash", &format!("command={command}"));
+    for command in [
+        "php -r 'include \"evil.php\";'",
+        "ruby -e 'load \"./lib/evil.rb\"'",
+        "ruby -e 'require_relative \"lib/evil\"'",
+    ] {
+        let d = bash(command);
+        assert_eq!(verdict(&d), "block", "{command}: {d}");
+    }
+    let d = bash("php -r 'require \"vendor/autoload.php\"; echo PHP_VERSION;'");
+    assert_eq!(verdict(&d), "allow", "{d}");
+}

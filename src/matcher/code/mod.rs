@@ -122,6 +122,11 @@ pub enum Effect {
     Shell(Val),
     /// Runs a program with these arguments, the program first (`subprocess.run([...])`).
     Exec(Vec<Val>),
+    /// Runs a file of the same language, as its interpreter would (the interpreter first):
+    /// `include "x.php"`, `load "x.rb"`, `dofile("x.lua")`. Followed from code written on
+    /// the line; a file of the host does not have its own loads followed, since those are
+    /// its project's libraries (`php artisan` loads Composer's autoloader).
+    Load(Vec<Val>),
     /// A virtual command with the same effect, as the shell would spell it: `rm -r -f PATH`
     /// for a recursive delete, `cat PATH` for a read, `tee PATH` for a write, `curl URL`
     /// for a network request, `chmod MODE PATH`, `mv FROM TO`, `cp FROM TO`.

@@ -24,6 +24,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
         .map(|f| match &f.effect {
             Effect::Shell(v) => format!("sh -c {}", words(std::slice::from_ref(v))),
             Effect::Exec(argv) => format!("exec {}", words(argv)),
+            Effect::Load(argv) => format!("load {}", words(argv)),
             Effect::Command(p, args) => format!("{p} {}", words(args)),
         })
         .collect();

@@ -180,6 +180,11 @@ impl Reader {
 
     /// Runs `read` on the file `path`: as a script file of the host's when that is where its
     /// text came from (see [`Reader::opaque`]).
+    /// Whether what is being read comes from a file of the host (a script a command runs).
+    pub(super) fn in_host_file(&self) -> bool {
+        !self.host_scripts.is_empty()
+    }
+
     pub(super) fn in_file<T>(&mut self, path: &str, read: impl FnOnce(&mut Self) -> T) -> T {
         let from_host = self.host_loaded.contains(&super::env::file_key(path));
         if from_host {
@@ -351,6 +356,30 @@ impl Reader {
         }
     }
 
+    /// A loop whose condition never ends it (`condition`, written, is one of `endless`) and
+    /// whose body starts a command in the background each time round, with no `break`,
+    /// `exit` or `return`: processes pile up without bound (`while :; do sh & done`).
+    fn endless_spawner(&mut self, condition: &str, endless: &[&str], body: &ast::CompoundList) {
+        let condition = condition.trim().trim_end_matches(';').trim();
+        if !endless.contains(&condition) {
+            return;
+        }
+        let spawns = body
+            .0
+            .iter()
+            .any(|item| matches!(item.1, ast::SeparatorOperator::Async));
+        let text = body.to_string();
+        let leaves = ["break", "exit", "return"].iter().any(|w| {
+            text.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|word| word == *w)
+        });
+        if spawns && !leaves {
+            self.opaque_line(
+                "a loop that never ends starts a process in the background each time round (a fork bomb)",
+            );
+        }
+    }
+
     fn extended_test(&mut self, expr: &ast::ExtendedTestExpr) {
         use ast::ExtendedTestExpr as E;
         match expr {
@@ -395,6 +424,11 @@ impl Reader {
                 Data::Nothing
             }
             C::ArithmeticForClause(f) => {
+                let condition = f
+                    .condition
+                    .as_ref()
+                    .map_or(String::new(), |c| c.value.clone());
+                self.endless_spawner(&condition, &["", "1"], &f.body.list);
                 for e in [&f.initializer, &f.condition, &f.updater]
                     .into_iter()
                     .flatten()
@@ -447,6 +481,11 @@ impl Reader {
                 out
             }
             C::WhileClause(w) | C::UntilClause(w) => {
+                let endless = match compound {
+                    C::UntilClause(_) => ["false"].as_slice(),
+                    _ => [":", "true", "[ 1 ]", "((1))", "(( 1 ))"].as_slice(),
+                };
+                self.endless_spawner(&w.0.to_string(), endless, &w.1.list);
                 let before = self.mark();
                 let mut out = self.list(&w.0, stdin.clone());
                 out = out.then(self.list(&w.1.list, stdin.clone()));
@@ -773,9 +812,19 @@ impl Reader {
                 None
             }
         };
+        // And as the processes its pattern picks: `pkill -f 'hook[g]ate'` stops hookgate.
+        let picked =
+            super::programs::signals::picks_gate_by_pattern(&command.program, &command.args).then(
+                || SimpleCommand {
+                    args: vec!["hookgate".to_owned()],
+                    origin: Some("the processes its pattern picks".to_owned()),
+                    ..command.clone()
+                },
+            );
         self.line.commands.push(command);
         self.line.commands.extend(through_link);
         self.line.commands.extend(as_sent);
+        self.line.commands.extend(picked);
     }
 
     fn call(
@@ -903,6 +952,38 @@ impl Reader {
             }
             ("PROMPT_COMMAND" | "PS0" | "PS1" | "PS2" | "PS4", Value::Unknown) => {
                 self.opaque("a prompt or PROMPT_COMMAND comes from an unknown value");
+            }
+            // Options and code every later interpreter of the line takes from its
+            // environment (`NODE_OPTIONS='-r ./x.js' npm test`): read as that interpreter
+            // would read them on its command line, before a program of its own.
+            ("NODE_OPTIONS" | "PERL5OPT" | "RUBYOPT", Value::Known(options)) => {
+                let program = match name {
+                    "NODE_OPTIONS" => "node",
+                    "PERL5OPT" => "perl",
+                    _ => "ruby",
+                };
+                let mut fields = vec![Field::literal(program)];
+                fields.extend(options.split_whitespace().map(|o| {
+                    match o.starts_with('-') || program == "node" {
+                        true => Field::literal(o),
+                        // perl and ruby take their switches without the dash too.
+                        false => Field::literal(&format!("-{o}")),
+                    }
+                }));
+                fields.extend(["-e", ""].map(Field::literal));
+                self.reached(format!("from {name}"), |r| {
+                    r.run(fields, &Io::default(), Data::Nothing, &[])
+                });
+            }
+            // Lua runs `LUA_INIT` (or the file after its `@`) before anything else.
+            (lua, Value::Known(init)) if lua == "LUA_INIT" || lua.starts_with("LUA_INIT_5_") => {
+                let fields = match init.strip_prefix('@') {
+                    Some(file) => vec![Field::literal("lua"), Field::literal(file)],
+                    None => ["lua", "-e", init.as_str()].map(Field::literal).to_vec(),
+                };
+                self.reached(format!("from {name}"), |r| {
+                    r.run(fields, &Io::default(), Data::Nothing, &[])
+                });
             }
             _ => {}
         }

@@ -17,9 +17,17 @@ impl Js<'_, '_, '_> {
             Val::Known(m) if m.ends_with(".json") => {
                 self.cx.command("cat", vec![Val::Known(m)], line)
             }
-            Val::Known(m) if m.starts_with(['.', '/', '~']) => self
-                .cx
-                .found(Effect::Exec(vec![Val::known("node"), Val::Known(m)]), line),
+            Val::Known(m) if m.starts_with(['.', '/', '~']) => {
+                // `require('./x')` loads `./x.js` when there is no `./x`.
+                let bare = !m.rsplit('/').next().unwrap_or_default().contains('.');
+                let with_js = bare.then(|| format!("{m}.js"));
+                for file in std::iter::once(m).chain(with_js) {
+                    self.cx.found(
+                        Effect::Exec(vec![Val::known("node"), Val::Known(file)]),
+                        line,
+                    );
+                }
+            }
             Val::Known(_) => {}
             _ => self.cx.opaque(
                 "the code loads a module whose name is computed at run time",

@@ -11,7 +11,7 @@ use super::sinks::{GLOBALS, MODULES};
 use super::text::{cat, char_of, env, parse_num, string_method};
 use super::{Js, Obj};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 /// A call's arguments, evaluated; `open` when a spread's items are not known.
@@ -352,6 +352,13 @@ impl<'t> Js<'_, '_, 't> {
                         _ => unknown,
                     },
                     "os.homedir" => Obj::Val(Val::known("~")),
+                    "os.tmpdir" => Obj::Val(Val::known(TEMP_DIR)),
+                    // `fs.mkdtempSync(prefix)`: a new directory named the prefix and six
+                    // random characters.
+                    "fs.mkdtempSync" | "fs.promises.mkdtemp" => match args.val(0) {
+                        Val::Known(prefix) => Obj::Val(Val::Known(format!("{prefix}XXXXXX"))),
+                        _ => unknown,
+                    },
                     "process.cwd" | "Deno.cwd" => Obj::Val(Val::known(".")),
                     "path.join" | "path.resolve" | "path.normalize" => {
                         let parts: Vec<Val> = args.items.iter().map(Obj::val).collect();

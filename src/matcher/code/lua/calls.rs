@@ -83,7 +83,14 @@ impl<'t> Lua<'_, '_, 't> {
                 }
             }
             "io.lines" | "io.input" | "dofile" | "loadfile" if count > 0 => match args.first() {
-                Some(Obj::Val(Val::Known(p))) => self.cx.command("cat", vec![Val::known(p)], line),
+                Some(Obj::Val(Val::Known(p))) => {
+                    self.cx.command("cat", vec![Val::known(p)], line);
+                    // `dofile` runs the file's Lua (`loadfile` returns it to be run).
+                    if q == "dofile" || q == "loadfile" {
+                        let run = vec![Val::known("lua"), Val::known(p)];
+                        self.cx.found(Effect::Load(run), line);
+                    }
+                }
                 Some(Obj::Val(_)) if q == "dofile" || q == "loadfile" => self.cx.opaque(
                     "the code runs a file whose name is computed at run time",
                     line,

@@ -103,7 +103,10 @@ fn files_and_the_network_are_virtual_commands() {
             "local t = socket.tcp() t:connect('10.0.0.1', 4444)",
             vec!["curl tcp://10.0.0.1:4444"],
         ),
-        ("dofile('init.lua')", vec!["cat init.lua"]),
+        (
+            "dofile('init.lua')",
+            vec!["cat init.lua", "load lua init.lua"],
+        ),
     ] {
         assert_eq!(effects(code), want, "{code}");
     }

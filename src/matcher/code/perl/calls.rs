@@ -80,6 +80,9 @@ impl<'t> Pl<'_, '_, 't> {
                 self.rm(&["-r", "-f"], paths, line)
             }
             "rmdir" => self.cx.command("rmdir", vec![k(0)], line),
+            "truncate" => self
+                .cx
+                .command("truncate", vec![Val::known("-s"), k(1), k(0)], line),
             "rename" | "move" => self.cx.command("mv", vec![k(0), k(1)], line),
             "copy" => self.cx.command("cp", vec![k(0), k(1)], line),
             "chmod" => {

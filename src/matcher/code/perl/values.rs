@@ -235,9 +235,14 @@ impl Pl<'_, '_, '_> {
                 .and_then(char::from_u32)
                 .map_or(Val::Unknown, |c| Val::Known(c.to_string()))),
             "sprintf" => v(sprintf(k(0), &items(1))),
+            // A pattern stands for the files it names, as a shell glob in an argument does
+            // (`unlink glob "*.bak"` is `rm *.bak`). Perl's glob also splits on spaces and
+            // expands braces and `~user`, which the reader does not.
             "glob" => v(match k(0) {
-                Val::Known(p) if p == "~" || p.starts_with("~/") => Val::Known(p),
-                Val::Known(p) if !p.contains(['*', '?', '[', '{', '~', ' ']) => Val::Known(p),
+                Val::Known(p) if (p == "~" || p.starts_with("~/")) && !p.contains(['{', ' ']) => {
+                    Val::Known(p)
+                }
+                Val::Known(p) if !p.contains(['{', '~', ' ']) => Val::Known(p),
                 _ => Val::Unknown,
             }),
             "File::Spec::catfile" | "File::Spec::catdir" => v(join(&items(0))),

@@ -225,7 +225,12 @@ impl<'t> Php<'_, '_, 't> {
                 "the code includes a file whose name is computed at run time",
                 line,
             ),
-            Res::Path(p) => self.cx.command("cat", vec![p], line),
+            // The file is PHP that runs: read as `php FILE` reads it.
+            Res::Path(p) => {
+                self.cx.command("cat", vec![p.clone()], line);
+                self.cx
+                    .found(Effect::Load(vec![Val::known("php"), p]), line);
+            }
             Res::Url(url) => {
                 self.cx.command("curl", vec![url], line);
                 self.cx.eval(Val::Fetched, line);

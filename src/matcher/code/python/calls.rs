@@ -176,6 +176,18 @@ impl<'t> Py<'_, '_, 't> {
                 self.cx
                     .command("truncate", vec![Val::known("-s"), size, path], line);
             }
+            Sink::FileInput => {
+                let files = match args.pos_or_kw(self, 0, "files") {
+                    Obj::List(items) => items,
+                    other => vec![other.val()],
+                };
+                let in_place = args
+                    .keyword(self, "inplace")
+                    .is_some_and(|v| v.val() != Val::known("False"));
+                for program in std::iter::once("cat").chain(in_place.then_some("tee")) {
+                    self.cx.command(program, files.clone(), line);
+                }
+            }
             Sink::Open => {
                 let path = args.pos_or_kw(self, 0, "file").val();
                 let mode = args.pos_or_kw(self, 1, "mode").val();

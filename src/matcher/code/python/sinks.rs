@@ -29,6 +29,9 @@ pub(super) enum Sink {
     Truncate,
     /// `open(file, mode)`: a read, a write, or both.
     Open,
+    /// `fileinput.input(files, inplace=True)`: reads the files, and with `inplace` writes
+    /// them too.
+    FileInput,
     /// Python code (`exec`, `eval`, `compile`).
     Eval,
     /// An import of the module its first argument names.
@@ -128,7 +131,9 @@ const SINKS: &[(&str, Sink)] = &[
     ("io.open", Open),
     ("codecs.open", Open),
     ("os.open", Open),
-    ("fileinput.input", Command("cat", &[], &[0])),
+    ("fileinput.input", FileInput),
+    ("fileinput.FileInput", FileInput),
+    ("io.FileIO", Open),
     ("builtins.exec", Eval),
     ("builtins.eval", Eval),
     ("builtins.compile", Eval),
@@ -213,6 +218,9 @@ pub(super) const VALUE_FUNCTIONS: &[&str] = &[
     "os.environ",
     "pathlib.Path",
     "pathlib.PosixPath",
+    "tempfile.gettempdir",
+    "tempfile.mkdtemp",
+    "tempfile.mktemp",
 ];
 
 /// Method names that run commands whatever object they belong to.

@@ -7,7 +7,7 @@ use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
 use super::text::{env, format_braces, parse_int, percent, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, home, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, TEMP_NAME, home, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Py<'_, '_, 't> {
@@ -255,6 +255,19 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),
+                    // A new directory or file of the temporary directory: its name is not
+                    // known, where it is is (`shutil.rmtree(tempfile.mkdtemp())`).
+                    "tempfile.gettempdir" => Obj::Val(Val::known(TEMP_DIR)),
+                    // `mkdtemp(suffix, prefix, dir)`: in `dir`, else the temporary directory.
+                    "tempfile.mkdtemp" | "tempfile.mktemp" => {
+                        Obj::Val(match args.pos_or_kw(self, 2, "dir").val() {
+                            Val::Known(d) if d.is_empty() || d == "None" => {
+                                Val::Known(format!("{TEMP_DIR}/{TEMP_NAME}"))
+                            }
+                            Val::Known(d) => Val::Known(format!("{d}/{TEMP_NAME}")),
+                            _ => Val::Unknown,
+                        })
+                    }
                     "pathlib.Path"
                     | "pathlib.PosixPath"
                     | "pathlib.PurePath"

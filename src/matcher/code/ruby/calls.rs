@@ -309,6 +309,21 @@ impl<'t> Rb<'_, '_, 't> {
                     line,
                 )
             }
+            // A file by its path is Ruby that runs: read as `ruby FILE` reads it. A bare
+            // name (`require "json"`) is a library.
+            "Kernel.require" | "Kernel.require_relative" | "Kernel.load" => {
+                if let Some(path) = k(self, 0).text().map(str::to_owned) {
+                    let relative = q.ends_with("require_relative");
+                    if relative || path.starts_with(['.', '/', '~']) || q.ends_with("load") {
+                        let file = match path.ends_with(".rb") || q.ends_with("load") {
+                            true => path,
+                            false => format!("{path}.rb"),
+                        };
+                        let run = vec![Val::known("ruby"), Val::Known(file)];
+                        self.cx.found(Effect::Load(run), line);
+                    }
+                }
+            }
             "Marshal.load"
             | "Marshal.restore"
             | "YAML.unsafe_load"

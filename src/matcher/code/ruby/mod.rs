@@ -55,6 +55,9 @@ impl Obj {
         match self {
             Obj::Val(v) | Obj::Path(v) | Obj::Uri(v) => v,
             Obj::Response => Val::Fetched,
+            // A listing handed whole to a function that takes paths (`FileUtils.rm_f(
+            // Dir.glob("log/*.log"))`) is its pattern: what each of its elements is.
+            Obj::Each(element) => element.val(),
             _ => Val::Unknown,
         }
     }

@@ -8,6 +8,7 @@ mod git_view;
 pub mod http;
 pub mod resources;
 mod runners;
+pub(super) mod signals;
 mod table;
 pub(super) mod urls;
 

@@ -1214,6 +1214,16 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 | "ln"
                 | "curl"
                 | "wget"
+                // URLs are also read as sent (`urls.rs`), patterns as what they pick
+                // (`signals.rs`).
+                | "http"
+                | "https"
+                | "xh"
+                | "xhs"
+                | "aria2c"
+                | "pkill"
+                | "pgrep"
+                | "killall"
                 | "echo"
                 | "cat"
                 | "tee"

@@ -133,7 +133,8 @@ fn effect(r: &mut Reader, effect: Effect) {
         // What a program started by code reads on its input is the code's to choose: a
         // socket it connected (`os.dup2(s.fileno(), 0)` before `sh -i`), data it holds. So a
         // shell or interpreter started with no script reads an unknown one.
-        Effect::Exec(argv) => {
+        Effect::Load(_) if r.in_host_file() => {}
+        Effect::Exec(argv) | Effect::Load(argv) => {
             r.run(
                 argv.into_iter().map(field).collect(),
                 &Io::default(),

@@ -135,6 +135,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
 }
 
 fn awk_program(r: &mut Reader, program: &str) {
+    awk_output_files(r, program);
     let b = program.as_bytes();
     let mut i = 0;
     while i < b.len() {
@@ -180,6 +181,60 @@ fn awk_program(r: &mut Reader, program: &str) {
         }
         i += 1;
     }
+}
+
+/// The files awk's `print > FILE` and `print >> FILE` write, recorded as `tee FILE` (`tee -a`):
+/// a constant file by name, any other as a file not known.
+fn awk_output_files(r: &mut Reader, program: &str) {
+    let mut rest = program;
+    while let Some(at) = rest.find("print") {
+        let statement = &rest[at + 5..];
+        let end = statement.find([';', '}', '\n']).unwrap_or(statement.len());
+        rest = &statement[end..];
+        let Some(redirect) = top_level_redirect(&statement[..end]) else {
+            continue;
+        };
+        let (append, target) = match redirect.strip_prefix('>') {
+            Some(after) => (true, after.trim_start()),
+            None => (false, redirect.trim_start()),
+        };
+        let file = match awk_string(target) {
+            Some((file, after)) if after.trim().is_empty() => file,
+            _ => crate::matcher::shell::SUBSTITUTION.to_owned(),
+        };
+        let mut args = Vec::new();
+        if append {
+            args.push("-a".to_owned());
+        }
+        args.push(file);
+        r.record(crate::matcher::shell::SimpleCommand {
+            program: "tee".to_owned(),
+            args,
+            redirects: Vec::new(),
+            origin: Some("from awk's print > FILE".to_owned()),
+            dir: None,
+        });
+    }
+}
+
+/// What follows the `>` of an output redirection in a `print` statement's text: a `>` outside
+/// strings and parentheses (inside them it compares).
+fn top_level_redirect(statement: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (k, c) in statement.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => depth = depth.saturating_sub(1),
+            '>' if !quoted && depth == 0 => return Some(&statement[k + 1..]),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What the `print` or `printf` statement that ends `before` (at a `| "cmd"`) writes: its
