@@ -312,3 +312,28 @@ fn a_file_loaded_by_inline_code_is_read_and_its_own_loads_are_not_followed() {
     let d = bash("php -r 'require \"vendor/autoload.php\"; echo PHP_VERSION;'");
     assert_eq!(verdict(&d), "allow", "{d}");
 }
+
+/// What the reader found in a file of the host is not handed to the agent in a message: a
+/// block names the program and what the call itself wrote.
+#[test]
+fn a_block_message_does_not_quote_what_a_host_file_holds() {
+    let host = Host::new();
+    host.dir.write("proj/.env", "API_KEY=secret123\n");
+    host.script("deploy.sh", "#!/bin/sh\nrm -rf ~\n");
+    let bash = |command: &str| host.decide("Bash", &format!("command={command}"));
+    for command in [
+        "cat .env | xargs sudo",
+        "xargs -a .env sudo",
+        "sudo $(cat .env)",
+    ] {
+        let d = bash(command);
+        assert_eq!(verdict(&d), "block", "{command}: {d}");
+        let message = d["message"].as_str().unwrap_or_default();
+        assert!(!message.contains("secret123"), "{command}: {message}");
+    }
+    // Program names and short flags stay, so a script's own line still explains itself.
+    let d = bash("sh deploy.sh");
+    assert_eq!(verdict(&d), "block", "{d}");
+    let message = d["message"].as_str().unwrap_or_default();
+    assert!(message.contains("`rm -rf ~`"), "{message}");
+}

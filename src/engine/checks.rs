@@ -177,6 +177,35 @@ fn note(subject: &Subject<'_>, hook: &CompiledHook, matched: Matched) -> Option<
     }
     subject.found_by(&hook.spec().filter).map(|found| {
         let origin = found.origin.as_deref().unwrap_or_default();
-        format!("(hookgate read `{}` {origin})", found.text())
+        format!(
+            "(hookgate read `{}` {origin})",
+            as_told(found, subject.context().command_subject())
+        )
     })
+}
+
+/// `found` as a block message may show it to the agent: its program and the words the
+/// call itself wrote, and short flags. Anything else came from a file on the host or a
+/// value the line computed (`cat .env | xargs sudo` finds `sudo API_KEY=...`), and the
+/// message must not hand it over: it is shown as `…`.
+fn as_told(found: &crate::matcher::shell::SimpleCommand, raw: &str) -> String {
+    let told = |word: &str| {
+        raw.contains(word)
+            || matches!(word, "~" | "/" | "." | "..")
+            || word.len() <= 4
+                && word.starts_with('-')
+                && word[1..].chars().all(|c| c.is_ascii_alphabetic())
+    };
+    let mut redacted = found.clone();
+    for arg in &mut redacted.args {
+        if !told(arg) {
+            "…".clone_into(arg);
+        }
+    }
+    for r in &mut redacted.redirects {
+        if !told(&r.target) {
+            "…".clone_into(&mut r.target);
+        }
+    }
+    redacted.text()
 }

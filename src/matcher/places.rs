@@ -53,6 +53,8 @@ pub const REGENERABLE: &[&str] = &[
 /// after an `npm install` in the home directory); `build` or `bin` in the home directory may
 /// be the user's own.
 const REGENERABLE_ANYWHERE: &[&str] = &[
+    // XDG's cache directory (`~/.cache`): what programs keep there they can make again.
+    ".cache",
     "node_modules",
     "__pycache__",
     ".pytest_cache",
@@ -184,6 +186,11 @@ impl Where {
                         place => place,
                     },
                 };
+                // Deleting a directory that holds the workspace deletes the workspace.
+                let place = match t.touch == Touch::Delete && self.holds_workspace(dir, t) {
+                    true => Place::WorkspaceRoot,
+                    false => place,
+                };
                 let placed = |place| Placed {
                     touch: t.touch,
                     recursive: t.recursive,
@@ -193,6 +200,22 @@ impl Where {
                 std::iter::once(placed(place)).chain(gate)
             })
             .collect()
+    }
+
+    /// Whether `t`'s path is a directory above the workspace (`rm -rf ..` in its root,
+    /// `rm -rf /tmp/*` for a workspace under `/tmp`), or, for `find DIR -delete`, one whose
+    /// contents hold it.
+    fn holds_workspace(&self, dir: Option<&str>, t: &PathTouch<'_>) -> bool {
+        let (Some(workspace), Some(path)) = (self.workspace.as_deref(), self.absolute(dir, t.path))
+        else {
+            return false;
+        };
+        if path.contains(['*', '?', '[']) {
+            return ancestors(workspace)
+                .chain([workspace])
+                .any(|a| crate::config::wildcard_matches(&path, a));
+        }
+        below(workspace, &path).is_some_and(|rest| !rest.is_empty())
     }
 
     /// Whether `t` reaches a file of the gate: writes one, deletes (or moves away) one or a
@@ -773,6 +796,21 @@ mod tests {
         );
         // Deleting the temporary directory itself is still deleting in the system.
         assert_eq!(placed("rm -rf /tmp"), [(Touch::Delete, Place::System)]);
+        // A directory above the workspace holds it: deleting it deletes the workspace.
+        let w = at(Some("/tmp/w/proj"), Some("/tmp/w/proj"));
+        for (input, place) in [
+            ("rm -rf /tmp/w", Place::WorkspaceRoot),
+            ("rm -rf ..", Place::WorkspaceRoot),
+            ("rm -rf /tmp/*", Place::WorkspaceRoot),
+            ("rm -rf /tmp/other", Place::Temp),
+            ("rm -rf ../other", Place::Temp),
+        ] {
+            let line = crate::matcher::shell::parse(input);
+            let c = &line.commands[0];
+            let touches = crate::matcher::shell::effects::touches(c);
+            let placed = w.place_touches(c.dir.as_deref(), &touches);
+            assert_eq!(placed[0].place, place, "{input}");
+        }
     }
 
     #[test]

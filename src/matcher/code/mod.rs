@@ -163,16 +163,18 @@ pub struct Reading {
 /// Reads `code` written in `lang`, with a whole [`PARSE_WORK`].
 pub fn read(lang: Lang, code: &str) -> Reading {
     let mut work = PARSE_WORK;
-    read_within(lang, code, &mut work)
+    read_within(lang, code, &[], &mut work)
 }
 
-/// Reads `code` written in `lang`, spending parse work from `work` (the work left for the
-/// code of a command line). The code is opaque if `work` runs out.
-pub fn read_within(lang: Lang, code: &str, work: &mut usize) -> Reading {
+/// Reads `code` written in `lang`, run with the script arguments `args` (what follows the
+/// code on its command line: `python3 -c CODE a b` has `sys.argv[1]` `a`), spending parse
+/// work from `work` (the work left for the code of a command line). The code is opaque if
+/// `work` runs out.
+pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Reading {
     if !may_act(lang, code) {
         return Reading::default();
     }
-    let mut cx = scope::Cx::new(*work);
+    let mut cx = scope::Cx::new(*work).with_args(args);
     read_into(&mut cx, lang, code, 0, 1);
     *work = cx.parse_work;
     cx.finish()

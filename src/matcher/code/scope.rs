@@ -60,6 +60,8 @@ pub(super) struct Cx {
     budget: usize,
     /// Parse work left (see [`PARSE_WORK`](super::PARSE_WORK)).
     pub(super) parse_work: usize,
+    /// The script arguments the code runs with (`sys.argv[1:]`, `@ARGV`).
+    args: Vec<Val>,
 }
 
 impl Cx {
@@ -71,7 +73,24 @@ impl Cx {
             steps: 0,
             budget: STEPS_BASE,
             parse_work,
+            args: Vec::new(),
         }
+    }
+
+    /// This context, for code run with the script arguments `args`.
+    pub(super) fn with_args(mut self, args: &[Val]) -> Cx {
+        self.args = args.to_vec();
+        self
+    }
+
+    /// Script argument `n` (from 0, the first after the code), not known past the last.
+    pub(super) fn arg(&self, n: usize) -> Val {
+        self.args.get(n).cloned().unwrap_or(Val::Unknown)
+    }
+
+    /// The script arguments.
+    pub(super) fn args(&self) -> &[Val] {
+        &self.args
     }
 
     /// Allows work in proportion to `bytes` more of code.

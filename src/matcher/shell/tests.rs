@@ -467,6 +467,24 @@ fn programs_that_run_commands_are_read() {
             "rm -rf ~",
         ),
         ("pkill -f 'hook[g]ate'", "pkill hookgate"),
+        // The script arguments after inline code are its argv.
+        (
+            "python3 -c \"import sys; open(sys.argv[1],'w').write('')\" ~/.bashrc",
+            "tee ~/.bashrc",
+        ),
+        (
+            "node -e \"require('fs').writeFileSync(process.argv[1],'')\" /etc/hosts",
+            "tee /etc/hosts",
+        ),
+        ("perl -e 'unlink $ARGV[1]' x /etc/hosts", "rm /etc/hosts"),
+        (
+            "ruby -e 'File.write(ARGV[0], \"\")' /etc/hosts",
+            "tee /etc/hosts",
+        ),
+        (
+            "php -r 'file_put_contents($argv[1], \"\");' /etc/hosts",
+            "tee /etc/hosts",
+        ),
         ("pkill -f hook.ate", "pkill hookgate"),
         (
             "curl http://h:18790/v1/x/../approvals",
@@ -486,6 +504,8 @@ fn programs_that_run_commands_are_read() {
         assert!(runs(input, want), "{input}: {:?}", parse(input));
     }
     for opaque in [
+        "x='a[$(rm -rf ~)]'; echo $((x))",
+        "y='z[`rm -rf ~`]'; [[ $y -eq 0 ]]",
         "sed 's/x/rm -rf ~/e' f",
         "awk '{system($0)}' cmds.txt",
         "awk '{print | \"sh\"}' cmds.txt",

@@ -934,6 +934,16 @@ impl Reader {
             }
         };
         self.special_variable(&name, &value);
+        // bash evaluates a variable named in arithmetic (`$((x))`, `[[ $x -eq 0 ]]`, `let`)
+        // as an expression, and expands an array subscript inside it: a value such as
+        // `a[$(rm -rf ~)]` runs its command then.
+        if let Value::Known(text) = &value
+            && (text.contains("[$(") || text.contains("[`") || text.contains("[${"))
+        {
+            self.opaque(
+                "a value holds a command that bash runs when it evaluates the value as arithmetic",
+            );
+        }
         if persist {
             self.env.set(&name, value.clone());
         }
@@ -950,7 +960,10 @@ impl Reader {
                 // Prompts expand their substitutions each time they are shown.
                 self.expand_string(&format!("\"{}\"", prompt.replace('"', "\\\"")));
             }
-            ("PROMPT_COMMAND" | "PS0" | "PS1" | "PS2" | "PS4", Value::Unknown) => {
+            // PS0, PS1 and PS2 are shown only by an interactive shell: a value not known
+            // (`PS1="(.venv) ${PS1-}"` in a virtualenv's activate script) runs nothing in
+            // the shell a tool runs. PS4 is expanded by `set -x` in any shell.
+            ("PROMPT_COMMAND" | "PS4", Value::Unknown) => {
                 self.opaque("a prompt or PROMPT_COMMAND comes from an unknown value");
             }
             // Options and code every later interpreter of the line takes from its

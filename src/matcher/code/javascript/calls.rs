@@ -135,6 +135,10 @@ impl<'t> Js<'_, '_, 't> {
             ("fs-extra", "remove" | "removeSync" | "emptyDir" | "emptyDirSync")
             | ("rimraf", "sync" | "rimraf" | "rimrafSync")
             | ("", "rimraf") => self.rm(&["-r", "-f"], args.val(0), line),
+            // Relative paths after it are in the new directory: read as the shell's `cd`.
+            ("process", "chdir") | ("Deno", "chdir") => {
+                self.cx.command("cd", vec![args.val(0)], line)
+            }
             ("process", "kill") => {
                 let sig = match a(1) {
                     Obj::Null => Val::known("-SIGTERM"),

@@ -271,6 +271,13 @@ impl<'t> Js<'_, '_, 't> {
                 match q.as_str() {
                     "process.env" => Obj::Val(env(&key)),
                     "process" if key == "execPath" => Obj::Val(Val::known("node")),
+                    // `node -e CODE a b`: `process.argv` is `[node, 'a', 'b']`.
+                    "process" if key == "argv" => Obj::List(
+                        std::iter::once(Val::known("node"))
+                            .chain(self.cx.args().iter().cloned())
+                            .map(Obj::Val)
+                            .collect(),
+                    ),
                     _ => Obj::Ref(format!("{q}.{key}")),
                 }
             }

@@ -80,6 +80,8 @@ impl<'t> Pl<'_, '_, 't> {
                 self.rm(&["-r", "-f"], paths, line)
             }
             "rmdir" => self.cx.command("rmdir", vec![k(0)], line),
+            // Relative paths after it are in the new directory: read as the shell's `cd`.
+            "chdir" => self.cx.command("cd", vec![k(0)], line),
             "truncate" => self
                 .cx
                 .command("truncate", vec![Val::known("-s"), k(1), k(0)], line),

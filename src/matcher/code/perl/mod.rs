@@ -213,8 +213,13 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 {
                     self.all_unknown = true;
                 }
+                // `open`'s handle is the one argument it sets.
+                let sets = match name.as_str() {
+                    "open" | "opendir" | "sysopen" => 1,
+                    _ => usize::MAX,
+                };
                 if !PURE.contains(&name.as_str()) {
-                    for arg in self.arg_nodes(node) {
+                    for arg in self.arg_nodes(node).into_iter().take(sets) {
                         self.forget_in(Some(arg));
                     }
                 }

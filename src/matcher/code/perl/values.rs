@@ -72,6 +72,10 @@ impl Pl<'_, '_, '_> {
                     Some(i) if matches!(self.names.get(&name), Some(Slot::Expr(_))) => {
                         v(list.get(i).cloned().unwrap_or(Val::Unknown))
                     }
+                    // `perl -e CODE a b`: `@ARGV` is `('a', 'b')` while the code sets none.
+                    Some(i) if name == "@ARGV" && self.names.get(&name).is_none() => {
+                        v(self.cx.arg(i))
+                    }
                     _ => v(Val::Unknown),
                 }
             }

@@ -76,6 +76,7 @@ const SINKS: &[(&str, Sink)] = &[
     ("preg_filter", PregReplace),
     ("unlink", Command("rm", &[], &[0])),
     ("rmdir", Command("rmdir", &[], &[0])),
+    ("chdir", Command("cd", &[], &[0])),
     ("rename", Command("mv", &[], &[0, 1])),
     ("copy", CopyFile),
     ("chmod", Chmod),

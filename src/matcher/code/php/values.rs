@@ -238,6 +238,14 @@ impl<'t> Php<'_, '_, 't> {
         match (self.var(base), key) {
             (Some("_SERVER" | "_ENV"), Val::Known(k)) => return Obj::Val(env(&k)),
             (Some("GLOBALS"), Val::Known(k)) => return self.name(&format!("${k}"), depth),
+            // `php -r CODE a b`: `$argv` is `['Standard input code', 'a', 'b']`.
+            (Some("argv"), Val::Known(k)) if self.names.get("$argv").is_none() => {
+                return Obj::Val(match k.parse::<usize>() {
+                    Ok(0) => Val::known("Standard input code"),
+                    Ok(n) => self.cx.arg(n - 1),
+                    Err(_) => Val::Unknown,
+                });
+            }
             (_, Val::Known(k)) => {
                 if let (Obj::Array(items), Ok(n)) = (self.eval(base, depth + 1), k.parse::<usize>())
                 {

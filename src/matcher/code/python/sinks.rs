@@ -108,6 +108,8 @@ const SINKS: &[(&str, Sink)] = &[
     ("os.remove", Command("rm", &[], &[0])),
     ("os.unlink", Command("rm", &[], &[0])),
     ("os.rmdir", Command("rmdir", &[], &[0])),
+    // Relative paths after it are in the new directory: read as the shell's `cd`.
+    ("os.chdir", Command("cd", &[], &[0])),
     ("os.removedirs", Command("rmdir", &[], &[0])),
     ("os.truncate", Truncate),
     ("shutil.move", Command("mv", &[], &[0, 1])),

@@ -182,6 +182,14 @@ impl<'t> Py<'_, '_, 't> {
                 Ok(n) => Obj::Val(items.get(n).cloned().unwrap_or(Val::Unknown)),
                 Err(_) => Obj::Val(Val::Unknown),
             },
+            // `python3 -c CODE a b`: `sys.argv` is `['-c', 'a', 'b']`.
+            (Obj::Ref(q), Some(Val::Known(k))) if q == "sys.argv" => {
+                Obj::Val(match k.parse::<usize>() {
+                    Ok(0) => Val::known("-c"),
+                    Ok(n) => self.cx.arg(n - 1),
+                    Err(_) => Val::Unknown,
+                })
+            }
             (Obj::Response, _) => Obj::Response,
             _ => Obj::Val(Val::Unknown),
         }

@@ -230,6 +230,11 @@ impl<'t> Rb<'_, '_, 't> {
                 let paths = self.list_arg(args, 0);
                 self.each("rm", flags, paths, line)
             }
+            // Relative paths after it are in the new directory: read as the shell's `cd`.
+            "Dir.chdir" | "FileUtils.cd" | "FileUtils.chdir" => {
+                let dir = k(self, 0);
+                self.cx.command("cd", vec![dir], line)
+            }
             "Dir.rmdir" | "Dir.delete" | "Dir.unlink" | "FileUtils.rmdir" => {
                 let paths = self.list_arg(args, 0);
                 self.each("rmdir", &[], paths, line)

@@ -314,6 +314,17 @@ impl<'t> Rb<'_, '_, 't> {
                     "Dir.pwd" | "Dir.getwd" => Obj::Val(Val::known(".")),
                     // The names a listing finds, as the pattern they match.
                     "Dir.[]" | "Dir.glob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
+                    // `ruby -e CODE a b`: `ARGV` is `['a', 'b']`.
+                    "ARGV.[]" | "ARGV.fetch" | "ARGV.first" | "ARGV.shift" => {
+                        let n = match q.as_str() {
+                            "ARGV.first" | "ARGV.shift" => Val::known("0"),
+                            _ => arg(self, 0),
+                        };
+                        Obj::Val(match n.text().and_then(|n| n.parse::<usize>().ok()) {
+                            Some(n) => self.cx.arg(n),
+                            None => Val::Unknown,
+                        })
+                    }
                     "ENV.fetch" | "ENV.[]" => {
                         let name = arg(self, 0);
                         Obj::Val(self.env(name))

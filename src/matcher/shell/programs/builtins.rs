@@ -193,6 +193,25 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             }
             out
         }
+        // What these print is not known, but where it is, or that it holds no `/`: enough
+        // to place a path made from it (`rm -rf "$(mktemp -d)"` is in temp, a backup named
+        // with `$(date +%F)` stays in its directory).
+        "mktemp" => Data::Known(format!("{}\n", temp_name(&texts(args)))),
+        "date" => match texts(args).iter().find_map(|a| a.strip_prefix('+')) {
+            Some(format)
+                if format.contains(['/', '\n'])
+                    || format.contains("%D")
+                    || format.contains("%x")
+                    || format.contains("%c")
+                    || format.contains("%r") =>
+            {
+                Data::Unknown
+            }
+            Some(format) => Data::Known(format!("{}\n", date_like(format))),
+            None if args.is_empty() => Data::Known("Sat Nov 28 00:00:00 UTC 2026\n".to_owned()),
+            None => Data::Unknown,
+        },
+        "whoami" if args.is_empty() => Data::Known(format!("{}\n", user_name())),
         "tee" => {
             let append = args.iter().any(|a| a.text == "-a" || a.text == "--append");
             let text = match &stdin {
@@ -472,4 +491,59 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
     for target in targets {
         r.env.write_file(&target, FileText::Unknown, false);
     }
+}
+
+/// The path `mktemp` prints: in `-p DIR`/`--tmpdir=DIR` (else `$TMPDIR`, else `/tmp`) for
+/// `-d`/`-t` and no template, else its template with the `X`s as written.
+fn temp_name(args: &[String]) -> String {
+    let mut dir: Option<&str> = None;
+    let mut template: Option<&str> = None;
+    let mut tmpdir_flag = false;
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        match a.as_str() {
+            "-p" | "--tmpdir" => dir = iter.next().map(String::as_str),
+            "-t" => tmpdir_flag = true,
+            "--suffix" => {
+                iter.next();
+            }
+            o if o.starts_with("--tmpdir=") => dir = o.strip_prefix("--tmpdir="),
+            o if o.starts_with('-') => {}
+            t => template = Some(t),
+        }
+    }
+    let base = || {
+        dir.map(str::to_owned)
+            .or_else(|| std::env::var("TMPDIR").ok().filter(|d| d.starts_with('/')))
+            .unwrap_or_else(|| "/tmp".to_owned())
+    };
+    match template {
+        Some(t) if t.contains('/') && !tmpdir_flag && dir.is_none() => t.to_owned(),
+        Some(t) => format!("{}/{}", base(), t.rsplit('/').next().unwrap_or(t)),
+        None => format!("{}/tmp.XXXXXXXXXX", base()),
+    }
+}
+
+/// A stand-in for what `date +FORMAT` prints: each conversion as digits. The caller has
+/// ruled out the ones that print a `/`.
+fn date_like(format: &str) -> String {
+    let mut out = String::new();
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        if c == '%' {
+            chars.next();
+            out.push_str("00");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The user hookgate runs as, for `whoami`: a name, never a path.
+fn user_name() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|u| !u.is_empty() && !u.contains('/'))
+        .unwrap_or_else(|| "user".to_owned())
 }

@@ -38,19 +38,28 @@ pub(in crate::matcher::shell::programs) fn interpreter(
 ) {
     let lang = Lang::of_program(program);
     let mut preloads = Vec::new();
+    let mut script_args: &[Field] = &[];
     let code = match lang {
-        Some(lang) => code_of(lang, program, args, &mut preloads),
+        Some(lang) => code_of(lang, program, args, &mut preloads, &mut script_args),
         None => generic_code_of(args),
     };
+    let script_args: Vec<Val> = script_args
+        .iter()
+        .map(|f| match f.unknown {
+            true => Val::Unknown,
+            false => Val::Known(f.text.clone()),
+        })
+        .collect();
     // Code that runs before the program: `node -r ./x.js`, `--import data:...`.
     for preload in preloads {
-        run_code(r, lang, preload, stdin);
+        run_code(r, lang, preload, stdin, &[]);
     }
-    run_code(r, lang, code, stdin);
+    run_code(r, lang, code, stdin, &script_args);
 }
 
-/// Reads one piece of an interpreter's code, wherever it comes from.
-fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data) {
+/// Reads one piece of an interpreter's code, wherever it comes from; inline code runs with
+/// the script arguments `args`.
+fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, args: &[Val]) {
     // `python3 /dev/stdin <<< '...'` reads its program from standard input.
     let code = match code {
         Code::File(path, false) if is_stdin_path(path) => Code::Stdin,
@@ -82,7 +91,7 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data) {
                     ),
                     Some(FileText::Known(text)) if lang.is_some() => {
                         let text = text.clone();
-                        r.in_file(path, |r| read_code(r, lang, &text));
+                        r.in_file(path, |r| read_code(r, lang, &text, &[]));
                     }
                     _ => {}
                 }
@@ -103,13 +112,13 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data) {
         }
         Code::Elsewhere => return,
     };
-    read_code(r, lang, &text);
+    read_code(r, lang, &text, args);
 }
 
 /// Reads `text` in `lang` into the commands it runs.
-fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str) {
+fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str, args: &[Val]) {
     let Some(lang) = lang else { return };
-    let reading = code::read_within(lang, text, &mut r.code_work);
+    let reading = code::read_within(lang, text, args, &mut r.code_work);
     for found in reading.found {
         let origin = format!("from {} code, line {}", lang.name(), found.line);
         r.reached(origin, |r| effect(r, found.effect));
@@ -299,6 +308,7 @@ fn code_of<'a>(
     program: &str,
     args: &'a [Field],
     preloads: &mut Vec<Code<'a>>,
+    script_args: &mut &'a [Field],
 ) -> Code<'a> {
     // `deno eval CODE`, `deno run FILE`, `bun run FILE`, `bun -e CODE`.
     let args = match (program, args.first().map(|a| a.text.as_str())) {
@@ -367,6 +377,7 @@ fn code_of<'a>(
             return if inline.is_empty() {
                 file_of(a)
             } else {
+                *script_args = &args[i - 1..];
                 Code::Inline(inline)
             };
         };
@@ -430,6 +441,7 @@ fn code_of<'a>(
         }
     }
     if !inline.is_empty() {
+        *script_args = args.get(i..).unwrap_or_default();
         Code::Inline(inline)
     } else if let Some(file) = args.get(i) {
         file_of(file)
