@@ -7,7 +7,11 @@ use regex_automata::meta::Regex;
 use regex_automata::util::syntax;
 
 /// What the daemon's process is called and how it is started, as a pattern would see them.
-const GATE: &[&str] = &["hookgate", "hookgate serve"];
+const GATE: &[&str] = &[
+    "hookgate",
+    "hookgate serve",
+    "hookgate serve --config HOOKS.yaml --listen 127.0.0.1:18790",
+];
 
 /// Largest compiled pattern tried; a bigger one is taken to pick the daemon.
 const SIZE_LIMIT: usize = 1 << 16;
