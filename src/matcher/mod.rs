@@ -517,6 +517,35 @@ impl<'a> Subject<'a> {
         self.paths_match(paths, glob)
     }
 
+    /// Whether a path-like argument (only those it may read, with `reads_only`) of a
+    /// simple command that `command` takes matches `glob`.
+    pub fn matches_paths_of(
+        &self,
+        glob: &PathGlob,
+        reads_only: bool,
+        command: &CommandFilter,
+    ) -> Option<Matched> {
+        let Some(line) = self.command_line() else {
+            return self.unreadable_matches();
+        };
+        let mut out = Vec::new();
+        let takes = |c: &shell::SimpleCommand| {
+            command.accepts(&c.program, &c.args, &c.args.join(" ")) && acts(command, c)
+        };
+        paths::collect_where(line, reads_only, takes, &mut out);
+        out.extend(
+            self.links()
+                .iter()
+                .filter(|(written, _)| out.contains(written))
+                .map(|(_, real)| real.clone())
+                .collect::<Vec<_>>(),
+        );
+        if let Some(host) = self.host() {
+            paths::expand_on_host(&host, &mut out);
+        }
+        self.paths_match(&out, glob)
+    }
+
     fn paths_match(&self, paths: &[String], glob: &PathGlob) -> Option<Matched> {
         if Self::any_matches(paths, glob) {
             return Some(Matched::Read);
@@ -691,11 +720,25 @@ pub fn check_subject(
     if let Some(command) = &filter.command {
         check(subject.matches_command(command), Filter::Command)?;
     }
+    // With a `command` filter, the paths are those of the commands it takes: in
+    // `ls .env && echo ok`, `echo` is not what names `.env`.
     if let Some(glob) = &filter.path_glob {
-        check(subject.matches_paths(glob), Filter::PathGlob)?;
+        let hit = match &filter.command {
+            Some(command) if subject.is_shell_line() => {
+                subject.matches_paths_of(glob, false, command)
+            }
+            _ => subject.matches_paths(glob),
+        };
+        check(hit, Filter::PathGlob)?;
     }
     if let Some(glob) = &filter.read_glob {
-        check(subject.matches_read_paths(glob), Filter::ReadGlob)?;
+        let hit = match &filter.command {
+            Some(command) if subject.is_shell_line() => {
+                subject.matches_paths_of(glob, true, command)
+            }
+            _ => subject.matches_read_paths(glob),
+        };
+        check(hit, Filter::ReadGlob)?;
     }
     Ok(matched)
 }

@@ -56,9 +56,25 @@ pub(super) fn read_of_command_line(line: &CommandLine, out: &mut Vec<String>) {
 }
 
 fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
+    collect_where(line, reads_only, |_| true, out);
+}
+
+/// [`collect`] for the commands `keep` takes only; a `cd` of any command still moves the
+/// directory later paths are read in.
+pub(super) fn collect_where(
+    line: &CommandLine,
+    reads_only: bool,
+    keep: impl Fn(&SimpleCommand) -> bool,
+    out: &mut Vec<String>,
+) {
     let mut cwd: Option<String> = None;
     for command in &line.commands {
-        for word in words(command, reads_only) {
+        let kept = if keep(command) {
+            words(command, reads_only)
+        } else {
+            Vec::new()
+        };
+        for word in kept {
             out.push(normalize(word));
             if let Some(dir) = &cwd
                 && !word.starts_with(['/', '~', '$'])

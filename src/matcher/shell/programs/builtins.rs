@@ -193,9 +193,10 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             }
             out
         }
-        // What these print is not known, but where it is, or that it holds no `/`: enough
-        // to place a path made from it (`rm -rf "$(mktemp -d)"` is in temp, a backup named
-        // with `$(date +%F)` stays in its directory).
+        // What these print is not known, but where it is, or that it holds no `/`: written
+        // as a pattern that matches it, enough to place a path made from it (`rm -rf
+        // "$(mktemp -d)"` is in temp, a backup named with `$(date +%F)` stays in its
+        // directory).
         "mktemp" => Data::Known(format!("{}\n", temp_name(&texts(args)))),
         "date" => match texts(args).iter().find_map(|a| a.strip_prefix('+')) {
             Some(format)
@@ -208,7 +209,7 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 Data::Unknown
             }
             Some(format) => Data::Known(format!("{}\n", date_like(format))),
-            None if args.is_empty() => Data::Known("Sat Nov 28 00:00:00 UTC 2026\n".to_owned()),
+            None if args.is_empty() => Data::Known("*\n".to_owned()),
             None => Data::Unknown,
         },
         "whoami" if args.is_empty() => Data::Known(format!("{}\n", user_name())),
@@ -493,8 +494,8 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
     }
 }
 
-/// The path `mktemp` prints: in `-p DIR`/`--tmpdir=DIR` (else `$TMPDIR`, else `/tmp`) for
-/// `-d`/`-t` and no template, else its template with the `X`s as written.
+/// A pattern for the path `mktemp` prints: in `-p DIR`/`--tmpdir=DIR` (else `$TMPDIR`,
+/// else `/tmp`), named by its template with `*` for the random `X`s.
 fn temp_name(args: &[String]) -> String {
     let mut dir: Option<&str> = None;
     let mut template: Option<&str> = None;
@@ -517,22 +518,26 @@ fn temp_name(args: &[String]) -> String {
             .or_else(|| std::env::var("TMPDIR").ok().filter(|d| d.starts_with('/')))
             .unwrap_or_else(|| "/tmp".to_owned())
     };
+    // The `X`s become random characters: a `*` matches them.
+    let random = |t: &str| format!("{}*", t.trim_end_matches('X'));
     match template {
-        Some(t) if t.contains('/') && !tmpdir_flag && dir.is_none() => t.to_owned(),
-        Some(t) => format!("{}/{}", base(), t.rsplit('/').next().unwrap_or(t)),
-        None => format!("{}/tmp.XXXXXXXXXX", base()),
+        Some(t) if t.contains('/') && !tmpdir_flag && dir.is_none() => random(t),
+        Some(t) => format!("{}/{}", base(), random(t.rsplit('/').next().unwrap_or(t))),
+        None => format!("{}/tmp.*", base()),
     }
 }
 
-/// A stand-in for what `date +FORMAT` prints: each conversion as digits. The caller has
-/// ruled out the ones that print a `/`.
+/// A pattern for what `date +FORMAT` prints: each conversion a `*`. The caller has ruled
+/// out the ones that print a `/`.
 fn date_like(format: &str) -> String {
     let mut out = String::new();
     let mut chars = format.chars();
     while let Some(c) = chars.next() {
         if c == '%' {
             chars.next();
-            out.push_str("00");
+            if !out.ends_with('*') {
+                out.push('*');
+            }
         } else {
             out.push(c);
         }
