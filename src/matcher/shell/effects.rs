@@ -511,14 +511,7 @@ fn sed_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
             }
         }
     }
-    if !in_place {
-        return Vec::new();
-    }
-    operands
-        .into_iter()
-        .skip(usize::from(!script_given))
-        .map(|p| PathTouch::new(Touch::Overwrite, p))
-        .collect()
+    edited_in_place(in_place, operands, script_given)
 }
 
 /// `perl -i`/`ruby -i` (`-pi -e CODE f`, `-i.bak`, `-0777pi`): the files it edits in place,
@@ -562,12 +555,22 @@ fn interpreter_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
             }
         }
     }
+    edited_in_place(in_place, operands, code_given)
+}
+
+/// The files an editor run in place rewrites: its operands, after the first when that is
+/// the script (`sed -i SCRIPT f`, `perl -i script.pl f`, `gawk -i inplace PROGRAM f`).
+fn edited_in_place<'a>(
+    in_place: bool,
+    operands: Vec<&'a str>,
+    script_given: bool,
+) -> Vec<PathTouch<'a>> {
     if !in_place {
         return Vec::new();
     }
     operands
         .into_iter()
-        .skip(usize::from(!code_given))
+        .skip(usize::from(!script_given))
         .map(|p| PathTouch::new(Touch::Overwrite, p))
         .collect()
 }
@@ -600,12 +603,15 @@ fn gawk_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
             _ => operands.push(a.as_str()),
         }
     }
-    operands
+    // After the program, `var=value` operands are assignments, not files.
+    let program = usize::from(!program_given);
+    let operands = operands
         .into_iter()
-        .skip(usize::from(!program_given))
-        .filter(|o| !o.contains('='))
-        .map(|p| PathTouch::new(Touch::Overwrite, p))
-        .collect()
+        .enumerate()
+        .filter(|(k, o)| *k < program || !o.contains('='))
+        .map(|(_, o)| o)
+        .collect();
+    edited_in_place(true, operands, program_given)
 }
 
 /// The file `curl` or `wget` writes what it downloads to, as each reads its options (`-o`,
