@@ -220,9 +220,9 @@ impl Where {
 
     /// Whether `t` reaches a file of the gate: writes one, deletes (or moves away) one or a
     /// directory holding one, changes the mode of one (or of a directory holding one, with
-    /// `-R`), or writes inside a directory holding one (`tar -x -C DIR`, which may put any
-    /// name there). Writing a file into such a directory (`cp x .`) does not: a workspace
-    /// often holds its policy.
+    /// `-R`), or writes inside the directory one is in (`tar -x -C DIR`, which may put any
+    /// name there; an archive's entries deeper down are not seen). Writing a named file
+    /// into such a directory (`cp x .`) does not: a workspace often holds its policy.
     fn touches_gate(&self, dir: Option<&str>, t: &PathTouch<'_>) -> bool {
         let Some(gate) = self.gate.as_deref().filter(|g| !g.is_empty()) else {
             return false;
@@ -241,7 +241,14 @@ impl Where {
                         && ancestors(file).any(|a| crate::config::wildcard_matches(&path, a));
             }
             if t.inside {
-                return holds(file);
+                // What lands in a directory goes directly in it as far as the reader can
+                // tell (`tar -x -C DIR`); a delete inside it reaches any depth.
+                return match t.touch {
+                    Touch::Delete => holds(file),
+                    _ => file
+                        .rsplit_once('/')
+                        .is_some_and(|(parent, _)| parent == path),
+                };
             }
             *file == path
                 || match t.touch {

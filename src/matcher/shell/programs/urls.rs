@@ -22,8 +22,17 @@ pub(crate) fn as_sent(program: &str, args: &[String]) -> Result<Option<Vec<Strin
             out.push(arg.clone());
             continue;
         };
+        // Globs are in the path: brackets in the host are an IPv6 address (`[::1]`).
         let urls = match globs {
-            true => expand(arg, MAX_EXPANSIONS + 1 - expanded).ok_or(TooMany)?,
+            true => match expand(&arg[path_at..], MAX_EXPANSIONS + 1 - expanded) {
+                Expanded::Urls(paths) => paths
+                    .into_iter()
+                    .map(|p| format!("{}{p}", &arg[..path_at]))
+                    .collect(),
+                Expanded::TooMany => return Err(TooMany),
+                // curl refuses a glob it cannot read, and sends nothing.
+                Expanded::Rejected => vec![arg.clone()],
+            },
             false => vec![arg.clone()],
         };
         expanded += urls.len();
@@ -96,9 +105,16 @@ fn without_dots(path: &str) -> String {
     format!("/{}{tail}", out.join("/"))
 }
 
+/// What curl's globbing makes of a URL's path.
+enum Expanded {
+    Urls(Vec<String>),
+    TooMany,
+    Rejected,
+}
+
 /// curl's globbing of `url`: each `{a,b}` set and `[a-z]`/`[1-9]` range (with an optional
-/// `:step`) multiplies the URLs; `None` past `limit` of them or for a glob curl rejects.
-fn expand(url: &str, limit: usize) -> Option<Vec<String>> {
+/// `:step`) multiplies the URLs, up to `limit` of them.
+fn expand(url: &str, limit: usize) -> Expanded {
     let mut urls = vec![String::new()];
     let mut rest = url;
     while let Some(open) = rest.find(['{', '[']) {
@@ -107,14 +123,20 @@ fn expand(url: &str, limit: usize) -> Option<Vec<String>> {
             u.push_str(literal);
         }
         let close = if glob.starts_with('{') { '}' } else { ']' };
-        let end = glob.find(close)?;
+        let Some(end) = glob.find(close) else {
+            return Expanded::Rejected;
+        };
         let body = &glob[1..end];
         let choices: Vec<String> = match close {
             '}' => body.split(',').map(str::to_owned).collect(),
-            _ => range(body)?,
+            _ => match range(body) {
+                Range::Items(items) => items,
+                Range::TooLong => return Expanded::TooMany,
+                Range::Invalid => return Expanded::Rejected,
+            },
         };
         if urls.len().saturating_mul(choices.len()) > limit {
-            return None;
+            return Expanded::TooMany;
         }
         urls = urls
             .iter()
@@ -125,24 +147,39 @@ fn expand(url: &str, limit: usize) -> Option<Vec<String>> {
     for u in &mut urls {
         u.push_str(rest);
     }
-    Some(urls)
+    Expanded::Urls(urls)
 }
 
-/// The items of a `[a-z]`, `[0-9]` or `[01-10:2]` range; `None` for one curl rejects, or
-/// one longer than [`MAX_EXPANSIONS`].
-fn range(body: &str) -> Option<Vec<String>> {
+/// A `[...]` range of curl's.
+enum Range {
+    Items(Vec<String>),
+    /// Longer than [`MAX_EXPANSIONS`].
+    TooLong,
+    /// One curl rejects.
+    Invalid,
+}
+
+/// The items of a `[a-z]`, `[0-9]` or `[01-10:2]` range.
+fn range(body: &str) -> Range {
     let (span, step) = match body.split_once(':') {
-        Some((span, step)) => (span, step.parse::<usize>().ok().filter(|s| *s > 0)?),
+        Some((span, step)) => match step.parse::<usize>() {
+            Ok(s) if s > 0 => (span, s),
+            _ => return Range::Invalid,
+        },
         None => (body, 1),
     };
-    let (from, to) = span.split_once('-')?;
+    let Some((from, to)) = span.split_once('-') else {
+        return Range::Invalid;
+    };
     if let (Ok(a), Ok(b)) = (from.parse::<u64>(), to.parse::<u64>()) {
         let width = if from.starts_with('0') { from.len() } else { 0 };
-        let count = b.checked_sub(a)? / step as u64 + 1;
-        if count > MAX_EXPANSIONS as u64 {
-            return None;
+        let Some(span) = b.checked_sub(a) else {
+            return Range::Invalid;
+        };
+        if span / step as u64 + 1 > MAX_EXPANSIONS as u64 {
+            return Range::TooLong;
         }
-        return Some(
+        return Range::Items(
             (a..=b)
                 .step_by(step)
                 .map(|n| format!("{n:0width$}"))
@@ -151,12 +188,12 @@ fn range(body: &str) -> Option<Vec<String>> {
     }
     let (mut a, mut b) = (from.chars(), to.chars());
     let (Some(a), None, Some(b), None) = (a.next(), a.next(), b.next(), b.next()) else {
-        return None;
+        return Range::Invalid;
     };
     if !a.is_ascii_alphabetic() || !b.is_ascii_alphabetic() || a > b {
-        return None;
+        return Range::Invalid;
     }
-    Some((a..=b).step_by(step).map(String::from).collect())
+    Range::Items((a..=b).step_by(step).map(String::from).collect())
 }
 
 #[cfg(test)]
@@ -226,5 +263,13 @@ mod tests {
         // Past the bound, the command is not read.
         let many = vec!["http://h/[1-9]/[1-9]".to_owned()];
         assert_eq!(as_sent("curl", &many), Err(TooMany));
+        let long = vec!["http://h/v1/[a-a]pprovals/[1-1000]".to_owned()];
+        assert_eq!(as_sent("curl", &long), Err(TooMany));
+        // An IPv6 host is not a glob; a glob curl rejects sends nothing.
+        assert_eq!(
+            sent("curl", "http://[::1]:8000/session"),
+            ["http://[::1]:8000/session"]
+        );
+        assert_eq!(sent("curl", "http://h/[z-a]"), ["http://h/[z-a]"]);
     }
 }

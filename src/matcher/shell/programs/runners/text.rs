@@ -138,7 +138,21 @@ fn awk_program(r: &mut Reader, program: &str) {
     awk_output_files(r, program);
     let b = program.as_bytes();
     let mut i = 0;
+    // Inside a string, `|` and `system` are text: `print $1 | "sort | uniq -c"`.
+    let mut quoted = false;
     while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => {
+                i += 2;
+                continue;
+            }
+            b'"' => quoted = !quoted,
+            _ if quoted => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
         if program[i..].starts_with("system")
             && !b
                 .get(i.wrapping_sub(1))
