@@ -467,6 +467,8 @@ fn programs_that_run_commands_are_read() {
             "rm -rf ~",
         ),
         ("pkill -f 'hook[g]ate'", "pkill hookgate"),
+        ("ln -s /bin/rm ./x && ./x -rf ~", "rm -rf ~"),
+        ("cp /bin/rm /tmp/c && /tmp/c -rf ~", "rm -rf ~"),
         // The script arguments after inline code are its argv.
         (
             "python3 -c \"import sys; open(sys.argv[1],'w').write('')\" ~/.bashrc",

@@ -711,7 +711,14 @@ impl Reader {
                 called = called.then(self.call(&name, body, &fields[1..], io, stdin.clone()));
             }
         }
-        let program = name.rsplit('/').next().unwrap_or_default().to_owned();
+        // A program run through a link (or a copy of a system program) the line made is the
+        // program it leads to: `ln -s /bin/rm x && ./x -rf ~`.
+        let linked = name
+            .contains('/')
+            .then(|| self.env.resolve_link(&name))
+            .flatten();
+        let path = linked.as_deref().unwrap_or(&name);
+        let program = path.rsplit('/').next().unwrap_or_default().to_owned();
         if program.is_empty() {
             return Data::Nothing;
         }

@@ -241,6 +241,35 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             }
             Data::Nothing
         }
+        // A copy of a system program runs as that program (`cp /bin/rm x && ./x -rf ~`):
+        // remembered as a link, which running it resolves.
+        "cp" | "install" => {
+            let t = texts(args);
+            // install's options that take a value: `install -m 755 SRC DEST`.
+            let valued = |a: &str| program == "install" && matches!(a, "-m" | "-o" | "-g" | "-S");
+            let operands: Vec<&String> = t
+                .iter()
+                .enumerate()
+                .filter(|(k, a)| !(a.starts_with('-') || *k > 0 && valued(t[*k - 1].as_str())))
+                .map(|(_, a)| a)
+                .collect();
+            if let [source, dest] = operands.as_slice()
+                && [
+                    "/bin/",
+                    "/sbin/",
+                    "/usr/bin/",
+                    "/usr/sbin/",
+                    "/usr/local/bin/",
+                ]
+                .iter()
+                .any(|dir| source.starts_with(dir))
+            {
+                r.env
+                    .links
+                    .insert(super::super::env::file_key(dest), source.to_string());
+            }
+            Data::Nothing
+        }
         "ln" => {
             let t = texts(args);
             if t.iter().any(|a| {
