@@ -717,6 +717,16 @@ impl Reader {
             .contains('/')
             .then(|| self.env.resolve_link(&name))
             .flatten();
+        if linked.is_some() {
+            // What runs is also the name it was run by, as the process table shows it.
+            self.record(SimpleCommand {
+                program: name.rsplit('/').next().unwrap_or_default().to_owned(),
+                args: fields[1..].iter().map(|f| f.text.clone()).collect(),
+                redirects: Vec::new(),
+                origin: None,
+                dir: None,
+            });
+        }
         let path = linked.as_deref().unwrap_or(&name);
         let program = path.rsplit('/').next().unwrap_or_default().to_owned();
         if program.is_empty() {
