@@ -40,11 +40,8 @@ pub(crate) fn as_sent(program: &str, args: &[String]) -> Result<Option<Vec<Strin
             return Err(TooMany);
         }
         for url in urls {
-            // A glob cannot reach before the path's start, so the index holds.
-            let sent = match path_start(&url).unwrap_or(path_at) {
-                at if at <= url.len() => format!("{}{}", &url[..at], without_dots(&url[at..])),
-                _ => url.clone(),
-            };
+            // Globs expand only the path: every URL keeps the prefix `arg` has.
+            let sent = format!("{}{}", &url[..path_at], without_dots(&url[path_at..]));
             changed |= sent != *arg;
             out.push(sent);
         }
