@@ -171,9 +171,11 @@ impl PathGlob {
         // `**/` accepts any.
         let mut suffix = wildcard_path;
         loop {
-            // A bare `*` after dropping directories would claim every file.
-            let last = suffix.rsplit('/').next().unwrap_or_default();
-            let literal = last.chars().any(|c| !"*?[]".contains(c));
+            // A bare `*` after dropping directories would claim every file; `.ssh/*` (of
+            // `/root/.ssh/*`) names the directory it lists.
+            let literal = suffix
+                .split('/')
+                .any(|part| part.chars().any(|c| !"*?[]".contains(c)));
             let examples = self.examples.get_or_init(|| examples(&self.sources, self));
             if (suffix == wildcard_path || literal)
                 && examples.iter().any(|e| wildcard::matches(suffix, e))
@@ -520,6 +522,13 @@ mod tests {
         let g = s.path_glob.expect("pathGlob");
         for (dir, name) in [("~/.ssh", "*"), ("~/.ssh", "id_*"), ("app", "*")] {
             assert!(g.could_match_in(dir, name), "{dir}/{name}");
+        }
+        // A listing of a directory the globs name, wherever it is.
+        for yes in ["/root/.ssh/*", "/home/u/.ssh/i*", "~/.ssh/*"] {
+            assert!(g.could_match(yes), "{yes}");
+        }
+        for no in ["/root/notes/*", "/home/u/*", "src/*"] {
+            assert!(!g.could_match(no), "{no}");
         }
         for (dir, name) in [("~/.ssh", "*.pub"), ("logs", "*.log"), ("~/.aws", "*.json")] {
             assert!(!g.could_match_in(dir, name), "{dir}/{name}");

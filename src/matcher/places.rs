@@ -253,7 +253,8 @@ impl Where {
             *file == path
                 || match t.touch {
                     Touch::Delete => holds(file),
-                    Touch::Mode => t.recursive && holds(file),
+                    // `chmod 000 DIR` locks the gate out of every file below DIR too.
+                    Touch::Mode => holds(file),
                     Touch::Overwrite | Touch::Append => false,
                 }
         })
@@ -271,6 +272,18 @@ impl Where {
             // home directory, `./*.pyc` in the workspace, not the workspace itself).
             Some(at) => {
                 let fixed = absolute[..at].rsplit_once('/').map_or("", |(d, _)| d);
+                // `/home/*/.ssh/id_*` matches inside the home directory too.
+                if let Some(home) = self.home.as_deref()
+                    && below(fixed, home).is_none()
+                {
+                    let depth = home.matches('/').count();
+                    let parts: Vec<&str> = absolute.splitn(depth + 2, '/').collect();
+                    if parts.len() == depth + 2
+                        && crate::config::wildcard_matches(&parts[..=depth].join("/"), home)
+                    {
+                        return self.place_of(&format!("{home}/x"));
+                    }
+                }
                 let inside = self.place_of(&format!("{fixed}/x"));
                 // `./*__pycache__` (what `find . -name __pycache__` finds): every match is
                 // a build output when the name it must end with is one.
@@ -663,6 +676,10 @@ mod tests {
             ("../*src", Place::Workspace),
             ("~/*", Place::Home),
             ("/*", Place::System),
+            // A pattern that can match the home directory on its way down is in it.
+            ("/home/*/.ssh/id_*", Place::Home),
+            ("/h*/u/x", Place::Home),
+            ("/home/v*/x", Place::System),
         ] {
             assert_eq!(w.place(here, path), place, "{path}");
         }

@@ -233,7 +233,31 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
             .collect(),
-        "curl" | "wget" => download_output(&command.program, args)
+        "curl" => {
+            let dir = output_of(args, &["--output-dir"], "--output-dir=", "");
+            let mut out: Vec<PathTouch<'_>> = download_output("curl", args)
+                .into_iter()
+                .chain(curl_remote_names(args))
+                .map(|path| PathTouch {
+                    base: dir,
+                    ..PathTouch::new(Touch::Overwrite, path)
+                })
+                .collect();
+            // An absolute `-o` path is not under `--output-dir`.
+            for t in &mut out {
+                if t.path.starts_with('/') {
+                    t.base = None;
+                }
+            }
+            out
+        }
+        // `mount [--bind] SOURCE TARGET`: what TARGET shows is replaced.
+        "mount" => operands_after(args, "otLUTN")
+            .nth(1)
+            .map(|target| PathTouch::new(Touch::Overwrite, target))
+            .into_iter()
+            .collect(),
+        "wget" => download_output("wget", args)
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
             .collect(),
@@ -281,7 +305,11 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
     }
     let (sources, dest, inside) = match (target, operands.split_last()) {
         (Some(dir), _) => (operands.as_slice(), Some(dir), true),
-        (None, Some((last, rest))) if !rest.is_empty() => (rest, Some(*last), false),
+        // `cp -r src/. dir/`: what lands goes inside the destination, a directory.
+        (None, Some((last, rest))) if !rest.is_empty() => {
+            let into = last.ends_with('/') || rest.iter().any(|s| s.ends_with("/."));
+            (rest, Some(*last), into)
+        }
         // `ln -s /some/file`: the link is made in the working directory.
         (None, Some((only, _))) if program == "ln" => (std::slice::from_ref(only), Some("."), true),
         _ => (operands.as_slice(), None, false),
@@ -313,12 +341,16 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 /// directory without one); with `-P` (`--absolute-names`) a member may be anywhere below
 /// `/`; `-O` (`--to-stdout`) writes no file. `--remove-files` deletes the files it
 /// archives, each relative to the `-C DIR` before it; files listed in a file (`-T`,
-/// `--files-from`) are not known: a delete in an unknown place.
+/// `--files-from`) are not known: a delete in an unknown place. Creating (`-c`) writes the
+/// archive `-f FILE` over what it held; adding to it (`-r`, `-u`, `-A`) appends.
 fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
     // Short options that take a value, in a bundle or in the old style (`tar cfC a.tar d`).
     const WITH_VALUE: &str = "fCbLgKNTVXH";
     let unknown = |touch| PathTouch::new(touch, super::SUBSTITUTION);
     let (mut extract, mut absolute, mut to_stdout, mut remove) = (false, false, false, false);
+    let (mut create, mut add) = (false, false);
+    // The archive, `-f FILE`: written when creating or adding to it.
+    let mut archive: Option<&str> = None;
     // Short flags, from bundles and the old style.
     let mut letters = String::new();
     let mut named = Vec::new();
@@ -330,6 +362,7 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
             match letter {
                 'C' => base = change_dir(base, Some(a.as_str())),
                 'T' => named.push(unknown(Touch::Delete)),
+                'f' => archive = Some(a.as_str()),
                 _ => {}
             }
             continue;
@@ -351,9 +384,15 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
             absolute |= is("absolute-names");
             to_stdout |= is("to-stdout");
             remove |= is("remove-files");
+            create |= is("create");
+            add |= is("append") || is("update") || is("catenate") || is("concatenate");
+            // `--fil` would be ambiguous with `--files-from`: only the whole name.
+            if name == "file" {
+                archive = value.or_else(|| args.get(k + 1).map(String::as_str));
+            }
             if is("directory") {
                 base = change_dir(base, value.or_else(|| iter.next().map(|(_, v)| v.as_str())));
-            } else if is("files-from") {
+            } else if is("files-from") && name != "file" {
                 named.push(unknown(Touch::Delete));
             }
             if value.is_none() && (is("files-from") || is("file") || is("exclude")) {
@@ -372,6 +411,7 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
                 match c {
                     'C' => base = change_dir(base, value),
                     'T' => named.push(unknown(Touch::Delete)),
+                    'f' => archive = value,
                     _ => {}
                 }
             }
@@ -386,6 +426,8 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
     extract |= letters.contains('x');
     absolute |= letters.contains('P');
     to_stdout |= letters.contains('O');
+    create |= letters.contains('c');
+    add |= letters.contains(['r', 'u', 'A']);
     let mut out = Vec::new();
     if remove {
         out.extend(named);
@@ -397,6 +439,14 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
             true => "/",
             false => base.unwrap_or("."),
         }));
+    }
+    if let Some(file) = archive.filter(|_| create || add) {
+        let touch = if create {
+            Touch::Overwrite
+        } else {
+            Touch::Append
+        };
+        out.push(PathTouch::new(touch, file));
     }
     out
 }
@@ -614,17 +664,14 @@ fn gawk_in_place(args: &[String]) -> Vec<PathTouch<'_>> {
     edited_in_place(true, operands, program_given)
 }
 
+/// curl's short options that take a value, so that `-sSLo FILE` is read as curl does.
+const CURL_WITH_VALUE: &str = "dHXuAebcFTxwmrCKEUYyzQP";
+
 /// The file `curl` or `wget` writes what it downloads to, as each reads its options (`-o`,
 /// `-sSLo FILE`, `-qO-`, `--output-document=FILE`).
 pub(super) fn download_output<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
     match program {
-        // curl's short options that take a value, so that `-sSLo FILE` is read as curl does.
-        "curl" => output_of(
-            args,
-            &["-o", "--output"],
-            "--output=",
-            "dHXuAebcFTxwmrCKEUYyzQP",
-        ),
+        "curl" => output_of(args, &["-o", "--output"], "--output=", CURL_WITH_VALUE),
         "wget" => output_of(
             args,
             &["-O", "--output-document"],
@@ -633,6 +680,34 @@ pub(super) fn download_output<'a>(program: &str, args: &'a [String]) -> Option<&
         ),
         _ => None,
     }
+}
+
+/// The files `curl -O` (`--remote-name`, `--remote-name-all`) writes: each URL's last path
+/// segment, in the working directory or `--output-dir`.
+fn curl_remote_names(args: &[String]) -> Vec<&str> {
+    let remote = args.iter().take_while(|a| *a != "--").any(|a| {
+        a == "--remote-name"
+            || a == "--remote-name-all"
+            || a.strip_prefix('-').is_some_and(|b| {
+                // Letters up to the first that takes a value (`-XPOST` holds no `-O`).
+                !b.starts_with('-')
+                    && b.chars()
+                        .take_while(|c| !CURL_WITH_VALUE.contains(*c))
+                        .any(|c| c == 'O')
+            })
+    });
+    if !remote {
+        return Vec::new();
+    }
+    args.iter()
+        .filter_map(|a| a.split_once("://").map(|(_, rest)| rest))
+        .filter_map(|rest| {
+            let path = rest.split(['?', '#']).next().unwrap_or_default();
+            let (_, name) = path.split_once('/')?;
+            let name = name.rsplit('/').next().unwrap_or_default();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
 }
 
 /// The value of an output option: `flags` spelled alone take the next argument (`-o FILE`),
@@ -1122,12 +1197,25 @@ mod tests {
         // `-P` keeps absolute member names: anywhere below `/`.
         assert_eq!(into("tar -xPf a.tar"), over("/"));
         assert_eq!(into("tar --absolute-names -xf a.tar -C out"), over("/"));
-        // Listing, creating, or extracting to standard output writes no file.
+        // Listing, or extracting to standard output, writes no file.
         assert!(into("tar -tzf a.tgz").is_empty());
-        assert!(into("tar -czf a.tgz src").is_empty());
         assert!(into("tar -xOf a.tar etc/passwd").is_empty());
+        // Creating writes the archive, adding to it appends; `-f -` is standard output.
+        let archive = |touch| vec![("a.tgz".to_owned(), touch, false)];
+        assert_eq!(into("tar -czf a.tgz src"), archive(Touch::Overwrite));
+        assert_eq!(into("tar czf a.tgz src"), archive(Touch::Overwrite));
+        assert_eq!(
+            into("tar --create --file=a.tgz src"),
+            archive(Touch::Overwrite)
+        );
+        assert_eq!(into("tar -c --file a.tgz src"), archive(Touch::Overwrite));
+        assert_eq!(into("tar -rf a.tgz x"), archive(Touch::Append));
+        assert!(into("tar -czf - src").is_empty());
         // A value glued to `-f` is not a flag: `-fx` names the archive `x`.
-        assert!(into("tar -cfx src").is_empty());
+        assert_eq!(
+            into("tar -cfx src"),
+            vec![("x".to_owned(), Touch::Overwrite, false)]
+        );
 
         assert_eq!(into("unzip a.zip"), over("."));
         assert_eq!(into("unzip -o a.zip -d ~/.ssh"), over("~/.ssh"));
@@ -1147,6 +1235,43 @@ mod tests {
         assert_eq!(into("7z e a.7z"), over("."));
         assert!(into("7z x a.7z -so").is_empty());
         assert!(into("7z l a.7z").is_empty());
+    }
+
+    #[test]
+    fn downloads_mounts_and_copies_into_a_directory() {
+        let touched = |line: &str| -> Vec<(String, Option<String>, bool)> {
+            let read = crate::matcher::shell::parse(line);
+            touches(&read.commands[0])
+                .into_iter()
+                .map(|t| (t.path.to_owned(), t.base.map(str::to_owned), t.inside))
+                .collect()
+        };
+        let at = |path: &str, base: Option<&str>| {
+            vec![(path.to_owned(), base.map(str::to_owned), false)]
+        };
+        assert_eq!(
+            touched("curl -sSLO https://h/a/b.tgz?x=1"),
+            at("b.tgz", None)
+        );
+        assert_eq!(
+            touched("curl --output-dir /srv -O https://h/HOOKS.yaml"),
+            at("HOOKS.yaml", Some("/srv"))
+        );
+        assert_eq!(
+            touched("curl --output-dir d -o /abs https://h/x"),
+            at("/abs", None)
+        );
+        // `-XPOST` holds an `O` that is the method's, not `-O`.
+        assert!(touched("curl -XPOST https://h/v1/items").is_empty());
+        assert_eq!(
+            touched("mount --bind a.yaml /srv/HOOKS.yaml"),
+            at("/srv/HOOKS.yaml", None)
+        );
+        assert_eq!(
+            touched("cp -r evil/. /srv"),
+            vec![("/srv".to_owned(), None, true)]
+        );
+        assert_eq!(touched("cp a.txt b.txt"), at("b.txt", None));
     }
 
     #[test]

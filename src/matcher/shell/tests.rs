@@ -456,6 +456,36 @@ fn programs_that_run_commands_are_read() {
             "tee /root/.bashrc",
         ),
         ("awk '{print $1 >> \"out.txt\"}' f", "tee -a out.txt"),
+        // awk's computed targets: concatenation, ENVIRON, variables, ARGV, FILENAME, -v.
+        (
+            "awk 'BEGIN{printf \"\" > (ENVIRON[\"HOME\"] \"/.bashrc\")}'",
+            "tee ~/.bashrc",
+        ),
+        (
+            "awk 'BEGIN{f=\"/etc/pass\" \"wd\"; print \"x\" > f}'",
+            "tee /etc/passwd",
+        ),
+        (
+            "awk 'BEGIN{print \"\" > ARGV[1]}' /etc/hosts",
+            "tee /etc/hosts",
+        ),
+        ("awk '{print > FILENAME}' /etc/hosts", "tee /etc/hosts"),
+        ("awk -v o=/etc/hosts 'BEGIN{print 1 > o}'", "tee /etc/hosts"),
+        ("awk '{print > o}' o=/etc/hosts f", "tee /etc/hosts"),
+        (
+            "awk 'BEGIN{while ((getline l < \"/etc/shadow\") > 0) print l}'",
+            "cat /etc/shadow",
+        ),
+        (
+            "awk 'BEGIN{ARGV[ARGC++]=ENVIRON[\"HOME\"] \"/.netrc\"} 1'",
+            "cat ~/.netrc",
+        ),
+        ("sed -n 'w /etc/hosts' f", "tee /etc/hosts"),
+        ("sed 's/a/b/w /etc/hosts' f", "tee /etc/hosts"),
+        ("sed '1e rm -rf ~' f", "rm -rf ~"),
+        ("find . -fprint /etc/hosts", "tee /etc/hosts"),
+        ("git show HEAD:.env", "cat .env"),
+        ("parallel ::: 'rm -rf ~'", "rm -rf ~"),
         ("awk 'BEGIN{print \"rm -rf ~\" | \"sh\"}'", "rm -rf ~"),
         ("NODE_OPTIONS='-r ./x.js' npm test", "node -r ./x.js -e ''"),
         (

@@ -50,6 +50,9 @@ pub(super) fn plain_git(args: &[String]) -> bool {
         )
         && git_view::view(args, false) == args
         && git_view::checkout_names(args).is_none()
+        // `git show HEAD:.env` reads a file (`runners::git`).
+        && !(matches!(subcommand.as_str(), "show" | "cat-file" | "archive")
+            && args.iter().any(|a| a.contains(':')))
 }
 
 /// Whether `program`'s long options are spelled out for filters (so its line must be read).

@@ -41,7 +41,8 @@ pub(crate) fn as_sent(program: &str, args: &[String]) -> Result<Option<Vec<Strin
         }
         for url in urls {
             // Globs expand only the path: every URL keeps the prefix `arg` has.
-            let sent = format!("{}{}", &url[..path_at], without_dots(&url[path_at..]));
+            let path = unreserved_decoded(&url[path_at..]);
+            let sent = format!("{}{}", &url[..path_at], without_dots(&path));
             changed |= sent != *arg;
             out.push(sent);
         }
@@ -70,6 +71,34 @@ fn path_start(arg: &str) -> Option<usize> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || ".-:[]_@{},".contains(c));
     (authority_at > 0 || host_like && host.contains(['.', ':'])).then_some(authority_at + slash)
+}
+
+/// `path` with each percent-encoded unreserved character (`%61` for `a`, `%2E` for `.`)
+/// written as itself: the same URL to a server (RFC 3986 §6.2.2.2), so `/v1/%61pprovals`
+/// is `/v1/approvals` to a filter too.
+fn unreserved_decoded(path: &str) -> String {
+    let b = path.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        let decoded = (b[k] == b'%')
+            .then(|| b.get(k + 1..k + 3))
+            .flatten()
+            .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok())
+            .filter(|c| c.is_ascii_alphanumeric() || b"-._~".contains(c));
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                k += 3;
+            }
+            None => {
+                out.push(b[k]);
+                k += 1;
+            }
+        }
+    }
+    // Only ASCII bytes were replaced by ASCII bytes.
+    String::from_utf8(out).unwrap_or_else(|_| path.to_owned())
 }
 
 /// `path` (from its leading `/`, with any query) with `.` and `..` segments removed, as
@@ -223,6 +252,9 @@ mod tests {
                 "127.0.0.1:18790/v1/approvals",
             ),
             ("http://h", "http://h"),
+            ("http://h/v1/%61pprovals/1", "http://h/v1/approvals/1"),
+            // Reserved and other characters stay encoded.
+            ("http://h/a%2Fb%20c%zz%4", "http://h/a%2Fb%20c%zz%4"),
         ] {
             assert_eq!(sent("wget", written), [want], "{written}");
         }

@@ -281,6 +281,26 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         });
     }
     match sub.text.as_str() {
+        // `git show HEAD:.env`, `git cat-file -p main:secrets.yml`: a file as a commit or
+        // the index holds it is read, as `cat` of the file would read it now.
+        "show" | "cat-file" | "archive" => {
+            let paths: Vec<String> = rest
+                .iter()
+                .filter(|a| !a.starts_with('-') && !a.contains("://"))
+                .filter_map(|a| a.split_once(':').map(|(_, path)| path))
+                .filter(|path| !path.is_empty())
+                .map(str::to_owned)
+                .collect();
+            if !paths.is_empty() {
+                r.record(SimpleCommand {
+                    program: "cat".to_owned(),
+                    args: paths,
+                    redirects: Vec::new(),
+                    origin: Some("read from git's history".to_owned()),
+                    dir: None,
+                });
+            }
+        }
         "config" => {
             // `git config [--global] key value`: the value runs later.
             let operands: Vec<&String> = rest.iter().filter(|a| !a.starts_with('-')).collect();

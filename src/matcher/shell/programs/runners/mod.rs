@@ -2,24 +2,26 @@
 //! `xargs`, `find`, `git`, `sed`, `awk`, `tar`, `make`, `ssh`/`rsync`, package runners,
 //! containers, editors and pagers, `trap`, `source`.
 
+mod awk;
 mod databases;
 mod escapes;
 mod git;
 mod interpreters;
 mod patches;
 mod search;
+mod sed;
 mod sessions;
 mod shells;
-mod text;
 mod tools;
 
+use awk::awk;
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;
 use search::{find, xargs};
+use sed::sed;
 use shells::env_command;
 pub(super) use shells::shell;
-use text::{awk, sed};
 use tools::{container, ex_command, make, package_runner, ssh_options, tar};
 
 use super::super::SimpleCommand;
@@ -171,7 +173,17 @@ pub(super) fn run(
                 .unwrap_or(rest.len());
             let mut command = rest[..end].to_vec();
             if command.is_empty() {
-                stdin_shell(r, stdin);
+                // Without a command, each input is a command line: `parallel ::: 'rm -rf ~'`.
+                let inputs: Vec<&Field> = rest[end..]
+                    .iter()
+                    .filter(|a| !a.text.starts_with(":::"))
+                    .collect();
+                if inputs.is_empty() {
+                    stdin_shell(r, stdin);
+                }
+                for input in inputs {
+                    script_of(r, std::slice::from_ref(input));
+                }
                 return Data::Unknown;
             }
             // The inputs after `:::` are appended to the command.
@@ -428,8 +440,6 @@ fn package_scripts(r: &mut Reader, args: &[Field]) {
     }
 }
 
-/// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
-/// actions, make's recipes): the shell runs too, and then the code.
 /// The text of a file a program reads, named on the line (`text`; `unknown`: not known
 /// before the line runs): what the line wrote there, the host's file (`hostFiles: read`),
 /// or standard input for `-` and `/dev/stdin`; `None` when there is no such file.
@@ -450,6 +460,8 @@ pub(super) fn file_text(r: &mut Reader, text: &str, unknown: bool, stdin: &Data)
     }
 }
 
+/// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
+/// actions, make's recipes): the shell runs too, and then the code.
 pub(super) fn shell_c(r: &mut Reader, code: &str) {
     shell_c_reading(r, code, Data::Nothing);
 }
@@ -475,4 +487,22 @@ fn stdin_shell(r: &mut Reader, stdin: Data) {
         Data::Unknown => r.opaque("a script is piped into a shell"),
         Data::Nothing => {}
     }
+}
+
+/// Files a program writes that its arguments do not name as files (sed's `w`, awk's
+/// `print > FILE`, `find -fprint`), recorded as `tee FILE...` (`tee -a` for `append`), the
+/// command whose effect on paths the filters know.
+pub(super) fn record_written(r: &mut Reader, paths: Vec<String>, append: bool, origin: &str) {
+    let mut args = Vec::with_capacity(paths.len() + 1);
+    if append {
+        args.push("-a".to_owned());
+    }
+    args.extend(paths);
+    r.record(SimpleCommand {
+        program: "tee".to_owned(),
+        args,
+        redirects: Vec::new(),
+        origin: Some(origin.to_owned()),
+        dir: None,
+    });
 }

@@ -1,4 +1,5 @@
-//! `xargs` (the items it appends) and `find` (`-exec` with what `{}` stands for, `-delete`).
+//! `xargs` (the items it appends) and `find` (`-exec` with what `{}` stands for, `-delete`,
+//! the files `-fprint` writes).
 
 use crate::matcher::shell::SUBSTITUTION;
 use crate::matcher::shell::SimpleCommand;
@@ -8,6 +9,8 @@ use crate::matcher::shell::options::{self, Opt};
 use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::texts;
 use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
+
+use super::record_written;
 
 /// `xargs [options] [command [args]]`: the command runs with the items of standard input
 /// (or of `-a file`) appended, or put in place of `-I`'s replacement string.
@@ -266,7 +269,17 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                     dir: None,
                 });
             }
-            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {}
+            // Each truncates and writes the file after it.
+            "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
+                if let Some(file) = args.get(k + 1) {
+                    let path = match file.unknown {
+                        true => SUBSTITUTION.to_owned(),
+                        false => file.text.clone(),
+                    };
+                    record_written(r, vec![path], false, "written by find");
+                }
+                k += 1;
+            }
             _ => {}
         }
         k += 1;

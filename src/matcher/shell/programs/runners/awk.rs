@@ -1,0 +1,457 @@
+//! `awk` programs: `system`, pipes to and from commands, and the files `print` writes.
+
+use std::collections::HashMap;
+
+use crate::matcher::shell::SUBSTITUTION;
+use crate::matcher::shell::env::Value;
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::options::{self, Opt};
+use crate::matcher::shell::programs::table::Program;
+use crate::matcher::shell::programs::{option_value, texts};
+use crate::matcher::shell::walk::{Data, Reader};
+
+use super::{record_written, shell_c, shell_c_reading};
+
+/// `awk`: `system(...)`, `print | "cmd"`, `"cmd" | getline` with a constant command are
+/// read; any other of these forms makes the line opaque.
+pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
+    let t = texts(args);
+    let (opts, at) = options::leading(&t, &row.options);
+    let mut programs: Vec<String> = Vec::new();
+    let mut from_file = false;
+    let mut values = Values::default();
+    for o in &opts {
+        if option_value(o, 'f', "file").is_some() {
+            from_file = true;
+        }
+        if let Opt::Long(l, Some(s)) = o
+            && l == "source"
+        {
+            programs.push(s.clone());
+        }
+        if let Some(assignment) = option_value(o, 'v', "assign") {
+            values.assign_operand(&assignment);
+        }
+    }
+    let mut operands = at;
+    if !from_file
+        && programs.is_empty()
+        && let Some(p) = args.get(at)
+    {
+        if p.unknown {
+            r.opaque("awk's program is not known before it runs");
+        }
+        programs.push(p.text.clone());
+        operands += 1;
+    }
+    if from_file {
+        r.opaque("awk reads its program from a file");
+    }
+    for a in args.get(operands..).unwrap_or_default() {
+        if a.unknown {
+            values.files.push(None);
+        } else if !values.assign_operand(&a.text) {
+            values.files.push(Some(a.text.clone()));
+        }
+    }
+    for p in programs {
+        values.assign_in(&p);
+        awk_program(r, &p, &values);
+    }
+    Data::Unknown
+}
+
+fn awk_program(r: &mut Reader, program: &str, values: &Values) {
+    awk_files(r, program, values);
+    let bare: String = program.chars().filter(|c| !c.is_whitespace()).collect();
+    if ["while(1)", "for(;;)", "while(\"1\")", "while(!0)"]
+        .iter()
+        .any(|l| bare.contains(l))
+        && bare.contains("system(")
+    {
+        r.opaque("awk runs commands in an endless loop");
+    }
+    let b = program.as_bytes();
+    let mut i = 0;
+    // Inside a string, `|` and `system` are text: `print $1 | "sort | uniq -c"`.
+    let mut quoted = false;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if quoted => {
+                i += 2;
+                continue;
+            }
+            b'"' => quoted = !quoted,
+            _ if quoted => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if program[i..].starts_with("system")
+            && !b
+                .get(i.wrapping_sub(1))
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
+            let rest = program[i + 6..].trim_start();
+            match rest
+                .strip_prefix('(')
+                .map(str::trim_start)
+                .and_then(awk_string)
+            {
+                Some((code, after)) if after.trim_start().starts_with(')') => {
+                    shell_c(r, &code);
+                }
+                _ => r.opaque("awk runs a command it builds at run time"),
+            }
+        }
+        if b[i] == b'|' && b.get(i + 1) != Some(&b'|') && b.get(i.wrapping_sub(1)) != Some(&b'|') {
+            let after = program[i + 1..].trim_start();
+            if after.starts_with("getline") || after.starts_with('&') {
+                // `"cmd" | getline`: the command is the string before the bar.
+                let before = program[..i].trim_end();
+                match before.rfind('"').and_then(|end| {
+                    let start = before[..end].rfind('"')?;
+                    Some(before[start + 1..end].to_owned())
+                }) {
+                    Some(code) if before.ends_with('"') => {
+                        shell_c(r, &code);
+                    }
+                    _ => r.opaque("awk runs a command it builds at run time"),
+                }
+            } else {
+                // `print X | "cmd"`: what is printed is the command's input, which a shell
+                // or an interpreter runs as its program.
+                match awk_string(after) {
+                    Some((code, _)) => shell_c_reading(r, &code, awk_printed(&program[..i])),
+                    None => r.opaque("awk runs a command it builds at run time"),
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// The files awk's program names beyond its operands: `print > FILE` and `print >> FILE`
+/// write, recorded as `tee FILE` (`tee -a`), a file whose name is not known as a file not
+/// known; `getline < FILE` and a file added to `ARGV` are read, recorded as `cat FILE`.
+fn awk_files(r: &mut Reader, program: &str, values: &Values) {
+    let mut rest = program;
+    while let Some(at) = rest.find("print") {
+        let statement = &rest[at + 5..];
+        let end = statement.find([';', '}', '\n']).unwrap_or(statement.len());
+        rest = &statement[end..];
+        let Some(redirect) = top_level_redirect(&statement[..end]) else {
+            continue;
+        };
+        let (append, target) = match redirect.strip_prefix('>') {
+            Some(after) => (true, after.trim_start()),
+            None => (false, redirect.trim_start()),
+        };
+        let file = values
+            .eval(r, target.trim(), 0)
+            .unwrap_or_else(|| SUBSTITUTION.to_owned());
+        record_written(r, vec![file], append, "from awk's print > FILE");
+    }
+    let mut read = Vec::new();
+    for (k, _) in program.match_indices("getline") {
+        let after = program[k + 7..].trim_start();
+        // `getline < FILE` or `getline VAR < FILE`.
+        let after = after
+            .strip_prefix(|c: char| c.is_ascii_alphabetic() || c == '_')
+            .map_or(after, |v| {
+                v.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            })
+            .trim_start();
+        if let Some(file) = after.strip_prefix('<').filter(|f| !f.starts_with('=')) {
+            read.push(operand(file.trim_start()));
+        }
+    }
+    read.extend(values.argv_added.iter().map(String::as_str));
+    for expression in read {
+        let file = values
+            .eval(r, expression.trim(), 0)
+            .unwrap_or_else(|| SUBSTITUTION.to_owned());
+        r.record(crate::matcher::shell::SimpleCommand {
+            program: "cat".to_owned(),
+            args: vec![file],
+            redirects: Vec::new(),
+            origin: Some("read by awk".to_owned()),
+            dir: None,
+        });
+    }
+}
+
+/// The operand at the start of `text`: a parenthesised group, or what runs up to the
+/// next `)`, `;`, `}` or line end (`(getline l < f) > 0`).
+fn operand(text: &str) -> &str {
+    if text.starts_with('(') {
+        let mut depth = 0usize;
+        let mut quoted = false;
+        let mut escaped = false;
+        for (k, c) in text.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' if quoted => escaped = true,
+                '"' => quoted = !quoted,
+                '(' if !quoted => depth += 1,
+                ')' if !quoted => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return &text[..=k];
+                    }
+                }
+                _ => {}
+            }
+        }
+        return text;
+    }
+    let end = text.find([')', ';', '}', '\n']).unwrap_or(text.len());
+    &text[..end]
+}
+
+/// What the reader can tell of awk's values: variables assigned one expression (in the
+/// program, by `-v NAME=VALUE` or by a `NAME=VALUE` operand), the file operands (`ARGV[1]`,
+/// ..., `FILENAME` when there is one) and the files a program adds to `ARGV`.
+#[derive(Debug, Default)]
+struct Values {
+    /// Each variable's one expression; `None` when it is assigned more than once.
+    vars: HashMap<String, Option<String>>,
+    /// The operands that are files, `None` where not known.
+    files: Vec<Option<String>>,
+    /// Expressions the program stores in `ARGV`: files it reads.
+    argv_added: Vec<String>,
+}
+
+impl Values {
+    /// Deepest chain of variables followed (`a = b; b = c`).
+    const MAX_DEPTH: usize = 8;
+
+    /// Takes `NAME=VALUE` as an assignment of a constant; false for anything else.
+    fn assign_operand(&mut self, text: &str) -> bool {
+        let Some((name, value)) = text.split_once('=') else {
+            return false;
+        };
+        if !is_name(name) {
+            return false;
+        }
+        let quoted = format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""));
+        self.set(name, quoted);
+        true
+    }
+
+    fn set(&mut self, name: &str, expression: String) {
+        self.vars
+            .entry(name.to_owned())
+            .and_modify(|v| *v = None)
+            .or_insert(Some(expression));
+    }
+
+    /// Collects the assignments `NAME = EXPRESSION` and `ARGV[...] = EXPRESSION` of
+    /// `program`, each expression running to the end of its statement.
+    fn assign_in(&mut self, program: &str) {
+        let b = program.as_bytes();
+        let mut quoted = false;
+        let mut k = 0;
+        while k < b.len() {
+            let c = b[k];
+            if quoted {
+                if c == b'\\' {
+                    k += 1;
+                } else if c == b'"' {
+                    quoted = false;
+                }
+                k += 1;
+                continue;
+            }
+            if c == b'"' {
+                quoted = true;
+                k += 1;
+                continue;
+            }
+            let starts_name = (c.is_ascii_alphabetic() || c == b'_')
+                && !k
+                    .checked_sub(1)
+                    .and_then(|p| b.get(p))
+                    .is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_' || *p == b'$');
+            if !starts_name {
+                k += 1;
+                continue;
+            }
+            let start = k;
+            while b
+                .get(k)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            {
+                k += 1;
+            }
+            let name = &program[start..k];
+            let mut at = k;
+            let argv = name == "ARGV" && b.get(at) == Some(&b'[');
+            if argv {
+                match program[at..].find(']') {
+                    Some(close) => at += close + 1,
+                    None => continue,
+                }
+            }
+            let rest = program[at..].trim_start();
+            let Some(value) = rest.strip_prefix('=').filter(|v| !v.starts_with('=')) else {
+                continue;
+            };
+            let end = statement_end(value);
+            let expression = value[..end].trim().to_owned();
+            if argv {
+                self.argv_added.push(expression);
+            } else {
+                self.set(name, expression);
+            }
+        }
+    }
+
+    /// The text `expression` evaluates to, when it is a concatenation of constants,
+    /// `ENVIRON["NAME"]` of a known variable, `ARGV[N]`, `FILENAME` and variables with
+    /// such a value; `None` otherwise.
+    fn eval(&self, r: &Reader, expression: &str, depth: usize) -> Option<String> {
+        if depth > Self::MAX_DEPTH {
+            return None;
+        }
+        let mut out = String::new();
+        let mut rest = expression.trim_start();
+        while !rest.is_empty() {
+            if rest.starts_with('"') {
+                let (text, after) = awk_string(rest)?;
+                out.push_str(&text);
+                rest = after;
+            } else if rest.starts_with('(') {
+                let group = operand(rest);
+                let inner = group.strip_prefix('(')?.strip_suffix(')')?;
+                out.push_str(&self.eval(r, inner, depth + 1)?);
+                rest = &rest[group.len()..];
+            } else if let Some(after) = rest.strip_prefix("ENVIRON[") {
+                let (name, after) = awk_string(after.trim_start())?;
+                rest = after.trim_start().strip_prefix(']')?;
+                match r.env.get(&name) {
+                    Value::Known(text) => out.push_str(&text),
+                    Value::Unknown => return None,
+                }
+            } else if let Some(after) = rest.strip_prefix("ARGV[") {
+                let close = after.find(']')?;
+                let n: usize = after[..close].trim().parse().ok()?;
+                out.push_str(self.files.get(n.checked_sub(1)?)?.as_deref()?);
+                rest = &after[close + 1..];
+            } else {
+                let len = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .unwrap_or(rest.len());
+                let word = &rest[..len];
+                if word.is_empty() {
+                    return None;
+                } else if word.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
+                    out.push_str(word);
+                } else if word == "FILENAME" {
+                    match self.files.as_slice() {
+                        [Some(only)] => out.push_str(only),
+                        _ => return None,
+                    }
+                } else {
+                    let value = self.vars.get(word)?.as_deref()?;
+                    out.push_str(&self.eval(r, value, depth + 1)?);
+                }
+                rest = &rest[len..];
+            }
+            rest = rest.trim_start();
+        }
+        Some(out)
+    }
+}
+
+fn is_name(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Where the statement that starts `text` ends: at a `;`, `}` or line end outside strings
+/// and parentheses.
+fn statement_end(text: &str) -> usize {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (k, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return k,
+            },
+            ';' | '}' | '\n' if !quoted && depth == 0 => return k,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+/// What follows the `>` of an output redirection in a `print` statement's text: a `>` outside
+/// strings and parentheses (inside them it compares).
+fn top_level_redirect(statement: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (k, c) in statement.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => depth = depth.saturating_sub(1),
+            '>' if !quoted && depth == 0 => return Some(&statement[k + 1..]),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What the `print` or `printf` statement that ends `before` (at a `| "cmd"`) writes: its
+/// text when it prints one constant string, else not known.
+fn awk_printed(before: &str) -> Data {
+    let statement = before
+        .rsplit([';', '{', '}', '\n'])
+        .next()
+        .unwrap_or(before)
+        .trim();
+    let constant = |expression: &str| {
+        awk_string(expression.trim())
+            .filter(|(_, after)| after.trim().is_empty())
+            .map(|(text, _)| text)
+    };
+    if let Some(expression) = statement.strip_prefix("printf")
+        && let Some(text) = constant(expression).filter(|t| !t.contains('%'))
+    {
+        return Data::Known(text);
+    }
+    match statement.strip_prefix("print").and_then(constant) {
+        Some(text) => Data::Known(format!("{text}\n")),
+        None => Data::Unknown,
+    }
+}
+
+/// A double-quoted awk string at the start of `text`, unescaped, and the text after it.
+fn awk_string(text: &str) -> Option<(String, &str)> {
+    let body = text.strip_prefix('"')?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &body[k + 1..])),
+            '\\' => match chars.next()?.1 {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                other => out.push(other),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
