@@ -45,7 +45,8 @@ pub const MAX_DEPTH: usize = 4;
 pub enum Lang {
     /// `python`, `python3`, `python3.12`
     Python,
-    /// `node`, `nodejs`, `deno`, `bun`
+    /// `node`, `nodejs`, `deno`, `bun`, and the TypeScript runners `tsx`, `ts-node`
+    /// (JavaScript with no type annotations is also their code)
     JavaScript,
     /// `ruby`
     Ruby,
@@ -78,7 +79,9 @@ impl Lang {
         Some(match program {
             "python" | "python2" | "python3" | "pypy" | "pypy3" => Lang::Python,
             _ if versioned("python") => Lang::Python,
-            "node" | "nodejs" | "deno" | "bun" => Lang::JavaScript,
+            "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node" | "ts-node-esm" | "esno" => {
+                Lang::JavaScript
+            }
             "ruby" | "jruby" | "truffleruby" => Lang::Ruby,
             _ if versioned("ruby") => Lang::Ruby,
             "perl" => Lang::Perl,
@@ -204,6 +207,46 @@ fn may_act(lang: Lang, code: &str) -> bool {
     }
 }
 
+/// Whether `code` has a loop that never ends by its condition (`while True:`, `loop do`,
+/// `for (;;)`, `setInterval`). Read from the text, spaces removed: a loop that also starts
+/// programs or writes files makes the code opaque. Agents' one-liners end; a watcher or
+/// poller is a program's job. A loop left by `break` (`last` in Perl) may end: a retry
+/// loop around `subprocess.run` is ordinary.
+fn has_endless_loop(lang: Lang, code: &str) -> bool {
+    const PYTHON: &[&str] = &[
+        "while1:",
+        "whileTrue:",
+        "iter(int,1)",
+        "itertools.count(",
+        "itertools.cycle(",
+    ];
+    const JAVASCRIPT: &[&str] = &["for(;;)", "while(true)", "while(1)", "setInterval("];
+    const RUBY: &[&str] = &[
+        "loop{",
+        "loopdo",
+        "whiletrue",
+        "Float::INFINITY",
+        "untilfalse",
+    ];
+    const PERL: &[&str] = &["while1", "while(1)", "for(;;)", "redo", "goto"];
+    const PHP: &[&str] = &["while(1)", "while(true)", "for(;;)"];
+    const LUA: &[&str] = &["whiletruedo", "untilfalse"];
+    let constructs = match lang {
+        Lang::Python => PYTHON,
+        Lang::JavaScript => JAVASCRIPT,
+        Lang::Ruby => RUBY,
+        Lang::Perl => PERL,
+        Lang::Php => PHP,
+        Lang::Lua => LUA,
+    };
+    let leaves = match lang {
+        Lang::Perl => "last",
+        _ => "break",
+    };
+    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    constructs.iter().any(|c| bare.contains(c)) && !code.contains(leaves)
+}
+
 /// Reads `code` (found at `line` of the outer code, `depth` levels of `eval` down) into `cx`.
 fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usize) {
     if depth > MAX_DEPTH {
@@ -221,6 +264,7 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         }
     };
     let src = tree::Source::new(code, line);
+    let before = cx.found_len();
     match lang {
         Lang::Python => python::read(cx, &tree, &src),
         Lang::JavaScript => javascript::read(cx, &tree, &src),
@@ -228,6 +272,12 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         Lang::Perl => perl::read(cx, &tree, &src),
         Lang::Php => php::read(cx, &tree, &src),
         Lang::Lua => lua::read(cx, &tree, &src),
+    }
+    if has_endless_loop(lang, code) && cx.starts_or_writes_since(before) {
+        cx.opaque(
+            "the code starts programs or writes files in a loop that never ends (a fork bomb or a disk filler)",
+            line,
+        );
     }
     // Code run by code (`exec('...')`) is read where the walk found it.
     for (text, at) in cx.take_nested() {

@@ -15,6 +15,9 @@ pub enum Val {
     Known(String),
     /// Not known before the code runs.
     Unknown,
+    /// Not known, but known to start with this text (`home + '/.ssh/' + name`): as a path,
+    /// it names something that matches `TEXT*`.
+    Prefix(String),
     /// Data the code received from the network or decoded (base64, hex, zlib): running it
     /// runs what was hidden.
     Fetched,
@@ -42,7 +45,18 @@ impl Val {
                 Val::Known(a)
             }
             (Val::Fetched, _) | (_, Val::Fetched) => Val::Fetched,
+            (Val::Known(a), Val::Prefix(b)) => Val::Prefix(a + &b),
+            (Val::Known(a) | Val::Prefix(a), _) if !a.is_empty() => Val::Prefix(a),
             _ => Val::Unknown,
+        }
+    }
+
+    /// The text the value is known to start with: all of a known value, the prefix of a
+    /// partly known one.
+    pub fn start(&self) -> Option<&str> {
+        match self {
+            Val::Known(t) | Val::Prefix(t) => Some(t),
+            _ => None,
         }
     }
 }
@@ -129,6 +143,18 @@ impl Cx {
         self.found.push(Found { effect, line });
     }
 
+    pub(super) fn found_len(&self) -> usize {
+        self.found.len()
+    }
+
+    /// Whether an effect found after the first `from` starts a program or writes a file.
+    pub(super) fn starts_or_writes_since(&self, from: usize) -> bool {
+        self.found.iter().skip(from).any(|f| match &f.effect {
+            Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
+            Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd"),
+        })
+    }
+
     /// Records a virtual command.
     pub(super) fn command(&mut self, program: &'static str, args: Vec<Val>, line: usize) {
         self.found(Effect::Command(program, args), line);
@@ -145,7 +171,7 @@ impl Cx {
         match code {
             Val::Known(text) => self.nested.push((text, line)),
             Val::Fetched => self.opaque("the code runs code it downloaded or decoded", line),
-            Val::Unknown => self.opaque(
+            Val::Unknown | Val::Prefix(_) => self.opaque(
                 "the code runs code built at run time (an eval of a value not known before it runs)",
                 line,
             ),
@@ -156,7 +182,39 @@ impl Cx {
         std::mem::take(&mut self.nested)
     }
 
-    pub(super) fn finish(self) -> Reading {
+    /// Why the code is opaque when it reads a file whose name is not known and also reaches
+    /// the network: the name may be a secret's (decoded, joined in a loop, read from a
+    /// list) and what was read is sent; neither is known, so the pair is not allowed.
+    fn unknown_read_sent(&self) -> Option<Unread> {
+        let is =
+            |f: &&Found, program: &str| matches!(&f.effect, Effect::Command(p, _) if *p == program);
+        let read = self.found.iter().find(|f| {
+            is(f, "cat")
+                && matches!(&f.effect, Effect::Command(_, args)
+                    if args.iter().any(|a| !matches!(a, Val::Known(t) if !t.contains('*'))))
+        })?;
+        self.found.iter().any(|f| is(&f, "curl")).then_some(Unread {
+            reason: "the code reads a file whose name is not known before it runs and sends data over the network",
+            line: read.line,
+        })
+    }
+
+    /// Why the code is opaque when a path or address it acts on was decoded or downloaded
+    /// at run time (`open(bytes.fromhex('2f6574632f736861646f77').decode())`).
+    fn decoded_operand(&self) -> Option<Unread> {
+        let found = self.found.iter().find(
+            |f| matches!(&f.effect, Effect::Command(_, args) if args.contains(&Val::Fetched)),
+        )?;
+        Some(Unread {
+            reason: "the code acts on a path or address it decoded or downloaded at run time",
+            line: found.line,
+        })
+    }
+
+    pub(super) fn finish(mut self) -> Reading {
+        if self.opaque.is_none() {
+            self.opaque = self.decoded_operand().or_else(|| self.unknown_read_sent());
+        }
         Reading {
             found: self.found,
             opaque: self.opaque,
@@ -257,8 +315,13 @@ pub(super) fn home(path: &str) -> String {
 pub(super) fn join(parts: &[Val]) -> Val {
     let mut out = String::new();
     for part in parts {
+        // A part not known may be absolute and start over, or climb with `..`: the path is
+        // not known, not even where it starts.
         let Some(p) = part.text() else {
-            return part.clone().concat(Val::Unknown);
+            return match part {
+                Val::Fetched => Val::Fetched,
+                _ => Val::Unknown,
+            };
         };
         if p.starts_with('/') {
             out = p.to_owned();
@@ -283,6 +346,16 @@ mod tests {
         assert_eq!(join(&[k("a/"), k("b")]), k("a/b"));
         assert_eq!(join(&[k("a"), k("/etc"), k("passwd")]), k("/etc/passwd"));
         assert_eq!(join(&[k("a"), Val::Unknown]), Val::Unknown);
+        assert_eq!(join(&[k("a"), Val::Prefix("/b".into())]), Val::Unknown);
+        assert_eq!(
+            k("~/.ssh/").concat(Val::Unknown),
+            Val::Prefix("~/.ssh/".into())
+        );
+        assert_eq!(k("").concat(Val::Unknown), Val::Unknown);
+        assert_eq!(
+            Val::Prefix("a".into()).concat(k("b")),
+            Val::Prefix("a".into())
+        );
     }
 
     #[test]

@@ -116,6 +116,13 @@ impl<'t> Js<'_, '_, 't> {
         let (module, f) = (module.to_owned(), f.to_owned());
         let a = |n: usize| args.get(n);
         match (module.as_str(), f.as_str()) {
+            // Starting processes without waiting for them, in a loop that never ends.
+            ("child_process" | "?", "spawn" | "exec" | "execFile") if self.endless > 0 => {
+                self.cx.opaque(
+                    "the code starts processes in an endless loop (a fork bomb)",
+                    line,
+                )
+            }
             ("child_process", "exec" | "execSync") | ("?", "execSync") => {
                 self.cx.found(Effect::Shell(args.val(0)), line)
             }

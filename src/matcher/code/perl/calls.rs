@@ -136,7 +136,7 @@ impl<'t> Pl<'_, '_, 't> {
                     .cx
                     .opaque("the code runs a file whose name is computed", line),
             },
-            "fork" if self.loops > 0 => self
+            "fork" if self.loops > 0 || self.jumps => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),
             "syscall" | "DynaLoader::dl_load_file" | "DynaLoader::dl_install_xsub" => {

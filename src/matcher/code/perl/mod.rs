@@ -83,6 +83,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         subs: Vec::new(),
         loops: 0,
+        // A bare block with `redo`, or `goto` to a label before it, loops too.
+        jumps: src.text.contains("redo") || src.text.contains("goto"),
         all_unknown: false,
         at: src.line(root),
     };
@@ -97,6 +99,8 @@ struct Pl<'a, 'c, 't> {
     /// Subroutines the code defines: a call of one of these names is not a built-in's.
     subs: Vec<String>,
     loops: usize,
+    /// Whether the code jumps back (`redo`, `goto`): any call may then repeat.
+    jumps: bool,
     /// Set when the code can change any variable unseen (`eval STRING`, `$$ref = ...`).
     all_unknown: bool,
     /// The line being read, for the budget.

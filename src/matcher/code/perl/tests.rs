@@ -328,3 +328,19 @@ fn data_processing_finds_nothing() {
         ["cat package.json"]
     );
 }
+
+#[test]
+fn forks_that_jump_back_are_a_fork_bomb() {
+    for code in [
+        "{fork; redo}",
+        "A: fork; goto A",
+        "system('sleep 9 &') while 1",
+    ] {
+        assert!(
+            crate::matcher::code::read(crate::matcher::code::Lang::Perl, code)
+                .opaque
+                .is_some(),
+            "{code}"
+        );
+    }
+}

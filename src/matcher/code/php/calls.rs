@@ -130,7 +130,7 @@ impl<'t> Php<'_, '_, 't> {
             // PHP 7 ran a string given to `assert`; a condition is not code.
             Sink::Assert => match a.val(0) {
                 v @ (Val::Known(_) | Val::Fetched) => self.cx.eval(expression(v), line),
-                Val::Unknown => {}
+                Val::Unknown | Val::Prefix(_) => {}
             },
             Sink::PregReplace => {
                 let patterns = match a.get(0) {
@@ -189,6 +189,10 @@ impl<'t> Php<'_, '_, 't> {
                     for item in items {
                         self.callback(a.get(0), &Args::values(vec![item]), line);
                     }
+                }
+                // `array_map('unlink', glob('cache/*'))`: each path the pattern matches.
+                Obj::Each(element) => {
+                    self.callback(a.get(0), &Args::values(vec![element.val()]), line);
                 }
                 _ => self.callback(a.get(0), &Args::values(vec![Val::Unknown]), line),
             },

@@ -288,3 +288,14 @@ fn bad_code_is_opaque_not_a_panic() {
         let _ = read(Lang::Php, code);
     }
 }
+
+#[test]
+fn a_callback_mapped_over_a_listing_acts_on_each_match() {
+    assert_eq!(
+        crate::matcher::code::testing::effects(
+            crate::matcher::code::Lang::Php,
+            "array_map('unlink', glob('storage/cache/*/*'));"
+        ),
+        ["rm storage/cache/*/*"]
+    );
+}

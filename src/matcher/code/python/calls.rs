@@ -198,7 +198,7 @@ impl<'t> Py<'_, '_, 't> {
                 self.cx.eval(code, line);
             }
             Sink::Import => {
-                if k(self, 0) == Val::Unknown {
+                if matches!(k(self, 0), Val::Unknown | Val::Prefix(_)) {
                     self.cx
                         .opaque("the code imports a module whose name is computed", line);
                 }

@@ -329,3 +329,33 @@ fn long_code_is_read_whole_unless_it_costs_more_than_the_parse_work() {
         Some("the code is too complex to read in time")
     );
 }
+
+#[test]
+fn the_running_interpreter_is_python3() {
+    assert_eq!(
+        effects("import subprocess, sys; subprocess.run([sys.executable, '-m', 'pytest', '-q'])"),
+        ["exec python3 -m pytest -q"]
+    );
+}
+
+#[test]
+fn programs_started_in_a_loop_that_never_ends_are_opaque() {
+    for code in [
+        "import subprocess\nwhile 1: subprocess.Popen(['sleep', '9'])",
+        "import os\nwhile True: os.system('sleep 9 &')",
+        "f = open('/tmp/fill', 'wb')\nwhile True: f.write(b'0' * 4096)",
+    ] {
+        assert!(read(Lang::Python, code).opaque.is_some(), "{code}");
+    }
+    let retry = "import subprocess, time\nwhile True:\n    if subprocess.run(['git', 'fetch']).returncode == 0: break\n    time.sleep(1)";
+    assert_eq!(read(Lang::Python, retry).opaque, None);
+}
+
+#[test]
+fn a_path_decoded_at_run_time_is_opaque() {
+    let code = "p = bytes.fromhex('2f6574632f736861646f77').decode(); print(open(p).read())";
+    assert_eq!(
+        read(Lang::Python, code).opaque.map(|u| u.reason),
+        Some("the code acts on a path or address it decoded or downloaded at run time")
+    );
+}

@@ -60,6 +60,11 @@ impl<'t> Py<'_, '_, 't> {
                 };
                 let attr = self.text(attr).to_owned();
                 match self.eval(object, depth + 1) {
+                    // The interpreter running the code (`subprocess.run([sys.executable,
+                    // '-m', 'pytest'])`), as the shell reader knows it.
+                    Obj::Ref(q) if q == "sys" && attr == "executable" => {
+                        Obj::Val(Val::known("python3"))
+                    }
                     Obj::Ref(q) => Obj::Ref(format!("{q}.{attr}")),
                     Obj::Path(p) => match attr.as_str() {
                         "parent" | "name" | "stem" | "suffix" => Obj::Val(Val::Unknown),

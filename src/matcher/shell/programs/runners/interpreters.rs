@@ -136,7 +136,7 @@ fn effect(r: &mut Reader, effect: Effect) {
         Effect::Shell(Val::Fetched) => {
             r.opaque("the code runs a command it downloaded or decoded");
         }
-        Effect::Shell(Val::Unknown) => {
+        Effect::Shell(Val::Unknown | Val::Prefix(_)) => {
             r.opaque("the code runs a shell command built at run time");
         }
         // What a program started by code reads on its input is the code's to choose: a
@@ -144,12 +144,9 @@ fn effect(r: &mut Reader, effect: Effect) {
         // shell or interpreter started with no script reads an unknown one.
         Effect::Load(_) if r.in_host_file() => {}
         Effect::Exec(argv) | Effect::Load(argv) => {
-            r.run(
-                argv.into_iter().map(field).collect(),
-                &Io::default(),
-                Data::Unknown,
-                &[],
-            );
+            for fields in fields_of(&argv) {
+                r.run(fields, &Io::default(), Data::Unknown, &[]);
+            }
         }
         Effect::Command(program, args) => {
             let fields = match (program, args.as_slice()) {
@@ -165,9 +162,12 @@ fn effect(r: &mut Reader, effect: Effect) {
                         .collect()
                 }
                 _ => {
-                    let mut fields = vec![Field::literal(program)];
-                    fields.extend(args.into_iter().map(field));
-                    fields
+                    let mut argv = vec![Val::known(program)];
+                    argv.extend(args);
+                    for fields in fields_of(&argv) {
+                        r.run(fields, &Io::default(), Data::Nothing, &[]);
+                    }
+                    return;
                 }
             };
             r.run(fields, &Io::default(), Data::Nothing, &[]);
@@ -175,20 +175,33 @@ fn effect(r: &mut Reader, effect: Effect) {
     }
 }
 
-/// A value of the code as a shell field: an unknown one reads as a substitution would.
-fn field(value: Val) -> Field {
-    match value {
+/// Values of the code as the fields of a command: an unknown one reads as a substitution
+/// would. A value known only by how it starts (`home + '/.ssh/' + name`) gives the command
+/// twice: once with it not known, as it may hold anything after its start (`../..`), and
+/// once as the pattern `START*`, for the filters that look at where it points.
+fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
+    let field = |value: &Val, prefix_as_pattern: bool| match value {
         Val::Known(text) => Field {
-            text,
+            text: text.clone(),
             quoted: true,
             ..Field::default()
         },
-        Val::Unknown | Val::Fetched => Field {
+        Val::Prefix(start) if prefix_as_pattern => Field {
+            text: format!("{start}*"),
+            glob: true,
+            ..Field::default()
+        },
+        Val::Unknown | Val::Fetched | Val::Prefix(_) => Field {
             text: SUBSTITUTION.to_owned(),
             unknown: true,
             ..Field::default()
         },
+    };
+    let mut out = vec![values.iter().map(|v| field(v, false)).collect()];
+    if values.iter().any(|v| matches!(v, Val::Prefix(_))) {
+        out.push(values.iter().map(|v| field(v, true)).collect());
     }
+    out
 }
 
 /// Options that take a value, per language, and the options whose value is code.
@@ -445,9 +458,27 @@ fn code_of<'a>(
         Code::Inline(inline)
     } else if let Some(file) = args.get(i) {
         file_of(file)
+    } else if args[..i.min(args.len())]
+        .iter()
+        .any(|a| prints_and_exits(lang, &a.text))
+    {
+        Code::Elsewhere
     } else {
         Code::Stdin
     }
+}
+
+/// Whether an option makes the interpreter print something and exit without reading a
+/// script: `--version`, `--help`, and the short version options that do so (`ruby -v`
+/// prints its version and then reads a script; `python -V` does not).
+fn prints_and_exits(lang: Lang, option: &str) -> bool {
+    matches!(option, "--version" | "--help" | "-h")
+        || match lang {
+            Lang::Python => option == "-V" || option == "-VV",
+            Lang::JavaScript | Lang::Php | Lang::Lua => option == "-v",
+            Lang::Perl => option == "-v" || option == "-V",
+            Lang::Ruby => false,
+        }
 }
 
 /// A word as a script file.
