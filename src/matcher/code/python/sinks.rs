@@ -136,6 +136,26 @@ const SINKS: &[(&str, Sink)] = &[
     ("fileinput.input", FileInput),
     ("fileinput.FileInput", FileInput),
     ("io.FileIO", Open),
+    // Libraries that open a credential file themselves and return what it holds: read as
+    // `cat` of that file. (`load_dotenv()` only sets the environment, as apps do.)
+    ("netrc.netrc", Command("cat", &["~/.netrc"], &[0])),
+    ("spwd.getspall", Command("cat", &["/etc/shadow"], &[])),
+    ("spwd.getspnam", Command("cat", &["/etc/shadow"], &[])),
+    ("dotenv.dotenv_values", Command("cat", &[".env"], &[0])),
+    ("dotenv.main.dotenv_values", Command("cat", &[".env"], &[0])),
+    (
+        "?.get_credentials",
+        Command("cat", &["~/.aws/credentials"], &[]),
+    ),
+    (
+        "?.get_frozen_credentials",
+        Command("cat", &["~/.aws/credentials"], &[]),
+    ),
+    ("linecache.getlines", Command("cat", &[], &[0])),
+    ("linecache.getline", Command("cat", &[], &[0])),
+    ("configparser.ConfigParser.read", Command("cat", &[], &[0])),
+    // `make_archive(base, format, root_dir)` copies what `root_dir` holds into the archive.
+    ("shutil.make_archive", Command("cp", &["-r"], &[2, 0])),
     ("builtins.exec", Eval),
     ("builtins.eval", Eval),
     ("builtins.compile", Eval),
@@ -240,6 +260,8 @@ pub(super) const BY_NAME: &[&str] = &[
     "runsource",
     "runcode",
     "exec_module",
+    "get_credentials",
+    "get_frozen_credentials",
 ];
 
 /// Module names that are another name for the same module.

@@ -191,6 +191,16 @@ impl<'t> Rb<'_, '_, 't> {
                 };
                 self.open(path, mode, line);
             }
+            // Parsers that open the file themselves.
+            "YAML.load_file"
+            | "YAML.safe_load_file"
+            | "Psych.load_file"
+            | "JSON.load_file"
+            | "CSV.read"
+            | "CSV.foreach" => {
+                let path = k(self, 0);
+                self.cx.command("cat", vec![path], line);
+            }
             "File.write" | "File.binwrite" | "FileUtils.touch" => {
                 let paths = self.list_arg(args, 0);
                 self.each("tee", &[], paths, line)

@@ -335,6 +335,10 @@ fn data_processing_finds_nothing() {
     check(&[
         ("puts File.read('Gemfile')", &["cat Gemfile"]),
         (
+            "require 'yaml'; puts YAML.load_file('config.yml').keys",
+            &["cat config.yml"],
+        ),
+        (
             "File.readlines('package.json').each { |l| puts l }",
             &["cat package.json"],
         ),
@@ -349,7 +353,6 @@ const BENIGN: &[&str] = &[
     "[1,2].each { |x| puts x }",
     "puts ARGF.read.lines.map(&:strip).reject(&:empty?).sort.uniq",
     "h = Hash.new(0); STDIN.each_line { |l| h[l.split.first] += 1 }; p h",
-    "require 'yaml'; puts YAML.load_file('config.yml').keys",
     "puts Time.now.strftime('%Y-%m-%d')",
     "x = 'abc'; puts x.reverse.upcase",
     "puts (1..10).select(&:even?).sum",
