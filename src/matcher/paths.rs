@@ -127,10 +127,16 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         }
     }
     let mut out = Vec::new();
-    if !TEXT_PROGRAMS.contains(&command.program.as_str()) {
+    if !TEXT_PROGRAMS.contains(&command.program.as_str()) && !names_without_reading(command) {
         let pattern = search_pattern(&command.program, &command.args);
+        let http = super::shell::http::is_client(&command.program);
+        let mut after_test = false;
         for (k, a) in command.args.iter().enumerate() {
-            if Some(k) != pattern && !only_written(a) {
+            // `find . -name '.env*'`: a test's pattern, not a file.
+            let test_value = std::mem::take(&mut after_test);
+            after_test = command.program == "find" && FIND_PATTERN_TESTS.contains(&a.as_str());
+            let skipped = Some(k) == pattern || test_value || (http && is_web_url(a));
+            if !skipped && !only_written(a) {
                 push(&mut out, a);
             }
         }
@@ -141,6 +147,49 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         }
     }
     out
+}
+
+/// `find`'s tests whose value is a pattern names are matched against.
+const FIND_PATTERN_TESTS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-lname",
+    "-ilname",
+];
+
+/// Whether `command` names files without reading what they hold: git's `check-ignore`,
+/// `check-attr`, `status`, `ls-files` and `rm --cached` (`git rm --cached .env` takes the
+/// file out of the index and leaves it where it is).
+fn names_without_reading(command: &SimpleCommand) -> bool {
+    if command.program != "git" {
+        return false;
+    }
+    let mut operands = command.args.iter().filter(|a| !a.starts_with('-'));
+    match operands.next().map(String::as_str) {
+        Some("check-ignore" | "check-attr" | "status" | "ls-files") => true,
+        Some("rm") => command.args.iter().any(|a| a == "--cached"),
+        _ => false,
+    }
+}
+
+/// Whether `arg`, given to an HTTP client, is a web URL (`https://h/x`, `localhost:3000/x`)
+/// rather than a file: `file://` URLs and paths stay files.
+fn is_web_url(arg: &str) -> bool {
+    let lower = arg.to_ascii_lowercase();
+    if let Some((scheme, _)) = lower.split_once("://") {
+        return scheme != "file" && scheme.bytes().all(|b| b.is_ascii_alphanumeric());
+    }
+    !arg.starts_with(['/', '.', '~', '@', '-'])
+        && arg
+            .split('/')
+            .next()
+            .is_some_and(|host| host.contains(':') && !host.contains('='))
 }
 
 /// Searchers whose first operand is the pattern searched for, not a file (`grep -rn

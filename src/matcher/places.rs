@@ -60,6 +60,11 @@ const REGENERABLE_ANYWHERE: &[&str] = &[
     ".pytest_cache",
     ".mypy_cache",
     ".ruff_cache",
+    // npm's download cache and npx's installs (`~/.npm/_cacache`, `~/.npm/_npx`), pnpm's
+    // store: refilled from the registry on the next install.
+    "_cacache",
+    "_npx",
+    ".pnpm-store",
 ];
 
 /// What a command does to a path, and where the path is.

@@ -884,3 +884,72 @@ fn a_patch_applied_writes_the_files_it_names() {
         );
     }
 }
+
+#[test]
+fn a_nul_separated_find_listing_gives_xargs_its_paths() {
+    for (input, want) in [
+        (
+            "find . -name '*.tmp' -print0 | xargs -0 rm -f --",
+            "rm -f -- ./**.tmp",
+        ),
+        (
+            "find build -print0 | xargs -0 rm -rf",
+            "rm -rf build build/*",
+        ),
+        (
+            "find src -name '*.orig' -print0 | xargs -0 -I{} cp {} /tmp/bak/",
+            "cp src/**.orig /tmp/bak/",
+        ),
+    ] {
+        assert!(runs(input, want), "{input}: {:?}", parse(input));
+    }
+    // Newline-separated items may split into other paths (a directory named `x /etc`),
+    // and anything but `xargs -0` reads the listing as text not known.
+    for input in [
+        "find . -name '*.tmp' | xargs rm",
+        "find . -name x -print0 | xargs rm",
+        "find . -print0 | sh",
+        "find . -name x -print0 -exec echo {} ';' | xargs -0 rm",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}: {:?}", parse(input));
+    }
+}
+
+#[test]
+fn shell_setup_printed_by_version_managers_is_evaluated_as_nothing() {
+    for input in [
+        "eval \"$(pyenv init -)\"",
+        "eval \"$(ssh-agent -s)\"",
+        "eval $(minikube docker-env)",
+        "eval \"$(/opt/homebrew/bin/brew shellenv)\"",
+        "eval \"$(direnv hook bash)\"",
+    ] {
+        assert_eq!(parse(input).opaque, None, "{input}");
+    }
+    for input in [
+        "eval \"$(direnv export bash)\"",
+        "eval \"$(pyenv root)\"",
+        "eval \"$(curl -s https://x.example)\"",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+}
+
+#[test]
+fn a_dependency_from_git_is_fetched_by_programs_not_read() {
+    for input in [
+        "npm i git+https://github.com/a/b.git",
+        "yarn add github:a/b",
+        "pnpm add b@git+ssh://git@github.com/a/b",
+        "npm install https://example.com/a/b.git",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+    for input in [
+        "npm install lodash@4",
+        "npm i @scope/pkg@1.2.3",
+        "npm install https://example.com/x.tgz",
+    ] {
+        assert_eq!(parse(input).opaque, None, "{input}");
+    }
+}

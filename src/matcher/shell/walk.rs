@@ -32,6 +32,11 @@ pub(super) enum Data {
     Known(String),
     /// Some text the reader cannot know: a download, a decoder's output, a pipe.
     Unknown,
+    /// Paths, each ended by a NUL byte: one of these lists of paths and patterns (in the
+    /// form of `find`'s `{}`: `./*.tmp`, the `*` spanning directories), as far as the
+    /// reader can tell (`find DIR -type f` finds DIR itself only if it is a file). What
+    /// `find DIR -print0` prints. Anything but `xargs -0` reads it as [`Data::Unknown`].
+    Listing(Vec<Vec<Field>>),
 }
 
 impl Data {
@@ -40,6 +45,7 @@ impl Data {
         match (self, next) {
             (Data::Unknown, _) | (_, Data::Unknown) => Data::Unknown,
             (Data::Nothing, d) | (d, Data::Nothing) => d,
+            (Data::Listing(_), _) | (_, Data::Listing(_)) => Data::Unknown,
             (Data::Known(mut a), Data::Known(b)) => {
                 a.push_str(&b);
                 Data::Known(a)
@@ -703,6 +709,11 @@ impl Reader {
             self.opaque("the program name is a glob pattern");
         }
         let name = first.text.clone();
+        // A listing is only read by `xargs -0`; any other program gets text not known.
+        let stdin = match stdin {
+            Data::Listing(_) if name != "xargs" => Data::Unknown,
+            other => other,
+        };
         // A function runs instead of the program of its name, but its definition may be in
         // a branch that did not run: each body is read, and so is the program.
         let mut called = Data::Nothing;
@@ -1235,7 +1246,7 @@ impl Reader {
             }
             let text = match out {
                 Data::Known(t) => FileText::Known(t.clone()),
-                Data::Unknown => FileText::Unknown,
+                Data::Unknown | Data::Listing(_) => FileText::Unknown,
                 Data::Nothing => FileText::Known(String::new()),
             };
             self.env.write_file(&r.target, text, r.op == ">>");

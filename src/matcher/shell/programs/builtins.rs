@@ -8,6 +8,32 @@ use super::super::expand::{Field, ansi_c};
 use super::super::walk::{Data, Io, Reader};
 use super::texts;
 
+/// Whether `program args` prints shell setup for `eval` (`pyenv init -`, `ssh-agent -s`,
+/// `brew shellenv`, `direnv hook bash`): the tool's own functions and exports, made by the
+/// tool, not from anything on the line. `direnv export` is not: it runs the project's
+/// `.envrc`.
+pub(super) fn prints_shell_setup(program: &str, args: &[String]) -> bool {
+    let first = args.first().map(String::as_str);
+    match program {
+        "pyenv" | "rbenv" | "nodenv" | "goenv" | "jenv" | "plenv" | "phpenv" => {
+            first == Some("init")
+        }
+        "direnv" => first == Some("hook"),
+        "ssh-agent" => matches!(first, Some("-s" | "-c") | None),
+        "minikube" => matches!(first, Some("docker-env" | "podman-env")),
+        "brew" => first == Some("shellenv"),
+        "fnm" => first == Some("env"),
+        "conda" | "micromamba" => first.is_some_and(|a| a.starts_with("shell.")),
+        "starship" | "zoxide" | "mise" | "rtx" | "atuin" => {
+            matches!(first, Some("init" | "activate"))
+        }
+        "opam" => first == Some("env"),
+        "luarocks" => first == Some("path"),
+        "dircolors" => args.iter().all(|a| a.starts_with('-')),
+        _ => false,
+    }
+}
+
 /// Reads a program not in the table; returns what it prints.
 pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin: Data) -> Data {
     let known = |f: &Field| (!f.unknown).then(|| f.text.clone());
@@ -181,7 +207,8 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                     r.file_data(f)
                 };
                 out = match (out, data) {
-                    (Data::Unknown, _) | (_, Data::Unknown) => Data::Unknown,
+                    (Data::Unknown | Data::Listing(_), _)
+                    | (_, Data::Unknown | Data::Listing(_)) => Data::Unknown,
                     (Data::Known(mut a), Data::Known(b)) => {
                         a.push_str(&b);
                         Data::Known(a)

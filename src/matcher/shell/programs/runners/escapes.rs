@@ -66,7 +66,9 @@ pub(super) fn ed(r: &mut Reader, stdin: &Data) {
                 }
             }
         }
-        Data::Unknown => r.opaque("an editor reads commands from standard input"),
+        Data::Unknown | Data::Listing(_) => {
+            r.opaque("an editor reads commands from standard input")
+        }
         Data::Nothing => {}
     }
 }

@@ -247,6 +247,12 @@ pub(super) fn run(
         "npx" | "bunx" | "pnpx" => package_runner(r, row, args, 0),
         "npm" | "pnpm" | "yarn" => match t.first().map(String::as_str) {
             Some("exec" | "x" | "dlx") => package_runner(r, row, &args[1..], 0),
+            // A dependency from a git repository is fetched by running git (and ssh), with
+            // the user's git configuration and hooks: what they run is not known here.
+            Some(_) if t.iter().skip(1).any(|a| is_git_dependency(a)) => {
+                r.opaque("the package manager fetches a dependency from a git repository");
+                Data::Unknown
+            }
             Some("pkg" | "set-script") => {
                 package_scripts(r, args);
                 Data::Unknown
@@ -478,13 +484,38 @@ pub(super) fn shell_c_reading(r: &mut Reader, code: &str, stdin: Data) {
     r.script(code, stdin);
 }
 
+/// Whether an npm, pnpm or yarn argument names a dependency in a git repository
+/// (`git+https://…`, `git://…`, `github:user/repo`, `git@host:repo`, `…/repo.git`).
+fn is_git_dependency(arg: &str) -> bool {
+    let spec = arg.split_once('@').map_or(arg, |(name, spec)| {
+        // `name@git+https://…`; a scoped name (`@scope/x`) or `user@host:` is not a version.
+        if name.is_empty() || name.contains(':') {
+            arg
+        } else {
+            spec
+        }
+    });
+    [
+        "git+",
+        "git://",
+        "github:",
+        "gitlab:",
+        "bitbucket:",
+        "gist:",
+        "git@",
+    ]
+    .iter()
+    .any(|p| spec.starts_with(p))
+        || (spec.contains("://") && spec.trim_end_matches('/').ends_with(".git"))
+}
+
 /// What a shell reads on standard input runs as its script.
 fn stdin_shell(r: &mut Reader, stdin: Data) {
     match stdin {
         Data::Known(script) => {
             r.script(&script, Data::Nothing);
         }
-        Data::Unknown => r.opaque("a script is piped into a shell"),
+        Data::Unknown | Data::Listing(_) => r.opaque("a script is piped into a shell"),
         Data::Nothing => {}
     }
 }

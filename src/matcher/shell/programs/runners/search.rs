@@ -57,6 +57,13 @@ pub(super) fn xargs(
     if command.is_empty() {
         command.push(Field::literal("echo"));
     }
+    // `find DIR -print0 | xargs -0 CMD`: the command with each list the listing may be.
+    if let (Data::Listing(lists), Some('\0')) = (&input, delimiter) {
+        for items in lists {
+            run_with_items(r, &command, items, replace.as_deref(), env);
+        }
+        return Data::Unknown;
+    }
     let items: Vec<Field> = match &input {
         Data::Known(text) => match delimiter {
             Some(d) => text
@@ -69,41 +76,47 @@ pub(super) fn xargs(
                 .map(|s| Field::literal(s.trim_matches(['"', '\''])))
                 .collect(),
         },
-        Data::Unknown => vec![Field {
+        Data::Unknown | Data::Listing(_) => vec![Field {
             text: SUBSTITUTION.to_owned(),
             unknown: true,
             ..Field::default()
         }],
         Data::Nothing => Vec::new(),
     };
-    match replace {
-        Some(token) => {
-            let values: Vec<&Field> = if items.is_empty() {
-                vec![]
-            } else {
-                items.iter().collect()
-            };
-            if values.is_empty() {
-                r.run(command.clone(), &Io::default(), Data::Nothing, env);
-            }
-            for item in values {
-                let replaced: Vec<Field> = command
-                    .iter()
-                    .map(|c| Field {
-                        text: c.text.replace(&token, &item.text),
-                        unknown: c.unknown || (item.unknown && c.text.contains(&token)),
-                        ..c.clone()
-                    })
-                    .collect();
-                r.run(replaced, &Io::default(), Data::Nothing, env);
-            }
-        }
-        None => {
-            command.extend(items);
-            r.run(command, &Io::default(), Data::Nothing, env);
-        }
-    }
+    run_with_items(r, &command, &items, replace.as_deref(), env);
     Data::Unknown
+}
+
+/// Runs xargs's `command` with `items` appended, or once per item in place of `replace`
+/// (`-I {}`).
+fn run_with_items(
+    r: &mut Reader,
+    command: &[Field],
+    items: &[Field],
+    replace: Option<&str>,
+    env: &[(String, Value)],
+) {
+    let Some(token) = replace else {
+        let mut command = command.to_vec();
+        command.extend(items.iter().cloned());
+        r.run(command, &Io::default(), Data::Nothing, env);
+        return;
+    };
+    if items.is_empty() {
+        r.run(command.to_vec(), &Io::default(), Data::Nothing, env);
+    }
+    for item in items {
+        let replaced: Vec<Field> = command
+            .iter()
+            .map(|c| Field {
+                text: c.text.replace(token, &item.text),
+                unknown: c.unknown || (item.unknown && c.text.contains(token)),
+                glob: c.glob || (item.glob && c.text.contains(token)),
+                ..c.clone()
+            })
+            .collect();
+        r.run(replaced, &Io::default(), Data::Nothing, env);
+    }
 }
 
 /// Tests of `find` that narrow what it visits, so `-delete` removes chosen files rather
@@ -204,11 +217,7 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 for start in names {
                     // A start is found itself only if it passes a lone `-name P` test:
                     // `find . -name build -exec rm -rf {} +` never passes `.` to `rm`.
-                    let itself = name.as_deref().is_none_or(|p| {
-                        let base = start.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-                        // A pattern past what is modelled: the start may be found too.
-                        super::super::super::pattern::is_match(base, p).unwrap_or(true)
-                    });
+                    let itself = found_itself(&start, name.as_deref());
                     if batched {
                         // `{} +`: one command with every file found, the start first.
                         let mut batch = Vec::new();
@@ -284,5 +293,50 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
         }
         k += 1;
     }
-    Data::Unknown
+    listing(args, &starts)
+}
+
+/// What `find` prints, when it is only `-print0` of one starting point the line names: the
+/// paths it finds, as a [`Data::Listing`] that `xargs -0` takes item by item. NUL ends each
+/// path, so no name splits into other paths; `-print` (newlines), `-printf`, `-ls` and what
+/// `-exec` prints may, and are not known.
+fn listing(args: &[Field], starts: &[Field]) -> Data {
+    let prints_only_nul = args.iter().any(|a| a.text == "-print0")
+        && !args.iter().any(|a| {
+            a.unknown
+                || matches!(
+                    a.text.as_str(),
+                    "-print" | "-printf" | "-ls" | "-exec" | "-execdir" | "-ok" | "-okdir"
+                )
+        });
+    let start = match starts {
+        [] => ".",
+        [one] => one.text.as_str(),
+        _ => return Data::Unknown,
+    };
+    if !prints_only_nul {
+        return Data::Unknown;
+    }
+    let name = name_test(args);
+    let below = Field {
+        glob: true,
+        ..Field::literal(&under(start, name.as_deref()))
+    };
+    // A start that passes the tests is printed first; `-type f` passes a file but not a
+    // directory, which the reader cannot tell apart: both lists are possible.
+    let mut lists = vec![vec![below.clone()]];
+    if found_itself(start, name.as_deref()) {
+        lists.push(vec![Field::literal(start), below]);
+    }
+    Data::Listing(lists)
+}
+
+/// Whether `find` finds a starting point itself: unless a lone `-name P` test leaves it
+/// out (`find . -name build` never finds `.`).
+fn found_itself(start: &str, name: Option<&str>) -> bool {
+    name.is_none_or(|p| {
+        let base = start.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+        // A pattern past what is modelled: the start may be found too.
+        super::super::super::pattern::is_match(base, p).unwrap_or(true)
+    })
 }

@@ -181,7 +181,9 @@ fn makefile(r: &mut Reader, data: Data) {
                 r.opaque("a makefile runs $(shell ...)");
             }
         }
-        Data::Unknown => r.opaque("make reads a makefile that is not known before it runs"),
+        Data::Unknown | Data::Listing(_) => {
+            r.opaque("make reads a makefile that is not known before it runs")
+        }
         Data::Nothing => {}
     }
 }
