@@ -225,6 +225,10 @@ fn spell(p: &Payload, how: usize, quoting: usize) -> String {
         23 if !first.is_empty() && !first.contains(',') => {
             format!("{{{prog},{first}}} {rest}")
         }
+        // The program's path as the shell looks it up (red-team finding: the reader read
+        // `command -v`'s output as empty).
+        24 => format!("$(command -v {prog}) {args}"),
+        25 => format!("\"`command -pv {prog}`\" {args}"),
         _ => format!("{} {args}", quoted_program(prog, quoting)),
     }
 }
@@ -286,7 +290,7 @@ fn wrap(text: &str, simple: bool, how: usize) -> String {
 
 fn harmful() -> impl Strategy<Value = Generated> {
     let payload = prop_oneof![3 => delete(), 2 => read(), 1 => tool()];
-    (payload, 0..30usize, 0..7usize, 0..14usize, any::<bool>()).prop_map(
+    (payload, 0..32usize, 0..7usize, 0..14usize, any::<bool>()).prop_map(
         |(p, spelling, quoting, wrapper, through_runner)| {
             let (inner, simple) = if through_runner {
                 (runner(&p, spelling % 17), false)

@@ -486,6 +486,7 @@ fn programs_that_run_commands_are_read() {
         ("find . -fprint /etc/hosts", "tee /etc/hosts"),
         ("git show HEAD:.env", "cat .env"),
         ("parallel ::: 'rm -rf ~'", "rm -rf ~"),
+        ("/lib64/ld-linux-x86-64.so.2 /bin/rm -rf ~", "rm -rf ~"),
         ("awk 'BEGIN{print \"rm -rf ~\" | \"sh\"}'", "rm -rf ~"),
         ("NODE_OPTIONS='-r ./x.js' npm test", "node -r ./x.js -e ''"),
         (
@@ -952,4 +953,20 @@ fn a_dependency_from_git_is_fetched_by_programs_not_read() {
     ] {
         assert_eq!(parse(input).opaque, None, "{input}");
     }
+}
+
+#[test]
+fn what_command_v_prints_is_not_known() {
+    // It prints the program's path as `PATH` finds it: a program not known (the reader
+    // read it as empty, and ran `-rf ~`: a red-team finding).
+    for input in [
+        "$(command -v rm) -rf ~",
+        "\"$(command -v rm)\" -rf ~",
+        "x=$(command -v rm); $x -rf ~",
+        "`command -pv rm` -rf ~",
+        "$(command -V rm) -rf ~",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}: {:?}", parse(input));
+    }
+    assert_eq!(parse("command -v jq >/dev/null && jq . f").opaque, None);
 }

@@ -126,8 +126,11 @@ pub(super) fn run(
         }
         "builtin" | "command" => {
             let (opts, at) = options::leading(&t, &Options::NONE);
+            // `command -v rm` prints how `rm` would run: its path as `PATH` finds it
+            // (`/usr/bin/rm`), or a builtin's or function's name; `-V` a sentence. Not known
+            // here, as `which`'s output is not: `$(command -v rm) -rf ~` is unreadable.
             if opts.iter().any(|o| matches!(o, Opt::Short('v' | 'V', _))) {
-                return Data::Known(String::new());
+                return Data::Unknown;
             }
             r.run(
                 args[at.min(args.len())..].to_vec(),
