@@ -133,3 +133,29 @@ fn backticks_are_read_in_pairs() {
     assert_eq!(backticked("run `a b` or `c`, not d"), ["a b", "c"]);
     assert!(backticked("no commands").is_empty());
 }
+
+/// The lines of hook `name`'s `commandPattern: |-` block in the YAML file `path`.
+fn command_pattern_block(path: &str, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .expect("policy file");
+    let start = text
+        .find(&format!("- name: {name}\n"))
+        .unwrap_or_else(|| panic!("{path} has no hook {name}"));
+    text[start..]
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("commandPattern: |-"))
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with("action:"))
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
+/// The default policy's copy of the credentials pack's hook for commands that print a
+/// stored secret: the pack is not included by default, so its pattern is repeated there.
+#[test]
+fn the_default_policy_prints_no_stored_secret_the_credentials_pack_stops() {
+    let pack = command_pattern_block("policies/credentials.yaml", "credentials-print-commands");
+    let default = command_pattern_block("HOOKS.yaml", "no-stored-secrets-printed");
+    assert!(pack.len() > 5, "{pack:?}");
+    assert_eq!(default, pack);
+}

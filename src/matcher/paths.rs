@@ -131,10 +131,14 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         let pattern = search_pattern(&command.program, &command.args);
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
+        let git = command.program == "git";
         for (k, a) in command.args.iter().enumerate() {
-            // `find . -name '.env*'`: a test's pattern, not a file.
-            let test_value = std::mem::take(&mut after_test);
-            after_test = command.program == "find" && FIND_PATTERN_TESTS.contains(&a.as_str());
+            // `find . -name '.env*'`: a test's pattern, not a file; `git commit -m MSG`: a
+            // message (`-F FILE` reads a file, and stays).
+            let test_value = std::mem::take(&mut after_test)
+                || git && (a.starts_with("--message=") || a.starts_with("-m") && a.len() > 2);
+            after_test = command.program == "find" && FIND_PATTERN_TESTS.contains(&a.as_str())
+                || git && (a == "-m" || a == "--message");
             let skipped = Some(k) == pattern || test_value || (http && is_web_url(a));
             if !skipped && !only_written(a) {
                 push(&mut out, a);

@@ -244,7 +244,11 @@ fn has_endless_loop(lang: Lang, code: &str) -> bool {
         _ => "break",
     };
     let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
-    constructs.iter().any(|c| bare.contains(c)) && !code.contains(leaves)
+    // `for (let i = 0; ; i++)`: a C-style loop whose condition is left out.
+    let c_style = matches!(lang, Lang::JavaScript | Lang::Php | Lang::Perl)
+        && bare.contains("for(")
+        && bare.contains(";;");
+    (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
 }
 
 /// Reads `code` (found at `line` of the outer code, `depth` levels of `eval` down) into `cx`.

@@ -251,12 +251,21 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             }
             out
         }
-        // `mount [--bind] SOURCE TARGET`: what TARGET shows is replaced.
+        // `mount [--bind] SOURCE TARGET`: what TARGET shows is replaced, and for a
+        // directory, everything below it.
         "mount" => operands_after(args, "otLUTN")
             .nth(1)
-            .map(|target| PathTouch::new(Touch::Overwrite, target))
-            .into_iter()
-            .collect(),
+            .map(|target| {
+                vec![
+                    PathTouch::new(Touch::Overwrite, target),
+                    PathTouch {
+                        recursive: true,
+                        inside: true,
+                        ..PathTouch::new(Touch::Overwrite, target)
+                    },
+                ]
+            })
+            .unwrap_or_default(),
         "wget" => download_output("wget", args)
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
@@ -1265,7 +1274,10 @@ mod tests {
         assert!(touched("curl -XPOST https://h/v1/items").is_empty());
         assert_eq!(
             touched("mount --bind a.yaml /srv/HOOKS.yaml"),
-            at("/srv/HOOKS.yaml", None)
+            vec![
+                ("/srv/HOOKS.yaml".to_owned(), None, false),
+                ("/srv/HOOKS.yaml".to_owned(), None, true)
+            ]
         );
         assert_eq!(
             touched("cp -r evil/. /srv"),

@@ -156,7 +156,10 @@ impl<'t> Js<'_, '_, 't> {
                 };
                 self.cx.command("kill", vec![sig, args.val(0)], line)
             }
-            ("" | "?", "eval" | "_compile")
+            ("" | "?", "eval")
+            // `Module.prototype._compile`, reached from any module object
+            // (`new module.constructor()._compile(code)`).
+            | (_, "_compile")
             | ("vm", "runInNewContext" | "runInThisContext" | "runInContext" | "Script")
             | ("vm", "compileFunction" | "SourceTextModule")
             | ("?", "runInNewContext" | "runInThisContext" | "runInContext") => {

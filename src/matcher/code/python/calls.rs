@@ -218,7 +218,21 @@ impl<'t> Py<'_, '_, 't> {
             Sink::Network(n, keyword, scheme) => {
                 let target = args.pos_or_kw(self, n, keyword);
                 let url = url(target, scheme);
-                self.cx.command("curl", vec![url], line);
+                // `HTTPConnection(host, port)`: the port too, and the connection, which the
+                // code then sends anything on, as the raw connection it is (`nc HOST PORT`).
+                let port = (keyword == "host")
+                    .then(|| args.pos_or_kw(self, n + 1, "port").val())
+                    .and_then(|p| p.text().map(str::to_owned));
+                match (url, port) {
+                    (Val::Known(u), Some(p)) => {
+                        let host = u.split_once("://").map_or(u.as_str(), |(_, h)| h);
+                        let tcp = Val::Known(format!("tcp://{host}:{p}"));
+                        self.cx
+                            .command("curl", vec![Val::Known(format!("{u}:{p}"))], line);
+                        self.cx.command("curl", vec![tcp], line);
+                    }
+                    (url, _) => self.cx.command("curl", vec![url], line),
+                }
             }
             Sink::Download => {
                 let url = url(args.pos_or_kw(self, 0, "url"), "");

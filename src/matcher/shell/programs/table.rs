@@ -337,6 +337,31 @@ pub(super) static PROGRAMS: &[Program] = &[
         COMMAND,
     ),
     row(&["setsid"], gnu("", &["ctty", "fork", "wait"]), COMMAND),
+    // The dynamic loader run as a program runs the program named after its options
+    // (`/lib64/ld-linux-x86-64.so.2 /usr/bin/rm -rf ~`).
+    row(
+        &[
+            "ld-linux-x86-64.so.2",
+            "ld-linux.so.2",
+            "ld-linux-aarch64.so.1",
+            "ld-linux-armhf.so.3",
+            "ld-musl-x86_64.so.1",
+            "ld-musl-aarch64.so.1",
+            "ld.so",
+        ],
+        gnu(
+            "",
+            &[
+                "library-path=",
+                "preload=",
+                "audit=",
+                "argv0=",
+                "inhibit-rpath=",
+                "inhibit-cache",
+            ],
+        ),
+        COMMAND,
+    ),
     row(
         &["ionice"],
         gnu(
