@@ -137,7 +137,8 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
             // message (`-F FILE` reads a file, and stays).
             let test_value = std::mem::take(&mut after_test)
                 || git && (a.starts_with("--message=") || a.starts_with("-m") && a.len() > 2);
-            after_test = command.program == "find" && FIND_PATTERN_TESTS.contains(&a.as_str())
+            after_test = command.program == "find"
+                && super::shell::FIND_PATTERN_TESTS.contains(&a.as_str())
                 || git && (a == "-m" || a == "--message");
             let skipped = Some(k) == pattern || test_value || (http && is_web_url(a));
             if !skipped && !only_written(a) {
@@ -152,20 +153,6 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
     }
     out
 }
-
-/// `find`'s tests whose value is a pattern names are matched against.
-const FIND_PATTERN_TESTS: &[&str] = &[
-    "-name",
-    "-iname",
-    "-path",
-    "-ipath",
-    "-wholename",
-    "-iwholename",
-    "-regex",
-    "-iregex",
-    "-lname",
-    "-ilname",
-];
 
 /// Whether `command` names files without reading what they hold: git's `check-ignore`,
 /// `check-attr`, `status`, `ls-files` and `rm --cached` (`git rm --cached .env` takes the

@@ -24,6 +24,7 @@ mod programs;
 mod syntax;
 mod walk;
 
+pub(crate) use programs::FIND_PATTERN_TESTS;
 pub use programs::{http, resources};
 
 /// Longest input read, in bytes.

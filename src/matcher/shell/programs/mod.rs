@@ -17,6 +17,7 @@ use super::expand::Field;
 use super::options;
 use super::walk::{Data, Io, Reader};
 
+pub(crate) use runners::FIND_PATTERN_TESTS;
 pub(super) use table::is_special;
 
 /// Whether `program` is a shell this reader reads (`sh`, `bash`, ...).

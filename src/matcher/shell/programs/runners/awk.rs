@@ -186,25 +186,10 @@ fn awk_files(r: &mut Reader, program: &str, values: &Values) {
 /// next `)`, `;`, `}` or line end (`(getline l < f) > 0`).
 fn operand(text: &str) -> &str {
     if text.starts_with('(') {
-        let mut depth = 0usize;
-        let mut quoted = false;
-        let mut escaped = false;
-        for (k, c) in text.char_indices() {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' if quoted => escaped = true,
-                '"' => quoted = !quoted,
-                '(' if !quoted => depth += 1,
-                ')' if !quoted => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return &text[..=k];
-                    }
-                }
-                _ => {}
-            }
-        }
-        return text;
+        return match outside_strings(text, |c, depth| c == ')' && depth == 1) {
+            Some(k) => &text[..=k],
+            None => text,
+        };
     }
     let end = text.find([')', ';', '}', '\n']).unwrap_or(text.len());
     &text[..end]
@@ -373,41 +358,39 @@ fn is_name(text: &str) -> bool {
 /// Where the statement that starts `text` ends: at a `;`, `}` or line end outside strings
 /// and parentheses.
 fn statement_end(text: &str) -> usize {
-    let mut depth = 0usize;
-    let mut quoted = false;
-    let mut escaped = false;
-    for (k, c) in text.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            '(' if !quoted => depth += 1,
-            ')' if !quoted => match depth.checked_sub(1) {
-                Some(d) => depth = d,
-                None => return k,
-            },
-            ';' | '}' | '\n' if !quoted && depth == 0 => return k,
-            _ => {}
-        }
-    }
-    text.len()
+    outside_strings(text, |c, depth| {
+        depth == 0 && matches!(c, ')' | ';' | '}' | '\n')
+    })
+    .unwrap_or(text.len())
 }
 
 /// What follows the `>` of an output redirection in a `print` statement's text: a `>` outside
 /// strings and parentheses (inside them it compares).
 fn top_level_redirect(statement: &str) -> Option<&str> {
-    let mut depth = 0usize;
-    let mut quoted = false;
-    let mut escaped = false;
-    for (k, c) in statement.char_indices() {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if quoted => escaped = true,
-            '"' => quoted = !quoted,
-            '(' if !quoted => depth += 1,
-            ')' if !quoted => depth = depth.saturating_sub(1),
-            '>' if !quoted && depth == 0 => return Some(&statement[k + 1..]),
-            _ => {}
+    outside_strings(statement, |c, depth| c == '>' && depth == 0).map(|k| &statement[k + 1..])
+}
+
+/// The first position in `text`, outside strings, of a character for which `stop` holds,
+/// given the depth of parentheses before it.
+fn outside_strings(text: &str, mut stop: impl FnMut(char, usize) -> bool) -> Option<usize> {
+    let (mut depth, mut quoted, mut escaped) = (0usize, false, false);
+    for (k, c) in text.char_indices() {
+        if escaped {
+            escaped = false;
+        } else if quoted {
+            match c {
+                '\\' => escaped = true,
+                '"' => quoted = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            quoted = true;
+        } else if stop(c, depth) {
+            return Some(k);
+        } else if c == '(' {
+            depth += 1;
+        } else if c == ')' {
+            depth = depth.saturating_sub(1);
         }
     }
     None

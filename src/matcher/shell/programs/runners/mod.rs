@@ -18,6 +18,7 @@ use awk::awk;
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;
+pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{find, xargs};
 use sed::sed;
 use shells::env_command;

@@ -119,9 +119,9 @@ fn run_with_items(
     }
 }
 
-/// Tests of `find` that narrow what it visits, so `-delete` removes chosen files rather
-/// than whole trees.
-const FIND_FILTERS: &[&str] = &[
+/// `find`'s tests whose value is a pattern that names are matched against (`-name '.env*'`
+/// names no file).
+pub(crate) const FIND_PATTERN_TESTS: &[&str] = &[
     "-name",
     "-iname",
     "-path",
@@ -130,6 +130,13 @@ const FIND_FILTERS: &[&str] = &[
     "-iwholename",
     "-regex",
     "-iregex",
+    "-lname",
+    "-ilname",
+];
+
+/// Tests of `find` that narrow what it visits, so `-delete` removes chosen files rather
+/// than whole trees: these and [`FIND_PATTERN_TESTS`].
+const FIND_FILTERS: &[&str] = &[
     "-newer",
     "-mtime",
     "-mmin",
@@ -145,8 +152,6 @@ const FIND_FILTERS: &[&str] = &[
     "-inum",
     "-samefile",
     "-links",
-    "-lname",
-    "-ilname",
 ];
 
 /// The pattern of a lone, positive `-name P` test: every file found has it as its name.
@@ -255,7 +260,10 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 k = end;
             }
             "-delete" => {
-                let narrowed = args.iter().any(|a| FIND_FILTERS.contains(&a.text.as_str()));
+                let narrowed = args.iter().any(|a| {
+                    FIND_FILTERS.contains(&a.text.as_str())
+                        || FIND_PATTERN_TESTS.contains(&a.text.as_str())
+                });
                 let mut rm_args: Vec<String> = if narrowed {
                     vec![]
                 } else {
