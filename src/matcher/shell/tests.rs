@@ -487,6 +487,10 @@ fn programs_that_run_commands_are_read() {
         ("git show HEAD:.env", "cat .env"),
         ("parallel ::: 'rm -rf ~'", "rm -rf ~"),
         ("/lib64/ld-linux-x86-64.so.2 /bin/rm -rf ~", "rm -rf ~"),
+        (
+            "cp ./target/release/hookgate ./tool && ./tool reload",
+            "hookgate reload",
+        ),
         ("awk 'BEGIN{print \"rm -rf ~\" | \"sh\"}'", "rm -rf ~"),
         ("NODE_OPTIONS='-r ./x.js' npm test", "node -r ./x.js -e ''"),
         (

@@ -280,8 +280,15 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 .filter(|(k, a)| !(a.starts_with('-') || *k > 0 && valued(t[*k - 1].as_str())))
                 .map(|(_, a)| a)
                 .collect();
+            // A copy of a system program, of a program the reader treats specially, or of
+            // the gate's own binary runs as what it copies (`cp hookgate /tmp/hg && /tmp/hg
+            // approvals approve 1`).
+            let known_program = |source: &str| {
+                let name = source.rsplit('/').next().unwrap_or_default();
+                name == "hookgate" || super::table::is_special(name)
+            };
             if let [source, dest] = operands.as_slice()
-                && [
+                && ([
                     "/bin/",
                     "/sbin/",
                     "/usr/bin/",
@@ -290,6 +297,7 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 ]
                 .iter()
                 .any(|dir| source.starts_with(dir))
+                    || known_program(source))
             {
                 r.env
                     .links
