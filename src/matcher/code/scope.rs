@@ -50,15 +50,6 @@ impl Val {
             _ => Val::Unknown,
         }
     }
-
-    /// The text the value is known to start with: all of a known value, the prefix of a
-    /// partly known one.
-    pub fn start(&self) -> Option<&str> {
-        match self {
-            Val::Known(t) | Val::Prefix(t) => Some(t),
-            _ => None,
-        }
-    }
 }
 
 /// Work allowed per byte of code, and on top: bounds the walk whatever the code repeats.
@@ -199,14 +190,16 @@ impl Cx {
         })
     }
 
-    /// Why the code is opaque when a path or address it acts on was decoded or downloaded
-    /// at run time (`open(bytes.fromhex('2f6574632f736861646f77').decode())`).
+    /// Why the code is opaque when a path it acts on was decoded or downloaded at run time
+    /// (`open(bytes.fromhex('2f6574632f736861646f77').decode())`). A URL taken from a
+    /// response (the next page of an API) is only fetched.
     fn decoded_operand(&self) -> Option<Unread> {
-        let found = self.found.iter().find(
-            |f| matches!(&f.effect, Effect::Command(_, args) if args.contains(&Val::Fetched)),
-        )?;
+        let found = self.found.iter().find(|f| {
+            matches!(&f.effect, Effect::Command(program, args)
+                if *program != "curl" && args.contains(&Val::Fetched))
+        })?;
         Some(Unread {
-            reason: "the code acts on a path or address it decoded or downloaded at run time",
+            reason: "the code acts on a path it decoded or downloaded at run time",
             line: found.line,
         })
     }

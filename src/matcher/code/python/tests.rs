@@ -356,6 +356,9 @@ fn a_path_decoded_at_run_time_is_opaque() {
     let code = "p = bytes.fromhex('2f6574632f736861646f77').decode(); print(open(p).read())";
     assert_eq!(
         read(Lang::Python, code).opaque.map(|u| u.reason),
-        Some("the code acts on a path or address it decoded or downloaded at run time")
+        Some("the code acts on a path it decoded or downloaded at run time")
     );
+    // The next page of an API, from its response, is fetched: not opaque for that.
+    let pages = "import requests; r = requests.get('https://api.example.com/x'); requests.get(r.json()['next'])";
+    assert_eq!(read(Lang::Python, pages).opaque, None);
 }
