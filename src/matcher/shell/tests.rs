@@ -974,3 +974,31 @@ fn what_command_v_prints_is_not_known() {
     }
     assert_eq!(parse("command -v jq >/dev/null && jq . f").opaque, None);
 }
+
+#[test]
+fn an_awk_variable_changed_in_place_is_not_its_first_value() {
+    for (input, first) in [
+        (
+            "awk 'BEGIN{f=\"x.txt\"; sub(/x.txt/, \"HOOKS.yaml\", f); print \"\" > f}'",
+            "tee x.txt",
+        ),
+        (
+            "awk 'BEGIN{f=\"a\"; getline f < \"-\"; print 1 > f}'",
+            "tee a",
+        ),
+        ("awk 'BEGIN{f=\"a\"; f++; print 1 > f}'", "tee a"),
+        (
+            "awk 'BEGIN{ARGV[1]=\"/etc/hosts\"; print \"\" > ARGV[1]}' a.txt",
+            "tee a.txt",
+        ),
+    ] {
+        let read = parse(input);
+        assert!(!runs(input, first), "{input}: {read:?}");
+        assert!(
+            read.commands
+                .iter()
+                .any(|c| c.program == "tee" && c.args.iter().any(|a| a == SUBSTITUTION)),
+            "{input}: {read:?}"
+        );
+    }
+}

@@ -206,6 +206,9 @@ struct Values {
     files: Vec<Option<String>>,
     /// Expressions the program stores in `ARGV`: files it reads.
     argv_added: Vec<String>,
+    /// Whether the program changes `ARGV` or `ENVIRON`: their elements are then not known.
+    argv_written: bool,
+    environ_written: bool,
 }
 
 impl Values {
@@ -271,9 +274,13 @@ impl Values {
                 k += 1;
             }
             let name = &program[start..k];
+            if self.changed_in_place(program, start, k) {
+                self.vars.insert(name.to_owned(), None);
+                continue;
+            }
             let mut at = k;
-            let argv = name == "ARGV" && b.get(at) == Some(&b'[');
-            if argv {
+            let element = b.get(at) == Some(&b'[');
+            if element {
                 match program[at..].find(']') {
                     Some(close) => at += close + 1,
                     None => continue,
@@ -285,12 +292,45 @@ impl Values {
             };
             let end = statement_end(value);
             let expression = value[..end].trim().to_owned();
-            if argv {
-                self.argv_added.push(expression);
-            } else {
-                self.set(name, expression);
+            match (name, element) {
+                ("ARGV", true) => {
+                    self.argv_written = true;
+                    self.argv_added.push(expression);
+                }
+                ("ENVIRON", true) => self.environ_written = true,
+                (_, true) => {}
+                (_, false) => self.set(name, expression),
             }
         }
+    }
+
+    /// Whether the name at `start..end` of `program` is changed other than by `=`: `x++`,
+    /// `--x`, `x += 1`, `getline x`, `for (x in a)`, or as the target of `sub`/`gsub` (any
+    /// name after the last comma of the call).
+    fn changed_in_place(&self, program: &str, start: usize, end: usize) -> bool {
+        let before = program[..start].trim_end();
+        let after = program[end..].trim_start();
+        let op_assign = ["+=", "-=", "*=", "/=", "%=", "^="]
+            .iter()
+            .any(|op| after.starts_with(op));
+        let targeted = ["sub(", "gsub("].iter().any(|call| {
+            before.rfind(call).is_some_and(|at| {
+                let args = &program[at + call.len()..start];
+                args.contains(',')
+                    && !args.contains(')')
+                    && args.rfind(',').is_some_and(|c| {
+                        args[c..].chars().all(|ch| ch == ',' || ch.is_whitespace())
+                    })
+            })
+        });
+        after.starts_with("++")
+            || after.starts_with("--")
+            || before.ends_with("++")
+            || before.ends_with("--")
+            || op_assign
+            || before.ends_with("getline")
+            || (after.starts_with("in ") && before.ends_with('('))
+            || targeted
     }
 
     /// The text `expression` evaluates to, when it is a concatenation of constants,
@@ -313,6 +353,9 @@ impl Values {
                 out.push_str(&self.eval(r, inner, depth + 1)?);
                 rest = &rest[group.len()..];
             } else if let Some(after) = rest.strip_prefix("ENVIRON[") {
+                if self.environ_written {
+                    return None;
+                }
                 let (name, after) = awk_string(after.trim_start())?;
                 rest = after.trim_start().strip_prefix(']')?;
                 match r.env.get(&name) {
@@ -320,6 +363,9 @@ impl Values {
                     Value::Unknown => return None,
                 }
             } else if let Some(after) = rest.strip_prefix("ARGV[") {
+                if self.argv_written {
+                    return None;
+                }
                 let close = after.find(']')?;
                 let n: usize = after[..close].trim().parse().ok()?;
                 out.push_str(self.files.get(n.checked_sub(1)?)?.as_deref()?);
