@@ -991,6 +991,12 @@ fn an_awk_variable_changed_in_place_is_not_its_first_value() {
             "awk 'BEGIN{ARGV[1]=\"/etc/hosts\"; print \"\" > ARGV[1]}' a.txt",
             "tee a.txt",
         ),
+        // Values that grow as a power of their depth stop at the evaluation's bound
+        // (8^8 terms here, which took minutes and gigabytes before the bound).
+        (
+            "awk 'BEGIN{a=b b b b b b b b; b=c c c c c c c c; c=d d d d d d d d; d=e e e e e e e e; e=f f f f f f f f; f=g g g g g g g g; g=h h h h h h h h; h=\"x\"; print 1 > a}'",
+            "tee x",
+        ),
     ] {
         let read = parse(input);
         assert!(!runs(input, first), "{input}: {read:?}");

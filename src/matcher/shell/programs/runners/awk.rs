@@ -182,6 +182,26 @@ fn awk_files(r: &mut Reader, program: &str, values: &Values) {
     }
 }
 
+/// Whether the name at `start..end` of `program` is changed other than by `=`: `x++`,
+/// `--x`, `x += 1`, `getline x`, `for (x in a)`, or, in a program that calls `sub` or
+/// `gsub` (`substitutes`), any name after a comma, which may be a call's target. Looks
+/// only at the text next to the name, so a program is read in linear time.
+fn changed_in_place(program: &str, start: usize, end: usize, substitutes: bool) -> bool {
+    let before = program[..start].trim_end();
+    let after = program[end..].trim_start();
+    let op_assign = ["+=", "-=", "*=", "/=", "%=", "^="]
+        .iter()
+        .any(|op| after.starts_with(op));
+    after.starts_with("++")
+        || after.starts_with("--")
+        || before.ends_with("++")
+        || before.ends_with("--")
+        || op_assign
+        || before.ends_with("getline")
+        || (after.starts_with("in ") && before.ends_with('('))
+        || (substitutes && before.ends_with(','))
+}
+
 /// The operand at the start of `text`: a parenthesised group, or what runs up to the
 /// next `)`, `;`, `}` or line end (`(getline l < f) > 0`).
 fn operand(text: &str) -> &str {
@@ -209,11 +229,18 @@ struct Values {
     /// Whether the program changes `ARGV` or `ENVIRON`: their elements are then not known.
     argv_written: bool,
     environ_written: bool,
+    /// Terms evaluated so far: `a = b b b; b = c c c; ...` grows as a power of its depth, so
+    /// the evaluation of one program is bounded.
+    terms: std::cell::Cell<usize>,
 }
 
 impl Values {
     /// Deepest chain of variables followed (`a = b; b = c`).
     const MAX_DEPTH: usize = 8;
+    /// Most terms evaluated for one program, and longest value made: past them a value is
+    /// not known.
+    const MAX_TERMS: usize = 4096;
+    const MAX_LEN: usize = 4096;
 
     /// Takes `NAME=VALUE` as an assignment of a constant; false for anything else.
     fn assign_operand(&mut self, text: &str) -> bool {
@@ -239,6 +266,7 @@ impl Values {
     /// `program`, each expression running to the end of its statement.
     fn assign_in(&mut self, program: &str) {
         let b = program.as_bytes();
+        let substitutes = program.contains("sub(");
         let mut quoted = false;
         let mut k = 0;
         while k < b.len() {
@@ -274,7 +302,7 @@ impl Values {
                 k += 1;
             }
             let name = &program[start..k];
-            if self.changed_in_place(program, start, k) {
+            if changed_in_place(program, start, k, substitutes) {
                 self.vars.insert(name.to_owned(), None);
                 continue;
             }
@@ -304,45 +332,20 @@ impl Values {
         }
     }
 
-    /// Whether the name at `start..end` of `program` is changed other than by `=`: `x++`,
-    /// `--x`, `x += 1`, `getline x`, `for (x in a)`, or as the target of `sub`/`gsub` (any
-    /// name after the last comma of the call).
-    fn changed_in_place(&self, program: &str, start: usize, end: usize) -> bool {
-        let before = program[..start].trim_end();
-        let after = program[end..].trim_start();
-        let op_assign = ["+=", "-=", "*=", "/=", "%=", "^="]
-            .iter()
-            .any(|op| after.starts_with(op));
-        let targeted = ["sub(", "gsub("].iter().any(|call| {
-            before.rfind(call).is_some_and(|at| {
-                let args = &program[at + call.len()..start];
-                args.contains(',')
-                    && !args.contains(')')
-                    && args.rfind(',').is_some_and(|c| {
-                        args[c..].chars().all(|ch| ch == ',' || ch.is_whitespace())
-                    })
-            })
-        });
-        after.starts_with("++")
-            || after.starts_with("--")
-            || before.ends_with("++")
-            || before.ends_with("--")
-            || op_assign
-            || before.ends_with("getline")
-            || (after.starts_with("in ") && before.ends_with('('))
-            || targeted
-    }
-
     /// The text `expression` evaluates to, when it is a concatenation of constants,
     /// `ENVIRON["NAME"]` of a known variable, `ARGV[N]`, `FILENAME` and variables with
     /// such a value; `None` otherwise.
     fn eval(&self, r: &Reader, expression: &str, depth: usize) -> Option<String> {
-        if depth > Self::MAX_DEPTH {
+        if depth > Self::MAX_DEPTH || self.terms.get() > Self::MAX_TERMS {
             return None;
         }
         let mut out = String::new();
         let mut rest = expression.trim_start();
         while !rest.is_empty() {
+            self.terms.set(self.terms.get() + 1);
+            if self.terms.get() > Self::MAX_TERMS || out.len() > Self::MAX_LEN {
+                return None;
+            }
             if rest.starts_with('"') {
                 let (text, after) = awk_string(rest)?;
                 out.push_str(&text);
