@@ -172,9 +172,9 @@ fn names_without_reading(command: &SimpleCommand) -> bool {
 /// Whether `arg`, given to an HTTP client, is a web URL (`https://h/x`, `localhost:3000/x`)
 /// rather than a file: `file://` URLs and paths stay files.
 fn is_web_url(arg: &str) -> bool {
-    let lower = arg.to_ascii_lowercase();
-    if let Some((scheme, _)) = lower.split_once("://") {
-        return scheme != "file" && scheme.bytes().all(|b| b.is_ascii_alphanumeric());
+    if let Some((scheme, _)) = arg.split_once("://") {
+        return !scheme.eq_ignore_ascii_case("file")
+            && scheme.bytes().all(|b| b.is_ascii_alphanumeric());
     }
     !arg.starts_with(['/', '.', '~', '@', '-'])
         && arg

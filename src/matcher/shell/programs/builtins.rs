@@ -12,8 +12,8 @@ use super::texts;
 /// `brew shellenv`, `direnv hook bash`): the tool's own functions and exports, made by the
 /// tool, not from anything on the line. `direnv export` is not: it runs the project's
 /// `.envrc`.
-pub(super) fn prints_shell_setup(program: &str, args: &[String]) -> bool {
-    let first = args.first().map(String::as_str);
+pub(super) fn prints_shell_setup(program: &str, args: &[Field]) -> bool {
+    let first = args.first().map(|a| a.text.as_str());
     match program {
         "pyenv" | "rbenv" | "nodenv" | "goenv" | "jenv" | "plenv" | "phpenv" => {
             first == Some("init")
@@ -29,7 +29,7 @@ pub(super) fn prints_shell_setup(program: &str, args: &[String]) -> bool {
         }
         "opam" => first == Some("env"),
         "luarocks" => first == Some("path"),
-        "dircolors" => args.iter().all(|a| a.starts_with('-')),
+        "dircolors" => args.iter().all(|a| a.text.starts_with('-')),
         _ => false,
     }
 }

@@ -122,7 +122,7 @@ pub(super) fn run(
     }
     // Read as printing nothing the reader follows, so the everyday `eval "$(pyenv init -)"`
     // passes.
-    if builtins::prints_shell_setup(program, &texts(args)) {
+    if builtins::prints_shell_setup(program, args) {
         return Data::Known(String::new());
     }
     if let Some(row) = table::find(program) {
