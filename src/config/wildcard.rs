@@ -6,18 +6,49 @@ const MAX_ALTERNATIVES: usize = 64;
 
 /// Whether the shell would expand `pattern` to `path`: component by component, `*` and `?`
 /// never cross `/`, and a leading `.` must be written (`*` does not name `.env`).
+///
+/// A `**` component stands for any number of directories, hidden or not, and the names
+/// after it may start with a dot: that is what `find DIR -name P` finds, which the reader
+/// writes `DIR/**/P`. A `**` a user writes is read the same way (bash's `globstar` with
+/// `dotglob`), which can only name more files than bash would.
 pub(crate) fn matches(pattern: &str, path: &str) -> bool {
     let mut budget = MAX_ALTERNATIVES;
+    let parts: Vec<&str> = path.split('/').collect();
     expand_braces(pattern, &mut budget, &mut |alternative| {
-        let (mut pats, mut parts) = (alternative.split('/'), path.split('/'));
-        loop {
-            match (pats.next(), parts.next()) {
-                (None, None) => return true,
-                (Some(p), Some(t)) if component(p.as_bytes(), t.as_bytes()) => {}
-                _ => return false,
-            }
-        }
+        let pats: Vec<&str> = alternative.split('/').collect();
+        components(&pats, &parts)
     })
+}
+
+/// The classic iterative wildcard match, one level up: `**` is the star and each other
+/// pattern component matches one path component. Linear in the product of the lengths.
+fn components(pats: &[&str], parts: &[&str]) -> bool {
+    let deep_from = pats.iter().position(|c| *c == "**").unwrap_or(pats.len());
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < parts.len() {
+        if pats.get(p) == Some(&"**") {
+            star = Some((p, t));
+            p += 1;
+            continue;
+        }
+        let step = pats
+            .get(p)
+            .is_some_and(|c| component(c.as_bytes(), parts[t].as_bytes(), p > deep_from));
+        match (step, star) {
+            (true, _) => {
+                p += 1;
+                t += 1;
+            }
+            (false, Some((sp, st))) => {
+                p = sp + 1;
+                t = st + 1;
+                star = Some((sp, st + 1));
+            }
+            (false, None) => return false,
+        }
+    }
+    pats[p..].iter().all(|c| *c == "**")
 }
 
 /// Calls `each` on every expansion of the first `{a,b}` list (recursively); true if one
@@ -46,9 +77,10 @@ fn expand_braces(pattern: &str, budget: &mut usize, each: &mut dyn FnMut(&str) -
     })
 }
 
-/// One path component against one pattern component.
-fn component(pattern: &[u8], text: &[u8]) -> bool {
-    if text.first() == Some(&b'.') && !matches!(pattern.first(), Some(b'.' | b'\\')) {
+/// One path component against one pattern component; with `dots`, a wildcard may match a
+/// leading dot.
+fn component(pattern: &[u8], text: &[u8], dots: bool) -> bool {
+    if !dots && text.first() == Some(&b'.') && !matches!(pattern.first(), Some(b'.' | b'\\')) {
         return false;
     }
     // The classic iterative match: on a mismatch, retry from the last `*` one byte later.
@@ -125,6 +157,14 @@ mod tests {
             ("*a*b", "xaab"),
             ("\\*", "*"),
             ("a[", "a["),
+            // `**`: any depth, hidden names included (what `find` finds).
+            ("~/**/credentials", "~/.aws/credentials"),
+            ("./**/*", "./.env"),
+            ("./**/*", "./a/.git/config"),
+            ("/p/**/destructive.yaml", "/p/policies/destructive.yaml"),
+            ("/**/proj", "/root/proj"),
+            ("./**/*.pyc", "./.x.pyc"),
+            ("a/**/**/b", "a/b"),
         ] {
             assert!(matches(pattern, path), "{pattern} {path}");
         }
@@ -135,10 +175,19 @@ mod tests {
             ("/etc/sh[!a]dow", "/etc/shadow"),
             ("*.txt", "notes.md"),
             ("a[", "ab"),
+            ("./**/*.pyc", "./src/x.py"),
+            ("./**/*", "."),
+            ("~/**/credentials", "/etc/credentials"),
         ] {
             assert!(!matches(pattern, path), "{pattern} {path}");
         }
         let many = "{a,b}".repeat(40);
         assert!(!matches(&many, "x"), "the expansion budget ends the search");
+        let deep = "**/".repeat(2000) + "x";
+        let path = "a/".repeat(2000) + "y";
+        assert!(
+            !matches(&deep, &path),
+            "many `**` are matched in bounded time"
+        );
     }
 }

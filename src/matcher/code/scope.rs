@@ -228,6 +228,9 @@ pub(super) enum Slot<'t> {
     /// The variable of a `for` over this expression, bound to each of its elements in turn
     /// (`for p in Path(d).glob('*')`).
     Each(Node<'t>),
+    /// The variable at this place of a `for` that unpacks each element of this expression
+    /// (`root`, `files` in `for root, dirs, files in os.walk(d)`).
+    Part(Node<'t>, usize),
     /// Assigned more than once, or in a way the reader does not follow.
     Many,
 }

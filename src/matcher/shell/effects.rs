@@ -957,11 +957,11 @@ mod tests {
         assert!(deleted("shred key").is_empty());
         assert_eq!(
             deleted("find -L . /tmp/x -delete"),
-            paths(&[("./*", true), ("/tmp/x/*", true)])
+            paths(&[("./**/*", true), ("/tmp/x/**/*", true)])
         );
         assert_eq!(
             deleted("find . -type f -name '*.pyc' -delete"),
-            paths(&[("./**.pyc", false)])
+            paths(&[("./**/*.pyc", false)])
         );
         assert!(deleted("find . -name '*.o'").is_empty());
         assert_eq!(

@@ -154,3 +154,27 @@ fn checkout_of_a_name_reads_as_a_path_where_it_may_be_one() {
     let read = gits("git checkout main");
     assert!(read.iter().any(|g| g == "git checkout -- main"), "{read:?}");
 }
+
+#[test]
+fn programs_a_transfer_runs_on_the_other_side_are_read() {
+    for input in [
+        "git clone --upload-pack='rm -rf ~;git-upload-pack' . /tmp/clone",
+        "git clone -u 'rm -rf ~' . /tmp/c",
+        "git fetch --upload-pack 'rm -rf ~' /tmp/r",
+        "git push --receive-pack='rm -rf ~' /tmp/r main",
+        "git archive --remote=/tmp/r --exec='rm -rf ~' HEAD",
+    ] {
+        let line = parse(input);
+        assert!(
+            line.commands.iter().any(|c| c.text() == "rm -rf ~"),
+            "{input}: {line:?}"
+        );
+    }
+    // `fetch -u` is `--update-head-ok`, not a program.
+    assert!(
+        !parse("git fetch -u origin")
+            .commands
+            .iter()
+            .any(|c| c.program == "origin")
+    );
+}

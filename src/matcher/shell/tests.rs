@@ -124,8 +124,8 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
         assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
     }
-    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf ./*x"));
-    assert!(runs("find . -type f -exec rm -rf {} \\;", "rm -rf ./*"));
+    assert!(runs("find . -name x -exec rm -rf {} \\;", "rm -rf ./**/x"));
+    assert!(runs("find . -type f -exec rm -rf {} \\;", "rm -rf ./**/*"));
     assert!(runs("find ~ -exec rm -rf {} +", "rm -rf ~"));
     assert!(runs("echo / | xargs -n 1 rm -rf", "rm -rf /"));
     assert!(runs(
@@ -447,9 +447,9 @@ fn programs_that_run_commands_are_read() {
             "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec='rm -rf ~'",
             "rm -rf ~",
         ),
-        ("find ~ -delete", "rm -r -- ~/*"),
-        ("find -L / -delete", "rm -r -- /*"),
-        ("find . -name '*.pyc' -delete", "rm -- ./**.pyc"),
+        ("find ~ -delete", "rm -r -- ~/**/*"),
+        ("find -L / -delete", "rm -r -- /**/*"),
+        ("find . -name '*.pyc' -delete", "rm -- ./**/*.pyc"),
         ("awk 'BEGIN{system(\"rm -rf ~\")}'", "rm -rf ~"),
         (
             "awk 'BEGIN{printf \"\" > \"/root/.bashrc\"}'",
@@ -895,15 +895,15 @@ fn a_nul_separated_find_listing_gives_xargs_its_paths() {
     for (input, want) in [
         (
             "find . -name '*.tmp' -print0 | xargs -0 rm -f --",
-            "rm -f -- ./**.tmp",
+            "rm -f -- ./**/*.tmp",
         ),
         (
             "find build -print0 | xargs -0 rm -rf",
-            "rm -rf build build/*",
+            "rm -rf build build/**/*",
         ),
         (
             "find src -name '*.orig' -print0 | xargs -0 -I{} cp {} /tmp/bak/",
-            "cp src/**.orig /tmp/bak/",
+            "cp src/**/*.orig /tmp/bak/",
         ),
     ] {
         assert!(runs(input, want), "{input}: {:?}", parse(input));
@@ -973,6 +973,73 @@ fn what_command_v_prints_is_not_known() {
         assert!(parse(input).opaque.is_some(), "{input}: {:?}", parse(input));
     }
     assert_eq!(parse("command -v jq >/dev/null && jq . f").opaque, None);
+}
+
+#[test]
+fn awk_comments_and_regular_expressions_are_text() {
+    // A quote in a comment once hid the `system` call after it.
+    assert!(runs(
+        "awk '# it\"s\nBEGIN { system(\"rm -rf ~\") } #\"'",
+        "rm -rf ~"
+    ));
+    let alternation = "go test ./... 2>&1 | awk '/^(ok|FAIL)/{print $1, $2}'";
+    assert_eq!(
+        parse(alternation).opaque,
+        None,
+        "a `|` in a regex is not a pipe"
+    );
+    assert!(runs("awk '/a>b/ { print > \"out.txt\" }' f", "tee out.txt"));
+    // A `/` after an operand divides: the call between two divisions is still read.
+    assert!(runs(
+        "awk '{ x = $1 / 2; system(\"rm -rf ~\"); y = $2 / 3 }' f",
+        "rm -rf ~"
+    ));
+}
+
+#[test]
+fn what_find_finds_is_below_its_starts_at_any_depth() {
+    for (input, command) in [
+        ("find . -name '*.pyc' -delete", "rm -- ./**/*.pyc"),
+        (
+            "find ~ -name credentials -exec cat {} \\;",
+            "cat ~/**/credentials",
+        ),
+        (
+            "find . \\( -name '*.pyc' -o -name '*.pyo' \\) -delete",
+            "rm -- ./**/*.pyc ./**/*.pyo",
+        ),
+        (
+            "find ~/.aws ~/.kube -type f -print0 | xargs -0 cat",
+            "cat ~/.aws/**/* ~/.kube/**/*",
+        ),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
+    }
+    // Newline-separated, a found name may also split into any other path.
+    for input in [
+        "find / -name '*.token' | xargs cat",
+        "find / -name '*.token' -print0 | xargs cat",
+    ] {
+        assert!(
+            runs(input, "cat /**/*.token"),
+            "{input}: {:?}",
+            parse(input)
+        );
+        assert!(runs(input, &format!("cat '{SUBSTITUTION}'")), "{input}");
+    }
+    assert!(runs("find ~/.ssh | cpio -o > s.cpio", "cat ~/.ssh/**/*"));
+    assert!(!runs(
+        "find ~/.ssh -print0 | cpio -o0 > s.cpio",
+        &format!("cat '{SUBSTITUTION}'")
+    ));
+    // Anything but one group of `-name` tests joined by `-o` does not narrow.
+    for input in [
+        "find . ! \\( -name a -o -name b \\) -delete",
+        "find . \\( -name a -o -type d \\) -delete",
+        "find . -name a -o -name b -delete",
+    ] {
+        assert!(runs(input, "rm -- ./**/*"), "{input}: {:?}", parse(input));
+    }
 }
 
 #[test]

@@ -32,10 +32,11 @@ pub(super) enum Data {
     Known(String),
     /// Some text the reader cannot know: a download, a decoder's output, a pipe.
     Unknown,
-    /// Paths, each ended by a NUL byte: one of these lists of paths and patterns (in the
-    /// form of `find`'s `{}`: `./*.tmp`, the `*` spanning directories), as far as the
-    /// reader can tell (`find DIR -type f` finds DIR itself only if it is a file). What
-    /// `find DIR -print0` prints. Anything but `xargs -0` reads it as [`Data::Unknown`].
+    /// Paths: one of these lists of paths and patterns (in the form of `find`'s `{}`:
+    /// `./**/*.tmp`), as far as the reader can tell (`find DIR -type f` finds DIR itself
+    /// only if it is a file; a path with a newline in it may come out as other paths, a
+    /// last list not known). What `find DIR` prints. Anything but `xargs` and `cpio` reads
+    /// it as [`Data::Unknown`].
     Listing(Vec<Vec<Field>>),
 }
 
@@ -709,9 +710,10 @@ impl Reader {
             self.opaque("the program name is a glob pattern");
         }
         let name = first.text.clone();
-        // A listing is only read by `xargs -0`; any other program gets text not known.
+        // A listing is only read by `xargs` and `cpio`; any other program gets text not
+        // known.
         let stdin = match stdin {
-            Data::Listing(_) if name != "xargs" => Data::Unknown,
+            Data::Listing(_) if name != "xargs" && name != "cpio" => Data::Unknown,
             other => other,
         };
         // A function runs instead of the program of its name, but its definition may be in

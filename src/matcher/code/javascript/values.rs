@@ -223,6 +223,7 @@ impl<'t> Js<'_, '_, 't> {
             Some(Slot::Many) => self
                 .listed_by_all(name, depth)
                 .unwrap_or_else(|| Obj::Attr(name.to_owned())),
+            Some(Slot::Part(..)) => Obj::Val(Val::Unknown),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
             None if name == "__dirname" => Obj::Val(Val::known(".")),
             None if name == "undefined" => Obj::Null,

@@ -344,3 +344,14 @@ fn forks_that_jump_back_are_a_fork_bomb() {
         );
     }
 }
+
+#[test]
+fn a_word_operator_after_the_last_argument_ends_the_call() {
+    for code in [
+        "open D, \">\", \"/dev/sda\" or die; print D 1",
+        "open(D, \">\", \"/dev/sda\") or die",
+        "open my $f, \">\", \"/dev/sda\" or die \"no: $!\"",
+    ] {
+        assert_eq!(effects(code), ["tee /dev/sda"], "{code}");
+    }
+}

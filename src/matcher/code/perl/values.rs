@@ -294,7 +294,11 @@ impl Pl<'_, '_, '_> {
             };
             if matches!(kind(list), "arguments" | "array") {
                 let mut c = list.walk();
-                out.extend(list.named_children(&mut c).filter(|n| !is_separator(*n)));
+                out.extend(
+                    list.named_children(&mut c)
+                        .filter(|n| !is_separator(*n))
+                        .map(|n| low_precedence_left(n).unwrap_or(n)),
+                );
             } else {
                 out.push(list);
             }
@@ -310,6 +314,12 @@ impl Pl<'_, '_, '_> {
             .and_then(|c| c.next_sibling())
             .filter(|n| n.is_named() && !is_separator(*n))
         {
+            // `open F, '>', $path or die`: the grammar reads the last argument as
+            // `$path or die`, where Perl's `or` ends the whole call.
+            if let Some(left) = low_precedence_left(arg) {
+                out.push(left);
+                break;
+            }
             out.push(arg);
             next = arg.next_sibling();
         }
@@ -368,6 +378,19 @@ pub(super) fn operator<'x>(node: Node<'_>, code: &'x str) -> &'x str {
             .trim(),
         _ => "",
     }
+}
+
+/// The left side of `X or Y` (also `and`, `xor`): Perl's word operators bind more loosely
+/// than the comma, so what is left of one is the call's last argument.
+fn low_precedence_left(node: Node<'_>) -> Option<Node<'_>> {
+    if kind(node) != "binary_expression" {
+        return None;
+    }
+    let mut c = node.walk();
+    let word = node
+        .children(&mut c)
+        .any(|op| !op.is_named() && matches!(op.kind(), "or" | "and" | "xor"));
+    word.then(|| node.named_child(0)).flatten()
 }
 
 fn is_comma(node: Node<'_>) -> bool {

@@ -11,7 +11,7 @@ use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::{Visit, visit};
 use crate::matcher::code::{Effect, Val};
 
-impl<'t> Py<'_, '_, 't> {
+impl<'a, 't> Py<'a, '_, 't> {
     /// A name or an attribute used as a value: a function with effects passed, stored or
     /// returned is called where the reader does not follow, with arguments it does not
     /// know (`list(map(os.system, cmds))`, `{'x': os.system}['x'](c)`).
@@ -20,7 +20,7 @@ impl<'t> Py<'_, '_, 't> {
             let may_be_function = match self.names.get(self.text(node)) {
                 Some(Slot::Ref(_)) | None => true,
                 Some(Slot::Expr(value)) => matches!(kind(*value), "attribute" | "identifier"),
-                Some(Slot::Each(_) | Slot::Many) => false,
+                Some(Slot::Each(_) | Slot::Part(..) | Slot::Many) => false,
             };
             if !may_be_function {
                 return;
@@ -96,6 +96,14 @@ impl<'t> Py<'_, '_, 't> {
     }
 
     fn call_once(&mut self, node: Node<'t>) {
+        let outer = self.narrowed.len();
+        let guards = self.guards(node);
+        self.narrowed.extend(guards);
+        self.call_effect(node);
+        self.narrowed.truncate(outer);
+    }
+
+    fn call_effect(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(function) = by_field(node, "function") else {
             return;
@@ -150,6 +158,13 @@ impl<'t> Py<'_, '_, 't> {
                     other => vec![other.val()],
                 };
                 self.cx.found(Effect::Exec(argv), line);
+            }
+            Sink::Tool(program) => {
+                let argv = match args.pos(self, 0) {
+                    Obj::List(items) => items,
+                    other => vec![other.val()],
+                };
+                self.cx.command(program, argv, line);
             }
             Sink::Command(program, flags, operands) => {
                 let mut argv: Vec<Val> = flags.iter().map(|f| Val::known(*f)).collect();

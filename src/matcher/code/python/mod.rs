@@ -40,6 +40,9 @@ enum Obj {
     Response,
     /// What a loop over this gets each time round (`glob.glob(p)`, `Path(d).iterdir()`).
     Each(Box<Obj>),
+    /// What `os.walk` yields for the tree at this path: a directory at any depth in it,
+    /// and the names of that directory's subdirectories and files.
+    Walk(Val),
 }
 
 impl Obj {
@@ -199,6 +202,16 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                             self.narrowed.push((self.text(left), narrow));
                         }
                     }
+                    (Some(left), Some(right))
+                        if matches!(kind(left), "pattern_list" | "tuple_pattern")
+                            && self.unpacks_names(left) =>
+                    {
+                        let mut c = left.walk();
+                        let parts: Vec<Node<'t>> = left.named_children(&mut c).collect();
+                        for (k, part) in parts.into_iter().enumerate() {
+                            self.names.bind(self.text(part), Slot::Part(right, k));
+                        }
+                    }
                     (left, _) => self.forget_in(left),
                 }
             }
@@ -207,6 +220,17 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 self.forget_in(by_field(node, "parameters"));
             }
             "lambda" => self.forget_in(by_field(node, "parameters")),
+            // `with tarfile.open(p) as t:` binds `t` to what the expression is.
+            "as_pattern"
+                if node.parent().is_some_and(|p| kind(p) == "with_item")
+                    && let (Some(value), Some(alias)) =
+                        (node.named_child(0), by_field(node, "alias"))
+                    && let Some(name) = alias.named_child(0)
+                    && alias.named_child_count() == 1
+                    && kind(name) == "identifier" =>
+            {
+                self.names.bind(self.text(name), Slot::Expr(value));
+            }
             "as_pattern" | "with_item" | "except_clause" => {
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
@@ -221,6 +245,13 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             }
             _ => {}
         }
+    }
+
+    /// Whether every target of `for a, b in ...` is a plain name.
+    fn unpacks_names(&self, left: Node<'t>) -> bool {
+        let mut c = left.walk();
+        left.named_children(&mut c)
+            .all(|part| kind(part) == "identifier")
     }
 
     fn bind_assignment(&mut self, node: Node<'t>) {

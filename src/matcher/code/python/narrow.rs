@@ -1,7 +1,8 @@
-//! What a comprehension's `if` says of its variable: `[os.remove(f) for f in
-//! os.listdir('.') if f.endswith('.log')]` removes `*.log`, not every file (which could be
-//! `.env`). Only a plain `NAME.endswith('...')` or `NAME.startswith('...')`, alone or joined
-//! by `and`, narrows; anything else leaves the listing whole.
+//! What a comprehension's `if`, or an `if` statement around a call, says of a loop's
+//! variable: `[os.remove(f) for f in os.listdir('.') if f.endswith('.log')]` removes
+//! `*.log`, not every file (which could be `.env`). Only a plain `NAME.endswith('...')` (or
+//! a tuple of such suffixes) or `NAME.startswith('...')`, alone or joined by `and`,
+//! narrows; anything else leaves the listing whole.
 
 use tree_sitter::Node;
 
@@ -27,7 +28,7 @@ impl Narrow {
     }
 }
 
-impl<'t> Py<'_, '_, 't> {
+impl<'a, 't> Py<'a, '_, 't> {
     /// What the `if` clauses of the comprehension holding `clause` (a `for_in_clause` over
     /// `name`) say of `name`.
     pub(super) fn narrow(&self, clause: Node<'t>, name: &str) -> Option<Narrow> {
@@ -42,6 +43,55 @@ impl<'t> Py<'_, '_, 't> {
             }
         }
         (narrow != Narrow::default()).then_some(narrow)
+    }
+
+    /// What the `if` statements whose body holds `call` say of the names they test: `for f
+    /// in files: if f.endswith('.py'): open(f)` reads `*.py` only. Looks a bounded way up,
+    /// so deeply nested code costs no more per call.
+    pub(super) fn guards(&self, call: Node<'t>) -> Vec<(&'a str, Narrow)> {
+        const MOST_LEVELS: usize = 64;
+        let mut out = Vec::new();
+        let mut node = call;
+        for _ in 0..MOST_LEVELS {
+            let Some(parent) = node.parent() else { break };
+            if kind(parent) == "if_statement"
+                && by_field(parent, "consequence").is_some_and(|c| c.id() == node.id())
+                && let Some(test) = by_field(parent, "condition")
+            {
+                let mut names = Vec::new();
+                self.tested_names(test, &mut names);
+                for name in names {
+                    let mut narrow = Narrow::default();
+                    self.narrow_by(test, name, &mut narrow);
+                    if narrow != Narrow::default() {
+                        out.push((name, narrow));
+                    }
+                }
+            }
+            node = parent;
+        }
+        out
+    }
+
+    /// The names whose `endswith`/`startswith` a test calls, in the shapes `narrow_by` reads.
+    fn tested_names(&self, test: Node<'t>, out: &mut Vec<&'a str>) {
+        match kind(test) {
+            "boolean_operator" | "parenthesized_expression" => {
+                let mut c = test.walk();
+                for side in test.named_children(&mut c) {
+                    self.tested_names(side, out);
+                }
+            }
+            "call" => {
+                if let Some(object) = by_field(test, "function").and_then(|f| by_field(f, "object"))
+                    && kind(object) == "identifier"
+                    && !out.contains(&self.text(object))
+                {
+                    out.push(self.text(object));
+                }
+            }
+            _ => {}
+        }
     }
 
     fn narrow_by(&self, test: Node<'t>, name: &str, narrow: &mut Narrow) {
@@ -81,7 +131,7 @@ impl<'t> Py<'_, '_, 't> {
                 {
                     return;
                 }
-                let Some(text) = args.named_child(0).and_then(|a| self.plain_string(a)) else {
+                let Some(text) = args.named_child(0).and_then(|a| self.plain_strings(a)) else {
                     return;
                 };
                 match self.text(method) {
@@ -91,6 +141,24 @@ impl<'t> Py<'_, '_, 't> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The text of a string literal (`plain_string`), or of a tuple of them as the
+    /// alternatives of a wildcard (`('.py', '.ts')` is `{.py,.ts}`).
+    fn plain_strings(&self, node: Node<'t>) -> Option<String> {
+        if kind(node) != "tuple" {
+            return self.plain_string(node);
+        }
+        let mut c = node.walk();
+        let items: Option<Vec<String>> = node
+            .named_children(&mut c)
+            .map(|item| self.plain_string(item).filter(|t| !t.contains(',')))
+            .collect();
+        match items?.as_slice() {
+            [] => None,
+            [one] => Some(one.clone()),
+            many => Some(format!("{{{}}}", many.join(","))),
         }
     }
 

@@ -19,6 +19,8 @@ pub(super) enum Sink {
     Argv,
     /// Runs an argument vector given as a list, or a program given alone (`pty.spawn`).
     ArgvList,
+    /// Runs this program with the argument vector given as a list (`pip.main([...])`).
+    Tool(&'static str),
     /// A virtual command: the program, its flags, then the arguments at these positions.
     Command(&'static str, &'static [&'static str], &'static [usize]),
     /// `chmod MODE PATH` from `(path, mode)`.
@@ -156,6 +158,24 @@ const SINKS: &[(&str, Sink)] = &[
     ("configparser.ConfigParser.read", Command("cat", &[], &[0])),
     // `make_archive(base, format, root_dir)` copies what `root_dir` holds into the archive.
     ("shutil.make_archive", Command("cp", &["-r"], &[2, 0])),
+    // What an archive takes in is read, as `cp -r` of it would (`tar -czf x ~/.ssh`).
+    ("tarfile.TarFile.add", Command("cp", &["-r"], &[0])),
+    ("zipfile.ZipFile.write", Command("cp", &["-r"], &[0])),
+    // Path's methods called on the class, the path first (`map(Path.unlink, paths)`).
+    ("pathlib.Path.unlink", Command("rm", &[], &[0])),
+    ("pathlib.Path.rmdir", Command("rmdir", &[], &[0])),
+    ("pathlib.Path.read_text", Command("cat", &[], &[0])),
+    ("pathlib.Path.read_bytes", Command("cat", &[], &[0])),
+    ("pathlib.Path.write_text", Command("tee", &[], &[0])),
+    ("pathlib.Path.write_bytes", Command("tee", &[], &[0])),
+    // pip run from code, as `pip ARGS` in the shell.
+    ("pip.main", Tool("pip")),
+    ("pip._internal.main", Tool("pip")),
+    ("pip._internal.cli.main.main", Tool("pip")),
+    (
+        "operator.methodcaller",
+        Opaque("the code calls a method by a name given as data"),
+    ),
     ("builtins.exec", Eval),
     ("builtins.eval", Eval),
     ("builtins.compile", Eval),

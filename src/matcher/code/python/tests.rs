@@ -235,6 +235,10 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
     };
     assert_eq!(listed("f.endswith('.log')"), ["rm logs/*.log"]);
     assert_eq!(
+        listed("f.endswith(('.log', '.tmp'))"),
+        ["rm logs/*{.log,.tmp}"]
+    );
+    assert_eq!(
         listed("f.startswith('run-') and os.path.isfile(f) and f.endswith('.txt')"),
         ["rm logs/run-*.txt"]
     );
@@ -243,7 +247,7 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         "f.endswith('.log') or True",
         "not f.endswith('.py')",
         "g.endswith('.log')",
-        "f.endswith(('.log', '.tmp'))",
+        "f.endswith(('.log', '.t,mp'))",
         "f.endswith('*')",
         "f.endswith(suffix)",
         "f.endswith(f'{x}')",
@@ -268,6 +272,74 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         effects("import os\nfor p in open('list.txt'):\n    os.remove(p)"),
         ["cat list.txt", "rm ?"]
     );
+}
+
+#[test]
+fn a_walk_acts_on_every_file_below_unless_an_if_narrows_it() {
+    assert_eq!(
+        effects(
+            "import os\nfor r, d, fs in os.walk(os.path.expanduser('~/.ssh')):\n    for f in fs: print(open(os.path.join(r, f)).read())"
+        ),
+        ["cat ~/.ssh/**/*"]
+    );
+    assert_eq!(
+        effects(
+            "import os; [os.remove(os.path.join(r, f)) for r, _, fs in os.walk('build') for f in fs]"
+        ),
+        ["rm build/**/*"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if f.endswith(('.py', '.ts')):\n            print(open(os.path.join(root, f)).read())"
+        ),
+        ["cat ./**/*{.py,.ts}"]
+    );
+    // An `if` around other code, or testing another name, narrows nothing.
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if root.endswith('x'):\n            pass\n        print(open(os.path.join(root, f)).read())"
+        ),
+        ["cat ./**/*"]
+    );
+}
+
+#[test]
+fn library_objects_with_effects_are_followed() {
+    assert_eq!(
+        effects(
+            "import tarfile, os\nwith tarfile.open('/tmp/x.tgz', 'w:gz') as t:\n    t.add(os.path.expanduser('~/.aws'))"
+        ),
+        ["cp -r ~/.aws"]
+    );
+    assert_eq!(
+        effects("import zipfile; z = zipfile.ZipFile('k.zip', 'w'); z.write('/etc/shadow')"),
+        ["cp -r /etc/shadow"]
+    );
+    assert_eq!(
+        effects("import configparser as c; p = c.ConfigParser(); p.read('/root/.pypirc')"),
+        ["cat /root/.pypirc"]
+    );
+    assert_eq!(
+        effects(
+            "print(open(bytes([47, 101, 116, 99, 47, 115, 104, 97, 100, 111, 119]).decode()).read())"
+        ),
+        ["cat /etc/shadow"]
+    );
+    assert_eq!(
+        effects("import pip; pip.main(['install', 'git+https://x.example/r.git'])"),
+        ["pip install git+https://x.example/r.git"]
+    );
+    assert_eq!(
+        effects("import glob; print(open(glob.glob('/root/.ssh/id_*')[0]).read())"),
+        ["cat /root/.ssh/id_*"]
+    );
+    let opaque = |code: &str| read(Lang::Python, code).opaque.is_some();
+    assert!(opaque(
+        "import operator, os; operator.methodcaller('system', 'id')(os)"
+    ));
+    assert!(opaque(
+        "from pathlib import Path; list(map(Path.unlink, Path('policies').glob('*.yaml')))"
+    ));
 }
 
 #[test]

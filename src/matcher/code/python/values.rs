@@ -136,6 +136,21 @@ impl<'t> Py<'_, '_, 't> {
                 self.names.leave();
                 out
             }
+            Some(Slot::Part(iterable, k)) => {
+                if !self.names.enter(name) {
+                    return Obj::Val(Val::Unknown);
+                }
+                let out = match self.eval(iterable, depth + 1) {
+                    Obj::Each(element) => match (*element, k) {
+                        (Obj::Walk(root), 0) => Obj::Val(join(&[root, Val::known("**")])),
+                        (Obj::Walk(_), _) => Obj::Each(Box::new(Obj::Val(Val::known("*")))),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    _ => Obj::Val(Val::Unknown),
+                };
+                self.names.leave();
+                out
+            }
             Some(Slot::Many) => Obj::Val(Val::Unknown),
             None => {
                 if BUILTINS.contains(&name) {
@@ -196,6 +211,8 @@ impl<'t> Py<'_, '_, 't> {
                 })
             }
             (Obj::Response, _) => Obj::Response,
+            // One of the names a listing finds (`glob.glob(p)[0]`).
+            (Obj::Each(element), _) => *element,
             _ => Obj::Val(Val::Unknown),
         }
     }
@@ -253,8 +270,27 @@ impl<'t> Py<'_, '_, 't> {
                 let q = canonical(&q);
                 match q.as_str() {
                     "os.path.expanduser" | "os.path.abspath" | "os.path.realpath"
-                    | "os.path.normpath" | "os.fspath" | "builtins.str" | "builtins.bytes"
-                    | "os.fsencode" | "os.fsdecode" => Obj::Val(arg(self, 0)),
+                    | "os.path.normpath" | "os.fspath" | "builtins.str" | "os.fsencode"
+                    | "os.fsdecode" => Obj::Val(arg(self, 0)),
+                    // `bytes([47, 101, 116, 99])`: the text of those code points.
+                    "builtins.bytes" | "builtins.bytearray" => match args.pos(self, 0) {
+                        Obj::List(items) => Obj::Val(
+                            items
+                                .iter()
+                                .map(|v| v.text().and_then(parse_int).and_then(char::from_u32))
+                                .collect::<Option<String>>()
+                                .map_or(Val::Unknown, Val::Known),
+                        ),
+                        other => Obj::Val(other.val()),
+                    },
+                    // Objects whose methods the sinks name (`tarfile.TarFile.add`).
+                    "tarfile.open" | "tarfile.TarFile" | "tarfile.TarFile.open" => {
+                        Obj::Ref("tarfile.TarFile".to_owned())
+                    }
+                    "zipfile.ZipFile" => Obj::Ref("zipfile.ZipFile".to_owned()),
+                    "configparser.ConfigParser" | "configparser.RawConfigParser" => {
+                        Obj::Ref("configparser.ConfigParser".to_owned())
+                    }
                     "os.path.expandvars" => match arg(self, 0) {
                         Val::Known(p) if !home(&p).contains('$') => Obj::Val(Val::Known(home(&p))),
                         _ => Obj::Val(Val::Unknown),
@@ -323,6 +359,7 @@ impl<'t> Py<'_, '_, 't> {
                     // them acts on every file the pattern can name.
                     "glob.glob" | "glob.iglob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
                     "os.listdir" => Obj::Each(Box::new(Obj::Val(Val::known("*")))),
+                    "os.walk" => Obj::Each(Box::new(Obj::Walk(arg(self, 0)))),
                     "urllib.request.Request" => Obj::Val(arg(self, 0)),
                     _ if matches!(sink(&q), Some(Sink::Network(..))) => Obj::Response,
                     _ if is_decoder(&q) => Obj::Val(Val::Fetched),

@@ -1007,6 +1007,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         Runs::Own,
     ),
     row(&["tar", "gtar", "bsdtar"], Options::NONE, Runs::Own),
+    row(&["cpio"], Options::NONE, Runs::Own),
     row(
         &["make", "gmake"],
         gnu(

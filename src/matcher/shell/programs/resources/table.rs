@@ -426,6 +426,16 @@ fn kills_every_name(args: &[String]) -> bool {
         .any(|a| matches!(a.as_str(), "." | ".*" | "" | "^" | ".+"))
 }
 
+/// `dd` from an endless source (`if=/dev/zero`, `/dev/urandom`, `/dev/random`) with no
+/// `count=`: it writes until what it writes to is full. Onto `/dev/null` it only burns time.
+fn fills_until_full(args: &[String]) -> bool {
+    let endless = ["if=/dev/zero", "if=/dev/urandom", "if=/dev/random"];
+    args.iter().any(|a| endless.contains(&a.as_str()))
+        && !args
+            .iter()
+            .any(|a| a.starts_with("count=") || a == "of=/dev/null")
+}
+
 /// `crontab FILE` or `crontab -` (without `-l`, `-e`, `-r`): the file replaces the whole
 /// crontab.
 fn replaces_crontab(args: &[String]) -> bool {
@@ -1151,6 +1161,19 @@ pub(super) static RESOURCES: &[Resource] = &[
         groups: Groups::Deep,
         implies: &[],
         inert: &[HELP_H],
+    },
+    Resource {
+        names: &["dd"],
+        options: opts("", &[], false),
+        go_style: false,
+        depth: 0,
+        groups: Groups::Listed(&[]),
+        implies: &[Imply {
+            path: &[],
+            when: When::Check(fills_until_full),
+            verb: "fill",
+        }],
+        inert: &[],
     },
     Resource {
         names: &["crontab"],

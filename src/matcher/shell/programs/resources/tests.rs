@@ -44,6 +44,7 @@ const DESTRUCTIVE: &[&str] = &[
     "stop",
     "disable",
     "reset",
+    "fill",
 ];
 
 #[test]
@@ -143,6 +144,8 @@ fn destructive_verbs_and_flags_match_and_reads_do_not() {
         "service nginx stop",
         "crontab -r",
         "crontab -u root -r",
+        "dd if=/dev/zero of=/var/tmp/x bs=1M",
+        "dd of=big bs=64M if=/dev/urandom iflag=fullblock",
         "iptables -F",
         "iptables -t nat --flush",
         "iptables --fl",
@@ -204,6 +207,9 @@ fn destructive_verbs_and_flags_match_and_reads_do_not() {
         "systemctl status nginx",
         "systemctl restart nginx",
         "crontab -l",
+        "dd if=/dev/urandom of=key.bin bs=32 count=1",
+        "dd if=/dev/zero of=/dev/null bs=1M",
+        "dd if=disk.img of=copy.img",
         "iptables -L -n -v",
         "iptables -nvL",
         "nft list ruleset",

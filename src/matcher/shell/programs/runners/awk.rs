@@ -55,10 +55,72 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
         }
     }
     for p in programs {
+        let p = masked(&p);
         values.assign_in(&p);
         awk_program(r, &p, &values);
     }
     Data::Unknown
+}
+
+/// `program` with its comments and the insides of its regular expressions blanked out
+/// (same length), so that the scanners below see a `"`, `|` or `>` in them (`# it"s`,
+/// `/^(ok|FAIL)/`) as the text it is. A `/` opens a regular expression only where an
+/// operand is expected; after a name, a number, `)` or `]` it divides, and so when in
+/// doubt nothing is blanked.
+fn masked(program: &str) -> String {
+    let b = program.as_bytes();
+    let mut out = b.to_vec();
+    let (mut i, mut quoted) = (0, false);
+    // The last byte outside strings, regular expressions and blanks.
+    let mut last: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        if quoted {
+            match c {
+                b'\\' => i += 1,
+                b'"' => {
+                    quoted = false;
+                    last = Some(c);
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => quoted = true,
+            b'#' => {
+                let end = b[i..]
+                    .iter()
+                    .position(|&x| x == b'\n')
+                    .map_or(b.len(), |n| i + n);
+                out[i..end].fill(b' ');
+                i = end;
+                continue;
+            }
+            b'/' if last
+                .is_none_or(|l| !(l.is_ascii_alphanumeric() || b"_$)].\"".contains(&l))) =>
+            {
+                let mut j = i + 1;
+                while j < b.len() && !matches!(b[j], b'/' | b'\n') {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                if j < b.len() && b[j] == b'/' {
+                    out[i + 1..j].fill(b' ');
+                    last = Some(b'/');
+                    i = j + 1;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        if !c.is_ascii_whitespace() {
+            last = Some(c);
+        }
+        i += 1;
+    }
+    // Only whole characters were blanked: the text stays UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| program.to_owned())
 }
 
 fn awk_program(r: &mut Reader, program: &str, values: &Values) {

@@ -112,6 +112,29 @@ fn git_runs(key: &str) -> bool {
                 || key.ends_with(".proxy"))
 }
 
+/// The programs a transfer runs on the other side (`--upload-pack`, `--receive-pack`,
+/// `--exec`, clone's `-u`), which for a local or `ext::` remote run here, by the shell:
+/// `git clone --upload-pack='rm -rf ~;git-upload-pack' . x`.
+fn remote_programs(r: &mut Reader, sub: &str, rest: &[String]) {
+    const OPTIONS: [&str; 3] = ["--upload-pack", "--receive-pack", "--exec"];
+    let mut j = 0;
+    while let Some(a) = rest.get(j) {
+        if OPTIONS.contains(&a.as_str()) || (a == "-u" && sub == "clone") {
+            j += 1;
+            if let Some(program) = rest.get(j) {
+                code_value(r, Value::Known(program.clone()));
+            }
+        } else if let Some(program) = a
+            .split_once('=')
+            .filter(|(o, _)| OPTIONS.contains(o))
+            .map(|(_, v)| v)
+        {
+            code_value(r, Value::Known(program.to_owned()));
+        }
+        j += 1;
+    }
+}
+
 /// Whether git reads `value` as boolean false.
 fn git_false(value: &str) -> bool {
     matches!(
@@ -284,6 +307,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         // `git show HEAD:.env`, `git cat-file -p main:secrets.yml`: a file as a commit or
         // the index holds it is read, as `cat` of the file would read it now.
         "show" | "cat-file" | "archive" => {
+            remote_programs(r, &sub.text, rest);
             let paths: Vec<String> = rest
                 .iter()
                 .filter(|a| !a.starts_with('-') && !a.contains("://"))
@@ -319,6 +343,9 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
                     r.run(fields, &Io::default(), Data::Nothing, &[]);
                 }
             }
+        }
+        "clone" | "fetch" | "pull" | "ls-remote" | "push" | "send-pack" | "fetch-pack" => {
+            remote_programs(r, &sub.text, rest);
         }
         "apply" | "am" => {
             let here = matches!(place, GitDir::Here);

@@ -19,7 +19,7 @@ pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;
 pub(crate) use search::FIND_PATTERN_TESTS;
-use search::{find, xargs};
+use search::{cpio, find, xargs};
 use sed::sed;
 use shells::env_command;
 pub(super) use shells::shell;
@@ -168,6 +168,7 @@ pub(super) fn run(
         }
         "xargs" => xargs(r, row, args, stdin, env),
         "find" => find(r, args),
+        "cpio" => cpio(r, args, stdin, env),
         "parallel" => {
             let (_, at) = options::leading(&t, &row.options);
             let rest = &args[at.min(args.len())..];

@@ -57,10 +57,14 @@ pub(super) fn xargs(
     if command.is_empty() {
         command.push(Field::literal("echo"));
     }
-    // `find DIR -print0 | xargs -0 CMD`: the command with each list the listing may be.
-    if let (Data::Listing(lists), Some('\0')) = (&input, delimiter) {
+    // `find DIR -print0 | xargs -0 CMD`: the command with each list the listing may be;
+    // split elsewhere than at NUL bytes, a name may also be cut into any other paths.
+    if let Data::Listing(lists) = &input {
         for items in lists {
             run_with_items(r, &command, items, replace.as_deref(), env);
+        }
+        if delimiter != Some('\0') {
+            run_with_items(r, &command, &[unknown_item()], replace.as_deref(), env);
         }
         return Data::Unknown;
     }
@@ -76,14 +80,52 @@ pub(super) fn xargs(
                 .map(|s| Field::literal(s.trim_matches(['"', '\''])))
                 .collect(),
         },
-        Data::Unknown | Data::Listing(_) => vec![Field {
-            text: SUBSTITUTION.to_owned(),
-            unknown: true,
-            ..Field::default()
-        }],
+        Data::Unknown | Data::Listing(_) => vec![unknown_item()],
         Data::Nothing => Vec::new(),
     };
     run_with_items(r, &command, &items, replace.as_deref(), env);
+    Data::Unknown
+}
+
+/// An item of input not known before it runs.
+fn unknown_item() -> Field {
+    Field {
+        text: SUBSTITUTION.to_owned(),
+        unknown: true,
+        ..Field::default()
+    }
+}
+
+/// `cpio -o` (and `-p`): it reads the names of the files to copy from standard input, as
+/// `xargs cat` would name them (`find ~/.ssh | cpio -o > s.cpio` reads the keys).
+pub(super) fn cpio(r: &mut Reader, args: &[Field], stdin: Data, env: &[(String, Value)]) -> Data {
+    let copies_in = args.iter().any(|a| {
+        let t = a.text.as_str();
+        matches!(t, "--create" | "--pass-through")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains(['o', 'p']))
+    });
+    if copies_in {
+        let nul = args.iter().any(|a| {
+            a.text == "--null"
+                || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('0'))
+        });
+        let input = match stdin {
+            Data::Listing(lists) => Some(lists),
+            _ => None,
+        };
+        let cat = [Field::literal("cat")];
+        match input {
+            Some(lists) => {
+                for items in &lists {
+                    run_with_items(r, &cat, items, None, env);
+                }
+                if !nul {
+                    run_with_items(r, &cat, &[unknown_item()], None, env);
+                }
+            }
+            None => run_with_items(r, &cat, &[unknown_item()], None, env),
+        }
+    }
     Data::Unknown
 }
 
@@ -154,31 +196,62 @@ const FIND_FILTERS: &[&str] = &[
     "-links",
 ];
 
-/// The pattern of a lone, positive `-name P` test: every file found has it as its name.
-fn name_test(args: &[Field]) -> Option<String> {
-    let mut found = None;
-    for (k, a) in args.iter().enumerate() {
-        match a.text.as_str() {
-            "-name" => {
-                let negated = k > 0 && matches!(args[k - 1].text.as_str(), "!" | "-not");
-                if negated || found.is_some() {
-                    return None;
+/// The patterns of the `-name` tests every file found passes one of: a lone, positive
+/// `-name P`, or one group `( -name P -o -name Q ... )`. `[None]` when nothing narrows the
+/// names (no such test, an unknown pattern, another `-o`).
+fn name_tests(args: &[Field]) -> Vec<Option<String>> {
+    let unnarrowed = || vec![None];
+    let pattern = |k: usize| {
+        args.get(k + 1)
+            .filter(|p| !p.unknown && !p.text.contains('/'))
+            .map(|p| p.text.clone())
+    };
+    let negated = |k: usize| k > 0 && matches!(args[k - 1].text.as_str(), "!" | "-not");
+    let mut found: Option<Vec<Option<String>>> = None;
+    let mut k = 0;
+    while k < args.len() {
+        let group = args[k].text == "(" && args.get(k + 1).is_some_and(|a| a.text == "-name");
+        match args[k].text.as_str() {
+            _ if group || args[k].text == "-name" => {
+                if negated(k) || found.is_some() {
+                    return unnarrowed();
                 }
-                found = args
-                    .get(k + 1)
-                    .filter(|p| !p.unknown && !p.text.contains('/'));
+                let mut names = Vec::new();
+                let mut j = if group { k + 1 } else { k };
+                loop {
+                    if args.get(j).is_none_or(|a| a.text != "-name") {
+                        return unnarrowed();
+                    }
+                    let Some(name) = pattern(j) else {
+                        return unnarrowed();
+                    };
+                    names.push(Some(name));
+                    j += 2;
+                    match args.get(j).map(|a| a.text.as_str()) {
+                        Some("-o" | "-or") if group => j += 1,
+                        Some(")") if group => break,
+                        _ if !group => break,
+                        _ => return unnarrowed(),
+                    }
+                }
+                found = Some(names);
+                k = if group { j + 1 } else { j };
+                continue;
             }
-            "-o" | "-or" | "," => return None,
+            "-o" | "-or" | "," => return unnarrowed(),
             _ => {}
         }
+        k += 1;
     }
-    found.map(|p| p.text.clone())
+    found.unwrap_or_else(unnarrowed)
 }
 
-/// What `{}` stands for below a starting point: any file under it, or (with `-name P`)
-/// any file under it named P (`./*P`: the `*` spans directories).
+/// What `{}` stands for below a starting point: a file at any depth under it, hidden or not
+/// (`./**/*`), or (with `-name P`) one named P (`./**/P`); see [`wildcard`'s `**`].
+///
+/// [`wildcard`'s `**`]: crate::config::wildcard_matches
 fn under(start: &str, name: Option<&str>) -> String {
-    format!("{}/*{}", start.trim_end_matches('/'), name.unwrap_or(""))
+    format!("{}/**/{}", start.trim_end_matches('/'), name.unwrap_or("*"))
 }
 
 /// `find`: each `-exec`/`-execdir`/`-ok`/`-okdir` command; `-delete` is an `rm` of what is
@@ -218,11 +291,12 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 };
                 names.dedup();
                 let batched = args.get(end).is_some_and(|a| a.text == "+");
-                let name = name_test(args);
+                let patterns = name_tests(args);
                 for start in names {
-                    // A start is found itself only if it passes a lone `-name P` test:
+                    // A start is found itself only if it passes the `-name` tests:
                     // `find . -name build -exec rm -rf {} +` never passes `.` to `rm`.
-                    let itself = found_itself(&start, name.as_deref());
+                    let itself = patterns.iter().any(|p| found_itself(&start, p.as_deref()));
+                    let below = patterns.iter().map(|p| under(&start, p.as_deref()));
                     if batched {
                         // `{} +`: one command with every file found, the start first.
                         let mut batch = Vec::new();
@@ -231,21 +305,18 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                                 if itself {
                                     batch.push(Field::literal(&start));
                                 }
-                                batch.push(Field {
+                                batch.extend(below.clone().map(|b| Field {
                                     glob: true,
-                                    ..Field::literal(&under(&start, name.as_deref()))
-                                });
+                                    ..Field::literal(&b)
+                                }));
                             } else {
                                 batch.push(c.clone());
                             }
                         }
                         r.run(batch, &Io::default(), Data::Nothing, &[]);
                     }
-                    let found_files = [
-                        itself.then(|| start.clone()),
-                        Some(under(&start, name.as_deref())),
-                    ];
-                    for found in found_files.into_iter().flatten() {
+                    let found_files = itself.then(|| start.clone()).into_iter().chain(below);
+                    for found in found_files {
                         let replaced = command
                             .iter()
                             .map(|c| Field {
@@ -271,13 +342,15 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 };
                 rm_args.push("--".to_owned());
                 // What goes is inside the starting points, not the points themselves.
-                let name = name_test(args);
+                let patterns = name_tests(args);
                 let starts = if starts.is_empty() {
                     vec![".".to_owned()]
                 } else {
                     texts(&starts)
                 };
-                rm_args.extend(starts.iter().map(|s| under(s, name.as_deref())));
+                for start in &starts {
+                    rm_args.extend(patterns.iter().map(|p| under(start, p.as_deref())));
+                }
                 r.record(SimpleCommand {
                     program: "rm".to_owned(),
                     args: rm_args,
@@ -304,37 +377,67 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
     listing(args, &starts)
 }
 
-/// What `find` prints, when it is only `-print0` of one starting point the line names: the
-/// paths it finds, as a [`Data::Listing`] that `xargs -0` takes item by item. NUL ends each
-/// path, so no name splits into other paths; `-print` (newlines), `-printf`, `-ls` and what
-/// `-exec` prints may, and are not known.
+/// What `find` prints, when it only prints the paths it finds (`-print0`, `-print` or
+/// nothing) of starting points the line names: the paths, as a [`Data::Listing`] that
+/// `xargs` and `cpio` take item by item. With `-print0` NUL ends each path, so no name
+/// splits into other paths; with newlines a name may hold one, so what comes out may also
+/// be any other path (a last list, not known). `-printf`, `-ls` and what `-exec` prints
+/// are not known.
 fn listing(args: &[Field], starts: &[Field]) -> Data {
-    let prints_only_nul = args.iter().any(|a| a.text == "-print0")
-        && !args.iter().any(|a| {
-            a.unknown
-                || matches!(
-                    a.text.as_str(),
-                    "-print" | "-printf" | "-ls" | "-exec" | "-execdir" | "-ok" | "-okdir"
-                )
-        });
-    let start = match starts {
-        [] => ".",
-        [one] => one.text.as_str(),
-        _ => return Data::Unknown,
-    };
-    if !prints_only_nul {
+    let other_output = args.iter().any(|a| {
+        a.unknown
+            || matches!(
+                a.text.as_str(),
+                "-printf"
+                    | "-ls"
+                    | "-exec"
+                    | "-execdir"
+                    | "-ok"
+                    | "-okdir"
+                    | "-delete"
+                    | "-quit"
+                    | "-fprint"
+                    | "-fprint0"
+                    | "-fprintf"
+                    | "-fls"
+            )
+    });
+    let nul = args.iter().any(|a| a.text == "-print0");
+    if other_output || (nul && args.iter().any(|a| a.text == "-print")) {
         return Data::Unknown;
     }
-    let name = name_test(args);
-    let below = Field {
-        glob: true,
-        ..Field::literal(&under(start, name.as_deref()))
+    let starts: Vec<&str> = match starts {
+        [] => vec!["."],
+        _ => starts.iter().map(|s| s.text.as_str()).collect(),
     };
-    // A start that passes the tests is printed first; `-type f` passes a file but not a
-    // directory, which the reader cannot tell apart: both lists are possible.
-    let mut lists = vec![vec![below.clone()]];
-    if found_itself(start, name.as_deref()) {
-        lists.push(vec![Field::literal(start), below]);
+    let patterns = name_tests(args);
+    let below = |start: &str| {
+        patterns
+            .iter()
+            .map(|p| Field {
+                glob: true,
+                ..Field::literal(&under(start, p.as_deref()))
+            })
+            .collect::<Vec<_>>()
+    };
+    // A start that passes the tests is printed before what is below it; `-type f` passes
+    // a file but not a directory, which the reader cannot tell apart: both lists are
+    // possible.
+    let mut without = Vec::new();
+    let mut with = Vec::new();
+    for start in starts {
+        if patterns.iter().any(|p| found_itself(start, p.as_deref())) {
+            with.push(Field::literal(start));
+        }
+        with.extend(below(start));
+        without.extend(below(start));
+    }
+    let mut lists = vec![without.clone()];
+    if with != without {
+        lists.push(with);
+    }
+    if !nul {
+        lists.push(vec![unknown_item()]);
     }
     Data::Listing(lists)
 }
