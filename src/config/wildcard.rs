@@ -7,10 +7,12 @@ const MAX_ALTERNATIVES: usize = 64;
 /// Whether the shell would expand `pattern` to `path`: component by component, `*` and `?`
 /// never cross `/`, and a leading `.` must be written (`*` does not name `.env`).
 ///
-/// A `**` component stands for any number of directories, hidden or not, and the names
-/// after it may start with a dot: that is what `find DIR -name P` finds, which the reader
-/// writes `DIR/**/P`. A `**` a user writes is read the same way (bash's `globstar` with
-/// `dotglob`), which can only name more files than bash would.
+/// A `**` component stands for any number of directories, and the names after it may start
+/// with a dot: that is what `find DIR -name P` finds, which the reader writes `DIR/**/P`. A
+/// `**` a user writes is read the same way (bash's `globstar` with `dotglob`), which can
+/// only name more files than bash would. Below the home directory or the root (`~/**`,
+/// `/**`) `**` crosses hidden directories (`~/.aws`); below a relative start (`src/**`) it
+/// does not, as a project's hidden directories (`.git`, `.venv`) hold no one's keys.
 pub(crate) fn matches(pattern: &str, path: &str) -> bool {
     let mut budget = MAX_ALTERNATIVES;
     let parts: Vec<&str> = path.split('/').collect();
@@ -20,35 +22,47 @@ pub(crate) fn matches(pattern: &str, path: &str) -> bool {
     })
 }
 
-/// The classic iterative wildcard match, one level up: `**` is the star and each other
-/// pattern component matches one path component. Linear in the product of the lengths.
+/// Most pattern-by-path component pairs a match with `**` compares; past it, the pattern
+/// is taken to match (which only names more files).
+const MAX_PAIRS: usize = 1 << 20;
+
+/// Each pattern component against path components, `**` standing for any run of them: a
+/// row of "matched so far" per pattern component, so the work is the product of the two
+/// lengths, bounded by [`MAX_PAIRS`].
 fn components(pats: &[&str], parts: &[&str]) -> bool {
-    let deep_from = pats.iter().position(|c| *c == "**").unwrap_or(pats.len());
-    let (mut p, mut t) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while t < parts.len() {
-        if pats.get(p) == Some(&"**") {
-            star = Some((p, t));
-            p += 1;
-            continue;
-        }
-        let step = pats
-            .get(p)
-            .is_some_and(|c| component(c.as_bytes(), parts[t].as_bytes(), p > deep_from));
-        match (step, star) {
-            (true, _) => {
-                p += 1;
-                t += 1;
-            }
-            (false, Some((sp, st))) => {
-                p = sp + 1;
-                t = st + 1;
-                star = Some((sp, st + 1));
-            }
-            (false, None) => return false,
-        }
+    let Some(deep_from) = pats.iter().position(|c| *c == "**") else {
+        return pats.len() == parts.len()
+            && pats
+                .iter()
+                .zip(parts)
+                .all(|(p, t)| component(p.as_bytes(), t.as_bytes(), false));
+    };
+    if pats.len().saturating_mul(parts.len() + 1) > MAX_PAIRS {
+        return true;
     }
-    pats[p..].iter().all(|c| *c == "**")
+    let relative = pats
+        .first()
+        .is_some_and(|c| !c.is_empty() && !c.starts_with('~'));
+    let mut reach = vec![false; parts.len() + 1];
+    reach[0] = true;
+    let mut next = vec![false; parts.len() + 1];
+    for (i, pat) in pats.iter().enumerate() {
+        if *pat == "**" {
+            next[0] = reach[0];
+            for j in 1..=parts.len() {
+                let crosses = !(relative && parts[j - 1].starts_with('.'));
+                next[j] = reach[j] || (next[j - 1] && crosses);
+            }
+        } else {
+            next[0] = false;
+            for j in 1..=parts.len() {
+                next[j] = reach[j - 1]
+                    && component(pat.as_bytes(), parts[j - 1].as_bytes(), i > deep_from);
+            }
+        }
+        std::mem::swap(&mut reach, &mut next);
+    }
+    reach[parts.len()]
 }
 
 /// Calls `each` on every expansion of the first `{a,b}` list (recursively); true if one
@@ -160,7 +174,7 @@ mod tests {
             // `**`: any depth, hidden names included (what `find` finds).
             ("~/**/credentials", "~/.aws/credentials"),
             ("./**/*", "./.env"),
-            ("./**/*", "./a/.git/config"),
+            ("~/**/*", "~/a/.git/config"),
             ("/p/**/destructive.yaml", "/p/policies/destructive.yaml"),
             ("/**/proj", "/root/proj"),
             ("./**/*.pyc", "./.x.pyc"),
@@ -178,16 +192,19 @@ mod tests {
             ("./**/*.pyc", "./src/x.py"),
             ("./**/*", "."),
             ("~/**/credentials", "/etc/credentials"),
+            // A relative start's hidden directories are not crossed.
+            ("src/**/*.json", "src/.docker/config.json"),
+            ("**/*.json", ".docker/config.json"),
         ] {
             assert!(!matches(pattern, path), "{pattern} {path}");
         }
         let many = "{a,b}".repeat(40);
         assert!(!matches(&many, "x"), "the expansion budget ends the search");
-        let deep = "**/".repeat(2000) + "x";
-        let path = "a/".repeat(2000) + "y";
-        assert!(
-            !matches(&deep, &path),
-            "many `**` are matched in bounded time"
-        );
+        let deep = "**/".repeat(400) + "x";
+        let path = "a/".repeat(400) + "y";
+        assert!(!matches(&deep, &path), "`**` is matched row by row");
+        let deeper = "**/".repeat(5000) + "x";
+        let path = "a/".repeat(5000) + "y";
+        assert!(matches(&deeper, &path), "past the bound, taken to match");
     }
 }

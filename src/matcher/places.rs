@@ -283,7 +283,10 @@ impl Where {
                 {
                     let depth = home.matches('/').count();
                     let parts: Vec<&str> = absolute.splitn(depth + 2, '/').collect();
+                    // `/**/x` (what `find / -name x` finds) is placed where it starts, at
+                    // the root, rather than in whichever home `**` could reach.
                     if parts.len() == depth + 2
+                        && !parts[..=depth].contains(&"**")
                         && crate::config::wildcard_matches(&parts[..=depth].join("/"), home)
                     {
                         return self.place_of(&format!("{home}/x"));

@@ -60,7 +60,13 @@ pub fn expand_home(word: &str) -> String {
         rest = after;
     }
     out.push_str(rest);
-    s = out;
+    // The reader writes the home directory as `~` in a path it builds, also inside shell
+    // code it builds (`qx(cat "$ENV{HOME}/x")` predicts `sh -c 'cat "~/x"'`), where bash
+    // has the expanded path: a `~/` after a quote or a space is the home directory.
+    s = out
+        .replace("\"~/", &format!("\"{HOME}/"))
+        .replace("'~/", &format!("'{HOME}/"))
+        .replace(" ~/", &format!(" {HOME}/"));
     if s == "~" || s.starts_with("~/") {
         return format!("{HOME}{}", &s[1..]);
     }
@@ -107,6 +113,10 @@ mod tests {
         assert_eq!(expand_home("@${HOME}/x"), format!("@{HOME}/x"));
         assert_eq!(expand_home("$HOMEDIR"), "$HOMEDIR");
         assert_eq!(expand_home("DEST=~/x"), format!("DEST={HOME}/x"));
+        assert_eq!(
+            expand_home("cat \"~/x\" ~/y"),
+            format!("cat \"{HOME}/x\" {HOME}/y")
+        );
         assert_eq!(expand_home("--f=~/x"), "--f=~/x");
         assert_eq!(expand_home("~root"), "~root");
     }

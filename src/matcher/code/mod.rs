@@ -11,6 +11,7 @@
 //! statically (an `eval` of a value not known, a function named at run time, code that was
 //! downloaded or decoded, a fork in a loop) makes the reading *opaque*, with the reason.
 
+mod endless;
 mod javascript;
 mod lua;
 #[cfg(test)]
@@ -207,50 +208,6 @@ fn may_act(lang: Lang, code: &str) -> bool {
     }
 }
 
-/// Whether `code` has a loop that never ends by its condition (`while True:`, `loop do`,
-/// `for (;;)`, `setInterval`). Read from the text, spaces removed: a loop that also starts
-/// programs or writes files makes the code opaque. Agents' one-liners end; a watcher or
-/// poller is a program's job. A loop left by `break` (`last` in Perl) may end: a retry
-/// loop around `subprocess.run` is ordinary.
-fn has_endless_loop(lang: Lang, code: &str) -> bool {
-    const PYTHON: &[&str] = &[
-        "while1:",
-        "whileTrue:",
-        "iter(int,1)",
-        "itertools.count(",
-        "itertools.cycle(",
-    ];
-    const JAVASCRIPT: &[&str] = &["for(;;)", "while(true)", "while(1)", "setInterval("];
-    const RUBY: &[&str] = &[
-        "loop{",
-        "loopdo",
-        "whiletrue",
-        "Float::INFINITY",
-        "untilfalse",
-    ];
-    const PERL: &[&str] = &["while1", "while(1)", "for(;;)", "redo", "goto"];
-    const PHP: &[&str] = &["while(1)", "while(true)", "for(;;)"];
-    const LUA: &[&str] = &["whiletruedo", "untilfalse"];
-    let constructs = match lang {
-        Lang::Python => PYTHON,
-        Lang::JavaScript => JAVASCRIPT,
-        Lang::Ruby => RUBY,
-        Lang::Perl => PERL,
-        Lang::Php => PHP,
-        Lang::Lua => LUA,
-    };
-    let leaves = match lang {
-        Lang::Perl => "last",
-        _ => "break",
-    };
-    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
-    // `for (let i = 0; ; i++)`: a C-style loop whose condition is left out.
-    let c_style = matches!(lang, Lang::JavaScript | Lang::Php | Lang::Perl)
-        && bare.contains("for(")
-        && bare.contains(";;");
-    (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
-}
-
 /// Reads `code` (found at `line` of the outer code, `depth` levels of `eval` down) into `cx`.
 fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usize) {
     if depth > MAX_DEPTH {
@@ -269,6 +226,7 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
     };
     let src = tree::Source::new(code, line);
     let before = cx.found_len();
+    let forks_before = cx.forks();
     match lang {
         Lang::Python => python::read(cx, &tree, &src),
         Lang::JavaScript => javascript::read(cx, &tree, &src),
@@ -277,9 +235,15 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         Lang::Php => php::read(cx, &tree, &src),
         Lang::Lua => lua::read(cx, &tree, &src),
     }
-    if has_endless_loop(lang, code) && cx.starts_or_writes_since(before) {
+    let spawns = cx.starts_or_writes_since(before) || cx.forks() > forks_before;
+    if spawns && endless::has_endless_loop(lang, code) {
         cx.opaque(
             "the code starts programs or writes files in a loop that never ends (a fork bomb or a disk filler)",
+            line,
+        );
+    } else if spawns && endless::calls_itself(lang, &tree, code) {
+        cx.opaque(
+            "the code starts programs, forks or writes files in a function that calls itself (a fork bomb or a disk filler)",
             line,
         );
     }

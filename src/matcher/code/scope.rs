@@ -67,6 +67,8 @@ pub(super) struct Cx {
     pub(super) parse_work: usize,
     /// The script arguments the code runs with (`sys.argv[1:]`, `@ARGV`).
     args: Vec<Val>,
+    /// Forks and processes or threads started, which no virtual command stands for.
+    forks: usize,
 }
 
 impl Cx {
@@ -79,6 +81,7 @@ impl Cx {
             budget: STEPS_BASE,
             parse_work,
             args: Vec::new(),
+            forks: 0,
         }
     }
 
@@ -144,6 +147,17 @@ impl Cx {
             Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
             Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd"),
         })
+    }
+
+    /// Records a fork, or a process or thread started by the language's own library
+    /// (`os.fork()`, `multiprocessing.Process(...)`): no command to check, but in code
+    /// that does not end, a fork bomb.
+    pub(super) fn forked(&mut self) {
+        self.forks += 1;
+    }
+
+    pub(super) fn forks(&self) -> usize {
+        self.forks
     }
 
     /// Records a virtual command.

@@ -58,6 +58,9 @@ pub(super) struct Env {
     pub(super) positional: Option<Vec<Value>>,
     /// Files written by the line, by normalised path.
     pub(super) files: HashMap<String, FileText>,
+    /// Directories the line filled with files it downloaded (`git clone URL DIR`), by
+    /// normalised path: every file in them is one the line downloaded.
+    downloaded_dirs: Vec<String>,
     /// Symbolic links the line created: link path → target.
     pub(super) links: HashMap<String, String>,
     /// `set -x`: `PS4` is expanded before each command.
@@ -237,6 +240,19 @@ impl Env {
                 self.files.insert(key, text);
             }
         }
+    }
+
+    /// Records that every file in directory `path` was downloaded by the line.
+    pub(super) fn downloaded_dir(&mut self, path: &str) {
+        self.downloaded_dirs.push(file_key(path));
+    }
+
+    /// Whether the file (or directory) `key` is in a directory the line downloaded.
+    pub(super) fn in_downloaded_dir(&self, key: &str) -> bool {
+        self.downloaded_dirs.iter().any(|dir| {
+            key.strip_prefix(dir.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
     }
 
     /// `path` with a link the line made at its start replaced by the link's target.

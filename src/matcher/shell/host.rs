@@ -80,6 +80,53 @@ impl Host {
         }
     }
 
+    /// Whether a name that `find` (`recursive`) or `ls` would print for `path` may be cut
+    /// into other words by `xargs`, or read as more than text by a shell ([`splits`]), at
+    /// `path` itself or, for a directory, among its entries (at any depth
+    /// when `recursive`; symbolic links are not followed, as `find` does not). True when it
+    /// cannot be told: the path is not known, a directory cannot be read, or there are more
+    /// than [`MAX_LISTED`] entries to look at.
+    pub(super) fn names_may_split(&self, dir: Option<&str>, path: &str, recursive: bool) -> bool {
+        let Some(absolute) = self.absolute(dir, path) else {
+            return true;
+        };
+        let mut pending = vec![std::path::PathBuf::from(&absolute)];
+        let mut seen = 0usize;
+        let mut top = true;
+        while let Some(at) = pending.pop() {
+            let meta = match std::fs::symlink_metadata(&at) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && top => return false,
+                Err(_) => return true,
+            };
+            if !meta.is_dir() || (!top && !recursive) {
+                continue;
+            }
+            top = false;
+            let Ok(entries) = std::fs::read_dir(&at) else {
+                return true;
+            };
+            for entry in entries {
+                seen += 1;
+                let Ok(entry) = entry else { return true };
+                if seen > MAX_LISTED {
+                    return true;
+                }
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else {
+                    return true;
+                };
+                if splits(name) {
+                    return true;
+                }
+                if recursive && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    pending.push(entry.path());
+                }
+            }
+        }
+        splits(absolute.rsplit('/').next().unwrap_or_default())
+    }
+
     /// Reads the script file `path` for a command running in `dir`.
     pub(super) fn read(&self, dir: Option<&str>, path: &str) -> HostFile {
         let Some(absolute) = self.absolute(dir, path) else {
@@ -87,6 +134,42 @@ impl Host {
         };
         read_regular(&absolute)
     }
+}
+
+/// Most directory entries [`Host::names_may_split`] looks at.
+const MAX_LISTED: usize = 20_000;
+
+/// Whether a name with this text may be cut into other words by `xargs` (a blank, a
+/// newline, a quote, a backslash), or be more than text where `xargs -I{} sh -c '... {}'`
+/// puts it into a shell script (`$(...)`, `;`, a glob, ...).
+pub(super) fn splits(name: &str) -> bool {
+    name.chars().any(|c| {
+        c.is_whitespace()
+            || c.is_control()
+            || matches!(
+                c,
+                '\'' | '"'
+                    | '\\'
+                    | '$'
+                    | '`'
+                    | ';'
+                    | '&'
+                    | '|'
+                    | '<'
+                    | '>'
+                    | '('
+                    | ')'
+                    | '{'
+                    | '}'
+                    | '*'
+                    | '?'
+                    | '['
+                    | ']'
+                    | '~'
+                    | '#'
+                    | '!'
+            )
+    })
 }
 
 /// The text of the regular file at `path`, bounded, read as every file hookgate reads is

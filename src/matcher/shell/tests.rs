@@ -1075,3 +1075,39 @@ fn an_awk_variable_changed_in_place_is_not_its_first_value() {
         );
     }
 }
+
+#[test]
+fn a_listing_is_taken_as_its_paths_where_the_host_has_no_name_that_splits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("a")).expect("mkdir");
+    std::fs::write(src.join("a/m.py"), "x").expect("write");
+    let on_host = |input: &str| parse_on(input, Host::at(&dir.path().to_string_lossy()));
+    let edit = "grep -rl Old src | xargs sed -i s/Old/New/g";
+    for input in [
+        edit,
+        "find src -name '*.py' | xargs rm",
+        "ls src | xargs rm -rf",
+    ] {
+        assert_eq!(on_host(input).opaque, None, "{input}: {:?}", on_host(input));
+        assert!(
+            parse(input).opaque.is_some(),
+            "without a host view: {input}"
+        );
+    }
+    assert!(
+        on_host(edit)
+            .commands
+            .iter()
+            .any(|c| c.text() == "sed -i s/Old/New/g src src/**/*"),
+        "{:?}",
+        on_host(edit)
+    );
+    // A name with a newline, or with code for a shell the name is put into, is not taken.
+    std::fs::write(src.join("a/x\nHOOKS.yaml"), "x").expect("write");
+    assert!(on_host(edit).opaque.is_some());
+    std::fs::remove_file(src.join("a/x\nHOOKS.yaml")).expect("rm");
+    std::fs::create_dir(src.join("$(id)")).expect("mkdir");
+    let run = "ls src | xargs -I{} sh -c 'cd src/{} && make'";
+    assert!(on_host(run).opaque.is_some(), "{:?}", on_host(run));
+}

@@ -35,9 +35,10 @@ pub(super) enum Data {
     /// Paths: one of these lists of paths and patterns (in the form of `find`'s `{}`:
     /// `./**/*.tmp`), as far as the reader can tell (`find DIR -type f` finds DIR itself
     /// only if it is a file; a path with a newline in it may come out as other paths, a
-    /// last list not known). What `find DIR` prints. Anything but `xargs` and `cpio` reads
-    /// it as [`Data::Unknown`].
-    Listing(Vec<Vec<Field>>),
+    /// last list not known), and whether a name may be cut into other words by a reader
+    /// that splits at blanks (see [`Reader::names_may_split`]). What `find DIR`, `ls` and
+    /// `grep -rl` print. Anything but `xargs` and `cpio` reads it as [`Data::Unknown`].
+    Listing(Vec<Vec<Field>>, bool),
 }
 
 impl Data {
@@ -46,7 +47,7 @@ impl Data {
         match (self, next) {
             (Data::Unknown, _) | (_, Data::Unknown) => Data::Unknown,
             (Data::Nothing, d) | (d, Data::Nothing) => d,
-            (Data::Listing(_), _) | (_, Data::Listing(_)) => Data::Unknown,
+            (Data::Listing(..), _) | (_, Data::Listing(..)) => Data::Unknown,
             (Data::Known(mut a), Data::Known(b)) => {
                 a.push_str(&b);
                 Data::Known(a)
@@ -713,7 +714,7 @@ impl Reader {
         // A listing is only read by `xargs` and `cpio`; any other program gets text not
         // known.
         let stdin = match stdin {
-            Data::Listing(_) if name != "xargs" && name != "cpio" => Data::Unknown,
+            Data::Listing(..) if name != "xargs" && name != "cpio" => Data::Unknown,
             other => other,
         };
         // A function runs instead of the program of its name, but its definition may be in
@@ -1151,11 +1152,46 @@ impl Reader {
         }
     }
 
+    /// Whether a name listed for `paths` (what `find` finds below them with `recursive`,
+    /// what `ls` lists of them) may be cut into other words by `xargs`: always without a
+    /// view of the host, or when the line itself wrote such a name there; else as the
+    /// host's files are now ([`Host::names_may_split`](super::host::Host::names_may_split)).
+    pub(super) fn names_may_split(&self, paths: &[&str], recursive: bool) -> bool {
+        let Some(host) = &self.host else {
+            return true;
+        };
+        let dir = match self.env.get(super::env::DIR) {
+            super::env::Value::Known(dir) => Some(dir),
+            super::env::Value::Unknown => return true,
+        };
+        paths.iter().any(|path| {
+            let key = super::env::file_key(path);
+            let written = self.env.files.keys().any(|f| {
+                f.strip_prefix(key.as_str())
+                    .is_some_and(|rest| rest.starts_with('/') && super::host::splits(rest))
+            });
+            // A pattern lists names of the directory it is in (`~/.ssh/id_*`).
+            let (at, recursive) = match path.rsplit_once('/') {
+                _ if !path.contains(['*', '?', '[']) => (*path, recursive),
+                Some((parent, _)) if !parent.contains(['*', '?', '[']) => {
+                    (if parent.is_empty() { "/" } else { parent }, false)
+                }
+                Some(_) => return true,
+                None => (".", false),
+            };
+            written || host.names_may_split(dir.as_deref(), at, recursive)
+        })
+    }
+
     /// Makes the host's file `path` known to the line (as if the line had written it), when
     /// the line did not write it and decisions read host files. `Err` says why a file that
     /// is there cannot be read.
     pub(super) fn load_host_file(&mut self, path: &str) -> Result<(), &'static str> {
         let key = super::env::file_key(path);
+        if !self.env.files.contains_key(&key) && self.env.in_downloaded_dir(&key) {
+            self.env.files.insert(key, FileText::Unknown);
+            return Ok(());
+        }
         let Some(host) = &self.host else {
             return Ok(());
         };
@@ -1248,7 +1284,7 @@ impl Reader {
             }
             let text = match out {
                 Data::Known(t) => FileText::Known(t.clone()),
-                Data::Unknown | Data::Listing(_) => FileText::Unknown,
+                Data::Unknown | Data::Listing(..) => FileText::Unknown,
                 Data::Nothing => FileText::Known(String::new()),
             };
             self.env.write_file(&r.target, text, r.op == ">>");

@@ -7,7 +7,7 @@ use super::sinks::{BY_NAME, Sink, canonical, sink};
 use super::text::octal;
 use super::values::Args;
 use super::{Obj, Py, by_field, kind};
-use crate::matcher::code::scope::Slot;
+use crate::matcher::code::scope::{Slot, join};
 use crate::matcher::code::tree::{Visit, visit};
 use crate::matcher::code::{Effect, Val};
 
@@ -159,6 +159,23 @@ impl<'a, 't> Py<'a, '_, 't> {
                 };
                 self.cx.found(Effect::Exec(argv), line);
             }
+            Sink::Archive => {
+                // Either left out (or `None`) is the working directory.
+                let given = |v: Val| match v {
+                    Val::Known(d) if d.is_empty() || d == "None" => None,
+                    v => Some(v),
+                };
+                let root = given(args.pos_or_kw(self, 2, "root_dir").val());
+                let base = given(args.pos_or_kw(self, 3, "base_dir").val());
+                let from = match (root, base) {
+                    (Some(r), Some(b)) => join(&[r, b]),
+                    (Some(d), None) | (None, Some(d)) => d,
+                    (None, None) => Val::known("."),
+                };
+                let base = k(self, 0);
+                self.cx
+                    .command("cp", vec![Val::known("-r"), from, base], line);
+            }
             Sink::Tool(program) => {
                 let argv = match args.pos(self, 0) {
                     Obj::List(items) => items,
@@ -229,7 +246,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             Sink::Fork if self.loops > 0 => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),
-            Sink::Fork => {}
+            Sink::Fork | Sink::Spawn => self.cx.forked(),
             Sink::Network(n, keyword, scheme) => {
                 let target = args.pos_or_kw(self, n, keyword);
                 let url = url(target, scheme);

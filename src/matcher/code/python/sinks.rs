@@ -29,6 +29,8 @@ pub(super) enum Sink {
     Kill,
     /// `truncate -s SIZE PATH` from `(path, size)`.
     Truncate,
+    /// `shutil.make_archive(base, format, root_dir, base_dir)`: `cp -r ROOT/BASE BASE.*`.
+    Archive,
     /// `open(file, mode)`: a read, a write, or both.
     Open,
     /// `fileinput.input(files, inplace=True)`: reads the files, and with `inplace` writes
@@ -42,6 +44,9 @@ pub(super) enum Sink {
     Getattr,
     /// A fork: a fork bomb when it is in a loop.
     Fork,
+    /// A process or a thread started by the library, with Python code of the program's
+    /// own: a fork bomb in code that does not end, ordinary in a bounded loop.
+    Spawn,
     /// A network request to the URL (or host) at this argument or keyword, with a scheme
     /// for calls that take only a host.
     Network(usize, &'static str, &'static str),
@@ -156,8 +161,11 @@ const SINKS: &[(&str, Sink)] = &[
     ("linecache.getlines", Command("cat", &[], &[0])),
     ("linecache.getline", Command("cat", &[], &[0])),
     ("configparser.ConfigParser.read", Command("cat", &[], &[0])),
-    // `make_archive(base, format, root_dir)` copies what `root_dir` holds into the archive.
-    ("shutil.make_archive", Command("cp", &["-r"], &[2, 0])),
+    // `make_archive(base, format, root_dir, base_dir)` copies what `root_dir/base_dir`
+    // holds into the archive (see `call`).
+    ("shutil.make_archive", Archive),
+    // A database file is read whole by whoever opens it (a browser's cookie store).
+    ("sqlite3.connect", Command("cat", &[], &[0])),
     // What an archive takes in is read, as `cp -r` of it would (`tar -czf x ~/.ssh`).
     ("tarfile.TarFile.add", Command("cp", &["-r"], &[0])),
     ("zipfile.ZipFile.write", Command("cp", &["-r"], &[0])),
@@ -186,6 +194,8 @@ const SINKS: &[(&str, Sink)] = &[
     ("os.fork", Fork),
     ("os.forkpty", Fork),
     ("pty.fork", Fork),
+    ("multiprocessing.Process", Spawn),
+    ("threading.Thread", Spawn),
     ("builtins.help", HELP),
     ("builtins.breakpoint", HELP),
     ("pdb.set_trace", HELP),

@@ -3,6 +3,7 @@
 //! assign, `set`/`shift`/`unset`, aliases, links made with `ln -s`, and the files `tee`,
 //! `curl` and `wget` write.
 
+use super::super::SimpleCommand;
 use super::super::env::{DIR, FileText, Value};
 use super::super::expand::{Field, ansi_c};
 use super::super::walk::{Data, Io, Reader};
@@ -207,8 +208,8 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                     r.file_data(f)
                 };
                 out = match (out, data) {
-                    (Data::Unknown | Data::Listing(_), _)
-                    | (_, Data::Unknown | Data::Listing(_)) => Data::Unknown,
+                    (Data::Unknown | Data::Listing(..), _)
+                    | (_, Data::Unknown | Data::Listing(..)) => Data::Unknown,
                     (Data::Known(mut a), Data::Known(b)) => {
                         a.push_str(&b);
                         Data::Known(a)
@@ -253,6 +254,20 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
         }
         "curl" | "wget" => {
             download(r, program, args, io);
+            Data::Unknown
+        }
+        "ls" => super::runners::ls(r, args),
+        "grep" | "egrep" | "fgrep" => super::runners::grep(r, args),
+        // apt installs through dpkg, which runs the packages' scripts: what dpkg is given
+        // is not known here.
+        "apt" | "apt-get" | "aptitude" => {
+            r.record(SimpleCommand {
+                program: "dpkg".to_owned(),
+                args: vec![crate::matcher::shell::SUBSTITUTION.to_owned()],
+                redirects: Vec::new(),
+                origin: Some(format!("run by {program}")),
+                dir: None,
+            });
             Data::Unknown
         }
         // A named pipe carries what another process writes into it: reading it gives
@@ -543,19 +558,49 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
         .map(|x| x.target.clone())
         .collect();
     targets.extend(crate::matcher::shell::effects::download_output(program, &t).map(str::to_owned));
+    let dir = download_dir(program, &t);
     for a in &t {
-        if a.contains("://") {
-            targets.extend(
-                a.rsplit('/')
-                    .next()
-                    .filter(|n| !n.is_empty())
-                    .map(str::to_owned),
-            );
+        if a.contains("://")
+            && let Some(name) = a.rsplit('/').next().filter(|n| !n.is_empty())
+        {
+            targets.push(match dir {
+                Some(d) => format!("{}/{name}", d.trim_end_matches('/')),
+                None => name.to_owned(),
+            });
         }
     }
     for target in targets {
         r.env.write_file(&target, FileText::Unknown, false);
     }
+}
+
+/// The directory a download by its remote name goes to: wget's `-P DIR`
+/// (`--directory-prefix`), curl's `--output-dir DIR`.
+fn download_dir<'a>(program: &str, args: &'a [String]) -> Option<&'a str> {
+    let (short, long) = match program {
+        "wget" => (Some("-P"), "--directory-prefix"),
+        _ => (None, "--output-dir"),
+    };
+    let mut words = args.iter();
+    while let Some(a) = words.next() {
+        // `-P DIR`, and a bundle that ends in it (`-qP DIR`).
+        let bundled = short.is_some_and(|s| {
+            a.len() > 2 && a.starts_with('-') && !a.starts_with("--") && a.ends_with(&s[1..])
+        });
+        if Some(a.as_str()) == short || a == long || bundled {
+            return words.next().map(String::as_str);
+        }
+        if let Some(v) = a.strip_prefix(long).and_then(|v| v.strip_prefix('=')) {
+            return Some(v);
+        }
+        if let Some(v) = short
+            .and_then(|s| a.strip_prefix(s))
+            .filter(|v| !v.is_empty())
+        {
+            return Some(v);
+        }
+    }
+    None
 }
 
 /// A pattern for the path `mktemp` prints: in `-p DIR`/`--tmpdir=DIR` (else `$TMPDIR`,

@@ -1257,6 +1257,10 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 | "echo"
                 | "cat"
                 | "tee"
+                // They install through dpkg (`builtins.rs`).
+                | "apt"
+                | "apt-get"
+                | "aptitude"
         )
         || program.starts_with("mkfs")
 }

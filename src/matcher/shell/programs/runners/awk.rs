@@ -129,9 +129,12 @@ fn awk_program(r: &mut Reader, program: &str, values: &Values) {
     if ["while(1)", "for(;;)", "while(\"1\")", "while(!0)"]
         .iter()
         .any(|l| bare.contains(l))
-        && bare.contains("system(")
     {
-        r.opaque("awk runs commands in an endless loop");
+        if bare.contains("system(") {
+            r.opaque("awk runs commands in an endless loop");
+        } else if print_redirects(program).next().is_some() {
+            r.opaque("awk writes a file in an endless loop");
+        }
     }
     let b = program.as_bytes();
     let mut i = 0;
@@ -198,14 +201,7 @@ fn awk_program(r: &mut Reader, program: &str, values: &Values) {
 /// write, recorded as `tee FILE` (`tee -a`), a file whose name is not known as a file not
 /// known; `getline < FILE` and a file added to `ARGV` are read, recorded as `cat FILE`.
 fn awk_files(r: &mut Reader, program: &str, values: &Values) {
-    let mut rest = program;
-    while let Some(at) = rest.find("print") {
-        let statement = &rest[at + 5..];
-        let end = statement.find([';', '}', '\n']).unwrap_or(statement.len());
-        rest = &statement[end..];
-        let Some(redirect) = top_level_redirect(&statement[..end]) else {
-            continue;
-        };
+    for redirect in print_redirects(program) {
         let (append, target) = match redirect.strip_prefix('>') {
             Some(after) => (true, after.trim_start()),
             None => (false, redirect.trim_start()),
@@ -242,6 +238,22 @@ fn awk_files(r: &mut Reader, program: &str, values: &Values) {
             dir: None,
         });
     }
+}
+
+/// What follows the `>` of each `print > FILE` (or `printf`, `>>`) in `program`.
+fn print_redirects(program: &str) -> impl Iterator<Item = &str> {
+    let mut rest = program;
+    std::iter::from_fn(move || {
+        while let Some(at) = rest.find("print") {
+            let statement = &rest[at + 5..];
+            let end = statement.find([';', '}', '\n']).unwrap_or(statement.len());
+            rest = &statement[end..];
+            if let Some(redirect) = top_level_redirect(&statement[..end]) {
+                return Some(redirect);
+            }
+        }
+        None
+    })
 }
 
 /// Whether the name at `start..end` of `program` is changed other than by `=`: `x++`,

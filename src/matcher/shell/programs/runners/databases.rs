@@ -278,7 +278,7 @@ fn sql_text(r: &mut Reader, program: &str, dialect: Dialect, text: &Data) {
     let origin = format!("SQL run by {program}");
     match text {
         Data::Nothing => {}
-        Data::Unknown | Data::Listing(_) => r.reached(origin, |r| unreadable(r, "sql")),
+        Data::Unknown | Data::Listing(..) => r.reached(origin, |r| unreadable(r, "sql")),
         Data::Known(text) => {
             let sql = r.reached(origin.clone(), |r| meta_commands(r, program, text));
             let reading = sql::read(dialect, &sql);
@@ -628,7 +628,7 @@ fn redis(r: &mut Reader, program: &str, args: &[Field], stdin: Data) {
                     redis_command(r, program, words);
                 }
             }
-            Data::Unknown | Data::Listing(_) => unreadable(r, program),
+            Data::Unknown | Data::Listing(..) => unreadable(r, program),
             Data::Nothing => {}
         }
     });
@@ -689,7 +689,7 @@ fn mongosh(r: &mut Reader, program: &str, args: &[Field], stdin: Data) {
                         r.record(virtual_command("mongosh", words));
                     }
                 }
-                Data::Unknown | Data::Listing(_) => unreadable(r, "mongosh"),
+                Data::Unknown | Data::Listing(..) => unreadable(r, "mongosh"),
                 Data::Nothing => {}
             }
         }

@@ -66,7 +66,7 @@ pub(super) fn ed(r: &mut Reader, stdin: &Data) {
                 }
             }
         }
-        Data::Unknown | Data::Listing(_) => {
+        Data::Unknown | Data::Listing(..) => {
             r.opaque("an editor reads commands from standard input")
         }
         Data::Nothing => {}

@@ -135,6 +135,62 @@ fn remote_programs(r: &mut Reader, sub: &str, rest: &[String]) {
     }
 }
 
+/// The directory `git clone` fills from a repository on another machine (its second
+/// operand, else the repository's last path part without `.git`), whose files the line
+/// then runs as downloads (`git clone URL /tmp/r && bash /tmp/r/install.sh`).
+fn cloned_from_afar(rest: &[String]) -> Option<String> {
+    const WITH_VALUE: &[&str] = &[
+        "-b",
+        "--branch",
+        "-o",
+        "--origin",
+        "-c",
+        "--config",
+        "--depth",
+        "--reference",
+        "--reference-if-able",
+        "-u",
+        "--upload-pack",
+        "--template",
+        "--separate-git-dir",
+        "-j",
+        "--jobs",
+        "--filter",
+        "--shallow-since",
+        "--shallow-exclude",
+        "--bundle-uri",
+        "--server-option",
+    ];
+    let mut operands = Vec::new();
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
+        if w == "--" {
+            operands.extend(words.by_ref().cloned());
+        } else if WITH_VALUE.contains(&w.as_str()) {
+            words.next();
+        } else if !w.starts_with('-') {
+            operands.push(w.clone());
+        }
+    }
+    let repo = operands.first()?;
+    // `host:path` and `user@host:path` are ssh; a local path has no colon before a slash.
+    let remote = repo.contains("://")
+        || repo
+            .split_once(':')
+            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'));
+    if !remote {
+        return None;
+    }
+    match operands.get(1) {
+        Some(dir) => Some(dir.clone()),
+        None => {
+            let last = repo.trim_end_matches('/').rsplit(['/', ':']).next()?;
+            let name = last.strip_suffix(".git").unwrap_or(last);
+            (!name.is_empty()).then(|| name.to_owned())
+        }
+    }
+}
+
 /// Whether git reads `value` as boolean false.
 fn git_false(value: &str) -> bool {
     matches!(
@@ -346,6 +402,11 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         }
         "clone" | "fetch" | "pull" | "ls-remote" | "push" | "send-pack" | "fetch-pack" => {
             remote_programs(r, &sub.text, rest);
+            if sub.text == "clone"
+                && let Some(dir) = cloned_from_afar(rest)
+            {
+                r.env.downloaded_dir(&dir);
+            }
         }
         "apply" | "am" => {
             let here = matches!(place, GitDir::Here);

@@ -99,7 +99,7 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
             return;
         }
         Code::Stdin => match stdin {
-            Data::Unknown | Data::Listing(_) => {
+            Data::Unknown | Data::Listing(..) => {
                 r.opaque("a script is piped into an interpreter");
                 return;
             }

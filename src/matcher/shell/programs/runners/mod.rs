@@ -20,6 +20,7 @@ use git::git;
 pub(super) use interpreters::interpreter;
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
+pub(in crate::matcher::shell::programs) use search::{grep, ls};
 use sed::sed;
 use shells::env_command;
 pub(super) use shells::shell;
@@ -520,7 +521,7 @@ fn stdin_shell(r: &mut Reader, stdin: Data) {
         Data::Known(script) => {
             r.script(&script, Data::Nothing);
         }
-        Data::Unknown | Data::Listing(_) => r.opaque("a script is piped into a shell"),
+        Data::Unknown | Data::Listing(..) => r.opaque("a script is piped into a shell"),
         Data::Nothing => {}
     }
 }

@@ -205,7 +205,7 @@ fn apply(
 ) -> Data {
     match text {
         None | Some(Data::Nothing) => {}
-        Some(Data::Unknown | Data::Listing(_)) => record(
+        Some(Data::Unknown | Data::Listing(..)) => record(
             r,
             program,
             &[SUBSTITUTION.to_owned()],

@@ -59,11 +59,11 @@ pub(super) fn xargs(
     }
     // `find DIR -print0 | xargs -0 CMD`: the command with each list the listing may be;
     // split elsewhere than at NUL bytes, a name may also be cut into any other paths.
-    if let Data::Listing(lists) = &input {
+    if let Data::Listing(lists, may_split) = &input {
         for items in lists {
             run_with_items(r, &command, items, replace.as_deref(), env);
         }
-        if delimiter != Some('\0') {
+        if delimiter != Some('\0') && *may_split {
             run_with_items(r, &command, &[unknown_item()], replace.as_deref(), env);
         }
         return Data::Unknown;
@@ -80,7 +80,7 @@ pub(super) fn xargs(
                 .map(|s| Field::literal(s.trim_matches(['"', '\''])))
                 .collect(),
         },
-        Data::Unknown | Data::Listing(_) => vec![unknown_item()],
+        Data::Unknown | Data::Listing(..) => vec![unknown_item()],
         Data::Nothing => Vec::new(),
     };
     run_with_items(r, &command, &items, replace.as_deref(), env);
@@ -94,6 +94,103 @@ fn unknown_item() -> Field {
         unknown: true,
         ..Field::default()
     }
+}
+
+/// What `ls` prints, one name a line, for `xargs` to take: the paths it is given (a file,
+/// or a directory with `-d`; a directory's entries come out as bare names, which the
+/// reader does not follow), and, when a name may hold a newline, any other path. A long
+/// or decorated listing (`-l`, `-F`, `-R`, ...) is text not known.
+pub(in crate::matcher::shell::programs) fn ls(r: &Reader, args: &[Field]) -> Data {
+    let (options, operands): (Vec<&Field>, Vec<&Field>) = args
+        .iter()
+        .partition(|a| a.text.starts_with('-') && a.text.len() > 1);
+    let decorated = options.iter().any(|o| {
+        o.text.starts_with("--") || o.text[1..].chars().any(|c| !"1aAdrtSUvXch".contains(c))
+    });
+    if decorated || operands.iter().any(|a| a.unknown) {
+        return Data::Unknown;
+    }
+    let bare = Field {
+        glob: true,
+        ..Field::literal("*")
+    };
+    // A directory's entries come out as bare names (`ls dir` prints `a`, not `dir/a`).
+    let listed_itself = options.iter().any(|o| o.text.contains('d'));
+    let mut paths: Vec<Field> = operands.iter().map(|o| (*o).clone()).collect();
+    if paths.is_empty() || !listed_itself && operands.iter().any(|o| !o.glob) {
+        paths.push(bare);
+    }
+    let names: Vec<&str> = match operands.as_slice() {
+        [] => vec!["."],
+        _ => operands.iter().map(|o| o.text.as_str()).collect(),
+    };
+    newline_listing(vec![paths.clone()], r.names_may_split(&names, false))
+}
+
+/// A listing printed one path a line: when a name may hold a newline, the paths may also
+/// be any other path (a last list, not known).
+fn newline_listing(mut lists: Vec<Vec<Field>>, may_split: bool) -> Data {
+    if may_split {
+        lists.push(vec![unknown_item()]);
+    }
+    Data::Listing(lists, may_split)
+}
+
+/// `grep -l` (`--files-with-matches`, `-L`): the files it prints, one a line; with `-r`
+/// (`-R`, `--recursive`) any file below each directory named, as `find` would find it.
+pub(in crate::matcher::shell::programs) fn grep(r: &Reader, args: &[Field]) -> Data {
+    let flags: Vec<&str> = args
+        .iter()
+        .map(|a| a.text.as_str())
+        .take_while(|a| *a != "--")
+        .filter(|a| a.starts_with('-') && a.len() > 1)
+        .collect();
+    let short = |c: char| {
+        flags
+            .iter()
+            .any(|f| !f.starts_with("--") && f[1..].contains(c))
+    };
+    let long = |l: &str| flags.iter().any(|f| f.strip_prefix("--") == Some(l));
+    let names_files =
+        short('l') || short('L') || long("files-with-matches") || long("files-without-match");
+    let recursive = short('r') || short('R') || long("recursive") || long("dereference-recursive");
+    if !names_files {
+        return Data::Unknown;
+    }
+    // A pattern given by `-e`/`-f` leaves every operand a file; else the first is the
+    // pattern. An option's value taken for an operand only lists one more path.
+    let given = short('e')
+        || short('f')
+        || flags
+            .iter()
+            .any(|f| f.starts_with("--regexp") || f.starts_with("--file"));
+    let operands: Vec<&Field> = args
+        .iter()
+        .filter(|a| !(a.text.starts_with('-') && a.text.len() > 1))
+        .skip(usize::from(!given))
+        .collect();
+    if operands.iter().any(|a| a.unknown) {
+        return Data::Unknown;
+    }
+    let starts: Vec<&str> = match operands.as_slice() {
+        [] if recursive => vec!["."],
+        [] => return Data::Unknown,
+        _ => operands.iter().map(|a| a.text.as_str()).collect(),
+    };
+    let paths: Vec<Field> = starts
+        .iter()
+        .flat_map(|s| {
+            let mut found = vec![Field::literal(s)];
+            if recursive {
+                found.push(Field {
+                    glob: true,
+                    ..Field::literal(&under(s, None))
+                });
+            }
+            found
+        })
+        .collect();
+    newline_listing(vec![paths], r.names_may_split(&starts, recursive))
 }
 
 /// `cpio -o` (and `-p`): it reads the names of the files to copy from standard input, as
@@ -110,16 +207,16 @@ pub(super) fn cpio(r: &mut Reader, args: &[Field], stdin: Data, env: &[(String, 
                 || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('0'))
         });
         let input = match stdin {
-            Data::Listing(lists) => Some(lists),
+            Data::Listing(lists, may_split) => Some((lists, may_split)),
             _ => None,
         };
         let cat = [Field::literal("cat")];
         match input {
-            Some(lists) => {
+            Some((lists, may_split)) => {
                 for items in &lists {
                     run_with_items(r, &cat, items, None, env);
                 }
-                if !nul {
+                if !nul && may_split {
                     run_with_items(r, &cat, &[unknown_item()], None, env);
                 }
             }
@@ -374,7 +471,7 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
         }
         k += 1;
     }
-    listing(args, &starts)
+    listing(r, args, &starts)
 }
 
 /// What `find` prints, when it only prints the paths it finds (`-print0`, `-print` or
@@ -383,7 +480,7 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
 /// splits into other paths; with newlines a name may hold one, so what comes out may also
 /// be any other path (a last list, not known). `-printf`, `-ls` and what `-exec` prints
 /// are not known.
-fn listing(args: &[Field], starts: &[Field]) -> Data {
+fn listing(r: &Reader, args: &[Field], starts: &[Field]) -> Data {
     let other_output = args.iter().any(|a| {
         a.unknown
             || matches!(
@@ -425,7 +522,7 @@ fn listing(args: &[Field], starts: &[Field]) -> Data {
     // possible.
     let mut without = Vec::new();
     let mut with = Vec::new();
-    for start in starts {
+    for &start in &starts {
         if patterns.iter().any(|p| found_itself(start, p.as_deref())) {
             with.push(Field::literal(start));
         }
@@ -436,10 +533,11 @@ fn listing(args: &[Field], starts: &[Field]) -> Data {
     if with != without {
         lists.push(with);
     }
-    if !nul {
-        lists.push(vec![unknown_item()]);
+    let may_split = r.names_may_split(&starts, true);
+    if nul {
+        return Data::Listing(lists, may_split);
     }
-    Data::Listing(lists)
+    newline_listing(lists, may_split)
 }
 
 /// Whether `find` finds a starting point itself: unless a lone `-name P` test leaves it

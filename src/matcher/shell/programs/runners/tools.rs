@@ -2,6 +2,7 @@
 //! package runners, containers, and vim's ex commands.
 
 use crate::matcher::shell::SimpleCommand;
+use crate::matcher::shell::env::file_key;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::{self, Opt, Options};
 use crate::matcher::shell::programs::table::Program;
@@ -135,6 +136,11 @@ pub(super) fn make(r: &mut Reader, row: &Program, args: &[Field], stdin: Data) -
     let t = texts(args);
     let (opts, _) = options::leading(&t, &row.options);
     for o in &opts {
+        if let Some(dir) = option_value(o, 'C', "directory")
+            && r.env.in_downloaded_dir(&file_key(&dir))
+        {
+            r.opaque("make runs the makefile of a directory the line downloaded");
+        }
         if let Some(file) =
             option_value(o, 'f', "file").or_else(|| option_value(o, 'f', "makefile"))
         {
@@ -181,7 +187,7 @@ fn makefile(r: &mut Reader, data: Data) {
                 r.opaque("a makefile runs $(shell ...)");
             }
         }
-        Data::Unknown | Data::Listing(_) => {
+        Data::Unknown | Data::Listing(..) => {
             r.opaque("make reads a makefile that is not known before it runs")
         }
         Data::Nothing => {}

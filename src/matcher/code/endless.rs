@@ -1,0 +1,173 @@
+//! Code that does not end: a loop whose condition never fails, or a function that calls
+//! itself. Either, around a program started, a fork or a file written, is a fork bomb or a
+//! disk filler, whatever the calls are.
+
+use tree_sitter::{Node, Tree};
+
+use super::Lang;
+use super::tree::{Visit, kind, visit};
+
+/// Whether `code` has a loop that never ends by its condition (`while True:`, `loop do`,
+/// `for (;;)`, `setInterval`). Read from the text, spaces removed: a loop that also starts
+/// programs or writes files makes the code opaque. Agents' one-liners end; a watcher or
+/// poller is a program's job. A loop left by `break` (`last` in Perl) may end: a retry
+/// loop around `subprocess.run` is ordinary.
+pub(super) fn has_endless_loop(lang: Lang, code: &str) -> bool {
+    const PYTHON: &[&str] = &[
+        "while1:",
+        "whileTrue:",
+        "iter(int,1)",
+        "itertools.count(",
+        "itertools.cycle(",
+    ];
+    const JAVASCRIPT: &[&str] = &["for(;;)", "while(true)", "while(1)", "setInterval("];
+    const RUBY: &[&str] = &[
+        "loop{",
+        "loopdo",
+        "whiletrue",
+        "Float::INFINITY",
+        "untilfalse",
+    ];
+    const PERL: &[&str] = &["while1", "while(1)", "for(;;)", "redo", "goto"];
+    const PHP: &[&str] = &["while(1)", "while(true)", "for(;;)"];
+    const LUA: &[&str] = &["whiletruedo", "untilfalse"];
+    let constructs = match lang {
+        Lang::Python => PYTHON,
+        Lang::JavaScript => JAVASCRIPT,
+        Lang::Ruby => RUBY,
+        Lang::Perl => PERL,
+        Lang::Php => PHP,
+        Lang::Lua => LUA,
+    };
+    let leaves = match lang {
+        Lang::Perl => "last",
+        _ => "break",
+    };
+    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    // `for (let i = 0; ; i++)`: a C-style loop whose condition is left out.
+    let c_style = matches!(lang, Lang::JavaScript | Lang::Php | Lang::Perl)
+        && bare.contains("for(")
+        && bare.contains(";;");
+    (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
+}
+
+/// Whether a function calls itself, or names itself to be called back (`setImmediate(f)`,
+/// `Thread(target=f)`), anywhere in its body. One walk that keeps the names of the
+/// functions around each node; a name is compared with the innermost few only.
+pub(super) fn calls_itself(lang: Lang, tree: &Tree, code: &str) -> bool {
+    const INNERMOST: usize = 16;
+    let mut open: Vec<(usize, Node<'_>)> = Vec::new();
+    let mut found = false;
+    let root = tree.root_node();
+    visit(root, |node, _, at| {
+        if found {
+            return false;
+        }
+        if at == Visit::Leave {
+            if open.last().is_some_and(|(id, _)| *id == node.id()) {
+                open.pop();
+            }
+            return false;
+        }
+        if let Some(name) = defined_name(lang, node) {
+            open.push((node.id(), name));
+        } else if node.child_count() == 0 && matches!(kind(lang, node), "identifier" | "name") {
+            let text = text_of(node, code);
+            // `subprocess.run` in `def run(c)` is another function: a name after a `.`
+            // (`->`, `::`) belongs to an object.
+            found = open
+                .iter()
+                .rev()
+                .take(INNERMOST)
+                .any(|(_, name)| name.id() != node.id() && text_of(*name, code) == text)
+                && !node
+                    .prev_sibling()
+                    .is_some_and(|p| matches!(p.kind(), "." | "->" | "::" | "&." | "?."));
+        }
+        true
+    });
+    found
+}
+
+/// The name node of a function definition (`def f`, `function f`, `sub f`, `const f = () =>
+/// ...`).
+fn defined_name<'t>(lang: Lang, node: Node<'t>) -> Option<Node<'t>> {
+    match kind(lang, node) {
+        "function_definition"
+        | "function_declaration"
+        | "function_expression"
+        | "generator_function_declaration"
+        | "method" => node.child_by_field_name("name"),
+        "variable_declarator"
+            if node.child_by_field_name("value").is_some_and(|v| {
+                matches!(kind(lang, v), "arrow_function" | "function_expression")
+            }) =>
+        {
+            node.child_by_field_name("name")
+        }
+        _ => None,
+    }
+}
+
+/// The text of `node` in `code`.
+fn text_of<'c>(node: Node<'_>, code: &'c str) -> &'c str {
+    code.get(node.byte_range()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::matcher::code::{Lang, read};
+
+    #[test]
+    fn a_function_that_calls_itself_around_a_fork_is_a_fork_bomb() {
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "import os\ndef b():\n    os.fork(); os.fork(); b()\nb()",
+            ),
+            (
+                Lang::Python,
+                "import threading\ndef t():\n    threading.Thread(target=t).start()\nt()",
+            ),
+            (
+                Lang::Python,
+                "import multiprocessing as mp\ndef boom():\n    while True:\n        mp.Process(target=boom).start()\nboom()",
+            ),
+            (
+                Lang::JavaScript,
+                "const cp = require('child_process'); (function f() { cp.exec('sleep 9'); setImmediate(f); })()",
+            ),
+            (
+                Lang::JavaScript,
+                "const cp = require('child_process'); const f = () => { cp.spawn('sleep', ['9']); f(); }; f()",
+            ),
+            (Lang::Perl, "sub f { fork; fork; f() } f()"),
+        ] {
+            assert!(read(lang, code).opaque.is_some(), "{code}");
+        }
+    }
+
+    #[test]
+    fn recursion_or_processes_alone_are_ordinary() {
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "def fact(n):\n    return 1 if n < 2 else n * fact(n - 1)\nprint(fact(5))",
+            ),
+            (
+                Lang::Python,
+                "import subprocess\ndef run(c):\n    subprocess.run(c)\nrun(['ls'])\nrun(['pwd'])",
+            ),
+            (
+                Lang::Python,
+                "import multiprocessing as mp\nfor i in range(4):\n    mp.Process(target=print).start()",
+            ),
+            (
+                Lang::JavaScript,
+                "const fs = require('fs'); function walk(d) { for (const e of fs.readdirSync(d)) console.log(e); } walk('src')",
+            ),
+        ] {
+            assert_eq!(read(lang, code).opaque, None, "{code}");
+        }
+    }
+}
