@@ -177,17 +177,27 @@ pub(in crate::matcher::shell::programs) fn grep(r: &Reader, args: &[Field]) -> D
         [] => return Data::Unknown,
         _ => operands.iter().map(|a| a.text.as_str()).collect(),
     };
+    // `--include=GLOB` narrows the files searched below a directory by name, as `find`'s
+    // `-name`; an `--include` whose value is the next word is not followed.
+    let mut names: Vec<Option<&str>> = args
+        .iter()
+        .filter_map(|a| a.text.strip_prefix("--include="))
+        .filter(|p| !p.contains('/'))
+        .map(Some)
+        .collect();
+    if names.is_empty() || args.iter().any(|a| a.text == "--include" || a.unknown) {
+        names = vec![None];
+    }
     let paths: Vec<Field> = starts
         .iter()
         .flat_map(|s| {
-            let mut found = vec![Field::literal(s)];
-            if recursive {
-                found.push(Field {
-                    glob: true,
-                    ..Field::literal(&under(s, None))
-                });
-            }
-            found
+            let below = names.iter().filter(|_| recursive).map(|n| Field {
+                glob: true,
+                ..Field::literal(&under(s, *n))
+            });
+            std::iter::once(Field::literal(s))
+                .chain(below)
+                .collect::<Vec<_>>()
         })
         .collect();
     newline_listing(vec![paths], r.names_may_split(&starts, recursive))
