@@ -5,7 +5,7 @@
 use tree_sitter::{Node, Tree};
 
 use super::Lang;
-use super::tree::{Visit, kind, visit};
+use super::tree::{Source, Visit, kind, visit};
 
 /// Whether `code` has a loop that never ends by its condition (`while True:`, `loop do`,
 /// `for (;;)`, `setInterval`). Read from the text, spaces removed: a loop that also starts
@@ -51,38 +51,57 @@ pub(super) fn has_endless_loop(lang: Lang, code: &str) -> bool {
     (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
 }
 
-/// Whether a function calls itself, or names itself to be called back (`setImmediate(f)`,
-/// `Thread(target=f)`), anywhere in its body. One walk that keeps the names of the
-/// functions around each node; a name is compared with the innermost few only.
-pub(super) fn calls_itself(lang: Lang, tree: &Tree, code: &str) -> bool {
+/// The line of a function that calls itself, or names itself to be called back
+/// (`setImmediate(f)`, `Thread(target=f)`), and that holds one of the `spawns` (lines where
+/// the code starts a program, forks or writes a file). One walk that keeps the functions
+/// around each node; a name is compared with the innermost few only.
+pub(super) fn spawns_in_a_function_that_calls_itself(
+    lang: Lang,
+    tree: &Tree,
+    src: &Source<'_>,
+    spawns: &[usize],
+) -> Option<usize> {
     const INNERMOST: usize = 16;
-    let mut open: Vec<(usize, Node<'_>)> = Vec::new();
-    let mut found = false;
-    let root = tree.root_node();
-    visit(root, |node, _, at| {
-        if found {
+    if spawns.is_empty() {
+        return None;
+    }
+    let mut open: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+    let mut found = None;
+    visit(tree.root_node(), |node, _, at| {
+        if found.is_some() {
             return false;
         }
         if at == Visit::Leave {
-            if open.last().is_some_and(|(id, _)| *id == node.id()) {
+            if open.last().is_some_and(|(def, _)| def.id() == node.id()) {
                 open.pop();
             }
             return false;
         }
         if let Some(name) = defined_name(lang, node) {
-            open.push((node.id(), name));
+            open.push((node, name));
         } else if node.child_count() == 0 && matches!(kind(lang, node), "identifier" | "name") {
-            let text = text_of(node, code);
+            let text = src.of(node);
             // `subprocess.run` in `def run(c)` is another function: a name after a `.`
             // (`->`, `::`) belongs to an object.
-            found = open
+            let recursive = open
                 .iter()
                 .rev()
                 .take(INNERMOST)
-                .any(|(_, name)| name.id() != node.id() && text_of(*name, code) == text)
-                && !node
-                    .prev_sibling()
-                    .is_some_and(|p| matches!(p.kind(), "." | "->" | "::" | "&." | "?."));
+                .find(|(_, name)| name.id() != node.id() && src.of(*name) == text)
+                .filter(|_| {
+                    !node
+                        .prev_sibling()
+                        .is_some_and(|p| matches!(p.kind(), "." | "->" | "::" | "&." | "?."))
+                });
+            if let Some((def, _)) = recursive {
+                let (first, last) = (
+                    src.line(*def),
+                    src.line(*def) + def.end_position().row - def.start_position().row,
+                );
+                if spawns.iter().any(|l| (first..=last).contains(l)) {
+                    found = Some(first);
+                }
+            }
         }
         true
     });
@@ -107,11 +126,6 @@ fn defined_name<'t>(lang: Lang, node: Node<'t>) -> Option<Node<'t>> {
         }
         _ => None,
     }
-}
-
-/// The text of `node` in `code`.
-fn text_of<'c>(node: Node<'_>, code: &'c str) -> &'c str {
-    code.get(node.byte_range()).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -157,6 +171,10 @@ mod tests {
             (
                 Lang::Python,
                 "import subprocess\ndef run(c):\n    subprocess.run(c)\nrun(['ls'])\nrun(['pwd'])",
+            ),
+            (
+                Lang::Python,
+                "import os, subprocess\ndef walk(d):\n    for e in os.scandir(d):\n        if e.is_dir(): walk(e.path)\nwalk('src')\nsubprocess.run(['git', 'status'])",
             ),
             (
                 Lang::Python,

@@ -225,8 +225,7 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         }
     };
     let src = tree::Source::new(code, line);
-    let before = cx.found_len();
-    let forks_before = cx.forks();
+    let before = cx.mark();
     match lang {
         Lang::Python => python::read(cx, &tree, &src),
         Lang::JavaScript => javascript::read(cx, &tree, &src),
@@ -235,16 +234,18 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         Lang::Php => php::read(cx, &tree, &src),
         Lang::Lua => lua::read(cx, &tree, &src),
     }
-    let spawns = cx.starts_or_writes_since(before) || cx.forks() > forks_before;
-    if spawns && endless::has_endless_loop(lang, code) {
+    let spawns = cx.spawned_since(before);
+    if !spawns.is_empty() && endless::has_endless_loop(lang, code) {
         cx.opaque(
             "the code starts programs or writes files in a loop that never ends (a fork bomb or a disk filler)",
             line,
         );
-    } else if spawns && endless::calls_itself(lang, &tree, code) {
+    } else if let Some(at) =
+        endless::spawns_in_a_function_that_calls_itself(lang, &tree, &src, &spawns)
+    {
         cx.opaque(
             "the code starts programs, forks or writes files in a function that calls itself (a fork bomb or a disk filler)",
-            line,
+            at,
         );
     }
     // Code run by code (`exec('...')`) is read where the walk found it.

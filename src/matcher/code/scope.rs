@@ -67,8 +67,9 @@ pub(super) struct Cx {
     pub(super) parse_work: usize,
     /// The script arguments the code runs with (`sys.argv[1:]`, `@ARGV`).
     args: Vec<Val>,
-    /// Forks and processes or threads started, which no virtual command stands for.
-    forks: usize,
+    /// The lines of forks and of processes or threads started, which no virtual command
+    /// stands for.
+    forks: Vec<usize>,
 }
 
 impl Cx {
@@ -81,7 +82,7 @@ impl Cx {
             budget: STEPS_BASE,
             parse_work,
             args: Vec::new(),
-            forks: 0,
+            forks: Vec::new(),
         }
     }
 
@@ -137,27 +138,29 @@ impl Cx {
         self.found.push(Found { effect, line });
     }
 
-    pub(super) fn found_len(&self) -> usize {
-        self.found.len()
+    /// Records a fork, or a process or thread started by the language's own library
+    /// (`os.fork()`, `multiprocessing.Process(...)`), at `line`: no command to check, but in
+    /// code that does not end, a fork bomb.
+    pub(super) fn forked(&mut self, line: usize) {
+        self.forks.push(line);
     }
 
-    /// Whether an effect found after the first `from` starts a program or writes a file.
-    pub(super) fn starts_or_writes_since(&self, from: usize) -> bool {
-        self.found.iter().skip(from).any(|f| match &f.effect {
+    /// Where the code has started programs, written files or forked since the first
+    /// `found` effects and `forks` forks: `(found, forks)` is a [`Cx::mark`].
+    pub(super) fn spawned_since(&self, (found, forks): (usize, usize)) -> Vec<usize> {
+        let starts = self.found.iter().skip(found).filter(|f| match &f.effect {
             Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
             Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd"),
-        })
+        });
+        starts
+            .map(|f| f.line)
+            .chain(self.forks.iter().skip(forks).copied())
+            .collect()
     }
 
-    /// Records a fork, or a process or thread started by the language's own library
-    /// (`os.fork()`, `multiprocessing.Process(...)`): no command to check, but in code
-    /// that does not end, a fork bomb.
-    pub(super) fn forked(&mut self) {
-        self.forks += 1;
-    }
-
-    pub(super) fn forks(&self) -> usize {
-        self.forks
+    /// How much has been found so far, for [`Cx::spawned_since`].
+    pub(super) fn mark(&self) -> (usize, usize) {
+        (self.found.len(), self.forks.len())
     }
 
     /// Records a virtual command.

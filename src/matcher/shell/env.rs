@@ -94,6 +94,12 @@ impl Env {
         }
     }
 
+    /// Whether `$name` holds the value the reader gives it when the line did not set it
+    /// (`HOME` is `~`).
+    pub(super) fn is_builtin(&self, name: &str) -> bool {
+        !self.vars.contains_key(name) && builtin_value(name).is_some()
+    }
+
     /// The elements of array `name` (a scalar is a one-element array), or `None` when the
     /// line did not set it.
     pub(super) fn array(&self, name: &str) -> Option<Vec<Value>> {

@@ -401,7 +401,7 @@ impl Reader {
         self.steps += match &values {
             Expansion::One(Value::Known(t)) => t.len() / 8,
             Expansion::One(Value::Unknown) => 0,
-            Expansion::Each(items) => items
+            Expansion::Each(items) | Expansion::Joined(items) => items
                 .iter()
                 .map(|v| match v {
                     Value::Known(t) => t.len() / 8 + 1,
@@ -415,11 +415,26 @@ impl Reader {
     }
 
     fn push_expansion(&mut self, values: Expansion, quoted: bool, ifs: &str, b: &mut Builder) {
+        let values = match values {
+            Expansion::Joined(items) if quoted => {
+                let separator = ifs.chars().next().map(String::from).unwrap_or_default();
+                let texts: Option<Vec<String>> = items
+                    .into_iter()
+                    .map(|v| match v {
+                        Value::Known(t) => Some(t),
+                        Value::Unknown => None,
+                    })
+                    .collect();
+                Expansion::One(texts.map_or(Value::Unknown, |t| Value::Known(t.join(&separator))))
+            }
+            Expansion::Joined(items) => Expansion::Each(items),
+            other => other,
+        };
         match values {
             Expansion::One(Value::Known(t)) if quoted => b.push_text(&t, true),
             Expansion::One(Value::Known(t)) => b.push_split(&t, ifs),
             Expansion::One(Value::Unknown) => b.push_unknown(quoted),
-            Expansion::Each(items) => {
+            Expansion::Each(items) | Expansion::Joined(items) => {
                 for (k, v) in items.into_iter().enumerate() {
                     if k > 0 {
                         if quoted {
@@ -480,6 +495,24 @@ impl Reader {
 
     fn parameter(&mut self, expr: &ParameterExpr) -> Expansion {
         use ParameterExpr as P;
+        // An operation on `$HOME`'s text (`${HOME:0:1}`, `${#HOME}`, `${HOME/r/x}`) needs
+        // its real text, not the `~` that stands for it in paths.
+        let outer = self.home_as_text;
+        self.home_as_text = !matches!(
+            expr,
+            P::Parameter { .. }
+                | P::UseDefaultValues { .. }
+                | P::AssignDefaultValues { .. }
+                | P::UseAlternativeValue { .. }
+                | P::IndicateErrorIfNullOrUnset { .. }
+        );
+        let out = self.parameter_value(expr);
+        self.home_as_text = outer;
+        out
+    }
+
+    fn parameter_value(&mut self, expr: &ParameterExpr) -> Expansion {
+        use ParameterExpr as P;
         match expr {
             P::Parameter {
                 parameter,
@@ -538,7 +571,7 @@ impl Reader {
                 Expansion::One(Value::Known(t)) => {
                     Expansion::One(Value::Known(t.chars().count().to_string()))
                 }
-                Expansion::Each(items)
+                Expansion::Each(items) | Expansion::Joined(items)
                     if matches!(parameter, Parameter::NamedWithAllIndices { .. }) =>
                 {
                     Expansion::One(Value::Known(items.len().to_string()))
@@ -731,6 +764,16 @@ impl Reader {
 
     fn lookup_direct(&mut self, parameter: &Parameter) -> Expansion {
         match parameter {
+            Parameter::Named(name)
+                if self.home_as_text && name == "HOME" && self.env.is_builtin(name) =>
+            {
+                Expansion::One(
+                    self.host
+                        .as_ref()
+                        .and_then(|h| h.home.clone())
+                        .map_or(Value::Unknown, Value::Known),
+                )
+            }
             Parameter::Named(name) => Expansion::One(self.env.get(name)),
             Parameter::NamedWithIndex { name, index } => {
                 let index = match self.expand_string(index) {
@@ -741,7 +784,8 @@ impl Reader {
                 };
                 Expansion::One(self.env.element(name, &index))
             }
-            Parameter::NamedWithAllIndices { name, .. } => match self.env.array(name) {
+            Parameter::NamedWithAllIndices { name, concatenate } => match self.env.array(name) {
+                Some(items) if *concatenate => Expansion::Joined(items),
                 Some(items) => Expansion::Each(items),
                 None => Expansion::One(Value::Unknown),
             },
@@ -789,6 +833,9 @@ impl Reader {
 enum Expansion {
     One(Value),
     Each(Vec<Value>),
+    /// `${a[*]}`: quoted, one word of the elements joined by the first character of
+    /// `$IFS`; unquoted, as `${a[@]}`.
+    Joined(Vec<Value>),
 }
 
 impl Expansion {
@@ -796,6 +843,7 @@ impl Expansion {
         match self {
             Expansion::One(v) => Expansion::One(f(v)),
             Expansion::Each(items) => Expansion::Each(items.into_iter().map(f).collect()),
+            Expansion::Joined(items) => Expansion::Joined(items.into_iter().map(f).collect()),
         }
     }
 }

@@ -101,6 +101,11 @@ pub(super) struct Reader {
     host_reads: usize,
     /// The keys of the files whose text came from the host.
     host_loaded: std::collections::HashSet<String>,
+    /// Files the line wrote that a build tool has been read as running (see
+    /// `runners::builds`), so each is read once.
+    pub(super) built: std::collections::HashSet<String>,
+    /// Set while a parameter operation reads `$HOME`'s text (see `expand.rs`).
+    pub(super) home_as_text: bool,
     /// The host's script files being read, innermost last.
     host_scripts: Vec<String>,
     /// The host's script files already reported unreadable.
@@ -126,6 +131,8 @@ impl Reader {
             host: None,
             host_reads: 0,
             host_loaded: std::collections::HashSet::new(),
+            built: std::collections::HashSet::new(),
+            home_as_text: false,
             host_scripts: Vec::new(),
             unread_scripts: std::collections::HashSet::new(),
             posix: false,
@@ -1078,6 +1085,14 @@ impl Reader {
                                         target: field.text.clone(),
                                     });
                                 }
+                                // `<&5`, `<&"${COPROC[0]}"`: standard input is what another
+                                // descriptor holds (a coprocess, a connection), not known.
+                                if matches!(kind, K::DuplicateInput)
+                                    && fd.is_none_or(|f| f == 0)
+                                    && !matches!(fields.as_slice(), [f] if f.text == "0" && !f.unknown)
+                                {
+                                    io.stdin = Some(Data::Unknown);
+                                }
                             }
                             continue;
                         }
@@ -1183,6 +1198,12 @@ impl Reader {
         })
     }
 
+    /// Whether the file at normalised `key` was read from the host rather than written by
+    /// the line.
+    pub(super) fn is_host_file(&self, key: &str) -> bool {
+        self.host_loaded.contains(key)
+    }
+
     /// Makes the host's file `path` known to the line (as if the line had written it), when
     /// the line did not write it and decisions read host files. `Err` says why a file that
     /// is there cannot be read.
@@ -1245,6 +1266,16 @@ impl Reader {
     /// [`Reader::load_host_file`]); a script the line downloaded or produced from a
     /// command's output, or one on the host that cannot be read, makes the line opaque.
     pub(super) fn run_file(&mut self, path: &str, stdin: Data) -> Data {
+        // `exec 5< <(curl ...); bash /dev/fd/5`: a descriptor holds what another command
+        // wrote.
+        if !is_stdin_path(path)
+            && ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"]
+                .iter()
+                .any(|d| path.starts_with(d))
+        {
+            self.opaque("the line runs a script from a file descriptor");
+            return Data::Unknown;
+        }
         if let Err(why) = self.load_host_file(path) {
             self.opaque(why);
             return Data::Unknown;

@@ -132,7 +132,7 @@ impl<'t> Js<'_, '_, 't> {
             ("child_process" | "cluster", "fork") if self.loops > 0 => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),
-            ("cluster", "fork") => self.cx.forked(),
+            ("cluster", "fork") => self.cx.forked(line),
             ("child_process", "fork") => {
                 let mut argv = vec![Val::known("node"), args.val(0)];
                 if matches!(a(1), Obj::List(_) | Obj::Val(_)) {

@@ -139,7 +139,7 @@ impl<'t> Pl<'_, '_, 't> {
             "fork" if self.loops > 0 || self.jumps => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),
-            "fork" => self.cx.forked(),
+            "fork" => self.cx.forked(line),
             "syscall" | "DynaLoader::dl_load_file" | "DynaLoader::dl_install_xsub" => {
                 self.cx.opaque("the code calls native code directly", line)
             }

@@ -80,6 +80,16 @@ impl<'a, 't> Py<'a, '_, 't> {
             if found.is_some() || at == Visit::Leave {
                 return false;
             }
+            // A comprehension's own variable is read by its value (`over_literal`).
+            if matches!(
+                kind(node),
+                "generator_expression"
+                    | "list_comprehension"
+                    | "set_comprehension"
+                    | "dictionary_comprehension"
+            ) {
+                return false;
+            }
             if kind(node) == "identifier"
                 && let Some(Slot::Each(iterable)) = self.names.get(self.text(node))
                 && matches!(kind(*iterable), "list" | "tuple" | "set")
@@ -246,7 +256,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             Sink::Fork if self.loops > 0 => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),
-            Sink::Fork | Sink::Spawn => self.cx.forked(),
+            Sink::Fork | Sink::Spawn => self.cx.forked(line),
             Sink::Network(n, keyword, scheme) => {
                 let target = args.pos_or_kw(self, n, keyword);
                 let url = url(target, scheme);

