@@ -1118,6 +1118,9 @@ fn a_listing_is_taken_as_its_paths_where_the_host_has_no_name_that_splits() {
     std::fs::create_dir(src.join("$(id)")).expect("mkdir");
     let run = "ls src | xargs -I{} sh -c 'cd src/{} && make'";
     assert!(on_host(run).opaque.is_some(), "{:?}", on_host(run));
+    // A name the line itself writes first counts as the host's would.
+    let planted = "echo > $'x\\nHOOKS.yaml'; find . -name '*.py' | xargs rm";
+    assert!(on_host(planted).opaque.is_some(), "{:?}", on_host(planted));
 }
 
 #[test]

@@ -1181,9 +1181,15 @@ impl Reader {
         };
         paths.iter().any(|path| {
             let key = super::env::file_key(path);
+            // What the line wrote below `path` (anything relative, below `.`).
             let written = self.env.files.keys().any(|f| {
-                f.strip_prefix(key.as_str())
-                    .is_some_and(|rest| rest.starts_with('/') && super::host::splits(rest))
+                let below = match key.as_str() {
+                    "." | "" => (!f.starts_with('/')).then_some(f.as_str()),
+                    _ => f
+                        .strip_prefix(key.as_str())
+                        .and_then(|r| r.strip_prefix('/')),
+                };
+                below.is_some_and(super::host::splits)
             });
             // A pattern lists names of the directory it is in (`~/.ssh/id_*`).
             let (at, recursive) = match path.rsplit_once('/') {
