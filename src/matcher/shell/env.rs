@@ -255,9 +255,12 @@ impl Env {
 
     /// Whether the file (or directory) `key` is in a directory the line downloaded.
     pub(super) fn in_downloaded_dir(&self, key: &str) -> bool {
-        self.downloaded_dirs.iter().any(|dir| {
-            key.strip_prefix(dir.as_str())
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        self.downloaded_dirs.iter().any(|dir| match dir.as_str() {
+            // The working directory holds every relative path.
+            "." | "" => !key.starts_with('/'),
+            _ => key
+                .strip_prefix(dir.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
         })
     }
 

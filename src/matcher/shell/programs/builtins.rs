@@ -274,6 +274,10 @@ pub(super) fn run(
             Data::Unknown
         }
         "ls" => super::runners::ls(r, args),
+        "unzip" | "7z" | "7za" | "7zz" => {
+            extracted(r, program, &texts(args));
+            Data::Unknown
+        }
         "grep" | "egrep" | "fgrep" => super::runners::grep(r, args),
         // apt installs through dpkg, which runs the packages' scripts: what dpkg is given
         // is not known here.
@@ -615,6 +619,77 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
     }
     for target in targets {
         r.env.write_file(&target, FileText::Unknown, false);
+    }
+}
+
+/// An archive the line downloaded (or made from a command's output), extracted: every file
+/// of the directory it goes to is then a download (`curl -o x.zip URL && unzip x.zip -d d &&
+/// d/run`). `unzip ARCHIVE [-d DIR]`, `7z x ARCHIVE [-oDIR]`, `tar -x -f ARCHIVE [-C DIR]`.
+pub(super) fn extracted(r: &mut Reader, program: &str, t: &[String]) {
+    let (archive, dir): (Option<&str>, Option<&str>) = match program {
+        "unzip" => (
+            t.iter().find(|a| !a.starts_with('-')).map(String::as_str),
+            t.iter()
+                .position(|a| a == "-d")
+                .and_then(|k| t.get(k + 1))
+                .map(String::as_str),
+        ),
+        "7z" | "7za" | "7zz" => {
+            if !t.first().is_some_and(|c| c == "x" || c == "e") {
+                return;
+            }
+            (
+                t.iter()
+                    .skip(1)
+                    .find(|a| !a.starts_with('-'))
+                    .map(String::as_str),
+                t.iter().find_map(|a| a.strip_prefix("-o")),
+            )
+        }
+        _ => {
+            // Short bundles: `-xzf`, or the first word without a dash (`tar xzf a.tgz`).
+            fn bundle(k: usize, a: &str) -> Option<&str> {
+                let letters = match a.strip_prefix('-') {
+                    Some(rest) if !rest.starts_with('-') => rest,
+                    None if k == 0 => a,
+                    _ => return None,
+                };
+                letters
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric())
+                    .then_some(letters)
+            }
+            let extracts = t.iter().enumerate().any(|(k, a)| {
+                a == "--extract" || a == "--get" || bundle(k, a).is_some_and(|b| b.contains('x'))
+            });
+            if !extracts {
+                return;
+            }
+            let (mut archive, mut dir) = (None, None);
+            for (k, a) in t.iter().enumerate() {
+                let next = t.get(k + 1).map(String::as_str);
+                if let Some(f) = a.strip_prefix("--file=") {
+                    archive = Some(f);
+                } else if let Some(d) = a.strip_prefix("--directory=") {
+                    dir = Some(d);
+                } else if a == "--file" {
+                    archive = next;
+                } else if a == "-C" || a == "--directory" {
+                    dir = next;
+                } else if bundle(k, a).is_some_and(|b| b.ends_with('f')) {
+                    archive = next;
+                }
+            }
+            (archive, dir)
+        }
+    };
+    let Some(archive) = archive else { return };
+    let downloaded = matches!(
+        r.env.files.get(&super::super::env::file_key(archive)),
+        Some(FileText::Unknown)
+    );
+    if downloaded {
+        r.env.downloaded_dir(dir.unwrap_or("."));
     }
 }
 

@@ -250,7 +250,10 @@ pub(super) fn run(
         "patch" | "gpatch" => patches::patch(r, args, &stdin),
         "sed" | "gsed" => sed(r, row, args),
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => awk(r, row, args),
-        "tar" | "gtar" | "bsdtar" => tar(r, &t),
+        "tar" | "gtar" | "bsdtar" => {
+            super::builtins::extracted(r, program, &t);
+            tar(r, &t)
+        }
         "make" | "gmake" => make(r, row, args, stdin),
         "npx" | "bunx" | "pnpx" => package_runner(r, row, args, 0),
         "npm" | "pnpm" | "yarn" => match t.first().map(String::as_str) {
