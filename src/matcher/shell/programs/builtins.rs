@@ -628,7 +628,11 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
 pub(super) fn extracted(r: &mut Reader, program: &str, t: &[String]) {
     let (archive, dir): (Option<&str>, Option<&str>) = match program {
         "unzip" => (
-            t.iter().find(|a| !a.starts_with('-')).map(String::as_str),
+            // The first operand that is not `-d`'s directory.
+            t.iter()
+                .enumerate()
+                .find(|(k, a)| !a.starts_with('-') && (*k == 0 || t[k - 1] != "-d"))
+                .map(|(_, a)| a.as_str()),
             t.iter()
                 .position(|a| a == "-d")
                 .and_then(|k| t.get(k + 1))
