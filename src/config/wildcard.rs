@@ -15,9 +15,20 @@ const MAX_ALTERNATIVES: usize = 64;
 /// does not, as a project's hidden directories (`.git`, `.venv`) hold no one's keys.
 pub(crate) fn matches(pattern: &str, path: &str) -> bool {
     let mut budget = MAX_ALTERNATIVES;
-    let parts: Vec<&str> = path.split('/').collect();
     expand_braces(pattern, &mut budget, &mut |alternative| {
+        if !alternative.contains("**") {
+            // Component by component, with nothing to allocate: most patterns.
+            let (mut pats, mut parts) = (alternative.split('/'), path.split('/'));
+            loop {
+                match (pats.next(), parts.next()) {
+                    (None, None) => return true,
+                    (Some(p), Some(t)) if component(p.as_bytes(), t.as_bytes(), false) => {}
+                    _ => return false,
+                }
+            }
+        }
         let pats: Vec<&str> = alternative.split('/').collect();
+        let parts: Vec<&str> = path.split('/').collect();
         components(&pats, &parts)
     })
 }
@@ -30,13 +41,7 @@ const MAX_PAIRS: usize = 1 << 20;
 /// row of "matched so far" per pattern component, so the work is the product of the two
 /// lengths, bounded by [`MAX_PAIRS`].
 fn components(pats: &[&str], parts: &[&str]) -> bool {
-    let Some(deep_from) = pats.iter().position(|c| *c == "**") else {
-        return pats.len() == parts.len()
-            && pats
-                .iter()
-                .zip(parts)
-                .all(|(p, t)| component(p.as_bytes(), t.as_bytes(), false));
-    };
+    let deep_from = pats.iter().position(|c| *c == "**").unwrap_or(pats.len());
     if pats.len().saturating_mul(parts.len() + 1) > MAX_PAIRS {
         return true;
     }

@@ -495,24 +495,6 @@ impl Reader {
 
     fn parameter(&mut self, expr: &ParameterExpr) -> Expansion {
         use ParameterExpr as P;
-        // An operation on `$HOME`'s text (`${HOME:0:1}`, `${#HOME}`, `${HOME/r/x}`) needs
-        // its real text, not the `~` that stands for it in paths.
-        let outer = self.home_as_text;
-        self.home_as_text = !matches!(
-            expr,
-            P::Parameter { .. }
-                | P::UseDefaultValues { .. }
-                | P::AssignDefaultValues { .. }
-                | P::UseAlternativeValue { .. }
-                | P::IndicateErrorIfNullOrUnset { .. }
-        );
-        let out = self.parameter_value(expr);
-        self.home_as_text = outer;
-        out
-    }
-
-    fn parameter_value(&mut self, expr: &ParameterExpr) -> Expansion {
-        use ParameterExpr as P;
         match expr {
             P::Parameter {
                 parameter,
@@ -567,7 +549,7 @@ impl Reader {
             P::ParameterLength {
                 parameter,
                 indirect,
-            } => match self.lookup(parameter, *indirect) {
+            } => match self.lookup_text(parameter, *indirect) {
                 Expansion::One(Value::Known(t)) => {
                     Expansion::One(Value::Known(t.chars().count().to_string()))
                 }
@@ -605,7 +587,7 @@ impl Reader {
                     P::RemoveSmallestPrefixPattern { .. } => Trim::SmallestPrefix,
                     _ => Trim::LargestPrefix,
                 };
-                let current = self.lookup(parameter, *indirect);
+                let current = self.lookup_text(parameter, *indirect);
                 current.map(|v| match (v, &pattern) {
                     (Value::Known(t), Value::Known(p)) => {
                         super::pattern::trim(&t, p, kind).map_or(Value::Unknown, Value::Known)
@@ -621,7 +603,7 @@ impl Reader {
             } => {
                 let offset = self.arithmetic(&offset.value);
                 let length = length.as_ref().map(|l| self.arithmetic(&l.value));
-                let current = self.lookup(parameter, *indirect);
+                let current = self.lookup_text(parameter, *indirect);
                 current.map(|v| substring(v, &offset, length.as_ref()))
             }
             P::Transform {
@@ -630,7 +612,7 @@ impl Reader {
                 op,
             } => {
                 use word::ParameterTransformOp as Op;
-                let current = self.lookup(parameter, *indirect);
+                let current = self.lookup_text(parameter, *indirect);
                 match op {
                     Op::ToLowerCase => current.map(|v| v.map_text(|t| t.to_lowercase())),
                     Op::ToUpperCase => current.map(|v| v.map_text(|t| t.to_uppercase())),
@@ -668,7 +650,7 @@ impl Reader {
                 indirect,
                 pattern,
             } => {
-                let current = self.lookup(parameter, *indirect);
+                let current = self.lookup_text(parameter, *indirect);
                 if pattern
                     .as_deref()
                     .is_some_and(|p| !matches!(p, "" | "?" | "*"))
@@ -692,7 +674,7 @@ impl Reader {
             } => {
                 let pattern = self.expand_string(pattern);
                 let replacement = self.expand_string(replacement.as_deref().unwrap_or(""));
-                let current = self.lookup(parameter, *indirect);
+                let current = self.lookup_text(parameter, *indirect);
                 current.map(|v| match (v, &pattern, &replacement) {
                     (Value::Known(t), Value::Known(p), Value::Known(r)) => {
                         super::pattern::replace(&t, p, r, match_kind.clone())
@@ -743,6 +725,30 @@ impl Reader {
         }
     }
 
+    /// [`Reader::lookup`] for an operation on the value's text (`${HOME:0:1}`, `${#HOME}`,
+    /// `${HOME/r/x}`), which needs `$HOME`'s real text rather than the `~` that stands for
+    /// it in paths: the host's home directory, else not known.
+    fn lookup_text(&mut self, parameter: &Parameter, indirect: bool) -> Expansion {
+        // `${!x:0:1}` with `x=HOME` names it through another variable.
+        let name = match (parameter, indirect) {
+            (Parameter::Named(name), false) => Some(name.clone()),
+            (Parameter::Named(_), true) => match self.lookup_direct(parameter) {
+                Expansion::One(Value::Known(name)) => Some(name),
+                _ => None,
+            },
+            _ => None,
+        };
+        if !name.is_some_and(|n| n == "HOME" && self.env.is_builtin(&n)) {
+            return self.lookup(parameter, indirect);
+        }
+        Expansion::One(
+            self.host
+                .as_ref()
+                .and_then(|h| h.home.clone())
+                .map_or(Value::Unknown, Value::Known),
+        )
+    }
+
     fn lookup(&mut self, parameter: &Parameter, indirect: bool) -> Expansion {
         let direct = self.lookup_direct(parameter);
         if !indirect {
@@ -764,16 +770,6 @@ impl Reader {
 
     fn lookup_direct(&mut self, parameter: &Parameter) -> Expansion {
         match parameter {
-            Parameter::Named(name)
-                if self.home_as_text && name == "HOME" && self.env.is_builtin(name) =>
-            {
-                Expansion::One(
-                    self.host
-                        .as_ref()
-                        .and_then(|h| h.home.clone())
-                        .map_or(Value::Unknown, Value::Known),
-                )
-            }
             Parameter::Named(name) => Expansion::One(self.env.get(name)),
             Parameter::NamedWithIndex { name, index } => {
                 let index = match self.expand_string(index) {

@@ -99,7 +99,8 @@ impl Host {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound && top => return false,
                 Err(_) => return true,
             };
-            if !meta.is_dir() || (!top && !recursive) {
+            // Only the path itself, then (with `recursive`) the directories found below.
+            if !meta.is_dir() {
                 continue;
             }
             top = false;
@@ -137,7 +138,7 @@ impl Host {
 }
 
 /// Most directory entries [`Host::names_may_split`] looks at.
-const MAX_LISTED: usize = 20_000;
+const MAX_LISTED: usize = 5_000;
 
 /// Whether a name with this text may be cut into other words by `xargs` (a blank, a
 /// newline, a quote, a backslash), or be more than text where `xargs -I{} sh -c '... {}'`

@@ -1227,11 +1227,16 @@ fn round_eight_spellings_are_read_as_bash_reads_them() {
         cwd: home.path().to_string_lossy().into_owned(),
         home: Some("/root".to_owned()),
     };
-    let line = parse_on("cat ${HOME:0:1}etc${HOME:0:1}shadow", Some(host));
-    assert!(
-        line.commands.iter().any(|c| c.text() == "cat /etc/shadow"),
-        "{line:?}"
-    );
+    for input in [
+        "cat ${HOME:0:1}etc${HOME:0:1}shadow",
+        "x=HOME; cat ${!x:0:1}etc${!x:0:1}shadow",
+    ] {
+        let line = parse_on(input, Some(host.clone()));
+        assert!(
+            line.commands.iter().any(|c| c.text() == "cat /etc/shadow"),
+            "{input}: {line:?}"
+        );
+    }
     assert!(
         parse("cat ${HOME:0:1}etc")
             .commands

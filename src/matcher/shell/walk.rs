@@ -104,8 +104,6 @@ pub(super) struct Reader {
     /// Files the line wrote that a build tool has been read as running (see
     /// `runners::builds`), so each is read once.
     pub(super) built: std::collections::HashSet<String>,
-    /// Set while a parameter operation reads `$HOME`'s text (see `expand.rs`).
-    pub(super) home_as_text: bool,
     /// The host's script files being read, innermost last.
     host_scripts: Vec<String>,
     /// The host's script files already reported unreadable.
@@ -132,7 +130,6 @@ impl Reader {
             host_reads: 0,
             host_loaded: std::collections::HashSet::new(),
             built: std::collections::HashSet::new(),
-            home_as_text: false,
             host_scripts: Vec::new(),
             unread_scripts: std::collections::HashSet::new(),
             posix: false,
