@@ -51,6 +51,33 @@ pub(super) fn has_endless_loop(lang: Lang, code: &str) -> bool {
     (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
 }
 
+/// Whether code with a loop that never ends ([`has_endless_loop`]) grows what it holds each
+/// time round: appends, pushes, repeats or doubles a value (`while True: a.append("x" *
+/// 10**8)`, `for(;;) a.push(Buffer.alloc(1<<26))`). It takes the machine's memory.
+pub(super) fn grows_without_end(lang: Lang, code: &str) -> bool {
+    const GROWS: &[&str] = &[
+        ".append(",
+        ".extend(",
+        ".insert(",
+        ".push(",
+        ".concat(",
+        ".alloc(",
+        "str_repeat(",
+        "string.rep(",
+        "table.insert(",
+        "[]=",
+        "<<",
+        "+=",
+        "*=",
+        "bytearray(",
+    ];
+    if !has_endless_loop(lang, code) {
+        return false;
+    }
+    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    GROWS.iter().any(|g| bare.contains(g))
+}
+
 /// The line of a function that calls itself, or names itself to be called back
 /// (`setImmediate(f)`, `Thread(target=f)`), and that holds one of the `spawns` (lines where
 /// the code starts a program, forks or writes a file). One walk that keeps the functions
@@ -158,6 +185,46 @@ mod tests {
             (Lang::Perl, "sub f { fork; fork; f() } f()"),
         ] {
             assert!(read(lang, code).opaque.is_some(), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_loop_that_never_ends_and_grows_a_value_is_a_memory_bomb() {
+        let bomb = "the code grows what it holds in a loop that never ends (a memory bomb)";
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "a = []\nwhile True:\n    a.append('x' * 10**8)",
+            ),
+            (
+                Lang::JavaScript,
+                "const a=[];for(;;)a.push(Buffer.alloc(1<<26,1))",
+            ),
+            (Lang::Php, "$a=[]; while(1) $a[]=str_repeat('x',1<<27);"),
+            (Lang::Ruby, "a = []; loop { a << 'x' * 2**27 }"),
+            (
+                Lang::Lua,
+                "local t = {} while true do table.insert(t, string.rep('x', 2^27)) end",
+            ),
+        ] {
+            assert_eq!(
+                read(lang, code).opaque.map(|u| u.reason),
+                Some(bomb),
+                "{code}"
+            );
+        }
+        // A loop that is left, or one that only reads, is ordinary.
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "import sys\nn = 0\nwhile True:\n    line = sys.stdin.readline()\n    if not line: break\n    n += 1\nprint(n)",
+            ),
+            (
+                Lang::Python,
+                "xs = []\nfor i in range(10):\n    xs.append(i)\nprint(xs)",
+            ),
+        ] {
+            assert_eq!(read(lang, code).opaque, None, "{code}");
         }
     }
 

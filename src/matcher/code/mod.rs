@@ -185,8 +185,9 @@ pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Re
 }
 
 /// Whether `code` could have an effect at all. Python code reaches the system only through
-/// an import, a dunder attribute or a handful of built-ins; code that names none of them
-/// (`print(sum(range(10)))`) is not parsed. The other languages are always parsed.
+/// an import, a dunder attribute or a handful of built-ins, or takes its memory in a loop
+/// that never ends; code that does neither (`print(sum(range(10)))`) is not parsed. The
+/// other languages are always parsed.
 fn may_act(lang: Lang, code: &str) -> bool {
     const PYTHON: &[&str] = &[
         "import",
@@ -203,7 +204,10 @@ fn may_act(lang: Lang, code: &str) -> bool {
         "help",
     ];
     match lang {
-        Lang::Python => PYTHON.iter().any(|w| code.contains(w)),
+        // A loop that fills memory needs no import (see `endless::grows_without_end`).
+        Lang::Python => {
+            PYTHON.iter().any(|w| code.contains(w)) || endless::grows_without_end(lang, code)
+        }
         _ => true,
     }
 }
@@ -238,6 +242,11 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
     if !spawns.is_empty() && endless::has_endless_loop(lang, code) {
         cx.opaque(
             "the code starts programs or writes files in a loop that never ends (a fork bomb or a disk filler)",
+            line,
+        );
+    } else if endless::grows_without_end(lang, code) {
+        cx.opaque(
+            "the code grows what it holds in a loop that never ends (a memory bomb)",
             line,
         );
     } else if let Some(at) =

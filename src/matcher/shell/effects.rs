@@ -89,12 +89,21 @@ pub fn written_unread(command: &SimpleCommand) -> Vec<&str> {
         .collect()
 }
 
-/// Whether `path` names a stream rather than a file: `/dev/null`, a terminal, a descriptor.
+/// Whether `path` names a stream rather than a file: `/dev/null`, a terminal, a descriptor,
+/// bash's connection to a port of this machine (`/dev/tcp/127.0.0.1/8000`). A connection
+/// to another machine stays a path outside the workspace: what is sent there is gone.
 pub(crate) fn is_stream(path: &str) -> bool {
+    let loopback = ["/dev/tcp/", "/dev/udp/"].iter().any(|p| {
+        path.strip_prefix(p).is_some_and(|rest| {
+            let host = rest.split('/').next().unwrap_or_default();
+            matches!(host, "localhost" | "127.0.0.1" | "::1")
+        })
+    });
     matches!(
         path,
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/stdin" | "/dev/tty" | "-"
-    ) || path.starts_with("/dev/fd/")
+    ) || loopback
+        || path.starts_with("/dev/fd/")
         || path.starts_with("/dev/pts/")
         || path.starts_with("/proc/self/fd/")
 }
@@ -170,6 +179,7 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
         // unambiguous abbreviation, down to `--rem`), `zip -m`, `7z a -sdel`.
         "tar" | "gtar" | "bsdtar" => tar(args),
         "unzip" => unzip(args),
+        "cpio" => cpio(args),
         "7z" | "7za" | "7zz" | "7zr"
             if matches!(args.first().map(String::as_str), Some("x" | "e")) =>
         {
@@ -353,6 +363,25 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 /// `--files-from`) are not known: a delete in an unknown place. Creating (`-c`) writes the
 /// archive `-f FILE` over what it held; adding to it (`-r`, `-u`, `-A`) appends.
 fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
+    tar_parts(args).0
+}
+
+/// The members `tar` names that a `-C DIR` before them places elsewhere than they read, as
+/// the paths tar opens (`tar czf - -C ~/.config gcloud` archives `~/.config/gcloud`).
+pub(super) fn tar_members_moved(args: &[String]) -> Vec<String> {
+    tar_parts(args)
+        .1
+        .into_iter()
+        .filter_map(|t| {
+            let base = t.base?;
+            (!t.path.starts_with(['/', '~']) && t.path != super::SUBSTITUTION)
+                .then(|| format!("{}/{}", base.trim_end_matches('/'), t.path))
+        })
+        .collect()
+}
+
+/// What [`tar`] touches, and the members it names (each with the `-C DIR` before it).
+fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
     // Short options that take a value, in a bundle or in the old style (`tar cfC a.tar d`).
     const WITH_VALUE: &str = "fCbLgKNTVXH";
     let unknown = |touch| PathTouch::new(touch, super::SUBSTITUTION);
@@ -439,7 +468,7 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
     add |= letters.contains(['r', 'u', 'A']);
     let mut out = Vec::new();
     if remove {
-        out.extend(named);
+        out.extend(named.iter().cloned());
     }
     if extract && !to_stdout {
         // With `-P` a member named `/root/.ssh/authorized_keys` is written there: the archive
@@ -457,7 +486,38 @@ fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
         };
         out.push(PathTouch::new(touch, file));
     }
-    out
+    (out, named)
+}
+
+/// `cpio -i` (`--extract`) unpacks into the `-D DIR` (`--directory`) given, else the
+/// command's directory; `cpio -p DIR` (`--pass-through`) copies into DIR. Members may be
+/// absolute with `--absolute-filenames`.
+fn cpio(args: &[String]) -> Vec<PathTouch<'_>> {
+    let short = |c: char| {
+        args.iter()
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
+    };
+    let long = |name: &str| args.iter().any(|a| a == name);
+    let dir = args
+        .iter()
+        .position(|a| a == "-D" || a == "--directory")
+        .and_then(|k| args.get(k + 1))
+        .or_else(|| args.iter().find(|a| a.starts_with("--directory=")))
+        .map(|a| a.strip_prefix("--directory=").unwrap_or(a));
+    if long("--absolute-filenames") && (short('i') || long("--extract")) {
+        return vec![unpacked_into("/")];
+    }
+    if short('i') || long("--extract") {
+        return vec![unpacked_into(dir.unwrap_or("."))];
+    }
+    if short('p') || long("--pass-through") {
+        return operands(args)
+            .last()
+            .map(unpacked_into)
+            .into_iter()
+            .collect();
+    }
+    Vec::new()
 }
 
 /// What an archiver unpacks into `dir`: whatever is below it may be written over.

@@ -61,6 +61,12 @@ pub(super) struct Env {
     /// Directories the line filled with files it downloaded (`git clone URL DIR`), by
     /// normalised path: every file in them is one the line downloaded.
     downloaded_dirs: Vec<String>,
+    /// The line fetches something from another machine (`curl`, `scp HOST:f .`): an
+    /// archive of unknown bytes unpacked after it may be that download.
+    pub(super) fetches: bool,
+    /// Paths `which`/`command -v` printed: running one is running the program of that name
+    /// as `PATH` finds it, read by its name as a bare `python3` is.
+    pub(super) on_path: Vec<String>,
     /// Symbolic links the line created: link path → target.
     pub(super) links: HashMap<String, String>,
     /// `set -x`: `PS4` is expanded before each command.
@@ -251,6 +257,11 @@ impl Env {
     /// Records that every file in directory `path` was downloaded by the line.
     pub(super) fn downloaded_dir(&mut self, path: &str) {
         self.downloaded_dirs.push(file_key(path));
+    }
+
+    /// Whether the line downloaded any directory.
+    pub(super) fn downloads_any(&self) -> bool {
+        !self.downloaded_dirs.is_empty()
     }
 
     /// Whether the file (or directory) `key` is in a directory the line downloaded.

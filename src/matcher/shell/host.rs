@@ -64,6 +64,24 @@ impl Host {
         Some(format!("{base}/{path}"))
     }
 
+    /// Where `PATH` finds program `name` on this host (`which`, `command -v`): the first
+    /// executable regular file of that name in an absolute directory of this process's
+    /// `PATH`. The agent's `PATH` may differ; a line that sets `PATH` is read without this.
+    pub(super) fn on_path(&self, name: &str) -> Option<String> {
+        use std::os::unix::fs::PermissionsExt;
+        if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+            return None;
+        }
+        let path = std::env::var("PATH").ok()?;
+        path.split(':')
+            .filter(|d| d.starts_with('/'))
+            .map(|d| format!("{}/{name}", d.trim_end_matches('/')))
+            .find(|p| {
+                std::fs::metadata(p)
+                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            })
+    }
+
     /// Whether something is at `name` inside `base` for a command running in `dir` (a
     /// symlink counts as itself): `None` when that cannot be known: `base` is unknown or not
     /// a directory on this host (a gate on another machine than the gateway), or looking

@@ -370,7 +370,8 @@ impl Reader {
 
     /// A loop whose condition never ends it (`condition`, written, is one of `endless`) and
     /// whose body starts a command in the background each time round, with no `break`,
-    /// `exit` or `return`: processes pile up without bound (`while :; do sh & done`).
+    /// `exit` or `return`: processes pile up without bound (`while :; do sh & done`). Or
+    /// whose body writes files with no pause: the disk fills.
     fn endless_spawner(&mut self, condition: &str, endless: &[&str], body: &ast::CompoundList) {
         let condition = condition.trim().trim_end_matches(';').trim();
         if !endless.contains(&condition) {
@@ -381,14 +382,26 @@ impl Reader {
             .iter()
             .any(|item| matches!(item.1, ast::SeparatorOperator::Async));
         let text = body.to_string();
-        let leaves = ["break", "exit", "return"].iter().any(|w| {
+        let has_word = |words: &[&str]| {
             text.split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|word| word == *w)
-        });
+                .any(|word| words.contains(&word))
+        };
+        let leaves = has_word(&["break", "exit", "return"]);
         if spawns && !leaves {
             self.opaque_line(
                 "a loop that never ends starts a process in the background each time round (a fork bomb)",
             );
+        }
+        // Files written each time round with no pause fill the disk (`while :; do cat f f
+        // > g && mv g f; done`); a poller that sleeps or waits for input is ordinary.
+        let writes = ["> /dev/null", ">/dev/null", ">&"]
+            .iter()
+            .fold(text.clone(), |t, quiet| t.replace(quiet, ""))
+            .contains('>')
+            || has_word(&["tee", "dd", "cp", "fallocate", "truncate"]);
+        let pauses = has_word(&["sleep", "read", "wait", "inotifywait", "timeout"]);
+        if writes && !leaves && !pauses {
+            self.opaque_line("a loop that never ends writes files each time round (a disk filler)");
         }
     }
 
@@ -715,10 +728,14 @@ impl Reader {
             self.opaque("the program name is a glob pattern");
         }
         let name = first.text.clone();
-        // A listing is only read by `xargs` and `cpio`; any other program gets text not
-        // known.
+        // A listing is only read by `xargs`, `cpio` and `tar -T -`; any other program gets
+        // text not known.
         let stdin = match stdin {
-            Data::Listing(..) if name != "xargs" && name != "cpio" => Data::Unknown,
+            Data::Listing(..)
+                if !matches!(name.as_str(), "xargs" | "cpio" | "tar" | "bsdtar" | "gtar") =>
+            {
+                Data::Unknown
+            }
             other => other,
         };
         // A function runs instead of the program of its name, but its definition may be in
@@ -768,7 +785,9 @@ impl Reader {
         });
         // `./x.sh` that this line wrote, or that the host holds: its text runs, by the
         // interpreter its `#!` line names.
-        if name.contains('/') && self.executable_file(&name, &fields[1..]) {
+        let by_name = self.env.on_path.contains(&name)
+            && !self.env.files.contains_key(&super::env::file_key(&name));
+        if name.contains('/') && !by_name && self.executable_file(&name, &fields[1..]) {
             return Data::Unknown;
         }
         called.then(programs::run(self, &program, &fields[1..], io, stdin, env))
@@ -1161,6 +1180,31 @@ impl Reader {
             Some(FileText::Unknown) => Data::Unknown,
             None if is_stdin_path(&field.text) => Data::Unknown,
             None => Data::Nothing,
+        }
+    }
+
+    /// What `which NAME` prints: the program's path on the host, when the line has not
+    /// changed `PATH`, made `NAME` a function or an alias (whose name `command -v` prints)
+    /// nor written a file of that name; otherwise not known.
+    pub(super) fn program_path(&mut self, name: &Field) -> Data {
+        let known = !name.unknown
+            && !self.env.assigned("PATH")
+            && !self.env.functions.contains_key(&name.text)
+            && !self.env.aliases.contains_key(&name.text)
+            // A file of that name the line wrote may come first on the agent's `PATH`.
+            && !self.env.files.keys().any(|k| k.rsplit('/').next() == Some(&name.text));
+        match self
+            .host
+            .as_ref()
+            .filter(|_| known)
+            .and_then(|h| h.on_path(&name.text))
+        {
+            Some(path) => {
+                let out = Data::Known(format!("{path}\n"));
+                self.env.on_path.push(path);
+                out
+            }
+            None => Data::Unknown,
         }
     }
 

@@ -158,6 +158,15 @@ const SINKS: &[(&str, Sink)] = &[
         "?.get_frozen_credentials",
         Command("cat", &["~/.aws/credentials"], &[]),
     ),
+    // The desktop keyring's secrets, as `secret-tool lookup` prints them.
+    (
+        "keyring.get_password",
+        Command("secret-tool", &["lookup"], &[]),
+    ),
+    (
+        "keyring.get_credential",
+        Command("secret-tool", &["lookup"], &[]),
+    ),
     ("linecache.getlines", Command("cat", &[], &[0])),
     ("linecache.getline", Command("cat", &[], &[0])),
     ("configparser.ConfigParser.read", Command("cat", &[], &[0])),

@@ -125,6 +125,18 @@ fn reads_writes_and_fetches_are_virtual_commands() {
 }
 
 #[test]
+fn the_keyring_and_code_read_from_input_are_followed() {
+    assert_eq!(
+        effects("import keyring; print(keyring.get_password('github.com', 'oauth'))"),
+        ["secret-tool lookup"]
+    );
+    assert_eq!(
+        effects("import runpy; runpy.run_path('/dev/stdin')"),
+        ["python3 /dev/stdin"]
+    );
+}
+
+#[test]
 fn code_that_cannot_be_read_is_opaque_with_the_reason() {
     let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
     assert_eq!(

@@ -258,6 +258,19 @@ pub(super) fn run(
             None => Data::Unknown,
         },
         "whoami" if args.is_empty() => Data::Known(format!("{}\n", user_name())),
+        // A number, as this machine has (`make -j"$(nproc)"`).
+        "nproc" => Data::Known(format!(
+            "{}\n",
+            std::thread::available_parallelism().map_or(1, usize::from)
+        )),
+        "which" => match args {
+            [name] if !name.text.starts_with('-') => r.program_path(name),
+            _ => Data::Unknown,
+        },
+        "type" => match args {
+            [flag, name] if flag.text == "-P" || flag.text == "-p" => r.program_path(name),
+            _ => Data::Unknown,
+        },
         "tee" => {
             let append = args.iter().any(|a| a.text == "-a" || a.text == "--append");
             let text = match &stdin {
@@ -273,9 +286,13 @@ pub(super) fn run(
             download(r, program, args, io);
             Data::Unknown
         }
+        "gh" if args.len() > 1 && args[0].text == "release" && args[1].text == "download" => {
+            release_download(r, &texts(&args[2..]));
+            Data::Unknown
+        }
         "ls" => super::runners::ls(r, args),
         "unzip" | "7z" | "7za" | "7zz" => {
-            extracted(r, program, &texts(args));
+            extracted(r, program, &texts(args), &stdin);
             Data::Unknown
         }
         "grep" | "egrep" | "fgrep" => super::runners::grep(r, args),
@@ -617,15 +634,68 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
             });
         }
     }
+    r.env.fetches = true;
     for target in targets {
         r.env.write_file(&target, FileText::Unknown, false);
+    }
+}
+
+/// Whether `path` is on another machine: `host:path`, `user@host:path`, `scheme://`; a
+/// local path has no colon before its first slash.
+pub(super) fn is_remote(path: &str) -> bool {
+    path.contains("://")
+        || path
+            .split_once(':')
+            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
+}
+
+/// `scp`/`rsync` from another machine to this one: the local destination (the last
+/// operand) holds downloads: it is the file copied to, or a directory that gets the
+/// remote file's name, or (`recursive`) a directory of downloaded files.
+pub(super) fn copied_from_afar(r: &mut Reader, operands: &[&str], recursive: bool) {
+    let Some((dest, sources)) = operands.split_last() else {
+        return;
+    };
+    if is_remote(dest) || !sources.iter().any(|s| is_remote(s)) {
+        return;
+    }
+    r.env.fetches = true;
+    if recursive {
+        r.env.downloaded_dir(dest);
+    }
+    r.env.write_file(dest, FileText::Unknown, false);
+    for source in sources.iter().filter(|s| is_remote(s)) {
+        if let Some(name) = source.rsplit(['/', ':']).next().filter(|n| !n.is_empty()) {
+            let dir = dest.trim_end_matches('/');
+            r.env
+                .write_file(&format!("{dir}/{name}"), FileText::Unknown, false);
+        }
+    }
+}
+
+/// `gh release download`: assets go to `-D DIR` (`--dir`), or the working directory;
+/// `-O FILE` (`--output`) names the one file.
+pub(super) fn release_download(r: &mut Reader, t: &[String]) {
+    r.env.fetches = true;
+    let value = |short: &str, long: &str| {
+        t.iter().enumerate().find_map(|(k, a)| {
+            if a == short || a == long {
+                t.get(k + 1).cloned()
+            } else {
+                a.strip_prefix(&format!("{long}=")).map(str::to_owned)
+            }
+        })
+    };
+    match (value("-O", "--output"), value("-D", "--dir")) {
+        (Some(file), _) => r.env.write_file(&file, FileText::Unknown, false),
+        (None, dir) => r.env.downloaded_dir(dir.as_deref().unwrap_or(".")),
     }
 }
 
 /// An archive the line downloaded (or made from a command's output), extracted: every file
 /// of the directory it goes to is then a download (`curl -o x.zip URL && unzip x.zip -d d &&
 /// d/run`). `unzip ARCHIVE [-d DIR]`, `7z x ARCHIVE [-oDIR]`, `tar -x -f ARCHIVE [-C DIR]`.
-pub(super) fn extracted(r: &mut Reader, program: &str, t: &[String]) {
+pub(super) fn extracted(r: &mut Reader, program: &str, t: &[String], stdin: &Data) {
     let (archive, dir): (Option<&str>, Option<&str>) = match program {
         "unzip" => (
             // The first operand that is not `-d`'s directory.
@@ -687,11 +757,27 @@ pub(super) fn extracted(r: &mut Reader, program: &str, t: &[String]) {
             (archive, dir)
         }
     };
-    let Some(archive) = archive else { return };
-    let downloaded = matches!(
-        r.env.files.get(&super::super::env::file_key(archive)),
-        Some(FileText::Unknown)
-    );
+    // tar reads the archive from standard input without `-f` (or with `-f -`); a
+    // descriptor (`-f <(curl URL)`) holds a command's output.
+    let from_stdin = program != "unzip" && !program.starts_with("7z");
+    let streamed = match archive {
+        None => from_stdin && matches!(stdin, Data::Unknown),
+        Some(a) if crate::matcher::shell::walk::is_stdin_path(a) => {
+            matches!(stdin, Data::Unknown)
+        }
+        Some(a) => {
+            a.starts_with("/dev/fd/")
+                || a.starts_with("/proc/self/fd/")
+                || a == crate::matcher::shell::SUBSTITUTION
+        }
+    };
+    let downloaded = streamed && r.env.fetches
+        || archive.is_some_and(|a| {
+            matches!(
+                r.env.files.get(&super::super::env::file_key(a)),
+                Some(FileText::Unknown)
+            )
+        });
     if downloaded {
         r.env.downloaded_dir(dir.unwrap_or("."));
     }

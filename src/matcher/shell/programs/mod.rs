@@ -111,7 +111,8 @@ pub(super) fn run(
     stdin: Data,
     env: &[(String, Value)],
 ) -> Data {
-    if table::SENSITIVE.contains(&program) && args.iter().any(|a| a.unknown) {
+    let checks_only = is_shell(program) && runners::noexec(args);
+    if table::SENSITIVE.contains(&program) && args.iter().any(|a| a.unknown) && !checks_only {
         r.opaque("an argument that changes what the program does is not known before it runs");
     }
     if env
@@ -121,7 +122,10 @@ pub(super) fn run(
         r.opaque("the command preloads a library");
     }
     if runners::BUILD_TOOLS.contains(&program) {
-        runners::written_files(r, program);
+        runners::written_files(r, program, args);
+    }
+    if matches!(program, "pip" | "pip3" | "uv") {
+        runners::stdin_requirements(r, args, &stdin);
     }
     // Read as printing nothing the reader follows, so the everyday `eval "$(pyenv init -)"`
     // passes.

@@ -4,9 +4,17 @@
 //! (`printf 'all:\n\trm -rf ~\n' > Makefile && make`); one whose text is not known, or in
 //! a language the reader does not read (`build.rs`, `CMakeLists.txt`), makes the line
 //! opaque. Files already on the host are the project's own, as `bash build.sh` is.
+//!
+//! Any code file the line wrote may be what the tool runs, whatever names it there: a
+//! pytest plugin named in `pytest.ini`, a build backend named in `pyproject.toml`, jest's
+//! `globalSetup`, a module found through `PYTHONPATH` or `perl -I`. So every one is read,
+//! and a dependency list the line wrote (`requirements.txt`, a `git =` line of
+//! `Cargo.toml`, `.yarnrc.yml`'s `yarnPath`) is read as the installs it asks for.
 
 use crate::matcher::code::Lang;
-use crate::matcher::shell::env::FileText;
+use crate::matcher::shell::SimpleCommand;
+use crate::matcher::shell::env::{FileText, file_key};
+use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Reader};
 
 use super::interpreters::read_code;
@@ -54,6 +62,13 @@ pub(in crate::matcher::shell::programs) const BUILD_TOOLS: &[&str] = &[
     "vite",
     "python",
     "python3",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "deno",
+    "gem",
 ];
 
 /// How a tool runs a file of this name.
@@ -74,6 +89,13 @@ enum Runs {
     /// Code in a language the reader does not read (`build.rs`, CMake, Gradle): screened
     /// for what runs programs, reaches the network or touches files outside the build.
     Screened,
+    /// pip's requirements: each line is what `pip install` is given.
+    Requirements,
+    /// Cargo's manifest: a `git = "URL"` dependency is fetched and built (its `build.rs`
+    /// runs).
+    CargoManifest,
+    /// Yarn's settings: `yarnPath` is the script node runs as yarn.
+    YarnRc,
 }
 
 fn runs(name: &str) -> Option<Runs> {
@@ -99,12 +121,79 @@ fn runs(name: &str) -> Option<Runs> {
             Runs::Tasks { recipes: false }
         }
         "build.rs" | "CMakeLists.txt" | "build.gradle" | "build.gradle.kts" => Runs::Screened,
+        "Cargo.toml" => Runs::CargoManifest,
+        ".yarnrc.yml" | ".yarnrc.yaml" => Runs::YarnRc,
+        _ if (name.starts_with("requirements") || name.starts_with("constraints"))
+            && name.ends_with(".txt") =>
+        {
+            Runs::Requirements
+        }
+        _ => return code_file(name).map(Runs::Code),
+    })
+}
+
+/// `pip install -r /dev/stdin <<EOF`: the requirements are the text on standard input,
+/// read as a requirements file the line wrote is; text not known may name any source.
+pub(in crate::matcher::shell::programs) fn stdin_requirements(
+    r: &mut Reader,
+    args: &[Field],
+    stdin: &Data,
+) {
+    let from_stdin = args.iter().enumerate().any(|(k, a)| {
+        let value = match a.text.as_str() {
+            "-r" | "--requirement" | "-c" | "--constraint" => {
+                args.get(k + 1).map(|v| v.text.as_str())
+            }
+            t => t
+                .strip_prefix("--requirement=")
+                .or_else(|| t.strip_prefix("--constraint=")),
+        };
+        value.is_some_and(crate::matcher::shell::walk::is_stdin_path)
+    });
+    if !from_stdin {
+        return;
+    }
+    match stdin {
+        Data::Known(text) => read(r, Runs::Requirements, FileText::Known(text.clone())),
+        Data::Nothing => {}
+        _ => r.opaque("pip installs requirements read from input not known before it runs"),
+    }
+}
+
+/// The language of a code file by its extension.
+fn code_file(name: &str) -> Option<Lang> {
+    let (_, ext) = name.rsplit_once('.')?;
+    Some(match ext {
+        "py" => Lang::Python,
+        "js" | "cjs" | "mjs" => Lang::JavaScript,
+        "rb" => Lang::Ruby,
+        "pl" | "pm" => Lang::Perl,
+        "php" => Lang::Php,
+        "lua" => Lang::Lua,
         _ => return None,
     })
 }
 
-/// Reads, once each, the files of [`runs`]'s names that the line wrote before `tool` runs.
-pub(in crate::matcher::shell::programs) fn written_files(r: &mut Reader, tool: &str) {
+/// Reads, once each, the files of [`runs`]'s names that the line wrote before `tool` runs,
+/// except code files named in `args`, which the tool's own reading reads (`python3 x.py`).
+pub(in crate::matcher::shell::programs) fn written_files(
+    r: &mut Reader,
+    tool: &str,
+    args: &[Field],
+) {
+    // In a directory the line downloaded (`git clone URL d && cd d && make`), every file
+    // the tool runs is a download. After `a && cd d` the directory is one of two, which
+    // the reader does not keep apart: any directory not known counts.
+    let here = match r.env.get(crate::matcher::shell::env::DIR) {
+        crate::matcher::shell::env::Value::Known(dir) => {
+            dir != "." && r.env.in_downloaded_dir(&file_key(&dir))
+        }
+        crate::matcher::shell::env::Value::Unknown => r.env.downloads_any(),
+    };
+    if here {
+        r.opaque("a build tool runs in a directory the line downloaded");
+    }
+    let named: Vec<String> = args.iter().map(|a| file_key(&a.text)).collect();
     let mut written: Vec<(String, FileText)> = r
         .env
         .files
@@ -116,6 +205,9 @@ pub(in crate::matcher::shell::programs) fn written_files(r: &mut Reader, tool: &
     for (path, text) in written {
         let name = path.rsplit('/').next().unwrap_or_default();
         let Some(how) = runs(name) else { continue };
+        if matches!(how, Runs::Code(_)) && named.contains(&path) {
+            continue;
+        }
         r.built.insert(path.clone());
         r.reached(format!("from {path} the line wrote, run by {tool}"), |r| {
             read(r, how, text)
@@ -144,7 +236,44 @@ fn read(r: &mut Reader, how: Runs, text: FileText) {
             }
             Err(_) => r.opaque("a build tool reads a JSON file the line wrote that does not parse"),
         },
+        // A PHP file opens with `<?php`; the reader reads the code inside.
+        Runs::Code(Lang::Php) => {
+            let code = text.trim_start();
+            read_code(
+                r,
+                Some(Lang::Php),
+                code.strip_prefix("<?php").unwrap_or(code),
+                &[],
+            )
+        }
         Runs::Code(lang) => read_code(r, Some(lang), &text, &[]),
+        Runs::Requirements => {
+            for line in text.lines().map(str::trim) {
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let mut args = vec!["install".to_owned()];
+                args.extend(line.split_whitespace().map(str::to_owned));
+                record(r, "pip", args);
+            }
+        }
+        Runs::CargoManifest => {
+            for url in text.lines().filter_map(toml_git_url) {
+                record(
+                    r,
+                    "cargo",
+                    vec!["install".into(), "--git".into(), url.into()],
+                );
+            }
+        }
+        Runs::YarnRc => {
+            for line in text.lines() {
+                if let Some(path) = line.trim().strip_prefix("yarnPath:") {
+                    let path = path.trim().trim_matches(['\'', '"']);
+                    shell_c(r, &format!("node '{}'", path.replace('\'', r"'\''")));
+                }
+            }
+        }
         Runs::Pth => {
             let imports: Vec<&str> = text
                 .lines()
@@ -185,6 +314,29 @@ fn read(r: &mut Reader, how: Runs, text: FileText) {
             }
         }
     }
+}
+
+/// Records what a dependency file asks `program` to do, as the line had run it.
+fn record(r: &mut Reader, program: &str, args: Vec<String>) {
+    r.record(SimpleCommand {
+        program: program.to_owned(),
+        args,
+        redirects: Vec::new(),
+        origin: None,
+        dir: None,
+    });
+}
+
+/// The URL of a `git = "URL"` key on a line of a TOML manifest (`helper = { git = "…" }`).
+fn toml_git_url(line: &str) -> Option<&str> {
+    let at = line.find("git")?;
+    let before = line[..at].chars().next_back();
+    if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return None;
+    }
+    let rest = line[at + 3..].trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    rest[1..].split(quote).next()
 }
 
 /// The shell lines of a task file, in the forms [`Runs::Tasks`] names: every indented line

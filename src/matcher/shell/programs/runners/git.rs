@@ -173,12 +173,7 @@ fn cloned_from_afar(rest: &[String]) -> Option<String> {
         }
     }
     let repo = operands.first()?;
-    // `host:path` and `user@host:path` are ssh; a local path has no colon before a slash.
-    let remote = repo.contains("://")
-        || repo
-            .split_once(':')
-            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'));
-    if !remote {
+    if !super::super::builtins::is_remote(repo) {
         return None;
     }
     match operands.get(1) {
@@ -405,6 +400,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             if sub.text == "clone"
                 && let Some(dir) = cloned_from_afar(rest)
             {
+                r.env.fetches = true;
                 r.env.downloaded_dir(&dir);
             }
         }
@@ -423,6 +419,13 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         }
         "bisect" if rest.first().is_some_and(|a| a == "run") => {
             r.run(args[k + 2..].to_vec(), &Io::default(), Data::Nothing, &[]);
+        }
+        // `git submodule add URL [PATH]` clones as `git clone URL [PATH]` does.
+        "submodule" if rest.first().is_some_and(|a| a == "add") => {
+            if let Some(dir) = cloned_from_afar(&rest[1..]) {
+                r.env.fetches = true;
+                r.env.downloaded_dir(&dir);
+            }
         }
         "submodule" if rest.iter().any(|a| a == "foreach") => {
             if let Some(j) = rest.iter().position(|a| a == "foreach") {

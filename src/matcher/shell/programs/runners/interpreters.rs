@@ -164,8 +164,10 @@ fn effect(r: &mut Reader, effect: Effect) {
                 _ => {
                     let mut argv = vec![Val::known(program)];
                     argv.extend(args);
+                    // Its input is the code's own (`runpy.run_path('/dev/stdin')`), as for
+                    // `Exec` above.
                     for fields in fields_of(&argv) {
-                        r.run(fields, &Io::default(), Data::Nothing, &[]);
+                        r.run(fields, &Io::default(), Data::Unknown, &[]);
                     }
                     return;
                 }

@@ -16,7 +16,9 @@ mod shells;
 mod tools;
 
 use awk::awk;
-pub(in crate::matcher::shell::programs) use builds::{BUILD_TOOLS, written_files};
+pub(in crate::matcher::shell::programs) use builds::{
+    BUILD_TOOLS, stdin_requirements, written_files,
+};
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;
@@ -25,6 +27,7 @@ use search::{cpio, find, xargs};
 pub(in crate::matcher::shell::programs) use search::{grep, ls};
 use sed::sed;
 use shells::env_command;
+pub(in crate::matcher::shell::programs) use shells::noexec;
 pub(super) use shells::shell;
 use tools::{container, ex_command, make, package_runner, ssh_options, tar};
 
@@ -131,10 +134,15 @@ pub(super) fn run(
         "builtin" | "command" => {
             let (opts, at) = options::leading(&t, &Options::NONE);
             // `command -v rm` prints how `rm` would run: its path as `PATH` finds it
-            // (`/usr/bin/rm`), or a builtin's or function's name; `-V` a sentence. Not known
-            // here, as `which`'s output is not: `$(command -v rm) -rf ~` is unreadable.
-            if opts.iter().any(|o| matches!(o, Opt::Short('v' | 'V', _))) {
+            // (`/usr/bin/rm`), or a builtin's or function's name; `-V` a sentence.
+            if opts.iter().any(|o| matches!(o, Opt::Short('V', _))) {
                 return Data::Unknown;
+            }
+            if opts.iter().any(|o| matches!(o, Opt::Short('v', _))) {
+                return match &args[at.min(args.len())..] {
+                    [name] => r.program_path(name),
+                    _ => Data::Unknown,
+                };
             }
             r.run(
                 args[at.min(args.len())..].to_vec(),
@@ -216,11 +224,19 @@ pub(super) fn run(
         }
         "scp" | "sftp" => {
             ssh_options(r, &t);
-            let (opts, _) = options::leading(&t, &row.options);
+            let (opts, at) = options::leading(&t, &row.options);
             for o in &opts {
                 if let Opt::Short('S', Some(p)) = o {
                     r.run(vec![Field::literal(p)], &Io::default(), Data::Nothing, &[]);
                 }
+            }
+            if program == "sftp" {
+                sftp_batch(r, &t, &stdin);
+            }
+            if program == "scp" {
+                let recursive = opts.iter().any(|o| matches!(o, Opt::Short('r', _)));
+                let operands: Vec<&str> = t[at.min(t.len())..].iter().map(String::as_str).collect();
+                super::builtins::copied_from_afar(r, &operands, recursive);
             }
             Data::Unknown
         }
@@ -244,6 +260,9 @@ pub(super) fn run(
                     r.script(&code, Data::Nothing);
                 }
             }
+            let (_, operands) = options::permuted(&t, &row.options);
+            let operands: Vec<&str> = operands.iter().map(|&k| t[k].as_str()).collect();
+            super::builtins::copied_from_afar(r, &operands, true);
             Data::Unknown
         }
         "git" => git(r, args, env, &stdin),
@@ -251,7 +270,29 @@ pub(super) fn run(
         "sed" | "gsed" => sed(r, row, args),
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => awk(r, row, args),
         "tar" | "gtar" | "bsdtar" => {
-            super::builtins::extracted(r, program, &t);
+            super::builtins::extracted(r, program, &t, &stdin);
+            let moved = crate::matcher::shell::effects::tar_members_moved(&t);
+            if !moved.is_empty() {
+                r.record(SimpleCommand {
+                    program: program.to_owned(),
+                    args: moved,
+                    redirects: Vec::new(),
+                    origin: Some("the members in tar's -C directory".to_owned()),
+                    dir: None,
+                });
+            }
+            // `find ... | tar -cf x.tar -T -`: the members are the listing.
+            let listed = t.iter().enumerate().any(|(k, a)| {
+                let value = a.strip_prefix("--files-from=").or_else(|| {
+                    (a == "-T" || a == "--files-from")
+                        .then(|| t.get(k + 1).map(String::as_str))
+                        .flatten()
+                });
+                value.is_some_and(is_stdin_path)
+            });
+            if listed {
+                search::read_listing(r, stdin, false, &[]);
+            }
             tar(r, &t)
         }
         "make" | "gmake" => make(r, row, args, stdin),
@@ -440,6 +481,29 @@ fn package_scripts(r: &mut Reader, args: &[Field]) {
     } else {
         Vec::new()
     };
+    // A dependency set to a URL or a repository is installed from there by the next
+    // `npm install`: read as that install.
+    if args.get(1).is_some_and(|a| a.text == "set") {
+        const KINDS: &[&str] = &[
+            "dependencies.",
+            "devDependencies.",
+            "optionalDependencies.",
+            "peerDependencies.",
+        ];
+        for a in args.iter().skip(2) {
+            if let Some((key, source)) = a.text.split_once('=')
+                && KINDS.iter().any(|k| key.starts_with(k))
+            {
+                r.record(SimpleCommand {
+                    program: "npm".to_owned(),
+                    args: vec!["install".to_owned(), source.to_owned()],
+                    redirects: Vec::new(),
+                    origin: Some("a dependency set by npm pkg".to_owned()),
+                    dir: None,
+                });
+            }
+        }
+    }
     for field in codes {
         if field.unknown {
             r.opaque("the command sets a package script from a value not known before it runs");
@@ -452,6 +516,51 @@ fn package_scripts(r: &mut Reader, args: &[Field]) {
         if let Some(code) = code {
             r.reached("a package script set on the line".to_owned(), |r| {
                 shell_c(r, code)
+            });
+        }
+    }
+}
+
+/// `sftp -b FILE` (`-` for standard input): each `put`/`mput` sends a local file, read as
+/// `scp FILE` is; `!command` runs a local shell command. A batch not known may send any.
+fn sftp_batch(r: &mut Reader, t: &[String], stdin: &Data) {
+    let batch = t.iter().enumerate().find_map(|(k, a)| match a.as_str() {
+        "-b" => t.get(k + 1).cloned(),
+        _ => a
+            .strip_prefix("-b")
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned),
+    });
+    let Some(batch) = batch else { return };
+    let text = match file_text(r, &batch, false, stdin) {
+        Some(Data::Known(text)) => text,
+        None | Some(Data::Nothing) => return,
+        Some(_) => return r.opaque("sftp runs a batch of commands not known before it runs"),
+    };
+    for line in text.lines().map(str::trim_start) {
+        if let Some(command) = line.strip_prefix('!') {
+            shell_c(r, command);
+            continue;
+        }
+        let mut words = line.trim_start_matches(['-', '@']).split_whitespace();
+        if let Some("put" | "mput" | "reput") = words.next() {
+            let mut files: Vec<String> = words
+                .filter(|w| !w.starts_with('-'))
+                .take(1)
+                .map(str::to_owned)
+                .collect();
+            // Sent to the machine sftp connects to.
+            let host = t
+                .last()
+                .filter(|h| !h.starts_with('-'))
+                .map_or("", String::as_str);
+            files.push(format!("{}:", host.trim_end_matches(':')));
+            r.record(SimpleCommand {
+                program: "scp".to_owned(),
+                args: files,
+                redirects: Vec::new(),
+                origin: Some("an sftp batch".to_owned()),
+                dir: None,
             });
         }
     }

@@ -206,6 +206,19 @@ pub(in crate::matcher::shell::programs) fn grep(r: &Reader, args: &[Field]) -> D
 /// `cpio -o` (and `-p`): it reads the names of the files to copy from standard input, as
 /// `xargs cat` would name them (`find ~/.ssh | cpio -o > s.cpio` reads the keys).
 pub(super) fn cpio(r: &mut Reader, args: &[Field], stdin: Data, env: &[(String, Value)]) -> Data {
+    // `curl URL | cpio -id`: what it unpacks is a download.
+    let extracts = args.iter().any(|a| {
+        a.text == "--extract"
+            || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
+    });
+    if extracts && r.env.fetches && matches!(stdin, Data::Unknown) {
+        let dir = args
+            .iter()
+            .position(|a| a.text == "-D" || a.text == "--directory")
+            .and_then(|k| args.get(k + 1))
+            .map_or(".", |a| a.text.as_str());
+        r.env.downloaded_dir(dir);
+    }
     let copies_in = args.iter().any(|a| {
         let t = a.text.as_str();
         matches!(t, "--create" | "--pass-through")
@@ -216,24 +229,27 @@ pub(super) fn cpio(r: &mut Reader, args: &[Field], stdin: Data, env: &[(String, 
             a.text == "--null"
                 || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('0'))
         });
-        let input = match stdin {
-            Data::Listing(lists, may_split) => Some((lists, may_split)),
-            _ => None,
-        };
-        let cat = [Field::literal("cat")];
-        match input {
-            Some((lists, may_split)) => {
-                for items in &lists {
-                    run_with_items(r, &cat, items, None, env);
-                }
-                if !nul && may_split {
-                    run_with_items(r, &cat, &[unknown_item()], None, env);
-                }
-            }
-            None => run_with_items(r, &cat, &[unknown_item()], None, env),
-        }
+        read_listing(r, stdin, nul, env);
     }
     Data::Unknown
+}
+
+/// A program reads the files named on its standard input (`cpio -o`, `tar -T -`): each is
+/// read as `cat` reads it; anything but a listing names files not known here, and so does
+/// a listing whose names may split unless `nul` separates them.
+pub(super) fn read_listing(r: &mut Reader, stdin: Data, nul: bool, env: &[(String, Value)]) {
+    let cat = [Field::literal("cat")];
+    match stdin {
+        Data::Listing(lists, may_split) => {
+            for items in &lists {
+                run_with_items(r, &cat, items, None, env);
+            }
+            if !nul && may_split {
+                run_with_items(r, &cat, &[unknown_item()], None, env);
+            }
+        }
+        _ => run_with_items(r, &cat, &[unknown_item()], None, env),
+    }
 }
 
 /// Runs xargs's `command` with `items` appended, or once per item in place of `replace`

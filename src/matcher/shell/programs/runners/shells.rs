@@ -12,6 +12,28 @@ use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 use super::stdin_shell;
 
 /// A shell: its `-c` script, a script file, or what it reads on standard input.
+/// Whether a shell started with `args` runs nothing: `bash -n` (`-o noexec`) reads its
+/// script for a syntax check. The last of `-n`/`+n` given before the script counts.
+pub(in crate::matcher::shell::programs) fn noexec(args: &[Field]) -> bool {
+    let mut noexec = false;
+    let mut words = args.iter().map(|a| a.text.as_str());
+    while let Some(t) = words.next() {
+        if t == "--" || t == "-" || !(t.starts_with('-') || t.starts_with('+')) || t.len() < 2 {
+            break;
+        }
+        if matches!(t, "-o" | "+o") {
+            if words.next() == Some("noexec") {
+                noexec = t == "-o";
+            }
+        } else if matches!(t, "-O" | "+O" | "--rcfile" | "--init-file") {
+            words.next();
+        } else if !t.starts_with("--") && t.contains('n') {
+            noexec = t.starts_with('-');
+        }
+    }
+    noexec
+}
+
 pub(in crate::matcher::shell::programs) fn shell(
     r: &mut Reader,
     args: &[Field],
@@ -31,6 +53,7 @@ pub(in crate::matcher::shell::programs) fn shell(
     let mut i = 0;
     let mut command_string = false;
     let mut from_stdin = false;
+
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
         if t == "--" || t == "-" {
@@ -50,11 +73,14 @@ pub(in crate::matcher::shell::programs) fn shell(
                 r.run_file(&f.text, Data::Nothing);
             }
             i += 1;
-        } else if !t.starts_with("--") {
+        } else if t.starts_with('-') && !t.starts_with("--") {
             command_string |= t.contains('c');
             from_stdin |= t.contains('s');
         }
         i += 1;
+    }
+    if noexec(args) {
+        return Data::Nothing;
     }
     match args.get(i) {
         Some(script) if command_string => {

@@ -288,6 +288,22 @@ pub(super) fn container(r: &mut Reader, args: &[Field]) -> Data {
         "--add-host",
     ];
     let t = texts(args);
+    // `docker cp SRC CONTAINER:DST` copies as `cp` does, into or out of the container.
+    if t.first().is_some_and(|a| a == "cp") {
+        let operands: Vec<String> = t[1..]
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .cloned()
+            .collect();
+        r.record(SimpleCommand {
+            program: "cp".to_owned(),
+            args: operands,
+            redirects: Vec::new(),
+            origin: Some("a container's copy".to_owned()),
+            dir: None,
+        });
+        return Data::Unknown;
+    }
     let Some(sub) = t.iter().position(|a| a == "run" || a == "exec") else {
         return Data::Unknown;
     };
