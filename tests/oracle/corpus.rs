@@ -64,13 +64,17 @@ fn policy_commands() -> Vec<String> {
     out
 }
 
-/// (corpus name, its lines): the bypass, everyday and interpreter corpora and the policy
+/// (corpus name, its lines): the bypass, everyday, routine-check and interpreter corpora and the policy
 /// packs' cases.
 pub fn corpora() -> Vec<(&'static str, Vec<String>)> {
     let shell = repo().join("tests/shell-corpus");
     vec![
         ("bypass", json_lines(&shell.join("bypass.txt"))),
         ("benign", json_lines(&shell.join("benign.txt"))),
+        (
+            "routine-checks",
+            json_lines(&shell.join("routine-checks.txt")),
+        ),
         (
             "interpreter-attacks",
             json_lines(&shell.join("interpreter-attacks.txt")),

@@ -13,6 +13,15 @@ use super::tree::{Source, Visit, kind, visit};
 /// poller is a program's job. A loop left by `break` (`last` in Perl) may end: a retry
 /// loop around `subprocess.run` is ordinary.
 pub(super) fn has_endless_loop(lang: Lang, code: &str) -> bool {
+    endless_loop(lang, code, &without_spaces(code))
+}
+
+fn without_spaces(code: &str) -> String {
+    code.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// [`has_endless_loop`], given `code` with its spaces removed as `bare`.
+fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     const PYTHON: &[&str] = &[
         "while1:",
         "whileTrue:",
@@ -43,7 +52,6 @@ pub(super) fn has_endless_loop(lang: Lang, code: &str) -> bool {
         Lang::Perl => "last",
         _ => "break",
     };
-    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     // `for (let i = 0; ; i++)`: a C-style loop whose condition is left out.
     let c_style = matches!(lang, Lang::JavaScript | Lang::Php | Lang::Perl)
         && bare.contains("for(")
@@ -71,11 +79,8 @@ pub(super) fn grows_without_end(lang: Lang, code: &str) -> bool {
         "*=",
         "bytearray(",
     ];
-    if !has_endless_loop(lang, code) {
-        return false;
-    }
-    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
-    GROWS.iter().any(|g| bare.contains(g))
+    let bare = without_spaces(code);
+    endless_loop(lang, code, &bare) && GROWS.iter().any(|g| bare.contains(g))
 }
 
 /// The line of a function that calls itself, or names itself to be called back

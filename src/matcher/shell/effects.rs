@@ -363,25 +363,41 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 /// `--files-from`) are not known: a delete in an unknown place. Creating (`-c`) writes the
 /// archive `-f FILE` over what it held; adding to it (`-r`, `-u`, `-A`) appends.
 fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
-    tar_parts(args).0
+    tar_args(args).touches
 }
 
-/// The members `tar` names that a `-C DIR` before them places elsewhere than they read, as
-/// the paths tar opens (`tar czf - -C ~/.config gcloud` archives `~/.config/gcloud`).
-pub(super) fn tar_members_moved(args: &[String]) -> Vec<String> {
-    tar_parts(args)
-        .1
+/// What `tar` reads by name: the members a `-C DIR` before them places elsewhere than they
+/// are written, as the paths tar opens (`tar czf - -C ~/.config gcloud` archives
+/// `~/.config/gcloud`), and whether it reads a list of members from standard input (`-T -`).
+pub(super) fn tar_reads(args: &[String]) -> (Vec<String>, bool) {
+    let parts = tar_args(args);
+    let moved = parts
+        .members
         .into_iter()
         .filter_map(|t| {
             let base = t.base?;
             (!t.path.starts_with(['/', '~']) && t.path != super::SUBSTITUTION)
                 .then(|| format!("{}/{}", base.trim_end_matches('/'), t.path))
         })
-        .collect()
+        .collect();
+    (
+        moved,
+        parts.lists.iter().any(|l| super::walk::is_stdin_path(l)),
+    )
 }
 
-/// What [`tar`] touches, and the members it names (each with the `-C DIR` before it).
-fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
+/// What `tar`'s arguments say.
+struct TarArgs<'a> {
+    /// What it deletes and writes.
+    touches: Vec<PathTouch<'a>>,
+    /// The members it names, each with the `-C DIR` before it (deleted with
+    /// `--remove-files`).
+    members: Vec<PathTouch<'a>>,
+    /// The files it reads lists of members from (`-T FILE`, `--files-from FILE`).
+    lists: Vec<&'a str>,
+}
+
+fn tar_args(args: &[String]) -> TarArgs<'_> {
     // Short options that take a value, in a bundle or in the old style (`tar cfC a.tar d`).
     const WITH_VALUE: &str = "fCbLgKNTVXH";
     let unknown = |touch| PathTouch::new(touch, super::SUBSTITUTION);
@@ -392,6 +408,7 @@ fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
     // Short flags, from bundles and the old style.
     let mut letters = String::new();
     let mut named = Vec::new();
+    let mut lists = Vec::new();
     let mut base: Option<&str> = None;
     let mut values: Vec<char> = Vec::new();
     let mut iter = args.iter().enumerate();
@@ -399,7 +416,10 @@ fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
         if let Some(letter) = values.pop() {
             match letter {
                 'C' => base = change_dir(base, Some(a.as_str())),
-                'T' => named.push(unknown(Touch::Delete)),
+                'T' => {
+                    named.push(unknown(Touch::Delete));
+                    lists.push(a.as_str());
+                }
                 'f' => archive = Some(a.as_str()),
                 _ => {}
             }
@@ -432,6 +452,7 @@ fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
                 base = change_dir(base, value.or_else(|| iter.next().map(|(_, v)| v.as_str())));
             } else if is("files-from") && name != "file" {
                 named.push(unknown(Touch::Delete));
+                lists.extend(value.or_else(|| args.get(k + 1).map(String::as_str)));
             }
             if value.is_none() && (is("files-from") || is("file") || is("exclude")) {
                 iter.next();
@@ -448,7 +469,10 @@ fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
                 };
                 match c {
                     'C' => base = change_dir(base, value),
-                    'T' => named.push(unknown(Touch::Delete)),
+                    'T' => {
+                        named.push(unknown(Touch::Delete));
+                        lists.extend(value);
+                    }
                     'f' => archive = value,
                     _ => {}
                 }
@@ -486,31 +510,26 @@ fn tar_parts(args: &[String]) -> (Vec<PathTouch<'_>>, Vec<PathTouch<'_>>) {
         };
         out.push(PathTouch::new(touch, file));
     }
-    (out, named)
+    TarArgs {
+        touches: out,
+        members: named,
+        lists,
+    }
 }
 
 /// `cpio -i` (`--extract`) unpacks into the `-D DIR` (`--directory`) given, else the
 /// command's directory; `cpio -p DIR` (`--pass-through`) copies into DIR. Members may be
 /// absolute with `--absolute-filenames`.
 fn cpio(args: &[String]) -> Vec<PathTouch<'_>> {
+    if let Some(dir) = cpio_extracts_into(args) {
+        let absolute = args.iter().any(|a| a == "--absolute-filenames");
+        return vec![unpacked_into(if absolute { "/" } else { dir })];
+    }
     let short = |c: char| {
         args.iter()
             .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
     };
-    let long = |name: &str| args.iter().any(|a| a == name);
-    let dir = args
-        .iter()
-        .position(|a| a == "-D" || a == "--directory")
-        .and_then(|k| args.get(k + 1))
-        .or_else(|| args.iter().find(|a| a.starts_with("--directory=")))
-        .map(|a| a.strip_prefix("--directory=").unwrap_or(a));
-    if long("--absolute-filenames") && (short('i') || long("--extract")) {
-        return vec![unpacked_into("/")];
-    }
-    if short('i') || long("--extract") {
-        return vec![unpacked_into(dir.unwrap_or("."))];
-    }
-    if short('p') || long("--pass-through") {
+    if short('p') || args.iter().any(|a| a == "--pass-through") {
         return operands(args)
             .last()
             .map(unpacked_into)
@@ -518,6 +537,24 @@ fn cpio(args: &[String]) -> Vec<PathTouch<'_>> {
             .collect();
     }
     Vec::new()
+}
+
+/// Where `cpio -i` (`--extract`) unpacks: its `-D DIR` (`--directory`), else the command's
+/// directory; `None` when it does not extract.
+pub(super) fn cpio_extracts_into(args: &[String]) -> Option<&str> {
+    let extracts = args.iter().any(|a| {
+        a == "--extract" || a.starts_with('-') && !a.starts_with("--") && a[1..].contains('i')
+    });
+    if !extracts {
+        return None;
+    }
+    let dir = args
+        .iter()
+        .position(|a| a == "-D" || a == "--directory")
+        .and_then(|k| args.get(k + 1))
+        .map(String::as_str)
+        .or_else(|| args.iter().find_map(|a| a.strip_prefix("--directory=")));
+    Some(dir.unwrap_or("."))
 }
 
 /// What an archiver unpacks into `dir`: whatever is below it may be written over.
@@ -830,10 +867,10 @@ fn output_of<'a>(
 
 /// Whether an `rsync`/`scp` path is on this machine (`host:path` and `rsync://` are not;
 /// `./a:b` is).
-fn is_local(path: &str) -> bool {
+pub(super) fn is_local(path: &str) -> bool {
     match path.find(':') {
         None => true,
-        Some(colon) => path[..colon].contains('/'),
+        Some(colon) => colon == 0 || path[..colon].contains('/'),
     }
 }
 

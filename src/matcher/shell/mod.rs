@@ -65,6 +65,19 @@ pub struct Redirect {
 }
 
 impl SimpleCommand {
+    /// A command the reader finds the line runs without spelling it out (`pip install URL`
+    /// for a requirements file the line wrote, `cp` for `docker cp`): no redirections; the
+    /// reader records it in the directory the line is in.
+    pub(crate) fn implied(program: &str, args: Vec<String>, origin: Option<String>) -> Self {
+        SimpleCommand {
+            program: program.to_owned(),
+            args,
+            redirects: Vec::new(),
+            origin,
+            dir: None,
+        }
+    }
+
     /// `program arg1 arg2 ... > target`, with arguments quoted where the shell would need it:
     /// what `commandPattern` is matched against. Reading this text again gives back the
     /// same command.

@@ -1335,6 +1335,10 @@ fn what_archivers_and_copiers_read_is_named() {
         "cat ~/**/.env*"
     ));
     assert!(runs(
+        "find ~ -name '.env*' | tar -czf /tmp/e.tgz -T-",
+        "cat ~/**/.env*"
+    ));
+    assert!(runs(
         "docker cp ~/.aws c:/root/.aws",
         "cp ~/.aws c:/root/.aws"
     ));
@@ -1405,4 +1409,16 @@ fn which_names_the_program_path_finds() {
     }
     // Without a view of the host, not known.
     assert!(parse("\"$(which ls)\" -la").opaque.is_some());
+}
+
+#[test]
+fn a_write_through_a_link_the_line_made_writes_its_target() {
+    let line = parse("ln -sf ~/.ssh/authorized_keys /tmp/k && echo 'ssh-ed25519 AAAA x' >> /tmp/k");
+    assert!(
+        line.commands.iter().any(|c| c
+            .redirects
+            .iter()
+            .any(|x| x.op == ">>" && x.target == "~/.ssh/authorized_keys")),
+        "{line:?}"
+    );
 }

@@ -844,13 +844,19 @@ impl Reader {
         }
         let through_link = (!self.env.links.is_empty())
             .then(|| {
-                let args: Vec<String> = command
-                    .args
+                let resolve = |p: &String| self.env.resolve_link(p).unwrap_or_else(|| p.clone());
+                let args: Vec<String> = command.args.iter().map(resolve).collect();
+                let redirects: Vec<Redirect> = command
+                    .redirects
                     .iter()
-                    .map(|a| self.env.resolve_link(a).unwrap_or_else(|| a.clone()))
+                    .map(|x| Redirect {
+                        op: x.op,
+                        target: resolve(&x.target),
+                    })
                     .collect();
-                (args != command.args).then(|| SimpleCommand {
+                (args != command.args || redirects != command.redirects).then(|| SimpleCommand {
                     args,
+                    redirects,
                     ..command.clone()
                 })
             })

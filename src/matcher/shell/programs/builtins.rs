@@ -640,13 +640,9 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
     }
 }
 
-/// Whether `path` is on another machine: `host:path`, `user@host:path`, `scheme://`; a
-/// local path has no colon before its first slash.
+/// Whether `path` is on another machine: `host:path`, `user@host:path`, `scheme://`.
 pub(super) fn is_remote(path: &str) -> bool {
-    path.contains("://")
-        || path
-            .split_once(':')
-            .is_some_and(|(host, _)| !host.is_empty() && !host.contains('/'))
+    !crate::matcher::shell::effects::is_local(path)
 }
 
 /// `scp`/`rsync` from another machine to this one: the local destination (the last

@@ -13,9 +13,9 @@
 
 use crate::matcher::code::Lang;
 use crate::matcher::shell::SimpleCommand;
-use crate::matcher::shell::env::{FileText, file_key};
+use crate::matcher::shell::env::{DIR, FileText, Value, file_key};
 use crate::matcher::shell::expand::Field;
-use crate::matcher::shell::walk::{Data, Reader};
+use crate::matcher::shell::walk::{Data, Reader, is_stdin_path};
 
 use super::interpreters::read_code;
 use super::shell_c;
@@ -148,7 +148,7 @@ pub(in crate::matcher::shell::programs) fn stdin_requirements(
                 .strip_prefix("--requirement=")
                 .or_else(|| t.strip_prefix("--constraint=")),
         };
-        value.is_some_and(crate::matcher::shell::walk::is_stdin_path)
+        value.is_some_and(is_stdin_path)
     });
     if !from_stdin {
         return;
@@ -184,11 +184,9 @@ pub(in crate::matcher::shell::programs) fn written_files(
     // In a directory the line downloaded (`git clone URL d && cd d && make`), every file
     // the tool runs is a download. After `a && cd d` the directory is one of two, which
     // the reader does not keep apart: any directory not known counts.
-    let here = match r.env.get(crate::matcher::shell::env::DIR) {
-        crate::matcher::shell::env::Value::Known(dir) => {
-            dir != "." && r.env.in_downloaded_dir(&file_key(&dir))
-        }
-        crate::matcher::shell::env::Value::Unknown => r.env.downloads_any(),
+    let here = match r.env.get(DIR) {
+        Value::Known(dir) => dir != "." && r.env.in_downloaded_dir(&file_key(&dir)),
+        Value::Unknown => r.env.downloads_any(),
     };
     if here {
         r.opaque("a build tool runs in a directory the line downloaded");
@@ -254,16 +252,13 @@ fn read(r: &mut Reader, how: Runs, text: FileText) {
                 }
                 let mut args = vec!["install".to_owned()];
                 args.extend(line.split_whitespace().map(str::to_owned));
-                record(r, "pip", args);
+                r.record(SimpleCommand::implied("pip", args, None));
             }
         }
         Runs::CargoManifest => {
             for url in text.lines().filter_map(toml_git_url) {
-                record(
-                    r,
-                    "cargo",
-                    vec!["install".into(), "--git".into(), url.into()],
-                );
+                let args = vec!["install".into(), "--git".into(), url.into()];
+                r.record(SimpleCommand::implied("cargo", args, None));
             }
         }
         Runs::YarnRc => {
@@ -314,17 +309,6 @@ fn read(r: &mut Reader, how: Runs, text: FileText) {
             }
         }
     }
-}
-
-/// Records what a dependency file asks `program` to do, as the line had run it.
-fn record(r: &mut Reader, program: &str, args: Vec<String>) {
-    r.record(SimpleCommand {
-        program: program.to_owned(),
-        args,
-        redirects: Vec::new(),
-        origin: None,
-        dir: None,
-    });
 }
 
 /// The URL of a `git = "URL"` key on a line of a TOML manifest (`helper = { git = "…" }`).

@@ -271,25 +271,12 @@ pub(super) fn run(
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => awk(r, row, args),
         "tar" | "gtar" | "bsdtar" => {
             super::builtins::extracted(r, program, &t, &stdin);
-            let moved = crate::matcher::shell::effects::tar_members_moved(&t);
+            let (moved, listed) = crate::matcher::shell::effects::tar_reads(&t);
             if !moved.is_empty() {
-                r.record(SimpleCommand {
-                    program: program.to_owned(),
-                    args: moved,
-                    redirects: Vec::new(),
-                    origin: Some("the members in tar's -C directory".to_owned()),
-                    dir: None,
-                });
+                let origin = Some("the members in tar's -C directory".to_owned());
+                r.record(SimpleCommand::implied(program, moved, origin));
             }
             // `find ... | tar -cf x.tar -T -`: the members are the listing.
-            let listed = t.iter().enumerate().any(|(k, a)| {
-                let value = a.strip_prefix("--files-from=").or_else(|| {
-                    (a == "-T" || a == "--files-from")
-                        .then(|| t.get(k + 1).map(String::as_str))
-                        .flatten()
-                });
-                value.is_some_and(is_stdin_path)
-            });
             if listed {
                 search::read_listing(r, stdin, false, &[]);
             }
@@ -494,13 +481,11 @@ fn package_scripts(r: &mut Reader, args: &[Field]) {
             if let Some((key, source)) = a.text.split_once('=')
                 && KINDS.iter().any(|k| key.starts_with(k))
             {
-                r.record(SimpleCommand {
-                    program: "npm".to_owned(),
-                    args: vec!["install".to_owned(), source.to_owned()],
-                    redirects: Vec::new(),
-                    origin: Some("a dependency set by npm pkg".to_owned()),
-                    dir: None,
-                });
+                r.record(SimpleCommand::implied(
+                    "npm",
+                    vec!["install".to_owned(), source.to_owned()],
+                    Some("a dependency set by npm pkg".to_owned()),
+                ));
             }
         }
     }
@@ -555,13 +540,11 @@ fn sftp_batch(r: &mut Reader, t: &[String], stdin: &Data) {
                 .filter(|h| !h.starts_with('-'))
                 .map_or("", String::as_str);
             files.push(format!("{}:", host.trim_end_matches(':')));
-            r.record(SimpleCommand {
-                program: "scp".to_owned(),
-                args: files,
-                redirects: Vec::new(),
-                origin: Some("an sftp batch".to_owned()),
-                dir: None,
-            });
+            r.record(SimpleCommand::implied(
+                "scp",
+                files,
+                Some("an sftp batch".to_owned()),
+            ));
         }
     }
 }

@@ -247,13 +247,11 @@ fn joined(dir: Option<&str>, paths: &[String]) -> Vec<String> {
 }
 
 fn record(r: &mut Reader, program: &str, paths: &[String], what: &str) {
-    r.record(SimpleCommand {
-        program: "tee".to_owned(),
-        args: paths.to_vec(),
-        redirects: Vec::new(),
-        origin: Some(format!("{what}, written by {program}")),
-        dir: None,
-    });
+    r.record(SimpleCommand::implied(
+        "tee",
+        paths.to_vec(),
+        Some(format!("{what}, written by {program}")),
+    ));
 }
 
 /// Every path a patch's headers name (unified, context and git diffs, `Index:` lines,

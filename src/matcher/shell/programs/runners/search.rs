@@ -207,16 +207,11 @@ pub(in crate::matcher::shell::programs) fn grep(r: &Reader, args: &[Field]) -> D
 /// `xargs cat` would name them (`find ~/.ssh | cpio -o > s.cpio` reads the keys).
 pub(super) fn cpio(r: &mut Reader, args: &[Field], stdin: Data, env: &[(String, Value)]) -> Data {
     // `curl URL | cpio -id`: what it unpacks is a download.
-    let extracts = args.iter().any(|a| {
-        a.text == "--extract"
-            || (a.text.starts_with('-') && !a.text.starts_with("--") && a.text.contains('i'))
-    });
-    if extracts && r.env.fetches && matches!(stdin, Data::Unknown) {
-        let dir = args
-            .iter()
-            .position(|a| a.text == "-D" || a.text == "--directory")
-            .and_then(|k| args.get(k + 1))
-            .map_or(".", |a| a.text.as_str());
+    let t = texts(args);
+    if let Some(dir) = crate::matcher::shell::effects::cpio_extracts_into(&t)
+        && r.env.fetches
+        && matches!(stdin, Data::Unknown)
+    {
         r.env.downloaded_dir(dir);
     }
     let copies_in = args.iter().any(|a| {

@@ -11,7 +11,6 @@ use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
 use super::stdin_shell;
 
-/// A shell: its `-c` script, a script file, or what it reads on standard input.
 /// Whether a shell started with `args` runs nothing: `bash -n` (`-o noexec`) reads its
 /// script for a syntax check. The last of `-n`/`+n` given before the script counts.
 pub(in crate::matcher::shell::programs) fn noexec(args: &[Field]) -> bool {
@@ -34,6 +33,7 @@ pub(in crate::matcher::shell::programs) fn noexec(args: &[Field]) -> bool {
     noexec
 }
 
+/// A shell: its `-c` script, a script file, or what it reads on standard input.
 pub(in crate::matcher::shell::programs) fn shell(
     r: &mut Reader,
     args: &[Field],
@@ -53,7 +53,6 @@ pub(in crate::matcher::shell::programs) fn shell(
     let mut i = 0;
     let mut command_string = false;
     let mut from_stdin = false;
-
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
         if t == "--" || t == "-" {

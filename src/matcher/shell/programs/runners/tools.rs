@@ -295,13 +295,11 @@ pub(super) fn container(r: &mut Reader, args: &[Field]) -> Data {
             .filter(|a| !a.starts_with('-'))
             .cloned()
             .collect();
-        r.record(SimpleCommand {
-            program: "cp".to_owned(),
-            args: operands,
-            redirects: Vec::new(),
-            origin: Some("a container's copy".to_owned()),
-            dir: None,
-        });
+        r.record(SimpleCommand::implied(
+            "cp",
+            operands,
+            Some("a container's copy".to_owned()),
+        ));
         return Data::Unknown;
     }
     let Some(sub) = t.iter().position(|a| a == "run" || a == "exec") else {
