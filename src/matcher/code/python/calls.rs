@@ -107,10 +107,17 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     fn call_once(&mut self, node: Node<'t>) {
         let outer = self.narrowed.len();
-        let guards = self.guards(node);
-        self.narrowed.extend(guards);
         self.call_effect(node);
         self.narrowed.truncate(outer);
+    }
+
+    /// Narrows the loop variables the `if`s around `call` test, for the arguments read next
+    /// (`call_once` drops them after the call). Only a call with effects looks: tree-sitter
+    /// finds a parent by walking down from the root, so every call looking would cost the
+    /// square of the depth.
+    fn enter_guards(&mut self, call: Node<'t>) {
+        let guards = self.guards(call);
+        self.narrowed.extend(guards);
     }
 
     fn call_effect(&mut self, node: Node<'t>) {
@@ -123,6 +130,7 @@ impl<'a, 't> Py<'a, '_, 't> {
         let name = match &callee {
             Obj::Ref(q) => canonical(q),
             Obj::PathMethod(path, method) => {
+                self.enter_guards(node);
                 let args = Args::of(self, node);
                 self.path_method(path.clone(), method, &args, line);
                 return;
@@ -134,6 +142,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             _ => return,
         };
         let Some(sink) = sink(&name) else { return };
+        self.enter_guards(node);
         let args = Args::of(self, node);
         if name == "?.connect" && !matches!(args.pos(self, 0), Obj::List(_)) {
             return;
