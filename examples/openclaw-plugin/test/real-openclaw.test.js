@@ -205,7 +205,9 @@ test('sub-agent, heartbeat, cron, compaction, message, session, turn and gateway
   const added = await attempt('cron add', () => openclaw('cron', 'add', '--name', 'hookgate-check', '--every', '1h', '--message', 'cron check', '--no-deliver', ...cli));
   const job = added ? JSON.parse(added.stdout) : {};
   const id = job.id ?? job.job?.id ?? job.jobId;
-  await attempt('cron run', () => openclaw('cron', 'run', id, ...cli));
+  // --wait: until OpenClaw has recorded the run's end. cron:post alone comes before the run
+  // leaves OpenClaw's active work, and a run still active at SIGTERM is drained first.
+  await attempt('cron run', () => openclaw('cron', 'run', id, '--wait', '--wait-timeout', '60s', '--poll-interval', '500ms', ...cli));
   await waitFor('the cron run', () => points().has('cron:post'), 30000).catch(() => null);
   await attempt('compaction', () => drive('call', wsUrl, 'sessions.compact', JSON.stringify({ key: 'agent:main:hg-approve' })));
   gateway.kill('SIGTERM');
