@@ -116,7 +116,11 @@ fn parse_with(
             Some(ParseOptions::new().progress_callback(&mut progress)),
         )
         .ok_or_else(|| at_start("the code is too complex to read in time"))?;
-    if let Some(error) = first_error(tree.root_node()) {
+    if let Some(error) = first_error(tree.root_node())
+        && !(lang == Lang::Perl
+            && std::str::from_utf8(bytes)
+                .is_ok_and(|code| super::perl::errors_are_inert(tree.root_node(), code)))
+    {
         return Err(Unread {
             reason: syntax_error(lang),
             line: error.start_position().row + 1,

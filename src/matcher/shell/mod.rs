@@ -21,6 +21,7 @@ mod host;
 mod options;
 mod pattern;
 mod programs;
+mod streams;
 mod syntax;
 mod walk;
 
@@ -217,8 +218,15 @@ fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
             origin: None,
             dir: Some(".".to_owned()),
         };
+        // `cp /dev/zero f` is plain too.
+        let fills = match streams::judge(&command, false) {
+            streams::Outcome::FillsDisk => streams::fills(&command),
+            _ => Vec::new(),
+        };
+        let mut commands = vec![command];
+        commands.extend(fills);
         let line = CommandLine {
-            commands: vec![command],
+            commands,
             opaque: None,
         };
         return (line, input.len());

@@ -1388,6 +1388,54 @@ fn a_loop_that_never_ends_and_writes_fills_the_disk() {
 }
 
 #[test]
+fn an_endless_stream_into_a_file_is_a_filler_and_into_xargs_p0_a_bomb() {
+    let fills = |line: &CommandLine, target: &str| {
+        line.commands.iter().any(|c| {
+            c.program == "dd"
+                && c.args == ["if=/dev/zero".to_owned(), format!("of={target}")]
+                && c.origin.as_deref() == Some("as an endless stream written to a file")
+        })
+    };
+    for (input, target) in [
+        ("cat /dev/zero | tee f >/dev/null", "f"),
+        ("yes | tr y n | gzip -1 > /tmp/n.gz", "/tmp/n.gz"),
+        ("cat /dev/urandom | base64 -w0 | dd of=blob bs=1M", "blob"),
+        ("tail -c +1 /dev/zero > big", "big"),
+        ("cp /dev/zero ~/.cache/fill", "~/.cache/fill"),
+        ("f() { yes; }; f | tee -a log", "log"),
+    ] {
+        let line = parse(input);
+        assert!(fills(&line, target), "{input}: {line:?}");
+        assert_eq!(line.opaque, None, "{input}");
+    }
+    let bomb = "`xargs -P 0` starts a process for each item of an endless stream, all at once (a fork bomb)";
+    for input in [
+        "seq inf | xargs -P0 -n1 sleep",
+        "yes 1 | xargs --max-procs=0 -n1 touch",
+    ] {
+        assert_eq!(parse(input).opaque, Some(bomb), "{input}");
+    }
+    for input in [
+        "yes | head -n 1000 > fixture.txt",
+        "head -c 32 /dev/urandom | base64 > secret.key",
+        "cat /dev/urandom | tr -dc a-z0-9 | head -c 16 > id",
+        "yes | npx create-react-app web > install.log",
+        "dd if=/dev/zero of=disk.img bs=1M count=64",
+        "seq 1 100 | xargs -P0 -n1 echo > out.txt",
+        "cat build.log | tee -a all.log",
+    ] {
+        let line = parse(input);
+        assert_eq!(line.opaque, None, "{input}");
+        assert!(
+            line.commands
+                .iter()
+                .all(|c| c.origin.as_deref() != Some("as an endless stream written to a file")),
+            "{input}"
+        );
+    }
+}
+
+#[test]
 fn which_names_the_program_path_finds() {
     let dir = std::env::temp_dir();
     let host = Host::at(dir.to_str().expect("utf-8"));

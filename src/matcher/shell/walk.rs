@@ -11,7 +11,9 @@ use brush_parser::ast;
 
 use super::env::{Branches, Env, FileText, Mark, Value};
 use super::expand::Field;
-use super::{CommandLine, MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, programs, syntax};
+use super::{
+    CommandLine, MAX_COMMANDS, MAX_DEPTH, Redirect, SimpleCommand, programs, streams, syntax,
+};
 
 /// Work units allowed per input byte, and a floor: past them the line is opaque. This keeps
 /// the whole read linear in the input whatever the line makes the reader repeat (function
@@ -319,17 +321,23 @@ impl Reader {
 
     fn pipeline(&mut self, pipeline: &ast::Pipeline, stdin: Data) -> Data {
         if pipeline.seq.len() == 1 {
-            return self.command(&pipeline.seq[0], stdin);
+            let first = self.line.commands.len();
+            let out = self.command(&pipeline.seq[0], stdin);
+            self.judge_stream(&pipeline.seq[0], first, false);
+            return out;
         }
         // Each part of a pipeline runs in a subshell.
         let mut data = stdin;
+        let mut endless = false;
         self.forked += 1;
         for command in &pipeline.seq {
             if self.exhausted() {
                 break;
             }
             let saved = self.mark();
+            let first = self.line.commands.len();
             data = self.command(command, data);
+            endless = self.judge_stream(command, first, endless);
             self.restore(saved);
         }
         self.forked -= 1;
@@ -337,6 +345,29 @@ impl Reader {
             return Data::Unknown;
         }
         data
+    }
+
+    /// What the simple command `command` (recorded first at `first`) does with an endless
+    /// stream (see [`streams`]): whether what it prints is endless, given whether what it
+    /// reads is (`endless_in`). A disk filler is recorded as what it amounts to, a process
+    /// bomb makes the line opaque.
+    fn judge_stream(&mut self, command: &ast::Command, first: usize, endless_in: bool) -> bool {
+        let ast::Command::Simple(_) = command else {
+            return false;
+        };
+        let Some(recorded) = self.line.commands.get(first) else {
+            return false;
+        };
+        let outcome = streams::judge(recorded, endless_in);
+        if outcome == streams::Outcome::FillsDisk {
+            for fill in streams::fills(recorded) {
+                self.record(fill);
+            }
+        }
+        if let Some(reason) = outcome.reason() {
+            self.opaque_line(reason);
+        }
+        outcome == streams::Outcome::Endless
     }
 
     fn command(&mut self, command: &ast::Command, stdin: Data) -> Data {

@@ -10,6 +10,7 @@
 //! such a call run on over the commas that follow it.
 
 mod calls;
+mod gaps;
 mod text;
 mod values;
 
@@ -24,6 +25,8 @@ use super::Effect;
 use super::scope::{Cx, Names, Slot, Val};
 use super::tree::{MAX_NESTING, Source};
 use values::operator;
+
+pub(super) use gaps::errors_are_inert;
 
 /// What an expression is, as far as the reader follows it.
 #[derive(Debug, Clone)]
@@ -389,8 +392,12 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 self.call(node)
             }
             "backtick_quoted" | "command_qx_quoted" => {
+                self.interpolated_code(node, line);
                 let cmd = self.string(node, self.src.text, 0);
                 self.cx.found(Effect::Shell(cmd), line);
+            }
+            "string_double_quoted" | "string_qq_quoted" | "heredoc_body_statement" => {
+                self.interpolated_code(node, line);
             }
             "method_invocation" => self.method(node),
             "call_expression_with_variable" => {

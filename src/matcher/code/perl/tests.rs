@@ -355,3 +355,60 @@ fn a_word_operator_after_the_last_argument_ends_the_call() {
         assert_eq!(effects(code), ["tee /dev/sda"], "{code}");
     }
 }
+
+#[test]
+fn code_the_grammar_cannot_parse_is_read_when_what_it_skips_is_inert() {
+    // perl runs these; tree-sitter-perl 1.1.2 cannot place the `for` or the `&&`.
+    assert_eq!(
+        effects(
+            "open my $fh, '<', 'build/test.log' or die; my %n; $n{$_}++ while <$fh>;\nprintf \"%-8s %d\\n\", $_, $n{$_} for sort keys %n;"
+        ),
+        ["cat build/test.log"]
+    );
+    assert_eq!(
+        effects(
+            "use File::Find; find(sub { print \"$File::Find::name\\n\" if -f && /\\.py$/ }, 'src')"
+        ),
+        Vec::<String>::new()
+    );
+    // What the error recovery skips is not read, so a skipped call stays a syntax error.
+    let syntax = "opaque: the perl code has a syntax error (line 1)";
+    assert_eq!(
+        effects("print 1, $_, 2 for system('rm -rf ~');"),
+        ["sh -c rm -rf ~"]
+    );
+    for code in [
+        "print 1, $_, 2 for `rm -rf ~`;",
+        "print 1, $_, unlink('x') for @ARGV;",
+        "print 1, $_, \"@{[ system 'id' ]}\" for @ARGV;",
+    ] {
+        let found = effects(code);
+        assert!(
+            found
+                .iter()
+                .any(|f| f == syntax || f.starts_with("sh -c") || f.starts_with("rm")),
+            "{code}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn code_inside_strings_is_read() {
+    assert_eq!(effects("print \"@{[ system 'id' ]}\";"), ["sh -c id"]);
+    assert_eq!(effects("my $x = \"${\\ `rm -rf ~`}\";"), ["sh -c rm -rf ~"]);
+    assert_eq!(
+        effects("print qq{@{[ unlink glob '~/.ssh/*' ]}}"),
+        ["rm ~/.ssh/*"]
+    );
+    assert_eq!(
+        effects("my @l = (1); my $n = 'x'; print \"${n}: @{$ref} ${^W} \\@{[ system 1 ]}\""),
+        Vec::<String>::new()
+    );
+    assert_eq!(effects("print q{@{[ system 'id' ]}}"), Vec::<String>::new());
+    // A here-document's body is read whatever its quoting: `<<'X'` keeps the text as it is,
+    // which then reads as code only where it holds a code block.
+    assert_eq!(
+        effects("print <<\"X\";\n@{[ system 'id' ]}\nX\n"),
+        ["sh -c id"]
+    );
+}

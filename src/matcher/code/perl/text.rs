@@ -5,7 +5,7 @@ use super::kind;
 use tree_sitter::Node;
 
 use super::Pl;
-use crate::matcher::code::tree::MAX_NESTING;
+use crate::matcher::code::tree::{MAX_NESTING, Source};
 use crate::matcher::code::{Lang, Val};
 
 impl Pl<'_, '_, '_> {
@@ -93,6 +93,60 @@ impl Pl<'_, '_, '_> {
             }
         }
         out.concat(Val::Known(lit))
+    }
+
+    /// Reads the code a string runs as it is built, wherever the string is: the expressions
+    /// of `"@{[ EXPR ]}"`, `"${\ EXPR}"` and any other `@{ }` or `${ }` block that is not a
+    /// variable's name (`"${name}"`, `"@{$list}"`), each read as code of its own (what it
+    /// names of the code around it is not known there).
+    pub(super) fn interpolated_code(&mut self, node: Node<'_>, line: usize) {
+        let text = self.src.of(node);
+        if kind(node) == "string_qq_quoted"
+            && text
+                .get(2..)
+                .is_some_and(|r| r.trim_start().starts_with('\''))
+        {
+            return;
+        }
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while let Some(k) = text.get(at..).and_then(|r| r.find(['@', '$'])) {
+            let sigil = at + k;
+            at = sigil + 1;
+            let escaped = sigil > 0 && bytes[sigil - 1] == b'\\';
+            if escaped || bytes.get(sigil + 1) != Some(&b'{') {
+                continue;
+            }
+            let mut depth = 0usize;
+            let Some(close) = bytes[sigil + 1..].iter().position(|&b| {
+                depth = match b {
+                    b'{' => depth + 1,
+                    b'}' => depth.saturating_sub(1),
+                    _ => depth,
+                };
+                b == b'}' && depth == 0
+            }) else {
+                self.cx.opaque("a string's code block is not closed", line);
+                return;
+            };
+            let inner = text[sigil + 2..sigil + 1 + close].trim();
+            at = sigil + 2 + close;
+            let name = inner
+                .strip_prefix('$')
+                .or(inner.strip_prefix('^'))
+                .unwrap_or(inner);
+            if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                continue;
+            }
+            let expr = match inner.strip_prefix('[').and_then(|e| e.strip_suffix(']')) {
+                Some(e) => e,
+                None => inner.strip_prefix('\\').unwrap_or(inner),
+            };
+            match crate::matcher::code::tree::parse(Lang::Perl, expr, &mut self.cx.parse_work) {
+                Ok(tree) => super::read(self.cx, &tree, &Source::new(expr, line)),
+                Err(unread) => self.cx.opaque(unread.reason, line),
+            }
+        }
     }
 
     /// The value of the expression in `@{[ EXPR ]}`, parsed on its own.

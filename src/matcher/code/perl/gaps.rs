@@ -1,0 +1,199 @@
+//! Perl that perl runs but the grammar cannot parse. tree-sitter-perl 1.1.2 fails on
+//! ordinary code: a statement modifier after a list of three items (`printf "%s %d\n", $_,
+//! $n{$_} for sort keys %n;`, an effect of the call that ends at its second comma; see the
+//! module above) and a file test with no operand before an operator (`print if -f &&
+//! /\.py$/`). Its error recovery skips the tokens it cannot place and parses the rest, so
+//! such code is read when every skipped piece is inert: variables, literals, operators and
+//! a few built-ins that only compute. A skipped piece that could call anything (a name not
+//! in that list, a method, `&sub`, backticks, a package name, code inside a string or a
+//! pattern) leaves the syntax error standing.
+
+use tree_sitter::Node;
+
+use super::super::tree::{Visit, visit};
+
+/// Built-ins and keywords that compute or control the flow, with no effect of their own.
+const INERT: &[&str] = &[
+    "for",
+    "foreach",
+    "if",
+    "unless",
+    "while",
+    "until",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "my",
+    "our",
+    "local",
+    "keys",
+    "values",
+    "each",
+    "sort",
+    "reverse",
+    "scalar",
+    "defined",
+    "exists",
+    "lc",
+    "uc",
+    "lcfirst",
+    "ucfirst",
+    "length",
+    "join",
+    "split",
+    "sprintf",
+    "print",
+    "printf",
+    "say",
+    "chomp",
+    "chop",
+    "push",
+    "pop",
+    "shift",
+    "unshift",
+    "grep",
+    "map",
+    "abs",
+    "int",
+    "sqrt",
+    "substr",
+    "index",
+    "rindex",
+    "ref",
+    "wantarray",
+    "x",
+    "eq",
+    "ne",
+    "lt",
+    "gt",
+    "le",
+    "ge",
+    "cmp",
+    "last",
+    "next",
+    "return",
+    "STDOUT",
+    "STDERR",
+];
+
+/// Whether every piece the error recovery of `root`'s parse skipped is inert (see the
+/// module). Missing tokens the recovery assumed (a `;`) hide no code.
+pub(in crate::matcher::code) fn errors_are_inert(root: Node<'_>, code: &str) -> bool {
+    let mut inert = true;
+    visit(root, |node, _, at| {
+        if at == Visit::Leave || !inert {
+            return false;
+        }
+        if node.is_error() {
+            inert = code.get(node.byte_range()).is_some_and(is_inert);
+            return false;
+        }
+        node.has_error()
+    });
+    inert
+}
+
+/// Whether the Perl text `piece` holds only variables, numbers, plain strings, operators
+/// and [`INERT`] names.
+fn is_inert(piece: &str) -> bool {
+    let bytes = piece.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'\'' | b'"' => {
+                // A double-quoted string runs code in a subscript or a dereference block
+                // (`"$h{system 'x'}"`, `"@{[ ... ]}"`): no brackets there.
+                let mut k = at + 1;
+                loop {
+                    match bytes.get(k) {
+                        None => return false,
+                        Some(b'\\') => k += 2,
+                        Some(&c) if c == b => break,
+                        Some(b'{' | b'[') if b == b'"' => return false,
+                        Some(_) => k += 1,
+                    }
+                }
+                at = k + 1;
+            }
+            // `&&` is an operator; `&name` a call, `/.../` a pattern that may hold code,
+            // `*glob` a typeglob, `\&f` a reference to call later.
+            b'&' if piece[at..].starts_with("&&") => at += 2,
+            b'`' | b'/' | b'&' | b'*' | b'\\' => return false,
+            b':' if piece[at..].starts_with("::") => return false,
+            b'-' if piece[at..].starts_with("->") => return false,
+            b'$' | b'@' | b'%' => {
+                at += 1;
+                let name = word_len(&bytes[at..]);
+                // `$_`, `@ARGV`, `%h`; not a dereference block `@{ ... }` of its own.
+                if name == 0 && !matches!(bytes.get(at), Some(b'_' | b'0'..=b'9')) {
+                    return false;
+                }
+                at += name.max(1);
+            }
+            b'-' if bytes.get(at + 1).is_some_and(u8::is_ascii_alphabetic)
+                && word_len(&bytes[at + 1..]) == 1 =>
+            {
+                // A file test (`-f`, `-d`): reads a file's status, nothing more.
+                at += 2;
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let len = word_len(&bytes[at..]);
+                if !INERT.contains(&&piece[at..at + len]) {
+                    return false;
+                }
+                at += len;
+            }
+            b if b.is_ascii() => at += 1,
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The length of the name (letters, digits, `_`) that `bytes` starts with.
+fn word_len(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_variables_literals_operators_and_computing_built_ins_are_inert() {
+        for piece in [
+            "for",
+            "&&",
+            "$total{$_} for",
+            "2 for sort keys %h",
+            "'text', $x, 3.5",
+            "\"plain\\n\"",
+            "\"$x: $y\"",
+            "-f && $_",
+        ] {
+            assert!(is_inert(piece), "{piece}");
+        }
+        for piece in [
+            "system",
+            "`rm -rf ~`",
+            "&f",
+            "$obj->run",
+            "File::Path::rmtree",
+            "\"@{[ system 'x' ]}\"",
+            "\"${\\ `id`}\"",
+            "\"$h{system 'x'}\"",
+            "/(?{ system 'x' })/",
+            "qx(id)",
+            "unlink",
+            "eval",
+            "\\&CORE::system",
+            "é",
+        ] {
+            assert!(!is_inert(piece), "{piece}");
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Streams that never end: what `yes`, `seq inf` and readers of `/dev/zero` or
+//! `/dev/urandom` print has no end, and passes unchanged through filters (`tee`, `tr`,
+//! `gzip`, `base64`, ...) until a command that stops reading (`head -c 1M`, `dd count=`).
+//! Written to a file on the way, it fills the disk (`cat /dev/zero | tee f`, `yes | gzip >
+//! f.gz`, `cp /dev/zero f`), read as the `dd` with no count that filters know; given to
+//! `xargs -P 0`, it starts processes without bound (`seq inf | xargs -P0 -n1 sleep`), and
+//! the line is opaque. A pipeline's commands are judged one by one as the
+//! reader runs them, each knowing whether what it reads is endless.
+
+use super::SimpleCommand;
+use super::effects::{self, Touch};
+
+/// Devices whose reading never ends.
+const ENDLESS_DEVICES: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+
+/// Programs that print what they read, changed or not, for as long as it comes, unless an
+/// option bounds them (see [`bounded`]); each reads a file it is given or standard input.
+const FILTERS: &[&str] = &[
+    "cat", "tee", "tr", "base64", "base32", "basenc", "gzip", "pigz", "xz", "bzip2", "zstd", "lz4",
+    "od", "xxd", "hexdump", "pv", "rev", "fold", "nl", "strings", "tac", "tail",
+];
+
+/// What an endless stream does at one command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// What the command prints is endless.
+    Endless,
+    /// It prints an end, or nothing endless reached it.
+    Ends,
+    /// It writes the endless stream to a file: the disk fills.
+    FillsDisk,
+    /// It starts a process per item of the endless stream, all at once.
+    SpawnsWithoutBound,
+}
+
+impl Outcome {
+    /// Why a line holding the command cannot be read as harmless, if it cannot: a process
+    /// bomb has no command that filters could match.
+    pub(super) fn reason(self) -> Option<&'static str> {
+        (self == Outcome::SpawnsWithoutBound).then_some(
+            "`xargs -P 0` starts a process for each item of an endless stream, all at once (a fork bomb)",
+        )
+    }
+}
+
+/// For a command that [fills the disk](Outcome::FillsDisk), what it amounts to for each
+/// file it writes: `dd if=/dev/zero of=FILE` with no count, the command filters know as a
+/// disk filler (its verb `fill`).
+pub(super) fn fills(command: &SimpleCommand) -> Vec<SimpleCommand> {
+    // `dd if=/dev/zero of=f` is that command already.
+    if command.program == "dd" && source(command) {
+        return Vec::new();
+    }
+    effects::touches(command)
+        .iter()
+        .filter(|t| matches!(t.touch, Touch::Overwrite | Touch::Append))
+        .map(|t| {
+            SimpleCommand::implied(
+                "dd",
+                vec!["if=/dev/zero".to_owned(), format!("of={}", t.path)],
+                Some("as an endless stream written to a file".to_owned()),
+            )
+        })
+        .collect()
+}
+
+/// What `command` does with its input (`endless_in`: whether that input never ends).
+pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
+    let program = command.program.as_str();
+    if endless_in && program == "xargs" && unbounded_parallel(&command.args) {
+        return Outcome::SpawnsWithoutBound;
+    }
+    let endless = source(command) || (endless_in && passes_on(command));
+    if !endless {
+        return Outcome::Ends;
+    }
+    let writes = effects::touches(command)
+        .iter()
+        .any(|t| matches!(t.touch, Touch::Overwrite | Touch::Append));
+    if writes {
+        Outcome::FillsDisk
+    } else {
+        Outcome::Endless
+    }
+}
+
+/// Whether `command` prints without end whatever it reads: `yes`, `seq inf`, a filter or
+/// `cp` of an endless device, `dd` from one with no count.
+fn source(command: &SimpleCommand) -> bool {
+    let args = &command.args;
+    let device = |w: &str| ENDLESS_DEVICES.contains(&w);
+    let reads_device = args.iter().any(|a| device(a))
+        || command
+            .redirects
+            .iter()
+            .any(|r| r.op == "<" && device(&r.target));
+    match command.program.as_str() {
+        "yes" => true,
+        "seq" => args
+            .iter()
+            .any(|a| matches!(a.to_ascii_lowercase().as_str(), "inf" | "+inf" | "infinity")),
+        "cp" => args.iter().any(|a| device(a)),
+        "dd" => {
+            args.iter()
+                .any(|a| a.strip_prefix("if=").is_some_and(device))
+                && !args.iter().any(|a| a.starts_with("count="))
+        }
+        p => FILTERS.contains(&p) && reads_device && !bounded(command),
+    }
+}
+
+/// Whether `command` passes its endless input on: a filter not bounded by an option, or a
+/// `dd` with no count.
+fn passes_on(command: &SimpleCommand) -> bool {
+    match command.program.as_str() {
+        "dd" => !command.args.iter().any(|a| a.starts_with("count=")),
+        p => FILTERS.contains(&p) && !bounded(command),
+    }
+}
+
+/// Whether an option makes the filter stop after a number of bytes or lines: `od -N`,
+/// `xxd -l`, `hexdump -n`, `pv -S`, `tail -n`/`-c` (which print only the end, so never
+/// print anything of an endless stream).
+fn bounded(command: &SimpleCommand) -> bool {
+    let bounds: &[&str] = match command.program.as_str() {
+        "od" => &["-N", "--read-bytes"],
+        "xxd" => &["-l", "-len"],
+        "hexdump" => &["-n", "--length"],
+        "pv" => &["-S", "--stop-at-size"],
+        // `tail -f` and `tail -c +N`/`-n +N` print from a point on, for as long as it comes.
+        "tail" => {
+            return !command.args.iter().enumerate().any(|(k, a)| {
+                a.starts_with("-f")
+                    || a == "--follow"
+                    || a.starts_with('+')
+                    || ((a == "-c" || a == "-n")
+                        && command.args.get(k + 1).is_some_and(|n| n.starts_with('+')))
+                    || a.starts_with("-c+")
+                    || a.starts_with("-n+")
+            });
+        }
+        _ => return false,
+    };
+    command.args.iter().any(|a| {
+        bounds
+            .iter()
+            .any(|b| a == b || (a.starts_with(b) && a.len() > b.len()))
+    })
+}
+
+/// `xargs -P 0` (or `--max-procs=0`): as many processes at once as there are items.
+fn unbounded_parallel(args: &[String]) -> bool {
+    args.iter().enumerate().any(|(k, a)| {
+        matches!(a.as_str(), "-P0" | "--max-procs=0")
+            || ((a == "-P" || a == "--max-procs") && args.get(k + 1).is_some_and(|n| n == "0"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first command of `line` as the reader records it.
+    fn one(line: &str) -> SimpleCommand {
+        super::super::parse(line).commands.remove(0)
+    }
+
+    #[test]
+    fn endless_streams_written_to_files_fill_the_disk() {
+        use Outcome::*;
+        for (command, endless_in, want) in [
+            ("cat /dev/zero", false, Endless),
+            ("yes", false, Endless),
+            ("seq inf", false, Endless),
+            ("tee f", true, FillsDisk),
+            ("gzip > f.gz", true, FillsDisk),
+            ("dd of=f", true, FillsDisk),
+            ("cp /dev/zero f", false, FillsDisk),
+            ("tail -c +1 /dev/zero > big", false, FillsDisk),
+            ("tail -f /dev/zero > big", false, FillsDisk),
+            ("pv /dev/urandom > f", false, FillsDisk),
+            ("gzip -c < /dev/zero > z.gz", false, FillsDisk),
+            ("xargs -P0 -n1 sleep", true, SpawnsWithoutBound),
+            ("xargs -P 0 touch", true, SpawnsWithoutBound),
+        ] {
+            assert_eq!(judge(&one(command), endless_in), want, "{command}");
+        }
+    }
+
+    #[test]
+    fn bounded_reads_of_endless_streams_end() {
+        for (command, endless_in) in [
+            ("head -n 100 > lines.txt", true),
+            ("head -c 32 /dev/urandom > key.bin", false),
+            ("od -An -N 16 -tx1 /dev/urandom > seed", false),
+            ("xxd -l 16 -p /dev/urandom > token", false),
+            ("dd if=/dev/zero of=disk.img bs=1M count=16", false),
+            ("dd of=f bs=1M count=4", true),
+            ("apt-get install -y curl", true),
+            ("xargs -P0 -n1 echo", false),
+            ("xargs -P 4 -n1 echo", true),
+            ("tail -n 5 log.txt > last", false),
+            ("tail -c 100 /dev/zero", false),
+            ("tee b.txt", false),
+            ("cat /dev/null > f", false),
+        ] {
+            assert_eq!(judge(&one(command), endless_in), Outcome::Ends, "{command}");
+        }
+    }
+}
