@@ -348,7 +348,8 @@ impl Reader {
                     b.push_text(home, true);
                 }
                 // The working directory is `.` when a word is `$PWD` or starts with `$PWD/`,
-                // unquoted; elsewhere (`"$PWD":/src`) its absolute value is not known.
+                // unquoted; elsewhere (`"$PWD":/src`, `root = "$PWD"` in a here-document) its
+                // absolute path, known when decisions read the host.
                 WordPiece::ParameterExpansion(ParameterExpr::Parameter {
                     parameter: Parameter::Named(name),
                     indirect: false,
@@ -358,6 +359,8 @@ impl Reader {
                         && starts_path_rest(pieces.get(k + 1).map(|n| &n.piece));
                     if path_start {
                         b.push_text(".", true);
+                    } else if let Some(dir) = self.working_dir_on_host() {
+                        b.push_text(&dir, quoted);
                     } else {
                         b.push_unknown(quoted);
                     }
@@ -456,6 +459,16 @@ impl Reader {
 
     /// The value of a command substitution: its commands are read; its output is known when
     /// it only prints known text.
+    /// The absolute path of the directory the line is in, when decisions read the host and
+    /// the line has not gone somewhere unknown.
+    fn working_dir_on_host(&self) -> Option<String> {
+        let super::env::Value::Known(dir) = self.env.get(super::env::DIR) else {
+            return None;
+        };
+        let absolute = self.host.as_ref()?.absolute(Some(&dir), ".")?;
+        Some(super::super::paths::normalize(&absolute))
+    }
+
     /// Whether `piece` is the working directory as the line has not redefined it: `$PWD`,
     /// or `$(pwd)` (`-L`/`-P` too) with no function or alias named `pwd` on the line.
     fn is_working_dir(&self, piece: &WordPiece) -> bool {

@@ -1470,3 +1470,47 @@ fn a_write_through_a_link_the_line_made_writes_its_target() {
         "{line:?}"
     );
 }
+
+#[test]
+fn unknown_words_an_interpreter_passes_to_its_program_are_data() {
+    let changes = "an argument that changes what the program does is not known before it runs";
+    for input in [
+        "python3 -c 'import sys; print(sys.argv)' \"$X\"",
+        "python3 scripts/report.py \"$X\"",
+        "python3 -m pytest --shard-id=\"$(cat n)\" tests",
+        "node script.js \"$X\"",
+        "perl -e 'print @ARGV' notes.txt \"$X\"",
+    ] {
+        assert_eq!(parse(input).opaque, None, "{input}");
+    }
+    // The interpreter's own options; perl, ruby and node read switches after `-e CODE`;
+    // a module other than a test runner takes its arguments as options.
+    for input in [
+        "python3 \"$X\"",
+        "python3 -W \"$X\" -c 1",
+        "perl -e 'print 1' \"$X\"",
+        "ruby -e 'p 1' \"$X\"",
+        "node -e 1 \"$X\"",
+        "python3 -m pip install \"$X\"",
+    ] {
+        assert_eq!(parse(input).opaque, Some(changes), "{input}");
+    }
+}
+
+#[test]
+fn pwd_is_the_absolute_working_directory_where_the_host_is_known() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().to_string_lossy().into_owned();
+    let line = parse_on(
+        "cd sub && python3 - <<EOF\nimport shutil\nshutil.rmtree(\"$PWD/x\")\nEOF",
+        Host::at(&root),
+    );
+    assert_eq!(line.opaque, None, "{line:?}");
+    assert!(
+        runs_line(&line, &format!("rm -r -f {root}/sub/x")),
+        "{line:?}"
+    );
+    // Without the host the directory is not known.
+    let line = parse("python3 - <<EOF\nprint(\"$PWD\")\nEOF");
+    assert!(line.opaque.is_some(), "{line:?}");
+}

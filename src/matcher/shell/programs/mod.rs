@@ -112,7 +112,10 @@ pub(super) fn run(
     env: &[(String, Value)],
 ) -> Data {
     let checks_only = is_shell(program) && runners::noexec(args);
-    if table::SENSITIVE.contains(&program) && args.iter().any(|a| a.unknown) && !checks_only {
+    if table::SENSITIVE.contains(&program)
+        && runners::takes_unknown_option(program, args)
+        && !checks_only
+    {
         r.opaque("an argument that changes what the program does is not known before it runs");
     }
     if env

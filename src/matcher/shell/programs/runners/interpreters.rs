@@ -57,6 +57,49 @@ pub(in crate::matcher::shell::programs) fn interpreter(
     run_code(r, lang, code, stdin, &script_args);
 }
 
+/// Modules that run the project's own code whatever their arguments say (`-p plugin` loads
+/// a module that is there already): an unknown argument to one changes nothing the gate
+/// looks at.
+const TEST_RUNNERS: &[&str] = &["pytest", "unittest", "doctest"];
+
+/// Whether an argument not known before the line runs is one the interpreter itself reads
+/// (`python3 $X` may be `python3 -c CODE`), rather than one its program gets as data
+/// (`python3 -c CODE "$X"`, `python3 test.py "$X"`, `python3 -m pytest -k "$X"`). A module
+/// other than a test runner reads its arguments as options (`python3 -m pip install "$X"`).
+pub(in crate::matcher::shell::programs) fn takes_unknown_option(
+    program: &str,
+    args: &[Field],
+) -> bool {
+    let Some(lang) = Lang::of_program(program) else {
+        return args.iter().any(|a| a.unknown);
+    };
+    let mut preloads = Vec::new();
+    let mut script_args: &[Field] = &[];
+    let code = code_of(lang, program, args, &mut preloads, &mut script_args);
+    let mut own = args.len() - script_args.len().min(args.len());
+    let module = args
+        .get(..own)
+        .and_then(|a| a.last())
+        .map(|m| m.text.as_str());
+    let data_args = match code {
+        // Python's `-c CODE` ends its options; perl, ruby and node go on reading switches
+        // after `-e CODE` up to the first operand, which an unknown word may not be.
+        Code::Inline(_) => {
+            if lang != Lang::Python && script_args.first().is_some_and(|a| a.unknown) {
+                own += 1;
+            }
+            true
+        }
+        Code::File(..) => true,
+        Code::Elsewhere => {
+            module.is_some_and(|m| TEST_RUNNERS.contains(&m.trim_start_matches("-m")))
+        }
+        Code::Stdin | Code::Opaque(_) => false,
+    };
+    let looked_at = if data_args { &args[..own] } else { args };
+    looked_at.iter().any(|a| a.unknown)
+}
+
 /// Reads one piece of an interpreter's code, wherever it comes from; inline code runs with
 /// the script arguments `args`.
 fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, args: &[Val]) {
@@ -390,6 +433,7 @@ fn code_of<'a>(
         let Some(bundle) = t.strip_prefix('-') else {
             // The first operand is the script, unless code was given inline.
             return if inline.is_empty() {
+                *script_args = &args[i..];
                 file_of(a)
             } else {
                 *script_args = &args[i - 1..];
@@ -415,6 +459,10 @@ fn code_of<'a>(
             number = None;
             let rest = &bundle[at + c.len_utf8()..];
             if s.module.contains(c) {
+                // The module's own arguments follow its name (`-m pytest -q`, `-mpytest`).
+                *script_args = args
+                    .get(i + usize::from(rest.is_empty())..)
+                    .unwrap_or_default();
                 return Code::Elsewhere;
             }
             if s.digits.contains(c) {
@@ -459,6 +507,7 @@ fn code_of<'a>(
         *script_args = args.get(i..).unwrap_or_default();
         Code::Inline(inline)
     } else if let Some(file) = args.get(i) {
+        *script_args = args.get(i + 1..).unwrap_or_default();
         file_of(file)
     } else if args[..i.min(args.len())]
         .iter()

@@ -22,6 +22,7 @@ pub(in crate::matcher::shell::programs) use builds::{
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use interpreters::interpreter;
+pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
 pub(in crate::matcher::shell::programs) use search::{grep, ls};
