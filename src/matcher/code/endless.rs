@@ -78,6 +78,16 @@ pub(super) fn grows_without_end(lang: Lang, code: &str) -> bool {
         "+=",
         "*=",
         "bytearray(",
+        // A comprehension or a list of an endless iterator: `{i: ... for i in
+        // itertools.count()}`, `list(iter(int, 1))`.
+        "initertools.count(",
+        "initertools.cycle(",
+        "initer(int,1)",
+        "list(itertools.count(",
+        "list(itertools.cycle(",
+        "list(iter(int,1)",
+        "set(itertools.count(",
+        "tuple(itertools.count(",
     ];
     let bare = without_spaces(code);
     endless_loop(lang, code, &bare) && GROWS.iter().any(|g| bare.contains(g))

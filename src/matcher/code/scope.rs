@@ -150,7 +150,7 @@ impl Cx {
     pub(super) fn spawned_since(&self, (found, forks): (usize, usize)) -> Vec<usize> {
         let starts = self.found.iter().skip(found).filter(|f| match &f.effect {
             Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
-            Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd"),
+            Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd" | "mkdir"),
         });
         starts
             .map(|f| f.line)

@@ -64,6 +64,30 @@ pub(super) fn fills(command: &SimpleCommand) -> Vec<SimpleCommand> {
         .collect()
 }
 
+/// Programs that run the command after their options in their own place: it reads their
+/// input and writes to their redirections.
+const WRAPPERS: &[&str] = &[
+    "nohup", "timeout", "nice", "stdbuf", "setsid", "ionice", "chrt", "taskset", "env", "sudo",
+    "doas", "command", "exec", "time",
+];
+
+/// The command of a pipeline stage that reads its input and writes its output, from what
+/// the stage recorded: its program, or what a wrapper runs (`nohup yes > f`), with the
+/// wrapper's redirections.
+pub(super) fn doer(stage: &[SimpleCommand]) -> Option<SimpleCommand> {
+    let mut redirects = Vec::new();
+    for command in stage {
+        if WRAPPERS.contains(&command.program.as_str()) {
+            redirects.extend(command.redirects.iter().cloned());
+            continue;
+        }
+        let mut doer = command.clone();
+        doer.redirects.extend(redirects);
+        return Some(doer);
+    }
+    None
+}
+
 /// What `command` does with its input (`endless_in`: whether that input never ends).
 pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
     let program = command.program.as_str();

@@ -1403,6 +1403,8 @@ fn an_endless_stream_into_a_file_is_a_filler_and_into_xargs_p0_a_bomb() {
         ("tail -c +1 /dev/zero > big", "big"),
         ("cp /dev/zero ~/.cache/fill", "~/.cache/fill"),
         ("f() { yes; }; f | tee -a log", "log"),
+        ("nohup yes > /var/tmp/y.log 2>/dev/null &", "/var/tmp/y.log"),
+        ("timeout 1000 nice cat /dev/zero > f", "f"),
     ] {
         let line = parse(input);
         assert!(fills(&line, target), "{input}: {line:?}");
@@ -1423,6 +1425,7 @@ fn an_endless_stream_into_a_file_is_a_filler_and_into_xargs_p0_a_bomb() {
         "dd if=/dev/zero of=disk.img bs=1M count=64",
         "seq 1 100 | xargs -P0 -n1 echo > out.txt",
         "cat build.log | tee -a all.log",
+        "nohup make > build.log 2>&1 &",
     ] {
         let line = parse(input);
         assert_eq!(line.opaque, None, "{input}");

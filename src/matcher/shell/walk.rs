@@ -355,12 +355,12 @@ impl Reader {
         let ast::Command::Simple(_) = command else {
             return false;
         };
-        let Some(recorded) = self.line.commands.get(first) else {
+        let Some(doer) = streams::doer(self.line.commands.get(first..).unwrap_or_default()) else {
             return false;
         };
-        let outcome = streams::judge(recorded, endless_in);
+        let outcome = streams::judge(&doer, endless_in);
         if outcome == streams::Outcome::FillsDisk {
-            for fill in streams::fills(recorded) {
+            for fill in streams::fills(&doer) {
                 self.record(fill);
             }
         }

@@ -11,6 +11,25 @@ use crate::matcher::code::scope::{Slot, join};
 use crate::matcher::code::tree::{Visit, visit};
 use crate::matcher::code::{Effect, Val};
 
+/// Modules every attribute of which only computes (no files, processes or network):
+/// `getattr(hashlib, name)` with a name given at run time picks a hash, nothing more.
+const INERT_MODULES: &[&str] = &[
+    "hashlib",
+    "json",
+    "math",
+    "cmath",
+    "string",
+    "textwrap",
+    "unicodedata",
+    "statistics",
+    "random",
+    "datetime",
+    "decimal",
+    "fractions",
+    "calendar",
+    "colorsys",
+];
+
 impl<'a, 't> Py<'a, '_, 't> {
     /// A name or an attribute used as a value: a function with effects passed, stored or
     /// returned is called where the reader does not follow, with arguments it does not
@@ -255,11 +274,20 @@ impl<'a, 't> Py<'a, '_, 't> {
                 }
             }
             Sink::Getattr => {
-                if matches!(args.pos(self, 0), Obj::Ref(_)) && k(self, 1).text().is_none() {
+                let computes_only = |q: &str| INERT_MODULES.contains(&q);
+                if matches!(args.pos(self, 0), Obj::Ref(q) if !computes_only(&q))
+                    && k(self, 1).text().is_none()
+                {
                     self.cx.opaque(
                         "the code calls a function whose name is computed at run time",
                         line,
                     );
+                }
+            }
+            Sink::LogFile => {
+                if let Some(file) = args.keyword(self, "filename") {
+                    let file = file.val();
+                    self.cx.command("tee", vec![Val::known("-a"), file], line);
                 }
             }
             Sink::Fork if self.loops > 0 => self
@@ -355,6 +383,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.open(path, mode, line);
             }
             "write_text" | "write_bytes" | "touch" => self.cx.command("tee", vec![path], line),
+            "mkdir" => self.cx.command("mkdir", vec![path], line),
             "rename" | "replace" | "move" => {
                 let to = first(self);
                 self.cx.command("mv", vec![path, to], line);

@@ -53,6 +53,8 @@ pub(super) enum Sink {
     /// A fetch of the URL at argument 0 into the file at argument 1 (`urlretrieve`), as
     /// `curl -o FILE URL`: a script the code then runs from that file is a download.
     Download,
+    /// `logging.basicConfig(filename=...)`: appends to that file, if it names one.
+    LogFile,
     /// Cannot be read: why.
     Opaque(&'static str),
 }
@@ -115,6 +117,23 @@ const SINKS: &[(&str, Sink)] = &[
     ("os.remove", Command("rm", &[], &[0])),
     ("os.unlink", Command("rm", &[], &[0])),
     ("os.rmdir", Command("rmdir", &[], &[0])),
+    ("os.mkdir", Command("mkdir", &[], &[0])),
+    ("os.makedirs", Command("mkdir", &["-p"], &[0])),
+    // A log file the code appends to (`logging.basicConfig(filename=...)` is below).
+    ("logging.basicConfig", LogFile),
+    ("logging.FileHandler", Command("tee", &["-a"], &[0])),
+    (
+        "logging.handlers.RotatingFileHandler",
+        Command("tee", &["-a"], &[0]),
+    ),
+    (
+        "logging.handlers.TimedRotatingFileHandler",
+        Command("tee", &["-a"], &[0]),
+    ),
+    (
+        "logging.handlers.WatchedFileHandler",
+        Command("tee", &["-a"], &[0]),
+    ),
     // Relative paths after it are in the new directory: read as the shell's `cd`.
     ("os.chdir", Command("cd", &[], &[0])),
     ("os.removedirs", Command("rmdir", &[], &[0])),

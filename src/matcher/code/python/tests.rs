@@ -452,3 +452,58 @@ fn a_path_decoded_at_run_time_is_opaque() {
     let pages = "import requests; r = requests.get('https://api.example.com/x'); requests.get(r.json()['next'])";
     assert_eq!(read(Lang::Python, pages).opaque, None);
 }
+
+#[test]
+fn directories_and_log_files_made_are_read_as_mkdir_and_appends() {
+    assert_eq!(
+        effects(
+            "import os, pathlib; os.makedirs('build/out', exist_ok=True); os.mkdir('x'); pathlib.Path('y').mkdir()"
+        ),
+        ["mkdir -p build/out", "mkdir x", "mkdir y"]
+    );
+    assert_eq!(
+        effects(
+            "import logging; logging.basicConfig(filename='/var/log/app.log', level=logging.DEBUG)"
+        ),
+        ["tee -a /var/log/app.log"]
+    );
+    assert_eq!(
+        effects(
+            "import logging; logging.getLogger().addHandler(logging.FileHandler('build/run.log'))"
+        ),
+        ["tee -a build/run.log"]
+    );
+    assert_eq!(
+        effects("import logging; logging.basicConfig(level=logging.INFO)"),
+        Vec::<String>::new()
+    );
+    // Each time round a loop that never ends, a directory deeper: an inode bomb.
+    let deeper = "import os\nos.chdir('/root')\nwhile True:\n    os.mkdir('d')\n    os.chdir('d')";
+    assert!(read(Lang::Python, deeper).opaque.is_some());
+}
+
+#[test]
+fn a_comprehension_over_an_endless_iterator_is_a_memory_bomb() {
+    for code in [
+        "import itertools; d = {i: str(i) * 1000 for i in itertools.count()}",
+        "import itertools; xs = list(itertools.cycle('ab'))",
+        "xs = [0 for _ in iter(int, 1)]",
+    ] {
+        assert_eq!(
+            read(Lang::Python, code).opaque.map(|u| u.reason),
+            Some("the code grows what it holds in a loop that never ends (a memory bomb)"),
+            "{code}"
+        );
+    }
+    let bounded = "import itertools; print(list(itertools.islice(itertools.count(), 5)))";
+    assert_eq!(read(Lang::Python, bounded).opaque, None);
+}
+
+#[test]
+fn a_name_looked_up_at_run_time_in_a_module_that_only_computes_is_not_opaque() {
+    let code =
+        "import hashlib, sys; algo = sys.argv[1]; print(getattr(hashlib, algo)(b'x').hexdigest())";
+    assert_eq!(read(Lang::Python, code).opaque, None);
+    let code = "import os, sys; getattr(os, sys.argv[1])('x')";
+    assert!(read(Lang::Python, code).opaque.is_some());
+}
