@@ -151,6 +151,7 @@ impl Cx {
         let starts = self.found.iter().skip(found).filter(|f| match &f.effect {
             Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
             Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd" | "mkdir"),
+            Effect::Write(..) => true,
         });
         starts
             .map(|f| f.line)
@@ -161,6 +162,11 @@ impl Cx {
     /// How much has been found so far, for [`Cx::spawned_since`].
     pub(super) fn mark(&self) -> (usize, usize) {
         (self.found.len(), self.forks.len())
+    }
+
+    /// Records a write of `text` to the file `args` name (see [`Effect::Write`]).
+    pub(super) fn write(&mut self, args: Vec<Val>, text: Val, line: usize) {
+        self.found(Effect::Write(args, text), line);
     }
 
     /// Records a virtual command.
@@ -211,9 +217,10 @@ impl Cx {
     /// (`open(bytes.fromhex('2f6574632f736861646f77').decode())`). A URL taken from a
     /// response (the next page of an API) is only fetched.
     fn decoded_operand(&self) -> Option<Unread> {
-        let found = self.found.iter().find(|f| {
-            matches!(&f.effect, Effect::Command(program, args)
-                if *program != "curl" && args.contains(&Val::Fetched))
+        let found = self.found.iter().find(|f| match &f.effect {
+            Effect::Command(program, args) => *program != "curl" && args.contains(&Val::Fetched),
+            Effect::Write(args, _) => args.contains(&Val::Fetched),
+            _ => false,
         })?;
         Some(Unread {
             reason: "the code acts on a path it decoded or downloaded at run time",

@@ -27,6 +27,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
             Effect::Exec(argv) => format!("exec {}", words(argv)),
             Effect::Load(argv) => format!("load {}", words(argv)),
             Effect::Command(p, args) => format!("{p} {}", words(args)),
+            Effect::Write(args, _) => format!("tee {}", words(args)),
         })
         .collect();
     if let Some(u) = reading.opaque {

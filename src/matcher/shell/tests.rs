@@ -1517,3 +1517,21 @@ fn pwd_is_the_absolute_working_directory_where_the_host_is_known() {
     let line = parse("python3 - <<EOF\nprint(\"$PWD\")\nEOF");
     assert!(line.opaque.is_some(), "{line:?}");
 }
+
+#[test]
+fn a_script_code_writes_is_read_where_the_line_runs_it() {
+    let conftest = "python3 - <<'EOF' && python3 -m pytest -q tests\nfrom pathlib import Path\nPath('tests/conftest.py').write_text(TEXT)\nEOF";
+    let line = parse(&conftest.replace("TEXT", "'import pytest\\n'"));
+    assert_eq!(line.opaque, None, "{line:?}");
+    let line = parse(&conftest.replace("TEXT", "'import os\\nos.system(\"rm -rf ~\")\\n'"));
+    assert!(runs_line(&line, "rm -rf ~"), "{line:?}");
+    let lua = "php -r 'file_put_contents(\"build/gen.lua\", \"CODE\");' && lua build/gen.lua";
+    assert_eq!(parse(&lua.replace("CODE", "print(1)")).opaque, None);
+    let line = parse(&lua.replace("CODE", "os.execute([[rm -rf ~]])"));
+    assert!(runs_line(&line, "rm -rf ~"), "{line:?}");
+    // Text not known is a script the line made from data it cannot see.
+    let line = parse(
+        "python3 -c 'import pathlib, sys; pathlib.Path(\"t.py\").write_text(sys.stdin.read())' && python3 t.py",
+    );
+    assert!(line.opaque.is_some(), "{line:?}");
+}

@@ -157,7 +157,11 @@ impl<'t> Php<'_, '_, 't> {
                 .cx
                 .command("chmod", vec![octal(a.val(1)), a.val(0)], line),
             Sink::Chown => self.cx.command("chown", vec![Val::Unknown, a.val(0)], line),
-            Sink::Write => self.write(resource(a.val(0)), line),
+            Sink::Write => match resource(a.val(0)) {
+                // `file_put_contents(PATH, TEXT)`; with `FILE_APPEND` it adds to the file.
+                Res::Path(p) if a.count() == 2 => self.cx.write(vec![p], a.val(1), line),
+                res => self.write(res, line),
+            },
             Sink::Fopen => self.open(resource(a.val(0)), a.val(1), line),
             Sink::Read => self.read(resource(a.val(0)), line),
             Sink::CurlInit if a.count() > 0 => self.cx.command("curl", vec![a.val(0)], line),

@@ -382,7 +382,11 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let mode = args.pos_or_kw(self, 0, "mode").val();
                 self.open(path, mode, line);
             }
-            "write_text" | "write_bytes" | "touch" => self.cx.command("tee", vec![path], line),
+            "write_text" | "write_bytes" => {
+                let text = first(self);
+                self.cx.write(vec![path], text, line);
+            }
+            "touch" => self.cx.command("tee", vec![path], line),
             "mkdir" => self.cx.command("mkdir", vec![path], line),
             "rename" | "replace" | "move" => {
                 let to = first(self);

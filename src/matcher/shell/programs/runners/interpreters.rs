@@ -191,6 +191,18 @@ fn effect(r: &mut Reader, effect: Effect) {
                 r.run(fields, &Io::default(), Data::Unknown, &[]);
             }
         }
+        // What the code writes, when known, is the file's text: a script run from it is read.
+        Effect::Write(args, text) => {
+            let mut argv = vec![Val::known("tee")];
+            argv.extend(args);
+            let data = match text {
+                Val::Known(text) => Data::Known(text),
+                _ => Data::Unknown,
+            };
+            for fields in fields_of(&argv) {
+                r.run(fields, &Io::default(), data.clone(), &[]);
+            }
+        }
         Effect::Command(program, args) => {
             let fields = match (program, args.as_slice()) {
                 // A raw connection reads as the program that makes one: `nc HOST PORT`.
