@@ -4,6 +4,7 @@
 //! `pathlib.Path` and `/`), and names bound once.
 
 mod calls;
+mod inline;
 mod narrow;
 mod sinks;
 mod text;
@@ -69,19 +70,22 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
     let walked = py.walk(tree.root_node());
-    for (call, loops) in walked.calls {
-        py.loops = loops;
-        py.call(call);
+    let mut functions = inline::Functions::of(&py, tree.root_node(), &walked.calls);
+    for &(call, loops, def) in &walked.calls {
+        if !functions.owns(def) {
+            py.call_reading_functions(&mut functions, call, loops, 0);
+        }
     }
     for value in walked.values {
         py.passed(value);
     }
 }
 
-/// What a walk gathers: the calls, each with the number of loops around it, and the
-/// names and attributes used as values (passed, stored, returned) rather than called.
+/// What a walk gathers: the calls, each with the number of loops around it and the
+/// innermost function definition holding it, and the names and attributes used as values
+/// (passed, stored, returned) rather than called.
 struct Walked<'t> {
-    calls: Vec<(Node<'t>, usize)>,
+    calls: Vec<(Node<'t>, usize, Option<Node<'t>>)>,
     values: Vec<Node<'t>>,
 }
 
@@ -321,6 +325,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         };
         let mut loops = 0usize;
         let mut kinds: Vec<&'static str> = Vec::new();
+        let mut defs: Vec<Node<'t>> = Vec::new();
         super::tree::visit(root, |node, depth, at| {
             let is_loop = matches!(
                 kind(node),
@@ -334,6 +339,9 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             if at == Visit::Leave {
                 loops -= usize::from(is_loop);
                 kinds.pop();
+                if defs.last() == Some(&node) {
+                    defs.pop();
+                }
                 return false;
             }
             let parent = kinds.last().copied().unwrap_or_default();
@@ -352,7 +360,8 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 );
             }
             match kind(node) {
-                "call" => walked.calls.push((node, loops)),
+                "call" => walked.calls.push((node, loops, defs.last().copied())),
+                "function_definition" => defs.push(node),
                 "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {
                     walked.values.push(node);
                 }

@@ -507,3 +507,33 @@ fn a_name_looked_up_at_run_time_in_a_module_that_only_computes_is_not_opaque() {
     let code = "import os, sys; getattr(os, sys.argv[1])('x')";
     assert!(read(Lang::Python, code).opaque.is_some());
 }
+
+#[test]
+fn a_function_is_read_where_it_is_called() {
+    let run = "import subprocess\ndef run(*cmd):\n    print('+', ' '.join(cmd))\n    return subprocess.run(cmd, check=False).returncode\n";
+    assert_eq!(
+        effects(&format!(
+            "{run}rc = run('git', 'status', '--short')\nrc |= run('npm', 'run', 'lint')"
+        )),
+        ["exec git status --short", "exec npm run lint"]
+    );
+    assert_eq!(
+        effects(&format!("{run}run('rm', '-rf', '/')")),
+        ["exec rm -rf /"]
+    );
+    let sh = "import os\ndef sh(c, quiet=False):\n    os.system(c)\n";
+    assert_eq!(
+        effects(&format!("{sh}sh('make test')\nsh(c='rm -rf ~')")),
+        ["sh -c make test", "sh -c rm -rf ~"]
+    );
+    // Through another function, and with a default.
+    let code = "import shutil\ndef wipe(p='build'):\n    shutil.rmtree(p)\ndef main():\n    wipe()\n    wipe('~')\nif __name__ == '__main__':\n    main()";
+    assert_eq!(effects(code), ["rm -r -f build", "rm -r -f ~"]);
+    // Passed as a value, the function may be called with anything: its body is read once,
+    // its parameters not known.
+    let passed = format!("{sh}import sys\nlist(map(sh, sys.argv[1:]))");
+    assert_eq!(effects(&passed), ["sh -c ?"]);
+    // Never called by name: read once, its parameters not known.
+    let uncalled = format!("{sh}globals()['sh']('x')");
+    assert_eq!(effects(&uncalled)[0], "sh -c ?");
+}

@@ -35,11 +35,18 @@ impl<'t> Py<'_, '_, 't> {
                 Some(inner) => self.eval(inner, depth + 1),
                 None => Obj::Val(Val::Unknown),
             },
-            "list" | "tuple" | "expression_list" => {
+            // A call's arguments, bound to a function's `*args` (see `inline`).
+            "list" | "tuple" | "expression_list" | "argument_list" => {
                 let mut items = Vec::new();
                 let mut c = node.walk();
                 let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
                 for item in children {
+                    if matches!(
+                        kind(item),
+                        "keyword_argument" | "dictionary_splat" | "comment"
+                    ) {
+                        continue;
+                    }
                     if kind(item) == "list_splat" {
                         match item.named_child(0).map(|n| self.eval(n, depth + 1)) {
                             Some(Obj::List(more)) => items.extend(more),
