@@ -196,9 +196,13 @@ impl Where {
                     true => Place::WorkspaceRoot,
                     false => place,
                 };
+                // Every file below a directory, one by one (`find src -type f -exec shred -u
+                // {} +`), is the tree as much as `rm -r` of it.
+                let every_file_below = t.touch == Touch::Delete
+                    && (t.path.ends_with("/**/*") || t.path.ends_with("/**"));
                 let placed = |place| Placed {
                     touch: t.touch,
-                    recursive: t.recursive,
+                    recursive: t.recursive || every_file_below,
                     place,
                 };
                 let gate = self.touches_gate(dir, t).then(|| placed(Place::Gate));
