@@ -81,8 +81,8 @@ pub struct RuleGraph {
     defaults_failure_message: Option<Template>,
     notify_channels: Option<Arc<NotifySettings>>,
     source: PathBuf,
-    /// The policy's files and the running binary, absolute and normalised, for
-    /// [`Place::Gate`](crate::config::Place::Gate).
+    /// The policy's files, the approvals store beside it and the running binary, absolute
+    /// and normalised, for [`Place::Gate`](crate::config::Place::Gate).
     gate_files: Arc<[String]>,
 }
 
@@ -92,7 +92,14 @@ impl RuleGraph {
     pub fn from_policy(policy: &LoadedPolicy) -> RuleGraph {
         let mut graph = RuleGraph::compile(policy.document.clone(), &policy.path);
         // An include without hooks is the gate's file too.
-        graph.gate_files = gate_files(policy.sources.iter().map(|s| &*s.path));
+        let store = approvals_store(&policy.path);
+        graph.gate_files = gate_files(
+            policy
+                .sources
+                .iter()
+                .map(|s| &*s.path)
+                .chain(store.iter().map(PathBuf::as_path)),
+        );
         graph
     }
 
@@ -175,7 +182,14 @@ impl RuleGraph {
             .map(Template::parse);
         let notify_channels = document.defaults.notify.clone().map(Arc::new);
         let files: Vec<Arc<Path>> = base_dirs.0.keys().cloned().collect();
-        let gate_files = gate_files(files.iter().map(|f| &**f).chain([source]));
+        let store = approvals_store(source);
+        let gate_files = gate_files(
+            files
+                .iter()
+                .map(|f| &**f)
+                .chain([source])
+                .chain(store.iter().map(PathBuf::as_path)),
+        );
         RuleGraph {
             ordered,
             index,
@@ -304,11 +318,23 @@ impl RuleGraph {
         &self.source
     }
 
-    /// The gate's own files: the policy's files and the running binary, absolute and
-    /// normalised, each also as its real path when a symlink leads there.
+    /// The gate's own files: the policy's files, the approvals store beside it and the
+    /// running binary, absolute and normalised, each also as its real path when a symlink
+    /// leads there.
     pub fn gate_files(&self) -> &Arc<[String]> {
         &self.gate_files
     }
+}
+
+/// The approvals store `hookgate serve` keeps beside the policy unless told otherwise
+/// (`--approvals-file`): the snapshot, its journal and its lock.
+fn approvals_store(policy: &Path) -> [PathBuf; 3] {
+    [
+        "approvals.json",
+        "approvals.json.journal",
+        "approvals.json.lock",
+    ]
+    .map(|name| policy.with_file_name(name))
 }
 
 /// The absolute, normalised paths of `files` and of the running binary, and their real
