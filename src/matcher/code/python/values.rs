@@ -345,6 +345,15 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),
+                    // Where Python looks for `.pth` files and `usercustomize`: the version
+                    // in the name is not known.
+                    "site.getusersitepackages" => {
+                        Obj::Val(Val::known("~/.local/lib/python3*/site-packages"))
+                    }
+                    "site.getsitepackages" => Obj::List(vec![
+                        Val::known("/usr/local/lib/python3*/dist-packages"),
+                        Val::known("/usr/lib/python3/dist-packages"),
+                    ]),
                     // A new directory or file of the temporary directory: its name is not
                     // known, where it is is (`shutil.rmtree(tempfile.mkdtemp())`).
                     "tempfile.gettempdir" => Obj::Val(Val::known(TEMP_DIR)),
