@@ -7,6 +7,8 @@
 //! the line is opaque. A pipeline's commands are judged one by one as the
 //! reader runs them, each knowing whether what it reads is endless.
 
+use std::borrow::Cow;
+
 use super::SimpleCommand;
 use super::effects::{self, Touch};
 
@@ -74,16 +76,19 @@ const WRAPPERS: &[&str] = &[
 /// The command of a pipeline stage that reads its input and writes its output, from what
 /// the stage recorded: its program, or what a wrapper runs (`nohup yes > f`), with the
 /// wrapper's redirections.
-pub(super) fn doer(stage: &[SimpleCommand]) -> Option<SimpleCommand> {
+pub(super) fn doer(stage: &[SimpleCommand]) -> Option<Cow<'_, SimpleCommand>> {
     let mut redirects = Vec::new();
     for command in stage {
         if WRAPPERS.contains(&command.program.as_str()) {
             redirects.extend(command.redirects.iter().cloned());
             continue;
         }
+        if redirects.is_empty() {
+            return Some(Cow::Borrowed(command));
+        }
         let mut doer = command.clone();
         doer.redirects.extend(redirects);
-        return Some(doer);
+        return Some(Cow::Owned(doer));
     }
     None
 }

@@ -359,10 +359,12 @@ impl Reader {
             return false;
         };
         let outcome = streams::judge(&doer, endless_in);
-        if outcome == streams::Outcome::FillsDisk {
-            for fill in streams::fills(&doer) {
-                self.record(fill);
-            }
+        let fills = match outcome {
+            streams::Outcome::FillsDisk => streams::fills(&doer),
+            _ => Vec::new(),
+        };
+        for fill in fills {
+            self.record(fill);
         }
         if let Some(reason) = outcome.reason() {
             self.opaque_line(reason);

@@ -145,6 +145,9 @@ impl<'t> Functions<'t> {
 
     /// The definition `call` calls by name, if it is a function read at its calls.
     fn callee(&self, py: &Py<'_, '_, 't>, call: Node<'t>) -> Option<usize> {
+        if self.by_name.is_empty() {
+            return None;
+        }
         let function = by_field(call, "function")?;
         (kind(function) == "identifier")
             .then(|| self.by_name.get(py.text(function)).copied())
