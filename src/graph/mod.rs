@@ -92,14 +92,9 @@ impl RuleGraph {
     pub fn from_policy(policy: &LoadedPolicy) -> RuleGraph {
         let mut graph = RuleGraph::compile(policy.document.clone(), &policy.path);
         // An include without hooks is the gate's file too.
-        let store = approvals_store(&policy.path);
-        graph.gate_files = gate_files(
-            policy
-                .sources
-                .iter()
-                .map(|s| &*s.path)
-                .chain(store.iter().map(PathBuf::as_path)),
-        );
+        let files: Vec<&Path> = policy.sources.iter().map(|s| &*s.path).collect();
+        let stores: Vec<PathBuf> = files.iter().flat_map(|f| approvals_store(f)).collect();
+        graph.gate_files = gate_files(files.into_iter().chain(stores.iter().map(PathBuf::as_path)));
         graph
     }
 
@@ -182,13 +177,18 @@ impl RuleGraph {
             .map(Template::parse);
         let notify_channels = document.defaults.notify.clone().map(Arc::new);
         let files: Vec<Arc<Path>> = base_dirs.0.keys().cloned().collect();
-        let store = approvals_store(source);
+        let stores: Vec<PathBuf> = files
+            .iter()
+            .map(|f| &**f)
+            .chain([source])
+            .flat_map(approvals_store)
+            .collect();
         let gate_files = gate_files(
             files
                 .iter()
                 .map(|f| &**f)
                 .chain([source])
-                .chain(store.iter().map(PathBuf::as_path)),
+                .chain(stores.iter().map(PathBuf::as_path)),
         );
         RuleGraph {
             ordered,
@@ -327,7 +327,8 @@ impl RuleGraph {
 }
 
 /// The approvals store `hookgate serve` keeps beside the policy unless told otherwise
-/// (`--approvals-file`): the snapshot, its journal and its lock.
+/// (`--approvals`): the snapshot, its journal and its lock. Taken beside every file
+/// of the policy, so that a pack's directory is covered whichever file is the policy.
 fn approvals_store(policy: &Path) -> [PathBuf; 3] {
     [
         "approvals.json",
