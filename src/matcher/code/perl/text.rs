@@ -1,7 +1,7 @@
 //! Perl's literal syntax (quoting, escapes, interpolation, numbers) and the string
 //! functions it computes (`sprintf`, case changes), on known values.
 
-use super::kind;
+use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::Pl;
@@ -146,6 +146,44 @@ impl Pl<'_, '_, '_> {
                 Ok(tree) => super::read(self.cx, &tree, &Source::new(expr, line)),
                 Err(unread) => self.cx.opaque(unread.reason, line),
             }
+        }
+    }
+
+    /// `s/PATTERN/CODE/e` runs its replacement as code, read as such; `/ee` runs what that
+    /// code returns, not known before it runs.
+    pub(super) fn substitution_code(&mut self, node: Node<'_>, line: usize) {
+        let options = by_field(node, "regex_option").map_or("", |o| self.src.of(o));
+        let evals = options.matches('e').count();
+        if evals == 0 {
+            return;
+        }
+        if evals > 1 {
+            self.cx.opaque(
+                "the code runs code built at run time (an eval of a value not known before it runs)",
+                line,
+            );
+            return;
+        }
+        let mut c = node.walk();
+        let children: Vec<Node<'_>> = node.children(&mut c).collect();
+        let separator = children.iter().find(|n| kind(**n) == "separator_delimiter");
+        let end = children.iter().rev().find(|n| kind(**n) == "end_delimiter");
+        let (Some(separator), Some(end)) = (separator, end) else {
+            self.cx
+                .opaque("the code's substitution cannot be read", line);
+            return;
+        };
+        // `s{A}{B}e`: the separator is `}`, and the replacement opens with its own bracket.
+        let replacement = self
+            .src
+            .text
+            .get(separator.end_byte()..end.start_byte())
+            .unwrap_or_default()
+            .trim_start()
+            .trim_start_matches(['{', '(', '[', '<']);
+        match crate::matcher::code::tree::parse(Lang::Perl, replacement, &mut self.cx.parse_work) {
+            Ok(tree) => super::read(self.cx, &tree, &Source::new(replacement, line)),
+            Err(unread) => self.cx.opaque(unread.reason, line),
         }
     }
 

@@ -240,13 +240,18 @@ impl Pl<'_, '_, '_> {
                 .map_or(Val::Unknown, |c| Val::Known(c.to_string()))),
             "sprintf" => v(sprintf(k(0), &items(1))),
             // A pattern stands for the files it names, as a shell glob in an argument does
-            // (`unlink glob "*.bak"` is `rm *.bak`). Perl's glob also splits on spaces and
-            // expands braces and `~user`, which the reader does not.
+            // (`unlink glob "*.bak"` is `rm *.bak`). Perl's glob also expands braces, read as
+            // the `*` that names at least as much (`~/.{netrc,npmrc}` as `~/.*`), and splits
+            // on spaces and expands `~user`, which the reader does not follow.
             "glob" => v(match k(0) {
-                Val::Known(p) if (p == "~" || p.starts_with("~/")) && !p.contains(['{', ' ']) => {
-                    Val::Known(p)
+                Val::Known(p) => {
+                    let p = braces_as_stars(&p);
+                    match p.strip_prefix('~') {
+                        _ if p.contains(' ') => Val::Unknown,
+                        Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Val::Unknown,
+                        _ => Val::Known(p),
+                    }
                 }
-                Val::Known(p) if !p.contains(['{', '~', ' ']) => Val::Known(p),
                 _ => Val::Unknown,
             }),
             "File::Spec::catfile" | "File::Spec::catdir" => v(join(&items(0))),
@@ -399,4 +404,21 @@ fn is_comma(node: Node<'_>) -> bool {
 
 fn is_separator(node: Node<'_>) -> bool {
     is_comma(node) || kind(node) == "comments"
+}
+
+/// `pattern` with each `{a,b}` group written `*`, which matches what the group names and
+/// more; an unclosed group stays as it is.
+fn braces_as_stars(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        out.push('*');
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -1056,6 +1056,7 @@ pub(super) const SENSITIVE: &[&str] = &[
     "wipe",
     "dd",
     "truncate",
+    "fallocate",
     "mv",
     "cp",
     "ln",

@@ -544,18 +544,51 @@ fn awk_printed(before: &str) -> Data {
 }
 
 /// A double-quoted awk string at the start of `text`, unescaped, and the text after it.
+/// Escapes as awk reads them: `\n`, `\t` and the other letters of C, a character by its
+/// octal code (`\143`, up to three digits) or, in gawk, its hex code (`\x63`, up to two);
+/// any other escaped character is itself.
 fn awk_string(text: &str) -> Option<(String, &str)> {
     let body = text.strip_prefix('"')?;
     let mut out = String::new();
-    let mut chars = body.char_indices();
+    let mut chars = body.char_indices().peekable();
+    let code = |chars: &mut std::iter::Peekable<std::str::CharIndices<'_>>,
+                radix: u32,
+                first: u32,
+                most: usize| {
+        let mut value = first;
+        for _ in 1..most {
+            match chars.peek().and_then(|(_, d)| d.to_digit(radix)) {
+                Some(d) => {
+                    value = value * radix + d;
+                    chars.next();
+                }
+                None => break,
+            }
+        }
+        char::from_u32(value)
+    };
     while let Some((k, c)) = chars.next() {
         match c {
             '"' => return Some((out, &body[k + 1..])),
-            '\\' => match chars.next()?.1 {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                other => out.push(other),
-            },
+            '\\' => {
+                let escaped = chars.next()?.1;
+                let decoded = match escaped {
+                    'n' => '\n',
+                    't' => '\t',
+                    'r' => '\r',
+                    'a' => '\u{7}',
+                    'b' => '\u{8}',
+                    'f' => '\u{c}',
+                    'v' => '\u{b}',
+                    d @ '0'..='7' => code(&mut chars, 8, d.to_digit(8)?, 3)?,
+                    'x' => match chars.next()?.1.to_digit(16) {
+                        Some(d) => code(&mut chars, 16, d, 2)?,
+                        None => return None,
+                    },
+                    other => other,
+                };
+                out.push(decoded);
+            }
             c => out.push(c),
         }
     }
