@@ -70,6 +70,9 @@ pub(super) struct Cx {
     /// The lines of forks and of processes or threads started, which no virtual command
     /// stands for.
     forks: Vec<usize>,
+    /// The directory of the script file being read (`__DIR__`, `__dirname`), relative to
+    /// the line's directory; `.` for inline code.
+    script_dir: String,
 }
 
 impl Cx {
@@ -83,7 +86,21 @@ impl Cx {
             parse_work,
             args: Vec::new(),
             forks: Vec::new(),
+            script_dir: ".".to_owned(),
         }
+    }
+
+    /// The code is the script file at `path`: its directory is `__DIR__`.
+    pub(super) fn in_script(mut self, path: Option<&str>) -> Cx {
+        if let Some((dir, _)) = path.and_then(|p| p.rsplit_once('/')) {
+            self.script_dir = if dir.is_empty() { "/" } else { dir }.to_owned();
+        }
+        self
+    }
+
+    /// The directory of the script file being read (see [`Cx::in_script`]).
+    pub(super) fn script_dir(&self) -> Val {
+        Val::Known(self.script_dir.clone())
     }
 
     /// This context, for code run with the script arguments `args`.

@@ -1553,3 +1553,18 @@ fn awk_strings_are_unescaped_as_awk_does() {
     let line = parse("awk 'BEGIN { system(\"printf \\\"a\\\\tb\\\\n\\\"\") }'");
     assert_eq!(line.opaque, None, "{line:?}");
 }
+
+#[test]
+fn a_script_files_own_directory_is_where_its_dir_constants_point() {
+    let line = parse(
+        "cat > scripts/x.php <<'EOF'\n<?php\nunlink(__DIR__ . '/../notes.txt');\nEOF\nphp scripts/x.php",
+    );
+    assert!(runs_line(&line, "rm scripts/../notes.txt"), "{line:?}");
+    let line = parse(
+        "cat > tools/x.js <<'EOF'\nrequire('fs').rmSync(__dirname + '/../src', { recursive: true });\nEOF\nnode tools/x.js",
+    );
+    assert!(runs_line(&line, "rm -r tools/../src"), "{line:?}");
+    // Inline code runs in the line's directory.
+    let line = parse("php -r \"unlink(__DIR__ . '/x');\"");
+    assert!(runs_line(&line, "rm ./x"), "{line:?}");
+}

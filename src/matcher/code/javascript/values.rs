@@ -225,7 +225,7 @@ impl<'t> Js<'_, '_, 't> {
                 .unwrap_or_else(|| Obj::Attr(name.to_owned())),
             Some(Slot::Part(..)) => Obj::Val(Val::Unknown),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
-            None if name == "__dirname" => Obj::Val(Val::known(".")),
+            None if name == "__dirname" => Obj::Val(self.cx.script_dir()),
             None if name == "undefined" => Obj::Null,
             None => Obj::Val(Val::Unknown),
         }

@@ -135,7 +135,7 @@ impl<'t> Php<'_, '_, 't> {
                 self.name(&format!("${name}"), depth)
             }
             "name" => match self.text(node) {
-                "__DIR__" => known("."),
+                "__DIR__" => Obj::Val(self.cx.script_dir()),
                 "PHP_EOL" => known("\n"),
                 "DIRECTORY_SEPARATOR" => known("/"),
                 c => self.name(&format!("::{c}"), depth),

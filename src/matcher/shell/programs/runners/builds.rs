@@ -154,7 +154,12 @@ pub(in crate::matcher::shell::programs) fn stdin_requirements(
         return;
     }
     match stdin {
-        Data::Known(text) => read(r, Runs::Requirements, FileText::Known(text.clone())),
+        Data::Known(text) => read(
+            r,
+            Runs::Requirements,
+            FileText::Known(text.clone()),
+            "/dev/stdin",
+        ),
         Data::Nothing => {}
         _ => r.opaque("pip installs requirements read from input not known before it runs"),
     }
@@ -208,12 +213,12 @@ pub(in crate::matcher::shell::programs) fn written_files(
         }
         r.built.insert(path.clone());
         r.reached(format!("from {path} the line wrote, run by {tool}"), |r| {
-            read(r, how, text)
+            read(r, how, text, &path)
         });
     }
 }
 
-fn read(r: &mut Reader, how: Runs, text: FileText) {
+fn read(r: &mut Reader, how: Runs, text: FileText, path: &str) {
     let FileText::Known(text) = text else {
         return r
             .opaque("a build tool runs a file the line wrote with text not known before it runs");
@@ -242,9 +247,10 @@ fn read(r: &mut Reader, how: Runs, text: FileText) {
                 Some(Lang::Php),
                 code.strip_prefix("<?php").unwrap_or(code),
                 &[],
+                Some(path),
             )
         }
-        Runs::Code(lang) => read_code(r, Some(lang), &text, &[]),
+        Runs::Code(lang) => read_code(r, Some(lang), &text, &[], Some(path)),
         Runs::Requirements => {
             for line in text.lines().map(str::trim) {
                 if line.is_empty() || line.starts_with('#') {
@@ -274,7 +280,7 @@ fn read(r: &mut Reader, how: Runs, text: FileText) {
                 .lines()
                 .filter(|l| l.starts_with("import ") || l.starts_with("import\t"))
                 .collect();
-            read_code(r, Some(Lang::Python), &imports.join("\n"), &[]);
+            read_code(r, Some(Lang::Python), &imports.join("\n"), &[], None);
         }
         Runs::Shell => shell_c(r, &text),
         Runs::Tasks { recipes } => {

@@ -134,7 +134,7 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
                     ),
                     Some(FileText::Known(text)) if lang.is_some() => {
                         let text = text.clone();
-                        r.in_file(path, |r| read_code(r, lang, &text, &[]));
+                        r.in_file(path, |r| read_code(r, lang, &text, &[], Some(path)));
                     }
                     _ => {}
                 }
@@ -155,13 +155,20 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
         }
         Code::Elsewhere => return,
     };
-    read_code(r, lang, &text, args);
+    read_code(r, lang, &text, args, None);
 }
 
-/// Reads `text` in `lang` into the commands it runs.
-pub(super) fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str, args: &[Val]) {
+/// Reads `text` in `lang` into the commands it runs; `path`, when it is the text of a
+/// script file, is where (its directory is `__DIR__`).
+pub(super) fn read_code(
+    r: &mut Reader,
+    lang: Option<Lang>,
+    text: &str,
+    args: &[Val],
+    path: Option<&str>,
+) {
     let Some(lang) = lang else { return };
-    let reading = code::read_within(lang, text, args, &mut r.code_work);
+    let reading = code::read_script(lang, text, args, path, &mut r.code_work);
     for found in reading.found {
         let origin = format!("from {} code, line {}", lang.name(), found.line);
         r.reached(origin, |r| effect(r, found.effect));
