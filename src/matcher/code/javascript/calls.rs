@@ -14,7 +14,7 @@ use super::{Js, Obj};
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::{Effect, Val};
 
-impl<'t> Js<'_, '_, 't> {
+impl<'a, 't> Js<'a, '_, 't> {
     /// The callee and arguments of a call or `new`, with `f.call(t, ...)`,
     /// `f.apply(t, [...])` and `Reflect.apply(f, t, [...])` seen through.
     pub(super) fn callee_and_args(&mut self, node: Node<'t>, depth: usize) -> Option<(Obj, Args)> {
@@ -49,10 +49,54 @@ impl<'t> Js<'_, '_, 't> {
         }
         Some((callee, args))
     }
-    /// The effect of one call or `new`. When the callee is reached from a name bound more
-    /// than once (`function f(cp) {}` beside `const cp = require(...)`), each binding is
-    /// tried: a parameter or a second assignment must not hide the module.
+    /// The effect of one call or `new`; once per item when its arguments name the variable
+    /// of a `for ... of` over a literal array of a few items (`for (const d of ['dist',
+    /// 'build']) fs.rmSync(d, {recursive: true})`).
     pub(super) fn call(&mut self, node: Node<'t>) {
+        let Some((name, items)) = self.loop_over_literal(node) else {
+            return self.call_bound(node);
+        };
+        for item in items {
+            let value = self.eval(item, 1);
+            let outer = self.item.replace((name, value));
+            self.call_bound(node);
+            self.item = outer;
+        }
+    }
+
+    /// The first name in `call`'s arguments that a `for ... of` binds to each item of a
+    /// literal array of at most 16 items, none spread, and the items.
+    fn loop_over_literal(&self, call: Node<'t>) -> Option<(&'a str, Vec<Node<'t>>)> {
+        const MOST_ITEMS: usize = 16;
+        let arguments = by_field(call, "arguments")?;
+        let mut found = None;
+        crate::matcher::code::tree::visit(arguments, |node, _, at| {
+            if found.is_some() || at == crate::matcher::code::tree::Visit::Leave {
+                return false;
+            }
+            if kind(node) == "identifier"
+                && let Some(Slot::Each(list)) = self.names.get(self.text(node))
+                && kind(*list) == "array"
+            {
+                let mut c = list.walk();
+                let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
+                if !items.is_empty()
+                    && items.len() <= MOST_ITEMS
+                    && items.iter().all(|i| kind(*i) != "spread_element")
+                {
+                    found = Some((self.text(node), items));
+                }
+            }
+            true
+        });
+        found
+    }
+
+    /// [`Js::call`] with the loop variables as they are bound. When the callee is reached
+    /// from a name bound more than once (`function f(cp) {}` beside `const cp =
+    /// require(...)`), each binding is tried: a parameter or a second assignment must not
+    /// hide the module.
+    fn call_bound(&mut self, node: Node<'t>) {
         let mut root = by_field(node, "function").or_else(|| by_field(node, "constructor"));
         while let Some(n) = root {
             root = match kind(n) {

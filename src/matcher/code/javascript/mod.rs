@@ -117,6 +117,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         alts: HashMap::new(),
         pin: None,
+        item: None,
         loops: 0,
         endless: 0,
     };
@@ -132,6 +133,9 @@ struct Js<'a, 'c, 't> {
     alts: HashMap<String, Vec<(Slot<'t>, Vec<String>)>>,
     /// A name bound more than once, evaluated as one of its bindings (see [`Js::call`]).
     pin: Option<(&'a str, Obj)>,
+    /// The variable of a `for ... of` over a literal array, as one of its items (see
+    /// [`Js::call`]).
+    item: Option<(&'a str, Obj)>,
     loops: usize,
     /// Loops around the node being read that never end by their condition (`for (;;)`,
     /// `while (true)`).
@@ -190,12 +194,13 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                     self.forget_root(first);
                 }
             }
-            // `for (const f of fs.readdirSync(d))`: `f` is each name the listing finds.
+            // `for (const f of fs.readdirSync(d))`: `f` is each name the listing finds, or
+            // each item of a literal array (see `Js::call`).
             "for_in_statement" => match (field("left"), field("right")) {
                 (Some(left), Some(right))
                     if kind(left) == "identifier"
                         && self.text(node).contains(" of ")
-                        && is_listing_call(right) =>
+                        && (is_listing_call(right) || kind(right) == "array") =>
                 {
                     self.bind(self.text(left), Slot::Each(right), Vec::new())
                 }
@@ -211,11 +216,11 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 self.forget_in(field("parameters"));
             }
             "arrow_function" => match (field("parameter"), called_on(node)) {
-                // `fs.readdirSync(d).forEach(f => ...)`
+                // `fs.readdirSync(d).forEach(f => ...)`, `['dist', 'build'].forEach(d => ...)`
                 (Some(p), Some((method, list)))
                     if kind(p) == "identifier"
                         && matches!(self.text(method), "forEach" | "map" | "filter" | "some")
-                        && is_listing_call(list) =>
+                        && (is_listing_call(list) || kind(list) == "array") =>
                 {
                     self.bind(self.text(p), Slot::Each(list), Vec::new())
                 }

@@ -299,9 +299,10 @@ fn names_bound_more_than_once_are_not_known() {
         effects("const a = ['ls']; a[0] = 'rm'; require('child_process').spawnSync(a[0])"),
         ["exec ?"]
     );
+    // A loop over a literal array is read once per item.
     assert_eq!(
         effects("for (const c of ['ls', 'rm -rf ~']) require('child_process').execSync(c)"),
-        ["sh -c ?"]
+        ["sh -c ls", "sh -c rm -rf ~"]
     );
     assert_eq!(
         effects("const run = c => require('child_process').execSync(c); run('ls')"),
@@ -468,5 +469,28 @@ fn an_unknown_file_read_and_sent_away_is_opaque() {
     assert_eq!(
         opaque("console.log(require('fs').readFileSync(process.argv[2], 'utf8'))"),
         None
+    );
+}
+
+#[test]
+fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
+    assert_eq!(
+        effects(
+            "const {rmSync: sweep} = require('node:fs'); for (const d of ['dist', 'build']) sweep(d, {recursive: true, force: true})"
+        ),
+        ["rm -r -f dist", "rm -r -f build"]
+    );
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); ['dist', require('os').homedir()].forEach(d => fs.rmSync(d, {recursive: true}))"
+        ),
+        ["rm -r dist", "rm -r ~"]
+    );
+    // A spread item may be anything.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); for (const d of ['a', ...more]) fs.rmSync(d, {recursive: true})"
+        ),
+        ["rm -r ?"]
     );
 }

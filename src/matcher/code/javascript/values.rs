@@ -201,7 +201,7 @@ impl<'t> Js<'_, '_, 't> {
 
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
-        if let Some((pinned, obj)) = &self.pin
+        if let Some((pinned, obj)) = self.pin.as_ref().or(self.item.as_ref())
             && *pinned == name
         {
             return obj.clone();
