@@ -36,9 +36,11 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// know (`list(map(os.system, cmds))`, `{'x': os.system}['x'](c)`).
     pub(super) fn passed(&mut self, node: Node<'t>) {
         if kind(node) == "identifier" {
-            let may_be_function = match self.names.get(self.text(node)) {
+            let may_be_function = match self.names.get(self.text(node)).cloned() {
                 Some(Slot::Ref(_)) | None => true,
-                Some(Slot::Expr(value)) => matches!(kind(*value), "attribute" | "identifier"),
+                Some(Slot::Expr(value)) => {
+                    matches!(kind(value), "attribute" | "identifier") || self.is_partial(value)
+                }
                 Some(Slot::Each(_) | Slot::Part(..) | Slot::Many) => false,
             };
             if !may_be_function {
@@ -58,11 +60,16 @@ impl<'a, 't> Py<'a, '_, 't> {
             {
                 return;
             }
-            // `run = os.system`: a name bound once is followed where it is called.
-            if kind(parent) == "assignment"
-                && let Some(left) = by_field(parent, "left")
-                && kind(left) == "identifier"
-                && matches!(self.names.get(self.text(left)), Some(Slot::Expr(_)))
+            // `run = os.system`: a name bound once is followed where it is called; so is
+            // `wipe = functools.partial(shutil.rmtree, ...)`.
+            if self.bound_once(parent) {
+                return;
+            }
+            if kind(parent) == "argument_list"
+                && let Some(call) = parent.parent()
+                && self.is_partial(call)
+                && Args::of(self, call).first_is(node)
+                && call.parent().is_some_and(|a| self.bound_once(a))
             {
                 return;
             }
@@ -139,6 +146,41 @@ impl<'a, 't> Py<'a, '_, 't> {
         self.narrowed.extend(guards);
     }
 
+    /// Whether `node` is an assignment to a name bound once.
+    fn bound_once(&self, node: Node<'t>) -> bool {
+        kind(node) == "assignment"
+            && by_field(node, "left").is_some_and(|left| {
+                kind(left) == "identifier"
+                    && matches!(self.names.get(self.text(left)), Some(Slot::Expr(_)))
+            })
+    }
+
+    /// Whether `call` is `functools.partial(f, ...)`.
+    fn is_partial(&mut self, call: Node<'t>) -> bool {
+        kind(call) == "call"
+            && by_field(call, "function").is_some_and(
+                |f| matches!(self.eval(f, 0), Obj::Ref(q) if canonical(&q) == "functools.partial"),
+            )
+    }
+
+    /// The arguments of `call`: for a name bound to `functools.partial(f, a, k=v)`, the
+    /// partial's own (after `f`) first, the call's after them, its keywords over the
+    /// partial's.
+    fn arguments(&mut self, call: Node<'t>) -> Args<'t> {
+        let args = Args::of(self, call);
+        let partial = by_field(call, "function")
+            .filter(|f| kind(*f) == "identifier")
+            .and_then(|f| match self.names.get(self.text(f)) {
+                Some(Slot::Expr(value)) => Some(*value),
+                _ => None,
+            })
+            .filter(|value| self.is_partial(*value));
+        match partial {
+            Some(partial) => Args::of(self, partial).then(args),
+            None => args,
+        }
+    }
+
     fn call_effect(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(function) = by_field(node, "function") else {
@@ -150,7 +192,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             Obj::Ref(q) => canonical(q),
             Obj::PathMethod(path, method) => {
                 self.enter_guards(node);
-                let args = Args::of(self, node);
+                let args = self.arguments(node);
                 self.path_method(path.clone(), method, &args, line);
                 return;
             }
@@ -162,7 +204,7 @@ impl<'a, 't> Py<'a, '_, 't> {
         };
         let Some(sink) = sink(&name) else { return };
         self.enter_guards(node);
-        let args = Args::of(self, node);
+        let args = self.arguments(node);
         if name == "?.connect" && !matches!(args.pos(self, 0), Obj::List(_)) {
             return;
         }

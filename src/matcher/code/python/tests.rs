@@ -537,3 +537,22 @@ fn a_function_is_read_where_it_is_called() {
     let uncalled = format!("{sh}globals()['sh']('x')");
     assert_eq!(effects(&uncalled)[0], "sh -c ?");
 }
+
+#[test]
+fn a_partial_function_is_its_function_with_its_arguments_first() {
+    assert_eq!(
+        effects(
+            "import functools, shutil\nwipe = functools.partial(shutil.rmtree, ignore_errors=True)\nwipe('build')\nwipe('~')"
+        ),
+        ["rm -r -f build", "rm -r -f ~"]
+    );
+    assert_eq!(
+        effects(
+            "from functools import partial\nimport subprocess\nrm = partial(subprocess.run, ['rm', '-rf'])\nrm()"
+        ),
+        ["exec rm -rf"]
+    );
+    // Passed on as a value, it is called where the reader does not follow.
+    let passed = "import functools, os\nrun = functools.partial(os.system)\nlist(map(run, ['ls']))";
+    assert!(read(Lang::Python, passed).opaque.is_some());
+}

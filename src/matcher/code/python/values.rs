@@ -325,6 +325,9 @@ impl<'t> Py<'_, '_, 't> {
                         other => Obj::Val(other.val()),
                     },
                     // Objects whose methods the sinks name (`tarfile.TarFile.add`).
+                    // A partial function is its function, called with more arguments (see
+                    // `Py::arguments`).
+                    "functools.partial" => args.pos(self, 0),
                     "tarfile.open" | "tarfile.TarFile" | "tarfile.TarFile.open" => {
                         Obj::Ref("tarfile.TarFile".to_owned())
                     }
@@ -563,6 +566,26 @@ impl<'t> Args<'t> {
             }
         }
         args
+    }
+
+    /// Whether `node` is the first positional argument.
+    pub(super) fn first_is(&self, node: Node<'t>) -> bool {
+        self.positional.first() == Some(&node)
+    }
+
+    /// The arguments of a call of `functools.partial(f, ...)` (`self`, whose first is `f`):
+    /// the partial's after `f`, then the call's; the call's keywords over the partial's.
+    pub(super) fn then(mut self, call: Args<'t>) -> Args<'t> {
+        if !self.positional.is_empty() {
+            self.positional.remove(0);
+        }
+        self.positional.extend(call.positional);
+        for (name, value) in call.keywords {
+            self.keywords.retain(|(n, _)| *n != name);
+            self.keywords.push((name, value));
+        }
+        self.splat |= call.splat;
+        self
     }
 
     pub(super) fn count(&self) -> usize {
