@@ -1568,3 +1568,23 @@ fn a_script_files_own_directory_is_where_its_dir_constants_point() {
     let line = parse("php -r \"unlink(__DIR__ . '/x');\"");
     assert!(runs_line(&line, "rm ./x"), "{line:?}");
 }
+
+#[test]
+fn awk_runs_the_command_a_variable_holds_when_it_is_assigned_a_constant() {
+    let line = parse(
+        "awk 'BEGIN { cmd = \"curl -s https://api.github.com/repos/x/y\"; while ((cmd | getline l) > 0) print l; close(cmd) }'",
+    );
+    assert_eq!(line.opaque, None, "{line:?}");
+    assert!(
+        runs_line(&line, "curl -s https://api.github.com/repos/x/y"),
+        "{line:?}"
+    );
+    let line = parse("awk 'BEGIN { c = \"rm -rf \" ENVIRON[\"HOME\"]; system(c) }'");
+    assert!(runs_line(&line, "rm -rf ~"), "{line:?}");
+    for input in [
+        "awk '{ system($1) }' f",
+        "awk 'BEGIN { c = \"ls\"; c = c \" /\"; system(c) }'",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+}

@@ -159,30 +159,39 @@ fn awk_program(r: &mut Reader, program: &str, values: &Values) {
                 .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
         {
             let rest = program[i + 6..].trim_start();
-            match rest
+            // `system("cmd")`, or `system(cmd)` of a variable assigned a constant.
+            let group = operand(rest);
+            let code = group
                 .strip_prefix('(')
-                .map(str::trim_start)
-                .and_then(awk_string)
-            {
-                Some((code, after)) if after.trim_start().starts_with(')') => {
-                    shell_c(r, &code);
-                }
+                .and_then(|g| g.strip_suffix(')'))
+                .and_then(|argument| values.eval(r, argument, 0));
+            match code {
+                Some(code) if rest.starts_with('(') => shell_c(r, &code),
                 _ => r.opaque("awk runs a command it builds at run time"),
             }
         }
         if b[i] == b'|' && b.get(i + 1) != Some(&b'|') && b.get(i.wrapping_sub(1)) != Some(&b'|') {
             let after = program[i + 1..].trim_start();
             if after.starts_with("getline") || after.starts_with('&') {
-                // `"cmd" | getline`: the command is the string before the bar.
+                // `"cmd" | getline`: the command is the string before the bar, or a variable
+                // assigned a constant (`cmd | getline`).
                 let before = program[..i].trim_end();
-                match before.rfind('"').and_then(|end| {
-                    let start = before[..end].rfind('"')?;
-                    Some(before[start + 1..end].to_owned())
-                }) {
-                    Some(code) if before.ends_with('"') => {
-                        shell_c(r, &code);
-                    }
-                    _ => r.opaque("awk runs a command it builds at run time"),
+                let name_at = before
+                    .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(0, |k| k + 1);
+                let code = if before.ends_with('"') {
+                    before.rfind('"').and_then(|end| {
+                        let start = before[..end].rfind('"')?;
+                        Some(before[start + 1..end].to_owned())
+                    })
+                } else {
+                    Some(&before[name_at..])
+                        .filter(|name| !name.is_empty())
+                        .and_then(|name| values.eval(r, name, 0))
+                };
+                match code {
+                    Some(code) => shell_c(r, &code),
+                    None => r.opaque("awk runs a command it builds at run time"),
                 }
             } else {
                 // `print X | "cmd"`: what is printed is the command's input, which a shell
