@@ -5,7 +5,8 @@
 //! ordinary Python of 16 and 64 KiB (`code::MAX_CODE`), read whole; and the shapes that
 //! cost the reader most, at 16 KiB and at 64 KiB, where each is stopped by the parse work
 //! bound (`code::PARSE_WORK`): the 64 KiB figure is what reaching the bound costs, the
-//! worst a piece of code can take.
+//! worst a piece of code can take; and Python functions read at their calls as deep and as
+//! often as the reader allows (`worst-python-functions`).
 
 use std::hint::black_box;
 
@@ -85,6 +86,24 @@ fn repeated(unit: &str, size: usize) -> String {
     s
 }
 
+/// Python functions read at their calls (`python::inline`) as costly as they come: each
+/// calls the one before it twice and runs a command, and each is called, so every call
+/// reads bodies four levels down until the module's budget of inlined calls runs out.
+fn calling_functions(size: usize) -> String {
+    let mut s = String::from("import os\ndef f0(c):\n    os.system(c)\n");
+    for k in 1.. {
+        let before = k - 1;
+        let unit = format!(
+            "def f{k}(c):\n    os.system(c)\n    f{before}(c)\n    f{before}(c)\nf{k}('ls')\n"
+        );
+        if s.len() + unit.len() > size {
+            break;
+        }
+        s.push_str(&unit);
+    }
+    s
+}
+
 /// The sizes the worst shapes are measured at: read whole, and stopped by the bound.
 const SIZES: [usize; 2] = [16 * 1024, code::MAX_CODE];
 
@@ -114,6 +133,15 @@ fn code_reader(c: &mut Criterion) {
                 b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
             });
         }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-python-functions");
+    group.sample_size(10);
+    for size in SIZES {
+        let code = calling_functions(size);
+        group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
+            b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
+        });
     }
     group.finish();
     let mut group = c.benchmark_group("worst-calls");

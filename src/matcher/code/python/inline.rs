@@ -17,7 +17,7 @@ use crate::matcher::code::tree::{Visit, visit};
 /// Calls inside calls read this deep at most.
 const MOST_DEPTH: usize = 4;
 /// Body calls read at call sites in one module, at most.
-const MOST_INLINED: usize = 2048;
+const MOST_INLINED: usize = 256;
 
 /// A parameter of a function read at its calls.
 #[derive(Debug, Clone)]
