@@ -4,9 +4,11 @@
 //! at each call, its parameters bound to that call's arguments; read once with parameters
 //! not known, as before, it would run a command built at run time. Bounded: four calls
 //! deep, and a budget of body calls read for the whole module, past which a body is read
-//! once with its parameters not known.
+//! once with its parameters not known. A function only called from itself, or from
+//! functions that only it calls, is not reached from the module: the module's pass reads
+//! it, as it reads any other function.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -35,8 +37,9 @@ pub(super) struct Inlined<'t> {
     params: Vec<Param<'t>>,
     /// The calls of its body, with the loops around each.
     calls: Vec<(Node<'t>, usize)>,
-    /// Whether the module calls it by name anywhere.
-    called: bool,
+    /// Whether it is called from code the module's pass reads, or from such a function's
+    /// body (see [`Functions::of`]): only then are its calls enough to read its body.
+    reached: bool,
 }
 
 /// The functions of a module read at their calls, by their definitions' ids, and by name.
@@ -46,6 +49,9 @@ pub(super) struct Functions<'t> {
     by_name: HashMap<String, usize>,
     /// Body calls left to read at call sites.
     budget: usize,
+    /// Functions whose body was read once with its parameters not known, past the depth or
+    /// the budget: read at most once so.
+    generic: HashSet<usize>,
 }
 
 impl<'t> Functions<'t> {
@@ -85,7 +91,7 @@ impl<'t> Functions<'t> {
                 Inlined {
                     params,
                     calls: Vec::new(),
-                    called: false,
+                    reached: false,
                 },
             );
         }
@@ -95,12 +101,29 @@ impl<'t> Functions<'t> {
             return out;
         }
         out.drop_names_used_otherwise(py, root);
+        // Which functions are reached: called from the module's own code (or a function not
+        // read at its calls), or from the body of one reached. One called only from itself,
+        // or from functions only they call, is read once in the module's pass instead.
+        let mut calls_in: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut reached: Vec<usize> = Vec::new();
         for (call, loops, def) in calls {
-            if let Some(f) = def.and_then(|d| out.by_def.get_mut(&d.id())) {
+            let inside = def.map(|d| d.id()).filter(|d| out.by_def.contains_key(d));
+            if let Some(f) = inside.and_then(|d| out.by_def.get_mut(&d)) {
                 f.calls.push((*call, *loops));
             }
-            if let Some(f) = out.callee(py, *call).and_then(|id| out.by_def.get_mut(&id)) {
-                f.called = true;
+            if let Some(callee) = out.callee(py, *call) {
+                match inside {
+                    Some(d) => calls_in.entry(d).or_default().push(callee),
+                    None => reached.push(callee),
+                }
+            }
+        }
+        while let Some(id) = reached.pop() {
+            if let Some(f) = out.by_def.get_mut(&id)
+                && !f.reached
+            {
+                f.reached = true;
+                reached.extend(calls_in.get(&id).into_iter().flatten());
             }
         }
         out
@@ -158,7 +181,7 @@ impl<'t> Functions<'t> {
     /// module's pass skips its body's calls. A function never called by name is read in
     /// that pass, once, its parameters not known.
     pub(super) fn owns(&self, def: Option<Node<'t>>) -> bool {
-        def.is_some_and(|d| self.by_def.get(&d.id()).is_some_and(|f| f.called))
+        def.is_some_and(|d| self.by_def.get(&d.id()).is_some_and(|f| f.reached))
     }
 }
 
@@ -213,11 +236,11 @@ impl<'t> Py<'_, '_, 't> {
                 for (name, slot) in outer {
                     self.names.replace(&name, slot);
                 }
-            } else {
-                // Too deep or too many: the body once more, its parameters not known.
+            } else if functions.generic.insert(id) {
+                // Too deep or too many: the body once, its parameters not known (the
+                // functions it calls too, each once).
                 for (inner, inner_loops) in body {
-                    self.loops = loops + inner_loops;
-                    self.call(inner);
+                    self.call_reading_functions(functions, inner, loops + inner_loops, MOST_DEPTH);
                 }
             }
             self.loops = loops;

@@ -556,3 +556,23 @@ fn a_partial_function_is_its_function_with_its_arguments_first() {
     let passed = "import functools, os\nrun = functools.partial(os.system)\nlist(map(run, ['ls']))";
     assert!(read(Lang::Python, passed).opaque.is_some());
 }
+
+#[test]
+fn a_function_called_only_from_itself_or_its_callees_is_still_read() {
+    // Reached only through `globals()`, not by a call the reader follows: read once.
+    for code in [
+        "import os\ndef g(c):\n    os.system('rm -rf ~')\n    g(c)\nglobals()['g']('x')",
+        "import os\ndef a():\n    b()\ndef b():\n    a()\n    os.system('rm -rf ~')\nglobals()['a']()",
+    ] {
+        assert!(
+            effects(code).iter().any(|e| e == "sh -c rm -rf ~"),
+            "{code}"
+        );
+    }
+    // Deeper than the reader follows calls: each body still read once.
+    let chain = "import os\ndef f5(c):\n    os.system('rm -rf ~')\ndef f4(c):\n    f5(c)\ndef f3(c):\n    f4(c)\ndef f2(c):\n    f3(c)\ndef f1(c):\n    f2(c)\ndef f0(c):\n    f1(c)\nf0('x')";
+    assert!(
+        effects(chain).iter().any(|e| e == "sh -c rm -rf ~"),
+        "{chain}"
+    );
+}
