@@ -324,10 +324,10 @@ impl<'t> Py<'_, '_, 't> {
                         ),
                         other => Obj::Val(other.val()),
                     },
-                    // Objects whose methods the sinks name (`tarfile.TarFile.add`).
                     // A partial function is its function, called with more arguments (see
                     // `Py::arguments`).
                     "functools.partial" => args.pos(self, 0),
+                    // Objects whose methods the sinks name (`tarfile.TarFile.add`).
                     "tarfile.open" | "tarfile.TarFile" | "tarfile.TarFile.open" => {
                         Obj::Ref("tarfile.TarFile".to_owned())
                     }
