@@ -171,6 +171,15 @@ fn defined_name<'t>(lang: Lang, node: Node<'t>) -> Option<Node<'t>> {
         {
             node.child_by_field_name("name")
         }
+        // Python's `f = lambda: [os.fork(), f()]`.
+        "assignment"
+            if node
+                .child_by_field_name("right")
+                .is_some_and(|v| kind(lang, v) == "lambda") =>
+        {
+            node.child_by_field_name("left")
+                .filter(|l| kind(lang, *l) == "identifier")
+        }
         _ => None,
     }
 }
@@ -186,6 +195,7 @@ mod tests {
                 Lang::Python,
                 "import os\ndef b():\n    os.fork(); os.fork(); b()\nb()",
             ),
+            (Lang::Python, "import os; f = lambda: [os.fork(), f()]; f()"),
             (
                 Lang::Python,
                 "import threading\ndef t():\n    threading.Thread(target=t).start()\nt()",

@@ -316,6 +316,8 @@ impl<'t> Rb<'_, '_, 't> {
             "Kernel.fork" | "Process.fork" if self.loops > 0 || self.always_loops => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),
+            // A thread of the program's own: a bomb in code that does not end.
+            "Thread.new" | "Thread.start" | "Thread.fork" => self.cx.forked(line),
             "Kernel.require" | "Kernel.require_relative" | "Kernel.load"
                 if k(self, 0).text().is_none() =>
             {

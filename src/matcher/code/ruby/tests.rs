@@ -407,3 +407,20 @@ fn bad_code_is_opaque_without_panicking() {
         .join("\n");
     assert_eq!(effects(&format!("{names}\nsystem(a0)")), ["sh -c ?"]);
 }
+
+#[test]
+fn threads_started_in_a_loop_that_never_ends_are_a_bomb() {
+    assert!(
+        read(Lang::Ruby, "loop { Thread.new { sleep } }")
+            .opaque
+            .is_some()
+    );
+    assert_eq!(
+        read(
+            Lang::Ruby,
+            "ts = 4.times.map { |i| Thread.new { i * 2 } }; ts.each(&:join)"
+        )
+        .opaque,
+        None
+    );
+}
