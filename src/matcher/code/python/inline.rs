@@ -96,8 +96,9 @@ impl<'t> Functions<'t> {
             );
         }
         out.by_name.retain(|_, id| *id != usize::MAX);
-        if out.by_name.is_empty() {
-            out.by_def.clear();
+        let named: HashSet<usize> = out.by_name.values().copied().collect();
+        out.by_def.retain(|id, _| named.contains(id));
+        if out.by_def.is_empty() {
             return out;
         }
         out.drop_names_used_otherwise(py, root);

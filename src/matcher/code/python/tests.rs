@@ -576,3 +576,11 @@ fn a_function_called_only_from_itself_or_its_callees_is_still_read() {
         "{chain}"
     );
 }
+
+#[test]
+fn a_function_called_from_a_function_defined_twice_is_read_at_that_call() {
+    // `f` is defined twice, so it is read in the module's pass; `g`, which it calls with a
+    // constant, is read there with that constant rather than once with `c` not known.
+    let code = "import os\ndef g(c):\n    os.system(c)\ndef f():\n    g('ls')\ndef f():\n    g('ls -a')\nf()";
+    assert_eq!(effects(code), ["sh -c ls", "sh -c ls -a"]);
+}
