@@ -7,20 +7,36 @@ use tree_sitter::{Node, Tree};
 use super::Lang;
 use super::tree::{Source, Visit, kind, visit};
 
+/// How the loops of some code end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Looping {
+    /// Every loop may end.
+    Ends,
+    /// A loop never ends by its condition: starting programs or writing files in it makes
+    /// the code opaque.
+    Endless,
+    /// Such a loop also grows what it holds each time round (a memory bomb).
+    Grows,
+}
+
 /// Whether `code` has a loop that never ends by its condition (`while True:`, `loop do`,
-/// `for (;;)`, `setInterval`). Read from the text, spaces removed: a loop that also starts
-/// programs or writes files makes the code opaque. Agents' one-liners end; a watcher or
-/// poller is a program's job. A loop left by `break` (`last` in Perl) may end: a retry
-/// loop around `subprocess.run` is ordinary.
-pub(super) fn has_endless_loop(lang: Lang, code: &str) -> bool {
-    endless_loop(lang, code, &without_spaces(code))
+/// `for (;;)`, `setInterval`), and whether it grows what it holds each time round:
+/// appends, pushes, repeats or doubles a value (`while True: a.append("x" * 10**8)`,
+/// `for(;;) a.push(Buffer.alloc(1<<26))`). Read from the text, spaces removed. Agents'
+/// one-liners end; a watcher or poller is a program's job. A loop left by `break` (`last`
+/// in Perl) may end: a retry loop around `subprocess.run` is ordinary.
+pub(super) fn looping(lang: Lang, code: &str) -> Looping {
+    let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    if !endless_loop(lang, code, &bare) {
+        Looping::Ends
+    } else if GROWS.iter().any(|g| bare.contains(g)) {
+        Looping::Grows
+    } else {
+        Looping::Endless
+    }
 }
 
-fn without_spaces(code: &str) -> String {
-    code.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// [`has_endless_loop`], given `code` with its spaces removed as `bare`.
+/// Whether `code` (`bare`: without its spaces) has a loop that never ends by its condition.
 fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     const PYTHON: &[&str] = &[
         "while1:",
@@ -59,44 +75,39 @@ fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
 }
 
-/// Whether code with a loop that never ends ([`has_endless_loop`]) grows what it holds each
-/// time round: appends, pushes, repeats or doubles a value (`while True: a.append("x" *
-/// 10**8)`, `for(;;) a.push(Buffer.alloc(1<<26))`). It takes the machine's memory.
-pub(super) fn grows_without_end(lang: Lang, code: &str) -> bool {
-    const GROWS: &[&str] = &[
-        ".append(",
-        ".extend(",
-        ".insert(",
-        ".push(",
-        ".concat(",
-        ".alloc(",
-        "str_repeat(",
-        "string.rep(",
-        "table.insert(",
-        "[]=",
-        "<<",
-        "+=",
-        "*=",
-        // Perl's and PHP's string appends and repeats, Perl's `push @a`.
-        ".=",
-        "x=",
-        "push@",
-        "push(@",
-        "bytearray(",
-        // A comprehension or a list of an endless iterator: `{i: ... for i in
-        // itertools.count()}`, `list(iter(int, 1))`.
-        "initertools.count(",
-        "initertools.cycle(",
-        "initer(int,1)",
-        "list(itertools.count(",
-        "list(itertools.cycle(",
-        "list(iter(int,1)",
-        "set(itertools.count(",
-        "tuple(itertools.count(",
-    ];
-    let bare = without_spaces(code);
-    endless_loop(lang, code, &bare) && GROWS.iter().any(|g| bare.contains(g))
-}
+/// What a loop that never ends does when it grows what it holds: it takes the machine's
+/// memory.
+const GROWS: &[&str] = &[
+    ".append(",
+    ".extend(",
+    ".insert(",
+    ".push(",
+    ".concat(",
+    ".alloc(",
+    "str_repeat(",
+    "string.rep(",
+    "table.insert(",
+    "[]=",
+    "<<",
+    "+=",
+    "*=",
+    // Perl's and PHP's string appends and repeats, Perl's `push @a`.
+    ".=",
+    "x=",
+    "push@",
+    "push(@",
+    "bytearray(",
+    // A comprehension or a list of an endless iterator: `{i: ... for i in
+    // itertools.count()}`, `list(iter(int, 1))`.
+    "initertools.count(",
+    "initertools.cycle(",
+    "initer(int,1)",
+    "list(itertools.count(",
+    "list(itertools.cycle(",
+    "list(iter(int,1)",
+    "set(itertools.count(",
+    "tuple(itertools.count(",
+];
 
 /// The line of a function that calls itself, or names itself to be called back
 /// (`setImmediate(f)`, `Thread(target=f)`), and that holds one of the `spawns` (lines where

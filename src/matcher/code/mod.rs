@@ -220,9 +220,10 @@ fn may_act(lang: Lang, code: &str) -> bool {
         "help",
     ];
     match lang {
-        // A loop that fills memory needs no import (see `endless::grows_without_end`).
+        // A loop that fills memory needs no import (see `endless::looping`).
         Lang::Python => {
-            PYTHON.iter().any(|w| code.contains(w)) || endless::grows_without_end(lang, code)
+            PYTHON.iter().any(|w| code.contains(w))
+                || endless::looping(lang, code) == endless::Looping::Grows
         }
         _ => true,
     }
@@ -255,12 +256,13 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
         Lang::Lua => lua::read(cx, &tree, &src),
     }
     let spawns = cx.spawned_since(before);
-    if !spawns.is_empty() && endless::has_endless_loop(lang, code) {
+    let looping = endless::looping(lang, code);
+    if !spawns.is_empty() && looping != endless::Looping::Ends {
         cx.opaque(
             "the code starts programs or writes files in a loop that never ends (a fork bomb or a disk filler)",
             line,
         );
-    } else if endless::grows_without_end(lang, code) {
+    } else if looping == endless::Looping::Grows {
         cx.opaque(
             "the code grows what it holds in a loop that never ends (a memory bomb)",
             line,
