@@ -5,7 +5,7 @@ use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::Pl;
-use crate::matcher::code::tree::{MAX_NESTING, Source};
+use crate::matcher::code::tree::MAX_NESTING;
 use crate::matcher::code::{Lang, Val};
 
 impl Pl<'_, '_, '_> {
@@ -142,10 +142,7 @@ impl Pl<'_, '_, '_> {
                 Some(e) => e,
                 None => inner.strip_prefix('\\').unwrap_or(inner),
             };
-            match crate::matcher::code::tree::parse(Lang::Perl, expr, &mut self.cx.parse_work) {
-                Ok(tree) => super::read(self.cx, &tree, &Source::new(expr, line)),
-                Err(unread) => self.cx.opaque(unread.reason, line),
-            }
+            self.cx.eval(Val::known(expr), line);
         }
     }
 
@@ -181,10 +178,7 @@ impl Pl<'_, '_, '_> {
             .unwrap_or_default()
             .trim_start()
             .trim_start_matches(['{', '(', '[', '<']);
-        match crate::matcher::code::tree::parse(Lang::Perl, replacement, &mut self.cx.parse_work) {
-            Ok(tree) => super::read(self.cx, &tree, &Source::new(replacement, line)),
-            Err(unread) => self.cx.opaque(unread.reason, line),
-        }
+        self.cx.eval(Val::known(replacement), line);
     }
 
     /// The value of the expression in `@{[ EXPR ]}`, parsed on its own.
