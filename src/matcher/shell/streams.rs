@@ -4,8 +4,8 @@
 //! Written to a file on the way, it fills the disk (`cat /dev/zero | tee f`, `yes | gzip >
 //! f.gz`, `cp /dev/zero f`), read as the `dd` with no count that filters know; given to
 //! `xargs -P 0`, it starts processes without bound (`seq inf | xargs -P0 -n1 sleep`), and
-//! the line is opaque. A pipeline's commands are judged one by one as the
-//! reader runs them, each knowing whether what it reads is endless.
+//! the line is opaque. A pipeline's commands are judged one by one as the reader runs them,
+//! each knowing whether what it reads is endless.
 
 use std::borrow::Cow;
 
@@ -66,20 +66,13 @@ pub(super) fn fills(command: &SimpleCommand) -> Vec<SimpleCommand> {
         .collect()
 }
 
-/// Programs that run the command after their options in their own place: it reads their
-/// input and writes to their redirections.
-const WRAPPERS: &[&str] = &[
-    "nohup", "timeout", "nice", "stdbuf", "setsid", "ionice", "chrt", "taskset", "env", "sudo",
-    "doas", "command", "exec", "time",
-];
-
 /// The command of a pipeline stage that reads its input and writes its output, from what
 /// the stage recorded: its program, or what a wrapper runs (`nohup yes > f`), with the
 /// wrapper's redirections.
 pub(super) fn doer(stage: &[SimpleCommand]) -> Option<Cow<'_, SimpleCommand>> {
     let mut redirects = Vec::new();
     for command in stage {
-        if WRAPPERS.contains(&command.program.as_str()) {
+        if super::programs::runs_in_place(&command.program) {
             redirects.extend(command.redirects.iter().cloned());
             continue;
         }

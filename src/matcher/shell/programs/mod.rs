@@ -20,6 +20,13 @@ use super::walk::{Data, Io, Reader};
 pub(crate) use runners::FIND_PATTERN_TESTS;
 pub(super) use table::is_special;
 
+/// Whether `program` runs the command after its options in its own place (`nohup`,
+/// `timeout`, `sudo`, `env`): that command reads its input and writes to its redirections.
+pub(super) fn runs_in_place(program: &str) -> bool {
+    table::find(program).is_some_and(|row| matches!(row.runs, table::Runs::Command { .. }))
+        || matches!(program, "env" | "sudo" | "doas" | "command" | "builtin")
+}
+
 /// Whether `program` is a shell this reader reads (`sh`, `bash`, ...).
 pub(super) fn is_shell(program: &str) -> bool {
     table::find(program).is_some_and(|row| row.runs == table::Runs::Shell)
