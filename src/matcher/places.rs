@@ -39,6 +39,8 @@ pub const REGENERABLE: &[&str] = &[
     ".parcel-cache",
     ".cache",
     "coverage",
+    // Framework caches (`var/cache`, `tmp/cache`, `storage/framework/cache`).
+    "cache",
     ".gradle",
     ".dart_tool",
     "bin",

@@ -203,6 +203,17 @@ fn a_foreach_over_a_listing_acts_on_what_the_pattern_names() {
         effects("foreach (glob('*') as $k => $f) unlink($f);"),
         ["rm ?"]
     );
+    // A directory iterator's entries, and a recursive one's, as their paths.
+    assert_eq!(
+        effects(
+            "$it = new RecursiveIteratorIterator(new RecursiveDirectoryIterator(getenv('HOME') . '/.ssh', FilesystemIterator::SKIP_DOTS), RecursiveIteratorIterator::CHILD_FIRST);\nforeach ($it as $f) { $f->isDir() ? rmdir($f->getPathname()) : unlink($f->getRealPath()); }"
+        ),
+        ["rmdir ~/.ssh/**/*", "rm ~/.ssh/**/*"]
+    );
+    assert_eq!(
+        effects("foreach (new FilesystemIterator('var/cache') as $f) unlink((string) $f);"),
+        ["rm var/cache/*"]
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use super::sinks::{function_name, is_decoder, is_value_function};
 use super::text::{dedent, double_escape, env, indent_of, int, single_quoted, sprintf};
 use super::{COMPUTED_NAME, Obj, Php};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::Slot;
+use crate::matcher::code::scope::{Slot, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 /// A call's argument values; past the end they are not known.
@@ -187,6 +187,11 @@ impl<'t> Php<'_, '_, 't> {
                     .map(|c| function_name(self.text(c)))
                     .unwrap_or_default();
                 let method = by_field(node, "name").map(|n| self.text(n).to_ascii_lowercase());
+                if kind(node) == "object_creation_expression"
+                    && let Some(listing) = self.listing(&class, node)
+                {
+                    return listing;
+                }
                 let reflects = match kind(node) {
                     "object_creation_expression" => class == "reflectionfunction",
                     _ => class == "closure" && method.as_deref() == Some("fromcallable"),
@@ -204,7 +209,45 @@ impl<'t> Php<'_, '_, 't> {
                     }
                 }
             }
+            // A file's information (`SplFileInfo`) is its path as a string.
+            "member_call_expression" | "nullsafe_member_call_expression"
+                if by_field(node, "name").is_some_and(|n| {
+                    matches!(
+                        self.text(n).to_ascii_lowercase().as_str(),
+                        "getpathname" | "getrealpath" | "__tostring"
+                    )
+                }) =>
+            {
+                match by_field(node, "object") {
+                    Some(object) => Obj::Val(self.eval(object, depth + 1).val()),
+                    None => Obj::Val(Val::Unknown),
+                }
+            }
             _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// `new RecursiveDirectoryIterator($dir)` (and `FilesystemIterator`,
+    /// `DirectoryIterator`): a loop over it gets each entry of `$dir`, as `$dir/*`;
+    /// wrapped in `new RecursiveIteratorIterator(...)`, each entry below it at any depth,
+    /// as `$dir/**/*`.
+    fn listing(&mut self, class: &str, node: Node<'t>) -> Option<Obj> {
+        let each = |v: Val| Obj::Each(Box::new(Obj::Val(v)));
+        match class {
+            "recursivedirectoryiterator" | "filesystemiterator" | "directoryiterator" => {
+                let dir = self.args(node).get(0).val();
+                Some(each(join(&[dir, Val::known("*")])))
+            }
+            "recursiveiteratoriterator" => Some(match self.args(node).get(0) {
+                Obj::Each(entry) => match entry.val() {
+                    Val::Known(p) if p.ends_with("/*") => {
+                        each(Val::Known(format!("{}**/*", &p[..p.len() - 1])))
+                    }
+                    _ => each(Val::Unknown),
+                },
+                _ => Obj::Val(Val::Unknown),
+            }),
+            _ => None,
         }
     }
 

@@ -4,7 +4,6 @@
 use tree_sitter::Node;
 
 use super::sinks::{BY_NAME, Sink, canonical, sink};
-use super::text::octal;
 use super::values::Args;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, join};
@@ -271,8 +270,8 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx.command(program, argv, line);
             }
             Sink::Chmod => {
-                let mode = octal(k(self, 1));
                 let path = k(self, 0);
+                let mode = self.chmod_mode(args.node(1, "mode"), &path);
                 self.cx.command("chmod", vec![mode, path], line);
             }
             Sink::Kill => {
@@ -435,7 +434,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx.command("mv", vec![path, to], line);
             }
             "chmod" | "lchmod" => {
-                let mode = octal(first(self));
+                let mode = self.chmod_mode(args.node(0, "mode"), &path);
                 self.cx.command("chmod", vec![mode, path], line);
             }
             "symlink_to" | "hardlink_to" => {

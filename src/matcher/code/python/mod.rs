@@ -5,6 +5,7 @@
 
 mod calls;
 mod inline;
+mod modes;
 mod narrow;
 mod sinks;
 mod text;

@@ -584,3 +584,31 @@ fn a_function_called_from_a_function_defined_twice_is_read_at_that_call() {
     let code = "import os\ndef g(c):\n    os.system(c)\ndef f():\n    g('ls')\ndef f():\n    g('ls -a')\nf()";
     assert_eq!(effects(code), ["sh -c ls", "sh -c ls -a"]);
 }
+
+#[test]
+fn modes_are_octal_or_bits_added_to_the_files_own() {
+    assert_eq!(
+        effects("import os, stat; os.chmod('a', stat.S_IRWXU | stat.S_IRGRP | 0o5)"),
+        ["chmod 745 a"]
+    );
+    assert_eq!(
+        effects(
+            "import os, stat; p = 'run.sh'; os.chmod(p, os.stat(p).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)"
+        ),
+        ["chmod u+x,g+x,o+x run.sh"]
+    );
+    assert_eq!(
+        effects(
+            "import stat\nfrom pathlib import Path\np = Path('bin/tool')\np.chmod(p.stat().st_mode | stat.S_ISUID)"
+        ),
+        ["chmod u+s bin/tool"]
+    );
+    // Another file's mode could carry set-user-ID; a mode from outside is not known.
+    for code in [
+        "import os; os.chmod('a', os.stat('/usr/bin/sudo').st_mode | 0o100)",
+        "import os, sys; os.chmod('a', int(sys.argv[1]) | 0o100)",
+        "import os; os.chmod('a', os.stat('a').st_mode & 0o777)",
+    ] {
+        assert_eq!(effects(code), ["chmod ? a"], "{code}");
+    }
+}

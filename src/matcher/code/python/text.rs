@@ -11,14 +11,6 @@ pub(super) fn env(name: &str) -> Val {
     }
 }
 
-/// A mode (`0o777`, `511`, `stat.S_IRWXU`) written as `chmod` takes it.
-pub(super) fn octal(mode: Val) -> Val {
-    match mode.text().and_then(parse_int) {
-        Some(n) => Val::Known(format!("{n:o}")),
-        None => Val::Unknown,
-    }
-}
-
 pub(super) fn parse_int(text: &str) -> Option<u32> {
     let t = text.trim().replace('_', "");
     if let Some(o) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {

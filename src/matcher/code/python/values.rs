@@ -604,6 +604,19 @@ impl<'t> Args<'t> {
         }
     }
 
+    /// The argument at position `n`, or else the keyword `name`, unevaluated.
+    pub(super) fn node(&self, n: usize, name: &str) -> Option<Node<'t>> {
+        match self.positional.get(n) {
+            Some(node) => (kind(*node) != "list_splat").then_some(*node),
+            None if self.splat => None,
+            None => self
+                .keywords
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| *v),
+        }
+    }
+
     pub(super) fn keyword(&self, py: &mut Py<'_, '_, 't>, name: &str) -> Option<Obj> {
         let node = self
             .keywords
