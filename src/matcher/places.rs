@@ -199,16 +199,24 @@ impl Where {
                     false => place,
                 };
                 // Every file below a directory, one by one (`find src -type f -exec shred -u
-                // {} +`), is the tree as much as `rm -r` of it.
-                let every_file_below = t.touch == Touch::Delete
-                    && (t.path.ends_with("/**/*") || t.path.ends_with("/**"));
-                let placed = |place| Placed {
-                    touch: t.touch,
-                    recursive: t.recursive || every_file_below,
+                // {} +`), is the tree as much as `rm -r` of it; so is every file there
+                // emptied or overwritten (`truncate -s 0` of each, `open(f, 'w')` over a
+                // recursive listing): what the tree held is gone. Such a write is placed
+                // also as the delete it amounts to.
+                let every_file_below = t.path.ends_with("/**/*") || t.path.ends_with("/**");
+                let placed = |touch, place| Placed {
+                    touch,
+                    recursive: t.recursive || (every_file_below && touch == Touch::Delete),
                     place,
                 };
-                let gate = self.touches_gate(dir, t).then(|| placed(Place::Gate));
-                std::iter::once(placed(place)).chain(gate)
+                let emptied = (every_file_below && t.touch == Touch::Overwrite)
+                    .then(|| placed(Touch::Delete, place));
+                let gate = self
+                    .touches_gate(dir, t)
+                    .then(|| placed(t.touch, Place::Gate));
+                std::iter::once(placed(t.touch, place))
+                    .chain(emptied)
+                    .chain(gate)
             })
             .collect()
     }

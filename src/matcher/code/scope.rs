@@ -348,6 +348,40 @@ pub(super) fn home(path: &str) -> String {
     path.to_owned()
 }
 
+/// A path that any of `patterns` may name, as one pattern: itself when there is one;
+/// for several, every file below the directory they all start with
+/// (`~/.netrc`, `~/.config/gh/hosts.yml` as `~/**/*`), which names at least as much; not
+/// known when they start with no directory in common (the working directory's every file
+/// would name far more, its `.env` among them, than `*.c` and `*.h` do).
+pub(super) fn any_of(patterns: &[String]) -> Val {
+    let [first, rest @ ..] = patterns else {
+        return Val::Unknown;
+    };
+    let mut common = first.len();
+    for p in rest {
+        common = first
+            .bytes()
+            .zip(p.bytes())
+            .take(common)
+            .take_while(|(a, b)| a == b)
+            .count();
+    }
+    if rest.is_empty() {
+        return Val::Known(first.clone());
+    }
+    while !first.is_char_boundary(common) {
+        common -= 1;
+    }
+    let shared = &first[..common];
+    let dir = shared
+        .find(['*', '?', '['])
+        .map_or(shared, |wild| &shared[..wild]);
+    match dir.rfind('/') {
+        Some(slash) => Val::Known(format!("{}**/*", &dir[..=slash])),
+        None => Val::Unknown,
+    }
+}
+
 /// Paths joined as `os.path.join` and `path.join` do: a later absolute part starts over.
 pub(super) fn join(parts: &[Val]) -> Val {
     let mut out = String::new();

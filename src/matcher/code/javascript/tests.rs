@@ -410,6 +410,12 @@ fn a_loop_over_a_listing_takes_each_name_found() {
         ),
         ["rm build/**/*.o"]
     );
+    assert_eq!(
+        effects(
+            "const fs = require('fs'), path = require('path'); for (const r of fs.readdirSync('src', { recursive: true })) fs.truncateSync(path.join('src', r), 0)"
+        ),
+        ["truncate -s 0 src/**/*"]
+    );
     // A name some other binding also takes is not the listing's.
     assert_eq!(
         effects(

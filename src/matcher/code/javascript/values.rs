@@ -232,7 +232,8 @@ impl<'t> Js<'_, '_, 't> {
     }
 
     /// What each element of `list` is, when it is a directory listing: a name in the
-    /// directory (`fs.readdirSync(d)` finds `*`: never `..`, never a `/`), or a path the
+    /// directory (`fs.readdirSync(d)` finds `*`: never `..`, never a `/`; `**/*` with
+    /// `{recursive: true}`), or a path the
     /// pattern of `glob.sync(p)` matches; the same after `.filter(...)`, `.sort()`.
     fn listed(&mut self, list: Node<'t>, depth: usize) -> Option<Obj> {
         if depth > MAX_NESTING {
@@ -254,7 +255,12 @@ impl<'t> Js<'_, '_, 't> {
             return None;
         };
         match canonical(&q).as_str() {
-            "fs.readdirSync" | "fs.readdir" => Some(Obj::Val(Val::known("*"))),
+            // `{recursive: true}` lists the whole tree, as paths below the directory.
+            "fs.readdirSync" | "fs.readdir" => {
+                let options = by_field(list, "arguments").and_then(|a| a.named_child(1));
+                let recursive = options.is_some_and(|o| self.text(o).contains("recursive"));
+                Some(Obj::Val(Val::known(if recursive { "**/*" } else { "*" })))
+            }
             "glob.sync" | "glob.globSync" | "glob.glob" | "fast-glob.sync" | "fs.globSync" => {
                 let pattern = by_field(list, "arguments")?.named_child(0)?;
                 Some(Obj::Val(self.eval(pattern, depth + 1).val()))

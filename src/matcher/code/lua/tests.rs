@@ -51,6 +51,14 @@ fn commands_run_are_shell_lines() {
         ),
         ("os.execute(('rm -rf x'):gsub('x', '~'))", "sh -c rm -rf ~"),
         (
+            "os.execute(('rm -rf x.x'):gsub('%.x$', ' ~'))",
+            "sh -c rm -rf x ~",
+        ),
+        (
+            "io.open(('~/.aws/credentials'):gsub('^~', os.getenv('HOME')))",
+            "cat ~/.aws/credentials",
+        ),
+        (
             "require('posix').exec('/bin/rm', {'-rf', '/'})",
             "exec /bin/rm -rf /",
         ),

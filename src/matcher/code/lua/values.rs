@@ -190,15 +190,8 @@ impl<'t> Lua<'_, '_, 't> {
                 let rest: Vec<Val> = (1..args.len()).map(arg).collect();
                 known(text(0).and_then(|f| format(&f, &rest)))
             }
-            // Plain patterns only: magic characters make it a pattern match.
             "string.gsub" if args.len() == 3 => match (text(0), text(1), text(2)) {
-                (Some(s), Some(p), Some(r))
-                    if !p.is_empty()
-                        && !p.contains(|c: char| "^$()%.[]*+-?".contains(c))
-                        && !r.contains('%') =>
-                {
-                    Obj::Val(Val::Known(s.replace(&p, &r)))
-                }
+                (Some(s), Some(p), Some(r)) if !r.contains('%') => known(gsub(&s, &p, &r)),
                 _ => Obj::Val(Val::Unknown),
             },
             "table.concat" => match args.first() {
@@ -253,4 +246,49 @@ pub(super) fn canonical(q: &str) -> String {
             None => return q.to_owned(),
         }
     }
+}
+
+/// `s:gsub(pattern, r)` for a pattern of plain characters, `%` escapes of punctuation
+/// (`%.`), and the anchors `^` and `$`; other magic characters make it a pattern match,
+/// which is not followed.
+fn gsub(s: &str, pattern: &str, r: &str) -> Option<String> {
+    let (start, pattern) = match pattern.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, pattern),
+    };
+    let mut plain = String::new();
+    let mut end = false;
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(e) if !e.is_alphanumeric() => plain.push(e),
+                _ => return None,
+            },
+            '$' if chars.as_str().is_empty() => end = true,
+            c if "^$()%.[]*+-?".contains(c) => return None,
+            c => plain.push(c),
+        }
+    }
+    if plain.is_empty() {
+        return None;
+    }
+    Some(match (start, end) {
+        (false, false) => s.replace(&plain, r),
+        (true, true) => {
+            if s == plain {
+                r.to_owned()
+            } else {
+                s.to_owned()
+            }
+        }
+        (true, false) => match s.strip_prefix(&plain) {
+            Some(rest) => format!("{r}{rest}"),
+            None => s.to_owned(),
+        },
+        (false, true) => match s.strip_suffix(&plain) {
+            Some(rest) => format!("{rest}{r}"),
+            None => s.to_owned(),
+        },
+    })
 }

@@ -199,11 +199,16 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             "to_reference" => self.forget_in(by_field(node, "variable")),
             "for_statement_2" | "function_signature" => {
+                let listing = self.loop_over_glob(node);
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
-                    if kind(child) != "block" {
+                    if kind(child) != "block" && Some(child) != listing.map(|(var, _)| var) {
                         self.forget_in(Some(child));
                     }
+                }
+                if let Some((var, glob)) = listing {
+                    let name = self.text(var).to_owned();
+                    self.names.bind(&name, Slot::Each(glob));
                 }
             }
             "function_definition" | "function_definition_without_sub" => {
@@ -295,6 +300,23 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 self.all_unknown = true;
             }
         }
+    }
+
+    /// `for my $f (glob PATTERN) { ... }`: the loop's named variable, and the `glob` call
+    /// whose names it takes in turn.
+    fn loop_over_glob(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        if kind(node) != "for_statement_2" {
+            return None;
+        }
+        let mut c = node.walk();
+        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+        let var = parts.iter().find(|p| kind(**p) == "scalar_variable")?;
+        let list = parts.iter().find(|p| kind(**p) == "array")?;
+        let glob = match list.named_children(&mut list.walk()).collect::<Vec<_>>()[..] {
+            [call] => call,
+            _ => return None,
+        };
+        (self.callee(glob).as_deref() == Some("glob")).then_some((*var, glob))
     }
 
     /// Every variable under `node` becomes not known, in all its sigils (`$a[0]` is `@a`).

@@ -433,3 +433,23 @@ fn a_glob_with_braces_names_what_a_star_names() {
     assert_eq!(effects("unlink glob '~/.{netrc,npmrc}'"), ["rm ~/.*"]);
     assert_eq!(effects("unlink glob 'build/*.{o,a}'"), ["rm build/*.*"]);
 }
+#[test]
+fn a_loop_over_a_glob_takes_each_name_it_matches() {
+    assert_eq!(
+        effects(
+            "for my $f (glob \"~/.{git-credentials,netrc} ~/.config/gh/hosts.yml\") { open my $h, '<', $f or next; print <$h> }"
+        ),
+        ["cat ~/**/*"]
+    );
+    assert_eq!(
+        effects("foreach my $o (glob('build/*.o')) { unlink $o }"),
+        ["rm build/*.o"]
+    );
+    assert_eq!(effects("unlink glob 'a/x.é a/y.é'"), ["rm a/**/*"]);
+    assert_eq!(effects("unlink glob 'é1 é2'"), ["rm ?"]);
+    // Assigned elsewhere too, the variable is not known.
+    assert_eq!(
+        effects("for my $f (glob 'build/*') { unlink $f } $f = <STDIN>; unlink $f"),
+        ["rm ?", "rm ?"]
+    );
+}

@@ -9,7 +9,7 @@ use super::calls::is_http;
 use super::text::{case, delimited, number, sprintf};
 use super::{Obj, Pl};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, join};
+use crate::matcher::code::scope::{Slot, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl Pl<'_, '_, '_> {
@@ -124,7 +124,8 @@ impl Pl<'_, '_, '_> {
     pub(super) fn name(&mut self, text: &str, depth: usize) -> Obj {
         let name = text.replace(['{', '}', ' '], "");
         match self.names.get(&name).cloned() {
-            Some(Slot::Expr(value)) => {
+            // The variable of a loop over a `glob`: each name the pattern matches.
+            Some(Slot::Each(value)) | Some(Slot::Expr(value)) => {
                 if !self.names.enter(&name) {
                     return Obj::Val(Val::Unknown);
                 }
@@ -244,14 +245,7 @@ impl Pl<'_, '_, '_> {
             // the `*` that names at least as much (`~/.{netrc,npmrc}` as `~/.*`), and splits
             // on spaces and expands `~user`, which the reader does not follow.
             "glob" => v(match k(0) {
-                Val::Known(p) => {
-                    let p = braces_as_stars(&p);
-                    match p.strip_prefix('~') {
-                        _ if p.contains(' ') => Val::Unknown,
-                        Some(rest) if !rest.is_empty() && !rest.starts_with('/') => Val::Unknown,
-                        _ => Val::Known(p),
-                    }
-                }
+                Val::Known(p) => glob_pattern(&p),
                 _ => Val::Unknown,
             }),
             "File::Spec::catfile" | "File::Spec::catdir" => v(join(&items(0))),
@@ -408,6 +402,21 @@ fn is_separator(node: Node<'_>) -> bool {
 
 /// `pattern` with each `{a,b}` group written `*`, which matches what the group names and
 /// more; an unclosed group stays as it is.
+/// What Perl's `glob PATTERNS` names, as one pattern ([`any_of`] the patterns it splits
+/// on spaces).
+fn glob_pattern(patterns: &str) -> Val {
+    let parts: Vec<String> = patterns.split_whitespace().map(braces_as_stars).collect();
+    // `~user` is another user's home, which the reader does not know.
+    let other_home = |p: &String| {
+        p.strip_prefix('~')
+            .is_some_and(|rest| !rest.is_empty() && !rest.starts_with('/'))
+    };
+    if parts.iter().any(other_home) {
+        return Val::Unknown;
+    }
+    any_of(&parts)
+}
+
 fn braces_as_stars(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut rest = pattern;

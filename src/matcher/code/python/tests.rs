@@ -151,6 +151,12 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
     assert!(opaque("import os\nwhile True: os.fork()").is_some());
     assert!(opaque("import os\nos.fork()").is_none());
     assert!(opaque("m = input(); __import__(m).system('x')").is_some());
+    assert!(
+        opaque(
+            "import codecs, importlib; importlib.import_module(codecs.decode('fuhgvy', 'rot13'))"
+        )
+        .is_some()
+    );
     assert!(opaque("help(str)").is_some());
     // Any class of the process, and so `Popen`, is reachable from an empty tuple.
     let internals = "the code reaches objects through Python's internals (`__subclasses__`, `__globals__`, frames), where any function can be found";
@@ -611,4 +617,27 @@ fn modes_are_octal_or_bits_added_to_the_files_own() {
     ] {
         assert_eq!(effects(code), ["chmod ? a"], "{code}");
     }
+}
+
+#[test]
+fn integers_are_read_in_decimal() {
+    assert_eq!(
+        effects("import socket; socket.create_connection(('127.0.0.1', 0x4966))"),
+        ["curl tcp://127.0.0.1:18790"]
+    );
+    assert_eq!(effects("import os; os.kill(0b1_0, 9)"), ["kill -9 2"]);
+}
+
+#[test]
+fn listings_added_together_name_what_either_names() {
+    assert_eq!(
+        effects(
+            "import os, glob; [print(open(p).read()) for p in glob.glob(os.path.expanduser('~/.config/gh/hosts.yml')) + glob.glob(os.path.expanduser('~/.npmrc'))]"
+        ),
+        ["cat ~/**/*"]
+    );
+    assert_eq!(
+        effects("import glob, os; [os.remove(p) for p in glob.glob('*.pyc') + glob.glob('*.pyo')]"),
+        ["rm ?"]
+    );
 }

@@ -11,8 +11,12 @@ pub(super) fn env(name: &str) -> Val {
     }
 }
 
+/// An integer literal's value (`0o755`, `0x4966`, `0b101`, `1_000`).
 pub(super) fn parse_int(text: &str) -> Option<u32> {
     let t = text.trim().replace('_', "");
+    if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        return u32::from_str_radix(b, 2).ok();
+    }
     if let Some(o) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {
         return u32::from_str_radix(o, 8).ok();
     }

@@ -7,7 +7,7 @@ use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
 use super::text::{env, format_braces, parse_int, percent, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, TEMP_DIR, TEMP_NAME, home, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, TEMP_NAME, any_of, home, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Py<'_, '_, 't> {
@@ -27,7 +27,11 @@ impl<'t> Py<'_, '_, 't> {
                 }
                 Obj::Val(out)
             }
-            "integer" => Obj::Val(Val::Known(self.text(node).replace('_', ""))),
+            // In decimal, as the program it is passed to reads it (`0x4966` is port 18790).
+            "integer" => {
+                let text = self.text(node).replace('_', "");
+                Obj::Val(Val::Known(parse_int(&text).map_or(text, |n| n.to_string())))
+            }
             "true" => Obj::Val(Val::known("True")),
             "false" => Obj::Val(Val::known("False")),
             "none" => Obj::Val(Val::known("None")),
@@ -280,6 +284,19 @@ impl<'t> Py<'_, '_, 't> {
         let right = self.eval(r, depth + 1);
         match (op, left, right) {
             ("+", Obj::List(a), Obj::List(b)) => Obj::List(a.into_iter().chain(b).collect()),
+            // `glob.glob(a) + glob.glob(b)`: each name either matches.
+            ("+", Obj::Each(a), Obj::Each(b)) => {
+                let patterns: Option<Vec<String>> = [*a, *b]
+                    .into_iter()
+                    .map(|e| match e {
+                        Obj::Val(Val::Known(p)) | Obj::Path(Val::Known(p)) => Some(p),
+                        _ => None,
+                    })
+                    .collect();
+                Obj::Each(Box::new(Obj::Val(
+                    patterns.map_or(Val::Unknown, |p| any_of(&p)),
+                )))
+            }
             ("+", a, b) => Obj::Val(a.val().concat(b.val())),
             ("/", Obj::Path(p), b) => Obj::Path(join(&[p, b.val()])),
             ("%", Obj::Val(Val::Known(f)), args) => {
