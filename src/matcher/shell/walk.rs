@@ -304,6 +304,40 @@ impl Reader {
     }
 
     fn and_or(&mut self, list: &ast::AndOrList, stdin: Data) -> Data {
+        use super::env::{DIR, DIR_IF_CD_FAILED, Value};
+        let dir_before = self.env.get(DIR);
+        let out = self.and_or_items(list, stdin);
+        // A `cd` that fails leaves the shell where it was: what follows the list (after
+        // `;`) then runs there (`cd biuld; rm -rf *`). Unless the directory is on the host,
+        // or the list exits when a command of it fails (`cd x || exit`), what follows is
+        // read both where the `cd` went and where it would have left the shell.
+        let dir_after = self.env.get(DIR);
+        if dir_after == dir_before {
+            return out;
+        }
+        let certain = exits_on_failure(list) || self.is_host_dir(&dir_after);
+        if !self.env.assigned(DIR_IF_CD_FAILED) {
+            if !certain {
+                self.env.set(DIR_IF_CD_FAILED, dir_before);
+            }
+        } else if certain && matches!(&dir_after, Value::Known(d) if d.starts_with(['/', '~'])) {
+            self.env.unset(DIR_IF_CD_FAILED);
+        } else {
+            // Where a second `cd` went from a directory the first may not have reached.
+            self.env.set(DIR_IF_CD_FAILED, Value::Unknown);
+        }
+        out
+    }
+
+    /// Whether `dir` (a value of the line's directory) is a directory on the host.
+    fn is_host_dir(&self, dir: &super::env::Value) -> bool {
+        match (dir, &self.host) {
+            (super::env::Value::Known(d), Some(host)) => host.is_dir(d),
+            _ => false,
+        }
+    }
+
+    fn and_or_items(&mut self, list: &ast::AndOrList, stdin: Data) -> Data {
         let mut out = self.pipeline(&list.first, stdin.clone());
         for next in &list.additional {
             // As in a list: past a bound the line is opaque and nothing more is read.
@@ -854,7 +888,7 @@ impl Reader {
             }
             _ => {
                 self.reached(format!("the script {name}"), |r| {
-                    r.run_file(name, Data::Nothing)
+                    r.run_script_file(name, args)
                 });
                 false
             }
@@ -914,7 +948,24 @@ impl Reader {
                     ..command.clone()
                 },
             );
+        let if_cd_failed = self
+            .env
+            .assigned(super::env::DIR_IF_CD_FAILED)
+            .then(|| match self.env.get(super::env::DIR_IF_CD_FAILED) {
+                super::env::Value::Known(dir) => Some(dir),
+                super::env::Value::Unknown => None,
+            })
+            .filter(|dir| *dir != command.dir)
+            .map(|dir| SimpleCommand {
+                dir,
+                origin: Some(match &command.origin {
+                    Some(o) => format!("{o}, where the line was if a `cd` failed"),
+                    None => "where the line was if a `cd` failed".to_owned(),
+                }),
+                ..command.clone()
+            });
         self.line.commands.push(command);
+        self.line.commands.extend(if_cd_failed);
         self.line.commands.extend(through_link);
         self.line.commands.extend(as_sent);
         self.line.commands.extend(picked);
@@ -1376,6 +1427,16 @@ impl Reader {
         }
     }
 
+    /// Runs the shell script file at `path` with `args` as its positional parameters
+    /// (`./x.sh -q`, `bash x.sh -q`: `"$@"` in it is `-q`).
+    pub(super) fn run_script_file(&mut self, path: &str, args: &[Field]) -> Data {
+        let positional = args.iter().map(Field::value).collect();
+        let saved = self.env.positional.replace(positional);
+        let out = self.run_file(path, Data::Nothing);
+        self.env.positional = saved;
+        out
+    }
+
     /// The file redirections of a compound command, a function body or a command with no
     /// words (`{ ...; } > f`, `for ...; done > f`, `> f`), which the shell opens even if
     /// nothing runs: recorded
@@ -1418,4 +1479,29 @@ fn is_descriptor(word: &str) -> bool {
 /// Paths that name the process's own standard input.
 pub(super) fn is_stdin_path(path: &str) -> bool {
     matches!(path, "/dev/stdin" | "-" | "/dev/fd/0" | "/proc/self/fd/0")
+}
+
+/// Whether an and-or list leaves the shell when one of its commands fails: `... || exit 1`,
+/// `... || return`, `... || { echo failed; exit 1; }`.
+fn exits_on_failure(list: &ast::AndOrList) -> bool {
+    let leaves = |text: &str| {
+        let first = text.split_whitespace().next().unwrap_or_default();
+        matches!(first.trim_end_matches(';'), "exit" | "return")
+    };
+    list.additional.iter().any(|next| {
+        let ast::AndOr::Or(p) = next else {
+            return false;
+        };
+        let text = p.to_string();
+        let text = text.trim();
+        match text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            Some(inner) => inner
+                .trim()
+                .trim_end_matches(';')
+                .rsplit([';', '\n'])
+                .next()
+                .is_some_and(|last| leaves(last.trim())),
+            None => leaves(text),
+        }
+    })
 }

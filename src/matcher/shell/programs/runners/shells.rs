@@ -102,7 +102,7 @@ pub(in crate::matcher::shell::programs) fn shell(
             } else if is_stdin_path(&file.text) {
                 stdin_shell(r, stdin);
             } else {
-                r.run_file(&file.text, Data::Nothing);
+                r.run_script_file(&file.text, args.get(i + 1..).unwrap_or_default());
             }
         }
         _ => stdin_shell(r, stdin),
