@@ -453,3 +453,14 @@ fn a_loop_over_a_glob_takes_each_name_it_matches() {
         ["rm ?", "rm ?"]
     );
 }
+
+#[test]
+fn a_string_is_known_up_to_a_variable_not_followed() {
+    assert_eq!(
+        effects(
+            "use HTTP::Tiny; HTTP::Tiny->new->post(\"http://127.0.0.1:18790/v1/hooks/$_\", {}) for qw(a b)"
+        ),
+        ["curl http://127.0.0.1:18790/v1/hooks/*"]
+    );
+    assert_eq!(effects("unlink \"$ENV{HOME}/.ssh/$h{k}\""), ["rm ~/.ssh/*"]);
+}

@@ -204,10 +204,12 @@ impl Pl<'_, '_, '_> {
     }
 }
 
+/// What a string is from a variable not followed on (`"http://h/v1/hooks/$_"`): known to
+/// start with what came before it.
 fn concat_unknown(out: Val, lit: String) -> Val {
     match out.concat(Val::Known(lit)) {
         Val::Fetched => Val::Fetched,
-        _ => Val::Unknown,
+        start => start.concat(Val::Unknown),
     }
 }
 
