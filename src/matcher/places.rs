@@ -199,24 +199,16 @@ impl Where {
                     false => place,
                 };
                 // Every file below a directory, one by one (`find src -type f -exec shred -u
-                // {} +`), is the tree as much as `rm -r` of it; so is every file there
-                // emptied or overwritten (`truncate -s 0` of each, `open(f, 'w')` over a
-                // recursive listing): what the tree held is gone. Such a write is placed
-                // also as the delete it amounts to.
-                let every_file_below = t.path.ends_with("/**/*") || t.path.ends_with("/**");
-                let placed = |touch, place| Placed {
-                    touch,
-                    recursive: t.recursive || (every_file_below && touch == Touch::Delete),
+                // {} +`, `truncate -s 0` of each), every file in one (`rm src/*`), or every
+                // source file of a kind (`rm src/**/*.py`): the tree as much as `rm -r` of it.
+                let tree = t.touch == Touch::Delete && names_a_tree(t.path);
+                let placed = |place| Placed {
+                    touch: t.touch,
+                    recursive: t.recursive || tree,
                     place,
                 };
-                let emptied = (every_file_below && t.touch == Touch::Overwrite)
-                    .then(|| placed(Touch::Delete, place));
-                let gate = self
-                    .touches_gate(dir, t)
-                    .then(|| placed(t.touch, Place::Gate));
-                std::iter::once(placed(t.touch, place))
-                    .chain(emptied)
-                    .chain(gate)
+                let gate = self.touches_gate(dir, t).then(|| placed(Place::Gate));
+                std::iter::once(placed(place)).chain(gate)
             })
             .collect()
     }
@@ -641,6 +633,33 @@ pub fn unseen(ctx: &HookContext) -> Option<String> {
     }
 }
 
+/// Kinds of files a project is written in: deleting every one of a kind is deleting the
+/// project's work, where `*.pyc`, `*.o` or `*.log` are what a build or a run leaves.
+const SOURCE_KINDS: &[&str] = &[
+    "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "vue", "svelte", "rs", "go", "java", "kt",
+    "kts", "scala", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "rb", "php", "swift", "m",
+    "mm", "sh", "bash", "zsh", "pl", "pm", "lua", "sql", "dart", "ex", "exs", "erl", "hs", "ml",
+    "clj", "r", "jl", "md", "rst", "ipynb",
+];
+
+/// Whether a wildcard `path` names every file of a directory or of a tree (`dir/*`,
+/// `dir/**/*`, `dir/**`), or every source file of a kind in one (`*.py`, `src/**/*.ts`,
+/// `*.{rb,js}`).
+fn names_a_tree(path: &str) -> bool {
+    let last = path.rsplit('/').next().unwrap_or(path);
+    if matches!(last, "*" | "**") {
+        return true;
+    }
+    // `*.{py,js}` names every file of each kind.
+    last.strip_prefix("*.").is_some_and(|kinds| {
+        let kinds = kinds
+            .strip_prefix('{')
+            .and_then(|k| k.strip_suffix('}'))
+            .unwrap_or(kinds);
+        kinds.split(',').any(|kind| SOURCE_KINDS.contains(&kind))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -660,6 +679,31 @@ mod tests {
             cwd: Some(dir.to_owned()),
             ..HookContext::new("s")
         })
+    }
+
+    #[test]
+    fn every_file_of_a_directory_or_of_a_source_kind_names_a_tree() {
+        for path in [
+            "src/*",
+            "src/**/*",
+            "src/**",
+            "*",
+            "src/**/*.py",
+            "*.ts",
+            "a/*.{rb,js}",
+        ] {
+            assert!(names_a_tree(path), "{path}");
+        }
+        for path in [
+            "src/a.py",
+            "build/*.o",
+            "*.pyc",
+            "logs/*.log",
+            "*.{o,a}",
+            "src/x*",
+        ] {
+            assert!(!names_a_tree(path), "{path}");
+        }
     }
 
     #[test]

@@ -198,7 +198,15 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             each(Touch::Delete, true, operands(args).skip(2))
         }
         "npm" => npm_prunes(args),
-        "truncate" => each(Touch::Overwrite, false, operands_after(args, "sr")),
+        // Cut to nothing (`-s 0`), a file's contents are gone as if it were deleted.
+        "truncate" => {
+            let touch = if truncates_to_nothing(args) {
+                Touch::Delete
+            } else {
+                Touch::Overwrite
+            };
+            each(touch, false, operands_after(args, "sr"))
+        }
         "tee" => {
             let append = options(args).any(|o| o == "--append" || is_short(o, 'a'));
             let touch = if append {
@@ -974,6 +982,25 @@ fn is_short(option: &str, letter: char) -> bool {
 
 /// The operands, where a short option whose letter is in `with_value` takes the next
 /// argument as its value when nothing is glued to it (`truncate -s 0 f`, `scp -P 22 a b`).
+/// Whether `truncate ARGS` sets the size to zero (`-s 0`, `-s0`, `--size=0`, `-s +0` does
+/// not).
+fn truncates_to_nothing(args: &[String]) -> bool {
+    let mut words = args.iter().map(String::as_str);
+    let mut zero = false;
+    while let Some(a) = words.next() {
+        let size = match a {
+            "--" => break,
+            "-s" | "--size" => words.next(),
+            _ => a.strip_prefix("--size=").or_else(|| a.strip_prefix("-s")),
+        };
+        if let Some(size) = size {
+            zero = size.trim_start_matches(['=', '<', '/']).parse::<u64>() == Ok(0)
+                && !size.starts_with(['+', '-', '>', '%']);
+        }
+    }
+    zero
+}
+
 fn operands_after<'a>(args: &'a [String], with_value: &'a str) -> impl Iterator<Item = &'a str> {
     let mut after = false;
     let mut value_next = false;
@@ -1109,8 +1136,15 @@ mod tests {
     fn reads_what_each_program_writes_over() {
         assert_eq!(written("echo x > ~/.bashrc"), over(&["~/.bashrc"]));
         assert_eq!(written("cmd 2> err.log >| out"), over(&["err.log", "out"]));
-        assert_eq!(written("truncate -s 0 a b"), over(&["a", "b"]));
-        assert_eq!(written("truncate --size=0 a"), over(&["a"]));
+        assert_eq!(written("truncate -s 10M a b"), over(&["a", "b"]));
+        assert_eq!(written("truncate -r ref --size=+1K a"), over(&["a"]));
+        // Cut to nothing, a file is as good as deleted.
+        for line in ["truncate -s 0 a", "truncate --size=0 a", "truncate -s0 a"] {
+            assert!(written(line).is_empty(), "{line}");
+            let read = crate::matcher::shell::parse(line);
+            let touched: Vec<Touch> = touches(&read.commands[0]).iter().map(|t| t.touch).collect();
+            assert_eq!(touched, [Touch::Delete], "{line}");
+        }
         assert_eq!(written("cat k | tee x y"), over(&["x", "y"]));
         assert_eq!(
             written("dd if=/dev/zero of=disk.img bs=1M"),

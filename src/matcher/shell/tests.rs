@@ -519,16 +519,16 @@ fn programs_that_run_commands_are_read() {
         ),
         (
             "node -e \"require('fs').writeFileSync(process.argv[1],'')\" /etc/hosts",
-            "tee /etc/hosts",
+            "truncate -s 0 /etc/hosts",
         ),
         ("perl -e 'unlink $ARGV[1]' x /etc/hosts", "rm /etc/hosts"),
         (
             "ruby -e 'File.write(ARGV[0], \"\")' /etc/hosts",
-            "tee /etc/hosts",
+            "truncate -s 0 /etc/hosts",
         ),
         (
             "php -r 'file_put_contents($argv[1], \"\");' /etc/hosts",
-            "tee /etc/hosts",
+            "truncate -s 0 /etc/hosts",
         ),
         ("pkill -f hook.ate", "pkill hookgate"),
         (

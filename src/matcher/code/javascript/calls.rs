@@ -345,9 +345,16 @@ impl<'a, 't> Js<'a, '_, 't> {
             "readFile" | "readTextFile" | "createReadStream" => {
                 self.cx.command("cat", vec![path], line)
             }
-            "writeFile" | "writeTextFile" | "appendFile" | "createWriteStream" | "create" => {
-                self.cx.command("tee", vec![path], line)
+            // The text written, as far as known: a script run from the file later is read.
+            "writeFile" | "writeTextFile" => {
+                let text = args.val(1);
+                self.cx.write(vec![path], text, line)
             }
+            "appendFile" => {
+                let text = args.val(1);
+                self.cx.write(vec![Val::known("-a"), path], text, line)
+            }
+            "createWriteStream" | "create" => self.cx.command("tee", vec![path], line),
             "open" => {
                 let flags = match args.get(1) {
                     Obj::Null => "r".to_owned(),

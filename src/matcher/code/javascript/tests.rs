@@ -134,7 +134,7 @@ fn file_calls_are_virtual_commands() {
         ),
         (
             "require('fs').appendFileSync('/etc/hosts', 'x')",
-            "tee /etc/hosts",
+            "tee -a /etc/hosts",
         ),
         (
             "fs.writeFileSync(`${require('os').homedir()}/.bashrc`, 'x')",

@@ -180,6 +180,22 @@ impl<'a, 't> Py<'a, '_, 't> {
         }
     }
 
+    /// Whether what `call` returns is dropped: a statement of its own, a `with` that binds
+    /// no name, or closed at once (`f().close()`).
+    fn result_unused(&self, call: Node<'t>) -> bool {
+        let Some(parent) = call.parent() else {
+            return false;
+        };
+        match kind(parent) {
+            "expression_statement" | "with_item" => true,
+            "attribute" => {
+                by_field(parent, "attribute").is_some_and(|a| self.text(a) == "close")
+                    && parent.parent().is_some_and(|p| kind(p) == "call")
+            }
+            _ => false,
+        }
+    }
+
     fn call_effect(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(function) = by_field(node, "function") else {
@@ -302,7 +318,17 @@ impl<'a, 't> Py<'a, '_, 't> {
             Sink::Open => {
                 let path = args.pos_or_kw(self, 0, "file").val();
                 let mode = args.pos_or_kw(self, 1, "mode").val();
-                self.open(path, mode, line);
+                // Opened to write and never written (`with open(f, 'w'): pass`,
+                // `open(f, 'w').close()`): the file is emptied.
+                if mode.text().is_some_and(|m| m.contains('w')) && self.result_unused(node) {
+                    self.cx.command(
+                        "truncate",
+                        vec![Val::known("-s"), Val::known("0"), path],
+                        line,
+                    );
+                } else {
+                    self.open(path, mode, line);
+                }
             }
             Sink::Eval => {
                 let code = k(self, 0);

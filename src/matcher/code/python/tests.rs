@@ -641,3 +641,20 @@ fn listings_added_together_name_what_either_names() {
         ["rm ?"]
     );
 }
+
+#[test]
+fn a_file_opened_to_write_and_never_written_is_emptied() {
+    for code in [
+        "import glob\nfor f in glob.glob('src/**/*.py', recursive=True):\n    with open(f, 'w'):\n        pass",
+        "import glob\nfor f in glob.glob('src/**/*.py', recursive=True):\n    open(f, 'w').close()",
+        "import glob\nfor f in glob.glob('src/**/*.py', recursive=True):\n    open(f, 'w')",
+    ] {
+        assert_eq!(effects(code), ["truncate -s 0 src/**/*.py"], "{code}");
+    }
+    // Bound to a name, or written to, it is a write.
+    assert_eq!(
+        effects("with open('out.txt', 'w') as f:\n    f.write('x')"),
+        ["tee out.txt"]
+    );
+    assert_eq!(effects("open('out.txt', 'w').write('x')"), ["tee out.txt"]);
+}

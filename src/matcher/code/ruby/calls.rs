@@ -201,7 +201,13 @@ impl<'t> Rb<'_, '_, 't> {
                 let path = k(self, 0);
                 self.cx.command("cat", vec![path], line);
             }
-            "File.write" | "File.binwrite" | "FileUtils.touch" => {
+            // The text written, as far as known: a script run from the file later is read.
+            "File.write" | "File.binwrite" => {
+                let path = k(self, 0);
+                let text = k(self, 1);
+                self.cx.write(vec![path], text, line)
+            }
+            "FileUtils.touch" => {
                 let paths = self.list_arg(args, 0);
                 self.each("tee", &[], paths, line)
             }

@@ -200,7 +200,13 @@ fn effect(r: &mut Reader, effect: Effect) {
         }
         // What the code writes, when known, is the file's text: a script run from it is read.
         Effect::Write(args, text) => {
-            let mut argv = vec![Val::known("tee")];
+            // Nothing written over a file (`File.write(f, "")`) is the file emptied.
+            let appends = args.iter().any(|a| a.text() == Some("-a"));
+            let mut argv = if text == Val::known("") && !appends {
+                ["truncate", "-s", "0"].map(Val::known).to_vec()
+            } else {
+                vec![Val::known("tee")]
+            };
             argv.extend(args);
             let data = match text {
                 Val::Known(text) => Data::Known(text),
