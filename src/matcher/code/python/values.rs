@@ -90,6 +90,16 @@ impl<'t> Py<'_, '_, 't> {
             }
             "subscript" => self.subscript(node, depth),
             "binary_operator" => self.binary(node, depth),
+            // `-1`: the process group of every process, for `os.kill`.
+            "unary_operator" => match (by_field(node, "operator"), by_field(node, "argument")) {
+                (Some(op), Some(arg)) if self.text(op) == "-" => match self.eval(arg, depth + 1) {
+                    Obj::Val(Val::Known(n)) if n.parse::<u64>().is_ok() => {
+                        Obj::Val(Val::Known(format!("-{n}")))
+                    }
+                    _ => Obj::Val(Val::Unknown),
+                },
+                _ => Obj::Val(Val::Unknown),
+            },
             "conditional_expression" => {
                 let mut c = node.walk();
                 let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
@@ -412,6 +422,23 @@ impl<'t> Py<'_, '_, 't> {
                         Val::Known(m) => Obj::Ref(m),
                         _ => Obj::Val(Val::Unknown),
                     },
+                    // The object a dotted name names (`pkgutil.resolve_name('shutil:rmtree')`).
+                    "pydoc.locate" | "pkgutil.resolve_name" => match arg(self, 0) {
+                        Val::Known(m) => Obj::Ref(canonical(&m.replace(':', "."))),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    // An address written as a number (`ip_address(2130706433)`: 127.0.0.1).
+                    "ipaddress.ip_address" | "ipaddress.IPv4Address" => {
+                        Obj::Val(match arg(self, 0) {
+                            Val::Known(t) => Val::Known(match t.parse::<u32>() {
+                                Ok(n) => std::net::Ipv4Addr::from(n).to_string(),
+                                Err(_) => t,
+                            }),
+                            other => other,
+                        })
+                    }
+                    // A file object over a string is the string, for what reads it.
+                    "io.StringIO" | "io.BytesIO" => Obj::Val(arg(self, 0)),
                     "builtins.getattr" => match (args.pos(self, 0), arg(self, 1)) {
                         (Obj::Ref(q), Val::Known(a)) => Obj::Ref(format!("{q}.{a}")),
                         (Obj::Path(p), Val::Known(a)) => Obj::PathMethod(p, a),
