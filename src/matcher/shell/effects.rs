@@ -198,6 +198,17 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             each(Touch::Delete, true, operands(args).skip(2))
         }
         "npm" => npm_prunes(args),
+        // `ddrescue INFILE OUTFILE [MAPFILE]`: copies over its output, a disk or a file.
+        "ddrescue" => each(Touch::Overwrite, false, operands(args).skip(1).take(2)),
+        // `update-alternatives --install LINK NAME PATH PRIORITY`: a link put at LINK.
+        "update-alternatives" => {
+            let links = args
+                .iter()
+                .position(|a| a == "--install")
+                .and_then(|k| args.get(k + 1))
+                .map(String::as_str);
+            each(Touch::Overwrite, false, links.into_iter())
+        }
         // Cut to nothing (`-s 0`), a file's contents are gone as if it were deleted.
         "truncate" => {
             let touch = if truncates_to_nothing(args) {

@@ -15,6 +15,9 @@ use super::walk::{Data, Reader};
 
 /// Most words one brace expression may expand to.
 const MAX_BRACE_WORDS: usize = 256;
+/// Words past which bash's own brace expansion is a memory bomb (ten million words of a
+/// few bytes each take gigabytes as bash holds them).
+const MAX_BASH_BRACE_WORDS: u128 = 10_000_000;
 
 /// One word after expansion.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -172,6 +175,13 @@ impl Reader {
             return Some(None);
         }
         let parsed = word::parse_brace_expansions(raw, &self.options).ok()??;
+        // bash builds every word in memory first (`echo {0..9999}{0..9999}{0..99}`).
+        if words_of(&parsed) > MAX_BASH_BRACE_WORDS {
+            self.opaque_line(
+                "a brace expression expands to more words than memory holds (a memory bomb)",
+            );
+            return Some(None);
+        }
         let mut words = vec![String::new()];
         for piece in parsed {
             match piece {
@@ -924,6 +934,35 @@ fn substring(v: Value, offset: &Value, length: Option<&Value>) -> Value {
         return Value::known("");
     }
     Value::Known(chars[start as usize..end as usize].iter().collect())
+}
+
+/// How many words brace expansion makes of `parts` (saturating), without making them.
+fn words_of(parts: &[word::BraceExpressionOrText]) -> u128 {
+    use word::BraceExpressionMember as M;
+    let sequence = |from: i64, to: i64, step: i64| {
+        u128::from(from.abs_diff(to)) / u128::from(step.unsigned_abs().max(1)) + 1
+    };
+    parts.iter().fold(1u128, |total, part| match part {
+        word::BraceExpressionOrText::Text(_) => total,
+        word::BraceExpressionOrText::Expr(members) => {
+            let alternatives = members.iter().fold(0u128, |sum, m| {
+                sum.saturating_add(match m {
+                    M::Child(inner) => words_of(inner),
+                    M::NumberSequence {
+                        start,
+                        end,
+                        increment,
+                    } => sequence(*start, *end, *increment),
+                    M::CharSequence {
+                        start,
+                        end,
+                        increment,
+                    } => sequence(i64::from(*start as u32), i64::from(*end as u32), *increment),
+                })
+            });
+            total.saturating_mul(alternatives)
+        }
+    })
 }
 
 /// The texts one brace member stands for (`a`, or `1..3` → 1 2 3), bounded.

@@ -19,7 +19,16 @@ const ENDLESS_DEVICES: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "
 /// option bounds them (see [`bounded`]); each reads a file it is given or standard input.
 const FILTERS: &[&str] = &[
     "cat", "tee", "tr", "base64", "base32", "basenc", "gzip", "pigz", "xz", "bzip2", "zstd", "lz4",
-    "od", "xxd", "hexdump", "pv", "rev", "fold", "nl", "strings", "tac", "tail",
+    "od", "xxd", "hexdump", "pv", "rev", "fold", "nl", "strings", "tail",
+];
+
+/// Programs that keep all they read before they print (`sort`, `tac`) or hold it
+/// (`mapfile`): given an endless stream, they fill memory or the disk with it.
+const HOARDERS: &[&str] = &["sort", "shuf", "tac", "sponge", "mapfile", "readarray"];
+
+/// Programs that read lines: a device of zero bytes is one line without end.
+const LINE_READERS: &[&str] = &[
+    "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "sed", "perl", "ruby",
 ];
 
 /// What an endless stream does at one command.
@@ -33,15 +42,23 @@ pub(super) enum Outcome {
     FillsDisk,
     /// It starts a process per item of the endless stream, all at once.
     SpawnsWithoutBound,
+    /// It keeps the endless stream, in memory or in temporary files.
+    Hoards,
 }
 
 impl Outcome {
     /// Why a line holding the command cannot be read as harmless, if it cannot: a process
     /// bomb has no command that filters could match.
     pub(super) fn reason(self) -> Option<&'static str> {
-        (self == Outcome::SpawnsWithoutBound).then_some(
-            "`xargs -P 0` starts a process for each item of an endless stream, all at once (a fork bomb)",
-        )
+        match self {
+            Outcome::SpawnsWithoutBound => Some(
+                "`xargs -P 0` starts a process for each item of an endless stream, all at once (a fork bomb)",
+            ),
+            Outcome::Hoards => Some(
+                "a command keeps all of a stream that never ends (`yes | sort`, `awk 1 /dev/zero`): a memory or disk bomb",
+            ),
+            _ => None,
+        }
     }
 }
 
@@ -92,6 +109,11 @@ pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
     if endless_in && program == "xargs" && unbounded_parallel(&command.args) {
         return Outcome::SpawnsWithoutBound;
     }
+    let zero_line = LINE_READERS.contains(&program) && reads(command, &["/dev/zero"]);
+    if zero_line || (HOARDERS.contains(&program) && (endless_in || reads(command, ENDLESS_DEVICES)))
+    {
+        return Outcome::Hoards;
+    }
     let endless = source(command) || (endless_in && passes_on(command));
     if !endless {
         return Outcome::Ends;
@@ -106,16 +128,21 @@ pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
     }
 }
 
+/// Whether `command` names one of `devices` as an operand or reads it on its input.
+fn reads(command: &SimpleCommand, devices: &[&str]) -> bool {
+    command.args.iter().any(|a| devices.contains(&a.as_str()))
+        || command
+            .redirects
+            .iter()
+            .any(|r| r.op == "<" && devices.contains(&r.target.as_str()))
+}
+
 /// Whether `command` prints without end whatever it reads: `yes`, `seq inf`, a filter or
 /// `cp` of an endless device, `dd` from one with no count.
 fn source(command: &SimpleCommand) -> bool {
     let args = &command.args;
     let device = |w: &str| ENDLESS_DEVICES.contains(&w);
-    let reads_device = args.iter().any(|a| device(a))
-        || command
-            .redirects
-            .iter()
-            .any(|r| r.op == "<" && device(&r.target));
+    let reads_device = reads(command, ENDLESS_DEVICES);
     match command.program.as_str() {
         "yes" => true,
         "seq" => args

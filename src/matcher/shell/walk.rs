@@ -420,11 +420,20 @@ impl Reader {
             }
             ast::Command::Function(f) => {
                 let name = f.fname.value.clone();
-                let bodies = self.env.functions.entry(name).or_default();
+                let bodies = self.env.functions.entry(name.clone()).or_default();
                 if bodies.len() < MAX_DEFINITIONS {
                     bodies.push(f.body.clone());
                 } else {
                     self.opaque_line("a function is defined too many times");
+                }
+                // bash runs it for any command name it does not find (a typo is enough):
+                // read as run where it is defined.
+                if name == "command_not_found_handle" {
+                    let stdin = stdin.clone();
+                    self.reached(
+                        "run by bash for a command it does not find".to_owned(),
+                        |r| r.call(&name, &f.body, &[], &Io::default(), stdin),
+                    );
                 }
                 Data::Nothing
             }
@@ -469,6 +478,11 @@ impl Reader {
         let pauses = has_word(&["sleep", "read", "wait", "inotifywait", "timeout"]);
         if writes && !leaves && !pauses {
             self.opaque_line("a loop that never ends writes files each time round (a disk filler)");
+        }
+        if grows(&text) && !leaves && !pauses {
+            self.opaque_line(
+                "a loop that never ends makes a variable longer each time round (a memory bomb)",
+            );
         }
     }
 
@@ -1030,6 +1044,19 @@ impl Reader {
     /// Applies an assignment; returns it as an environment entry for the command it
     /// prefixes. `persist`: it stays set after the command (no command, or a declaration).
     fn assignment(&mut self, a: &ast::Assignment, persist: bool) -> Option<(String, Value)> {
+        // bash's table of command names (`BASH_CMDS[ls]=/bin/rm`) and of aliases, and a
+        // function a child bash imports from the environment (`BASH_FUNC_make%%`): a
+        // command name then runs something else than it says.
+        let target = match &a.name {
+            ast::AssignmentName::VariableName(n) | ast::AssignmentName::ArrayElementName(n, _) => n,
+        };
+        if matches!(target.as_str(), "BASH_CMDS" | "BASH_ALIASES")
+            || target.starts_with("BASH_FUNC_")
+        {
+            self.opaque(
+                "the line changes what a command name runs (BASH_CMDS, BASH_ALIASES, BASH_FUNC_)",
+            );
+        }
         let (name, value) = match (&a.name, &a.value) {
             (ast::AssignmentName::VariableName(n), ast::AssignmentValue::Scalar(w)) => {
                 let mut value = self.expand_string(&w.value);
@@ -1503,5 +1530,41 @@ fn exits_on_failure(list: &ast::AndOrList) -> bool {
                 .is_some_and(|last| leaves(last.trim())),
             None => leaves(text),
         }
+    })
+}
+
+/// Whether the text of a loop's body appends to a variable (`s+=$s`, `a+=(x)`) or sets one
+/// to a text holding itself (`s=$s$s`, `s="${s}x"`); arithmetic (`i=$((i + 1))`) is a
+/// number, not a text that grows.
+fn grows(body: &str) -> bool {
+    let name_end = |at: usize| {
+        body[..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+            .last()
+            .map(|(k, _)| k)
+    };
+    body.match_indices('=').any(|(at, _)| {
+        let appends = at > 0 && body.as_bytes()[at - 1] == b'+';
+        let name_at = if appends { at - 1 } else { at };
+        let Some(start) = name_end(name_at) else {
+            return false;
+        };
+        let name = &body[start..name_at];
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            return false;
+        }
+        let value = body[at + 1..]
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .next()
+            .unwrap_or_default();
+        // `i=$((i + 1))`, `((i+=1))`
+        if value.starts_with("$((")
+            || (appends && value.trim_end_matches(')').parse::<i64>().is_ok())
+        {
+            return false;
+        }
+        appends || value.contains(&format!("${name}")) || value.contains(&format!("${{{name}}}"))
     })
 }

@@ -125,6 +125,12 @@ pub(super) fn run(
         }
         "mapfile" | "readarray" => {
             let t = texts(args);
+            if t.iter().any(|a| {
+                a.starts_with("-C")
+                    || (a.starts_with('-') && !a.starts_with("--") && a.contains('C'))
+            }) {
+                r.opaque("mapfile runs a command for the lines it reads (-C)");
+            }
             let name = t
                 .iter()
                 .rev()
@@ -284,6 +290,26 @@ pub(super) fn run(
         }
         "curl" | "wget" => {
             download(r, program, args, io);
+            // `wget --use-askpass=PROGRAM` runs PROGRAM for a password.
+            let t = texts(args);
+            let askpass =
+                t.iter()
+                    .enumerate()
+                    .find_map(|(k, a)| match a.strip_prefix("--use-askpass") {
+                        Some(v) if v.starts_with('=') => Some(v[1..].to_owned()),
+                        Some("") => t.get(k + 1).cloned(),
+                        _ => None,
+                    });
+            if program == "wget"
+                && let Some(askpass) = askpass
+            {
+                r.run(
+                    vec![Field::literal(&askpass)],
+                    &Io::default(),
+                    Data::Nothing,
+                    &[],
+                );
+            }
             Data::Unknown
         }
         "gh" if args.len() > 1 && args[0].text == "release" && args[1].text == "download" => {

@@ -215,6 +215,12 @@ const GIT_ENV: &[&str] = &[
 /// `submodule foreach`, `filter-branch --*-filter`, `difftool -x`).
 pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin: &Data) -> Data {
     let t = texts(args);
+    // A remote reached through a command git runs (`ext::sh -c ...`).
+    if t.iter()
+        .any(|a| a.starts_with("ext::") || a.contains("=ext::"))
+    {
+        r.opaque("git runs a command as its transport (an ext:: remote)");
+    }
     for (name, value) in env {
         if GIT_ENV.contains(&name.as_str()) {
             code_value(r, value.clone());

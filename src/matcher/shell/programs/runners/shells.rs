@@ -129,6 +129,14 @@ pub(super) fn env_command(
     let mut env: Vec<(String, Value)> = outer.to_vec();
     let mut k = at.min(args.len());
     while let Some(a) = args.get(k) {
+        // A function a child bash imports (`BASH_FUNC_make%%=() { ...; }`).
+        if a.text.starts_with("BASH_FUNC_") && a.text.contains('=') {
+            r.opaque(
+                "the line changes what a command name runs (BASH_CMDS, BASH_ALIASES, BASH_FUNC_)",
+            );
+            k += 1;
+            continue;
+        }
         match a.text.split_once('=') {
             Some((name, value))
                 if !name.is_empty()
