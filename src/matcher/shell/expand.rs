@@ -137,6 +137,20 @@ impl Reader {
 
     /// The fields of one word as written in the source.
     pub(super) fn expand(&mut self, raw: &str) -> Vec<Field> {
+        let mut fields = self.expand_word(raw);
+        // With extglob on, `!(keep.txt)` names what `*` names, and more than it says.
+        if self.options.enable_extended_globbing {
+            for f in &mut fields {
+                if let Some(text) = extglob_as_star(&f.text) {
+                    f.text = text;
+                    f.glob = true;
+                }
+            }
+        }
+        fields
+    }
+
+    fn expand_word(&mut self, raw: &str) -> Vec<Field> {
         self.steps += raw.len() / 8 + 1;
         // Most words are plain text: nothing to expand, no parse needed.
         if is_plain_word(raw) {
@@ -934,6 +948,48 @@ fn substring(v: Value, offset: &Value, length: Option<&Value>) -> Value {
         return Value::known("");
     }
     Value::Known(chars[start as usize..end as usize].iter().collect())
+}
+
+/// `text` with each extended glob group (`!(a|b)`, `@(x)`, `*(x)`, `+(x)`, `?(x)`) written
+/// as `*`, if it has one.
+fn extglob_as_star(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let opens = |k: usize| {
+        matches!(bytes.get(k), Some(b'!' | b'@' | b'*' | b'+' | b'?'))
+            && bytes.get(k + 1) == Some(&b'(')
+    };
+    if !(0..bytes.len()).any(opens) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        if opens(k) {
+            // To the group's closing parenthesis, nested ones counted.
+            let mut depth = 0usize;
+            let mut end = k + 1;
+            while end < bytes.len() {
+                match bytes[end] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                end += 1;
+            }
+            out.push('*');
+            k = end + 1;
+        } else {
+            let c = text[k..].chars().next().unwrap_or_default();
+            out.push(c);
+            k += c.len_utf8().max(1);
+        }
+    }
+    Some(out)
 }
 
 /// How many words brace expansion makes of `parts` (saturating), without making them.

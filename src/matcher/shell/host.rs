@@ -71,6 +71,22 @@ impl Host {
             .is_some_and(|path| std::fs::metadata(path).is_ok_and(|m| m.is_dir()))
     }
 
+    /// The top of the git work tree holding `dir` on this host (what `git rev-parse
+    /// --show-toplevel` prints there): the nearest directory, `dir` or above, with a
+    /// `.git`.
+    pub(super) fn git_toplevel(&self, dir: &str) -> Option<String> {
+        let start = self.absolute(Some(dir), ".")?;
+        let start = std::path::Path::new(&start);
+        start
+            .ancestors()
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+            .map(|d| {
+                let text = d.to_string_lossy();
+                // `/root/proj/.` is `/root/proj`.
+                text.strip_suffix("/.").unwrap_or(&text).to_owned()
+            })
+    }
+
     /// Where `PATH` finds program `name` on this host (`which`, `command -v`): the first
     /// executable regular file of that name in an absolute directory of this process's
     /// `PATH`. The agent's `PATH` may differ; a line that sets `PATH` is read without this.
@@ -289,6 +305,32 @@ mod tests {
             read_regular(&write("ok.sh", b"echo hi\n")),
             HostFile::Text("echo hi\n".into())
         );
+    }
+
+    #[test]
+    fn the_top_of_a_work_tree_is_the_nearest_directory_with_a_git() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".git")).expect("mkdir");
+        std::fs::create_dir_all(dir.path().join("src/deep")).expect("mkdir");
+        let top = dir.path().to_string_lossy().into_owned();
+        let host = Host {
+            cwd: format!("{top}/src"),
+            home: None,
+        };
+        assert_eq!(host.git_toplevel("."), Some(top.clone()));
+        assert_eq!(host.git_toplevel("./deep"), Some(top.clone()));
+        assert_eq!(host.git_toplevel(&top), Some(top.clone()));
+        let outside = tempfile::tempdir().expect("tempdir");
+        let host = Host {
+            cwd: outside.path().to_string_lossy().into_owned(),
+            home: None,
+        };
+        // Above a temporary directory there is no work tree (unless the machine's root is one).
+        if std::fs::symlink_metadata("/.git").is_err()
+            && std::fs::symlink_metadata("/tmp/.git").is_err()
+        {
+            assert_eq!(host.git_toplevel("."), None);
+        }
     }
 
     #[test]

@@ -1697,4 +1697,22 @@ fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
         "wget --use-askpass /usr/bin/ssh-askpass https://y.example/",
         "ssh-askpass"
     ));
+    // What a BEGIN block of constant prints writes is known, and read where it goes.
+    assert!(runs("awk 'BEGIN { print \"rm -rf ~\" }' | sh", "rm -rf ~"));
+    assert!(
+        parse("awk 'BEGIN { print \"import sys\"; print \"print(sys.argv)\" }' | python3 -")
+            .opaque
+            .is_none()
+    );
+    assert!(
+        parse("awk 'BEGIN { print ENVIRON[\"X\"] }' | sh")
+            .opaque
+            .is_some()
+    );
+    // With extglob on, a pattern group names what `*` names.
+    assert!(runs(
+        "bash -O extglob -c 'rm -rf build/!(keep.txt)'",
+        "rm -rf build/*"
+    ));
+    assert!(runs("bash -O extglob -c 'rm -rf !(keep|.git)'", "rm -rf *"));
 }

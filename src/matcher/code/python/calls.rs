@@ -73,10 +73,82 @@ impl<'a, 't> Py<'a, '_, 't> {
                 return;
             }
         }
+        if self.called_by_library(node, &q) {
+            return;
+        }
         self.cx.opaque(
             "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
             self.line(node),
         );
+    }
+
+    /// A function with effects (`q`, passed as `node`) given to a library that calls it with
+    /// arguments the reader knows, read as that call: `map(os.remove, glob.glob(p))` on
+    /// each item, `stack.callback(os.remove, path)`, `atexit.register(f, *args)` and
+    /// `weakref.finalize(obj, f, *args)` with the arguments after it. Whether it was.
+    fn called_by_library(&mut self, node: Node<'t>, q: &str) -> bool {
+        let Some(sink) = sink(&canonical(q)) else {
+            return false;
+        };
+        // A partial function holds arguments of its own, which the library's call does not
+        // show.
+        if kind(node) == "identifier"
+            && let Some(Slot::Expr(value)) = self.names.get(self.text(node)).cloned()
+            && self.is_partial(value)
+        {
+            return false;
+        }
+        let Some(call) = node
+            .parent()
+            .filter(|p| kind(*p) == "argument_list")
+            .and_then(|p| p.parent())
+        else {
+            return false;
+        };
+        let Some(function) = by_field(call, "function") else {
+            return false;
+        };
+        let library = match self.eval(function, 0) {
+            Obj::Ref(c) => canonical(&c),
+            Obj::Attr(a) => format!("?.{a}"),
+            _ => return false,
+        };
+        let args = Args::of(self, call);
+        let line = self.line(call);
+        let at = match library.as_str() {
+            "builtins.map" => 0,
+            "?.callback" | "atexit.register" => 0,
+            "weakref.finalize" => 1,
+            _ => return false,
+        };
+        if !args.is_positional(at, node) {
+            return false;
+        }
+        if library != "builtins.map" {
+            self.run_sink(sink, &args.after(at + 1), call, line);
+            return true;
+        }
+        let items = match args.pos(self, 1) {
+            Obj::Each(element) => vec![element.val()],
+            Obj::List(items) => items,
+            other => vec![other.val()],
+        };
+        match sink {
+            Sink::Command(program, flags, [0]) => {
+                for item in items {
+                    let mut argv: Vec<Val> = flags.iter().map(|f| Val::known(*f)).collect();
+                    argv.push(item);
+                    self.cx.command(program, argv, line);
+                }
+            }
+            Sink::Shell => {
+                for item in items {
+                    self.cx.found(Effect::Shell(item), line);
+                }
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// The effect of one call; once per item when its arguments name the variable of a
@@ -201,6 +273,35 @@ impl<'a, 't> Py<'a, '_, 't> {
         }
     }
 
+    /// The file whose text `node` reads whole, when it is `open(PATH).read()` or
+    /// `Path(PATH).read_text()` (or `read_bytes`) with a known path.
+    fn file_read(&mut self, node: Node<'t>) -> Option<Val> {
+        let function = by_field(node, "function").filter(|_| kind(node) == "call")?;
+        let method = by_field(function, "attribute").filter(|_| kind(function) == "attribute")?;
+        if !matches!(self.text(method), "read" | "read_text" | "read_bytes")
+            || Args::of(self, node).count() != 0
+        {
+            return None;
+        }
+        let object = by_field(function, "object")?;
+        let path = match self.eval(object, 0) {
+            Obj::Path(p) => p,
+            _ if kind(object) == "call" => {
+                let opener = by_field(object, "function")?;
+                match self.eval(opener, 0) {
+                    Obj::Ref(q)
+                        if matches!(canonical(&q).as_str(), "builtins.open" | "io.open") =>
+                    {
+                        Args::of(self, object).pos(self, 0).val()
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        matches!(path, Val::Known(_)).then_some(path)
+    }
+
     /// Whether what `call` returns is dropped: a statement of its own, a `with` that binds
     /// no name, or closed at once (`f().close()`).
     fn result_unused(&self, call: Node<'t>) -> bool {
@@ -244,13 +345,19 @@ impl<'a, 't> Py<'a, '_, 't> {
         if name == "?.connect" && !matches!(args.pos(self, 0), Obj::List(_)) {
             return;
         }
+        self.run_sink(sink, &args, node, line);
+    }
+
+    /// What calling the sink with `args` does; `node` is the call, for its line and the
+    /// code around it.
+    fn run_sink(&mut self, sink: Sink, args: &Args<'t>, node: Node<'t>, line: usize) {
         let k = |py: &mut Self, n: usize| args.pos(py, n).val();
         match sink {
             Sink::Shell => {
                 let cmd = k(self, 0);
                 self.cx.found(Effect::Shell(cmd), line);
             }
-            Sink::Process => self.process(&args, line),
+            Sink::Process => self.process(args, line),
             Sink::ExecList { path, argv } => {
                 let program = k(self, path);
                 let argv = match args.pos(self, argv) {
@@ -360,8 +467,14 @@ impl<'a, 't> Py<'a, '_, 't> {
                 }
             }
             Sink::Eval => {
-                let code = k(self, 0);
-                self.cx.eval(code, line);
+                // `exec(open('config/settings.py').read())` runs that file's code, as
+                // `python3 config/settings.py` does (a file the line wrote is read there).
+                if let Some(file) = args.node(0, "source").and_then(|n| self.file_read(n)) {
+                    self.cx.command("python3", vec![file], line);
+                } else {
+                    let code = k(self, 0);
+                    self.cx.eval(code, line);
+                }
             }
             Sink::Import => {
                 // A name decoded (`codecs.decode('fuhgvy', 'rot13')`) is computed too.

@@ -419,4 +419,5 @@ pub(super) const BUILTINS: &[&str] = &[
     "sorted",
     "help",
     "breakpoint",
+    "map",
 ];

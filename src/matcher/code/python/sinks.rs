@@ -224,7 +224,6 @@ const SINKS: &[(&str, Sink)] = &[
     ),
     ("builtins.exec", Eval),
     ("builtins.eval", Eval),
-    ("builtins.compile", Eval),
     ("builtins.__import__", Import),
     ("importlib.import_module", Import),
     ("importlib.__import__", Import),
@@ -304,6 +303,19 @@ const SINKS: &[(&str, Sink)] = &[
             archive: None,
             into: 0,
         },
+    ),
+    // A function made of a code object (`compile` gives one) runs it when called.
+    (
+        "types.FunctionType",
+        Opaque(
+            "the code makes a function of a code object, to be called where it cannot be followed",
+        ),
+    ),
+    (
+        "types.CodeType",
+        Opaque(
+            "the code makes a function of a code object, to be called where it cannot be followed",
+        ),
     ),
     ("pickle.loads", UNPICKLE),
     ("pickle.load", UNPICKLE),

@@ -187,8 +187,12 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
 #[test]
 fn functions_with_effects_passed_as_values_are_opaque() {
     let passed = "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed";
+    // Mapped over a list the reader knows, it is called on each item.
+    assert_eq!(
+        effects("import os; list(map(os.system, ['rm -rf ~']))"),
+        ["sh -c rm -rf ~"]
+    );
     for code in [
-        "import os; list(map(os.system, ['rm -rf ~']))",
         "import os; d = {'x': os.system}; d['x']('rm -rf ~')",
         "import os, threading; threading.Thread(target=os.system, args=('rm -rf ~',)).start()",
         "from shutil import rmtree; import functools; functools.partial(rmtree, '/')()",
@@ -361,9 +365,12 @@ fn library_objects_with_effects_are_followed() {
     assert!(opaque(
         "import operator, os; operator.methodcaller('system', 'id')(os)"
     ));
-    assert!(opaque(
-        "from pathlib import Path; list(map(Path.unlink, Path('policies').glob('*.yaml')))"
-    ));
+    assert_eq!(
+        effects(
+            "from pathlib import Path; list(map(Path.unlink, Path('policies').glob('*.yaml')))"
+        ),
+        ["rm policies/*.yaml"]
+    );
 }
 
 #[test]
@@ -713,5 +720,52 @@ fn library_calls_that_run_resolve_or_send() {
         "import logging.config\nlogging.config.dictConfig({'version': 1, 'handlers': {}})",
     ] {
         assert!(opaque(code).is_none(), "{code}");
+    }
+}
+
+#[test]
+fn functions_called_by_a_library_and_files_run_by_exec() {
+    for (code, want) in [
+        (
+            "import collections, glob, os; collections.deque(map(os.remove, glob.glob('build/**/*.o', recursive=True)), maxlen=0)",
+            vec!["rm build/**/*.o"],
+        ),
+        (
+            "import os; list(map(os.remove, ['a.txt', 'b.txt']))",
+            vec!["rm a.txt", "rm b.txt"],
+        ),
+        (
+            "import contextlib, os\nwith contextlib.ExitStack() as stack:\n    stack.callback(os.remove, 'build/partial.json')",
+            vec!["rm build/partial.json"],
+        ),
+        (
+            "import atexit, shutil; atexit.register(shutil.rmtree, '/x')",
+            vec!["rm -r -f /x"],
+        ),
+        (
+            "import weakref, os\nclass S: pass\ns = S()\nweakref.finalize(s, os.remove, 'build/tmp.txt')",
+            vec!["rm build/tmp.txt"],
+        ),
+        (
+            "ns = {}; exec(open('config/settings.py').read(), ns)",
+            vec!["python3 config/settings.py", "cat config/settings.py"],
+        ),
+        (
+            "import pathlib; [compile(p.read_text(), str(p), 'exec') for p in pathlib.Path('src').rglob('*.py')]",
+            vec!["cat src/**/*.py"],
+        ),
+    ] {
+        assert_eq!(effects(code), want, "{code}");
+    }
+    let opaque = |code: &str| read(Lang::Python, code).opaque;
+    assert_eq!(
+        effects("import os; list(map(os.system, input().split()))"),
+        ["sh -c ?"]
+    );
+    for code in [
+        "import types; types.FunctionType(compile(input(), 'x', 'exec'), {})()",
+        "exec(compile(input(), 'x', 'exec'))",
+    ] {
+        assert!(opaque(code).is_some(), "{code}");
     }
 }

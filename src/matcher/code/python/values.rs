@@ -632,6 +632,21 @@ impl<'t> Args<'t> {
         self
     }
 
+    /// Whether `node` is the positional argument at `n`.
+    pub(super) fn is_positional(&self, n: usize, node: Node<'t>) -> bool {
+        self.positional.get(n) == Some(&node)
+    }
+
+    /// The same arguments without the first `n` positional ones (those a library takes
+    /// for itself before the function it calls and its arguments).
+    pub(super) fn after(&self, n: usize) -> Args<'t> {
+        Args {
+            positional: self.positional.iter().skip(n).copied().collect(),
+            keywords: self.keywords.clone(),
+            splat: self.splat,
+        }
+    }
+
     pub(super) fn count(&self) -> usize {
         self.positional.len() + self.keywords.len()
     }

@@ -54,12 +54,50 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
             values.files.push(Some(a.text.clone()));
         }
     }
+    let printed = match programs.as_slice() {
+        [one] => begin_only_output(one),
+        _ => None,
+    };
     for p in programs {
         let p = masked(&p);
         values.assign_in(&p);
         awk_program(r, &p, &values);
     }
-    Data::Unknown
+    printed.map_or(Data::Unknown, Data::Known)
+}
+
+/// What a program that is only a `BEGIN` block of constant `print`s and `printf`s writes
+/// (`awk 'BEGIN { print "import sys"; print "print(1)" }' | python3 -`): it reads no input.
+fn begin_only_output(program: &str) -> Option<String> {
+    let body = program
+        .trim()
+        .strip_prefix("BEGIN")?
+        .trim_start()
+        .strip_prefix('{')?;
+    let body = body.trim_end().strip_suffix('}')?;
+    let mut out = String::new();
+    let mut rest = body;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        if rest.is_empty() {
+            return Some(out);
+        }
+        let end = statement_end(rest);
+        let statement = &rest[..end];
+        // Only a statement that ends here, at a separator: not `)` or a nested `}`.
+        if !matches!(rest[end..].chars().next(), None | Some(';' | '\n')) {
+            return None;
+        }
+        match awk_printed(statement) {
+            Data::Known(text)
+                if top_level_redirect(statement).is_none() && !statement.contains('|') =>
+            {
+                out.push_str(&text);
+            }
+            _ => return None,
+        }
+        rest = &rest[end..];
+    }
 }
 
 /// `program` with its comments and the insides of its regular expressions blanked out

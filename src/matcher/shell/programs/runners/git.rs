@@ -299,8 +299,34 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         return Data::Unknown;
     }
     let rest = &t[k + 1..];
+    // The work tree's top, when the host shows it (`top=$(git rev-parse --show-toplevel)`).
+    if sub.text == "rev-parse" && rest.iter().any(|a| a == "--show-toplevel") {
+        let line_dir = match r.env.get(crate::matcher::shell::env::DIR) {
+            Value::Known(d) => Some(d),
+            Value::Unknown => None,
+        };
+        let dir = match place {
+            GitDir::Here => line_dir,
+            GitDir::In(d) if d.starts_with(['/', '~']) => Some(d),
+            GitDir::In(d) => line_dir.map(|l| format!("{l}/{d}")),
+            GitDir::Unknown => None,
+        };
+        let top = dir.and_then(|d| r.host.as_ref().and_then(|h| h.git_toplevel(&d)));
+        return top.map_or(Data::Unknown, |t| Data::Known(format!("{t}\n")));
+    }
     if let Some((_, value)) = aliases.iter().find(|(name, _)| *name == sub.text) {
         match value.strip_prefix('!') {
+            // Through the configuration git passes to the git it runs, an alias that runs
+            // itself runs again and again (`git -c alias.b='!git b & git b' b`).
+            Some(code)
+                if code
+                    .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|'))
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .any(|w| w[0] == "git" && w[1] == sub.text) =>
+            {
+                r.opaque("a git alias runs itself (a fork bomb)");
+            }
             Some(code) => {
                 // git runs `sh -c 'CODE "$@"' CODE ARGS...` (just `sh -c CODE CODE` without
                 // arguments).

@@ -53,6 +53,10 @@ pub(in crate::matcher::shell::programs) fn shell(
     let mut i = 0;
     let mut command_string = false;
     let mut from_stdin = false;
+    // `bash -O extglob -c '... !(keep) ...'`: the script is parsed with the patterns on.
+    let extglob = args
+        .windows(2)
+        .any(|w| w[0].text == "-O" && w[1].text == "extglob");
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
         if t == "--" || t == "-" {
@@ -93,7 +97,10 @@ pub(in crate::matcher::shell::programs) fn shell(
                 .map(Field::value)
                 .collect();
             let saved = r.env.positional.replace(positional);
+            let globbing = r.options.enable_extended_globbing;
+            r.options.enable_extended_globbing |= extglob;
             r.script(&script.text, Data::Nothing);
+            r.options.enable_extended_globbing = globbing;
             r.env.positional = saved;
         }
         Some(file) if !from_stdin => {
