@@ -1709,6 +1709,11 @@ fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
             .opaque
             .is_some()
     );
+    // A `;` inside the printed string does not end awk's print before its `> FILE`.
+    assert!(runs(
+        "awk 'BEGIN { f = \"/etc/x.conf\"; print \"a; b };\" > f; close(f) }'",
+        "tee /etc/x.conf"
+    ));
     // With extglob on, a pattern group names what `*` names.
     assert!(runs(
         "bash -O extglob -c 'rm -rf build/!(keep.txt)'",

@@ -389,6 +389,18 @@ impl Reader {
         let ast::Command::Simple(_) = command else {
             return false;
         };
+        self.judge_recorded(first, endless_in)
+    }
+
+    /// How many simple commands the line has recorded so far.
+    pub(super) fn recorded(&self) -> usize {
+        self.line.commands.len()
+    }
+
+    /// [`judge_stream`](Self::judge_stream) for the command recorded from `first` on,
+    /// however it was found (a virtual command of interpreter code: `IO.copy_stream(
+    /// "/dev/zero", f)` is `cp /dev/zero f`). Whether what it prints is endless.
+    pub(super) fn judge_recorded(&mut self, first: usize, endless_in: bool) -> bool {
         let Some(doer) = streams::doer(self.line.commands.get(first..).unwrap_or_default()) else {
             return false;
         };

@@ -7,7 +7,7 @@ use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::modules::canonical;
-use super::sinks::{BY_NAME, runs_code};
+use super::sinks::{BY_NAME, changes_files, runs_code};
 use super::text::octal;
 use super::values::Args;
 use super::{Js, Obj};
@@ -143,7 +143,7 @@ impl<'a, 't> Js<'a, '_, 't> {
             && args
                 .items
                 .iter()
-                .any(|a| matches!(a, Obj::Ref(q) if runs_code(&canonical(q))))
+                .any(|a| matches!(a, Obj::Ref(q) if runs_code(&canonical(q)) || changes_files(&canonical(q))))
         {
             self.cx.opaque(
                 "the code passes a function that runs code or commands as a value",
@@ -201,6 +201,10 @@ impl<'a, 't> Js<'a, '_, 't> {
                 };
                 self.cx.command("kill", vec![sig, args.val(0)], line)
             }
+            // A read-eval loop runs whatever its input brings (`input: res` of a download).
+            ("repl", "start") => self
+                .cx
+                .opaque("the code starts a REPL, which runs the code it reads", line),
             ("" | "?", "eval")
             // `Module.prototype._compile`, reached from any module object
             // (`new module.constructor()._compile(code)`).

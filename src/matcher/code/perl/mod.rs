@@ -91,6 +91,15 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         all_unknown: false,
         at: src.line(root),
     };
+    // Under `use re 'eval'`, a pattern built at run time runs the code in its `(?{ })`.
+    if let Some(at) = src.text.match_indices("use re").find_map(|(k, _)| {
+        let statement = src.text[k..].split(';').next().unwrap_or_default();
+        statement.contains("eval").then_some(k)
+    }) {
+        let line = src.line(root) + src.text[..at].matches('\n').count();
+        pl.cx
+            .opaque("the code lets patterns run code (use re 'eval')", line);
+    }
     pl.bind_all(root, 0);
     pl.walk(root);
 }

@@ -464,3 +464,16 @@ fn a_string_is_known_up_to_a_variable_not_followed() {
     );
     assert_eq!(effects("unlink \"$ENV{HOME}/.ssh/$h{k}\""), ["rm ~/.ssh/*"]);
 }
+
+#[test]
+fn shadow_entries_and_patterns_that_run_code() {
+    assert_eq!(
+        effects("while (my @p = getpwent) { print \"$p[0]:$p[1]\\n\" }"),
+        ["cat /etc/shadow"]
+    );
+    assert!(
+        read(Lang::Perl, "use re 'eval'; my $p = <STDIN>; 'x' =~ /$p/;")
+            .opaque
+            .is_some()
+    );
+}

@@ -267,7 +267,7 @@ impl<'t> Php<'_, '_, 't> {
         }
     }
 
-    fn open(&mut self, res: Res, mode: Val, line: usize) {
+    pub(super) fn open(&mut self, res: Res, mode: Val, line: usize) {
         let Res::Path(path) = res else {
             return self.read(res, line);
         };

@@ -261,6 +261,20 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
             "member_call_expression" | "nullsafe_member_call_expression" => self.method(node),
             "scoped_call_expression" => self.static_call(node),
             "object_creation_expression" => {
+                // `new SplFileObject($path, 'a')` opens the file as `fopen` does.
+                let class = node
+                    .named_child(0)
+                    .map(|c| sinks::function_name(self.text(c)))
+                    .unwrap_or_default();
+                if class == "splfileobject" {
+                    let a = self.args(node);
+                    let mode = if a.count() > 1 {
+                        a.val(1)
+                    } else {
+                        Val::known("r")
+                    };
+                    self.open(calls::resource(a.val(0)), mode, line);
+                }
                 let _ = self.eval(node, 0);
             }
             "shell_command_expression" => {

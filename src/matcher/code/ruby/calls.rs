@@ -182,6 +182,11 @@ impl<'t> Rb<'_, '_, 't> {
             | "IO.binread" | "IO.write" | "IO.binwrite" | "OpenURI.open_uri" => {
                 self.open_like(q, args, line)
             }
+            // A local file sent to an FTP server (`ftp.putbinaryfile(local, remote)`).
+            "?.putbinaryfile" | "?.puttextfile" => {
+                let path = k(self, 0);
+                self.cx.command("cat", vec![path], line);
+            }
             "File.read" | "File.readlines" | "File.foreach" | "File.binread" | "File.open"
             | "File.new" | "IO.sysopen" => {
                 let path = k(self, 0);

@@ -40,6 +40,8 @@ pub(super) const BY_NAME: &[&str] = &[
     "instance_eval",
     "class_eval",
     "module_eval",
+    "putbinaryfile",
+    "puttextfile",
 ];
 
 /// The module names that are another name for the same module.

