@@ -111,6 +111,8 @@ const SINKS: &[(&str, Sink)] = &[
     ("pfsockopen", Socket { host: 0, port: 1 }),
     ("socket_connect", Socket { host: 1, port: 2 }),
     ("stream_socket_client", Connect),
+    ("ftp_connect", Socket { host: 0, port: 1 }),
+    ("ftp_ssl_connect", Socket { host: 0, port: 1 }),
     ("pcntl_fork", Fork),
     ("dl", Native),
     ("putenv", Putenv),

