@@ -141,7 +141,10 @@ impl Prediction {
                             }
                         })
                         .collect();
-                    p == program && glob::sequence(&items, &folded)
+                    // Folded or as run: a substitution that printed nothing leaves `//`
+                    // (`/proc/$(pgrep x)/cgroup` ran as `/proc//cgroup`).
+                    p == program
+                        && (glob::sequence(&items, &folded) || glob::sequence(&items, args))
                 })
             }
             Event::SecretRead { path, .. } | Event::Deleted { path, .. } => {
@@ -343,6 +346,19 @@ mod tests {
         assert_eq!(verdict(&line, &[event]), Verdict::Sound);
         let other = exec("rm", &["-rf", "/etc"]);
         assert!(matches!(verdict(&line, &[other]), Verdict::Unsound { .. }));
+        // A substitution that printed nothing leaves `//` in what ran.
+        let line = parse("cut -f3 /proc/$(pgrep x)/cgroup");
+        let ran = exec("cut", &["-f3", "/proc//cgroup"]);
+        assert!(line.commands.iter().any(|c| c.program == "cut"), "{line:?}");
+        let cut_only = CommandLine {
+            commands: line
+                .commands
+                .into_iter()
+                .filter(|c| c.program == "cut")
+                .collect(),
+            opaque: None,
+        };
+        assert_eq!(verdict(&cut_only, &[ran]), Verdict::Sound);
     }
 
     #[test]
