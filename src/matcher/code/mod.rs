@@ -202,7 +202,8 @@ pub fn read_script(
 
 /// Whether `code` could have an effect at all. Python code reaches the system only through
 /// an import, a dunder attribute or a handful of built-ins, or takes its memory in a loop
-/// that never ends; code that does neither (`print(sum(range(10)))`) is not parsed. The
+/// that never ends or in a constant too large (`10 ** 10 ** 11`); code that does none of
+/// these (`print(sum(range(10)))`) is not parsed. The
 /// other languages are always parsed.
 fn may_act(lang: Lang, code: &str) -> bool {
     const PYTHON: &[&str] = &[
@@ -218,6 +219,10 @@ fn may_act(lang: Lang, code: &str) -> bool {
         "vars",
         "breakpoint",
         "help",
+        // A constant too large for memory (`10 ** 10 ** 11`, `bytearray(1 << 40)`).
+        "**",
+        "<<",
+        "bytearray",
     ];
     match lang {
         // A loop that fills memory needs no import (see `endless::looping`).

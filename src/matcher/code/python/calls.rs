@@ -275,7 +275,7 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     /// The file whose text `node` reads whole, when it is `open(PATH).read()` or
     /// `Path(PATH).read_text()` (or `read_bytes`) with a known path.
-    fn file_read(&mut self, node: Node<'t>) -> Option<Val> {
+    pub(super) fn file_read(&mut self, node: Node<'t>) -> Option<Val> {
         let function = by_field(node, "function").filter(|_| kind(node) == "call")?;
         let method = by_field(function, "attribute").filter(|_| kind(function) == "attribute")?;
         if !matches!(self.text(method), "read" | "read_text" | "read_bytes")

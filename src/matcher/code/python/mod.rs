@@ -3,6 +3,7 @@
 //! `%s`, `str.join`/`format`/`replace`, `chr`, `os.path.join`/`expanduser`, `os.environ`,
 //! `pathlib.Path` and `/`), and names bound once.
 
+mod bombs;
 mod calls;
 mod inline;
 mod modes;
@@ -360,6 +361,12 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     self.line(node),
                 );
             }
+            if matches!(kind(node), "binary_operator" | "call") && self.builds_too_much(node) {
+                self.cx.opaque(
+                    "the code builds a value too large for memory (a memory bomb)",
+                    self.line(node),
+                );
+            }
             match kind(node) {
                 "call" => walked.calls.push((node, loops, defs.last().copied())),
                 "function_definition" => defs.push(node),
@@ -420,4 +427,5 @@ pub(super) const BUILTINS: &[&str] = &[
     "help",
     "breakpoint",
     "map",
+    "bytearray",
 ];

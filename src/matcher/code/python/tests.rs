@@ -769,3 +769,27 @@ fn functions_called_by_a_library_and_files_run_by_exec() {
         assert!(opaque(code).is_some(), "{code}");
     }
 }
+
+#[test]
+fn values_too_large_for_memory_are_memory_bombs() {
+    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let bomb = Some("the code builds a value too large for memory (a memory bomb)");
+    for code in [
+        "n = 10 ** 10 ** 11; print(n % 7)",
+        "s = 'x' * 10 ** 12",
+        "b = [0] * (1 << 40)",
+        "buf = bytearray(1 << 40)",
+        "import mmap; m = mmap.mmap(-1, 1 << 40)",
+        "x = open('/dev/zero', 'rb').read()",
+        "from pathlib import Path; x = Path('/dev/urandom').read_bytes()",
+    ] {
+        assert_eq!(opaque(code), bomb, "{code}");
+    }
+    assert_eq!(opaque("x = open('/dev/urandom', 'rb').read(16)"), None);
+    for code in [
+        "print(2 ** 64, 10 ** 6, 'x' * 80, [0] * 1024, bytearray(1 << 20))",
+        "import mmap; m = mmap.mmap(f.fileno(), 1 << 40)",
+    ] {
+        assert_eq!(opaque(code), None, "{code}");
+    }
+}

@@ -1,0 +1,123 @@
+//! Values too large for memory: constants (`10 ** 10 ** 11`, a number of a hundred billion
+//! digits; `'x' * 10 ** 12`; `bytearray(1 << 40)`) and a device that never ends read whole
+//! (`open('/dev/zero', 'rb').read()`). Python builds each whole before anything else runs,
+//! so the line is a memory bomb however it goes on.
+
+use tree_sitter::Node;
+
+use super::values::Args;
+use super::{Obj, Py, by_field, kind};
+
+/// Digits past which a number is a memory bomb (a billion digits: about 400 MB).
+const MOST_DIGITS: f64 = 1e9;
+/// Items or bytes past which a repeated or allocated value is one (ten billion).
+const MOST_ITEMS_LOG10: f64 = 10.0;
+
+impl<'t> Py<'_, '_, 't> {
+    /// Whether `node` (a binary operator or a call) builds a value too large for memory.
+    pub(super) fn builds_too_much(&mut self, node: Node<'t>) -> bool {
+        match kind(node) {
+            "binary_operator" => {
+                let (Some(l), Some(op), Some(r)) = (
+                    by_field(node, "left"),
+                    by_field(node, "operator"),
+                    by_field(node, "right"),
+                ) else {
+                    return false;
+                };
+                match self.text(op) {
+                    // A number's digits are its base-10 logarithm.
+                    "**" => self.log10(node).is_some_and(|digits| digits >= MOST_DIGITS),
+                    "*" => {
+                        let repeated = |n: Node<'_>| {
+                            matches!(kind(n), "string" | "concatenated_string" | "list" | "tuple")
+                        };
+                        (repeated(l) && self.log10(r).is_some_and(|n| n > MOST_ITEMS_LOG10))
+                            || (repeated(r) && self.log10(l).is_some_and(|n| n > MOST_ITEMS_LOG10))
+                    }
+                    _ => false,
+                }
+            }
+            "call" => {
+                let Some(function) = by_field(node, "function") else {
+                    return false;
+                };
+                // A device that never ends read whole (`open('/dev/zero', 'rb').read()`).
+                let text = self.text(function);
+                if [".read", ".read_bytes", ".read_text"]
+                    .iter()
+                    .any(|m| text.ends_with(m))
+                {
+                    return self.file_read(node).is_some_and(|path| {
+                        matches!(
+                            path.text(),
+                            Some("/dev/zero" | "/dev/urandom" | "/dev/random" | "/dev/full")
+                        )
+                    });
+                }
+                // Most calls are not these: their callee is not looked up.
+                if !["bytearray", "bytes", "mmap"]
+                    .iter()
+                    .any(|name| self.text(function).ends_with(name))
+                {
+                    return false;
+                }
+                let Obj::Ref(q) = self.eval(function, 0) else {
+                    return false;
+                };
+                let size_at = match q.as_str() {
+                    "builtins.bytearray" | "builtins.bytes" => 0,
+                    // An anonymous map (`mmap.mmap(-1, size)`), not a file's.
+                    "mmap.mmap" => 1,
+                    _ => return false,
+                };
+                let args = Args::of(self, node);
+                let Some(size) = args.node(size_at, "length") else {
+                    return false;
+                };
+                let anonymous = size_at == 0
+                    || args
+                        .node(0, "fileno")
+                        .is_some_and(|f| self.text(f).replace(' ', "") == "-1");
+                anonymous && self.log10(size).is_some_and(|n| n > MOST_ITEMS_LOG10)
+            }
+            _ => false,
+        }
+    }
+
+    /// The base-10 logarithm of the integer constant `node` is (integer literals with
+    /// `**`, `*`, `+` and `<<`), if it is one.
+    fn log10(&self, node: Node<'t>) -> Option<f64> {
+        self.log10_within(node, 0)
+    }
+
+    fn log10_within(&self, node: Node<'t>, depth: usize) -> Option<f64> {
+        if depth > 16 {
+            return None;
+        }
+        match kind(node) {
+            "integer" => {
+                let text = self.text(node).replace('_', "");
+                let value = super::text::parse_int(&text)
+                    .map(f64::from)
+                    .or_else(|| text.parse::<f64>().ok())?;
+                Some(value.max(1.0).log10())
+            }
+            "parenthesized_expression" => self.log10_within(node.named_child(0)?, depth + 1),
+            "binary_operator" => {
+                let l = self.log10_within(by_field(node, "left")?, depth + 1)?;
+                let r = self.log10_within(by_field(node, "right")?, depth + 1)?;
+                match self.text(by_field(node, "operator")?) {
+                    // a ** b: b * log10(a), with b = 10^r.
+                    "**" => Some(10f64.powf(r) * l),
+                    "*" => Some(l + r),
+                    "+" => Some(l.max(r) + 2f64.log10()),
+                    // a << b: a * 2^b.
+                    "<<" => Some(l + 10f64.powf(r) * 2f64.log10()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
