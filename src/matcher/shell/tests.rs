@@ -1714,6 +1714,15 @@ fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
         "awk 'BEGIN { f = \"/etc/x.conf\"; print \"a; b };\" > f; close(f) }'",
         "tee /etc/x.conf"
     ));
+    // run-parts runs each program the line wrote in its directory.
+    assert!(runs(
+        "mkdir -p /tmp/rp && printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/rp/clean && chmod +x /tmp/rp/clean && run-parts /tmp/rp",
+        "rm -rf ~"
+    ));
+    assert!(!runs(
+        "printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/rp/clean && run-parts --test /tmp/rp",
+        "rm -rf ~"
+    ));
     // With extglob on, a pattern group names what `*` names.
     assert!(runs(
         "bash -O extglob -c 'rm -rf build/!(keep.txt)'",

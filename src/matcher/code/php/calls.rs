@@ -163,7 +163,22 @@ impl<'t> Php<'_, '_, 't> {
                 res => self.write(res, line),
             },
             Sink::Fopen => self.open(resource(a.val(0)), a.val(1), line),
-            Sink::Read => self.read(resource(a.val(0)), line),
+            Sink::Read => {
+                // A device that never ends read whole (`file_get_contents('/dev/urandom')`,
+                // with no length): memory runs out.
+                let path = a.val(0);
+                let endless = matches!(
+                    path.text(),
+                    Some("/dev/zero" | "/dev/urandom" | "/dev/random" | "/dev/full")
+                );
+                if endless && matches!(name, "file_get_contents" | "file") && a.count() < 5 {
+                    self.cx.opaque(
+                        "the code reads a device that never ends whole (a memory bomb)",
+                        line,
+                    );
+                }
+                self.read(resource(path), line)
+            }
             Sink::CurlInit if a.count() > 0 => self.cx.command("curl", vec![a.val(0)], line),
             Sink::CurlSetopt
                 if a.nodes

@@ -324,3 +324,20 @@ fn files_opened_as_objects_or_sent_by_ftp() {
         ["curl tcp://h", "cat ~/.docker/config.json"]
     );
 }
+
+#[test]
+fn a_device_that_never_ends_read_whole_is_a_memory_bomb() {
+    assert!(
+        read(Lang::Php, "$x = file_get_contents('/dev/urandom');")
+            .opaque
+            .is_some()
+    );
+    assert!(
+        read(
+            Lang::Php,
+            "$x = file_get_contents('/dev/urandom', false, null, 0, 16);"
+        )
+        .opaque
+        .is_none()
+    );
+}

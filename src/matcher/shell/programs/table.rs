@@ -903,7 +903,11 @@ pub(super) static PROGRAMS: &[Program] = &[
     ),
     row(&["entr"], Options::NONE, Runs::Script),
     // Multiplexers and schedulers: the command runs later or in another terminal.
-    row(&["tmux", "screen", "at", "batch"], Options::NONE, Runs::Own),
+    row(
+        &["tmux", "screen", "at", "batch", "run-parts"],
+        Options::NONE,
+        Runs::Own,
+    ),
     // Shell escapes in options or commands, and code in languages not read.
     row(
         &[

@@ -380,6 +380,10 @@ pub(super) fn run(
             sessions::at(r, args, stdin);
             Data::Unknown
         }
+        "run-parts" => {
+            sessions::run_parts(r, args);
+            Data::Unknown
+        }
         "trap" => {
             let (_, at) = options::leading(&t, &Options::NONE);
             let rest = &args[at.min(args.len())..];

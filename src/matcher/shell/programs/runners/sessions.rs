@@ -119,3 +119,38 @@ pub(super) fn at(r: &mut Reader, args: &[Field], stdin: Data) {
         _ => stdin_shell(r, stdin),
     }
 }
+
+/// `run-parts DIR` runs every program in DIR: each one this line wrote there is read as
+/// the script it is (`printf ... > /tmp/rp/x && run-parts /tmp/rp`). `--test` and `--list`
+/// only print their names.
+pub(super) fn run_parts(r: &mut Reader, args: &[Field]) {
+    if args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "--test" | "--list"))
+    {
+        return;
+    }
+    let Some(dir) = args.iter().rev().find(|a| !a.text.starts_with('-')) else {
+        return;
+    };
+    if dir.unknown {
+        r.opaque("run-parts runs every program of a directory not known before it runs");
+        return;
+    }
+    let inside = format!("{}/", crate::matcher::shell::env::file_key(&dir.text));
+    let mut written: Vec<String> = r
+        .env
+        .files
+        .keys()
+        .filter(|k| {
+            k.strip_prefix(&inside)
+                .is_some_and(|name| !name.contains('/'))
+        })
+        .cloned()
+        .collect();
+    // run-parts runs them in the order of their names.
+    written.sort();
+    for file in written {
+        r.run_script_file(&file, &[]);
+    }
+}
