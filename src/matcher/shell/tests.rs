@@ -1714,6 +1714,20 @@ fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
         "awk 'BEGIN { f = \"/etc/x.conf\"; print \"a; b };\" > f; close(f) }'",
         "tee /etc/x.conf"
     ));
+    // awk takes a word whose start is known as data; one that starts unknown may be an
+    // option or the program.
+    assert!(
+        parse("awk -v ver=\"$(git describe)\" 'BEGIN { print \"release\", ver }'")
+            .opaque
+            .is_none()
+    );
+    for line in [
+        "awk -v c=\"$X\" 'BEGIN { system(c) }'",
+        "awk \"$P\" file",
+        "awk -v \"$X\" 'BEGIN { print 1 }'",
+    ] {
+        assert!(parse(line).opaque.is_some(), "{line}");
+    }
     // run-parts runs each program the line wrote in its directory.
     assert!(runs(
         "mkdir -p /tmp/rp && printf '#!/bin/sh\\nrm -rf ~\\n' > /tmp/rp/clean && chmod +x /tmp/rp/clean && run-parts /tmp/rp",

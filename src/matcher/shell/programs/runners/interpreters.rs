@@ -71,6 +71,15 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
     args: &[Field],
 ) -> bool {
     let Some(lang) = Lang::of_program(program) else {
+        // awk reads a word it does not know as data when its start is known (`-v
+        // ver="$(git describe)"`, a file operand `logs/$D.log`): an option or a program
+        // can only come from a word that starts unknown. Its reader makes the program,
+        // `-f` and what it runs or writes from such values opaque itself.
+        if matches!(program, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk") {
+            return args.iter().any(|a| {
+                a.unknown && (a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
+            });
+        }
         return args.iter().any(|a| a.unknown);
     };
     let mut preloads = Vec::new();
