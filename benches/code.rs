@@ -6,7 +6,8 @@
 //! cost the reader most, at 16 KiB and at 64 KiB, where each is stopped by the parse work
 //! bound (`code::PARSE_WORK`): the 64 KiB figure is what reaching the bound costs, the
 //! worst a piece of code can take; and Python functions read at their calls as deep and as
-//! often as the reader allows (`worst-python-functions`).
+//! often as the reader allows (`worst-python-functions`); and a chain of method calls in
+//! code that loops over a literal list (`worst-python-chained-calls`).
 
 use std::hint::black_box;
 
@@ -104,6 +105,17 @@ fn calling_functions(size: usize) -> String {
     s
 }
 
+/// A chain of method calls (`x = os.a().a()...`) in code that loops over a literal list:
+/// each call looks for the loop's variable in what it is given, and must not look through
+/// every call before it in the chain.
+fn chained_calls(size: usize) -> String {
+    let mut s = String::from("import os\nfor d in (1, 2):\n    pass\nx = os");
+    while s.len() + 4 <= size {
+        s.push_str(".a()");
+    }
+    s
+}
+
 /// The sizes the worst shapes are measured at: read whole, and stopped by the bound.
 const SIZES: [usize; 2] = [16 * 1024, code::MAX_CODE];
 
@@ -139,6 +151,15 @@ fn code_reader(c: &mut Criterion) {
     group.sample_size(10);
     for size in SIZES {
         let code = calling_functions(size);
+        group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
+            b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-python-chained-calls");
+    group.sample_size(10);
+    for size in SIZES {
+        let code = chained_calls(size);
         group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
             b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
         });

@@ -171,18 +171,32 @@ impl<'a, 't> Py<'a, '_, 't> {
     fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
         const MOST_ITEMS: usize = 16;
         const MOST_ASSIGNMENTS: usize = 4;
+        // Nodes looked at for one call: a call's arguments are read once per call, and a
+        // chain of calls (`x.a().a()...`) must not make that the square of its length.
+        const MOST_NODES: usize = 512;
         if !self.over_literals {
             return None;
         }
-        let mut search = vec![call];
+        // Its arguments, and the name a method is called on (not the calls before it).
+        let function = by_field(call, "function");
+        let object = function.and_then(|f| match kind(f) {
+            "attribute" => by_field(f, "object"),
+            _ => Some(f),
+        });
+        let mut search: Vec<Node<'t>> = by_field(call, "arguments")
+            .into_iter()
+            .chain(object.filter(|o| kind(*o) == "identifier"))
+            .collect();
         let mut followed = 0;
+        let mut nodes = 0;
         while let Some(root) = search.pop() {
             let mut found = None;
             let mut assigned = Vec::new();
             visit(root, |node, _, at| {
-                if found.is_some() || at == Visit::Leave {
+                if found.is_some() || at == Visit::Leave || nodes >= MOST_NODES {
                     return false;
                 }
+                nodes += 1;
                 // A comprehension's own variable is read by its value (`over_literal`).
                 if matches!(
                     kind(node),
