@@ -7,6 +7,10 @@ use tree_sitter::{Node, Tree};
 use super::Lang;
 use super::tree::{Source, Visit, kind, visit};
 
+/// Devices whose reading never ends: what a shell filter or code reads whole from one
+/// fills memory or, copied, the disk.
+pub const ENDLESS_DEVICES: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+
 /// How the loops of some code end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Looping {

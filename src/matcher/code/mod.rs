@@ -25,6 +25,8 @@ mod scope;
 pub(crate) mod testing;
 mod tree;
 
+pub use endless::ENDLESS_DEVICES;
+
 pub use scope::Val;
 
 /// Longest code read, in bytes: as long as the longest command line.

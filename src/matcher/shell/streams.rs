@@ -11,9 +11,7 @@ use std::borrow::Cow;
 
 use super::SimpleCommand;
 use super::effects::{self, Touch};
-
-/// Devices whose reading never ends.
-const ENDLESS_DEVICES: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+use crate::matcher::code::ENDLESS_DEVICES;
 
 /// Programs that print what they read, changed or not, for as long as it comes, unless an
 /// option bounds them (see [`bounded`]); each reads a file it is given or standard input.

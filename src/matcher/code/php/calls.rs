@@ -10,7 +10,7 @@ use super::sinks::{Sink, function_name, sink};
 use super::text::octal;
 use super::values::{Args, spread};
 use super::{COMPUTED_NAME, Obj, Php};
-use crate::matcher::code::{Effect, Val};
+use crate::matcher::code::{ENDLESS_DEVICES, Effect, Val};
 
 impl<'t> Php<'_, '_, 't> {
     pub(super) fn call(&mut self, node: Node<'t>) {
@@ -167,10 +167,7 @@ impl<'t> Php<'_, '_, 't> {
                 // A device that never ends read whole (`file_get_contents('/dev/urandom')`,
                 // with no length): memory runs out.
                 let path = a.val(0);
-                let endless = matches!(
-                    path.text(),
-                    Some("/dev/zero" | "/dev/urandom" | "/dev/random" | "/dev/full")
-                );
+                let endless = path.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p));
                 if endless && matches!(name, "file_get_contents" | "file") && a.count() < 5 {
                     self.cx.opaque(
                         "the code reads a device that never ends whole (a memory bomb)",

@@ -7,6 +7,7 @@ use tree_sitter::Node;
 
 use super::values::Args;
 use super::{Obj, Py, by_field, kind};
+use crate::matcher::code::ENDLESS_DEVICES;
 
 /// Digits past which a number is a memory bomb (a billion digits: about 400 MB).
 const MOST_DIGITS: f64 = 1e9;
@@ -49,16 +50,13 @@ impl<'t> Py<'_, '_, 't> {
                     .any(|m| text.ends_with(m))
                 {
                     return self.file_read(node).is_some_and(|path| {
-                        matches!(
-                            path.text(),
-                            Some("/dev/zero" | "/dev/urandom" | "/dev/random" | "/dev/full")
-                        )
+                        path.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
                     });
                 }
                 // Most calls are not these: their callee is not looked up.
                 if !["bytearray", "bytes", "mmap"]
                     .iter()
-                    .any(|name| self.text(function).ends_with(name))
+                    .any(|name| text.ends_with(name))
                 {
                     return false;
                 }

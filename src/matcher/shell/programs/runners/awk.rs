@@ -14,6 +14,9 @@ use super::{record_written, shell_c, shell_c_reading};
 
 /// `awk`: `system(...)`, `print | "cmd"`, `"cmd" | getline` with a constant command are
 /// read; any other of these forms makes the line opaque.
+/// The awk programs, read alike.
+pub(super) const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk", "busybox-awk"];
+
 pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     let t = texts(args);
     let (opts, at) = options::leading(&t, &row.options);

@@ -75,7 +75,7 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
         // ver="$(git describe)"`, a file operand `logs/$D.log`): an option or a program
         // can only come from a word that starts unknown. Its reader makes the program,
         // `-f` and what it runs or writes from such values opaque itself.
-        if matches!(program, "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk") {
+        if super::awk::AWKS.contains(&program) {
             return args.iter().any(|a| {
                 a.unknown && (a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
             });

@@ -269,7 +269,7 @@ pub(super) fn run(
         "git" => git(r, args, env, &stdin),
         "patch" | "gpatch" => patches::patch(r, args, &stdin),
         "sed" | "gsed" => sed(r, row, args),
-        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => awk(r, row, args),
+        p if awk::AWKS.contains(&p) => awk(r, row, args),
         "tar" | "gtar" | "bsdtar" => {
             super::builtins::extracted(r, program, &t, &stdin);
             let (moved, listed) = crate::matcher::shell::effects::tar_reads(&t);
