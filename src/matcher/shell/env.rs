@@ -71,6 +71,10 @@ pub(super) struct Env {
     pub(super) links: HashMap<String, String>,
     /// `set -x`: `PS4` is expanded before each command.
     pub(super) xtrace: bool,
+    /// Variables a trap's code names (see `Reader::trap`), and whether one has changed
+    /// since the traps were last read.
+    pub(super) watched: Vec<String>,
+    pub(super) watched_changed: bool,
 }
 
 /// Where the line is: the directory `cd` moved to (see `SimpleCommand::dir`). Kept as a
@@ -91,8 +95,18 @@ fn builtin_value(name: &str) -> Option<Value> {
         "PWD" => Some(Value::known(".")),
         // The field separator is whitespace unless the line changes it.
         "IFS" => Some(Value::known(" \t\n")),
+        // The agent runs as the user hookgate runs as (docs/daemon.md's threat model).
+        "USER" | "LOGNAME" => Some(Value::known(user_name())),
         _ => None,
     }
+}
+
+/// The user hookgate runs as, for `whoami` and `$USER`: a name, never a path.
+pub(super) fn user_name() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|u| !u.is_empty() && !u.contains('/') && u != "." && u != "..")
+        .unwrap_or_else(|| "user".to_owned())
 }
 
 impl Env {
@@ -179,6 +193,9 @@ impl Env {
 
     /// Gives `name` the value `var` (unsets it for `None`), keeping the old one on the trail.
     fn replace(&mut self, name: &str, var: Option<Var>) {
+        if self.watched.iter().any(|w| w == name) && self.vars.get(name) != var.as_ref() {
+            self.watched_changed = true;
+        }
         let old = match var {
             Some(var) => self.vars.insert(name.to_owned(), var),
             None => self.vars.remove(name),

@@ -9,6 +9,9 @@ use brush_parser::word::{
     WordPieceWithSource,
 };
 
+/// What `$$` stands for: a number, as every process id is.
+const PROCESS_ID: &str = "4242";
+
 use super::SUBSTITUTION;
 use super::env::Value;
 use super::walk::{Data, Reader};
@@ -855,6 +858,10 @@ impl Reader {
                     Some(args) => Value::Known(args.len().to_string()),
                     None => Value::Unknown,
                 })
+            }
+            // The shell's process id: digits, never a path (`/tmp/build.$$`).
+            Parameter::Special(SpecialParameter::ProcessId) => {
+                Expansion::One(Value::known(PROCESS_ID))
             }
             Parameter::Special(_) => Expansion::One(Value::Unknown),
         }

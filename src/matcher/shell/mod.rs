@@ -23,6 +23,7 @@ mod pattern;
 mod programs;
 mod streams;
 mod syntax;
+mod traps;
 mod walk;
 
 pub(crate) use programs::FIND_PATTERN_TESTS;
@@ -234,6 +235,7 @@ fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
     let mut reader = walk::Reader::new(input.len());
     reader.host = host;
     reader.script(input, walk::Data::Nothing);
+    reader.read_unread_traps();
     (reader.line, reader.steps)
 }
 

@@ -110,6 +110,10 @@ pub(super) struct Reader {
     host_scripts: Vec<String>,
     /// The host's script files already reported unreadable.
     unread_scripts: std::collections::HashSet<String>,
+    /// The code of each `trap` on the line (see `traps.rs`).
+    pub(super) traps: Vec<super::traps::Trap>,
+    /// A trap's code is being read: what it assigns does not read the traps again.
+    pub(super) in_trap: bool,
 }
 
 impl Reader {
@@ -140,6 +144,8 @@ impl Reader {
             calls: Vec::new(),
             forked: 0,
             recursions: Vec::new(),
+            traps: Vec::new(),
+            in_trap: false,
         }
     }
 
@@ -420,7 +426,7 @@ impl Reader {
 
     fn command(&mut self, command: &ast::Command, stdin: Data) -> Data {
         self.steps += 1;
-        match command {
+        let out = match command {
             ast::Command::Simple(simple) => self.simple(simple, stdin),
             ast::Command::Compound(compound, redirects) => {
                 let io = self.redirects(redirects.iter().flat_map(|r| r.0.iter()));
@@ -453,7 +459,11 @@ impl Reader {
                 self.extended_test(&test.expr);
                 Data::Nothing
             }
+        };
+        if self.env.watched_changed {
+            self.read_traps_again();
         }
+        out
     }
 
     /// A loop whose condition never ends it (`condition`, written, is one of `endless`) and

@@ -263,7 +263,7 @@ pub(super) fn run(
             None if args.is_empty() => Data::Known("*\n".to_owned()),
             None => Data::Unknown,
         },
-        "whoami" if args.is_empty() => Data::Known(format!("{}\n", user_name())),
+        "whoami" if args.is_empty() => Data::Known(format!("{}\n", super::super::env::user_name())),
         // A number, as this machine has (`make -j"$(nproc)"`).
         "nproc" => Data::Known(format!(
             "{}\n",
@@ -883,12 +883,4 @@ fn date_like(format: &str) -> String {
         }
     }
     out
-}
-
-/// The user hookgate runs as, for `whoami`: a name, never a path.
-fn user_name() -> String {
-    std::env::var("USER")
-        .ok()
-        .filter(|u| !u.is_empty() && !u.contains('/'))
-        .unwrap_or_else(|| "user".to_owned())
 }

@@ -388,7 +388,7 @@ pub(super) fn run(
             let (_, at) = options::leading(&t, &Options::NONE);
             let rest = &args[at.min(args.len())..];
             if rest.len() > 1 {
-                script_of(r, &rest[..1]);
+                r.trap(&rest[0]);
             }
             Data::Nothing
         }
