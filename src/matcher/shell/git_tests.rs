@@ -178,3 +178,35 @@ fn programs_a_transfer_runs_on_the_other_side_are_read() {
             .any(|c| c.program == "origin")
     );
 }
+
+#[test]
+fn what_ls_files_lists_is_below_the_directory_for_xargs() {
+    for (input, read) in [
+        (
+            "git ls-files -z -- '*.orig' | xargs -0 rm -f",
+            "rm -f ./**/*.orig",
+        ),
+        (
+            "git ls-files -z src/*.py | xargs -0 sed -i s/a/b/",
+            "sed -i s/a/b/ src/**/*.py",
+        ),
+        ("git ls-files docs | xargs wc -l", "wc -l docs docs/**/*"),
+        ("git ls-files | xargs rm -f", "rm -f ./**/*"),
+    ] {
+        let texts: Vec<String> = parse(input)
+            .commands
+            .iter()
+            .map(SimpleCommand::text)
+            .collect();
+        assert!(texts.iter().any(|t| t == read), "{input}: {texts:?}");
+    }
+    // Paths from the top, or outside the directory: not known.
+    for input in [
+        "git ls-files --full-name -z | xargs -0 rm -f",
+        "git ls-files -z ../x | xargs -0 rm -f",
+        "git ls-files -z ':(top)' | xargs -0 rm -f",
+        "git -C /srv ls-files -z | xargs -0 rm -f",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+}

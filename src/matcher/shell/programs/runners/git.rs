@@ -299,6 +299,9 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         return Data::Unknown;
     }
     let rest = &t[k + 1..];
+    if sub.text == "ls-files" && matches!(place, GitDir::Here) {
+        return super::search::git_ls_files(r, rest);
+    }
     // The work tree's top, when the host shows it (`top=$(git rev-parse --show-toplevel)`).
     if sub.text == "rev-parse" && rest.iter().any(|a| a == "--show-toplevel") {
         let line_dir = match r.env.get(crate::matcher::shell::env::DIR) {

@@ -127,6 +127,81 @@ pub(in crate::matcher::shell::programs) fn ls(r: &Reader, args: &[Field]) -> Dat
     newline_listing(vec![paths.clone()], r.names_may_split(&names, false))
 }
 
+/// What `git ls-files` prints (its arguments after the subcommand): files of the work
+/// tree below the line's directory, by each pathspec, for `xargs` to take. git's `*`
+/// crosses `/` (`src/*.py` names `src/a/b.py`), so a pattern stands for its directory and
+/// everything below it; a plain pathspec is a file or a directory. Anything else it may
+/// print (`--stage`, `--format`, paths from the top with `--full-name`, pathspecs with
+/// magic or outside the directory) is text not known.
+pub(super) fn git_ls_files(r: &Reader, rest: &[String]) -> Data {
+    let mut nul = false;
+    let mut specs: Vec<&str> = Vec::new();
+    let mut options_done = false;
+    for a in rest {
+        if !options_done && a.starts_with('-') {
+            match a.as_str() {
+                "--" => options_done = true,
+                "-z" => nul = true,
+                "-c"
+                | "--cached"
+                | "-o"
+                | "--others"
+                | "-m"
+                | "--modified"
+                | "-d"
+                | "--deleted"
+                | "-i"
+                | "--ignored"
+                | "--exclude-standard"
+                | "--directory"
+                | "--no-empty-directory"
+                | "--recurse-submodules"
+                | "--error-unmatch" => {}
+                a if a.starts_with("--exclude=") || a.starts_with("--exclude-from=") => {}
+                _ => return Data::Unknown,
+            }
+            continue;
+        }
+        specs.push(a);
+    }
+    let mut paths = Vec::new();
+    for spec in &specs {
+        if spec.is_empty()
+            || spec.starts_with([':', '/', '~'])
+            || spec.split('/').any(|c| c == "..")
+        {
+            return Data::Unknown;
+        }
+        let spec = spec.trim_end_matches('/');
+        let (dir, name) = spec.rsplit_once('/').unwrap_or((".", spec));
+        if !spec.contains(['*', '?', '[']) {
+            paths.push(Field::literal(spec));
+            paths.push(Field {
+                glob: true,
+                ..Field::literal(&under(spec, None))
+            });
+        } else {
+            let name = (!dir.contains(['*', '?', '['])).then_some(name);
+            let dir = if name.is_some() { dir } else { "." };
+            paths.push(Field {
+                glob: true,
+                ..Field::literal(&under(dir, name))
+            });
+        }
+    }
+    if specs.is_empty() {
+        paths.push(Field {
+            glob: true,
+            ..Field::literal(&under(".", None))
+        });
+    }
+    let may_split = r.names_may_split(&["."], true);
+    if nul {
+        return Data::Listing(vec![paths], may_split);
+    }
+    newline_listing(vec![paths], may_split)
+}
+
 /// A listing printed one path a line: when a name may hold a newline, the paths may also
 /// be any other path (a last list, not known).
 fn newline_listing(mut lists: Vec<Vec<Field>>, may_split: bool) -> Data {
