@@ -210,3 +210,34 @@ fn what_ls_files_lists_is_below_the_directory_for_xargs() {
         assert!(parse(input).opaque.is_some(), "{input}");
     }
 }
+
+#[test]
+fn object_names_printed_are_known_to_hold_no_quote() {
+    for (input, read) in [
+        (
+            r#"python3 -c "print('build $(git rev-parse --short HEAD)')""#,
+            "python3 -c 'print('\\''build *'\\'')'",
+        ),
+        (
+            "tar czf dist/app-$(git log -1 --format=%h).tgz src",
+            "tar czf dist/app-*.tgz src",
+        ),
+        ("echo $(git show -s --pretty=format:%H v1.2)", "echo *"),
+    ] {
+        let texts: Vec<String> = parse(input)
+            .commands
+            .iter()
+            .map(SimpleCommand::text)
+            .collect();
+        assert!(texts.iter().any(|t| t == read), "{input}: {texts:?}");
+    }
+    // A branch name or a subject may hold quotes and `$(...)`; so may a patch.
+    for input in [
+        r#"python3 -c "print('$(git rev-parse --abbrev-ref HEAD)')""#,
+        r#"python3 -c "print('$(git log -1 --format=%s)')""#,
+        r#"python3 -c "print('$(git show --format=%h HEAD)')""#,
+        r#"python3 -c "print('$(git rev-parse "a'b")')""#,
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+}

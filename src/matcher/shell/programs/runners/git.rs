@@ -67,6 +67,63 @@ impl GitDir {
     }
 }
 
+/// What `git rev-parse [--short] [--verify] REV...` and `git log -1 --format=%h` print:
+/// object names, hex digits (or a REV echoed back), which no quoting can be broken by, so
+/// the line may put them in code or a script (`python3 -c "print('$(git rev-parse --short
+/// HEAD)')"`). Written `*`, as `date` and `mktemp` output is. `None` for anything else
+/// (`--abbrev-ref` prints a branch name, which may hold `;`, `$` and quotes).
+fn prints_object_names(sub: &str, rest: &[String]) -> Option<Data> {
+    let safe_rev = |a: &str| {
+        !a.is_empty()
+            && !a.starts_with('-')
+            && a.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_./~^@{}-".contains(c))
+    };
+    let lines = match sub {
+        "rev-parse" => {
+            let mut revs = 0;
+            for a in rest {
+                match a.as_str() {
+                    "--short" | "--verify" | "-q" | "--quiet" => {}
+                    a if a.starts_with("--short=") => {}
+                    a if safe_rev(a) => revs += 1,
+                    _ => return None,
+                }
+            }
+            revs
+        }
+        "log" | "show" => {
+            let mut format = None;
+            for a in rest {
+                match a.as_str() {
+                    "-s" | "--no-patch" | "--no-walk" => {}
+                    a if a.starts_with("-n") || a.starts_with("--max-count=") => {}
+                    a if a.starts_with('-') && a[1..].chars().all(|c| c.is_ascii_digit()) => {}
+                    a if a.starts_with("--format=") => format = a.strip_prefix("--format="),
+                    a if a.starts_with("--pretty=format:") => {
+                        format = a.strip_prefix("--pretty=format:");
+                    }
+                    a if safe_rev(a) => {}
+                    _ => return None,
+                }
+            }
+            // `git show` prints the patch after the format unless told not to.
+            let no_patch = sub == "log" || rest.iter().any(|a| a == "-s" || a == "--no-patch");
+            let names_only = format?
+                .replace("%H", "")
+                .replace("%h", "")
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || " _.-".contains(c));
+            if !(names_only && no_patch) {
+                return None;
+            }
+            1
+        }
+        _ => return None,
+    };
+    Some(Data::Known("*\n".repeat(lines.max(1))))
+}
+
 /// A pathspec that names files by pattern or magic (`*.rs`, `:/src`), not one path.
 fn is_pathspec_pattern(name: &str) -> bool {
     name.starts_with(':') || name.contains(['*', '?', '['])
@@ -316,6 +373,9 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         };
         let top = dir.and_then(|d| r.host.as_ref().and_then(|h| h.git_toplevel(&d)));
         return top.map_or(Data::Unknown, |t| Data::Known(format!("{t}\n")));
+    }
+    if let Some(printed) = prints_object_names(&sub.text, rest) {
+        return printed;
     }
     if let Some((_, value)) = aliases.iter().find(|(name, _)| *name == sub.text) {
         match value.strip_prefix('!') {
