@@ -68,16 +68,27 @@ impl<'t> Functions<'t> {
         };
         let mut c = root.walk();
         for def in root.named_children(&mut c) {
-            if kind(def) != "function_definition" {
+            // A class is called as its `__init__` is, `self` aside.
+            let (name, def, is_class) = match kind(def) {
+                "function_definition" => (by_field(def, "name"), def, false),
+                "class_definition" => match class_init(py, def) {
+                    Some(init) => (by_field(def, "name"), init, true),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let (Some(name), Some(params)) = (name, by_field(def, "parameters")) else {
                 continue;
+            };
+            let Some(mut params) = parameters(py, params) else {
+                continue;
+            };
+            if is_class {
+                match params.first() {
+                    Some(Param::Named(_, None)) => drop(params.remove(0)),
+                    _ => continue,
+                }
             }
-            let (Some(name), Some(params)) = (by_field(def, "name"), by_field(def, "parameters"))
-            else {
-                continue;
-            };
-            let Some(params) = parameters(py, params) else {
-                continue;
-            };
             // A name defined twice is not known to be either function.
             if out
                 .by_name
@@ -152,6 +163,7 @@ impl<'t> Functions<'t> {
                             && depth == 2
                             && self.by_def.contains_key(&p.id())
                     }
+                    "class_definition" => by_field(*p, "name") == Some(node) && depth == 2,
                     _ => false,
                 });
                 if !called_or_defined {
@@ -184,6 +196,31 @@ impl<'t> Functions<'t> {
     pub(super) fn owns(&self, def: Option<Node<'t>>) -> bool {
         def.is_some_and(|d| self.by_def.get(&d.id()).is_some_and(|f| f.reached))
     }
+}
+
+/// The one `__init__` defined in the body of `class`, when nothing else can stand in for
+/// it: no base class but `object` (one would bring its own `__init__` or `__new__`), no
+/// `__new__`, no decorator around it.
+fn class_init<'t>(py: &Py<'_, '_, 't>, class: Node<'t>) -> Option<Node<'t>> {
+    if by_field(class, "superclasses").is_some_and(|b| !matches!(py.text(b), "()" | "(object)")) {
+        return None;
+    }
+    let body = by_field(class, "body")?;
+    let mut c = body.walk();
+    let mut init = None;
+    for member in body.named_children(&mut c) {
+        let def = match kind(member) {
+            "function_definition" => member,
+            "decorated_definition" => by_field(member, "definition")?,
+            _ => continue,
+        };
+        match by_field(def, "name").map(|n| py.text(n)) {
+            Some("__init__") if init.is_none() && def == member => init = Some(def),
+            Some("__init__" | "__new__") => return None,
+            _ => {}
+        }
+    }
+    init
 }
 
 /// The parameters of a function read at its calls, or `None` for a shape it is not.

@@ -552,6 +552,31 @@ fn a_function_is_read_where_it_is_called() {
 }
 
 #[test]
+fn a_class_is_read_where_it_is_called_as_its_init() {
+    let class = "import shutil\nclass Scratch:\n    def __init__(self, path, keep=False):\n        self.path = path\n        if not keep:\n            shutil.rmtree(path)\n";
+    assert_eq!(
+        effects(&format!("{class}Scratch('build')\nScratch(path='~')")),
+        ["rm -r -f build", "rm -r -f ~"]
+    );
+    // A base class or a `__new__` may stand in for `__init__`; a name used otherwise may be
+    // called with anything: read once, the parameters not known.
+    for other in [
+        class.replace("class Scratch:", "class Scratch(Base):"),
+        class.replace(
+            "    def __init__",
+            "    def __new__(cls, *a):\n        pass\n    def __init__",
+        ),
+        format!("{class}make = Scratch"),
+    ] {
+        assert_eq!(
+            effects(&format!("{other}\nScratch('build')")),
+            ["rm -r -f ?"],
+            "{other}"
+        );
+    }
+}
+
+#[test]
 fn a_partial_function_is_its_function_with_its_arguments_first() {
     assert_eq!(
         effects(
