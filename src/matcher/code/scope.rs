@@ -18,6 +18,10 @@ pub enum Val {
     /// Not known, but known to start with this text (`home + '/.ssh/' + name`): as a path,
     /// it names something that matches `TEXT*`.
     Prefix(String),
+    /// Not known, but a name in this directory (the text, ending in `/`, or empty for the
+    /// working directory): a name with no `/` in it (`path.with_name(name)`, which
+    /// pathlib refuses otherwise). As a path, it names something that matches `TEXT*`.
+    NameIn(String),
     /// Data the code received from the network or decoded (base64, hex, zlib): running it
     /// runs what was hidden.
     Fetched,
@@ -46,7 +50,8 @@ impl Val {
             }
             (Val::Fetched, _) | (_, Val::Fetched) => Val::Fetched,
             (Val::Known(a), Val::Prefix(b)) => Val::Prefix(a + &b),
-            (Val::Known(a) | Val::Prefix(a), _) if !a.is_empty() => Val::Prefix(a),
+            (Val::Known(a), Val::NameIn(b)) => Val::Prefix(a + &b),
+            (Val::Known(a) | Val::Prefix(a) | Val::NameIn(a), _) if !a.is_empty() => Val::Prefix(a),
             _ => Val::Unknown,
         }
     }
@@ -202,7 +207,7 @@ impl Cx {
         match code {
             Val::Known(text) => self.nested.push((text, line)),
             Val::Fetched => self.opaque("the code runs code it downloaded or decoded", line),
-            Val::Unknown | Val::Prefix(_) => self.opaque(
+            Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => self.opaque(
                 "the code runs code built at run time (an eval of a value not known before it runs)",
                 line,
             ),

@@ -13,7 +13,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
             .map(|v| match v {
                 Val::Known(t) => t.clone(),
                 Val::Unknown => "?".into(),
-                Val::Prefix(p) => format!("{p}*"),
+                Val::Prefix(p) | Val::NameIn(p) => format!("{p}*"),
                 Val::Fetched => "<fetched>".into(),
             })
             .collect::<Vec<_>>()

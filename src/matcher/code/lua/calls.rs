@@ -27,7 +27,7 @@ impl<'t> Lua<'_, '_, 't> {
             // `sock:connect(host, port)` on a socket, or on a receiver not followed.
             if matches!(
                 receiver,
-                Obj::Socket | Obj::Val(Val::Unknown | Val::Prefix(_))
+                Obj::Socket | Obj::Val(Val::Unknown | Val::Prefix(_) | Val::NameIn(_))
             ) && matches!(method, "connect" | "setpeername")
                 && args.len() == 2
             {
@@ -109,10 +109,12 @@ impl<'t> Lua<'_, '_, 't> {
                 Some(Obj::Val(v)) => self.cx.eval(v.clone(), line),
                 _ => self.cx.eval(Val::Unknown, line),
             },
-            "require" if matches!(arg(0), Val::Unknown | Val::Prefix(_)) => self.cx.opaque(
-                "the code loads a module whose name is computed at run time",
-                line,
-            ),
+            "require" if matches!(arg(0), Val::Unknown | Val::Prefix(_) | Val::NameIn(_)) => {
+                self.cx.opaque(
+                    "the code loads a module whose name is computed at run time",
+                    line,
+                );
+            }
             "socket.http.request" | "ssl.https.request" => {
                 let url = match args.first() {
                     Some(Obj::Val(v)) => v.clone(),
@@ -138,7 +140,8 @@ impl<'t> Lua<'_, '_, 't> {
                 let globals = matches!(&target, Some(Obj::Ref(g)) if g == "_G" || g == "_ENV");
                 if q == "setfenv"
                     || (globals
-                        && (q == "setmetatable" || matches!(arg(1), Val::Unknown | Val::Prefix(_))))
+                        && (q == "setmetatable"
+                            || matches!(arg(1), Val::Unknown | Val::Prefix(_) | Val::NameIn(_))))
                 {
                     self.cx
                         .opaque("the code changes how globals are looked up", line);

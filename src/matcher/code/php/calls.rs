@@ -130,7 +130,7 @@ impl<'t> Php<'_, '_, 't> {
             // PHP 7 ran a string given to `assert`; a condition is not code.
             Sink::Assert => match a.val(0) {
                 v @ (Val::Known(_) | Val::Fetched) => self.cx.eval(expression(v), line),
-                Val::Unknown | Val::Prefix(_) => {}
+                Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => {}
             },
             Sink::PregReplace => {
                 let patterns = match a.get(0) {

@@ -818,3 +818,17 @@ fn values_too_large_for_memory_are_memory_bombs() {
         assert_eq!(opaque(code), None, "{code}");
     }
 }
+
+#[test]
+fn a_path_renamed_stays_in_its_directory() {
+    assert_eq!(
+        effects("from pathlib import Path\np = Path('a/b.txt')\np.rename(p.with_suffix('.md'))"),
+        ["mv a/b.txt a/b.md"]
+    );
+    assert_eq!(
+        effects(
+            "from pathlib import Path\nfor p in Path('t').glob('old_*.snap'):\n    target = p.with_name(p.name.replace('old', 'new'))\n    p.rename(target)"
+        ),
+        ["mv t/old_*.snap t/*"]
+    );
+}

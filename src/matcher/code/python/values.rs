@@ -476,6 +476,9 @@ impl<'t> Py<'_, '_, 't> {
                     arg(self, 0),
                 ])))),
                 "iterdir" => Obj::Each(Box::new(Obj::Path(join(&[p, Val::known("*")])))),
+                "with_name" | "with_stem" | "with_suffix" => {
+                    Obj::Path(renamed(&p, m.as_str(), arg(self, 0)))
+                }
                 _ => Obj::Val(Val::Unknown),
             },
             Obj::StrMethod(p, m) => match m.as_str() {
@@ -713,4 +716,33 @@ impl<'t> Args<'t> {
         }
         out
     }
+}
+
+/// `path.with_name(new)` (`with_stem`, `with_suffix`): the same directory, another name.
+/// pathlib refuses a name with a `/` in it, so a name not known still names something in
+/// that directory ([`Val::NameIn`]).
+fn renamed(path: &Val, method: &str, new: Val) -> Val {
+    let Val::Known(path) = path else {
+        return Val::Unknown;
+    };
+    let (dir, name) = match path.rsplit_once('/') {
+        Some((d, n)) => (format!("{d}/"), n),
+        None => (String::new(), path.as_str()),
+    };
+    if matches!(name, "" | "." | ".." | "~") || dir.is_empty() && path.starts_with('~') {
+        return Val::Unknown;
+    }
+    let (stem, suffix) = match name.rfind('.') {
+        Some(k) if k > 0 => name.split_at(k),
+        _ => (name, ""),
+    };
+    let new = match new {
+        Val::Known(n) if !n.contains('/') && (method == "with_suffix" || !n.is_empty()) => n,
+        _ => return Val::NameIn(dir),
+    };
+    Val::Known(match method {
+        "with_name" => dir + &new,
+        "with_stem" => dir + &new + suffix,
+        _ => dir + stem + &new,
+    })
 }

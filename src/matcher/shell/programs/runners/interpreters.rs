@@ -195,7 +195,7 @@ fn effect(r: &mut Reader, effect: Effect) {
         Effect::Shell(Val::Fetched) => {
             r.opaque("the code runs a command it downloaded or decoded");
         }
-        Effect::Shell(Val::Unknown | Val::Prefix(_)) => {
+        Effect::Shell(Val::Unknown | Val::Prefix(_) | Val::NameIn(_)) => {
             r.opaque("the code runs a shell command built at run time");
         }
         // What a program started by code reads on its input is the code's to choose: a
@@ -260,16 +260,36 @@ fn effect(r: &mut Reader, effect: Effect) {
 /// Values of the code as the fields of a command: an unknown one reads as a substitution
 /// would. A value known only by how it starts (`home + '/.ssh/' + name`) gives the command
 /// twice: once with it not known, as it may hold anything after its start (`../..`), and
-/// once as the pattern `START*`, for the filters that look at where it points.
+/// once as the pattern `START*`, for the filters that look at where it points. A name in a
+/// directory is `DIR/*`, and again `DIR/..`.
 fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
-    let field = |value: &Val, prefix_as_pattern: bool| match value {
+    // How the command is read again: a value known by its start as a pattern; a name in a
+    // directory as `..` (pathlib's `with_name('..')` climbs).
+    #[derive(PartialEq)]
+    enum Reading {
+        First,
+        Patterns,
+        Parents,
+    }
+    let field = |value: &Val, reading: &Reading| match value {
         Val::Known(text) => Field {
             text: text.clone(),
             quoted: true,
             ..Field::default()
         },
-        Val::Prefix(start) if prefix_as_pattern => Field {
+        Val::Prefix(start) if *reading == Reading::Patterns => Field {
             text: format!("{start}*"),
+            glob: true,
+            ..Field::default()
+        },
+        Val::NameIn(dir) if *reading == Reading::Parents => Field {
+            text: format!("{dir}.."),
+            quoted: true,
+            ..Field::default()
+        },
+        // One name, in a directory: the pattern is all it can be, or `..`.
+        Val::NameIn(dir) => Field {
+            text: format!("{dir}*"),
             glob: true,
             ..Field::default()
         },
@@ -279,9 +299,17 @@ fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
             ..Field::default()
         },
     };
-    let mut out = vec![values.iter().map(|v| field(v, false)).collect()];
+    let mut out = vec![values.iter().map(|v| field(v, &Reading::First)).collect()];
     if values.iter().any(|v| matches!(v, Val::Prefix(_))) {
-        out.push(values.iter().map(|v| field(v, true)).collect());
+        out.push(
+            values
+                .iter()
+                .map(|v| field(v, &Reading::Patterns))
+                .collect(),
+        );
+    }
+    if values.iter().any(|v| matches!(v, Val::NameIn(_))) {
+        out.push(values.iter().map(|v| field(v, &Reading::Parents)).collect());
     }
     out
 }
