@@ -42,6 +42,9 @@ pub const PARSE_WORK: usize = 768;
 pub const MAX_EFFECTS: usize = 256;
 /// Deepest nesting of code run by code (`exec("exec('...')")`).
 pub const MAX_DEPTH: usize = 4;
+/// Most rounds of a loop over constants that a `fork` in it may take without being a fork
+/// bomb: at most 2^4 processes, the children going round too.
+pub(super) const FEW_ROUNDS: usize = 4;
 
 /// A language whose inline code is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

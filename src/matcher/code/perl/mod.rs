@@ -86,6 +86,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         subs: Vec::new(),
         loops: 0,
+        few: 0,
         // A bare block with `redo`, or `goto` to a label before it, loops too.
         jumps: src.text.contains("redo") || src.text.contains("goto"),
         all_unknown: false,
@@ -111,6 +112,9 @@ struct Pl<'a, 'c, 't> {
     /// Subroutines the code defines: a call of one of these names is not a built-in's.
     subs: Vec<String>,
     loops: usize,
+    /// `foreach` loops of a few rounds around the node: the first adds no loop (see
+    /// `few_rounds`).
+    few: usize,
     /// Whether the code jumps back (`redo`, `goto`): any call may then repeat.
     jumps: bool,
     /// Set when the code can change any variable unseen (`eval STRING`, `$$ref = ...`).
@@ -373,6 +377,48 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         self.arg_nodes_in(call)
     }
 
+    /// Whether `node` is a `foreach` over a literal list of at most
+    /// [`FEW_ROUNDS`](crate::matcher::code::FEW_ROUNDS) items (`(1 .. 4)`, `qw(a b)`,
+    /// `('a', 'b')`): a `fork` in it makes at most 2^N processes, not a fork bomb.
+    fn few_rounds(&self, node: Node<'t>) -> bool {
+        if kind(node) != "for_statement_2" {
+            return false;
+        }
+        let mut c = node.walk();
+        let Some(list) = node.named_children(&mut c).find(|n| kind(*n) == "array") else {
+            return false;
+        };
+        let mut c = list.walk();
+        let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
+        let few = crate::matcher::code::FEW_ROUNDS;
+        match items.as_slice() {
+            [range] if kind(*range) == "binary_expression" => {
+                let bounds = self.text(*range).split_once("..").and_then(|(a, b)| {
+                    Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?))
+                });
+                matches!(bounds, Some((a, b)) if b - a < few as i64)
+            }
+            [words] if kind(*words) == "word_list_qw" => {
+                let mut c = words.walk();
+                words
+                    .named_children(&mut c)
+                    .filter(|n| kind(*n) == "list_item")
+                    .count()
+                    <= few
+            }
+            _ => {
+                let values = items.iter().filter(|n| kind(**n) != "normal_comma");
+                values.clone().count() <= few
+                    && values.into_iter().all(|n| {
+                        matches!(
+                            kind(*n),
+                            "string_single_quoted" | "string_double_quoted" | "integer"
+                        )
+                    })
+            }
+        }
+    }
+
     /// Visits every node, reading the calls' effects.
     fn walk(&mut self, root: Node<'t>) {
         super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
@@ -400,10 +446,16 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             _ => false,
         };
+        let is_few = is_loop && self.few_rounds(node);
+        if is_few && at == super::tree::Visit::Leave {
+            self.few -= 1;
+        }
+        let is_loop = is_loop && (!is_few || self.few > 0);
         if at == super::tree::Visit::Leave {
             self.loops -= usize::from(is_loop);
             return false;
         }
+        self.few += usize::from(is_few);
         self.loops += usize::from(is_loop);
         if !self.cx.enter(depth, line) {
             return false;

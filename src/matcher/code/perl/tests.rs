@@ -254,6 +254,11 @@ fn forks_in_a_loop_are_a_fork_bomb() {
         "while(1){fork}",
         "1 while fork",
         "map { fork } 1..9",
+        "for (1 .. 64) { fork }",
+        "for my $i (1 .. 4) { for my $j (1 .. 4) { fork } }",
+        "for (1 .. $n) { fork }",
+        "for (@ARGV) { fork }",
+        "for (qw(a b c d e f)) { fork }",
     ] {
         assert_eq!(
             read(Lang::Perl, code).opaque.map(|u| u.reason),
@@ -265,6 +270,14 @@ fn forks_in_a_loop_are_a_fork_bomb() {
         effects("my $pid = fork; exit 0 if $pid"),
         Vec::<String>::new()
     );
+    // A few rounds: at most 2^4 processes.
+    for code in [
+        "for my $n (1 .. 4) { my $pid = fork // die; exec 'pytest', \"tests/shard$n\" unless $pid }",
+        "for (qw(a b)) { fork or exit }",
+        "foreach my $x ('a', 'b', 'c') { fork or exit }",
+    ] {
+        assert_eq!(read(Lang::Perl, code).opaque, None, "{code}");
+    }
 }
 
 #[test]

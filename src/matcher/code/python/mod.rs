@@ -83,6 +83,42 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     }
 }
 
+use crate::matcher::code::FEW_ROUNDS;
+
+/// Whether `range` in `code` can only be the built-in: each `range` is called and is not
+/// defined, imported or reached through the built-ins' namespace. A text scan, once per
+/// read; anything it is unsure of says no.
+fn range_is_builtin(code: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    // Each place `name` stands as a name of its own, with the text after it.
+    let uses = |name: &'static str| {
+        code.match_indices(name).filter_map(move |(k, _)| {
+            let rest = &code[k + name.len()..];
+            (!word(code[..k].chars().next_back()) && !word(rest.chars().next()))
+                .then_some((k, rest))
+        })
+    };
+    let reaches_builtins = [
+        "builtins",
+        "__builtins__",
+        "__dict__",
+        "__import__",
+        "setattr",
+        "globals",
+        "locals",
+        "vars",
+        "exec",
+        "eval",
+    ]
+    .iter()
+    .any(|w| uses(w).next().is_some());
+    !reaches_builtins
+        && uses("range").all(|(k, rest)| {
+            rest.trim_start_matches([' ', '\t']).starts_with('(')
+                && !code[..k].trim_end_matches([' ', '\t']).ends_with("def")
+        })
+}
+
 /// What a walk gathers: the calls, each with the number of loops around it and the
 /// innermost function definition holding it, and the names and attributes used as values
 /// (passed, stored, returned) rather than called.
@@ -320,12 +356,54 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             .any(|b| b == b'f' || b == b'F')
     }
 
+    /// Whether `node` is a `for` loop of at most [`FEW_ROUNDS`] rounds, over `range(N)` or
+    /// a literal list: a `fork()` in it makes at most 2^N processes, not a fork bomb. Only
+    /// the outermost such loop counts so; one inside it is a loop.
+    fn few_rounds(&self, node: Node<'t>, range_is_builtin: bool) -> bool {
+        if kind(node) != "for_statement" {
+            return false;
+        }
+        let Some(over) = by_field(node, "right") else {
+            return false;
+        };
+        let literal = |n: Node<'t>| self.text(n).parse::<i64>().ok();
+        match kind(over) {
+            "list" | "tuple" | "set" => {
+                let mut c = over.walk();
+                let items: Vec<Node<'t>> = over.named_children(&mut c).collect();
+                items.len() <= FEW_ROUNDS
+                    && items
+                        .iter()
+                        .all(|i| !matches!(kind(*i), "list_splat" | "comment"))
+            }
+            "call"
+                if range_is_builtin
+                    && by_field(over, "function").is_some_and(|f| self.text(f) == "range") =>
+            {
+                let Some(args) = by_field(over, "arguments") else {
+                    return false;
+                };
+                let mut c = args.walk();
+                let bounds: Option<Vec<i64>> = args.named_children(&mut c).map(literal).collect();
+                match bounds.as_deref() {
+                    Some([n]) => *n <= FEW_ROUNDS as i64,
+                    Some([a, b]) => b - a <= FEW_ROUNDS as i64,
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
     fn walk(&mut self, root: Node<'t>) -> Walked<'t> {
         let mut walked = Walked {
             calls: Vec::new(),
             values: Vec::new(),
         };
         let mut loops = 0usize;
+        // Loops of a few rounds around the node: the first adds no loop (see `few_rounds`).
+        let mut few = 0usize;
+        let range_is_builtin = range_is_builtin(self.src.text);
         let mut kinds: Vec<&'static str> = Vec::new();
         let mut defs: Vec<Node<'t>> = Vec::new();
         super::tree::visit(root, |node, depth, at| {
@@ -338,6 +416,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     | "set_comprehension"
                     | "dictionary_comprehension"
             );
+            let is_few = is_loop && self.few_rounds(node, range_is_builtin);
+            if is_few && at == Visit::Leave {
+                few -= 1;
+            }
+            let is_loop = is_loop && (!is_few || few > 0);
+            if is_few && at == Visit::Enter {
+                few += 1;
+            }
             if at == Visit::Leave {
                 loops -= usize::from(is_loop);
                 kinds.pop();

@@ -832,3 +832,33 @@ fn a_path_renamed_stays_in_its_directory() {
         ["mv t/old_*.snap t/*"]
     );
 }
+
+#[test]
+fn a_fork_in_a_loop_of_a_few_rounds_is_not_a_fork_bomb() {
+    let shards = "import os\nfor i in range(4):\n    if os.fork() == 0:\n        os.execvp('pytest', ['pytest', 'tests'])\n";
+    assert!(
+        !effects(shards).iter().any(|e| e.starts_with("opaque")),
+        "{:?}",
+        effects(shards)
+    );
+    let listed = shards.replace("range(4)", "('a', 'b')");
+    assert!(!effects(&listed).iter().any(|e| e.starts_with("opaque")));
+    for bombs in [
+        shards.replace("range(4)", "range(64)"),
+        shards.replace("range(4)", "range(n)"),
+        shards.replace(
+            "for i in range(4):",
+            "for i in range(4):\n  for j in range(4):",
+        ),
+        format!("range = lambda n: iter(int, 1)\n{shards}"),
+        format!("from itertools import count as range\n{shards}"),
+        format!("__import__('bui' + 'ltins').range = lambda n: iter(int, 1)\n{shards}"),
+    ] {
+        let read = effects(&bombs);
+        assert!(
+            read.iter()
+                .any(|e| e.starts_with("opaque: the code forks in a loop")),
+            "{bombs}: {read:?}"
+        );
+    }
+}
