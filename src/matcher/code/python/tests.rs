@@ -862,3 +862,19 @@ fn a_fork_in_a_loop_of_a_few_rounds_is_not_a_fork_bomb() {
         );
     }
 }
+
+#[test]
+fn listings_pass_through_set_and_join_with_literal_lists() {
+    assert_eq!(
+        effects(
+            "import glob\nfor j in sorted(set(glob.glob('approvals*journal'))):\n    open(j, 'a').write('x')"
+        ),
+        ["tee approvals*journal"]
+    );
+    assert_eq!(
+        effects(
+            "import glob\nfor p in ['conf/main.yaml'] + glob.glob('conf/*.yml'):\n    open(p, 'w').write('x')"
+        ),
+        ["tee conf/**/*"]
+    );
+}

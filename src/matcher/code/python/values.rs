@@ -294,17 +294,23 @@ impl<'t> Py<'_, '_, 't> {
         let right = self.eval(r, depth + 1);
         match (op, left, right) {
             ("+", Obj::List(a), Obj::List(b)) => Obj::List(a.into_iter().chain(b).collect()),
-            // `glob.glob(a) + glob.glob(b)`: each name either matches.
-            ("+", Obj::Each(a), Obj::Each(b)) => {
-                let patterns: Option<Vec<String>> = [*a, *b]
-                    .into_iter()
-                    .map(|e| match e {
-                        Obj::Val(Val::Known(p)) | Obj::Path(Val::Known(p)) => Some(p),
+            // `glob.glob(a) + glob.glob(b)`, `['HOOKS.yaml'] + glob.glob(p)`: each name
+            // matches one of them.
+            ("+", a @ (Obj::Each(_) | Obj::List(_)), b @ (Obj::Each(_) | Obj::List(_))) => {
+                let patterns = |side: Obj| match side {
+                    Obj::Each(e) => match *e {
+                        Obj::Val(Val::Known(p)) | Obj::Path(Val::Known(p)) => Some(vec![p]),
                         _ => None,
-                    })
-                    .collect();
+                    },
+                    Obj::List(items) => items
+                        .into_iter()
+                        .map(|v| v.text().map(glob_literal))
+                        .collect(),
+                    _ => None,
+                };
+                let both = patterns(a).zip(patterns(b)).map(|(a, b)| [a, b].concat());
                 Obj::Each(Box::new(Obj::Val(
-                    patterns.map_or(Val::Unknown, |p| any_of(&p)),
+                    both.map_or(Val::Unknown, |p| any_of(&p)),
                 )))
             }
             ("+", a, b) => Obj::Val(a.val().concat(b.val())),
@@ -451,7 +457,8 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Ref("builtins.globals()".into()),
                     },
                     "builtins.compile" => Obj::Val(arg(self, 0)),
-                    "builtins.list" | "builtins.tuple" | "builtins.sorted" => args.pos(self, 0),
+                    "builtins.list" | "builtins.tuple" | "builtins.sorted" | "builtins.set"
+                    | "builtins.frozenset" | "builtins.reversed" => args.pos(self, 0),
                     // The names a listing finds, as the pattern they match: a loop over
                     // them acts on every file the pattern can name.
                     "glob.glob" | "glob.iglob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
@@ -745,4 +752,16 @@ fn renamed(path: &Val, method: &str, new: Val) -> Val {
         "with_stem" => dir + &new + suffix,
         _ => dir + stem + &new,
     })
+}
+
+/// `text` as a glob pattern that matches only itself.
+fn glob_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | ',' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
