@@ -200,6 +200,17 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
         "npm" => npm_prunes(args),
         // `ddrescue INFILE OUTFILE [MAPFILE]`: copies over its output, a disk or a file.
         "ddrescue" => each(Touch::Overwrite, false, operands(args).skip(1).take(2)),
+        // Allocating, punching holes, zeroing or collapsing ranges: the file changes in
+        // place (`fallocate --punch-hole -l 1MiB approvals.json` zeroes its start).
+        "fallocate" => {
+            let mut value_next = false;
+            let files = args.iter().filter(|a| {
+                let value = std::mem::take(&mut value_next);
+                value_next = matches!(a.as_str(), "-l" | "-o" | "--length" | "--offset");
+                !value && !a.starts_with('-')
+            });
+            each(Touch::Overwrite, false, files.map(String::as_str))
+        }
         // `update-alternatives --install LINK NAME PATH PRIORITY`: a link put at LINK.
         "update-alternatives" => {
             let links = args
@@ -1149,6 +1160,14 @@ mod tests {
         assert_eq!(written("cmd 2> err.log >| out"), over(&["err.log", "out"]));
         assert_eq!(written("truncate -s 10M a b"), over(&["a", "b"]));
         assert_eq!(written("truncate -r ref --size=+1K a"), over(&["a"]));
+        assert_eq!(
+            written("fallocate --punch-hole --offset 0 --length 1MiB store.json"),
+            over(&["store.json"])
+        );
+        assert_eq!(
+            written("fallocate -l 1G -o 4k disk.img"),
+            over(&["disk.img"])
+        );
         // Cut to nothing, a file is as good as deleted.
         for line in ["truncate -s 0 a", "truncate --size=0 a", "truncate -s0 a"] {
             assert!(written(line).is_empty(), "{line}");

@@ -515,7 +515,15 @@ impl Reader {
     }
 
     pub(super) fn substitution(&mut self, script: &str) -> Value {
-        match self.script(script, Data::Nothing) {
+        self.last_endless = false;
+        let out = self.script(script, Data::Nothing);
+        // The shell keeps all a substitution prints: `x=$(yes)` never ends, and grows.
+        if std::mem::take(&mut self.last_endless)
+            && let Some(reason) = super::streams::Outcome::Hoards.reason()
+        {
+            self.opaque_line(reason);
+        }
+        match out {
             Data::Known(out) => Value::Known(out.trim_end_matches('\n').to_owned()),
             _ => Value::Unknown,
         }

@@ -1671,10 +1671,18 @@ fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
         "seq inf | sort -T /tmp",
         "awk 'END { print NR }' /dev/zero",
         "perl -ne 'print if /x/' /dev/zero",
+        // Through a process substitution, or kept whole by a command substitution.
+        "mapfile -t a < <(yes)",
+        "sort <(cat /dev/zero) > /dev/null",
+        "x=$(yes)",
+        "echo \"$(cat /dev/urandom)\" | wc -c",
     ] {
         assert!(parse(line).opaque.is_some(), "{line}");
     }
     for line in [
+        "mapfile -t files < <(git ls-files)",
+        "diff <(sort a) <(sort b)",
+        "v=$(yes | head -3)",
         "echo {1..100}{a..z}",
         "i=0; while :; do ((i+=1)); [ $i -gt 9 ] && break; done",
         "while :; do out+=$(date); sleep 1; done",

@@ -114,6 +114,11 @@ pub(super) struct Reader {
     pub(super) traps: Vec<super::traps::Trap>,
     /// A trap's code is being read: what it assigns does not read the traps again.
     pub(super) in_trap: bool,
+    /// Whether what the last pipeline read prints never ends (`yes`, `cat /dev/zero`).
+    pub(super) last_endless: bool,
+    /// Where the last simple command's own recorded commands start, after those of the
+    /// substitutions in its words.
+    stage_start: usize,
 }
 
 impl Reader {
@@ -146,6 +151,8 @@ impl Reader {
             recursions: Vec::new(),
             traps: Vec::new(),
             in_trap: false,
+            last_endless: false,
+            stage_start: 0,
         }
     }
 
@@ -363,7 +370,7 @@ impl Reader {
         if pipeline.seq.len() == 1 {
             let first = self.line.commands.len();
             let out = self.command(&pipeline.seq[0], stdin);
-            self.judge_stream(&pipeline.seq[0], first, false);
+            self.last_endless = self.judge_stream(&pipeline.seq[0], first, false);
             return out;
         }
         // Each part of a pipeline runs in a subshell.
@@ -381,6 +388,7 @@ impl Reader {
             self.restore(saved);
         }
         self.forked -= 1;
+        self.last_endless = endless;
         if self.exhausted() {
             return Data::Unknown;
         }
@@ -395,7 +403,8 @@ impl Reader {
         let ast::Command::Simple(_) = command else {
             return false;
         };
-        self.judge_recorded(first, endless_in)
+        // Not a command a substitution in its words ran (`mapfile < <(yes)`).
+        self.judge_recorded(first.max(self.stage_start), endless_in)
     }
 
     /// How many simple commands the line has recorded so far.
@@ -805,6 +814,9 @@ impl Reader {
         for a in &declared {
             self.assignment(a, true);
         }
+        // What the words' substitutions ran is recorded by now: the stage's own command
+        // starts here (see `judge_stream`).
+        self.stage_start = self.recorded();
         let out = aliased.then(self.run(fields, &io, stdin, &values));
         self.write_files(&io, &out);
         out
@@ -1198,6 +1210,7 @@ impl Reader {
     fn process_substitution(&mut self, s: &ast::SubshellCommand) -> Field {
         let saved = self.mark();
         self.depth += 1;
+        self.last_endless = false;
         if self.depth < MAX_DEPTH {
             self.list(&s.list, Data::Nothing);
         } else {
@@ -1205,6 +1218,11 @@ impl Reader {
         }
         self.depth -= 1;
         self.restore(saved);
+        // What never ends (`<(yes)`) is read as the device that never ends, so what takes
+        // it whole is judged as it would be on `/dev/zero` (`mapfile -t a < <(yes)`).
+        if std::mem::take(&mut self.last_endless) {
+            return Field::literal("/dev/zero");
+        }
         Field {
             text: super::SUBSTITUTION.to_owned(),
             unknown: true,
