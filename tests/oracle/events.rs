@@ -93,6 +93,10 @@ const INTERNAL: &[(&str, &str, Option<&[&str]>)] = &[
     ("systemctl", "ssh", None),
     // SysV `service` finds its own name.
     ("service", "basename", None),
+    // tmux records each pane in utmp through its set-group-id helper, from the pane's
+    // process (forked by the server, where the trace may show the pane's shell first).
+    ("tmux", "utempter", None),
+    ("bash", "utempter", None),
     // `git filter-branch` is a shell script among git's helpers (so its children count as
     // git's): its message filter defaults to a bare `cat`, and it sleeps ten seconds after
     // its warning that filter-repo should be used instead.

@@ -259,7 +259,15 @@ fn command(root: &Path, line: &str) -> Command {
     cmd.args(["--ro-bind", "/", "/"])
         .args(["--dev", "/dev"])
         .args(["--proc", "/proc"])
-        .args(["--size", &(64u32 << 20).to_string(), "--tmpfs", "/tmp"])
+        // World-writable and sticky, as on every machine: `mktemp` works for the agent.
+        .args([
+            "--perms",
+            "01777",
+            "--size",
+            &(64u32 << 20).to_string(),
+            "--tmpfs",
+            "/tmp",
+        ])
         .args(["--tmpfs", "/run", "--perms", "0755", "--dir", "/run/oracle"])
         .args(["--ro-bind", &host("bin"), BIN])
         .args(["--bind", &host("trace"), TRACE_DIR])

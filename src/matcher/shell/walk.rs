@@ -572,8 +572,13 @@ impl Reader {
                 {
                     self.arithmetic_command(&e.value);
                 }
+                // Twice, as a `while` body: a second pass sees the values the first leaves
+                // behind, and a function the body calls back into is called again
+                // (`f() { for ((i = 0; i < 2; i++)); do f & done; }`).
                 let before = self.mark();
-                let out = self.list(&f.body.list, stdin);
+                let mut out = self.list(&f.body.list, stdin.clone());
+                self.join(before);
+                out = out.then(self.list(&f.body.list, stdin));
                 self.join(before);
                 out
             }

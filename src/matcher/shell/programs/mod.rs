@@ -131,6 +131,15 @@ pub(super) fn run(
     {
         r.opaque("the command preloads a library");
     }
+    // Flags given to make through its environment may override any variable of the
+    // makefile (`MAKEFLAGS='DIR=/' make clean`).
+    if matches!(program, "make" | "gmake")
+        && env
+            .iter()
+            .any(|(name, _)| matches!(name.as_str(), "MAKEFLAGS" | "GNUMAKEFLAGS" | "MFLAGS"))
+    {
+        r.opaque("make takes flags from the environment (MAKEFLAGS)");
+    }
     if runners::BUILD_TOOLS.contains(&program) {
         runners::written_files(r, program, args);
     }

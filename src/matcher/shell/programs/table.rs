@@ -917,6 +917,8 @@ pub(super) static PROGRAMS: &[Program] = &[
             "split",
             "emacs",
             "emacsclient",
+            "m4",
+            "gm4",
             "pwsh",
             "powershell",
             "nu",

@@ -159,6 +159,7 @@ pub(in crate::matcher::shell::programs) fn stdin_requirements(
             Runs::Requirements,
             FileText::Known(text.clone()),
             "/dev/stdin",
+            &[],
         ),
         Data::Nothing => {}
         _ => r.opaque("pip installs requirements read from input not known before it runs"),
@@ -213,18 +214,18 @@ pub(in crate::matcher::shell::programs) fn written_files(
         }
         r.built.insert(path.clone());
         r.reached(format!("from {path} the line wrote, run by {tool}"), |r| {
-            read(r, how, text, &path)
+            read(r, how, text, &path, args)
         });
     }
 }
 
-fn read(r: &mut Reader, how: Runs, text: FileText, path: &str) {
+fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
     let FileText::Known(text) = text else {
         return r
             .opaque("a build tool runs a file the line wrote with text not known before it runs");
     };
     match how {
-        Runs::Makefile => makefile(r, Data::Known(text)),
+        Runs::Makefile => makefile(r, Data::Known(text), args),
         Runs::Scripts => match serde_json::from_str::<serde_json::Value>(&text) {
             Ok(json) => {
                 let scripts = json.get("scripts").and_then(serde_json::Value::as_object);

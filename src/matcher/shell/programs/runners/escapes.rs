@@ -1,5 +1,6 @@
 //! Programs with a way out to the shell in an option or in the commands they read: gdb's
-//! `-ex 'shell ...'`, ed's `!cmd`, `zip -TT`, `split --filter`, less's `+!cmd`; and
+//! `-ex 'shell ...'`, ed's `!cmd`, `zip -TT`, `split --filter`, less's `+!cmd`, m4's
+//! `syscmd`; and
 //! programs whose code hookgate does not read (emacs Lisp, PowerShell, nushell, xonsh),
 //! which make the line unreadable when they are given code.
 
@@ -93,6 +94,97 @@ pub(super) fn split(r: &mut Reader, args: &[Field]) {
             shell_c(r, code);
         }
     }
+}
+
+/// m4 runs `syscmd(CMD)` and `esyscmd(CMD)` with `/bin/sh -c`. What it reads (its file
+/// operands, else standard input) is scanned when known: each such call whose argument is
+/// plain text is read as a shell command; one that is not, or text that can build or
+/// rename a macro (`indir`, `builtin`, `defn`, `changequote`, `changeword`, a name cut by
+/// quotes as `sys`'`cmd`), makes the line unreadable. Input not known is too, when it
+/// could hold such calls.
+pub(super) fn m4(r: &mut Reader, args: &[Field], stdin: &Data) {
+    // Options that take the next word as their value (`-I DIR`, `-D NAME=VALUE`).
+    const VALUED: &[&str] = &[
+        "-I",
+        "-D",
+        "-U",
+        "-o",
+        "-F",
+        "-R",
+        "-l",
+        "-L",
+        "-t",
+        "--include",
+        "--define",
+        "--undefine",
+        "--error-output",
+        "--freeze-state",
+        "--reload-state",
+        "--arglength",
+        "--nesting-limit",
+        "--trace",
+    ];
+    let mut files: Vec<&Field> = Vec::new();
+    let mut value_next = false;
+    for a in args {
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if a.text == "-" || !a.text.starts_with('-') {
+            files.push(a);
+        }
+        value_next = VALUED.contains(&a.text.as_str());
+    }
+    let inputs: Vec<Data> = if files.is_empty() {
+        vec![stdin.clone()]
+    } else {
+        files
+            .iter()
+            .map(|f| match f.text.as_str() {
+                "-" => stdin.clone(),
+                _ => r.file_data(f),
+            })
+            .collect()
+    };
+    for input in inputs {
+        match input {
+            Data::Known(text) => m4_text(r, &text),
+            // A file of the project that neither the line nor the host shows.
+            Data::Nothing => {}
+            Data::Unknown | Data::Listing(..) => {
+                r.opaque("m4 reads input not known before it runs, which may run commands");
+            }
+        }
+    }
+}
+
+fn m4_text(r: &mut Reader, text: &str) {
+    const BUILDERS: &[&str] = &["indir", "builtin", "defn", "changequote", "changeword"];
+    let cut_name = text.contains("sys") && text.contains("cmd") && !text.contains("syscmd");
+    if BUILDERS.iter().any(|b| text.contains(b)) || text.contains("sys`") || cut_name {
+        r.opaque("m4 input that builds or renames macros may run commands");
+        return;
+    }
+    for (at, _) in text.match_indices("syscmd") {
+        let rest = &text[at + "syscmd".len()..];
+        match m4_argument(rest) {
+            Some(command) => shell_c(r, command),
+            None => r.opaque("m4 runs a command (syscmd) that is not plain text"),
+        }
+    }
+}
+
+/// The text of a macro call's one argument (`(rm -rf x)`, or quoted: `(`rm -rf x')`), when
+/// it holds no other call, comma or quote.
+fn m4_argument(rest: &str) -> Option<&str> {
+    let inner = rest.strip_prefix('(')?;
+    let end = inner.find(')')?;
+    let argument = inner[..end].trim();
+    let argument = argument
+        .strip_prefix('`')
+        .and_then(|a| a.strip_suffix('\''))
+        .unwrap_or(argument);
+    (!argument.contains(['(', ',', '`', '\'', '$'])).then_some(argument)
 }
 
 /// The command in `field`, which the program hands to `/bin/sh -c`.

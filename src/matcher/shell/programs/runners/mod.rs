@@ -360,6 +360,10 @@ pub(super) fn run(
             escapes::split(r, args);
             Data::Unknown
         }
+        "m4" | "gm4" => {
+            escapes::m4(r, args, &stdin);
+            Data::Unknown
+        }
         "emacs" | "emacsclient" => {
             escapes::emacs(r, &t);
             Data::Unknown

@@ -1,5 +1,6 @@
 //! Programs that run a command later or in another terminal: `tmux`, `screen`, `at`.
 
+use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Reader};
 
@@ -34,7 +35,7 @@ pub(super) fn tmux(r: &mut Reader, args: &[Field]) {
                 break;
             }
             if a.text == "-c" {
-                script_of(r, command.get(i + 1..i + 2).unwrap_or_default());
+                shell_of(r, "bash", command.get(i + 1..i + 2).unwrap_or_default());
             }
             i += takes_value(&a.text, "cfLST");
         }
@@ -62,8 +63,41 @@ pub(super) fn tmux(r: &mut Reader, args: &[Field]) {
             .filter(|a| !matches!(a.text.as_str(), "Enter" | "C-m" | "KPEnter" | "C-j"))
             .cloned()
             .collect();
-        script_of(r, &operands);
+        match name.text.as_str() {
+            // Text typed into a pane's shell.
+            "send-keys" | "send" | "set-buffer" | "setb" => script_of(r, &operands),
+            "run-shell" | "run" | "if-shell" | "if" | "pipe-pane" | "pipep" => {
+                shell_of(r, "sh", &operands);
+            }
+            // A pane's program, run by the user's shell.
+            _ => shell_of(r, "bash", &operands),
+        }
     }
+}
+
+/// A command tmux hands to a shell (`new -d CMD` and `-c CMD` to the user's, `run-shell
+/// CMD` to `/bin/sh`): `SHELL -c CMD`, the words joined by spaces.
+fn shell_of(r: &mut Reader, shell: &str, words: &[Field]) {
+    if words.is_empty() {
+        return;
+    }
+    if words.iter().any(|w| w.unknown) {
+        r.opaque("the command runs code that comes from a value not known before it runs");
+        return;
+    }
+    let code = words
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    r.record(SimpleCommand {
+        program: shell.to_owned(),
+        args: vec!["-c".to_owned(), code.clone()],
+        redirects: Vec::new(),
+        origin: None,
+        dir: None,
+    });
+    r.script(&code, Data::Nothing);
 }
 
 /// How many arguments an option (or a bundle, `-dmS`) uses: 2 when its first option that
@@ -148,9 +182,17 @@ pub(super) fn run_parts(r: &mut Reader, args: &[Field]) {
         })
         .cloned()
         .collect();
-    // run-parts runs them in the order of their names.
+    // run-parts runs them in the order of their names, each as a program.
     written.sort();
     for file in written {
+        // Named as the line names a program it runs by path (`/bin/rm` is `rm`).
+        r.record(SimpleCommand {
+            program: file.rsplit('/').next().unwrap_or(&file).to_owned(),
+            args: Vec::new(),
+            redirects: Vec::new(),
+            origin: None,
+            dir: None,
+        });
         r.run_script_file(&file, &[]);
     }
 }

@@ -149,12 +149,12 @@ pub(super) fn make(r: &mut Reader, row: &Program, args: &[Field], stdin: Data) -
             } else {
                 r.file_data(&Field::literal(&file))
             };
-            makefile(r, data);
+            makefile(r, data, args);
         }
         if let Opt::Long(l, Some(text)) = o
             && l == "eval"
         {
-            makefile(r, Data::Known(text.clone()));
+            makefile(r, Data::Known(text.clone()), args);
         }
     }
     for a in &t {
@@ -170,24 +170,42 @@ pub(super) fn make(r: &mut Reader, row: &Program, args: &[Field], stdin: Data) -
     Data::Unknown
 }
 
-pub(super) fn makefile(r: &mut Reader, data: Data) {
+/// Reads a makefile's recipes, as make would run them with `args` (its command line:
+/// `NAME=value` there overrides the makefile, `-e` lets the environment override it).
+pub(super) fn makefile(r: &mut Reader, data: Data, args: &[Field]) {
     match data {
         Data::Known(text) => {
-            // Make passes `$$` to the shell as `$`.
+            let mut vars = MakeVars::default();
+            for a in args {
+                if let Some((name, value)) = a.text.split_once('=') {
+                    // `NAME:=v`, `NAME+=v` on the command line too.
+                    let plain = name.trim_end_matches([':', '+', '?', '!']);
+                    if is_make_name(plain) {
+                        let known =
+                            !a.unknown && !value.contains('$') && plain.len() + 1 >= name.len();
+                        vars.overrides
+                            .push((plain.to_owned(), known.then(|| value.to_owned())));
+                    }
+                }
+                vars.environment_first |= a.text == "-e" || a.text == "--environment-overrides";
+            }
+            // Flags from the environment may hold `NAME=value` overrides, or `-e`.
+            vars.environment_first |= ["MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"]
+                .iter()
+                .any(|name| r.env.assigned(name));
             for line in text.lines() {
-                if let Some(recipe) = line.strip_prefix('\t') {
-                    shell_c(
-                        r,
-                        &recipe
-                            .trim_start_matches(['@', '-', '+'])
-                            .replace("$$", "$"),
-                    );
+                let recipe = if let Some(recipe) = line.strip_prefix('\t') {
+                    recipe.trim_start_matches(['@', '-', '+'])
                 } else if let Some((_, recipe)) = line
                     .split_once(';')
                     .filter(|(target, _)| target.contains(':'))
                 {
-                    shell_c(r, &recipe.replace("$$", "$"));
-                }
+                    recipe
+                } else {
+                    vars.assign(line);
+                    continue;
+                };
+                shell_c(r, &vars.expand(recipe));
             }
             if text.contains("$(shell") {
                 r.opaque("a makefile runs $(shell ...)");
@@ -197,6 +215,122 @@ pub(super) fn makefile(r: &mut Reader, data: Data) {
             r.opaque("make reads a makefile that is not known before it runs")
         }
         Data::Nothing => {}
+    }
+}
+
+/// A makefile's variables as far as a reader of its lines knows them: plain assignments
+/// (`NAME = value`, `:=`, `?=`, `+=`) and make's own defaults (`$(RM)` is `rm -f`); `None`
+/// for a value not known.
+#[derive(Default)]
+struct MakeVars {
+    assigned: Vec<(String, Option<String>)>,
+    /// From make's command line, which the makefile cannot change.
+    overrides: Vec<(String, Option<String>)>,
+    /// `make -e`: the environment's values win over the makefile's.
+    environment_first: bool,
+}
+
+fn is_make_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// What a variable stands for that the reader does not know: an environment variable of
+/// no known value to the shell reader.
+const MAKE_UNKNOWN: &str = "${HOOKGATE_MAKE_VALUE_NOT_KNOWN}";
+
+impl MakeVars {
+    /// Takes a line that may assign a variable.
+    fn assign(&mut self, line: &str) {
+        let Some((name, op, value)) = ["::=", ":=", "?=", "+=", "="].iter().find_map(|op| {
+            let (name, value) = line.split_once(op)?;
+            Some((name.trim(), *op, value.trim()))
+        }) else {
+            return;
+        };
+        if !is_make_name(name) {
+            return;
+        }
+        let value = (!value.contains('$')).then(|| value.to_owned());
+        let old = self.assigned.iter().rposition(|(n, _)| n == name);
+        let value = match (op, old) {
+            ("?=", Some(_)) => return,
+            // Set only when the environment does not set it.
+            ("?=", None) => None,
+            ("+=", Some(k)) => match (&self.assigned[k].1, value) {
+                (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                _ => None,
+            },
+            _ => value,
+        };
+        self.assigned.push((name.to_owned(), value));
+    }
+
+    /// The shell text make hands to `/bin/sh -c` for `recipe`: `$$` is `$`, `$(NAME)`,
+    /// `${NAME}` and `$N` (one character) are variables (`$HOME` is `$(H)` then `OME`); one
+    /// the makefile does not set is the environment's, read as the shell's `${NAME}`.
+    fn expand(&self, recipe: &str) -> String {
+        let mut out = String::with_capacity(recipe.len());
+        let mut chars = recipe.char_indices().peekable();
+        while let Some((_, c)) = chars.next() {
+            if c != '$' {
+                out.push(c);
+                continue;
+            }
+            let name: String = match chars.next() {
+                None => break,
+                Some((_, '$')) => {
+                    out.push('$');
+                    continue;
+                }
+                Some((_, open @ ('(' | '{'))) => {
+                    let close = if open == '(' { ')' } else { '}' };
+                    let mut name = String::new();
+                    for (_, c) in chars.by_ref() {
+                        if c == close {
+                            break;
+                        }
+                        name.push(c);
+                    }
+                    name
+                }
+                Some((_, c)) => c.to_string(),
+            };
+            out.push_str(&self.value(&name));
+        }
+        out
+    }
+
+    fn value(&self, name: &str) -> String {
+        let set = |vars: &[(String, Option<String>)]| {
+            vars.iter()
+                .rev()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone().unwrap_or_else(|| MAKE_UNKNOWN.to_owned()))
+        };
+        if let Some(value) = set(&self.overrides) {
+            return value;
+        }
+        if let Some(value) = set(&self.assigned) {
+            return if self.environment_first {
+                MAKE_UNKNOWN.to_owned()
+            } else {
+                value
+            };
+        }
+        match name {
+            "RM" => "rm -f".to_owned(),
+            "MAKE" => "make".to_owned(),
+            "CC" => "cc".to_owned(),
+            "CXX" => "g++".to_owned(),
+            "AR" => "ar".to_owned(),
+            "SHELL" => "/bin/sh".to_owned(),
+            // An environment variable, as the shell reader knows it.
+            _ if is_make_name(name) => format!("${{{name}}}"),
+            // Automatic variables (`$@`, `$<`), functions (`$(wildcard *.c)`).
+            _ => MAKE_UNKNOWN.to_owned(),
+        }
     }
 }
 
