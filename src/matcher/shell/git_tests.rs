@@ -7,6 +7,15 @@ fn gits(input: &str) -> Vec<String> {
     git_texts(&parse(input))
 }
 
+/// The texts of every command read from `input`.
+fn all_texts(input: &str) -> Vec<String> {
+    parse(input)
+        .commands
+        .iter()
+        .map(SimpleCommand::text)
+        .collect()
+}
+
 fn git_texts(line: &CommandLine) -> Vec<String> {
     line.commands
         .iter()
@@ -193,11 +202,7 @@ fn what_ls_files_lists_is_below_the_directory_for_xargs() {
         ("git ls-files docs | xargs wc -l", "wc -l docs docs/**/*"),
         ("git ls-files | xargs rm -f", "rm -f ./**/*"),
     ] {
-        let texts: Vec<String> = parse(input)
-            .commands
-            .iter()
-            .map(SimpleCommand::text)
-            .collect();
+        let texts = all_texts(input);
         assert!(texts.iter().any(|t| t == read), "{input}: {texts:?}");
     }
     // Paths from the top, or outside the directory: not known.
@@ -224,11 +229,7 @@ fn object_names_printed_are_known_to_hold_no_quote() {
         ),
         ("echo $(git show -s --pretty=format:%H v1.2)", "echo *"),
     ] {
-        let texts: Vec<String> = parse(input)
-            .commands
-            .iter()
-            .map(SimpleCommand::text)
-            .collect();
+        let texts = all_texts(input);
         assert!(texts.iter().any(|t| t == read), "{input}: {texts:?}");
     }
     // A branch name or a subject may hold quotes and `$(...)`; so may a patch.

@@ -27,7 +27,7 @@ impl Reader {
     /// `trap CODE SIGNAL...` with `code` as the code.
     pub(super) fn trap(&mut self, code: &Field) {
         if code.unknown {
-            self.opaque("the command runs code that comes from a value not known before it runs");
+            self.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
             return;
         }
         // `trap - EXIT` resets and `trap '' INT` ignores: neither runs anything.

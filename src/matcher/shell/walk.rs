@@ -24,6 +24,9 @@ const MIN_STEPS: usize = 20_000;
 const MAX_CALLS: usize = 8;
 /// Most definitions of one function or alias name kept.
 pub(super) const MAX_DEFINITIONS: usize = 4;
+/// Why a line is unreadable whose code to run is a value not known (`eval "$x"`).
+pub(super) const CODE_NOT_KNOWN: &str =
+    "the command runs code that comes from a value not known before it runs";
 
 /// What a command writes to standard output, or what arrives on its standard input.
 #[derive(Debug, Clone, PartialEq, Eq)]

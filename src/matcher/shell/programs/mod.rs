@@ -270,7 +270,7 @@ fn texts(args: &[Field]) -> Vec<String> {
 /// part makes the line opaque.
 fn script_of(r: &mut Reader, args: &[Field]) {
     if args.iter().any(|a| a.unknown) {
-        r.opaque("the command runs code that comes from a value not known before it runs");
+        r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
         return;
     }
     let script = texts(args).join(" ");

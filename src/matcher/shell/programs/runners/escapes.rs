@@ -191,7 +191,7 @@ fn m4_argument(rest: &str) -> Option<&str> {
 fn sh_c_of(r: &mut Reader, field: Option<&Field>) {
     match field {
         Some(f) if f.unknown => {
-            r.opaque("the command runs code that comes from a value not known before it runs");
+            r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
         }
         Some(f) => shell_c(r, &f.text),
         None => {}

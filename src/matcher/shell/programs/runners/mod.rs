@@ -450,9 +450,7 @@ fn code_value(r: &mut Reader, v: Value) {
                 Data::Nothing,
             );
         }
-        Value::Unknown => {
-            r.opaque("the command runs code that comes from a value not known before it runs")
-        }
+        Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
     }
 }
 

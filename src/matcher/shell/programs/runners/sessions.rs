@@ -82,7 +82,7 @@ fn shell_of(r: &mut Reader, shell: &str, words: &[Field]) {
         return;
     }
     if words.iter().any(|w| w.unknown) {
-        r.opaque("the command runs code that comes from a value not known before it runs");
+        r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
         return;
     }
     let code = words
