@@ -67,14 +67,70 @@ pub(super) fn collect_where(
     out: &mut Vec<String>,
 ) {
     for command in line.commands.iter().filter(|c| keep(c)) {
+        let recursive = reads_trees(command);
+        // tar's `-C DIR` is where it goes, not what it reads (its members joined to it are
+        // a command of their own).
+        let tar_dir = |word: &str| {
+            command.program.ends_with("tar")
+                && command.args.windows(2).any(|w| {
+                    (w[0] == "-C" || w[0] == "--directory") && std::ptr::eq(w[1].as_str(), word)
+                })
+        };
         for word in words(command, reads_only) {
-            match command.dir.as_deref() {
+            let path = match command.dir.as_deref() {
                 Some(dir) if dir != "." && !word.starts_with(['/', '~', '$']) => {
-                    out.push(normalize(&format!("{dir}/{word}")));
+                    normalize(&format!("{dir}/{word}"))
                 }
-                _ => out.push(normalize(word)),
+                _ => normalize(word),
+            };
+            // The home directory, the root or /etc read whole (`tar czf x.tgz ~`, `rsync
+            // -a / build/`) reads every file below it, the credential files among them.
+            if recursive
+                && !tar_dir(word)
+                && matches!(
+                    path.as_str(),
+                    "~" | "/" | "/home" | "/root" | "/Users" | "/etc"
+                )
+            {
+                out.push(format!("{}/**/*", path.trim_end_matches('/')));
             }
+            out.push(path);
         }
+    }
+}
+
+/// Whether `command` reads the directories it is given whole: an archiver creating an
+/// archive, a recursive copy, a sync.
+fn reads_trees(command: &SimpleCommand) -> bool {
+    let args = &command.args;
+    let short = |letters: &str| {
+        args.iter().any(|a| {
+            a.strip_prefix('-')
+                .is_some_and(|b| !b.starts_with('-') && b.chars().any(|c| letters.contains(c)))
+        })
+    };
+    let long = |names: &[&str]| args.iter().any(|a| names.contains(&a.as_str()));
+    match command.program.as_str() {
+        // `tar czf`, `tar -cf`, `tar --create`; and the members the reader joined to a
+        // `-C DIR`, a command of their own with no options (`tar ~/.`).
+        "tar" | "bsdtar" | "gtar" => {
+            args.first()
+                .is_some_and(|a| !a.starts_with('-') && a.contains('c'))
+                || short("c")
+                || long(&["--create"])
+                || !args.is_empty() && args.iter().all(|a| !a.starts_with('-'))
+        }
+        "zip" => short("r") || long(&["--recurse-paths"]),
+        "cp" => short("rRa") || long(&["--recursive", "--archive"]),
+        "rsync" => short("ra") || long(&["--recursive", "--archive"]),
+        "scp" => short("r"),
+        "pax" => short("w"),
+        "7z" | "7za" | "7zz" => args.first().is_some_and(|a| a == "a"),
+        "rclone" => args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .is_some_and(|a| matches!(a.as_str(), "copy" | "sync" | "move" | "copyto")),
+        _ => false,
     }
 }
 
@@ -443,6 +499,41 @@ mod tests {
             ("proc/self/root/x", "proc/self/root/x"),
         ] {
             assert_eq!(normalize(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn a_tree_read_whole_from_home_or_root_reads_every_file_below_it() {
+        let read = |line: &str| {
+            let mut out = Vec::new();
+            read_of_command_line(&shell::parse(line), &mut out);
+            out
+        };
+        for (line, below) in [
+            ("tar czf /tmp/x.tgz ~", "~/**/*"),
+            ("cp -a / /tmp/root", "/**/*"),
+            ("rsync -a ~/ /tmp/x", "~/**/*"),
+            ("zip -r /tmp/e.zip /etc", "/etc/**/*"),
+            ("tar -C ~ -czf /tmp/x.tgz .", "~/**/*"),
+        ] {
+            assert!(
+                read(line).iter().any(|p| p == below),
+                "{line}: {:?}",
+                read(line)
+            );
+        }
+        // A project below the home, where tar goes (`-C ~`), or no recursion: as written.
+        for line in [
+            "tar czf /tmp/p.tgz -C ~ proj",
+            "cp -r ~/proj /tmp/p",
+            "cp ~/notes.txt /tmp/",
+            "tar czf dist.tgz build",
+        ] {
+            assert!(
+                !read(line).iter().any(|p| p.ends_with("**/*")),
+                "{line}: {:?}",
+                read(line)
+            );
         }
     }
 

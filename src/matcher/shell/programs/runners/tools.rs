@@ -200,7 +200,7 @@ pub(super) fn makefile(r: &mut Reader, data: Data, args: &[Field]) {
                     .split_once(';')
                     .filter(|(target, _)| target.contains(':'))
                 {
-                    recipe
+                    recipe.trim_start().trim_start_matches(['@', '-', '+'])
                 } else {
                     vars.assign(line);
                     continue;
