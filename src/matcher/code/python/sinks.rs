@@ -230,6 +230,11 @@ const SINKS: &[(&str, Sink)] = &[
     ("builtins.getattr", Getattr),
     ("os.fork", Fork),
     ("os.forkpty", Fork),
+    // A function run in every child a fork makes: one that forks again never stops.
+    (
+        "os.register_at_fork",
+        Opaque("the code runs a function in every process it forks (os.register_at_fork)"),
+    ),
     ("pty.fork", Fork),
     ("multiprocessing.Process", Spawn),
     ("threading.Thread", Spawn),

@@ -365,6 +365,9 @@ fn library_objects_with_effects_are_followed() {
     assert!(opaque(
         "import operator, os; operator.methodcaller('system', 'id')(os)"
     ));
+    assert!(opaque(
+        "import os\ndef again():\n    os.fork()\nos.register_at_fork(after_in_child=again)\nos.fork()"
+    ));
     assert_eq!(
         effects(
             "from pathlib import Path; list(map(Path.unlink, Path('policies').glob('*.yaml')))"
