@@ -1790,6 +1790,18 @@ fn make_expands_its_variables_before_the_shell_sees_a_recipe() {
     // The command line overrides the makefile; flags from the environment may too.
     assert!(runs(&format!("{clean} BUILD=~"), "rm -f -r ~"));
     assert!(runs(&format!("{clean} BUILD:=/"), "rm -f -r /"));
+    // A value for one target, one the command line cannot change, a multi-line value, an
+    // included file or `$(eval ...)`: not known.
+    for (input, other) in [
+        ("clean:\\n", "clean: BUILD := ~\\nclean:\\n"),
+        ("clean:\\n", "override BUILD := ~\\nclean:\\n"),
+        ("clean:\\n", "define BUILD\\n~\\nendef\\nclean:\\n"),
+        ("clean:\\n", "include more.mk\\nclean:\\n"),
+        ("clean:\\n", "$(eval BUILD := ~)\\nclean:\\n"),
+    ] {
+        let line = clean.replacen(input, other, 1);
+        assert!(parse(&line).opaque.is_some(), "{line}");
+    }
     for line in [
         format!("{clean} -e"),
         clean.replace("make clean", "MAKEFLAGS='BUILD=/' make clean"),

@@ -584,8 +584,13 @@ pub(super) fn shell_c(r: &mut Reader, code: &str) {
 
 /// As [`shell_c`], for a shell whose standard input is `stdin`.
 pub(super) fn shell_c_reading(r: &mut Reader, code: &str, stdin: Data) {
+    shell_minus_c(r, "sh", code, stdin);
+}
+
+/// `shell -c code` run by a program (`sh`, or the user's shell: tmux's panes).
+pub(super) fn shell_minus_c(r: &mut Reader, shell: &str, code: &str, stdin: Data) {
     r.record(SimpleCommand {
-        program: "sh".to_owned(),
+        program: shell.to_owned(),
         args: vec!["-c".to_owned(), code.to_owned()],
         redirects: Vec::new(),
         origin: None,

@@ -4,7 +4,7 @@ use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Reader};
 
-use super::{script_of, stdin_shell};
+use super::{script_of, shell_minus_c, stdin_shell};
 use crate::matcher::shell::walk::is_stdin_path;
 
 /// tmux's commands that run a shell command (their last operands) or type text into a
@@ -90,14 +90,7 @@ fn shell_of(r: &mut Reader, shell: &str, words: &[Field]) {
         .map(|w| w.text.as_str())
         .collect::<Vec<_>>()
         .join(" ");
-    r.record(SimpleCommand {
-        program: shell.to_owned(),
-        args: vec!["-c".to_owned(), code.clone()],
-        redirects: Vec::new(),
-        origin: None,
-        dir: None,
-    });
-    r.script(&code, Data::Nothing);
+    shell_minus_c(r, shell, &code, Data::Nothing);
 }
 
 /// How many arguments an option (or a bundle, `-dmS`) uses: 2 when its first option that

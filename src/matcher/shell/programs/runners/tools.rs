@@ -193,6 +193,7 @@ pub(super) fn makefile(r: &mut Reader, data: Data, args: &[Field]) {
             vars.environment_first |= ["MAKEFLAGS", "GNUMAKEFLAGS", "MFLAGS"]
                 .iter()
                 .any(|name| r.env.assigned(name));
+            vars.anything = text.contains("$(eval") || text.contains("${eval");
             for line in text.lines() {
                 let recipe = if let Some(recipe) = line.strip_prefix('\t') {
                     recipe.trim_start_matches(['@', '-', '+'])
@@ -228,6 +229,11 @@ struct MakeVars {
     overrides: Vec<(String, Option<String>)>,
     /// `make -e`: the environment's values win over the makefile's.
     environment_first: bool,
+    /// The makefile includes another or evaluates text as makefile (`include`, `$(eval`):
+    /// any variable may hold anything.
+    anything: bool,
+    /// Inside `define NAME` ... `endef`, whose lines are a value, not assignments.
+    in_define: bool,
 }
 
 fn is_make_name(name: &str) -> bool {
@@ -243,6 +249,29 @@ const MAKE_UNKNOWN: &str = "${HOOKGATE_MAKE_VALUE_NOT_KNOWN}";
 impl MakeVars {
     /// Takes a line that may assign a variable.
     fn assign(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if self.in_define {
+            self.in_define = words.first() != Some(&"endef");
+            return;
+        }
+        match words.as_slice() {
+            [first, ..] if matches!(*first, "include" | "-include" | "sinclude") => {
+                self.anything = true;
+                return;
+            }
+            // `define NAME`, `override define NAME =`, `undefine NAME`: a value not read.
+            _ if let Some(k) = words
+                .iter()
+                .position(|w| matches!(*w, "define" | "undefine")) =>
+            {
+                self.in_define = words[k] == "define";
+                if let Some(name) = words.get(k + 1) {
+                    self.not_known(name.trim_end_matches([':', '+', '?', '!', '=']));
+                }
+                return;
+            }
+            _ => {}
+        }
         let Some((name, op, value)) = ["::=", ":=", "?=", "+=", "="].iter().find_map(|op| {
             let (name, value) = line.split_once(op)?;
             Some((name.trim(), *op, value.trim()))
@@ -250,14 +279,22 @@ impl MakeVars {
             return;
         };
         if !is_make_name(name) {
+            // A target's own value (`clean: DIR := ~`), or one the command line cannot
+            // change (`override DIR := ~`): the name's value is not known anywhere.
+            if let Some(last) = name
+                .rsplit(|c: char| c.is_whitespace() || c == ':')
+                .find(|w| !w.is_empty())
+            {
+                self.not_known(last);
+            }
             return;
         }
         let value = (!value.contains('$')).then(|| value.to_owned());
         let old = self.assigned.iter().rposition(|(n, _)| n == name);
         let value = match (op, old) {
             ("?=", Some(_)) => return,
-            // Set only when the environment does not set it.
-            ("?=", None) => None,
+            // Set only when the environment does not set it, or added to what it holds.
+            ("?=" | "+=", None) => None,
             ("+=", Some(k)) => match (&self.assigned[k].1, value) {
                 (Some(a), Some(b)) => Some(format!("{a} {b}")),
                 _ => None,
@@ -265,6 +302,14 @@ impl MakeVars {
             _ => value,
         };
         self.assigned.push((name.to_owned(), value));
+    }
+
+    /// `name` may hold anything, whatever the command line says.
+    fn not_known(&mut self, name: &str) {
+        if is_make_name(name) {
+            self.assigned.push((name.to_owned(), None));
+            self.overrides.push((name.to_owned(), None));
+        }
     }
 
     /// The shell text make hands to `/bin/sh -c` for `recipe`: `$$` is `$`, `$(NAME)`,
@@ -303,6 +348,9 @@ impl MakeVars {
     }
 
     fn value(&self, name: &str) -> String {
+        if self.anything {
+            return MAKE_UNKNOWN.to_owned();
+        }
         let set = |vars: &[(String, Option<String>)]| {
             vars.iter()
                 .rev()
