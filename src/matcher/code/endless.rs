@@ -306,4 +306,86 @@ mod tests {
             assert_eq!(read(lang, code).opaque, None, "{code}");
         }
     }
+
+    #[test]
+    fn a_device_that_never_ends_read_or_copied_to_its_end_is_a_bomb() {
+        use crate::matcher::code::testing::effects;
+        let bomb = Some(crate::matcher::code::scope::READS_ENDLESS);
+        for (lang, code) in [
+            (Lang::JavaScript, "require('fs').readFileSync('/dev/zero')"),
+            (
+                Lang::JavaScript,
+                "await require('fs/promises').readFile('/dev/urandom')",
+            ),
+            (Lang::Ruby, "File.read('/dev/zero')"),
+            (Lang::Ruby, "File.binread('/dev/urandom').size"),
+            (Lang::Lua, "local b = io.open('/dev/zero', 'rb'):read('a')"),
+            (
+                Lang::Lua,
+                "local f = io.open('/dev/urandom'); print(#f:read('*a'))",
+            ),
+            (Lang::Php, "$x = file_get_contents('/dev/zero');"),
+        ] {
+            assert_eq!(read(lang, code).opaque.map(|u| u.reason), bomb, "{code}");
+        }
+        // Read a few bytes at a time, or an ordinary file whole.
+        for (lang, code) in [
+            (
+                Lang::JavaScript,
+                "require('fs').readFileSync('package.json')",
+            ),
+            (
+                Lang::JavaScript,
+                "require('fs').createReadStream('/dev/urandom', {end: 15})",
+            ),
+            (Lang::Ruby, "File.read('/dev/urandom', 16)"),
+            (
+                Lang::Lua,
+                "local f = io.open('/dev/urandom', 'rb'); print(f:read(16))",
+            ),
+            (
+                Lang::Lua,
+                "for l in io.open('data.txt'):lines() do print(l) end",
+            ),
+            (
+                Lang::Php,
+                "$f = fopen('/dev/urandom', 'rb'); echo bin2hex(fread($f, 16));",
+            ),
+        ] {
+            assert_eq!(read(lang, code).opaque, None, "{code}");
+        }
+        // Copied to its end, it fills the disk: `cp /dev/zero FILE`, as in the shell.
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "import shutil\nwith open('/dev/zero', 'rb') as s, open('/var/tmp/x', 'wb') as d:\n    shutil.copyfileobj(s, d)",
+            ),
+            (
+                Lang::Php,
+                "$a = fopen('/dev/zero', 'rb'); stream_copy_to_stream($a, fopen('/var/tmp/x', 'wb'));",
+            ),
+        ] {
+            let found = effects(lang, code);
+            assert!(
+                found.contains(&"cp /dev/zero /var/tmp/x".to_owned()),
+                "{code}: {found:?}"
+            );
+        }
+        for (lang, code) in [
+            (
+                Lang::Python,
+                "import shutil\nwith open('src/a.py', 'rb') as s, open('build/a.py', 'wb') as d:\n    shutil.copyfileobj(s, d)",
+            ),
+            (
+                Lang::Php,
+                "stream_copy_to_stream(fopen('/dev/zero', 'rb'), fopen('/var/tmp/x', 'wb'), 4096);",
+            ),
+        ] {
+            let found = effects(lang, code);
+            assert!(
+                !found.contains(&"cp /dev/zero /var/tmp/x".to_owned()),
+                "{code}: {found:?}"
+            );
+        }
+    }
 }

@@ -5,7 +5,11 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Effect, Found, MAX_EFFECTS, Reading, Unread};
+use super::{ENDLESS_DEVICES, Effect, Found, MAX_EFFECTS, Reading, Unread};
+
+/// Why code that reads a device that never ends whole is not let through.
+pub(super) const READS_ENDLESS: &str =
+    "the code reads a device that never ends whole (a memory bomb)";
 
 /// A value in code, as far as it is known before the code runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,6 +198,20 @@ impl Cx {
     /// Records a virtual command.
     pub(super) fn command(&mut self, program: &'static str, args: Vec<Val>, line: usize) {
         self.found(Effect::Command(program, args), line);
+    }
+
+    /// Records a read of the whole file at `path` (`File.read(p)`, `readFileSync(p)`).
+    pub(super) fn read_whole(&mut self, path: Val, line: usize) {
+        self.ends(&path, line);
+        self.command("cat", vec![path], line);
+    }
+
+    /// A file read to its end: a device that never ends (`/dev/zero`) fills memory, and
+    /// the code is opaque.
+    pub(super) fn ends(&mut self, path: &Val, line: usize) {
+        if path.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p)) {
+            self.opaque(READS_ENDLESS, line);
+        }
     }
 
     /// Records why the code cannot be read (the first reason is kept).

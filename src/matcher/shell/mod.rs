@@ -236,6 +236,7 @@ fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
     reader.host = host;
     reader.script(input, walk::Data::Nothing);
     reader.read_unread_traps();
+    programs::planted(&mut reader);
     (reader.line, reader.steps)
 }
 

@@ -106,8 +106,8 @@ pub(super) struct Reader {
     host_reads: usize,
     /// The keys of the files whose text came from the host.
     host_loaded: std::collections::HashSet<String>,
-    /// Files the line wrote that a build tool has been read as running (see
-    /// `runners::builds`), so each is read once.
+    /// Files the line wrote that have been read as code: run by a build tool or an
+    /// interpreter, or read at the end as planted (see `runners::builds`).
     pub(super) built: std::collections::HashSet<String>,
     /// The host's script files being read, innermost last.
     host_scripts: Vec<String>,
@@ -1200,6 +1200,17 @@ impl Reader {
                 self.reached(format!("from {name}"), |r| {
                     r.run(fields, &Io::default(), Data::Nothing, &[])
                 });
+            }
+            // `perl -d` runs `PERL5DB` as the debugger's code, in place of perl5db.pl. No
+            // routine line sets it, so it is read whether or not a later perl takes `-d`.
+            ("PERL5DB", Value::Known(code)) => {
+                let fields = ["perl", "-e", code.as_str()].map(Field::literal).to_vec();
+                self.reached(format!("from {name}"), |r| {
+                    r.run(fields, &Io::default(), Data::Nothing, &[])
+                });
+            }
+            ("PERL5DB", Value::Unknown) => {
+                self.opaque("PERL5DB, the code perl -d runs, comes from an unknown value");
             }
             // Lua runs `LUA_INIT` (or the file after its `@`) before anything else.
             (lua, Value::Known(init)) if lua == "LUA_INIT" || lua.starts_with("LUA_INIT_5_") => {

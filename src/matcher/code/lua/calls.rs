@@ -35,6 +35,18 @@ impl<'t> Lua<'_, '_, 't> {
                 let url = tcp(get(&args, 0), get(&args, 1));
                 self.cx.command("curl", vec![url], line);
             }
+            // `f:read("a")` reads the file to its end (`"*a"` before Lua 5.3).
+            if let Obj::File(path) = receiver
+                && method == "read"
+                && args.len() == 1
+                && self
+                    .eval(args[0], 0)
+                    .val()
+                    .text()
+                    .is_some_and(|f| f.trim_start_matches('*').starts_with('a'))
+            {
+                self.cx.ends(&path, line);
+            }
             return;
         }
         if let Obj::Ref(q) = self.eval(callee, 0) {

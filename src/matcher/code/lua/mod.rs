@@ -30,6 +30,8 @@ enum Obj {
     Func,
     /// A LuaSocket socket (`socket.tcp()`).
     Socket,
+    /// A file `io.open` opened (its path).
+    File(Val),
 }
 
 impl Obj {

@@ -148,6 +148,7 @@ impl<'t> Lua<'_, '_, 't> {
             return Obj::Val(Val::Fetched);
         }
         match q.as_str() {
+            "io.open" => Obj::File(arg(0)),
             "require" => match arg(0) {
                 Val::Known(m) => Obj::Ref(canonical(&m)),
                 _ => Obj::Val(Val::Unknown),

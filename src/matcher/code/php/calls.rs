@@ -23,7 +23,7 @@ impl<'t> Php<'_, '_, 't> {
             _ => match self.eval(f, 0) {
                 Obj::Val(Val::Known(s)) => function_name(&s),
                 Obj::Func(n) => n,
-                Obj::Closure | Obj::Array(_) => return,
+                Obj::Closure | Obj::Array(_) | Obj::Handle(_) => return,
                 Obj::Val(_) | Obj::Each(_) => return self.cx.opaque(COMPUTED_NAME, line),
             },
         };
@@ -90,7 +90,7 @@ impl<'t> Php<'_, '_, 't> {
             Obj::Val(Val::Known(s)) if s.is_empty() || s.contains("::") => {}
             Obj::Val(Val::Known(s)) => self.apply(&function_name(&s), args, line),
             Obj::Func(f) => self.apply(&f, args, line),
-            Obj::Closure | Obj::Array(_) => {}
+            Obj::Closure | Obj::Array(_) | Obj::Handle(_) => {}
             Obj::Val(_) | Obj::Each(_) => self.cx.opaque(COMPUTED_NAME, line),
         }
     }
@@ -163,18 +163,27 @@ impl<'t> Php<'_, '_, 't> {
                 res => self.write(res, line),
             },
             Sink::Fopen => self.open(resource(a.val(0)), a.val(1), line),
-            Sink::Read => {
-                // A device that never ends read whole (`file_get_contents('/dev/urandom')`,
-                // with no length): memory runs out.
-                let path = a.val(0);
-                let endless = path.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p));
-                if endless && matches!(name, "file_get_contents" | "file") && a.count() < 5 {
-                    self.cx.opaque(
-                        "the code reads a device that never ends whole (a memory bomb)",
-                        line,
-                    );
+            // A device that never ends read whole (`file_get_contents('/dev/urandom')`,
+            // with no length): memory runs out.
+            Sink::Read if matches!(name, "file_get_contents" | "file") && a.count() < 5 => {
+                match resource(a.val(0)) {
+                    Res::Path(p) => self.cx.read_whole(p, line),
+                    res => self.read(res, line),
                 }
-                self.read(resource(path), line)
+            }
+            Sink::Read => self.read(resource(a.val(0)), line),
+            // A stream copied to another to its end (no length): from a device that never
+            // ends it is `cp /dev/zero FILE`, which fills the disk.
+            Sink::StreamCopy if a.count() < 3 => {
+                if let Obj::Handle(from) = a.get(0)
+                    && from.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
+                {
+                    let to = match a.get(1) {
+                        Obj::Handle(to) => to,
+                        _ => Val::Unknown,
+                    };
+                    self.cx.command("cp", vec![from, to], line);
+                }
             }
             Sink::CurlInit if a.count() > 0 => self.cx.command("curl", vec![a.val(0)], line),
             Sink::CurlSetopt

@@ -34,6 +34,8 @@ enum Obj {
     Func(String),
     /// What a `foreach` over this gets each time round (`glob($pattern)`).
     Each(Box<Obj>),
+    /// A stream `fopen` opened on a local file (its path).
+    Handle(Val),
 }
 
 impl Obj {

@@ -32,6 +32,8 @@ pub(super) enum Sink {
     Fopen,
     /// Reads the file, URL or stream its first argument names.
     Read,
+    /// `stream_copy_to_stream(from, to)`.
+    StreamCopy,
     /// `curl_init(url)`: a request, when it is given a URL.
     CurlInit,
     /// `curl_setopt($c, CURLOPT_URL, url)`.
@@ -111,6 +113,7 @@ const SINKS: &[(&str, Sink)] = &[
     ("pfsockopen", Socket { host: 0, port: 1 }),
     ("socket_connect", Socket { host: 1, port: 2 }),
     ("stream_socket_client", Connect),
+    ("stream_copy_to_stream", StreamCopy),
     ("ftp_connect", Socket { host: 0, port: 1 }),
     ("ftp_ssl_connect", Socket { host: 0, port: 1 }),
     ("pcntl_fork", Fork),
@@ -177,6 +180,7 @@ pub(super) fn is_value_function(name: &str) -> bool {
                 | "file"
                 | "curl_exec"
                 | "stream_get_contents"
+                | "fopen"
                 | "fgets"
                 | "fread"
                 | "socket_read"

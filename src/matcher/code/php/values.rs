@@ -408,6 +408,10 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
             known(text(0).and_then(|f| sprintf(&f, &items)))
         }
         "getenv" => Obj::Val(text(0).map_or(Val::Unknown, |k| env(&k))),
+        "fopen" => match resource(a.val(0)) {
+            Res::Path(p) => Obj::Handle(p),
+            _ => Obj::Val(Val::Unknown),
+        },
         "strtolower" => known(text(0).map(|s| s.to_ascii_lowercase())),
         "strtoupper" => known(text(0).map(|s| s.to_ascii_uppercase())),
         "trim" | "ltrim" | "rtrim" if a.vals.len() == 1 => known(text(0).map(|s| {

@@ -8,7 +8,7 @@ use super::values::Args;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, join};
 use crate::matcher::code::tree::{Visit, visit};
-use crate::matcher::code::{Effect, Val};
+use crate::matcher::code::{ENDLESS_DEVICES, Effect, Val};
 
 /// Modules every attribute of which only computes (no files, processes or network):
 /// `getattr(hashlib, name)` with a name given at run time picks a hash, nothing more.
@@ -298,15 +298,30 @@ impl<'a, 't> Py<'a, '_, 't> {
             return None;
         }
         let object = by_field(function, "object")?;
-        let path = match self.eval(object, 0) {
+        self.opened(object)
+    }
+
+    /// The path of the file `node` opens (`open(p)`, `Path(p)`), if it is known.
+    fn opened(&mut self, node: Node<'t>) -> Option<Val> {
+        // A name bound once to what opened it (`f = open(p)`, `with open(p) as f`).
+        if kind(node) == "identifier"
+            && let Some(Slot::Expr(value)) = self.names.get(self.text(node)).cloned()
+            && kind(value) == "call"
+            && self.names.enter(self.text(node))
+        {
+            let path = self.opened(value);
+            self.names.leave();
+            return path;
+        }
+        let path = match self.eval(node, 0) {
             Obj::Path(p) => p,
-            _ if kind(object) == "call" => {
-                let opener = by_field(object, "function")?;
+            _ if kind(node) == "call" => {
+                let opener = by_field(node, "function")?;
                 match self.eval(opener, 0) {
                     Obj::Ref(q)
                         if matches!(canonical(&q).as_str(), "builtins.open" | "io.open") =>
                     {
-                        Args::of(self, object).pos(self, 0).val()
+                        Args::of(self, node).pos(self, 0).val()
                     }
                     _ => return None,
                 }
@@ -330,6 +345,58 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
             _ => false,
         }
+    }
+
+    /// What is written to the file `open` (the call `opened`) opened, when that is all
+    /// that is done with it: `open(p, 'w').write(TEXT)`, or the `write` calls of a `with
+    /// open(p, 'w') as f:` that uses `f` for nothing else, their texts joined in order.
+    fn written_text(&mut self, opened: Node<'t>) -> Option<Val> {
+        let parent = opened.parent()?;
+        let is_write = |py: &Self, attribute: Node<'t>| {
+            by_field(attribute, "attribute").is_some_and(|a| py.text(a) == "write")
+        };
+        if kind(parent) == "attribute" {
+            let call = parent.parent().filter(|c| kind(*c) == "call")?;
+            return is_write(self, parent).then(|| Args::of(self, call).pos(self, 0).val());
+        }
+        // as_pattern > with_item > with_clause > with_statement
+        let alias = by_field(parent, "alias").filter(|_| kind(parent) == "as_pattern")?;
+        let name = self.text(alias.named_child(0).filter(|n| kind(*n) == "identifier")?);
+        let statement = parent.parent()?.parent()?.parent()?;
+        let body = by_field(statement, "body").filter(|_| kind(statement) == "with_statement")?;
+        let mut writes = Vec::new();
+        let mut other_use = false;
+        let mut seen = 0;
+        visit(body, |node, _, at| {
+            if !matches!(at, Visit::Enter) {
+                return false;
+            }
+            seen += 1;
+            if seen > 512 || other_use {
+                return false;
+            }
+            if kind(node) == "identifier" && self.text(node) == name {
+                let write_call = node
+                    .parent()
+                    .filter(|a| kind(*a) == "attribute" && is_write(self, *a))
+                    .and_then(|a| a.parent())
+                    .filter(|c| kind(*c) == "call");
+                match write_call {
+                    Some(call) => writes.push(call),
+                    None => other_use = true,
+                }
+            }
+            true
+        });
+        if other_use || seen > 512 || writes.is_empty() {
+            return None;
+        }
+        let mut text = Val::known("");
+        for call in writes {
+            let part = Args::of(self, call).pos(self, 0).val();
+            text = text.concat(part);
+        }
+        Some(text)
     }
 
     fn call_effect(&mut self, node: Node<'t>) {
@@ -451,6 +518,18 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx
                     .command("truncate", vec![Val::known("-s"), size, path], line);
             }
+            // Copied to the end of the first: from a device that never ends, it is `cp
+            // /dev/zero FILE`, which fills the disk.
+            Sink::CopyObj => {
+                if args.count() < 3
+                    && let Some(from) = args.node(0, "fsrc").and_then(|n| self.opened(n))
+                    && from.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
+                {
+                    let to = args.node(1, "fdst").and_then(|n| self.opened(n));
+                    self.cx
+                        .command("cp", vec![from, to.unwrap_or(Val::Unknown)], line);
+                }
+            }
             Sink::FileInput => {
                 let files = match args.pos_or_kw(self, 0, "files") {
                     Obj::List(items) => items,
@@ -476,6 +555,14 @@ impl<'a, 't> Py<'a, '_, 't> {
                         vec![Val::known("-s"), Val::known("0"), path],
                         line,
                     );
+                } else if mode.text().is_some_and(|m| m.contains(['w', 'a']))
+                    && let Some(text) = self.written_text(node)
+                {
+                    let mut file = vec![path];
+                    if mode.text().is_some_and(|m| m.contains('a')) {
+                        file.insert(0, Val::known("-a"));
+                    }
+                    self.cx.write(file, text, line);
                 } else {
                     self.open(path, mode, line);
                 }

@@ -33,6 +33,8 @@ pub(super) enum Sink {
     Archive,
     /// `open(file, mode)`: a read, a write, or both.
     Open,
+    /// `shutil.copyfileobj(from, to)`: `cp` when `from` is opened from a known path.
+    CopyObj,
     /// `fileinput.input(files, inplace=True)`: reads the files, and with `inplace` writes
     /// them too.
     FileInput,
@@ -154,6 +156,7 @@ const SINKS: &[(&str, Sink)] = &[
     ("shutil.copy", Command("cp", &[], &[0, 1])),
     ("shutil.copy2", Command("cp", &[], &[0, 1])),
     ("shutil.copyfile", Command("cp", &[], &[0, 1])),
+    ("shutil.copyfileobj", CopyObj),
     ("shutil.copytree", Command("cp", &["-r"], &[0, 1])),
     ("os.chmod", Chmod),
     ("os.lchmod", Chmod),

@@ -108,7 +108,7 @@ fn reads_writes_and_fetches_are_virtual_commands() {
     );
     assert_eq!(
         effects("open('/etc/passwd', 'a').write('x')"),
-        ["tee /etc/passwd"]
+        ["tee -a /etc/passwd"]
     );
     assert_eq!(
         effects("import urllib.request as u; u.urlopen('https://evil.io/x')"),
@@ -872,7 +872,7 @@ fn listings_pass_through_set_and_join_with_literal_lists() {
         effects(
             "import glob\nfor j in sorted(set(glob.glob('approvals*journal'))):\n    open(j, 'a').write('x')"
         ),
-        ["tee approvals*journal"]
+        ["tee -a approvals*journal"]
     );
     assert_eq!(
         effects(

@@ -12,6 +12,37 @@ pub(super) fn env(name: &str) -> Val {
 }
 
 /// An integer literal's value (`0o755`, `0x4966`, `0b101`, `1_000`).
+/// `textwrap.dedent(text)`: the whitespace every line that is not blank starts with taken
+/// off, and blank lines left empty.
+pub(super) fn dedent(text: &str) -> String {
+    let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+    let mut margin: Option<&str> = None;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let own = &line[..indent(line)];
+        margin = Some(match margin {
+            None => own,
+            Some(m) => {
+                let common = m
+                    .bytes()
+                    .zip(own.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                &m[..common]
+            }
+        });
+    }
+    let margin = margin.unwrap_or("");
+    text.split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_end_matches('\n');
+            match body.trim().is_empty() {
+                true => &line[body.len()..],
+                false => line.strip_prefix(margin).unwrap_or(line),
+            }
+        })
+        .collect()
+}
+
 pub(super) fn parse_int(text: &str) -> Option<u32> {
     let t = text.trim().replace('_', "");
     if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
@@ -139,4 +170,22 @@ pub(super) fn unescape(text: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn dedent_is_pythons() {
+        // Each pair checked with python3.11's textwrap.dedent.
+        for (text, want) in [
+            (
+                "\n\n    import x\n      y\n\t\n    z\n",
+                "\n\nimport x\n  y\n\nz\n",
+            ),
+            ("  a\n b", " a\nb"),
+            ("a\n  b\n", "a\n  b\n"),
+        ] {
+            assert_eq!(super::dedent(text), want, "{text:?}");
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
-use super::text::{env, format_braces, parse_int, percent, unescape};
+use super::text::{dedent, env, format_braces, parse_int, percent, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{Slot, TEMP_DIR, TEMP_NAME, any_of, home, join};
@@ -381,6 +381,11 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),
+                    "textwrap.dedent" => Obj::Val(match arg(self, 0) {
+                        Val::Known(text) => Val::Known(dedent(&text)),
+                        Val::Fetched => Val::Fetched,
+                        _ => Val::Unknown,
+                    }),
                     // Where Python looks for `.pth` files and `usercustomize`: the version
                     // in the name is not known.
                     "site.getusersitepackages" => {

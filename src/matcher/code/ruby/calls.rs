@@ -190,6 +190,12 @@ impl<'t> Rb<'_, '_, 't> {
             "File.read" | "File.readlines" | "File.foreach" | "File.binread" | "File.open"
             | "File.new" | "IO.sysopen" => {
                 let path = k(self, 0);
+                // Read to its end when no length is given.
+                if matches!(q, "File.read" | "File.binread" | "File.readlines")
+                    && args.pos.len() < 2
+                {
+                    self.cx.ends(&path, line);
+                }
                 let mode = match args.pos.get(1) {
                     Some(_) => k(self, 1),
                     None => args.keyword(self, "mode").map_or(Val::known("r"), Obj::val),

@@ -18,6 +18,7 @@ use super::options;
 use super::walk::{Data, Io, Reader};
 
 pub(crate) use runners::FIND_PATTERN_TESTS;
+pub(super) use runners::planted;
 pub(super) use table::is_special;
 
 /// Whether `program` runs the command after its options in its own place (`nohup`,

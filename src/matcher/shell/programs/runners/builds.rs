@@ -219,6 +219,68 @@ pub(in crate::matcher::shell::programs) fn written_files(
     }
 }
 
+/// At the end of the line: the code files it wrote that nothing ran (`conftest.py`, a
+/// `json.py` that shadows the module, a `.pth`, what it added to `~/.bashrc`). What such a file plainly does is read as if
+/// it ran later: a payload planted for a later run (`os.system('curl … | sh')`) is what it
+/// is now. What cannot be read in it is left alone, since nothing runs it yet.
+pub(in crate::matcher::shell) fn planted(r: &mut Reader) {
+    let mut written: Vec<(String, String)> = r
+        .env
+        .files
+        .iter()
+        .filter(|(path, _)| !r.is_host_file(path) && !r.built.contains(*path))
+        .filter_map(|(path, text)| match text {
+            FileText::Known(text) => Some((path.clone(), text.clone())),
+            FileText::Unknown => None,
+        })
+        .collect();
+    written.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut opaque = r.line.opaque.take();
+    for (path, text) in written {
+        let name = path.rsplit('/').next().unwrap_or_default();
+        let how = match runs(name) {
+            Some(how @ (Runs::Code(_) | Runs::Pth)) => how,
+            _ if SHELL_STARTUP.contains(&name) => Runs::Shell,
+            _ => continue,
+        };
+        r.built.insert(path.clone());
+        r.reached(format!("from {path} the line wrote, when it runs"), |r| {
+            read(r, how, FileText::Known(text), &path, &[])
+        });
+        // What the reader cannot follow is no harm in itself, but code that plainly runs
+        // what it downloads or never ends is.
+        if let Some(why) = r.line.opaque.take()
+            && HARM_UNREAD.iter().any(|word| why.contains(word))
+        {
+            opaque.get_or_insert(why);
+        }
+    }
+    r.line.opaque = opaque;
+}
+
+/// The files a shell runs when it starts (for a login or an interactive shell).
+const SHELL_STARTUP: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+];
+
+/// Words of the reasons code is unreadable for that say it does harm, whatever runs it.
+const HARM_UNREAD: &[&str] = &[
+    "download",
+    "piped into an interpreter",
+    "piped into a shell",
+    "fork bomb",
+    "memory bomb",
+    "never ends",
+];
+
 fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
     let FileText::Known(text) = text else {
         return r

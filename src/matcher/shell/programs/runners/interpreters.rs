@@ -143,6 +143,7 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
                     ),
                     Some(FileText::Known(text)) if lang.is_some() => {
                         let text = text.clone();
+                        r.built.insert(file_key(path));
                         r.in_file(path, |r| read_code(r, lang, &text, &[], Some(path)));
                     }
                     _ => {}

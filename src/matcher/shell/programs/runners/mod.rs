@@ -16,6 +16,7 @@ mod shells;
 mod tools;
 
 use awk::awk;
+pub(in crate::matcher::shell) use builds::planted;
 pub(in crate::matcher::shell::programs) use builds::{
     BUILD_TOOLS, stdin_requirements, written_files,
 };
