@@ -76,6 +76,9 @@ struct Builder {
     started: bool,
     /// Text being added is a value (marks the fields it lands in as expanded).
     value: bool,
+    /// A quoted `"$@"` or `"${a[@]}"` of no elements was added: alone in its quotes, it
+    /// leaves no field (`"$@"` with no arguments is no word, not an empty one).
+    vanished: bool,
 }
 
 impl Builder {
@@ -332,6 +335,8 @@ impl Reader {
                 }
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    let before = (b.started, b.current.quoted, b.current.text.len());
+                    b.vanished = false;
                     b.push_text("", true);
                     // `"$PWD/build"`, `"$(pwd)"/dist`: the working directory starting a path.
                     let after = match inner.get(1) {
@@ -348,6 +353,13 @@ impl Reader {
                             self.pieces(rest, true, b);
                         }
                         _ => self.pieces(inner, true, b),
+                    }
+                    if std::mem::take(&mut b.vanished)
+                        && inner.len() == 1
+                        && b.current.text.len() == before.2
+                        && !b.current.unknown
+                    {
+                        (b.started, b.current.quoted) = (before.0, before.1);
                     }
                 }
                 WordPiece::TildeExpansion(t) => {
@@ -466,6 +478,7 @@ impl Reader {
             Expansion::One(Value::Known(t)) => b.push_split(&t, ifs),
             Expansion::One(Value::Unknown) => b.push_unknown(quoted),
             Expansion::Each(items) | Expansion::Joined(items) => {
+                b.vanished |= quoted && items.is_empty();
                 for (k, v) in items.into_iter().enumerate() {
                     if k > 0 {
                         if quoted {
@@ -517,6 +530,18 @@ impl Reader {
 
     pub(super) fn substitution(&mut self, script: &str) -> Value {
         self.last_endless = false;
+        // `$(< FILE)` is bash's `$(cat FILE)`.
+        let cat;
+        let script = match script.trim().strip_prefix('<') {
+            Some(file)
+                if !file.starts_with(['<', '(', '&'])
+                    && !file.contains([';', '|', '&', '\n', '<', '>', '(', '`']) =>
+            {
+                cat = format!("cat {file}");
+                cat.as_str()
+            }
+            _ => script,
+        };
         let out = self.script(script, Data::Nothing);
         // The shell keeps all a substitution prints: `x=$(yes)` never ends, and grows.
         if std::mem::take(&mut self.last_endless)
@@ -535,6 +560,13 @@ impl Reader {
         if expr.contains(['$', '`']) {
             let _ = self.expand_string(expr);
             return Value::Unknown;
+        }
+        let mut read = std::collections::HashSet::new();
+        for name in expr
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        {
+            self.arithmetic_value(name, 0, &mut read);
         }
         match super::arith::eval(expr, &self.env) {
             Some(n) => Value::Known(n.to_string()),

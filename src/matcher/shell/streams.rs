@@ -20,9 +20,19 @@ const FILTERS: &[&str] = &[
     "od", "xxd", "hexdump", "pv", "rev", "fold", "nl", "strings", "tail",
 ];
 
-/// Programs that keep all they read before they print (`sort`, `tac`) or hold it
-/// (`mapfile`): given an endless stream, they fill memory or the disk with it.
-const HOARDERS: &[&str] = &["sort", "shuf", "tac", "sponge", "mapfile", "readarray"];
+/// Programs that keep all they read before they print (`sort`, `tac`), hold it
+/// (`mapfile`) or write it all to files (`split`): given an endless stream, they fill
+/// memory or the disk with it.
+const HOARDERS: &[&str] = &[
+    "sort",
+    "shuf",
+    "tac",
+    "sponge",
+    "mapfile",
+    "readarray",
+    "split",
+    "csplit",
+];
 
 /// Programs that read lines: a device of zero bytes is one line without end.
 const LINE_READERS: &[&str] = &[

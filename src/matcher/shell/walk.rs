@@ -6,6 +6,8 @@
 //! leave with different values is unknown after them. A subshell's assignments are dropped
 //! when it ends, as bash drops them.
 
+use std::collections::HashSet;
+
 use brush_parser::ParserOptions;
 use brush_parser::ast;
 
@@ -696,6 +698,18 @@ impl Reader {
     /// `(( ... ))` and `let`: substitutions inside are read; assigned names become unknown
     /// unless the whole expression is `name=constant`.
     pub(super) fn arithmetic_command(&mut self, expr: &str) {
+        self.arithmetic_at(expr, 0, &mut HashSet::new());
+    }
+
+    /// Bash evaluates a variable's value that is not a number as an expression of its own,
+    /// so a value the line set (`x='a[$(rm -rf ~)]'`) runs what it holds: read it, to the
+    /// depth `depth` is at (bash stops at 1024; the reader at 8).
+    fn arithmetic_at(&mut self, expr: &str, depth: usize, read: &mut HashSet<String>) {
+        // Values that name each other many times over would be read again and again.
+        self.steps += expr.len() / 4 + 1;
+        if self.exhausted() {
+            return;
+        }
         if expr.contains(['$', '`']) {
             let _ = self.expand_string(&format!("\"{expr}\""));
         }
@@ -707,6 +721,7 @@ impl Reader {
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
+                self.arithmetic_value(&expr[start..i], depth, read);
                 let rest = expr[i..].trim_start();
                 let assigns = (rest.starts_with('=') && !rest.starts_with("=="))
                     || [
@@ -733,6 +748,28 @@ impl Reader {
         }
     }
 
+    /// The value of variable `name` read as the expression bash evaluates it as, when it is
+    /// not a number (see [`Reader::arithmetic_at`]). Each name is read once per expression
+    /// (`read`): what it runs is the same each time, and names that name each other many
+    /// times over cost no more than their text.
+    pub(super) fn arithmetic_value(
+        &mut self,
+        name: &str,
+        depth: usize,
+        read: &mut HashSet<String>,
+    ) {
+        self.steps += 1;
+        if depth < 8
+            && !self.exhausted()
+            && !read.contains(name)
+            && read.insert(name.to_owned())
+            && let Value::Known(value) = self.env.get(name)
+            && value.contains(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '`')
+        {
+            self.arithmetic_at(&value, depth + 1, read);
+        }
+    }
+
     /// Reads a simple command: its assignments, redirections and words, then what it runs.
     fn simple(&mut self, command: &ast::SimpleCommand, stdin: Data) -> Data {
         let mut assignments = Vec::new();
@@ -745,8 +782,8 @@ impl Reader {
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => assignments.push(a),
                 ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirects.push(r),
                 ast::CommandPrefixOrSuffixItem::Word(w) => words.push(&w.value),
-                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, s) => {
-                    substitutions.push(self.process_substitution(s));
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, s) => {
+                    substitutions.push(self.process_substitution(kind, s));
                 }
             }
         }
@@ -762,8 +799,8 @@ impl Reader {
                 }
                 ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirects.push(r),
                 ast::CommandPrefixOrSuffixItem::Word(w) => words.push(&w.value),
-                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(_, s) => {
-                    let field = self.process_substitution(s);
+                ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, s) => {
+                    let field = self.process_substitution(kind, s);
                     suffix_fields.push((words.len(), field));
                 }
             }
@@ -1226,12 +1263,22 @@ impl Reader {
         }
     }
 
-    fn process_substitution(&mut self, s: &ast::SubshellCommand) -> Field {
+    fn process_substitution(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        s: &ast::SubshellCommand,
+    ) -> Field {
         let saved = self.mark();
         self.depth += 1;
         self.last_endless = false;
+        // `>(cmd)` reads what the command writes to it: a download (`curl -o >(bash)`),
+        // anything.
+        let stdin = match kind {
+            ast::ProcessSubstitutionKind::Write => Data::Unknown,
+            ast::ProcessSubstitutionKind::Read => Data::Nothing,
+        };
         if self.depth < MAX_DEPTH {
-            self.list(&s.list, Data::Nothing);
+            self.list(&s.list, stdin);
         } else {
             self.opaque_line("the command nests too deeply");
         }
@@ -1297,8 +1344,8 @@ impl Reader {
                             }
                             fields.pop().unwrap_or_default()
                         }
-                        ast::IoFileRedirectTarget::ProcessSubstitution(_, s) => {
-                            self.process_substitution(s)
+                        ast::IoFileRedirectTarget::ProcessSubstitution(kind, s) => {
+                            self.process_substitution(kind, s)
                         }
                         ast::IoFileRedirectTarget::Fd(_)
                         | ast::IoFileRedirectTarget::Duplicate(_) => {

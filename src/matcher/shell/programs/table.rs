@@ -860,6 +860,27 @@ pub(super) static PROGRAMS: &[Program] = &[
             skip: Skip::ToDashDash,
         },
     ),
+    // `sort --compress-program=PROG` runs PROG on its temporary files.
+    row(
+        &["sort"],
+        gnu(
+            "kotST",
+            &[
+                "key=",
+                "output=",
+                "buffer-size=",
+                "field-separator=",
+                "temporary-directory=",
+                "compress-program=",
+                "random-source=",
+                "sort=",
+                "batch-size=",
+                "files0-from=",
+                "parallel=",
+            ],
+        ),
+        Runs::ScriptOption('\0', "compress-program"),
+    ),
     row(
         &["nix-shell"],
         gnu(
@@ -1047,6 +1068,11 @@ pub(super) static PROGRAMS: &[Program] = &[
     ),
     row(&["less", "more", "man"], Options::NONE, Runs::Own),
     row(&["trap"], Options::NONE, Runs::Own),
+    row(
+        &["compgen", "fc", "history", "enable"],
+        Options::NONE,
+        Runs::Own,
+    ),
     row(&["source", "."], Options::NONE, Runs::Own),
 ];
 

@@ -523,6 +523,11 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             }
         }
         "submodule" if rest.iter().any(|a| a == "foreach") => {
+            // In a submodule the line added from afar, the code runs that repository's
+            // files (`sh ./bootstrap.sh`).
+            if r.env.downloads_any() {
+                r.opaque("git submodule foreach runs code in a repository the line downloaded");
+            }
             if let Some(j) = rest.iter().position(|a| a == "foreach") {
                 let code: Vec<Field> = args[k + 2 + j..]
                     .iter()
@@ -530,6 +535,38 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
                     .cloned()
                     .collect();
                 script_of(r, &code);
+            }
+        }
+        // `git grep -O'CMD'` runs CMD through the shell on the files that match: the
+        // pathspecs after `--`, else any file of the work tree.
+        "grep" => {
+            let pager = args[k + 1..].iter().find(|a| {
+                a.text.starts_with("--open-files-in-pager=")
+                    || (a.text.starts_with("-O") && a.text.len() > 2)
+            });
+            if let Some(pager) = pager {
+                if pager.unknown {
+                    r.opaque("git grep runs a command not known before it runs (-O)");
+                    return Data::Unknown;
+                }
+                let cmd = pager
+                    .text
+                    .strip_prefix("--open-files-in-pager=")
+                    .or_else(|| pager.text.strip_prefix("-O"))
+                    .unwrap_or_default();
+                let plain = |p: &String| {
+                    p.chars()
+                        .all(|c| c.is_alphanumeric() || "/._-*".contains(c))
+                };
+                let files = match rest.iter().position(|a| a == "--") {
+                    Some(j) if rest.len() > j + 1 && rest[j + 1..].iter().all(plain) => {
+                        rest[j + 1..].join(" ")
+                    }
+                    _ => "./**/*".to_owned(),
+                };
+                r.reached("run by git grep -O".to_owned(), |r| {
+                    r.script(&format!("{cmd} {files}"), Data::Nothing)
+                });
             }
         }
         "filter-branch" => {

