@@ -362,10 +362,6 @@ impl<'t> Names<'t> {
 /// `tempfile.gettempdir()`).
 pub(super) const TEMP_DIR: &str = "/tmp";
 
-/// The name of a new file or directory that code makes in a temporary directory
-/// (`tempfile.mkdtemp()`, `fs.mkdtempSync(prefix)`): random, so not known, but a name there.
-pub(super) const TEMP_NAME: &str = "tmp.XXXXXXXX";
-
 pub(super) fn home(path: &str) -> String {
     for prefix in ["$HOME", "${HOME}"] {
         if let Some(rest) = path.strip_prefix(prefix)

@@ -527,6 +527,11 @@ fn programs_that_run_commands_are_read() {
             "rm -rf ~",
         ),
         ("pkill -f 'hook[g]ate'", "pkill hookgate"),
+        // A script on standard input takes the words after `-` as its arguments.
+        (
+            "python3 - build ~ <<'EOF'\nimport shutil, sys\nfor t in sys.argv[1:]:\n    shutil.rmtree(t)\nEOF",
+            "rm -r -f ~",
+        ),
         ("git grep -O'rm -f' -e ^", "rm -f ./**/*"),
         (
             "git grep -l -O'sed -i s/block/allow/' -e block -- HOOKS.yaml",

@@ -172,6 +172,8 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                         None => self.forget_in(Some(l)),
                     }
                 }
+                // The exit status a script sets changes nothing the reader follows.
+                (Some(l), _) if self.text(l).replace(' ', "") == "process.exitCode" => {}
                 (l, _) => self.forget_root(l),
             },
             "augmented_assignment_expression" => self.forget_root(field("left")),

@@ -515,3 +515,13 @@ fn file_changers_passed_as_values_and_read_eval_loops_are_opaque() {
         );
     }
 }
+
+#[test]
+fn setting_the_exit_status_leaves_process_as_it_was() {
+    assert_eq!(
+        effects(
+            "const r = require('child_process').spawnSync(process.execPath, ['--test', 'tests/']); process.exitCode = r.status"
+        ),
+        ["exec node --test tests/"]
+    );
+}

@@ -490,3 +490,17 @@ fn shadow_entries_and_patterns_that_run_code() {
             .is_some()
     );
 }
+
+#[test]
+fn a_temporary_directory_is_in_tmp_unless_placed_elsewhere() {
+    assert_eq!(
+        effects(
+            "use File::Temp 'tempdir'; my $d = tempdir(CLEANUP => 1); system('tar', 'xzf', 'a.tgz', '-C', $d)"
+        ),
+        ["exec tar xzf a.tgz -C /tmp/*"]
+    );
+    assert_eq!(
+        effects("use File::Temp 'tempdir'; my $d = tempdir(DIR => $ENV{HOME}); unlink $d"),
+        ["rm ?"]
+    );
+}

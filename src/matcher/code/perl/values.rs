@@ -9,7 +9,7 @@ use super::calls::is_http;
 use super::text::{case, delimited, number, sprintf};
 use super::{Obj, Pl};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, any_of, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl Pl<'_, '_, '_> {
@@ -250,6 +250,15 @@ impl Pl<'_, '_, '_> {
             }),
             "File::Spec::catfile" | "File::Spec::catdir" => v(join(&items(0))),
             "getcwd" | "cwd" | "Cwd::getcwd" | "Cwd::cwd" => v(Val::known(".")),
+            // A new directory of the temporary directory, unless `DIR => d` puts it
+            // elsewhere.
+            "tempdir" | "File::Temp::tempdir" => {
+                v(match self.text_in(node, code).contains("DIR") {
+                    true => Val::Unknown,
+                    // A name of random characters.
+                    false => Val::Known(format!("{TEMP_DIR}/*")),
+                })
+            }
             "get" | "LWP::Simple::get" => v(Val::Fetched),
             "decode_base64"
             | "MIME::Base64::decode_base64"

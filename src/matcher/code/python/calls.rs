@@ -98,6 +98,43 @@ impl<'a, 't> Py<'a, '_, 't> {
         {
             return false;
         }
+        // `threading.Thread(target=f, args=(...), kwargs={...})`: `f` with those.
+        if let Some(keyword) = node.parent().filter(|p| kind(*p) == "keyword_argument")
+            && by_field(keyword, "name").is_some_and(|n| self.text(n) == "target")
+            && let Some(call) = keyword
+                .parent()
+                .filter(|p| kind(*p) == "argument_list")
+                .and_then(|p| p.parent())
+            && let Some(function) = by_field(call, "function")
+            && let Obj::Ref(class) = self.eval(function, 0)
+            && matches!(
+                canonical(&class).as_str(),
+                "threading.Thread" | "multiprocessing.Process"
+            )
+        {
+            let given = Args::of(self, call);
+            let Some(args) = Args::literal(
+                self,
+                given.node(usize::MAX, "args"),
+                given.node(usize::MAX, "kwargs"),
+            ) else {
+                return false;
+            };
+            let line = self.line(call);
+            // Made in a loop over a literal list, once per item (`[Thread(target=f,
+            // args=(d,)) for d in ('build', 'dist')]`).
+            match self.loop_over_literal(call) {
+                Some((name, items)) => {
+                    for item in items {
+                        let outer = self.names.replace(&name, Some(Slot::Expr(item)));
+                        self.run_sink(sink, &args, call, line);
+                        self.names.replace(&name, outer);
+                    }
+                }
+                None => self.run_sink(sink, &args, call, line),
+            }
+            return true;
+        }
         let Some(call) = node
             .parent()
             .filter(|p| kind(*p) == "argument_list")
@@ -154,6 +191,14 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// The effect of one call; once per item when its arguments name the variable of a
     /// loop over a literal list (`for d in ('build', 'dist'): shutil.rmtree(d)`).
     pub(super) fn call(&mut self, node: Node<'t>) {
+        if let Some((name, arguments)) = self.loop_over_arguments(node) {
+            for argument in arguments {
+                self.arguments.push((name, argument));
+                self.call_once(node);
+                self.arguments.pop();
+            }
+            return;
+        }
         let Some((name, items)) = self.loop_over_literal(node) else {
             return self.call_once(node);
         };
@@ -162,6 +207,46 @@ impl<'a, 't> Py<'a, '_, 't> {
             self.call_once(node);
             self.names.replace(&name, outer);
         }
+    }
+
+    /// A name among `call`'s arguments that a loop binds to each of the script's arguments
+    /// (`for t in sys.argv[1:]: shutil.rmtree(t)`), and those arguments, when the line
+    /// gives a few and each is known.
+    fn loop_over_arguments(&mut self, call: Node<'t>) -> Option<(&'a str, Vec<Val>)> {
+        let arguments = by_field(call, "arguments")?;
+        let mut c = arguments.walk();
+        let names: Vec<Node<'t>> = arguments
+            .named_children(&mut c)
+            .filter(|a| kind(*a) == "identifier")
+            .collect();
+        for name in names {
+            let Some(Slot::Each(iterable)) = self.names.get(self.text(name)).cloned() else {
+                continue;
+            };
+            let (Some(value), Some(slice)) =
+                (by_field(iterable, "value"), by_field(iterable, "subscript"))
+            else {
+                continue;
+            };
+            if kind(slice) != "slice"
+                || !matches!(self.eval(value, 0), Obj::Ref(q) if q == "sys.argv")
+            {
+                continue;
+            }
+            let text = self.text(slice).replace(' ', "");
+            let Some(from) = text.strip_suffix(':').and_then(|n| n.parse::<usize>().ok()) else {
+                continue;
+            };
+            let given = self.cx.args().get(from.saturating_sub(1)..)?.to_vec();
+            if from > 0
+                && !given.is_empty()
+                && given.len() <= 16
+                && given.iter().all(|v| matches!(v, Val::Known(_)))
+            {
+                return Some((self.text(name), given));
+            }
+        }
+        None
     }
 
     /// The first name in `call` (its arguments, or the object of a method it calls, and

@@ -68,6 +68,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         loops: 0,
         narrowed: Vec::new(),
         over_literals: false,
+        arguments: Vec::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -172,6 +173,9 @@ pub(super) struct Py<'a, 'c, 't> {
     /// Whether a loop variable is bound to the items of a literal list: until one is,
     /// no call needs its arguments searched for one (that search visits every argument).
     over_literals: bool,
+    /// The variable of a loop over the script's arguments, bound to one of them while a
+    /// call in the loop is read (see [`Py::call`]).
+    arguments: Vec<(&'a str, Val)>,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {

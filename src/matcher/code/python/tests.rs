@@ -194,7 +194,7 @@ fn functions_with_effects_passed_as_values_are_opaque() {
     );
     for code in [
         "import os; d = {'x': os.system}; d['x']('rm -rf ~')",
-        "import os, threading; threading.Thread(target=os.system, args=('rm -rf ~',)).start()",
+        "import os, threading; threading.Thread(target=os.system, args=cmds).start()",
         "from shutil import rmtree; import functools; functools.partial(rmtree, '/')()",
         "import os\ndef pick():\n    return os.remove\npick()('/etc/passwd')",
         "import os; f = [os.system][0]; f('reboot')",
@@ -879,5 +879,32 @@ fn listings_pass_through_set_and_join_with_literal_lists() {
             "import glob\nfor p in ['conf/main.yaml'] + glob.glob('conf/*.yml'):\n    open(p, 'w').write('x')"
         ),
         ["tee conf/**/*"]
+    );
+}
+
+#[test]
+fn a_thread_or_process_target_is_called_with_its_args() {
+    assert_eq!(
+        effects(
+            "import shutil, threading\nts = [threading.Thread(target=shutil.rmtree, args=(d,), kwargs={'ignore_errors': True}) for d in ('build', 'dist')]"
+        ),
+        ["rm -r -f build", "rm -r -f dist"]
+    );
+    assert_eq!(
+        effects(
+            "import os, multiprocessing\nmultiprocessing.Process(target=os.system, args=('rm -rf ~',)).start()"
+        ),
+        ["sh -c rm -rf ~"]
+    );
+    // Arguments that are not a literal tuple are not known.
+    let passed = "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed";
+    assert_eq!(
+        read(
+            Lang::Python,
+            "import shutil, threading\nthreading.Thread(target=shutil.rmtree, args=dirs).start()"
+        )
+        .opaque
+        .map(|u| u.reason),
+        Some(passed)
     );
 }

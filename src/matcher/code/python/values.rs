@@ -7,7 +7,7 @@ use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
 use super::text::{dedent, env, format_braces, parse_int, percent, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, TEMP_DIR, TEMP_NAME, any_of, home, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, any_of, home, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Py<'_, '_, 't> {
@@ -170,6 +170,9 @@ impl<'t> Py<'_, '_, 't> {
 
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
+        if let Some((_, value)) = self.arguments.iter().rev().find(|(n, _)| *n == name) {
+            return Obj::Val(value.clone());
+        }
         match self.names.get(name).cloned() {
             Some(Slot::Expr(value)) => {
                 if !self.names.enter(name) {
@@ -269,6 +272,23 @@ impl<'t> Py<'_, '_, 't> {
             // One of the names a listing finds (`glob.glob(p)[0]`).
             (Obj::Each(element), _) => *element,
             _ => Obj::Val(Val::Unknown),
+        }
+    }
+
+    /// The name `mkdtemp(suffix, prefix, dir)` gives: the prefix (`tmp` when not given),
+    /// random characters, the suffix; a pattern, as the random part is not known.
+    fn temp_name(&mut self, args: &Args<'t>) -> String {
+        let mut part = |n: usize, name: &str, default: &str| match args.node(n, name) {
+            None => Some(default.to_owned()),
+            Some(_) => match args.pos_or_kw(self, n, name).val() {
+                Val::Known(t) if t == "None" => Some(default.to_owned()),
+                Val::Known(t) if !t.contains(['/', '*', '?', '[']) => Some(t),
+                _ => None,
+            },
+        };
+        match (part(1, "prefix", "tmp"), part(0, "suffix", "")) {
+            (Some(prefix), Some(suffix)) => format!("{prefix}*{suffix}"),
+            _ => "*".to_owned(),
         }
     }
 
@@ -400,11 +420,12 @@ impl<'t> Py<'_, '_, 't> {
                     "tempfile.gettempdir" => Obj::Val(Val::known(TEMP_DIR)),
                     // `mkdtemp(suffix, prefix, dir)`: in `dir`, else the temporary directory.
                     "tempfile.mkdtemp" | "tempfile.mktemp" => {
+                        let name = self.temp_name(&args);
                         Obj::Val(match args.pos_or_kw(self, 2, "dir").val() {
                             Val::Known(d) if d.is_empty() || d == "None" => {
-                                Val::Known(format!("{TEMP_DIR}/{TEMP_NAME}"))
+                                Val::Known(format!("{TEMP_DIR}/{name}"))
                             }
-                            Val::Known(d) => Val::Known(format!("{d}/{TEMP_NAME}")),
+                            Val::Known(d) => Val::Known(format!("{d}/{name}")),
                             _ => Val::Unknown,
                         })
                     }
@@ -625,6 +646,47 @@ impl<'t> Args<'t> {
             }
         }
         args
+    }
+
+    /// The arguments a library passes on as literals (`threading.Thread(target=f,
+    /// args=(a, b), kwargs={'k': v})`): the items of `tuple`, and the entries of `dict`
+    /// whose keys are strings. `None` when either is not such a literal.
+    pub(super) fn literal(
+        py: &Py<'_, '_, 't>,
+        tuple: Option<Node<'t>>,
+        dict: Option<Node<'t>>,
+    ) -> Option<Args<'t>> {
+        let mut args = Args {
+            positional: Vec::new(),
+            keywords: Vec::new(),
+            splat: false,
+        };
+        if let Some(tuple) = tuple {
+            if !matches!(kind(tuple), "tuple" | "list") {
+                return None;
+            }
+            let mut c = tuple.walk();
+            for item in tuple.named_children(&mut c) {
+                args.splat |= kind(item) == "list_splat";
+                args.positional.push(item);
+            }
+        }
+        if let Some(dict) = dict {
+            if kind(dict) != "dictionary" {
+                return None;
+            }
+            let mut c = dict.walk();
+            for pair in dict.named_children(&mut c) {
+                let key = by_field(pair, "key").filter(|_| kind(pair) == "pair")?;
+                let value = by_field(pair, "value")?;
+                let name = py.text(key).trim_matches(['"', '\'']);
+                if kind(key) != "string" || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    return None;
+                }
+                args.keywords.push((name.to_owned(), value));
+            }
+        }
+        Some(args)
     }
 
     /// Whether `node` is the first positional argument.

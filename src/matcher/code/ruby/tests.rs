@@ -439,3 +439,17 @@ fn copies_and_uploads_read_what_they_send() {
         ["cat ~/.kube/config"]
     );
 }
+
+#[test]
+fn the_children_of_a_directory_are_the_names_in_it() {
+    check(&[
+        (
+            "require 'fileutils'; FileUtils.rm_r(Dir.children('build'))",
+            &["rm -r build/*"],
+        ),
+        (
+            "Dir.children('/').each { |d| FileUtils.rm_rf(d) }",
+            &["rm -r -f /*"],
+        ),
+    ]);
+}

@@ -459,6 +459,9 @@ fn code_of<'a>(
         i += 1;
         if t == "-" {
             return if inline.is_empty() {
+                // `python3 - a b`: the program comes on standard input, `a b` are its
+                // arguments.
+                *script_args = &args[i..];
                 Code::Stdin
             } else {
                 Code::Inline(inline)
