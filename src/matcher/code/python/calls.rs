@@ -615,6 +615,18 @@ impl<'a, 't> Py<'a, '_, 't> {
                         .command("cp", vec![from, to.unwrap_or(Val::Unknown)], line);
                 }
             }
+            Sink::ZipFile => {
+                let path = args.pos_or_kw(self, 0, "file").val();
+                let mode = match args.node(1, "mode") {
+                    Some(_) => args.pos_or_kw(self, 1, "mode").val(),
+                    None => Val::known("r"),
+                };
+                match mode.text() {
+                    Some("r") => self.cx.command("cat", vec![path], line),
+                    Some("a") => self.cx.command("tee", vec![Val::known("-a"), path], line),
+                    _ => self.cx.command("tee", vec![path], line),
+                }
+            }
             Sink::FileInput => {
                 let files = match args.pos_or_kw(self, 0, "files") {
                     Obj::List(items) => items,
@@ -760,8 +772,19 @@ impl<'a, 't> Py<'a, '_, 't> {
             Some(Val::Known(s)) => !matches!(s.as_str(), "False" | "0" | "None" | ""),
             Some(_) => true,
         };
+        // `executable=` is the program run; the list's first item is only the name it is
+        // shown as (`subprocess.run(['ls', 'approve'], executable='hookgate')`).
+        let executable = args
+            .keyword(self, "executable")
+            .map(Obj::val)
+            .filter(|e| e.text() != Some("None"));
         let effect = match (args.pos_or_kw(self, 0, "args"), shell) {
-            (Obj::List(argv), false) => Effect::Exec(argv),
+            (Obj::List(mut argv), false) => {
+                if let (Some(program), Some(first)) = (executable, argv.first_mut()) {
+                    *first = program;
+                }
+                Effect::Exec(argv)
+            }
             (Obj::List(argv), true) => {
                 Effect::Shell(argv.into_iter().next().unwrap_or(Val::Unknown))
             }

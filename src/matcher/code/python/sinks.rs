@@ -35,6 +35,8 @@ pub(super) enum Sink {
     Open,
     /// `shutil.copyfileobj(from, to)`: `cp` when `from` is opened from a known path.
     CopyObj,
+    /// `zipfile.ZipFile(file, mode)`: reads the archive, or with `w`, `x` or `a` writes it.
+    ZipFile,
     /// `fileinput.input(files, inplace=True)`: reads the files, and with `inplace` writes
     /// them too.
     FileInput,
@@ -166,6 +168,9 @@ const SINKS: &[(&str, Sink)] = &[
     ("os.symlink", Command("ln", &["-s"], &[0, 1])),
     ("os.link", Command("ln", &[], &[0, 1])),
     ("os.kill", Kill),
+    ("signal.pidfd_send_signal", Kill),
+    // Limits set on another process (`resource.prlimit(pid, RLIMIT_NOFILE, (0, 0))`).
+    ("resource.prlimit", Command("prlimit", &["--pid"], &[0])),
     ("os.killpg", Kill),
     ("builtins.open", Open),
     ("io.open", Open),
@@ -210,6 +215,7 @@ const SINKS: &[(&str, Sink)] = &[
     // What an archive takes in is read, as `cp -r` of it would (`tar -czf x ~/.ssh`).
     ("tarfile.TarFile.add", Command("cp", &["-r"], &[0])),
     ("zipfile.ZipFile.write", Command("cp", &["-r"], &[0])),
+    ("zipfile.ZipFile", ZipFile),
     // Path's methods called on the class, the path first (`map(Path.unlink, paths)`).
     ("pathlib.Path.unlink", Command("rm", &[], &[0])),
     ("pathlib.Path.rmdir", Command("rmdir", &[], &[0])),
@@ -267,6 +273,16 @@ const SINKS: &[(&str, Sink)] = &[
     ("cProfile.runctx", Eval),
     ("profile.run", Eval),
     ("profile.runctx", Eval),
+    ("pdb.run", Eval),
+    ("pdb.runctx", Eval),
+    ("pdb.runeval", Eval),
+    ("bdb.Bdb.run", Eval),
+    ("bdb.Bdb.runctx", Eval),
+    ("bdb.Bdb.runeval", Eval),
+    ("trace.Trace.run", Eval),
+    ("trace.Trace.runctx", Eval),
+    ("cProfile.Profile.run", Eval),
+    ("cProfile.Profile.runctx", Eval),
     ("doctest.run_docstring_examples", DOCTEST),
     ("?.get_doctest", DOCTEST),
     (
@@ -388,6 +404,19 @@ const HTTP_METHODS: &[&str] = &[
 pub(super) fn sink(q: &str) -> Option<Sink> {
     if let Some((_, s)) = SINKS.iter().find(|(name, _)| *name == q) {
         return Some(*s);
+    }
+    // Functions of the interpreter itself and of native libraries (`ctypes.pythonapi.
+    // PyRun_SimpleString`, `ctypes.cdll.LoadLibrary`, `ctypes.CDLL(...).f`).
+    if [
+        "ctypes.pythonapi.",
+        "ctypes.cdll.",
+        "ctypes.pydll.",
+        "ctypes.CDLL.",
+    ]
+    .iter()
+    .any(|p| q.starts_with(p))
+    {
+        return Some(NATIVE);
     }
     let (module, function) = q.rsplit_once('.')?;
     (HTTP_CLIENTS.contains(&module) && HTTP_METHODS.contains(&function)).then_some(URL)

@@ -335,7 +335,7 @@ fn library_objects_with_effects_are_followed() {
     );
     assert_eq!(
         effects("import zipfile; z = zipfile.ZipFile('k.zip', 'w'); z.write('/etc/shadow')"),
-        ["cp -r /etc/shadow"]
+        ["tee k.zip", "cp -r /etc/shadow"]
     );
     assert_eq!(
         effects("import configparser as c; p = c.ConfigParser(); p.read('/root/.pypirc')"),
@@ -906,5 +906,63 @@ fn a_thread_or_process_target_is_called_with_its_args() {
         .opaque
         .map(|u| u.reason),
         Some(passed)
+    );
+}
+
+#[test]
+fn library_calls_that_write_run_signal_or_evaluate_are_read() {
+    for (code, want) in [
+        (
+            "import zipfile; zipfile.ZipFile('approvals.json', 'w').close()",
+            "tee approvals.json",
+        ),
+        (
+            "import zipfile; zipfile.ZipFile('build/a.zip', mode='a')",
+            "tee -a build/a.zip",
+        ),
+        (
+            "import zipfile; zipfile.ZipFile('dist/a.zip').namelist()",
+            "cat dist/a.zip",
+        ),
+        // `executable=` is the program; the list's first item is only its shown name.
+        (
+            "import subprocess; subprocess.run(['ls', 'approvals', 'approve', 'x'], executable='/usr/local/bin/hookgate')",
+            "exec /usr/local/bin/hookgate approvals approve x",
+        ),
+        (
+            "import os, signal; signal.pidfd_send_signal(os.pidfd_open(7), signal.SIGKILL)",
+            "kill -SIGKILL ?",
+        ),
+        (
+            "import resource; resource.prlimit(7, resource.RLIMIT_NOFILE, (0, 0))",
+            "prlimit --pid 7",
+        ),
+        (
+            "import pdb; pdb.run('import os; os.system(\"reboot\")')",
+            "sh -c reboot",
+        ),
+        (
+            "import bdb; bdb.Bdb().run('import os; os.system(\"reboot\")')",
+            "sh -c reboot",
+        ),
+    ] {
+        assert!(
+            effects(code).contains(&want.to_owned()),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+    let native = read(
+        Lang::Python,
+        "import ctypes; ctypes.pythonapi.PyRun_SimpleString(b'x')",
+    );
+    assert_eq!(
+        native.opaque.map(|u| u.reason),
+        Some("the code calls native code directly")
+    );
+    // A profiler's own use runs nothing.
+    assert_eq!(
+        effects("import cProfile; p = cProfile.Profile(); p.enable(); sum(range(9)); p.disable()"),
+        Vec::<String>::new()
     );
 }

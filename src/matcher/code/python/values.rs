@@ -385,6 +385,12 @@ impl<'t> Py<'_, '_, 't> {
                         Obj::Ref("tarfile.TarFile".to_owned())
                     }
                     "zipfile.ZipFile" => Obj::Ref("zipfile.ZipFile".to_owned()),
+                    // Debuggers, tracers and profilers, whose `run` runs Python source.
+                    "bdb.Bdb" | "pdb.Pdb" => Obj::Ref("bdb.Bdb".to_owned()),
+                    "trace.Trace" => Obj::Ref("trace.Trace".to_owned()),
+                    "cProfile.Profile" | "profile.Profile" => {
+                        Obj::Ref("cProfile.Profile".to_owned())
+                    }
                     "configparser.ConfigParser" | "configparser.RawConfigParser" => {
                         Obj::Ref("configparser.ConfigParser".to_owned())
                     }

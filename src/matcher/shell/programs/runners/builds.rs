@@ -241,7 +241,10 @@ pub(in crate::matcher::shell) fn planted(r: &mut Reader) {
         let how = match runs(name) {
             Some(how @ (Runs::Code(_) | Runs::Pth)) => how,
             _ if SHELL_STARTUP.contains(&name) => Runs::Shell,
-            _ => continue,
+            _ => match shebang(&text) {
+                Some(how) => how,
+                None => continue,
+            },
         };
         r.built.insert(path.clone());
         r.reached(format!("from {path} the line wrote, when it runs"), |r| {
@@ -256,6 +259,21 @@ pub(in crate::matcher::shell) fn planted(r: &mut Reader) {
         }
     }
     r.line.opaque = opaque;
+}
+
+/// How a script that names its interpreter on its first line (`#!/bin/sh`, `#!/usr/bin/env
+/// python3`) is run: a wrapper planted where a program is looked for runs when it is.
+fn shebang(text: &str) -> Option<Runs> {
+    let line = text.strip_prefix("#!")?.lines().next()?;
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    match program {
+        "sh" | "bash" | "dash" | "zsh" | "ksh" => Some(Runs::Shell),
+        other => Lang::of_program(other).map(Runs::Code),
+    }
 }
 
 /// The files a shell runs when it starts (for a login or an interactive shell).
