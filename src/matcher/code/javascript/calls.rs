@@ -347,7 +347,7 @@ impl<'a, 't> Js<'a, '_, 't> {
             "rmdir" => self.cx.command("rmdir", vec![path], line),
             "unlink" => self.rm(&[], path, line),
             "readFile" | "readTextFile" => self.cx.read_whole(path, line),
-            "createReadStream" => self.cx.command("cat", vec![path], line),
+            "createReadStream" | "openAsBlob" => self.cx.command("cat", vec![path], line),
             // The text written, as far as known: a script run from the file later is read.
             "writeFile" | "writeTextFile" => {
                 let text = args.val(1);

@@ -525,3 +525,11 @@ fn setting_the_exit_status_leaves_process_as_it_was() {
         ["exec node --test tests/"]
     );
 }
+
+#[test]
+fn a_file_opened_as_a_blob_is_read() {
+    assert_eq!(
+        effects("require('fs').openAsBlob(require('os').homedir() + '/.ssh/id_rsa')"),
+        ["cat ~/.ssh/id_rsa"]
+    );
+}

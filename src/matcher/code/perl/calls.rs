@@ -299,6 +299,17 @@ impl<'t> Pl<'_, '_, 't> {
                 }
                 _ => {}
             },
+            // A `Safe` compartment evaluates its string as Perl (`deny_only()` leaves every
+            // operation allowed).
+            (Some("Safe"), "reval") => {
+                let code = arg(self, 0);
+                self.cx.eval(code, line);
+            }
+            (Some("Safe"), "rdo") => {
+                let file = arg(self, 0);
+                self.cx
+                    .found(Effect::Exec(vec![Val::known("perl"), file]), line);
+            }
             (Some("File::Path"), "rmtree" | "remove_tree") | (None, "rmtree" | "remove_tree") => {
                 let path = arg(self, 0);
                 self.rm(&["-r", "-f"], vec![path], line);

@@ -14,6 +14,27 @@ mod gaps;
 mod text;
 mod values;
 
+/// Where a statement puts a function in `@INC` (`unshift @INC, sub {...}`, `push @INC,
+/// \&f`, `$INC[0] = sub {...}`), as far as a scan of its text tells.
+fn inc_hook(code: &str) -> Option<usize> {
+    code.match_indices("INC").find_map(|(at, _)| {
+        let before = &code[..at];
+        if !before.ends_with(['@', '$']) {
+            return None;
+        }
+        let start = before.rfind([';', '{', '}']).map_or(0, |s| s + 1);
+        let end = code[at..].find(';').map_or(code.len(), |e| at + e);
+        let statement = &code[start..end];
+        let adds = ["unshift", "push", "splice", "="]
+            .iter()
+            .any(|w| statement.contains(w));
+        let function = ["sub {", "sub{", "\\&"]
+            .iter()
+            .any(|f| statement.contains(f));
+        (adds && function).then_some(start)
+    })
+}
+
 #[cfg(test)]
 mod tests;
 
@@ -100,6 +121,15 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         let line = src.line(root) + src.text[..at].matches('\n').count();
         pl.cx
             .opaque("the code lets patterns run code (use re 'eval')", line);
+    }
+    // A function put in @INC gives the source of each module `require` loads
+    // (`unshift @INC, sub { ... fetch ... }`): what runs is whatever it returns.
+    if let Some(at) = inc_hook(src.text) {
+        let line = src.line(root) + src.text[..at].matches('\n').count();
+        pl.cx.opaque(
+            "the code loads modules through a function of its own in @INC",
+            line,
+        );
     }
     pl.bind_all(root, 0);
     pl.walk(root);

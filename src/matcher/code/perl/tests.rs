@@ -504,3 +504,22 @@ fn a_temporary_directory_is_in_tmp_unless_placed_elsewhere() {
         ["rm ?"]
     );
 }
+
+#[test]
+fn a_safe_compartment_and_an_inc_hook_run_code() {
+    assert_eq!(
+        effects("use Safe; my $box = Safe->new; $box->reval('system q(rm -rf ~)')"),
+        ["sh -c rm -rf ~"]
+    );
+    let hooked = "unshift @INC, sub { my (undef, $f) = @_; return }; require Foo;";
+    assert_eq!(
+        read(Lang::Perl, hooked).opaque.map(|u| u.reason),
+        Some("the code loads modules through a function of its own in @INC")
+    );
+    for plain in [
+        "unshift @INC, 'lib'; require Foo;",
+        "my $x = substr($INC[0], 0, 3);",
+    ] {
+        assert_eq!(read(Lang::Perl, plain).opaque, None, "{plain}");
+    }
+}

@@ -327,12 +327,24 @@ pub(super) fn resource(v: Val) -> Res {
     if lower.starts_with("data:") {
         return Res::Stream;
     }
+    // A file inside an archive is the archive's to give (`phar://x.phar/autoload.php`,
+    // `zip://x.zip#a.php`): the archive is what is read.
+    if lower.starts_with("phar://") {
+        let inner = &t["phar://".len()..];
+        let end = inner
+            .to_ascii_lowercase()
+            .find(".phar")
+            .map_or(inner.len(), |at| at + ".phar".len());
+        return Res::Path(Val::known(&inner[..end]));
+    }
+    if lower.starts_with("zip://") {
+        let inner = &t["zip://".len()..];
+        return Res::Path(Val::known(inner.split('#').next().unwrap_or(inner)));
+    }
     for local in [
         "file://",
         "compress.zlib://",
         "compress.bzip2://",
-        "zip://",
-        "phar://",
         "glob://",
     ] {
         if lower.starts_with(local) {

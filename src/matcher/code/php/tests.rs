@@ -341,3 +341,15 @@ fn a_device_that_never_ends_read_whole_is_a_memory_bomb() {
         .is_none()
     );
 }
+
+#[test]
+fn a_file_inside_an_archive_is_the_archive() {
+    assert_eq!(
+        effects("include 'phar:///tmp/x.phar/vendor/autoload.php';"),
+        ["cat /tmp/x.phar", "load php /tmp/x.phar"]
+    );
+    assert_eq!(
+        effects("echo file_get_contents('zip://build/a.zip#README');"),
+        ["cat build/a.zip"]
+    );
+}

@@ -358,6 +358,17 @@ impl<'t> Rb<'_, '_, 't> {
                     }
                 }
             }
+            // `autoload :Name, PATH` loads the file the first time `Name` is used.
+            "Kernel.autoload" | "Module.autoload" => match k(self, 1).text() {
+                Some(path) => {
+                    let run = vec![Val::known("ruby"), Val::known(path)];
+                    self.cx.found(Effect::Load(run), line);
+                }
+                None => self.cx.opaque(
+                    "the code loads a library whose name is computed at run time",
+                    line,
+                ),
+            },
             "Marshal.load"
             | "Marshal.restore"
             | "YAML.unsafe_load"

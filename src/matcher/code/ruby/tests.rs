@@ -453,3 +453,11 @@ fn the_children_of_a_directory_are_the_names_in_it() {
         ),
     ]);
 }
+
+#[test]
+fn autoload_loads_its_file() {
+    check(&[(
+        "autoload :Helper, '/tmp/helper.rb'; Helper.run",
+        &["load ruby /tmp/helper.rb"],
+    )]);
+}
