@@ -407,6 +407,8 @@ fn scripts_the_line_writes_are_read_when_it_runs_them() {
     for input in [
         "printf '#!/bin/sh\\nexec rm -rf \"$@\"\\n' > x.sh && chmod +x x.sh && ./x.sh /",
         "echo 'rm -rf \"$1\"' > x.sh; bash x.sh /",
+        // Run again with other arguments, it is read again.
+        "echo 'rm -rf \"$1\"' > x.sh; bash x.sh build; bash x.sh /",
     ] {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
         assert!(parse(input).opaque.is_none(), "{input}");

@@ -22,6 +22,8 @@ use super::{
 /// calls, loops, nested scripts).
 const STEPS_PER_BYTE: usize = 24;
 const MIN_STEPS: usize = 20_000;
+/// Times one script file is read when the line runs it again and again.
+const MAX_FILE_RUNS: usize = 8;
 /// Deepest function-call inlining.
 const MAX_CALLS: usize = 8;
 /// Most definitions of one function or alias name kept.
@@ -111,6 +113,8 @@ pub(super) struct Reader {
     /// Files the line wrote that have been read as code: run by a build tool or an
     /// interpreter, or read at the end as planted (see `runners::builds`).
     pub(super) built: std::collections::HashSet<String>,
+    /// How often each script file the line wrote has been run (see [`Reader::run_file`]).
+    file_runs: std::collections::HashMap<String, usize>,
     /// The host's script files being read, innermost last.
     host_scripts: Vec<String>,
     /// The host's script files already reported unreadable.
@@ -146,6 +150,7 @@ impl Reader {
             host_reads: 0,
             host_loaded: std::collections::HashSet::new(),
             built: std::collections::HashSet::new(),
+            file_runs: std::collections::HashMap::new(),
             host_scripts: Vec::new(),
             unread_scripts: std::collections::HashSet::new(),
             posix: false,
@@ -1550,8 +1555,22 @@ impl Reader {
             self.opaque(why);
             return Data::Unknown;
         }
-        match self.env.files.remove(&super::env::file_key(path)) {
-            Some(FileText::Known(text)) => self.in_file(path, |r| r.script(&text, stdin)),
+        // A script run again (with other arguments: `sort` runs its compressor as `PROG`
+        // and `PROG -d`) is read again, a few times; while it is read, it is not there
+        // to run, so a script that runs itself is read once.
+        let key = super::env::file_key(path);
+        self.built.insert(key.clone());
+        let runs = self.file_runs.entry(key.clone()).or_default();
+        *runs += 1;
+        if *runs > MAX_FILE_RUNS {
+            return Data::Unknown;
+        }
+        match self.env.files.remove(&key) {
+            Some(FileText::Known(text)) => {
+                let out = self.in_file(path, |r| r.script(&text, stdin));
+                self.env.files.entry(key).or_insert(FileText::Known(text));
+                out
+            }
             Some(FileText::Unknown) => {
                 self.opaque("the line runs a script it downloaded or made from a command's output");
                 Data::Unknown

@@ -299,9 +299,12 @@ impl<'t> Pl<'_, '_, 't> {
                 }
                 _ => {}
             },
-            // A `Safe` compartment evaluates its string as Perl (`deny_only()` leaves every
-            // operation allowed).
-            (Some("Safe"), "reval") => {
+            // A `Safe` compartment evaluates its string as Perl. Its default operator mask
+            // refuses what has effects (`system`, `open`, `unlink`); the code is read as
+            // running unmasked only when the line loosens one (`deny_only()`, `permit`).
+            (Some("Safe"), "reval")
+                if self.src.text.contains("deny_only") || self.src.text.contains("permit") =>
+            {
                 let code = arg(self, 0);
                 self.cx.eval(code, line);
             }

@@ -508,9 +508,14 @@ fn a_temporary_directory_is_in_tmp_unless_placed_elsewhere() {
 #[test]
 fn a_safe_compartment_and_an_inc_hook_run_code() {
     assert_eq!(
-        effects("use Safe; my $box = Safe->new; $box->reval('system q(rm -rf ~)')"),
+        effects(
+            "use Safe; my $box = Safe->new; $box->deny_only(); $box->reval('system q(rm -rf ~)')"
+        ),
         ["sh -c rm -rf ~"]
     );
+    // Its default operator mask refuses what has effects.
+    let masked = "use Safe; my $s = Safe->new; print $s->reval($_) for '2**10', '60*60'";
+    assert_eq!(read(Lang::Perl, masked).opaque, None);
     let hooked = "unshift @INC, sub { my (undef, $f) = @_; return }; require Foo;";
     assert_eq!(
         read(Lang::Perl, hooked).opaque.map(|u| u.reason),

@@ -444,12 +444,12 @@ fn copies_and_uploads_read_what_they_send() {
 fn the_children_of_a_directory_are_the_names_in_it() {
     check(&[
         (
-            "require 'fileutils'; FileUtils.rm_r(Dir.children('build'))",
-            &["rm -r build/*"],
+            "Dir.chdir('build') { FileUtils.rm_r(Dir.children('.')) }",
+            &["cd build", "rm -r *"],
         ),
         (
-            "Dir.children('/').each { |d| FileUtils.rm_rf(d) }",
-            &["rm -r -f /*"],
+            "Dir.children(Dir.home).each { |f| FileUtils.rm_rf(File.join(Dir.home, f)) }",
+            &["rm -r -f ~/*"],
         ),
     ]);
 }

@@ -314,14 +314,11 @@ impl<'t> Rb<'_, '_, 't> {
                     "Dir.pwd" | "Dir.getwd" => Obj::Val(Val::known(".")),
                     // The names a listing finds, as the pattern they match.
                     "Dir.[]" | "Dir.glob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
-                    // The names in a directory, `.` and `..` left out by `children`.
-                    "Dir.children" | "Dir.each_child" => match arg(self, 0) {
-                        Val::Known(d) => {
-                            let d = d.trim_end_matches('/');
-                            Obj::Each(Box::new(Obj::Val(Val::Known(format!("{d}/*")))))
-                        }
-                        _ => unknown,
-                    },
+                    // The names in a directory (not paths: the code joins them to it, or
+                    // they name files where it is), as Python's `os.listdir` is read.
+                    "Dir.children" | "Dir.each_child" | "Dir.entries" => {
+                        Obj::Each(Box::new(Obj::Val(Val::known("*"))))
+                    }
                     // `ruby -e CODE a b`: `ARGV` is `['a', 'b']`.
                     "ARGV.[]" | "ARGV.fetch" | "ARGV.first" | "ARGV.shift" => {
                         let n = match q.as_str() {

@@ -860,7 +860,7 @@ pub(super) static PROGRAMS: &[Program] = &[
             skip: Skip::ToDashDash,
         },
     ),
-    // `sort --compress-program=PROG` runs PROG on its temporary files.
+    // `sort --compress-program=PROG` runs PROG on its temporary files (see `runners`).
     row(
         &["sort"],
         gnu(
@@ -879,7 +879,7 @@ pub(super) static PROGRAMS: &[Program] = &[
                 "parallel=",
             ],
         ),
-        Runs::ScriptOption('\0', "compress-program"),
+        Runs::Own,
     ),
     row(
         &["nix-shell"],

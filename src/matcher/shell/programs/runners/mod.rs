@@ -390,6 +390,19 @@ pub(super) fn run(
             sessions::run_parts(r, args);
             Data::Unknown
         }
+        // `sort --compress-program=PROG` runs PROG to compress its temporary files, and
+        // `PROG -d` to read them back.
+        "sort" => {
+            let (opts, _) = options::leading(&t, &row.options);
+            for o in &opts {
+                if let Some(program) = option_value(o, '\0', "compress-program") {
+                    let quoted = format!("'{}'", program.replace('\'', r"'\''"));
+                    shell_c(r, &quoted);
+                    shell_c(r, &format!("{quoted} -d"));
+                }
+            }
+            Data::Unknown
+        }
         "compgen" => {
             interactive::compgen(r, args);
             Data::Unknown
