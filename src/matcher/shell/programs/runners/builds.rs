@@ -220,9 +220,10 @@ pub(in crate::matcher::shell::programs) fn written_files(
 }
 
 /// At the end of the line: the code files it wrote that nothing ran (`conftest.py`, a
-/// `json.py` that shadows the module, a `.pth`, what it added to `~/.bashrc`). What such a file plainly does is read as if
-/// it ran later: a payload planted for a later run (`os.system('curl … | sh')`) is what it
-/// is now. What cannot be read in it is left alone, since nothing runs it yet.
+/// `json.py` that shadows the module, a `.pth`, a script with a `#!` line, what it added to
+/// `~/.bashrc`). What such a file plainly does is read as if it ran later: a payload
+/// planted for a later run (`os.system('curl … | sh')`) is what it is now. What cannot be
+/// read in it is left alone, since nothing runs it yet; the work it costs is the line's.
 pub(in crate::matcher::shell) fn planted(r: &mut Reader) {
     let mut written: Vec<(String, String)> = r
         .env

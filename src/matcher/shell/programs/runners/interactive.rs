@@ -6,9 +6,19 @@ use super::super::super::env::FileText;
 use super::super::super::expand::Field;
 use super::super::super::walk::{Data, Reader};
 
+/// Reads one of these builtins.
+pub(super) fn run(r: &mut Reader, program: &str, args: &[Field]) {
+    match program {
+        "compgen" => compgen(r, args),
+        "fc" => fc(r, args),
+        "history" => history(r, args),
+        _ => enable(r, args),
+    }
+}
+
 /// `compgen`: `-C CMD` runs CMD, `-F FUNC` calls the function, and each word of `-W
 /// WORDLIST` is expanded as the shell expands a word, `$(...)` and all.
-pub(super) fn compgen(r: &mut Reader, args: &[Field]) {
+fn compgen(r: &mut Reader, args: &[Field]) {
     let mut k = 0;
     while let Some(arg) = args.get(k) {
         let text = arg.text.as_str();
@@ -54,7 +64,7 @@ pub(super) fn compgen(r: &mut Reader, args: &[Field]) {
 
 /// `fc` runs commands from the shell's history (`fc -s`, or what an editor leaves),
 /// which a script may fill with `history -s`; `fc -l` only lists them.
-pub(super) fn fc(r: &mut Reader, args: &[Field]) {
+fn fc(r: &mut Reader, args: &[Field]) {
     let lists = args
         .iter()
         .take_while(|a| a.text.starts_with('-') && a.text != "--")
@@ -66,7 +76,7 @@ pub(super) fn fc(r: &mut Reader, args: &[Field]) {
 
 /// `history -w FILE` and `-a FILE` write the history list, which `history -s` fills with
 /// any text, to a file.
-pub(super) fn history(r: &mut Reader, args: &[Field]) {
+fn history(r: &mut Reader, args: &[Field]) {
     let Some(option) = args.first().filter(|a| a.text.starts_with('-')) else {
         return;
     };
@@ -88,7 +98,7 @@ pub(super) fn history(r: &mut Reader, args: &[Field]) {
 }
 
 /// `enable -f LIB NAME` loads a builtin from a shared object: native code.
-pub(super) fn enable(r: &mut Reader, args: &[Field]) {
+fn enable(r: &mut Reader, args: &[Field]) {
     let loads = args
         .iter()
         .take_while(|a| a.text.starts_with('-') && a.text != "--")

@@ -403,21 +403,9 @@ pub(super) fn run(
             }
             Data::Unknown
         }
-        "compgen" => {
-            interactive::compgen(r, args);
+        "compgen" | "fc" | "history" | "enable" => {
+            interactive::run(r, program, args);
             Data::Unknown
-        }
-        "fc" => {
-            interactive::fc(r, args);
-            Data::Unknown
-        }
-        "history" => {
-            interactive::history(r, args);
-            Data::Unknown
-        }
-        "enable" => {
-            interactive::enable(r, args);
-            Data::Nothing
         }
         "trap" => {
             let (_, at) = options::leading(&t, &Options::NONE);
