@@ -45,6 +45,12 @@ impl Val {
         }
     }
 
+    /// Whether this is a device that never ends (`/dev/zero`): read or copied to its end, it
+    /// fills memory or the disk.
+    pub fn is_endless_device(&self) -> bool {
+        self.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
+    }
+
     /// `self` followed by `next`.
     pub fn concat(self, next: Val) -> Val {
         match (self, next) {
@@ -209,7 +215,7 @@ impl Cx {
     /// A file read to its end: a device that never ends (`/dev/zero`) fills memory, and
     /// the code is opaque.
     pub(super) fn ends(&mut self, path: &Val, line: usize) {
-        if path.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p)) {
+        if path.is_endless_device() {
             self.opaque(READS_ENDLESS, line);
         }
     }

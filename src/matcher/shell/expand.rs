@@ -561,13 +561,7 @@ impl Reader {
             let _ = self.expand_string(expr);
             return Value::Unknown;
         }
-        let mut read = std::collections::HashSet::new();
-        for name in expr
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
-        {
-            self.arithmetic_value(name, 0, &mut read);
-        }
+        self.arithmetic_values(expr);
         match super::arith::eval(expr, &self.env) {
             Some(n) => Value::Known(n.to_string()),
             None => Value::Unknown,

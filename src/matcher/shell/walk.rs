@@ -22,7 +22,8 @@ use super::{
 /// calls, loops, nested scripts).
 const STEPS_PER_BYTE: usize = 24;
 const MIN_STEPS: usize = 20_000;
-/// Times one script file is read when the line runs it again and again.
+/// Times one script file the line wrote is read when the line runs it again and again;
+/// past them the line is unreadable.
 const MAX_FILE_RUNS: usize = 8;
 /// Deepest function-call inlining.
 const MAX_CALLS: usize = 8;
@@ -753,23 +754,31 @@ impl Reader {
         }
     }
 
+    /// The values of the variables `expr` names, read as [`Reader::arithmetic_at`] reads
+    /// them, for an expression whose assignments are not followed (`$((x + 1))`).
+    pub(super) fn arithmetic_values(&mut self, expr: &str) {
+        let mut read = HashSet::new();
+        let names = expr
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'));
+        for name in names {
+            self.arithmetic_value(name, 0, &mut read);
+        }
+    }
+
     /// The value of variable `name` read as the expression bash evaluates it as, when it is
     /// not a number (see [`Reader::arithmetic_at`]). Each name is read once per expression
     /// (`read`): what it runs is the same each time, and names that name each other many
     /// times over cost no more than their text.
-    pub(super) fn arithmetic_value(
-        &mut self,
-        name: &str,
-        depth: usize,
-        read: &mut HashSet<String>,
-    ) {
+    fn arithmetic_value(&mut self, name: &str, depth: usize, read: &mut HashSet<String>) {
         self.steps += 1;
-        if depth < 8
-            && !self.exhausted()
-            && !read.contains(name)
-            && read.insert(name.to_owned())
-            && let Value::Known(value) = self.env.get(name)
-            && value.contains(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '`')
+        if depth >= 8 || self.exhausted() || read.contains(name) {
+            return;
+        }
+        read.insert(name.to_owned());
+        let expression = |c: char| c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '`');
+        if let Value::Known(value) = self.env.get(name)
+            && value.contains(expression)
         {
             self.arithmetic_at(&value, depth + 1, read);
         }
@@ -1563,6 +1572,7 @@ impl Reader {
         let runs = self.file_runs.entry(key.clone()).or_default();
         *runs += 1;
         if *runs > MAX_FILE_RUNS {
+            self.opaque("the line runs one script it wrote more often than it is read");
             return Data::Unknown;
         }
         match self.env.files.remove(&key) {

@@ -10,7 +10,7 @@ use super::sinks::{Sink, function_name, sink};
 use super::text::octal;
 use super::values::{Args, spread};
 use super::{COMPUTED_NAME, Obj, Php};
-use crate::matcher::code::{ENDLESS_DEVICES, Effect, Val};
+use crate::matcher::code::{Effect, Val};
 
 impl<'t> Php<'_, '_, 't> {
     pub(super) fn call(&mut self, node: Node<'t>) {
@@ -176,7 +176,7 @@ impl<'t> Php<'_, '_, 't> {
             // ends it is `cp /dev/zero FILE`, which fills the disk.
             Sink::StreamCopy if a.count() < 3 => {
                 if let Obj::Handle(from) = a.get(0)
-                    && from.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
+                    && from.is_endless_device()
                 {
                     let to = match a.get(1) {
                         Obj::Handle(to) => to,

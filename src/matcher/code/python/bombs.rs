@@ -7,7 +7,6 @@ use tree_sitter::Node;
 
 use super::values::Args;
 use super::{Obj, Py, by_field, kind};
-use crate::matcher::code::ENDLESS_DEVICES;
 
 /// Digits past which a number is a memory bomb (a billion digits: about 400 MB).
 const MOST_DIGITS: f64 = 1e9;
@@ -49,9 +48,9 @@ impl<'t> Py<'_, '_, 't> {
                     .iter()
                     .any(|m| text.ends_with(m))
                 {
-                    return self.file_read(node).is_some_and(|path| {
-                        path.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
-                    });
+                    return self
+                        .file_read(node)
+                        .is_some_and(|path| path.is_endless_device());
                 }
                 // Most calls are not these: their callee is not looked up.
                 if !["bytearray", "bytes", "mmap"]

@@ -8,7 +8,7 @@ use super::values::Args;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, join};
 use crate::matcher::code::tree::{Visit, visit};
-use crate::matcher::code::{ENDLESS_DEVICES, Effect, Val};
+use crate::matcher::code::{Effect, Val};
 
 /// Modules every attribute of which only computes (no files, processes or network):
 /// `getattr(hashlib, name)` with a name given at run time picks a hash, nothing more.
@@ -608,7 +608,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             Sink::CopyObj => {
                 if args.count() < 3
                     && let Some(from) = args.node(0, "fsrc").and_then(|n| self.opened(n))
-                    && from.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
+                    && from.is_endless_device()
                 {
                     let to = args.node(1, "fdst").and_then(|n| self.opened(n));
                     self.cx

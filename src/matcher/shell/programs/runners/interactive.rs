@@ -22,6 +22,11 @@ fn compgen(r: &mut Reader, args: &[Field]) {
     let mut k = 0;
     while let Some(arg) = args.get(k) {
         let text = arg.text.as_str();
+        // A word not known where options are read may be one (`-C CMD`).
+        if arg.unknown && text.starts_with(crate::matcher::shell::SUBSTITUTION) {
+            r.opaque("compgen runs code that is not known before it runs");
+            return;
+        }
         if text == "--" || !text.starts_with('-') {
             break;
         }
@@ -134,6 +139,9 @@ mod tests {
             None
         );
         assert!(parse(r#"compgen -C "$cmd" -- x"#).opaque.is_some());
+        // A word not known where compgen reads options may be `-C CMD`.
+        assert!(parse(r#"compgen "$opt" -- x"#).opaque.is_some());
+        assert_eq!(parse(r#"compgen -W 'a b' -- "$cur""#).opaque, None);
     }
 
     #[test]
