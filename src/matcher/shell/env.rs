@@ -27,7 +27,17 @@ pub(super) enum Var {
     Scalar(Value),
     /// An indexed or associative array, in order; element values may be unknown.
     Array(Vec<(String, Value)>),
+    /// One of these texts (two to [`MOST_WAYS`]): the ways code that may not have run could
+    /// have gone set it differently (`x=build; [ -n "$CI" ] && x=dist`). Its value is
+    /// unknown, except to a simple command that names it, which is read once per text
+    /// (`Reader::simple_each_way`).
+    OneOf(Vec<String>),
 }
+
+/// Most texts a variable set on different ways is followed with; past it, it is unknown.
+pub(super) const MOST_WAYS: usize = 4;
+/// Most variables followed as one of several texts at a time; past it, another is unknown.
+const MOST_VARIABLES_WITH_WAYS: usize = 8;
 
 /// What the line wrote to a file, for a later command that runs or reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +85,9 @@ pub(super) struct Env {
     /// since the traps were last read.
     pub(super) watched: Vec<String>,
     pub(super) watched_changed: bool,
+    /// The variables that are now [`Var::OneOf`], kept beside `vars` so that a command can
+    /// look for them without a walk over every variable.
+    with_ways: Vec<String>,
 }
 
 /// Where the line is: the directory `cd` moved to (see `SimpleCommand::dir`). Kept as a
@@ -116,6 +129,7 @@ impl Env {
         match self.vars.get(name) {
             Some(Var::Scalar(v)) => v.clone(),
             Some(Var::Array(items)) => items.first().map_or(Value::known(""), |(_, v)| v.clone()),
+            Some(Var::OneOf(_)) => Value::Unknown,
             None => builtin_value(name).unwrap_or(Value::Unknown),
         }
     }
@@ -132,6 +146,16 @@ impl Env {
         match self.vars.get(name)? {
             Var::Scalar(v) => Some(vec![v.clone()]),
             Var::Array(items) => Some(items.iter().map(|(_, v)| v.clone()).collect()),
+            Var::OneOf(_) => Some(vec![Value::Unknown]),
+        }
+    }
+
+    /// The keys (indices) of array `name`, for `${!name[@]}`; `None` when not known.
+    pub(super) fn keys(&self, name: &str) -> Option<Vec<String>> {
+        match self.vars.get(name)? {
+            Var::Scalar(_) => Some(vec!["0".to_owned()]),
+            Var::Array(items) => Some(items.iter().map(|(k, _)| k.clone()).collect()),
+            Var::OneOf(_) => None,
         }
     }
 
@@ -144,7 +168,7 @@ impl Env {
                 .map_or(Value::known(""), |(_, v)| v.clone()),
             Some(Var::Scalar(v)) if index == "0" => v.clone(),
             Some(Var::Scalar(_)) => Value::known(""),
-            None => Value::Unknown,
+            Some(Var::OneOf(_)) | None => Value::Unknown,
         }
     }
 
@@ -176,6 +200,7 @@ impl Env {
         let mut items = match self.vars.get(name) {
             Some(Var::Array(items)) => items.clone(),
             Some(Var::Scalar(v)) => vec![("0".to_owned(), v.clone())],
+            Some(Var::OneOf(_)) => vec![("0".to_owned(), Value::Unknown)],
             None => Vec::new(),
         };
         let copied = items.len();
@@ -197,11 +222,46 @@ impl Env {
         if self.watched.iter().any(|w| w == name) && self.vars.get(name) != var.as_ref() {
             self.watched_changed = true;
         }
+        let old = self.put(name, var);
+        self.trail.push((name.to_owned(), old));
+    }
+
+    /// Gives `name` the value `var` without a trail entry; returns the old value.
+    fn put(&mut self, name: &str, var: Option<Var>) -> Option<Var> {
+        let ways = matches!(var, Some(Var::OneOf(_)));
         let old = match var {
             Some(var) => self.vars.insert(name.to_owned(), var),
             None => self.vars.remove(name),
         };
-        self.trail.push((name.to_owned(), old));
+        if matches!(old, Some(Var::OneOf(_))) && !ways {
+            self.with_ways.retain(|n| n != name);
+        } else if ways && !matches!(old, Some(Var::OneOf(_))) {
+            self.with_ways.push(name.to_owned());
+        }
+        old
+    }
+
+    /// The variables that hold one of several texts, with those texts, among the names
+    /// `named` says a command uses.
+    pub(super) fn ways_of(&self, named: impl Fn(&str) -> bool) -> Vec<(String, Vec<String>)> {
+        self.with_ways
+            .iter()
+            .filter(|n| named(n))
+            .filter_map(|n| match self.vars.get(n) {
+                Some(Var::OneOf(texts)) => Some((n.clone(), texts.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether some variable holds one of several texts.
+    pub(super) fn has_ways(&self) -> bool {
+        !self.with_ways.is_empty()
+    }
+
+    /// Gives `name` one of `texts` again (after a command was read with each of them).
+    pub(super) fn set_ways(&mut self, name: &str, texts: Vec<String>) {
+        self.replace(name, Some(Var::OneOf(texts)));
     }
 
     /// This point of the line, to undo or join the variables' changes after it.
@@ -220,10 +280,7 @@ impl Env {
             let Some((name, old)) = self.trail.pop() else {
                 break;
             };
-            match old {
-                Some(var) => self.vars.insert(name, var),
-                None => self.vars.remove(&name),
-            };
+            self.put(&name, old);
         }
     }
 
@@ -240,28 +297,85 @@ impl Env {
     }
 
     /// After code that may or may not have run, in any of the ways recorded in `branches`:
-    /// a variable whose value is not the same in all of them and at the mark is unknown.
+    /// a variable whose value is not the same in all of them (and at the mark, unless
+    /// one of the ways always ran) holds one of those values when each is a known text, a
+    /// few at most, and is unknown otherwise.
     pub(super) fn join_branches(&mut self, branches: Branches) {
-        let mut differs = Vec::new();
+        self.merge(branches, true);
+    }
+
+    /// After code since `mark` that may not have run (the right side of `&&`): a variable
+    /// it changed holds its value before or after, as [`Env::join_branches`] says.
+    pub(super) fn join_ways(&mut self, mark: Mark) {
+        let mut branches = Branches::from(mark);
+        self.end_branch(&mut branches);
+        self.merge(branches, true);
+    }
+
+    /// After code since `mark` that may have run any number of times (a loop's body): a
+    /// variable it changed is unknown, since a value after two rounds says nothing of the
+    /// third.
+    pub(super) fn join(&mut self, mark: Mark) {
+        let mut branches = Branches::from(mark);
+        self.end_branch(&mut branches);
+        self.merge(branches, false);
+    }
+
+    fn merge(&mut self, branches: Branches, ways: bool) {
+        let mut differs: Vec<&String> = Vec::new();
         for end in &branches.ends {
             for (name, var) in end {
-                if self.vars.get(name) != var.as_ref() {
+                if self.vars.get(name) != var.as_ref() && !differs.contains(&name) {
                     differs.push(name);
                 }
             }
         }
         for name in differs {
-            if self.vars.get(name) != Some(&Var::Scalar(Value::Unknown)) {
-                self.replace(name, Some(Var::Scalar(Value::Unknown)));
+            let texts = if ways {
+                self.texts_on_every_way(name, &branches)
+            } else {
+                None
+            };
+            let var = match texts {
+                Some(mut t) if t.len() == 1 => Var::Scalar(Value::Known(t.remove(0))),
+                Some(t) => Var::OneOf(t),
+                None => Var::Scalar(Value::Unknown),
+            };
+            if self.vars.get(name) != Some(&var) {
+                self.replace(name, Some(var));
             }
         }
     }
 
-    /// After code since `mark` that may not have run: a variable it changed is unknown.
-    pub(super) fn join(&mut self, mark: Mark) {
-        let mut branches = Branches::from(mark);
-        self.end_branch(&mut branches);
-        self.join_branches(branches);
+    /// The texts `name` may hold after `branches`, when every way leaves a known text and
+    /// there are few; `None` otherwise.
+    fn texts_on_every_way(&self, name: &String, branches: &Branches) -> Option<Vec<String>> {
+        let mut texts: Vec<String> = Vec::new();
+        let at_mark = self.vars.get(name);
+        let ends = branches
+            .ends
+            .iter()
+            .map(|end| end.get(name).map_or(at_mark, Option::as_ref));
+        let ways: Vec<Option<&Var>> = if branches.exhaustive {
+            ends.collect()
+        } else {
+            std::iter::once(at_mark).chain(ends).collect()
+        };
+        for var in ways {
+            let these = match var? {
+                Var::Scalar(Value::Known(t)) => std::slice::from_ref(t),
+                Var::OneOf(t) => t.as_slice(),
+                _ => return None,
+            };
+            for t in these {
+                if !texts.contains(t) {
+                    texts.push(t.clone());
+                }
+            }
+        }
+        let room = self.with_ways.len() < MOST_VARIABLES_WITH_WAYS
+            || matches!(at_mark, Some(Var::OneOf(_)));
+        (texts.len() == 1 || (texts.len() <= MOST_WAYS && room)).then_some(texts)
     }
 
     /// Records that the line wrote `text` to `path` (appending if `append`).
@@ -323,6 +437,8 @@ pub(super) struct Mark(usize);
 pub(super) struct Branches {
     mark: Mark,
     ends: Vec<HashMap<String, Option<Var>>>,
+    /// One of the ways always runs: the values at the mark are not one of the outcomes.
+    exhaustive: bool,
 }
 
 impl Branches {
@@ -336,6 +452,17 @@ impl From<Mark> for Branches {
         Branches {
             mark,
             ends: Vec::new(),
+            exhaustive: false,
+        }
+    }
+}
+
+impl Branches {
+    /// Ways of which one always runs (a command read once per value of a variable).
+    pub(super) fn every_way(mark: Mark) -> Self {
+        Branches {
+            exhaustive: true,
+            ..Branches::from(mark)
         }
     }
 }

@@ -765,7 +765,20 @@ impl Reader {
                     .map(Value::known)
                     .collect(),
             ),
-            P::MemberKeys { .. } => Expansion::One(Value::Unknown),
+            P::MemberKeys {
+                variable_name,
+                concatenate,
+            } => match self.env.keys(variable_name) {
+                Some(keys) => {
+                    let keys = keys.into_iter().map(Value::Known).collect();
+                    if *concatenate {
+                        Expansion::Joined(keys)
+                    } else {
+                        Expansion::Each(keys)
+                    }
+                }
+                None => Expansion::One(Value::Unknown),
+            },
         }
     }
 

@@ -142,6 +142,78 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
 }
 
 #[test]
+fn a_variable_set_on_some_ways_only_is_read_with_each_value() {
+    // `&&`, `||`, an `if` with or without `else`: the command after is read once per value.
+    for (input, each) in [
+        (
+            "x=build; [ -n \"$CI\" ] && x=dist; rm -rf \"$x\"",
+            ["rm -rf build", "rm -rf dist"],
+        ),
+        (
+            "x=build; [ -n \"$CI\" ] || x=~; y=$x/; rm -rf \"$y\"",
+            ["rm -rf build/", "rm -rf ~/"],
+        ),
+        (
+            "if [ -d dist ]; then o=dist; else o=/; fi; rm -rf \"$o\"",
+            ["rm -rf dist", "rm -rf /"],
+        ),
+        (
+            "read -r j <<< 4; (( j > 8 )) && j=8; make -j\"$j\"",
+            ["make -j4", "make -j8"],
+        ),
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        for command in each {
+            assert!(runs_line(&line, command), "{input}: {command}: {line:?}");
+        }
+    }
+    // With an `else`, the value before the `if` is not one of them.
+    let line = parse("o=/; if [ -d dist ]; then o=dist; else o=build; fi; rm -rf \"$o\"");
+    assert!(!runs_line(&line, "rm -rf /"), "{line:?}");
+    // A loop may run any number of times: what its body sets is unknown after it.
+    for input in [
+        "x=a; while [ -e f ]; do x=$x/a; done; rm -rf \"$x\"",
+        "x=a; for i in 1 2; do [ -e f ] && x=~; done; rm -rf \"$x\"",
+        "x=a; until [ -e f ]; do x=~; done; rm -rf \"$x\"",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+    // More values than followed, or more readings of one command, leave it unknown.
+    let five =
+        "x=a; [ -e 1 ] && x=b; [ -e 2 ] && x=c; [ -e 3 ] && x=d; [ -e 4 ] && x=e; rm -rf \"$x\"";
+    assert!(parse(five).opaque.is_some());
+    let nine = "a=1; b=1; [ -e 1 ] && a=2 && b=2; [ -e 2 ] && a=3 && b=3; rm -rf \"$a$b\"";
+    assert!(parse(nine).opaque.is_some());
+}
+
+#[test]
+fn an_arrays_keys_are_known_when_its_elements_are() {
+    for (input, each) in [
+        (
+            "declare -A t=([web]=dist/web [api]=~); for k in \"${!t[@]}\"; do rm -rf \"${t[$k]}\"; done",
+            ["rm -rf dist/web", "rm -rf ~"],
+        ),
+        (
+            "a=(x ~); for i in ${!a[*]}; do rm -rf \"${a[i]}\"; done",
+            ["rm -rf x", "rm -rf ~"],
+        ),
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        for command in each {
+            assert!(runs_line(&line, command), "{input}: {command}: {line:?}");
+        }
+    }
+    // An array the line did not set has keys not known.
+    assert!(
+        parse("for k in \"${!t[@]}\"; do rm -rf \"${t[$k]}\"; done")
+            .opaque
+            .is_some()
+    );
+}
+
+#[test]
 fn remembered_assignments_stand_in_for_variables() {
     for input in [
         "x=rm; $x -rf /",
@@ -165,11 +237,10 @@ fn remembered_assignments_stand_in_for_variables() {
         );
     }
     assert!(runs("r{m,x} -rf /", "rm rx -rf /"));
+    // A value set on one way only is either value: the command is read with each.
     let line = parse("x=ls; if true; then x=rm; fi; $x -rf /");
-    assert!(
-        line.opaque.is_some(),
-        "a value set in one branch only is unknown: {line:?}"
-    );
+    assert!(line.opaque.is_none(), "{line:?}");
+    assert!(runs_line(&line, "rm -rf /") && runs_line(&line, "ls -rf /"));
     let line = parse("x=rm; (x=ls); $x -rf /");
     assert!(
         runs_line(&line, "rm -rf /"),

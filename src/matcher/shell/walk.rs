@@ -129,6 +129,9 @@ pub(super) struct Reader {
     /// Where the last simple command's own recorded commands start, after those of the
     /// substitutions in its words.
     stage_start: usize,
+    /// Where each reading of the last simple command read once per value of a variable
+    /// started its own command (as `stage_start`); empty after one read once.
+    readings: Vec<usize>,
 }
 
 impl Reader {
@@ -164,6 +167,7 @@ impl Reader {
             in_trap: false,
             last_endless: false,
             stage_start: 0,
+            readings: Vec::new(),
         }
     }
 
@@ -266,6 +270,13 @@ impl Reader {
     fn join(&mut self, mark: Mark) {
         self.steps += 2 * self.env.changes_since(mark);
         self.env.join(mark);
+    }
+
+    /// After code since `mark` that may not have run: a variable it changed holds its
+    /// value before or after (see [`Env::join_ways`]).
+    fn join_ways(&mut self, mark: Mark) {
+        self.steps += 2 * self.env.changes_since(mark);
+        self.env.join_ways(mark);
     }
 
     /// Records the way code since the mark of `branches` ran, and undoes it.
@@ -372,7 +383,7 @@ impl Reader {
             // The right side may not run.
             let before = self.mark();
             out = out.then(self.pipeline(p, stdin.clone()));
-            self.join(before);
+            self.join_ways(before);
         }
         out
     }
@@ -414,8 +425,16 @@ impl Reader {
         let ast::Command::Simple(_) = command else {
             return false;
         };
-        // Not a command a substitution in its words ran (`mapfile < <(yes)`).
-        self.judge_recorded(first.max(self.stage_start), endless_in)
+        // Not a command a substitution in its words ran (`mapfile < <(yes)`); each of its
+        // readings when it was read once per value of a variable.
+        if self.readings.is_empty() {
+            return self.judge_recorded(first.max(self.stage_start), endless_in);
+        }
+        let mut endless = false;
+        for start in std::mem::take(&mut self.readings) {
+            endless |= self.judge_recorded(first.max(start), endless_in);
+        }
+        endless
     }
 
     /// How many simple commands the line has recorded so far.
@@ -447,7 +466,7 @@ impl Reader {
     fn command(&mut self, command: &ast::Command, stdin: Data) -> Data {
         self.steps += 1;
         let out = match command {
-            ast::Command::Simple(simple) => self.simple(simple, stdin),
+            ast::Command::Simple(simple) => self.simple_each_way(simple, stdin),
             ast::Command::Compound(compound, redirects) => {
                 let io = self.redirects(redirects.iter().flat_map(|r| r.0.iter()));
                 self.record_redirects(&io);
@@ -613,10 +632,15 @@ impl Reader {
             }
             C::IfClause(i) => {
                 let mut out = self.list(&i.condition, stdin.clone());
-                // Each way starts from the values after the condition. A variable a way
-                // changes is unknown after the `if` unless all of them leave the value it
-                // had (with an `else` one way always runs; this is cautious there).
-                let mut branches = Branches::from(self.mark());
+                // Each way starts from the values after the condition. A variable the
+                // ways leave different is one of their values after the `if`, or of the
+                // value it had too when no `else` makes one way always run.
+                let has_else = i.elses.iter().flatten().any(|e| e.condition.is_none());
+                let mut branches = if has_else {
+                    Branches::every_way(self.mark())
+                } else {
+                    Branches::from(self.mark())
+                };
                 let ways = std::iter::once((None, &i.then)).chain(
                     i.elses
                         .iter()
@@ -782,6 +806,62 @@ impl Reader {
         {
             self.arithmetic_at(&value, depth + 1, read);
         }
+    }
+
+    /// Reads a simple command once for each text of the variables it names that hold one
+    /// of a few (`x=build; [ -n "$CI" ] && x=dist; rm -rf "$x"` runs `rm -rf build` or
+    /// `rm -rf dist`), a few readings at most; past that, or without such variables, once
+    /// with them unknown. Where each reading's own command was recorded is kept for
+    /// [`judge_stream`](Self::judge_stream).
+    fn simple_each_way(&mut self, command: &ast::SimpleCommand, stdin: Data) -> Data {
+        /// Most readings of one command.
+        const MOST_READINGS: usize = 8;
+        let ways = if self.env.has_ways() {
+            let text = command.to_string();
+            self.env.ways_of(|name| names_variable(&text, name))
+        } else {
+            Vec::new()
+        };
+        let readings = ways
+            .iter()
+            .try_fold(1usize, |n, (_, texts)| n.checked_mul(texts.len()))
+            .filter(|n| *n <= MOST_READINGS);
+        let Some(readings) = readings.filter(|_| !ways.is_empty()) else {
+            let out = self.simple(command, stdin);
+            self.readings.clear();
+            return out;
+        };
+        let mut branches = Branches::every_way(self.mark());
+        let mut out: Option<Data> = None;
+        let mut starts = Vec::new();
+        for k in 0..readings {
+            // The k-th combination: one text of each variable, counted in mixed radix.
+            let mut rest = k;
+            let mut given = Vec::new();
+            for (name, texts) in &ways {
+                let text = Value::known(texts[rest % texts.len()].clone());
+                self.env.set(name, text.clone());
+                given.push(text);
+                rest /= texts.len();
+            }
+            let read = self.simple(command, stdin.clone());
+            starts.push(self.stage_start);
+            // A variable the command did not set itself holds all its texts again.
+            for ((name, texts), text) in ways.iter().zip(given) {
+                if self.env.get(name) == text {
+                    self.env.set_ways(name, texts.clone());
+                }
+            }
+            self.end_branch(&mut branches);
+            out = Some(match out {
+                Some(o) if o != read => Data::Unknown,
+                Some(o) => o,
+                None => read,
+            });
+        }
+        self.env.join_branches(branches);
+        self.readings = starts;
+        out.unwrap_or(Data::Unknown)
     }
 
     /// Reads a simple command: its assignments, redirections and words, then what it runs.
@@ -1701,5 +1781,17 @@ fn grows(body: &str) -> bool {
             return false;
         }
         appends || value.contains(&format!("${name}")) || value.contains(&format!("${{{name}}}"))
+    })
+}
+
+/// Whether `text` (a command as written) may use variable `name`: the name stands as a
+/// word of its own in it (`$x`, `${x%/}`, `$((x + 1))`). More than `$name` is taken, as a
+/// needless reading is only work.
+fn names_variable(text: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
     })
 }
