@@ -542,7 +542,10 @@ impl Reader {
             }
             _ => script,
         };
+        // It runs in a process of its own (`f() { echo $(f) $(f); }` forks as `f & f`).
+        self.forked += 1;
         let out = self.script(script, Data::Nothing);
+        self.forked -= 1;
         // The shell keeps all a substitution prints: `x=$(yes)` never ends, and grows.
         if std::mem::take(&mut self.last_endless)
             && let Some(reason) = super::streams::Outcome::Hoards.reason()
@@ -883,20 +886,8 @@ impl Reader {
             }),
             Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate }) => {
                 match &self.env.positional {
-                    Some(args) if *concatenate => {
-                        if args.contains(&Value::Unknown) {
-                            Expansion::One(Value::Unknown)
-                        } else {
-                            let joined: Vec<String> = args
-                                .iter()
-                                .filter_map(|a| match a {
-                                    Value::Known(t) => Some(t.clone()),
-                                    Value::Unknown => None,
-                                })
-                                .collect();
-                            Expansion::One(Value::Known(joined.join(" ")))
-                        }
-                    }
+                    // `"$*"`: one word, joined by the first character of `$IFS`.
+                    Some(args) if *concatenate => Expansion::Joined(args.clone()),
                     Some(args) => Expansion::Each(args.clone()),
                     None => Expansion::One(Value::Unknown),
                 }

@@ -47,8 +47,17 @@ pub(super) fn replace(
     kind: SubstringMatchKind,
 ) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
-    if chars.len() > MAX_TEXT || pattern.is_empty() {
-        return (chars.len() <= MAX_TEXT).then(|| text.to_owned());
+    if chars.len() > MAX_TEXT {
+        return None;
+    }
+    // An empty pattern anchored at the start or the end matches there: `${x/#/pre}`
+    // prepends, `${x/%/post}` appends; unanchored, it replaces nothing.
+    if pattern.is_empty() {
+        return Some(match kind {
+            SubstringMatchKind::Prefix => format!("{with}{text}"),
+            SubstringMatchKind::Suffix => format!("{text}{with}"),
+            _ => text.to_owned(),
+        });
     }
     let pat = compile(pattern)?;
     let n = chars.len();

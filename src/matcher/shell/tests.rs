@@ -1981,3 +1981,86 @@ fn make_expands_its_variables_before_the_shell_sees_a_recipe() {
         "cp ~/.netrc /tmp/k"
     ));
 }
+
+#[test]
+fn sysctl_writes_the_kernel_settings_it_sets() {
+    assert!(runs(
+        "sysctl -w kernel.threads-max=20",
+        "tee /proc/sys/kernel/threads-max"
+    ));
+    assert!(runs(
+        "sysctl vm/swappiness=1",
+        "tee /proc/sys/vm/swappiness"
+    ));
+    assert!(runs("sysctl -p /tmp/x.conf", "tee /proc/sys/*"));
+    assert!(runs("sysctl \"$K\"=1", "tee /proc/sys/*"));
+    for reads in [
+        "sysctl -a",
+        "sysctl vm.swappiness",
+        "sysctl -n kernel.pid_max",
+    ] {
+        assert!(
+            !parse(reads).commands.iter().any(|c| c.program == "tee"),
+            "{reads}"
+        );
+    }
+}
+
+#[test]
+fn commands_run_by_a_tracer_an_agent_or_a_browser_setting_are_read() {
+    assert!(runs("strace -o '!rm -rf ~' true", "rm -rf ~"));
+    assert!(runs("strace -o'|rm -rf ~' true", "rm -rf ~"));
+    assert!(runs("ssh-agent -t 60 bash -c 'rm -rf ~'", "rm -rf ~"));
+    assert!(runs("BROWSER='rm -rf ~' python3 -c 'print(1)'", "rm -rf ~"));
+    // With `%s`, the command gets an address the program chooses.
+    assert!(
+        parse("BROWSER='bash -c %s' python3 -c 'import webbrowser; webbrowser.open(\"x\")'")
+            .opaque
+            .is_some()
+    );
+    for plain in ["strace -o /tmp/t.log ls", "BROWSER=none npm start"] {
+        assert!(parse(plain).opaque.is_none(), "{plain}");
+    }
+}
+
+#[test]
+fn joined_words_and_anchored_substitutions_are_bash_s() {
+    // `"$*"` joins with the first character of `$IFS`.
+    assert!(runs(
+        "IFS=/; set -- '' root .aws credentials; cat \"$*\"",
+        "cat /root/.aws/credentials"
+    ));
+    assert!(runs("set -- a b; echo \"$*\"", "echo 'a b'"));
+    // An empty pattern anchored at the start or the end prepends or appends.
+    assert!(runs(
+        "d=(ssh aws); tar czf /tmp/c.tgz \"${d[@]/#/$HOME/.}\"",
+        "tar czf /tmp/c.tgz ~/.ssh ~/.aws"
+    ));
+    assert!(runs("x=a; echo ${x/%/.bak} ${x//}", "echo a.bak a"));
+}
+
+#[test]
+fn a_function_that_substitutes_itself_twice_is_a_fork_bomb() {
+    for input in ["b() { cat <(b) <(b); }; b", "f() { echo $(f) $(f); }; f"] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+    assert!(parse("f() { echo \"$(date)\"; }; f; f").opaque.is_none());
+}
+
+#[test]
+fn subscripts_and_arithmetic_operands_run_the_substitutions_in_them() {
+    for input in [
+        "read -r n <<< 'r[$(rm -rf ~)]0'; [[ $n -gt 3 ]]",
+        "read -r i <<< '$(rm -rf ~)1'; a=(x y); unset \"a[$i]\"",
+        "printf -v 'a[$(rm -rf ~)]' %s x",
+        "read -r v <<< 'a[$(rm -rf ~)]'; [[ -v $v ]]",
+    ] {
+        let line = parse(input);
+        assert!(runs_line(&line, "rm -rf ~"), "{input}: {line:?}");
+    }
+    assert!(
+        parse("n=5; [[ $n -gt 3 ]] && a=(1 2); unset 'a[1]'")
+            .opaque
+            .is_none()
+    );
+}

@@ -92,7 +92,7 @@ pub(super) struct Reader {
     calls: Vec<String>,
     /// How many enclosing constructs run in a process of their own (`&`, a pipeline's
     /// parts, a subshell): a call made there starts a process.
-    forked: usize,
+    pub(super) forked: usize,
     /// Each call a function body made to a function being inlined (itself, or one that
     /// calls it): its name, and whether it started a process.
     recursions: Vec<(String, bool)>,
@@ -555,12 +555,33 @@ impl Reader {
                 self.extended_test(b);
             }
             E::Not(a) | E::Parenthesized(a) => self.extended_test(a),
-            E::UnaryTest(_, w) => {
-                self.expand(&w.value);
+            E::UnaryTest(op, w) => {
+                let fields = self.expand(&w.value);
+                if matches!(op, ast::UnaryPredicate::ShellVariableIsSetAndAssigned)
+                    && let Some(name) = unsplit(&fields)
+                {
+                    self.subscript_of(&name);
+                }
             }
-            E::BinaryTest(_, a, b) => {
-                self.expand(&a.value);
-                self.expand(&b.value);
+            // `-eq`, `-gt`...: each side is an arithmetic expression, and a value that is not
+            // a number is evaluated as one (`[[ $n -gt 3 ]]` with `n='a[$(cmd)]'` runs cmd).
+            E::BinaryTest(op, a, b) => {
+                use ast::BinaryPredicate as B;
+                let arithmetic = matches!(
+                    op,
+                    B::ArithmeticEqualTo
+                        | B::ArithmeticNotEqualTo
+                        | B::ArithmeticLessThan
+                        | B::ArithmeticLessThanOrEqualTo
+                        | B::ArithmeticGreaterThan
+                        | B::ArithmeticGreaterThanOrEqualTo
+                );
+                for side in [a, b] {
+                    let fields = self.expand(&side.value);
+                    if arithmetic && let Some(expression) = unsplit(&fields) {
+                        self.arithmetic_command(&expression);
+                    }
+                }
             }
         }
     }
@@ -775,6 +796,15 @@ impl Reader {
             } else {
                 i += 1;
             }
+        }
+    }
+
+    /// An array element's name (`a[i]`) given to a builtin that sets or unsets it, or to
+    /// `[[ -v ]]`: bash evaluates its subscript as arithmetic, running the substitutions in
+    /// it (`unset 'a[$(rm -rf ~)]'`).
+    pub(super) fn subscript_of(&mut self, name: &str) {
+        if let Some((_, rest)) = name.split_once('[') {
+            self.arithmetic_command(rest.strip_suffix(']').unwrap_or(rest));
         }
     }
 
@@ -1371,11 +1401,14 @@ impl Reader {
             ast::ProcessSubstitutionKind::Write => Data::Unknown,
             ast::ProcessSubstitutionKind::Read => Data::Nothing,
         };
+        // It runs in a process of its own, as a subshell does.
+        self.forked += 1;
         if self.depth < MAX_DEPTH {
             self.list(&s.list, stdin);
         } else {
             self.opaque_line("the command nests too deeply");
         }
+        self.forked -= 1;
         self.depth -= 1;
         self.restore(saved);
         // What never ends (`<(yes)`) is read as the device that never ends, so what takes
@@ -1794,4 +1827,14 @@ fn names_variable(text: &str, name: &str) -> bool {
         let after = text[at + name.len()..].chars().next();
         !before.is_some_and(is_word) && !after.is_some_and(is_word)
     })
+}
+
+/// A word of `[[ ]]` as one value: it is not split there, so the fields the reader cut it
+/// into are joined again; `None` when part of it is not known.
+fn unsplit(fields: &[Field]) -> Option<String> {
+    if fields.iter().any(|f| f.unknown) {
+        return None;
+    }
+    let texts: Vec<&str> = fields.iter().map(|f| f.text.as_str()).collect();
+    Some(texts.join(" "))
 }

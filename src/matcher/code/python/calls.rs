@@ -523,6 +523,10 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let cmd = k(self, 0);
                 self.cx.found(Effect::Shell(cmd), line);
             }
+            Sink::ShellAt(n) => {
+                let cmd = k(self, n);
+                self.cx.found(Effect::Shell(cmd), line);
+            }
             Sink::Process => self.process(args, line),
             Sink::ExecList { path, argv } => {
                 let program = k(self, path);
@@ -731,6 +735,21 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx.command("curl", argv, line);
             }
             Sink::Opaque(reason) => self.cx.opaque(reason, line),
+            // A name of one word is a browser webbrowser knows; anything else may be a
+            // command (`webbrowser.get("rm -rf %s")`).
+            Sink::BrowserCommand => {
+                let using = args.pos_or_kw(self, 0, "using").val();
+                let named = using.text().is_some_and(|t| {
+                    t.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                });
+                if !named {
+                    self.cx.opaque(
+                        "the code names the command a browser is opened with, and the address it gets",
+                        line,
+                    );
+                }
+            }
             Sink::Deserialize => {
                 let safe = args
                     .keyword(self, "Loader")

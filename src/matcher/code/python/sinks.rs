@@ -7,6 +7,8 @@
 pub(super) enum Sink {
     /// Runs its first argument as a shell line (`os.system`).
     Shell,
+    /// Runs the argument at this position as a shell line (`pydoc.pipepager(text, cmd)`).
+    ShellAt(usize),
     /// `subprocess.*`: an argument vector, or a shell line with `shell=True`.
     Process,
     /// Runs the program at argument `path` with the list at argument `argv`, whose first
@@ -66,6 +68,10 @@ pub(super) enum Sink {
     Deserialize,
     /// `logging.config.dictConfig(d)`: a `'()'` key names any callable to call.
     DictConfig,
+    /// `webbrowser.get(using)`: a browser by its name, or a command line (`"sh -c %s"`)
+    /// webbrowser then runs with the address it opens. Without one (`webbrowser.get()`),
+    /// the system's browser.
+    BrowserCommand,
     /// Unpacks the archive at argument `archive` (or the object's own) into the directory
     /// at argument `into` (the working directory when left out), as `tar -x`.
     Extract { archive: Option<usize>, into: usize },
@@ -79,6 +85,8 @@ const UNPICKLE: Sink = Opaque("the code unpickles data, which can run any code")
 const NATIVE: Sink = Opaque("the code calls native code directly");
 const URL: Sink = Network(0, "url", "");
 const DOCTEST: Sink = Opaque("the code runs the examples of a text as Python");
+const BROWSER: Sink =
+    Opaque("the code names the command a browser is opened with, and the address it gets");
 const INTERPRETER: Sink =
     Opaque("the code starts a Python interpreter of its own, which runs any code");
 
@@ -127,6 +135,20 @@ const SINKS: &[(&str, Sink)] = &[
     ("pty.spawn", ArgvList),
     ("shutil.rmtree", RM_RF),
     ("?.rmtree", RM_RF),
+    // The cleanup helper of `tempfile.TemporaryDirectory`, called on any path.
+    ("tempfile.TemporaryDirectory._rmtree", RM_RF),
+    ("?._rmtree", RM_RF),
+    // Library calls that hand a string to `sh -c`: a pager (`pydoc.pipepager(text,
+    // cmd)`), an IMAP tunnel (`imaplib.IMAP4_stream(cmd)`).
+    ("pydoc.pipepager", ShellAt(1)),
+    ("imaplib.IMAP4_stream", Shell),
+    (
+        "pipes.Template",
+        Opaque("the code builds a shell pipeline (pipes.Template), which runs commands"),
+    ),
+    ("webbrowser.get", BrowserCommand),
+    ("webbrowser.GenericBrowser", BROWSER),
+    ("webbrowser.BackgroundBrowser", BROWSER),
     ("os.remove", Command("rm", &[], &[0])),
     ("os.unlink", Command("rm", &[], &[0])),
     ("os.rmdir", Command("rmdir", &[], &[0])),

@@ -966,3 +966,32 @@ fn library_calls_that_write_run_signal_or_evaluate_are_read() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn library_calls_that_hand_a_string_to_the_shell_run_it() {
+    assert_eq!(
+        effects("import pydoc, os; pydoc.pipepager('', 'rm -rf ' + os.path.expanduser('~'))"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("import imaplib; imaplib.IMAP4_stream('rm -rf ~')"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("import tempfile; tempfile.TemporaryDirectory._rmtree('/root/proj/.git')"),
+        ["rm -r -f /root/proj/.git"]
+    );
+    for code in [
+        "import pipes; t = pipes.Template(); t.append('rm -rf ~', '--')",
+        "import webbrowser; webbrowser.get('rm -rf %s').open('~')",
+        "import webbrowser as w; w.register(\"x\", None, w.GenericBrowser(\"rm -rf %s\"))",
+    ] {
+        assert!(read(Lang::Python, code).opaque.is_some(), "{code}");
+    }
+    for code in [
+        "import webbrowser; print(type(webbrowser.get()).__name__)",
+        "import webbrowser; webbrowser.get('firefox')",
+    ] {
+        assert!(read(Lang::Python, code).opaque.is_none(), "{code}");
+    }
+}

@@ -188,6 +188,7 @@ pub(super) fn run(
         }
         "unset" => {
             for a in texts(args).iter().filter(|a| !a.starts_with('-')) {
+                r.subscript_of(a);
                 r.env.unset(a);
             }
             Data::Nothing
@@ -488,6 +489,7 @@ fn change_dir(r: &mut Reader, args: &[Field]) {
 
 /// `name` or `name[index]` set to `value`.
 fn set_target(r: &mut Reader, name: &str, value: Value) {
+    r.subscript_of(name);
     match name.split_once('[') {
         Some((array, index)) => {
             r.env

@@ -141,6 +141,10 @@ pub(super) fn run(
     {
         r.opaque("make takes flags from the environment (MAKEFLAGS)");
     }
+    if program == "sysctl" {
+        runners::sysctl(r, args);
+    }
+    runners::browser(r, env);
     if runners::BUILD_TOOLS.contains(&program) {
         runners::written_files(r, program, args);
     }
@@ -157,6 +161,15 @@ pub(super) fn run(
             table::Runs::Command { skip } => {
                 let texts = texts(args);
                 let (opts, at) = options::leading(&texts, &row.options);
+                // `strace -o '!CMD'` (or `|CMD`) pipes its trace into `sh -c CMD`.
+                if program == "strace" {
+                    for o in &opts {
+                        let value = option_value(o, 'o', "output").unwrap_or_default();
+                        if let Some(command) = value.strip_prefix(['!', '|']) {
+                            runners::shell_c(r, command);
+                        }
+                    }
+                }
                 if no_command(program, &opts) {
                     return Data::Unknown;
                 }

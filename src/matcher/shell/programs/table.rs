@@ -337,6 +337,16 @@ pub(super) static PROGRAMS: &[Program] = &[
         COMMAND,
     ),
     row(&["setsid"], gnu("", &["ctty", "fork", "wait"]), COMMAND),
+    // `ssh-agent [-a SOCKET] [-t LIFE] ... COMMAND`: the agent runs the command as its child.
+    row(
+        &["ssh-agent"],
+        Options {
+            short_with_value: "aEOPt",
+            long: &[],
+            abbreviations: false,
+        },
+        COMMAND,
+    ),
     // The dynamic loader run as a program runs the program named after its options
     // (`/lib64/ld-linux-x86-64.so.2 /usr/bin/rm -rf ~`).
     row(
@@ -1304,6 +1314,8 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 | "apt"
                 | "apt-get"
                 | "aptitude"
+                // It writes the kernel's settings (`runners::sysctl`).
+                | "sysctl"
         )
         || program.starts_with("mkfs")
 }

@@ -671,3 +671,51 @@ pub(super) fn record_written(r: &mut Reader, paths: Vec<String>, append: bool, o
         dir: None,
     });
 }
+
+/// `sysctl -w kernel.threads-max=20` (`-w` may be left out): a kernel setting written, as
+/// `tee /proc/sys/kernel/threads-max` writes it (`.` and `/` both separate the name's
+/// parts). Settings loaded from files (`-p FILE`, `--system`, `--load`) may be any of
+/// them: `/proc/sys/*`. Reading settings (`sysctl -a`, `sysctl vm.swappiness`) writes none.
+pub(in crate::matcher::shell::programs) fn sysctl(r: &mut Reader, args: &[Field]) {
+    let mut paths = Vec::new();
+    for a in args {
+        let t = a.text.as_str();
+        let loads = matches!(t, "--system" | "--load")
+            || t.starts_with("--load=")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains('p'));
+        if loads {
+            paths.push("/proc/sys/*".to_owned());
+        } else if let Some((name, _)) = t.split_once('=').filter(|_| !t.starts_with('-')) {
+            let name = if a.unknown && name.contains(super::super::SUBSTITUTION) {
+                "*".to_owned()
+            } else {
+                name.replace('.', "/")
+            };
+            paths.push(format!("/proc/sys/{}", name.trim_start_matches('/')));
+        }
+    }
+    if !paths.is_empty() {
+        record_written(r, paths, false, "written by sysctl");
+    }
+}
+
+/// `BROWSER` in a program's environment: the commands, `:`-separated, that Python's
+/// `webbrowser` (and `xdg-open`, `sensible-browser`) run to open a page, with the page's
+/// address put for `%s`. That address comes from the program, not the line: such a command
+/// is code not known (`BROWSER='bash -c %s' python3 ...`); one without it is read.
+pub(in crate::matcher::shell::programs) fn browser(r: &mut Reader, env: &[(String, Value)]) {
+    let Some((_, value)) = env.iter().find(|(name, _)| name == "BROWSER") else {
+        return;
+    };
+    match value {
+        Value::Known(commands) if commands.contains("%s") => {
+            r.opaque("the program opens an address it chooses with a command from BROWSER");
+        }
+        Value::Known(commands) => {
+            for command in commands.split(':').filter(|c| !c.trim().is_empty()) {
+                r.script(command, Data::Nothing);
+            }
+        }
+        Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+    }
+}
