@@ -276,7 +276,7 @@ impl Where {
     /// A path with a glob is placed inside the directory its pattern starts in.
     pub fn place(&self, dir: Option<&str>, path: &str) -> Place {
         let Some(absolute) = self.absolute(dir, path) else {
-            return Place::Unknown;
+            return self.place_partly_known(path);
         };
         match absolute.find(['*', '?', '[']) {
             // What a glob matches is inside the directory it starts in (`~/*` is in the
@@ -312,6 +312,25 @@ impl Where {
                 }
             }
             None => self.place_of(&absolute),
+        }
+    }
+
+    /// Where an absolute path with a part not known is (`/sys/fs/cgroup$(...)/cgroup.kill`):
+    /// in the system when the directory its known start names is, since what follows
+    /// stays below it unless it climbs out with `..`, which leaves it nowhere safer to
+    /// name. Anywhere else it is not known.
+    fn place_partly_known(&self, path: &str) -> Place {
+        let substitution = crate::matcher::shell::SUBSTITUTION;
+        let Some(at) = path.find(substitution).filter(|_| path.starts_with('/')) else {
+            return Place::Unknown;
+        };
+        let fixed = path[..at].rsplit_once('/').map_or("", |(d, _)| d);
+        if fixed.is_empty() || fixed.contains(['*', '?', '[']) {
+            return Place::Unknown;
+        }
+        match self.place_of(&normalize(&format!("{fixed}/x"))) {
+            Place::System => Place::System,
+            _ => Place::Unknown,
         }
     }
 
@@ -758,6 +777,24 @@ mod tests {
         assert_eq!(w.place(Some("./.."), "dist"), Place::Regenerable);
         assert_eq!(w.place(None, "x"), Place::Unknown);
         assert_eq!(w.place(None, "/etc"), Place::System);
+    }
+
+    #[test]
+    fn a_path_with_a_part_not_known_is_in_the_system_only_below_a_system_directory() {
+        let w = at(Some("/home/u/proj"), Some("/home/u/proj"));
+        let here = Some(".");
+        for (path, place) in [
+            ("/sys/fs/cgroup$(...)/cgroup.kill", Place::System),
+            ("/etc/$(...)", Place::System),
+            ("/$(...)", Place::Unknown),
+            ("/tmp/$(...)", Place::Unknown),
+            ("/home/u/$(...)", Place::Unknown),
+            ("/home/u/proj/$(...)/x", Place::Unknown),
+            ("/et*/$(...)", Place::Unknown),
+            ("build/$(...)", Place::Unknown),
+        ] {
+            assert_eq!(w.place(here, path), place, "{path}");
+        }
     }
 
     #[test]

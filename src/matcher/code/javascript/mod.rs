@@ -217,7 +217,15 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 self.forget_in(field("name"));
                 self.forget_in(field("parameters"));
             }
-            "arrow_function" => match (field("parameter"), called_on(node)) {
+            // `f => ...` or `(f, i) => ...`: the first parameter is the item.
+            "arrow_function" => match (
+                field("parameter").or_else(|| {
+                    field("parameters")
+                        .and_then(|ps| ps.named_child(0))
+                        .filter(|p| kind(p) == "identifier")
+                }),
+                called_on(node),
+            ) {
                 // `fs.readdirSync(d).forEach(f => ...)`, `['dist', 'build'].forEach(d => ...)`
                 (Some(p), Some((method, list)))
                     if kind(p) == "identifier"

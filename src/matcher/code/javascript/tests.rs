@@ -401,6 +401,8 @@ fn a_loop_over_a_listing_takes_each_name_found() {
         "const fs = require('fs'); fs.readdirSync('dist').forEach(f => fs.unlinkSync('dist/' + f))",
         // The same name taken by a filter and then each: both are the listing's names.
         "const fs = require('fs'); fs.readdirSync('dist').filter(f => f.endsWith('.map')).forEach(f => fs.unlinkSync('dist/' + f))",
+        // A parameter in parentheses, with the index after it.
+        "const fs = require('fs'); fs.readdirSync('dist').filter((f) => f.endsWith('.map')).map((f, i) => fs.unlinkSync('dist/' + f))",
     ] {
         assert_eq!(effects(code), ["rm dist/*"], "{code}");
     }

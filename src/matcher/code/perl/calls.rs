@@ -8,11 +8,70 @@ use tree_sitter::Node;
 
 use super::values::class_of;
 use super::{Obj, Pl};
+use crate::matcher::code::scope::Slot;
 use crate::matcher::code::{Effect, Val};
 
 impl<'t> Pl<'_, '_, 't> {
-    /// The effect of one function call.
+    /// The effect of a function call; once per item when its arguments name the variable
+    /// of a loop over a literal list (`for my $d (qw(build dist)) { rmtree $d }`), or a
+    /// name assigned from it.
     pub(super) fn call(&mut self, node: Node<'t>) {
+        let Some((name, items)) = self.loop_over_literal_in(node) else {
+            return self.call_once(node);
+        };
+        for item in items {
+            let outer = self.names.replace(&name, Some(Slot::Expr(item)));
+            self.call_once(node);
+            self.names.replace(&name, outer);
+        }
+    }
+
+    /// A variable among `call`'s arguments (or in the value of one they name) bound to
+    /// each item of a literal list, and those items.
+    fn loop_over_literal_in(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+        // A call's arguments are looked at once per call: bounded, not their square.
+        const MOST_NODES: usize = 512;
+        // Its arguments as the call reads them: without parentheses, those after the
+        // first are siblings of the call in the tree (`system "rm", "-rf", $d`).
+        let mut search = self.arg_nodes(call);
+        let mut nodes = 0;
+        let mut followed = 0;
+        while let Some(root) = search.pop() {
+            let mut found = None;
+            let mut assigned = Vec::new();
+            super::super::tree::visit(root, |node, _, at| {
+                if found.is_some() || at == super::super::tree::Visit::Leave || nodes >= MOST_NODES
+                {
+                    return false;
+                }
+                nodes += 1;
+                if kind(node) == "scalar_variable" {
+                    let name = self.text(node).replace(['{', '}', ' '], "");
+                    match self.names.get(&name) {
+                        Some(Slot::Each(list)) => {
+                            if let Some(items) = super::literal_items(*list) {
+                                found = Some((name, items));
+                            }
+                        }
+                        Some(Slot::Expr(value)) => assigned.push(*value),
+                        _ => {}
+                    }
+                }
+                true
+            });
+            if found.is_some() {
+                return found;
+            }
+            if followed < 4 {
+                followed += assigned.len();
+                search.extend(assigned);
+            }
+        }
+        None
+    }
+
+    /// The effect of one function call.
+    fn call_once(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(name) = self.callee(node) else {
             return;

@@ -242,7 +242,9 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             "to_reference" => self.forget_in(by_field(node, "variable")),
             "for_statement_2" | "function_signature" => {
-                let listing = self.loop_over_glob(node);
+                let listing = self
+                    .loop_over_glob(node)
+                    .or_else(|| self.loop_over_literal(node));
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
                     if kind(child) != "block" && Some(child) != listing.map(|(var, _)| var) {
@@ -360,6 +362,19 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             _ => return None,
         };
         (self.callee(glob).as_deref() == Some("glob")).then_some((*var, glob))
+    }
+
+    /// `foreach my $f ('a', 'b')`, `for my $f (qw(a b))`: the loop's named variable and
+    /// the list of a few literal items it takes in turn (see `Pl::call`).
+    fn loop_over_literal(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        if kind(node) != "for_statement_2" {
+            return None;
+        }
+        let mut c = node.walk();
+        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
+        let var = parts.iter().find(|p| kind(**p) == "scalar_variable")?;
+        let list = parts.iter().find(|p| kind(**p) == "array")?;
+        literal_items(*list).map(|_| (*var, *list))
     }
 
     /// Every variable under `node` becomes not known, in all its sigils (`$a[0]` is `@a`).
@@ -546,4 +561,35 @@ pub(super) fn by_field<'t>(node: impl Borrow<Node<'t>>, name: &str) -> Option<No
 /// The kind of a node (see [`super::tree::kind`]).
 pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
     super::tree::kind(super::Lang::Perl, *node.borrow())
+}
+
+/// The items of a literal list of a few strings or numbers (`('a', 'b')`, `qw(a b)`), each
+/// a node the reader evaluates; `None` for any other list.
+pub(super) fn literal_items(list: Node<'_>) -> Option<Vec<Node<'_>>> {
+    const MOST_ITEMS: usize = 16;
+    let mut c = list.walk();
+    let items: Vec<Node<'_>> = list
+        .named_children(&mut c)
+        .filter(|n| kind(*n) != "normal_comma")
+        .collect();
+    let items = match items.as_slice() {
+        [words] if kind(*words) == "word_list_qw" => {
+            let mut c = words.walk();
+            words
+                .named_children(&mut c)
+                .filter(|n| kind(*n) == "list_item")
+                .collect()
+        }
+        _ if items.iter().all(|n| {
+            matches!(
+                kind(*n),
+                "string_single_quoted" | "string_double_quoted" | "string_q_quoted" | "integer"
+            )
+        }) =>
+        {
+            items
+        }
+        _ => return None,
+    };
+    (!items.is_empty() && items.len() <= MOST_ITEMS).then_some(items)
 }

@@ -528,3 +528,24 @@ fn a_safe_compartment_and_an_inc_hook_run_code() {
         assert_eq!(read(Lang::Perl, plain).opaque, None, "{plain}");
     }
 }
+
+#[test]
+fn a_loop_over_a_literal_list_takes_each_item() {
+    assert_eq!(
+        effects("for my $f (qw(/etc/shadow /etc/hosts)) { system 'cat', $f }"),
+        ["exec cat /etc/shadow", "exec cat /etc/hosts"]
+    );
+    assert_eq!(
+        effects("foreach my $d ('build', 'dist') { rmtree($d) }"),
+        ["rm -r -f build", "rm -r -f dist"]
+    );
+    assert_eq!(
+        effects("for my $d (qw(build dist)) { system \"rm\", \"-rf\", $d }"),
+        ["exec rm -rf build", "exec rm -rf dist"]
+    );
+    // A list the reader does not know is not taken item by item.
+    assert_eq!(
+        effects("for my $f (@ARGV) { system 'cat', $f }"),
+        ["exec cat ?"]
+    );
+}

@@ -27,6 +27,8 @@ impl Pl<'_, '_, '_> {
             | "string_qq_quoted"
             | "backtick_quoted"
             | "command_qx_quoted" => v(self.string(node, code, depth)),
+            // One word of a `qw(...)` list, as a loop over it takes it.
+            "list_item" => v(Val::known(text)),
             "word_list_qw" => {
                 let inner = delimited(text.trim_start_matches("qw").trim_start());
                 Obj::List(inner.split_whitespace().map(Val::known).collect())
