@@ -128,6 +128,14 @@ pub fn matches(pattern: &str, text: &str) -> bool {
     if pattern == text {
         return true;
     }
+    // As bash's `globstar`: `**/` may also stand for no directory (`d/**/*.o` names
+    // `d/a.o`). Each is tried both ways; patterns hold few.
+    if let Some(at) = pattern.find("**/") {
+        let without = format!("{}{}", &pattern[..at], &pattern[at + 3..]);
+        if matches(&without, text) {
+            return true;
+        }
+    }
     let p = tokens(pattern);
     let t: Vec<char> = text.chars().collect();
     // The classic matcher with one remembered star: O(len(p) * len(t)) at worst.
@@ -210,6 +218,9 @@ mod tests {
     #[test]
     fn globs_match_like_the_shell_but_more_generously() {
         assert!(matches("*.rs", "main.rs"));
+        assert!(matches("build/**/*.o", "build/a.o"));
+        assert!(matches("build/**/*.o", "build/x/y/a.o"));
+        assert!(!matches("build/**/*.o", "src/a.o"));
         assert!(matches("/home/agent/.ssh/id*", "/home/agent/.ssh/id_rsa"));
         assert!(matches(".en?", ".env"));
         assert!(matches("[abc].txt", "b.txt"));

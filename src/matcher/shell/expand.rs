@@ -418,6 +418,20 @@ impl Reader {
                 {
                     b.push_text(".", true);
                 }
+                // `rm $(find build -name '*.o')`: unquoted and alone in its word, a listing
+                // is split into the names it prints, one word each, as xargs takes them.
+                WordPiece::CommandSubstitution(script)
+                | WordPiece::BackquotedCommandSubstitution(script)
+                    if !quoted && pieces.len() == 1 =>
+                {
+                    match self.substitution_output(script) {
+                        Data::Listing(lists, _) => push_listing(b, lists),
+                        out => {
+                            let value = output_value(out);
+                            self.push_values(Expansion::One(value), quoted, b);
+                        }
+                    }
+                }
                 WordPiece::CommandSubstitution(script)
                 | WordPiece::BackquotedCommandSubstitution(script) => {
                     let value = self.substitution(script);
@@ -529,6 +543,12 @@ impl Reader {
     }
 
     pub(super) fn substitution(&mut self, script: &str) -> Value {
+        let out = self.substitution_output(script);
+        output_value(out)
+    }
+
+    /// What a command substitution prints (see [`Reader::substitution`]).
+    fn substitution_output(&mut self, script: &str) -> Data {
         self.last_endless = false;
         // `$(< FILE)` is bash's `$(cat FILE)`.
         let cat;
@@ -552,10 +572,7 @@ impl Reader {
         {
             self.opaque_line(reason);
         }
-        match out {
-            Data::Known(out) => Value::Known(out.trim_end_matches('\n').to_owned()),
-            _ => Value::Unknown,
-        }
+        out
     }
 
     /// A constant arithmetic expression's value; substitutions inside it are read.
@@ -1197,4 +1214,26 @@ fn code_point(body: &[char], from: usize, max: usize, radix: u32) -> (Option<cha
         .ok()
         .and_then(char::from_u32);
     (decoded, from + len)
+}
+
+/// A substitution's output as a value: its text without the newlines at its end, as the
+/// shell takes it.
+fn output_value(out: Data) -> Value {
+    match out {
+        Data::Known(out) => Value::Known(out.trim_end_matches('\n').to_owned()),
+        _ => Value::Unknown,
+    }
+}
+
+/// The names a listing prints, each a word of its own (every list it may be, together;
+/// a listing whose names may hold a blank has a list not known among them).
+fn push_listing(b: &mut Builder, lists: Vec<Vec<Field>>) {
+    for item in lists.into_iter().flatten() {
+        b.break_field();
+        b.current = Field {
+            expanded: true,
+            ..item
+        };
+        b.started = true;
+    }
 }
