@@ -31,9 +31,12 @@ pub(super) enum Looping {
 /// in Perl) may end: a retry loop around `subprocess.run` is ordinary.
 pub(super) fn looping(lang: Lang, code: &str) -> Looping {
     let bare: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    // A loop that yields runs only as far as what takes its values asks for: a
+    // generator's `while True: x = yield` holds what it holds, as a coroutine does.
+    let yields = matches!(lang, Lang::Python | Lang::JavaScript) && code.contains("yield");
     if !endless_loop(lang, code, &bare) {
         Looping::Ends
-    } else if GROWS.iter().any(|g| bare.contains(g)) {
+    } else if GROWS.iter().any(|g| bare.contains(g)) && !yields {
         Looping::Grows
     } else {
         Looping::Endless
@@ -76,7 +79,15 @@ fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     let c_style = matches!(lang, Lang::JavaScript | Lang::Php | Lang::Perl)
         && bare.contains("for(")
         && bare.contains(";;");
-    (c_style || constructs.iter().any(|c| bare.contains(c))) && !code.contains(leaves)
+    let first = constructs
+        .iter()
+        .filter_map(|c| bare.find(c))
+        .chain(bare.find("for(").filter(|_| c_style))
+        .min();
+    // A `return` after the loop starts may leave it (a reaper's `while True:` that returns
+    // when no child is left); one before it is another function's.
+    let returns = first.is_some_and(|at| bare[at..].contains("return"));
+    first.is_some() && !code.contains(leaves) && !returns
 }
 
 /// What a loop that never ends does when it grows what it holds: it takes the machine's
@@ -273,6 +284,15 @@ mod tests {
             (
                 Lang::Python,
                 "xs = []\nfor i in range(10):\n    xs.append(i)\nprint(xs)",
+            ),
+            // A reaper that returns when no child is left; a generator fed with `send`.
+            (
+                Lang::Python,
+                "import os, signal\ndef reap(s, f):\n    while True:\n        pid, _ = os.waitpid(-1, os.WNOHANG)\n        if pid == 0:\n            return\nsignal.signal(signal.SIGCHLD, reap)",
+            ),
+            (
+                Lang::Python,
+                "def counter():\n    n = 0\n    while True:\n        x = yield n\n        n += 1\nc = counter()\nnext(c)\nprint(c.send(1))",
             ),
         ] {
             assert_eq!(read(lang, code).opaque, None, "{code}");

@@ -309,6 +309,15 @@ fn a_callback_mapped_over_a_listing_acts_on_each_match() {
         ),
         ["rm storage/cache/*/*"]
     );
+    // `?: []` when the pattern matches nothing adds no other name.
+    assert_eq!(
+        effects("array_map('unlink', glob('build/*.tmp') ?: []);"),
+        ["rm build/*.tmp"]
+    );
+    assert_eq!(
+        effects("array_map('unlink', glob('build/*.tmp') ?: [$argv[1]]);"),
+        ["rm ?"]
+    );
 }
 
 #[test]

@@ -159,8 +159,20 @@ impl<'t> Php<'_, '_, 't> {
                 let body = by_field(node, "body").or(by_field(node, "condition"));
                 match (body, by_field(node, "alternative")) {
                     (Some(a), Some(b)) => {
-                        let (a, b) = (self.eval(a, depth + 1).val(), self.eval(b, depth + 1).val());
-                        Obj::Val(if a == b { a } else { Val::Unknown })
+                        let (a, b) = (self.eval(a, depth + 1), self.eval(b, depth + 1));
+                        // `glob(p) ?: []`: an empty array adds nothing to what the other
+                        // side may be.
+                        match (a, b) {
+                            (Obj::Array(none), other) | (other, Obj::Array(none))
+                                if none.is_empty() =>
+                            {
+                                other
+                            }
+                            (a, b) => {
+                                let (a, b) = (a.val(), b.val());
+                                Obj::Val(if a == b { a } else { Val::Unknown })
+                            }
+                        }
                     }
                     _ => Obj::Val(Val::Unknown),
                 }

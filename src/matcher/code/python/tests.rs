@@ -995,3 +995,17 @@ fn library_calls_that_hand_a_string_to_the_shell_run_it() {
         assert!(read(Lang::Python, code).opaque.is_none(), "{code}");
     }
 }
+
+#[test]
+fn a_temporary_directory_is_a_new_name_in_the_temporary_directory() {
+    assert_eq!(
+        effects("import shutil, tempfile; shutil.rmtree(tempfile.mkdtemp(prefix='build-'))"),
+        ["rm -r -f /tmp/build-*"]
+    );
+    assert_eq!(
+        effects(
+            "import os, tempfile\nwith tempfile.TemporaryDirectory(prefix='wheel-') as tmp:\n    os.remove(os.path.join(tmp, 'x.whl'))"
+        ),
+        ["rm /tmp/wheel-*/x.whl"]
+    );
+}

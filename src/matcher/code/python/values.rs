@@ -425,7 +425,9 @@ impl<'t> Py<'_, '_, 't> {
                     // known, where it is is (`shutil.rmtree(tempfile.mkdtemp())`).
                     "tempfile.gettempdir" => Obj::Val(Val::known(TEMP_DIR)),
                     // `mkdtemp(suffix, prefix, dir)`: in `dir`, else the temporary directory.
-                    "tempfile.mkdtemp" | "tempfile.mktemp" => {
+                    // `with TemporaryDirectory(suffix, prefix, dir) as d:` gives `d` such a
+                    // name too.
+                    "tempfile.mkdtemp" | "tempfile.mktemp" | "tempfile.TemporaryDirectory" => {
                         let name = self.temp_name(&args);
                         Obj::Val(match args.pos_or_kw(self, 2, "dir").val() {
                             Val::Known(d) if d.is_empty() || d == "None" => {
