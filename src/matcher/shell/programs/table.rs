@@ -1316,6 +1316,11 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 | "aptitude"
                 // It writes the kernel's settings (`runners::sysctl`).
                 | "sysctl"
+                // `!` runs a shell command (`runners::dc`).
+                | "dc"
+                // They load a PKCS#11 provider they are given (`programs::run`).
+                | "ssh-keygen"
+                | "ssh-add"
         )
         || program.starts_with("mkfs")
 }
