@@ -244,7 +244,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             "for_statement_2" | "function_signature" => {
                 let listing = self
                     .loop_over_glob(node)
-                    .or_else(|| self.loop_over_literal(node));
+                    .or_else(|| Self::loop_over_literal(node));
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
                     if kind(child) != "block" && Some(child) != listing.map(|(var, _)| var) {
@@ -347,9 +347,8 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         }
     }
 
-    /// `for my $f (glob PATTERN) { ... }`: the loop's named variable, and the `glob` call
-    /// whose names it takes in turn.
-    fn loop_over_glob(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+    /// `for my $f (LIST) { ... }`: the loop's named variable and its list.
+    fn foreach_parts(node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
         if kind(node) != "for_statement_2" {
             return None;
         }
@@ -357,24 +356,25 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
         let var = parts.iter().find(|p| kind(**p) == "scalar_variable")?;
         let list = parts.iter().find(|p| kind(**p) == "array")?;
+        Some((*var, *list))
+    }
+
+    /// `for my $f (glob PATTERN) { ... }`: the loop's named variable, and the `glob` call
+    /// whose names it takes in turn.
+    fn loop_over_glob(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let (var, list) = Self::foreach_parts(node)?;
         let glob = match list.named_children(&mut list.walk()).collect::<Vec<_>>()[..] {
             [call] => call,
             _ => return None,
         };
-        (self.callee(glob).as_deref() == Some("glob")).then_some((*var, glob))
+        (self.callee(glob).as_deref() == Some("glob")).then_some((var, glob))
     }
 
     /// `foreach my $f ('a', 'b')`, `for my $f (qw(a b))`: the loop's named variable and
     /// the list of a few literal items it takes in turn (see `Pl::call`).
-    fn loop_over_literal(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-        if kind(node) != "for_statement_2" {
-            return None;
-        }
-        let mut c = node.walk();
-        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
-        let var = parts.iter().find(|p| kind(**p) == "scalar_variable")?;
-        let list = parts.iter().find(|p| kind(**p) == "array")?;
-        literal_items(*list).map(|_| (*var, *list))
+    fn loop_over_literal(node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let (var, list) = Self::foreach_parts(node)?;
+        literal_items(list).map(|_| (var, list))
     }
 
     /// Every variable under `node` becomes not known, in all its sigils (`$a[0]` is `@a`).
