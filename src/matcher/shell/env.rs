@@ -322,10 +322,13 @@ impl Env {
     }
 
     fn merge(&mut self, branches: Branches, ways: bool) {
+        // A set: a branch may change thousands of variables (`{ v1=1; v2=1; ...; }`), and
+        // looking each up in a list would make the join quadratic.
         let mut differs: Vec<&String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for end in &branches.ends {
             for (name, var) in end {
-                if self.vars.get(name) != var.as_ref() && !differs.contains(&name) {
+                if self.vars.get(name) != var.as_ref() && seen.insert(name) {
                     differs.push(name);
                 }
             }
