@@ -282,6 +282,11 @@ impl Where {
             // What a glob matches is inside the directory it starts in (`~/*` is in the
             // home directory, `./*.pyc` in the workspace, not the workspace itself).
             Some(at) => {
+                if let Some(root) = self.workspace.as_deref()
+                    && below(&absolute, root).is_some_and(may_name_git)
+                {
+                    return Place::WorkspaceRoot;
+                }
                 let fixed = absolute[..at].rsplit_once('/').map_or("", |(d, _)| d);
                 // `/home/*/.ssh/id_*` matches inside the home directory too.
                 if let Some(home) = self.home.as_deref()
@@ -679,6 +684,22 @@ fn names_a_tree(path: &str) -> bool {
     })
 }
 
+/// Whether a pattern below the workspace may name its `.git` itself, or something in it:
+/// its first name, after any `**` (which may stand for no directory), matches `.git` as
+/// the shell matches (`.gi?`, `.[g]it`, `**/.git`; not `*`, which skips hidden names).
+fn may_name_git(rest: &str) -> bool {
+    let mut parts = rest.split('/');
+    let mut skipped = false;
+    let first = loop {
+        match parts.next() {
+            Some("**") => skipped = true,
+            Some(first) => break first,
+            None => return false,
+        }
+    };
+    (skipped || first.contains(['*', '?', '['])) && crate::config::wildcard_matches(first, ".git")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -759,6 +780,14 @@ mod tests {
             ("../target/*", Place::Regenerable),
             ("../*__pycache__", Place::Regenerable),
             ("../*src", Place::Workspace),
+            // A pattern that may name the workspace's `.git` (what `find .. -name .git`
+            // finds, at no depth too); `*` does not name a hidden directory.
+            ("../.gi?", Place::WorkspaceRoot),
+            ("../.[g]it/config", Place::WorkspaceRoot),
+            ("../**/.git", Place::WorkspaceRoot),
+            ("../**/.g*", Place::WorkspaceRoot),
+            ("../src/.gi?", Place::Workspace),
+            ("../**/__pycache__", Place::Regenerable),
             ("~/*", Place::Home),
             ("/*", Place::System),
             // A pattern that can match the home directory on its way down is in it.

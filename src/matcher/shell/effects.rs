@@ -269,6 +269,21 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .map(|w| PathTouch::new(Touch::Overwrite, &w[1]))
             .collect(),
         "gawk" => gawk_in_place(args),
+        // `script [-a] FILE`: the session's typescript, appended with `-a`.
+        "script" => {
+            let append = args.iter().any(|a| {
+                a == "--append" || a.starts_with('-') && !a.starts_with("--") && a.contains('a')
+            });
+            let touch = if append {
+                Touch::Append
+            } else {
+                Touch::Overwrite
+            };
+            operands_after(args, "cEIOBTm")
+                .take(1)
+                .map(|path| PathTouch::new(touch, path))
+                .collect()
+        }
         "sort" => output_of(args, &["-o"], "--output=", "ktST")
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()

@@ -66,6 +66,8 @@ pub(super) struct Env {
     /// `$1`...: the arguments of the function being inlined (`None` at the top level,
     /// where they are the agent's own and unknown).
     pub(super) positional: Option<Vec<Value>>,
+    /// `$0` when a `bash -c SCRIPT NAME ...` gave one (`xargs bash -c 'lint "$0"'`).
+    pub(super) arg0: Option<Value>,
     /// Files written by the line, by normalised path.
     pub(super) files: HashMap<String, FileText>,
     /// Directories the line filled with files it downloaded (`git clone URL DIR`), by
@@ -81,6 +83,8 @@ pub(super) struct Env {
     pub(super) links: HashMap<String, String>,
     /// `set -x`: `PS4` is expanded before each command.
     pub(super) xtrace: bool,
+    /// `shopt -s nocaseglob`: patterns match names in any case.
+    pub(super) nocaseglob: bool,
     /// Variables a trap's code names (see `Reader::trap`), and whether one has changed
     /// since the traps were last read.
     pub(super) watched: Vec<String>,

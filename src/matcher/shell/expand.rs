@@ -67,6 +67,61 @@ fn is_glob(text: &str) -> bool {
     text.contains(['*', '?']) || text.find('[').is_some_and(|k| text[k + 1..].contains(']'))
 }
 
+/// A pattern that matches in any case what `pattern` matches under `nocaseglob`: each
+/// letter as a class of both cases (`/[R]OOT` is `/[Rr][oO][oO][tT]`), and each class
+/// given the other case of the letters in it.
+pub(super) fn any_case(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() * 4);
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '[' {
+            // The class up to its `]` (a `]` first in it is one of its characters).
+            let mut class = String::new();
+            if let Some(&n) = chars.peek().filter(|n| matches!(n, '!' | '^')) {
+                class.push(n);
+                chars.next();
+            }
+            let mut closed = false;
+            for n in chars.by_ref() {
+                if n == ']' && !class.trim_start_matches(['!', '^']).is_empty() {
+                    closed = true;
+                    break;
+                }
+                class.push(n);
+            }
+            if !closed {
+                out.push('[');
+                out.push_str(&any_case(&class));
+                continue;
+            }
+            let swapped: String = class
+                .trim_start_matches(['!', '^'])
+                .chars()
+                .map(swap_case)
+                .collect();
+            out.push('[');
+            out.push_str(&class);
+            // A named class (`[[:upper:]]`) is left as it is.
+            if !class.contains("[:") {
+                out.push_str(&swapped);
+            }
+            out.push(']');
+        } else if c.is_ascii_alphabetic() {
+            out.extend(['[', c, swap_case(c), ']']);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn swap_case(c: char) -> char {
+    match c.is_ascii_lowercase() {
+        true => c.to_ascii_uppercase(),
+        false => c.to_ascii_lowercase(),
+    }
+}
+
 /// Builds the fields of one word.
 #[derive(Default)]
 struct Builder {
@@ -894,6 +949,10 @@ impl Reader {
                 None => Expansion::One(Value::Unknown),
             },
             Parameter::Positional(0) => Expansion::One(Value::known("bash")),
+            // `$0`: the name `bash -c SCRIPT NAME` gave, else the agent's shell's own.
+            Parameter::Special(SpecialParameter::ShellName) => {
+                Expansion::One(self.env.arg0.clone().unwrap_or(Value::Unknown))
+            }
             Parameter::Positional(n) => Expansion::One(match &self.env.positional {
                 Some(args) => args
                     .get(*n as usize - 1)

@@ -11,6 +11,7 @@ use std::borrow::Cow;
 
 use super::SimpleCommand;
 use super::effects::{self, Touch};
+use super::programs::urls::file_url_path;
 use crate::matcher::code::ENDLESS_DEVICES;
 
 /// Programs that print what they read, changed or not, for as long as it comes, unless an
@@ -157,6 +158,13 @@ fn source(command: &SimpleCommand) -> bool {
             .iter()
             .any(|a| matches!(a.to_ascii_lowercase().as_str(), "inf" | "+inf" | "infinity")),
         "cp" => args.iter().any(|a| device(a)),
+        // `curl file:///dev/zero`, unless `-r` asks for a range of bytes.
+        "curl" => {
+            let range = |a: &String| a.starts_with("-r") || a.starts_with("--range");
+            args.iter()
+                .any(|a| file_url_path(a).is_some_and(|p| device(&p)))
+                && !args.iter().any(range)
+        }
         "dd" => {
             args.iter()
                 .any(|a| a.strip_prefix("if=").is_some_and(device))
@@ -237,6 +245,13 @@ mod tests {
             ("tail -f /dev/zero > big", false, FillsDisk),
             ("pv /dev/urandom > f", false, FillsDisk),
             ("gzip -c < /dev/zero > z.gz", false, FillsDisk),
+            (
+                "curl -s file:///dev/zero -o build/cache.bin",
+                false,
+                FillsDisk,
+            ),
+            ("curl -s FILE://localhost/dev/%7Aero > f", false, FillsDisk),
+            ("curl file:///dev/urandom", false, Endless),
             ("xargs -P0 -n1 sleep", true, SpawnsWithoutBound),
             ("xargs -P 0 touch", true, SpawnsWithoutBound),
         ] {

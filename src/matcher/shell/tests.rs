@@ -1155,9 +1155,26 @@ fn what_find_finds_is_below_its_starts_at_any_depth() {
     for input in [
         "find . ! \\( -name a -o -name b \\) -delete",
         "find . \\( -name a -o -type d \\) -delete",
-        "find . -name a -o -name b -delete",
+        "find . -name a -o \\( -name b -delete \\)",
     ] {
         assert!(runs(input, "rm -- ./**/*"), "{input}: {:?}", parse(input));
+    }
+    // An action outside any group acts on what the tests `-a` joins to it pass: those
+    // of its side of `-o` (`-prune -o` keeps a directory out, and narrows nothing).
+    for (input, command) in [
+        ("find . -name a -o -name b -delete", "rm -- ./**/b"),
+        (
+            "find . -path ./.venv -prune -o -name '*.pyc' -delete",
+            "rm -- ./**/*.pyc",
+        ),
+        (
+            "find . -name node_modules -prune -o -name '*.js' -exec rm -f {} +",
+            "rm -f ./**/*.js",
+        ),
+        ("find ~ -name x -prune -o -delete", "rm -r -- ~/**/*"),
+        ("find ~ -name x -o -exec rm {} +", "rm ~ ~/**/*"),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
     }
 }
 
@@ -2110,4 +2127,192 @@ fn dc_runs_what_follows_a_bang_and_providers_are_libraries_loaded() {
     ] {
         assert!(parse(plain).opaque.is_none(), "{plain}");
     }
+}
+
+#[test]
+fn set_k_makes_the_line_opaque() {
+    for input in [
+        "set -k; git commit GIT_EDITOR='sh -c x'",
+        "set -ek; ls",
+        "set -o keyword; ls",
+        "bash -k -c 'ls'",
+    ] {
+        let line = parse(input);
+        assert!(
+            line.opaque.is_some_and(|r| r.contains("set -k")),
+            "{input}: {line:?}"
+        );
+    }
+    for input in [
+        "set -euo pipefail; ls",
+        "set -- -k a; echo $1",
+        "set +k; ls",
+        "shopt -s nullglob globstar; ls src/**/*.py",
+        "bash -c 'ls -k'",
+    ] {
+        assert!(parse(input).opaque.is_none(), "{input}: {:?}", parse(input));
+    }
+}
+
+#[test]
+fn under_nocaseglob_patterns_match_in_any_case() {
+    // Read as written (bash passes a pattern that matches nothing so) and in any case.
+    for (input, written, any_case) in [
+        (
+            "shopt -s nocaseglob; cat /[R]OOT/.S?H/x",
+            "cat /[R]OOT/.S?H/x",
+            "cat /[Rr][Oo][Oo][Tt]/.[Ss]?[Hh]/[xX]",
+        ),
+        (
+            "bash -O nocaseglob -c 'ls [!a-c]* [[:upper:]]*'",
+            "ls '[!a-c]*' [[:upper:]]*",
+            "ls '[!a-cA-C]*' [[:upper:]]*",
+        ),
+    ] {
+        assert!(runs(input, written), "{input}: {:?}", parse(input));
+        assert!(runs(input, any_case), "{input}: {:?}", parse(input));
+    }
+    // Only patterns: a word without one names itself, and so does every word once the
+    // option is off.
+    let plain = parse("shopt -s nocaseglob; cat /ROOT/x");
+    assert_eq!(plain.commands.len(), 2, "{plain:?}");
+    let off = parse("shopt -s nocaseglob; shopt -u nocaseglob; ls R*");
+    assert_eq!(off.commands.len(), 3, "{off:?}");
+}
+
+#[test]
+fn the_name_bash_c_is_given_is_its_dollar_zero() {
+    assert!(runs("bash -c 'rm -rf \"$0\"' ~", "rm -rf ~"));
+    assert!(runs(
+        "git ls-files '*.py' | xargs -n1 bash -c 'python3 -m pyflakes \"$0\"'",
+        "python3 -m pyflakes ./**/*.py"
+    ));
+    // Without one, `$0` is the agent's own shell, not known here.
+    assert!(runs("bash -c 'echo $0'", &format!("echo '{SUBSTITUTION}'")));
+}
+
+#[test]
+fn curl_reads_the_file_a_file_url_names() {
+    assert!(runs(
+        "curl -s file:///root/.ssh/id_%72sa",
+        "cat -- /root/.ssh/id_rsa"
+    ));
+    assert!(runs(
+        "curl -s FILE://localhost/etc/hostname",
+        "cat -- /etc/hostname"
+    ));
+    assert!(!runs(
+        "curl -s https://h.example/etc/hostname",
+        "cat -- /etc/hostname"
+    ));
+}
+
+#[test]
+fn python_modules_that_run_code_or_scripts_are_read() {
+    for (input, command) in [
+        (
+            "python3 -m timeit -n1 \"import os; os.system('rm -rf ~')\"",
+            "rm -rf ~",
+        ),
+        (
+            "python3 -m timeit -s 'import shutil' 'shutil.rmtree(\"/etc\")'",
+            "rm -r -f /etc",
+        ),
+        (
+            "python3 -m cProfile -o /dev/null -m timeit 'import os; os.remove(\"/etc/passwd\")'",
+            "rm /etc/passwd",
+        ),
+        ("python3 -m venv --clear --without-pip .", "rm -r -f -- ."),
+        ("python3 -m venv --prompt x --clear ~", "rm -r -f -- ~"),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
+    }
+    let script = "cat > /tmp/x.py <<'EOF'\nimport shutil; shutil.rmtree('/etc')\nEOF\n";
+    for runner in [
+        "-m cProfile -s cumtime",
+        "-m profile",
+        "-m trace --count",
+        "-m pdb -c continue",
+    ] {
+        let input = format!("{script}python3 {runner} /tmp/x.py");
+        assert!(
+            runs(&input, "rm -r -f /etc"),
+            "{input}: {:?}",
+            parse(&input)
+        );
+    }
+    let statements = parse("python3 -m pdb -c 'import os; os.system(\"id\")' x.py");
+    assert!(statements.opaque.is_some(), "{statements:?}");
+    for input in [
+        "python3 -m timeit '\"-\".join(str(n) for n in range(100))'",
+        "python3 -m venv .venv",
+        "python3 -m pdb -c continue -c quit tests/x.py",
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        assert!(!line.commands.iter().any(|c| c.program == "rm"), "{input}");
+    }
+}
+
+#[test]
+fn file_helpers_run_as_the_commands_they_are() {
+    for (input, command) in [
+        (
+            "ruby -run -e rm -- -rf '/root/{.ssh,.aws}'",
+            "rm -rf '/root/{.ssh,.aws}'",
+        ),
+        (
+            "perl -MExtUtils::Command -e rm_rf -- build dist",
+            "rm -r -f build dist",
+        ),
+        ("ruby -run -e mkdir -- -p build/x", "mkdir -p build/x"),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
+    }
+    // Perl reads the operands of `<>` with the two-argument open.
+    for (input, command) in [
+        ("perl -ne 'print if /x/' src/a.ts 'rm -rf ~ |'", "rm -rf ~"),
+        ("perl -pe 's/a/b/' '| rm -rf /etc'", "rm -rf /etc"),
+        ("perl -ne print '>HOOKS.yaml'", "tee HOOKS.yaml"),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
+    }
+}
+
+#[test]
+fn wrappers_and_typescripts_run_and_write_what_they_are_given() {
+    for (input, command) in [
+        ("capsh -- -c 'hookgate reload'", "hookgate reload"),
+        (
+            "capsh --shell=/bin/sh -- -c 'hookgate reload'",
+            "hookgate reload",
+        ),
+        (
+            "systemd-cat -t lint setpriv --reuid=0 --init-groups hookgate disable x",
+            "hookgate disable x",
+        ),
+        (
+            "npm exec -c 'hookgate approvals approve 7'",
+            "hookgate approvals approve 7",
+        ),
+        (
+            "bash -s -- HOOKS.yaml approvals.json <<'EOF'\nfor f in \"$@\"; do : > \"$f\"; done\nEOF",
+            ": > approvals.json",
+        ),
+        (
+            "awk -v c='\\150\\157\\157\\153\\147\\141\\164\\145' 'BEGIN { system(c) }'",
+            "hookgate",
+        ),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
+    }
+    assert!(!runs("capsh --print", "bash"));
+    let typescript = parse("script -q -a -c 'echo hi' ~/.bashrc");
+    let touches = effects::touches(&typescript.commands[0]);
+    assert!(
+        touches
+            .iter()
+            .any(|t| t.path == "~/.bashrc" && t.touch == effects::Touch::Append),
+        "{touches:?}"
+    );
 }

@@ -1060,6 +1060,24 @@ impl Reader {
                 .any(|f| f.expanded)
                 .then(|| "with values from variables".to_owned())
         });
+        // Under `nocaseglob` a pattern names files in any case: the command is also
+        // recorded with each pattern so (bash passes one that matches nothing as written).
+        let any_case = (self.env.nocaseglob && fields[1..].iter().any(|f| f.glob)).then(|| {
+            let args = fields[1..]
+                .iter()
+                .map(|f| match f.glob {
+                    true => super::expand::any_case(&f.text),
+                    false => f.text.clone(),
+                })
+                .collect();
+            SimpleCommand {
+                program: program.clone(),
+                args,
+                redirects: io.redirects.clone(),
+                origin: Some("its patterns matching names in any case (nocaseglob)".to_owned()),
+                dir: None,
+            }
+        });
         self.record(SimpleCommand {
             program: program.clone(),
             args,
@@ -1067,6 +1085,9 @@ impl Reader {
             origin,
             dir: None,
         });
+        if let Some(command) = any_case {
+            self.record(command);
+        }
         // `./x.sh` that this line wrote, or that the host holds: its text runs, by the
         // interpreter its `#!` line names.
         let by_name = self.env.on_path.contains(&name)

@@ -49,7 +49,18 @@ impl<'t> Lua<'_, '_, 't> {
             }
             return;
         }
-        if let Obj::Ref(q) = self.eval(callee, 0) {
+        let callee = self.eval(callee, 0);
+        // A function with effects passed as an argument is called where the reader does
+        // not follow (`string.gsub(s, p, os.execute)`, `xpcall(error, os.execute, cmd)`),
+        // but for the function `pcall` and `xpcall` call, read below.
+        let protected =
+            matches!(&callee, Obj::Ref(q) if matches!(canonical(q).as_str(), "pcall" | "xpcall"));
+        for (n, arg) in Self::arg_nodes(node).into_iter().enumerate() {
+            if !(protected && n == 0) {
+                self.passed(arg);
+            }
+        }
+        if let Obj::Ref(q) = callee {
             let q = canonical(&q);
             if is_sink(&q) {
                 let args = self.args(node);
@@ -62,16 +73,20 @@ impl<'t> Lua<'_, '_, 't> {
     /// A table field holding a function with effects (`{os.execute}`): it is called where
     /// the reader does not follow, with arguments it does not know.
     pub(super) fn stored(&mut self, field: Node<'t>) {
-        let Some(value) = by_field(field, "value") else {
-            return;
-        };
+        if let Some(value) = by_field(field, "value") {
+            self.passed(value);
+        }
+    }
+
+    /// `value`, a function with effects given as a value, is opaque.
+    fn passed(&mut self, value: Node<'t>) {
         if matches!(kind(value), "dot_index_expression" | "identifier")
             && let Obj::Ref(q) = self.eval(value, 0)
-            && is_sink(&canonical(&q))
+            && has_effects(&canonical(&q))
         {
             self.cx.opaque(
                 "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
-                self.line(field),
+                self.line(value),
             );
         }
     }
@@ -160,6 +175,12 @@ impl<'t> Lua<'_, '_, 't> {
                 }
             }
             "package.loadlib" | "ffi.load" | "ffi.cdef" => self.cx.opaque(NATIVE, line),
+            // A function's variables, hooks or metatables changed behind its back
+            // (`debug.setupvalue(f, 1, os.execute)`).
+            _ if q.starts_with("debug.set") || q == "debug.upvaluejoin" => self.cx.opaque(
+                "the code changes a function's variables or hooks through the debug library",
+                line,
+            ),
             _ if q.starts_with("ffi.C.") => self.cx.opaque(NATIVE, line),
             "posix.fork" | "posix.unistd.fork" if self.loops > 0 => self
                 .cx
@@ -177,9 +198,20 @@ impl<'t> Lua<'_, '_, 't> {
     }
 }
 
+/// The functions [`is_sink`] lists that act themselves, rather than call or load others.
+fn has_effects(q: &str) -> bool {
+    is_sink(q)
+        && !matches!(
+            q,
+            "pcall" | "xpcall" | "require" | "rawset" | "setmetatable" | "setfenv"
+        )
+}
+
 /// The calls [`Lua::apply`] reads.
 fn is_sink(q: &str) -> bool {
     q.starts_with("ffi.")
+        || q.starts_with("debug.set")
+        || q == "debug.upvaluejoin"
         || matches!(
             q,
             "os.execute"

@@ -162,6 +162,20 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             .filter(|t| kind(t) != "attribute")
             .collect();
         let values = Self::named(*values);
+        // Where `require` finds native modules, or how it finds any: a module it then
+        // loads may be one the code downloaded.
+        if let Some(t) = targets.iter().find(|t| {
+            let text = self.text(**t).replace(' ', "");
+            text == "package.cpath"
+                || text.starts_with("package.searchers")
+                || text.starts_with("package.loaders")
+        }) {
+            let line = self.line(*t);
+            self.cx.opaque(
+                "the code changes where or how `require` loads modules",
+                line,
+            );
+        }
         for (n, target) in targets.iter().enumerate() {
             // A value past the list, or from a call returning several, is not followed.
             let value = values

@@ -240,3 +240,36 @@ fn bad_code_is_opaque_not_a_panic() {
         let _ = read(Lang::Lua, code);
     }
 }
+
+#[test]
+fn functions_with_effects_passed_to_others_and_debug_rebinding_are_opaque() {
+    for code in [
+        "string.gsub(io.read('a'), '[^\\n]+', os.execute)",
+        "pcall(string.gsub, 'rm -rf ~', '.+', os.execute)",
+        "xpcall(error, os.execute, 'rm -rf ~', 0)",
+        "local log = print; local function f(m) log(m) end; debug.setupvalue(f, 1, os.execute); f('id')",
+        "package.cpath = '/tmp/x/?.so;' .. package.cpath; require 'lfs'",
+    ] {
+        assert!(opaque(code).is_some(), "{code}");
+    }
+    // pcall's own function is read as called; debug's readers change nothing.
+    for code in [
+        "print(pcall(os.remove, 'build/x'))",
+        "local ok, err = xpcall(function() error('boom') end, debug.traceback); print(ok)",
+        "package.path = './lib/?.lua;' .. package.path",
+    ] {
+        assert_eq!(opaque(code), None, "{code}");
+    }
+    assert_eq!(
+        effects("print(pcall(os.remove, 'build/x'))"),
+        ["rm build/x"]
+    );
+}
+
+#[test]
+fn a_temporary_name_is_a_file_of_the_temporary_directory() {
+    assert_eq!(
+        effects("local t = os.tmpname(); os.remove(t)"),
+        ["rm /tmp/lua_*"]
+    );
+}

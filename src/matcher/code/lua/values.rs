@@ -162,6 +162,11 @@ impl<'t> Lua<'_, '_, 't> {
             } else {
                 Val::Unknown
             }),
+            // A new file of the temporary directory, named `lua_` and six random characters.
+            "os.tmpname" => Obj::Val(Val::Known(format!(
+                "{}/lua_*",
+                crate::matcher::code::scope::TEMP_DIR
+            ))),
             "tostring" => Obj::Val(arg(0)),
             "string.char" => {
                 let chars: Option<String> = (0..args.len())

@@ -87,7 +87,7 @@ impl<'t> Pl<'_, '_, 't> {
             "LWP::Simple::getstore" | "LWP::Simple::mirror" => "getstore",
             "IPC::Open3::open3" => "open3",
             "IPC::Open2::open2" => "open2",
-            n => n,
+            n => n.strip_prefix("Benchmark::").unwrap_or(n),
         };
         let args = self.arg_nodes(node);
         let text = self.src.text;
@@ -185,6 +185,29 @@ impl<'t> Pl<'_, '_, 't> {
             "connect" => {
                 let addr = self.sockaddr(args.get(1).copied());
                 self.cx.command("curl", vec![addr], line);
+            }
+            // Benchmark compiles code given as a string (`timethis(1, $code)`).
+            "timethis" | "timeit" | "countit" => match vals.get(1) {
+                Some(Obj::Code) | None => {}
+                Some(_) => self.cx.eval(k(1), line),
+            },
+            // `timethese(N, { name => CODE, ... })`: each string in the hash is code (the
+            // names read as code run nothing).
+            "timethese" | "cmpthese" if args.len() > 1 => {
+                let mut items = vec![args[1]];
+                while let Some(item) = items.pop() {
+                    match kind(item) {
+                        "hash_ref" | "list_expression" | "anonymous_hash_expression" => {
+                            let mut c = item.walk();
+                            items.extend(item.named_children(&mut c));
+                        }
+                        k if k.contains("bareword") || k.ends_with("comma") => {}
+                        _ => match self.eval(item, text, 0) {
+                            Obj::Code => {}
+                            other => self.cx.eval(other.val(), line),
+                        },
+                    }
+                }
             }
             "eval" | "evalbytes" if self.block(node).is_none() => {
                 let code = if args.is_empty() { Val::Unknown } else { k(0) };

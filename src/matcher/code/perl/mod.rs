@@ -122,6 +122,23 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         pl.cx
             .opaque("the code lets patterns run code (use re 'eval')", line);
     }
+    // Code the grammar holds as text: a pattern's `(?{ code })` and `(??{ code })`, run
+    // at every step of the match (read as in a loop, so a `fork` there is a bomb), and the
+    // subs SelfLoader compiles from after `__DATA__`.
+    let line_at = |at: usize| src.line(root) + src.text[..at].matches('\n').count();
+    for (at, code) in pattern_code(src.text) {
+        let code = match code {
+            Some(code) => Val::Known(format!("while (1) {{ {code} }}")),
+            None => Val::Unknown,
+        };
+        pl.cx.eval(code, line_at(at));
+    }
+    if src.text.contains("SelfLoader")
+        && let Some(at) = src.text.find("\n__DATA__")
+    {
+        let data = &src.text[at + "\n__DATA__".len()..];
+        pl.cx.eval(Val::Known(data.to_owned()), line_at(at));
+    }
     // A function put in @INC gives the source of each module `require` loads
     // (`unshift @INC, sub { ... fetch ... }`): what runs is whatever it returns.
     if let Some(at) = inc_hook(src.text) {
@@ -133,6 +150,26 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     }
     pl.bind_all(root, 0);
     pl.walk(root);
+}
+
+/// Where each `(?{` or `(??{` of `text` starts, and the code up to its closing `})` (`None`
+/// when its braces do not close).
+fn pattern_code(text: &str) -> Vec<(usize, Option<&str>)> {
+    let mut out = Vec::new();
+    for (at, opener) in text.match_indices("(?{").chain(text.match_indices("(??{")) {
+        let body = &text[at + opener.len()..];
+        let mut depth = 1usize;
+        let end = body.char_indices().find_map(|(k, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(k)
+        });
+        out.push((at, end.map(|k| &body[..k])));
+    }
+    out
 }
 
 struct Pl<'a, 'c, 't> {

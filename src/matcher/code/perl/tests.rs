@@ -549,3 +549,38 @@ fn a_loop_over_a_literal_list_takes_each_item() {
         ["exec cat ?"]
     );
 }
+
+#[test]
+fn patterns_that_run_code_self_loaded_subs_and_benchmark_strings() {
+    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| u.reason);
+    // A pattern's code runs at every step of the match: a fork there is a bomb.
+    assert!(opaque("('a' x 40) =~ /a+(?{ fork })(*FAIL)/").is_some());
+    assert!(opaque("my $n = 0; 'aaab' =~ /^(?:a(?{ $n++ }))*b$/; print $n").is_none());
+    let in_pattern = read(Lang::Perl, "my $re = qr/(??{ system 'rm -rf ~' })/;");
+    assert!(in_pattern.opaque.is_some(), "{in_pattern:?}");
+    assert!(
+        format!("{:?}", in_pattern.found).contains("rm -rf ~"),
+        "{in_pattern:?}"
+    );
+    assert!(opaque("/(?{ unclosed /").is_some());
+    assert_eq!(
+        effects("use SelfLoader;\nrun();\n__DATA__\nsub run { system 'rm -rf ~' }\n"),
+        ["sh -c rm -rf ~"]
+    );
+    // Benchmark compiles the code it is given as a string; a sub is the code's own.
+    assert_eq!(
+        effects("use Benchmark; timethis(1, 'unlink q(/etc/passwd)')"),
+        ["rm /etc/passwd"]
+    );
+    assert_eq!(
+        effects("use Benchmark; cmpthese(10, { a => sub { 1 }, b => 'unlink q(/etc/passwd)' })"),
+        ["rm /etc/passwd"]
+    );
+    for code in [
+        "use Benchmark; timethis(100, sub { my @x = sort 1..10 })",
+        "use Benchmark; timethese(10, { a => sub { 1 }, b => sub { 2 } })",
+    ] {
+        assert_eq!(opaque(code), None, "{code}");
+        assert!(effects(code).is_empty(), "{code}");
+    }
+}

@@ -53,6 +53,14 @@ impl<'t> Php<'_, '_, 't> {
         let Some(object) = by_field(node, "object") else {
             return;
         };
+        // `$zip->extractTo($dir)` (ZipArchive, PharData): what the archive holds lands in
+        // the directory, as `tar -x -C DIR`.
+        if method == "extractto" {
+            let args = self.args(node);
+            let argv = vec![Val::known("-x"), Val::known("-C"), args.val(0)];
+            self.cx.command("tar", argv, line);
+            return;
+        }
         if let Obj::Func(f) = self.eval(object, 0) {
             let args = self.args(node);
             match method.as_str() {
@@ -146,6 +154,13 @@ impl<'t> Php<'_, '_, 't> {
                 argv.extend(operands.iter().map(|n| a.val(*n)));
                 self.cx.command(program, argv, line);
             }
+            Sink::ErrorLog => match a.val(1) {
+                Val::Known(t) if t != "3" => {}
+                _ if a.count() < 3 => {}
+                _ => self
+                    .cx
+                    .command("tee", vec![Val::known("-a"), a.val(2)], line),
+            },
             Sink::CopyFile => match resource(a.val(0)) {
                 Res::Path(from) => self.cx.command("cp", vec![from, a.val(1)], line),
                 from => {

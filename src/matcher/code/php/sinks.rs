@@ -58,6 +58,8 @@ pub(super) enum Sink {
     ArrayMap,
     /// Calls the callback at this position (when given), with arguments not known.
     Callback(usize),
+    /// `error_log(message, 3, path)`: type 3 appends the message to the file.
+    ErrorLog,
 }
 
 use Sink::*;
@@ -89,6 +91,7 @@ const SINKS: &[(&str, Sink)] = &[
     ("symlink", Command("ln", &["-s"], &[0, 1])),
     ("link", Command("ln", &[], &[0, 1])),
     ("file_put_contents", Write),
+    ("error_log", ErrorLog),
     ("touch", Write),
     ("fopen", Fopen),
     // A local file sent to an FTP server: read, as `cat` of it.

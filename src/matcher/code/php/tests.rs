@@ -362,3 +362,26 @@ fn a_file_inside_an_archive_is_the_archive() {
         ["cat build/a.zip"]
     );
 }
+
+#[test]
+fn archives_extracted_and_error_logs_appended_are_writes() {
+    assert_eq!(
+        effects("$z = new ZipArchive; $z->open('/tmp/x.zip'); $z->extractTo('/root/proj');"),
+        ["tar -x -C /root/proj"]
+    );
+    assert_eq!(
+        effects("(new PharData('/tmp/r.tar'))->extractTo('build/r', null, true);"),
+        ["tar -x -C build/r"]
+    );
+    assert_eq!(
+        effects("error_log('x', 3, getenv('HOME') . '/.bashrc');"),
+        ["tee -a ~/.bashrc"]
+    );
+    for code in [
+        "error_log('oops');",
+        "error_log('oops', 0);",
+        "error_log('m', 4);",
+    ] {
+        assert!(effects(code).is_empty(), "{code}");
+    }
+}

@@ -735,6 +735,10 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.cx.command("curl", argv, line);
             }
             Sink::Opaque(reason) => self.cx.opaque(reason, line),
+            Sink::OwnDoctests if args.node(0, "m").is_none() => self
+                .cx
+                .opaque("the code runs the examples of its own docstrings", line),
+            Sink::OwnDoctests => {}
             // A name of one word is a browser webbrowser knows; anything else may be a
             // command (`webbrowser.get("rm -rf %s")`).
             Sink::BrowserCommand => {

@@ -63,6 +63,9 @@ pub(super) enum Sink {
     LogFile,
     /// Cannot be read: why.
     Opaque(&'static str),
+    /// `doctest.testmod()`: given no module, it runs the examples in the docstrings of the
+    /// code itself, which the reader does not read as code; a module's own are its tests.
+    OwnDoctests,
     /// Builds objects from the data at argument 0 in a way that can run code
     /// (`yaml.unsafe_load`, `logging.config.fileConfig`): data downloaded or decoded is run.
     Deserialize,
@@ -234,6 +237,21 @@ const SINKS: &[(&str, Sink)] = &[
     ("shutil.make_archive", Archive),
     // A database file is read whole by whoever opens it (a browser's cookie store).
     ("sqlite3.connect", Command("cat", &[], &[0])),
+    // Parsers and stores that open the file they are given.
+    ("xml.etree.ElementTree.parse", Command("cat", &[], &[0])),
+    ("xml.etree.ElementTree.iterparse", Command("cat", &[], &[0])),
+    ("xml.dom.minidom.parse", Command("cat", &[], &[0])),
+    ("xml.sax.parse", Command("cat", &[], &[0])),
+    ("shelve.open", Command("cat", &[], &[0])),
+    ("dbm.open", Command("cat", &[], &[0])),
+    ("readline.read_history_file", Command("cat", &[], &[0])),
+    ("readline.read_init_file", Command("cat", &[], &[0])),
+    ("mimetypes.read_mime_types", Command("cat", &[], &[0])),
+    // Writers of a file they are given: a cookie jar saves over it, an audio file opens
+    // as `open` does.
+    ("http.cookiejar.MozillaCookieJar", Command("tee", &[], &[0])),
+    ("http.cookiejar.LWPCookieJar", Command("tee", &[], &[0])),
+    ("wave.open", Open),
     // What an archive takes in is read, as `cp -r` of it would (`tar -czf x ~/.ssh`).
     ("tarfile.TarFile.add", Command("cp", &["-r"], &[0])),
     ("zipfile.ZipFile.write", Command("cp", &["-r"], &[0])),
@@ -286,6 +304,26 @@ const SINKS: &[(&str, Sink)] = &[
     ),
     // `runpy` runs a script or a module as `python3 FILE` and `python3 -m NAME` would.
     ("runpy.run_path", Command("python3", &[], &[0])),
+    // A setup script run in the interpreter, as `python3 setup.py` runs it.
+    ("distutils.core.run_setup", Command("python3", &[], &[0])),
+    (
+        "setuptools._distutils.core.run_setup",
+        Command("python3", &[], &[0]),
+    ),
+    // A socket that takes logging configurations, which may name any callable to build.
+    (
+        "logging.config.listen",
+        Opaque("the code takes logging configurations from a socket, which can run any code"),
+    ),
+    // SQLite extensions are native libraries.
+    (
+        "?.enable_load_extension",
+        Opaque("the code lets SQLite load native extensions"),
+    ),
+    (
+        "?.load_extension",
+        Opaque("the code loads a native SQLite extension"),
+    ),
     ("runpy.run_module", Command("python3", &["-m"], &[0])),
     // Libraries that run the Python source they are given: timing, profiling, doctests.
     ("timeit.timeit", Eval),
@@ -306,6 +344,10 @@ const SINKS: &[(&str, Sink)] = &[
     ("cProfile.Profile.run", Eval),
     ("cProfile.Profile.runctx", Eval),
     ("doctest.run_docstring_examples", DOCTEST),
+    // The examples in the docstrings of a module, its own when none is given.
+    ("doctest.testmod", OwnDoctests),
+    ("doctest.DocTestSuite", DOCTEST),
+    ("doctest.DocFileSuite", DOCTEST),
     ("?.get_doctest", DOCTEST),
     (
         "doctest.testfile",
@@ -367,6 +409,12 @@ const SINKS: &[(&str, Sink)] = &[
     ("pickle.load", UNPICKLE),
     ("marshal.loads", UNPICKLE),
     ("dill.loads", UNPICKLE),
+    // Libraries that unpickle what they read.
+    ("pandas.read_pickle", UNPICKLE),
+    ("joblib.load", UNPICKLE),
+    ("dill.load", UNPICKLE),
+    ("cloudpickle.load", UNPICKLE),
+    ("cloudpickle.loads", UNPICKLE),
     ("ctypes.CDLL", NATIVE),
     ("ctypes.CFUNCTYPE", NATIVE),
     ("ctypes.PYFUNCTYPE", NATIVE),
@@ -456,6 +504,7 @@ pub(super) const VALUE_FUNCTIONS: &[&str] = &[
     "tempfile.gettempdir",
     "tempfile.mkdtemp",
     "tempfile.mktemp",
+    "tempfile.mkstemp",
 ];
 
 /// Method names that run commands whatever object they belong to.
@@ -476,6 +525,8 @@ pub(super) const BY_NAME: &[&str] = &[
     "exec_module",
     "get_credentials",
     "get_frozen_credentials",
+    "enable_load_extension",
+    "load_extension",
 ];
 
 /// Module names that are another name for the same module.

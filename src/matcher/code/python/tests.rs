@@ -661,6 +661,37 @@ fn integers_are_read_in_decimal() {
         ["curl tcp://127.0.0.1:18790"]
     );
     assert_eq!(effects("import os; os.kill(0b1_0, 9)"), ["kill -9 2"]);
+    // Arithmetic of literals is computed, as sizes and modes are often written.
+    for (code, effect) in [
+        (
+            "import os; os.truncate('build/x', 10 << 20)",
+            "truncate -s 10485760 build/x",
+        ),
+        (
+            "import os; os.truncate('x', 64 * 1024 * 1024)",
+            "truncate -s 67108864 x",
+        ),
+        (
+            "import os; os.truncate('x', 2**40 + (1 - 1))",
+            "truncate -s 1099511627776 x",
+        ),
+        ("import os; os.chmod('a', 0o600 | 0o066)", "chmod 666 a"),
+        ("import os; os.kill(-(7 // 2), 15 % 10)", "kill -5 -3"),
+        (
+            "import socket; socket.create_connection(('::1', 18000 + 790))",
+            "curl tcp://::1:18790",
+        ),
+    ] {
+        assert_eq!(effects(code), [effect], "{code}");
+    }
+    // Past 127 bits, or a float (`2 ** -1`), it is not known.
+    for code in [
+        "import os; os.truncate('x', 2**200)",
+        "import os; os.truncate('x', 2 ** -1)",
+        "import os; os.truncate('x', 1 << 1000)",
+    ] {
+        assert_eq!(effects(code), ["truncate -s ? x"], "{code}");
+    }
 }
 
 #[test]

@@ -44,15 +44,21 @@ pub(super) fn dedent(text: &str) -> String {
 }
 
 pub(super) fn parse_int(text: &str) -> Option<u32> {
+    parse_wide(text).and_then(|n| u32::try_from(n).ok())
+}
+
+/// An integer literal (`1_000`, `0x4966`, `0o755`, `0b1`) of at most 127 bits.
+pub(super) fn parse_wide(text: &str) -> Option<i128> {
     let t = text.trim().replace('_', "");
-    if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
-        return u32::from_str_radix(b, 2).ok();
+    let radix = |prefixes: [&str; 2]| prefixes.iter().find_map(|p| t.strip_prefix(p));
+    if let Some(b) = radix(["0b", "0B"]) {
+        return i128::from_str_radix(b, 2).ok();
     }
-    if let Some(o) = t.strip_prefix("0o").or_else(|| t.strip_prefix("0O")) {
-        return u32::from_str_radix(o, 8).ok();
+    if let Some(o) = radix(["0o", "0O"]) {
+        return i128::from_str_radix(o, 8).ok();
     }
-    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        return u32::from_str_radix(h, 16).ok();
+    if let Some(h) = radix(["0x", "0X"]) {
+        return i128::from_str_radix(h, 16).ok();
     }
     t.parse().ok()
 }

@@ -89,7 +89,11 @@ impl<'t> Py<'_, '_, 't> {
                 }
             }
             "subscript" => self.subscript(node, depth),
-            "binary_operator" => self.binary(node, depth),
+            // `10 << 20`, `2**30`, `64 * 1024 * 1024`: sizes and modes written as arithmetic.
+            "binary_operator" => match self.int_constant(node, depth) {
+                Some(n) => Obj::Val(Val::Known(n.to_string())),
+                None => self.binary(node, depth),
+            },
             // `-1`: the process group of every process, for `os.kill`.
             "unary_operator" => match (by_field(node, "operator"), by_field(node, "argument")) {
                 (Some(op), Some(arg)) if self.text(op) == "-" => match self.eval(arg, depth + 1) {
@@ -301,6 +305,41 @@ impl<'t> Py<'_, '_, 't> {
         }
     }
 
+    /// The integer `node` computes from integer literals alone, if it fits in 127 bits.
+    fn int_constant(&self, node: Node<'t>, depth: usize) -> Option<i128> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        match kind(node) {
+            "integer" => super::text::parse_wide(self.text(node)),
+            "parenthesized_expression" => self.int_constant(node.named_child(0)?, depth + 1),
+            "unary_operator" if self.text(by_field(node, "operator")?) == "-" => self
+                .int_constant(by_field(node, "argument")?, depth + 1)?
+                .checked_neg(),
+            "binary_operator" => {
+                let l = self.int_constant(by_field(node, "left")?, depth + 1)?;
+                let r = self.int_constant(by_field(node, "right")?, depth + 1)?;
+                let shift = u32::try_from(r).ok().filter(|s| *s < 127);
+                match self.text(by_field(node, "operator")?) {
+                    "+" => l.checked_add(r),
+                    "-" => l.checked_sub(r),
+                    "*" => l.checked_mul(r),
+                    // Python floors; for a positive divisor that is the Euclidean division.
+                    "//" if r > 0 => Some(l.div_euclid(r)),
+                    "%" if r > 0 => Some(l.rem_euclid(r)),
+                    "**" => l.checked_pow(u32::try_from(r).ok()?),
+                    "<<" => l.checked_mul(1i128.checked_shl(shift?)?),
+                    ">>" => Some(l >> shift?),
+                    "|" => Some(l | r),
+                    "&" => Some(l & r),
+                    "^" => Some(l ^ r),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn binary(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let (Some(l), Some(op), Some(r)) = (
             by_field(node, "left"),
@@ -427,15 +466,23 @@ impl<'t> Py<'_, '_, 't> {
                     // `mkdtemp(suffix, prefix, dir)`: in `dir`, else the temporary directory.
                     // `with TemporaryDirectory(suffix, prefix, dir) as d:` gives `d` such a
                     // name too.
-                    "tempfile.mkdtemp" | "tempfile.mktemp" | "tempfile.TemporaryDirectory" => {
+                    // `mkstemp` gives `(fd, name)`.
+                    "tempfile.mkdtemp"
+                    | "tempfile.mktemp"
+                    | "tempfile.TemporaryDirectory"
+                    | "tempfile.mkstemp" => {
                         let name = self.temp_name(&args);
-                        Obj::Val(match args.pos_or_kw(self, 2, "dir").val() {
+                        let path = match args.pos_or_kw(self, 2, "dir").val() {
                             Val::Known(d) if d.is_empty() || d == "None" => {
                                 Val::Known(format!("{TEMP_DIR}/{name}"))
                             }
                             Val::Known(d) => Val::Known(format!("{d}/{name}")),
                             _ => Val::Unknown,
-                        })
+                        };
+                        match q.as_str() {
+                            "tempfile.mkstemp" => Obj::List(vec![Val::Unknown, path]),
+                            _ => Obj::Val(path),
+                        }
                     }
                     "pathlib.Path"
                     | "pathlib.PosixPath"

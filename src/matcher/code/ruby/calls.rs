@@ -9,7 +9,7 @@ use tree_sitter::Node;
 use super::sinks::{BY_NAME, KERNEL, canonical, is_module_call, is_network, listed};
 use super::text::{erb_code, octal};
 use super::values::Args;
-use super::{Obj, Rb, by_field};
+use super::{Obj, Rb, by_field, kind};
 use crate::matcher::code::tree::MAX_NESTING;
 use crate::matcher::code::{Effect, Val};
 
@@ -217,6 +217,19 @@ impl<'t> Rb<'_, '_, 't> {
                 let path = k(self, 0);
                 let text = k(self, 1);
                 self.cx.write(vec![path], text, line)
+            }
+            // A logger given a path appends its messages to that file.
+            // A logger given a path appends its messages to that file (not one given an
+            // open stream, `Logger.new($stdout)`).
+            "Logger.new" | "Logger::LogDevice.new" => {
+                let stream = args
+                    .pos
+                    .first()
+                    .is_some_and(|n| matches!(kind(*n), "global_variable" | "constant"));
+                if !stream {
+                    let path = k(self, 0);
+                    self.cx.command("tee", vec![Val::known("-a"), path], line);
+                }
             }
             "FileUtils.touch" => {
                 let paths = self.list_arg(args, 0);

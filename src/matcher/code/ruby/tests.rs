@@ -461,3 +461,17 @@ fn autoload_loads_its_file() {
         &["load ruby /tmp/helper.rb"],
     )]);
 }
+
+#[test]
+fn a_logger_given_a_path_appends_to_it() {
+    assert_eq!(
+        effects("require 'logger'; Logger.new(File.join(Dir.home, '.bashrc')).info('x')"),
+        ["tee -a ~/.bashrc"]
+    );
+    for code in [
+        "Logger.new(STDOUT).info('x')",
+        "Logger.new($stderr).warn('x')",
+    ] {
+        assert!(effects(code).is_empty(), "{code}");
+    }
+}

@@ -161,6 +161,7 @@ pub(super) fn run(
         }
         "set" => {
             let t = texts(args);
+            unread_shell_options(r, &t);
             if t.iter().any(|a| {
                 a == "-x"
                     || a == "-o" && t.iter().any(|b| b == "xtrace")
@@ -291,6 +292,9 @@ pub(super) fn run(
         }
         "curl" | "wget" => {
             download(r, program, args, io);
+            if program == "curl" {
+                file_urls(r, args);
+            }
             // `wget --use-askpass=PROGRAM` runs PROGRAM for a password.
             let t = texts(args);
             let askpass =
@@ -451,9 +455,37 @@ pub(super) fn run(
             r.env.set(DIR, Value::Unknown);
             Data::Nothing
         }
-        "true" | "false" | ":" | "shopt" | "test" | "[" | "exit" | "return" | "wait" | "break"
+        "shopt" => {
+            let t = texts(args);
+            if t.iter().any(|a| a == "nocaseglob") {
+                if t.iter().any(|a| a == "-s") {
+                    r.env.nocaseglob = true;
+                } else if t.iter().any(|a| a == "-u") {
+                    r.env.nocaseglob = false;
+                }
+            }
+            Data::Nothing
+        }
+        "true" | "false" | ":" | "test" | "[" | "exit" | "return" | "wait" | "break"
         | "continue" => Data::Nothing,
         _ => Data::Unknown,
+    }
+}
+
+/// Options of `set` or the shell's own command line that change how the rest of the script
+/// is read in a way the reader does not follow: `-k`, which puts assignment words after
+/// the command's name into its environment (`git commit GIT_EDITOR='sh -c …'`). What
+/// follows is opaque.
+pub(in crate::matcher::shell) fn unread_shell_options(r: &mut Reader, args: &[String]) {
+    let args = &args[..args.iter().position(|a| a == "--").unwrap_or(args.len())];
+    let bundle_k = |a: &String| a.starts_with('-') && !a.starts_with("--") && a.contains('k');
+    let enabling = |k: usize| args[..k].iter().all(|a| !a.starts_with('+'));
+    let unread = args
+        .iter()
+        .enumerate()
+        .any(|(k, a)| bundle_k(a) || a == "keyword" && enabling(k));
+    if unread {
+        r.opaque("the line turns on `set -k`, which changes what its words mean");
     }
 }
 
@@ -665,6 +697,21 @@ fn download(r: &mut Reader, program: &str, args: &[Field], io: &Io) {
     r.env.fetches = true;
     for target in targets {
         r.env.write_file(&target, FileText::Unknown, false);
+    }
+}
+
+/// `curl file:///PATH` reads PATH, as `cat PATH` does (what it prints is judged by
+/// [`streams`](crate::matcher::shell::streams)).
+fn file_urls(r: &mut Reader, args: &[Field]) {
+    for path in args
+        .iter()
+        .filter_map(|a| super::urls::file_url_path(&a.text))
+    {
+        let fields = ["cat", "--", &path]
+            .into_iter()
+            .map(Field::literal)
+            .collect();
+        r.run(fields, &Io::default(), Data::Nothing, &[]);
     }
 }
 

@@ -10,7 +10,7 @@ pub mod resources;
 mod runners;
 pub(super) mod signals;
 mod table;
-pub(super) mod urls;
+pub(in crate::matcher::shell) mod urls;
 
 use super::env::Value;
 use super::expand::Field;

@@ -337,6 +337,54 @@ pub(super) static PROGRAMS: &[Program] = &[
         COMMAND,
     ),
     row(&["setsid"], gnu("", &["ctty", "fork", "wait"]), COMMAND),
+    // `systemd-cat -t TAG CMD`: the command's output goes to the journal.
+    row(
+        &["systemd-cat"],
+        gnu(
+            "tp",
+            &[
+                "identifier=",
+                "priority=",
+                "stderr-priority=",
+                "level-prefix=",
+                "namespace=",
+            ],
+        ),
+        COMMAND,
+    ),
+    // `setpriv [--reuid=0 ...] CMD`: the command runs with other ids or capabilities.
+    row(
+        &["setpriv"],
+        gnu(
+            "",
+            &[
+                "reuid=",
+                "regid=",
+                "ruid=",
+                "rgid=",
+                "euid=",
+                "egid=",
+                "groups=",
+                "inh-caps=",
+                "ambient-caps=",
+                "bounding-set=",
+                "securebits=",
+                "pdeathsig=",
+                "selinux-label=",
+                "apparmor-profile=",
+                "landlock-access=",
+                "landlock-rule=",
+                "clear-groups",
+                "keep-groups",
+                "init-groups",
+                "reset-env",
+                "nnp",
+                "no-new-privs",
+                "dump",
+            ],
+        ),
+        COMMAND,
+    ),
     // `ssh-agent [-a SOCKET] [-t LIFE] ... COMMAND`: the agent runs the command as its child.
     row(
         &["ssh-agent"],
@@ -1070,6 +1118,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     ),
     row(&["npm", "pnpm", "yarn"], Options::NONE, Runs::Own),
     row(&["docker", "podman", "nerdctl"], Options::NONE, Runs::Own),
+    row(&["capsh"], Options::NONE, Runs::Own),
     row(&["kubectl", "oc"], Options::NONE, Runs::Own),
     row(
         &["vim", "vi", "nvim", "view", "ex", "gvim"],

@@ -77,6 +77,21 @@ fn path_start(arg: &str) -> Option<usize> {
 /// written as itself: the same URL to a server (RFC 3986 §6.2.2.2), so `/v1/%61pprovals`
 /// is `/v1/approvals` to a filter too.
 fn unreserved_decoded(path: &str) -> String {
+    percent_decoded(path, |c| c.is_ascii_alphanumeric() || b"-._~".contains(&c))
+}
+
+/// The path a `file://` URL names, as curl reads the file: after an optional host
+/// (`file://localhost/etc/x`), every `%XX` decoded. `None` for other URLs.
+pub(crate) fn file_url_path(arg: &str) -> Option<String> {
+    let scheme = arg.get(..7).filter(|s| s.eq_ignore_ascii_case("file://"))?;
+    let rest = &arg[scheme.len()..];
+    let path = &rest[rest.find('/')?..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    Some(percent_decoded(path, |_| true))
+}
+
+/// `path` with each `%XX` whose byte `keep` accepts written as that byte.
+fn percent_decoded(path: &str, keep: impl Fn(u8) -> bool) -> String {
     let b = path.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut k = 0;
@@ -85,7 +100,7 @@ fn unreserved_decoded(path: &str) -> String {
             .then(|| b.get(k + 1..k + 3))
             .flatten()
             .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok())
-            .filter(|c| c.is_ascii_alphanumeric() || b"-._~".contains(c));
+            .filter(|c| keep(*c));
         match decoded {
             Some(c) => {
                 out.push(c);
@@ -97,7 +112,7 @@ fn unreserved_decoded(path: &str) -> String {
             }
         }
     }
-    // Only ASCII bytes were replaced by ASCII bytes.
+    // A byte decoded that is not text leaves the path as written.
     String::from_utf8(out).unwrap_or_else(|_| path.to_owned())
 }
 

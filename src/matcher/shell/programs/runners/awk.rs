@@ -378,7 +378,20 @@ impl Values {
         if !is_name(name) {
             return false;
         }
-        let quoted = format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""));
+        // awk decodes escapes in the value as in a string (`-v c='\150\157'` is "ho").
+        let mut quoted = String::from("\"");
+        let mut chars = value.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some(n) => quoted.extend(['\\', n]),
+                    None => quoted.push_str("\\\\"),
+                },
+                '"' => quoted.push_str("\\\""),
+                c => quoted.push(c),
+            }
+        }
+        quoted.push('"');
         self.set(name, quoted);
         true
     }

@@ -26,6 +26,9 @@ enum Code<'a> {
     Elsewhere,
     /// Code the reader cannot read, and why (an encoded `data:` URL).
     Opaque(&'static str),
+    /// A module that acts on its arguments, as this command does (`python3 -m venv
+    /// --clear DIR` empties DIR: `rm -r -f DIR`).
+    Command(Vec<Field>),
 }
 
 /// An interpreter: the code it runs, read where the language is known; code from a
@@ -43,6 +46,27 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         Some(lang) => code_of(lang, program, args, &mut preloads, &mut script_args),
         None => generic_code_of(args),
     };
+    if lang == Some(Lang::Perl) {
+        magic_open(r, script_args);
+    }
+    if let (Some(lang), Code::Inline(parts)) = (lang, &code)
+        && let [(name, false)] = parts.as_slice()
+        && let Some(command) = file_helper(lang, args, name.trim())
+    {
+        let mut words: Vec<Field> = command.iter().map(|w| Field::literal(w)).collect();
+        // The helpers expand patterns in their arguments themselves (`Dir[]`, `glob`).
+        words.extend(
+            script_args
+                .iter()
+                .filter(|a| a.text != "--")
+                .map(|a| Field {
+                    glob: a.glob || a.text.contains(['*', '?', '[', '{']),
+                    ..a.clone()
+                }),
+        );
+        r.run(words, &Io::default(), Data::Nothing, &[]);
+        return;
+    }
     let script_args: Vec<Val> = script_args
         .iter()
         .map(|f| match f.unknown {
@@ -103,10 +127,74 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
         Code::Elsewhere => {
             module.is_some_and(|m| TEST_RUNNERS.contains(&m.trim_start_matches("-m")))
         }
-        Code::Stdin | Code::Opaque(_) => false,
+        Code::Stdin | Code::Opaque(_) | Code::Command(_) => false,
     };
     let looked_at = if data_args { &args[..own] } else { args };
     looked_at.iter().any(|a| a.unknown)
+}
+
+/// The command a file helper library runs when its function is the whole program and the
+/// operands its arguments: `ruby -run -e rm -- -rf PATHS` (un.rb), `perl
+/// -MExtUtils::Command -e rm_rf -- PATHS` (what Makefiles call).
+fn file_helper(lang: Lang, args: &[Field], function: &str) -> Option<&'static [&'static str]> {
+    let loaded = |module: &str, options: &[&str]| {
+        args.iter().enumerate().any(|(k, a)| {
+            options.iter().any(|o| {
+                a.text.strip_prefix(o) == Some(module)
+                    || a.text == *o && args.get(k + 1).is_some_and(|m| m.text == module)
+            })
+        })
+    };
+    let command: &'static [&'static str] = match lang {
+        Lang::Ruby if loaded("un", &["-r"]) => match function {
+            "rm" => &["rm"],
+            "cp" => &["cp"],
+            "mv" => &["mv"],
+            "ln" => &["ln"],
+            "mkdir" => &["mkdir"],
+            "rmdir" => &["rmdir"],
+            "install" => &["install"],
+            "chmod" => &["chmod"],
+            "touch" => &["touch"],
+            _ => return None,
+        },
+        Lang::Perl if loaded("ExtUtils::Command", &["-M", "-m"]) => match function {
+            "rm_rf" => &["rm", "-r", "-f"],
+            "rm_f" => &["rm", "-f"],
+            "cp" => &["cp"],
+            "mv" => &["mv"],
+            "chmod" => &["chmod"],
+            "touch" => &["touch"],
+            "mkpath" => &["mkdir", "-p"],
+            "cat" => &["cat"],
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some(command)
+}
+
+/// Perl reads its operands (`-n`, `-p`, `<>`) with the two-argument `open`, which takes
+/// `cmd |` and `| cmd` as commands to run and `>f` as a file to write: `perl -ne print
+/// 'rm -rf ~ |'` runs `rm -rf ~`. Each operand so written is read as what it does.
+fn magic_open(r: &mut Reader, operands: &[Field]) {
+    for a in operands.iter().filter(|a| !a.unknown) {
+        let t = a.text.trim();
+        if let Some(command) = t.strip_suffix('|').or_else(|| t.strip_prefix('|')) {
+            super::shell_c(r, command.trim());
+        } else if let Some(path) = t.strip_prefix('>') {
+            let (append, path) = match path.strip_prefix('>') {
+                Some(rest) => (true, rest),
+                None => (false, path),
+            };
+            let mut words = vec![Field::literal("tee")];
+            if append {
+                words.push(Field::literal("-a"));
+            }
+            words.push(Field::literal(path.trim_start_matches('&').trim()));
+            r.run(words, &Io::default(), Data::Nothing, &[]);
+        }
+    }
 }
 
 /// Reads one piece of an interpreter's code, wherever it comes from; inline code runs with
@@ -164,6 +252,10 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
             return;
         }
         Code::Elsewhere => return,
+        Code::Command(command) => {
+            r.run(command, &Io::default(), Data::Nothing, &[]);
+            return;
+        }
     };
     read_code(r, lang, &text, args, None);
 }
@@ -532,7 +624,14 @@ fn code_of<'a>(
                 *script_args = args
                     .get(i + usize::from(rest.is_empty())..)
                     .unwrap_or_default();
-                return Code::Elsewhere;
+                let name = match rest.is_empty() {
+                    true => args.get(i).map_or("", |m| m.text.as_str()),
+                    false => rest,
+                };
+                return match lang {
+                    Lang::Python => python_module(name, script_args, 0),
+                    _ => Code::Elsewhere,
+                };
             }
             if s.digits.contains(c) {
                 number = Some(|c: char| ('0'..='7').contains(&c));
@@ -605,6 +704,114 @@ fn prints_and_exits(lang: Lang, option: &str) -> bool {
 fn file_of(field: &Field) -> Code<'_> {
     Code::File(&field.text, field.unknown)
 }
+
+/// The code a Python module run with `-m` runs from its arguments `args` (then set to the
+/// arguments of the script it runs): `timeit`'s statements and `-s` setup, and the script
+/// (or module) a profiler, `trace` or `pdb` runs, with `pdb -c` commands read as code
+/// (what is not a debugger command runs as Python). Other modules run nothing of the line.
+fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code<'a> {
+    // (options that take a value, long ones among them, the option naming a module)
+    let (with_value, long_with_value, module_option): (&str, &[&str], &str) = match module {
+        "timeit" => ("nrsu", &["--number", "--repeat", "--setup", "--unit"], ""),
+        "cProfile" | "profile" => ("os", &["--outfile", "--sort"], "-m"),
+        "trace" => (
+            "fC",
+            &["--file", "--coverdir", "--ignore-module", "--ignore-dir"],
+            "--module",
+        ),
+        "pdb" => ("c", &["--command"], "-m"),
+        // `--clear` deletes what each directory holds before the environment is made.
+        "venv" if args.iter().any(|a| a.text == "--clear") => {
+            let mut command = vec![
+                Field::literal("rm"),
+                Field::literal("-r"),
+                Field::literal("-f"),
+            ];
+            command.push(Field::literal("--"));
+            // `--prompt` is the one option that takes the next word.
+            let operands = args.iter().enumerate().filter(|(k, a)| {
+                !a.text.starts_with('-') && (*k == 0 || args[k - 1].text != "--prompt")
+            });
+            command.extend(operands.map(|(_, a)| a.clone()));
+            return Code::Command(command);
+        }
+        _ => return Code::Elsewhere,
+    };
+    let mut code: Vec<(Cow<'a, str>, bool)> = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        let (name, attached) = match t.split_once('=') {
+            Some((n, v)) if t.starts_with("--") => (n, Some(v)),
+            _ if t.len() > 2 && !t.starts_with("--") && t.starts_with('-') => {
+                (&t[..2], Some(&t[2..]))
+            }
+            _ => (t, None),
+        };
+        let takes = name.starts_with("--") && long_with_value.contains(&name)
+            || name.len() == 2 && name.starts_with('-') && with_value.contains(&name[1..]);
+        let runs_code = module == "timeit" && matches!(name, "-s" | "--setup")
+            || module == "pdb" && matches!(name, "-c" | "--command");
+        if a.unknown && t.starts_with(['-', '$']) {
+            return Code::Opaque("a module's option is not known before it runs");
+        }
+        if !module_option.is_empty() && t == module_option {
+            let Some(inner) = args.get(i + 1) else {
+                return Code::Elsewhere;
+            };
+            if inner.unknown || depth > 2 {
+                return Code::Opaque("a module runs a module that is not known here");
+            }
+            *args = args.get(i + 2..).unwrap_or_default();
+            return python_module(&inner.text, args, depth + 1);
+        }
+        if takes {
+            let value = match attached {
+                Some(v) if !v.is_empty() => (Cow::Borrowed(v), a.unknown),
+                _ => {
+                    i += 1;
+                    match args.get(i) {
+                        Some(v) => part(v),
+                        None => break,
+                    }
+                }
+            };
+            // pdb's own commands (`-c continue`) run nothing of the line.
+            let debugger_command = module == "pdb" && !value.1 && PDB_COMMANDS.contains(&&*value.0);
+            if runs_code && !debugger_command {
+                code.push(value);
+            }
+        } else if t == "--" {
+            i += 1;
+            break;
+        } else if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        i += 1;
+    }
+    let rest: &'a [Field] = args.get(i..).unwrap_or_default();
+    if module == "timeit" {
+        // Every operand is a statement.
+        code.extend(rest.iter().map(part));
+        *args = &[];
+        return Code::Inline(code);
+    }
+    let Some(script) = rest.first() else {
+        return Code::Elsewhere;
+    };
+    *args = &rest[1..];
+    if code.is_empty() {
+        file_of(script)
+    } else {
+        Code::Opaque("the debugger runs statements given on its command line")
+    }
+}
+
+/// pdb commands that step or look, and run no statement of their own.
+const PDB_COMMANDS: &[&str] = &[
+    "c", "cont", "continue", "q", "quit", "exit", "n", "next", "s", "step", "w", "where", "bt",
+    "l", "list", "ll", "a", "args", "r", "return", "u", "up", "d", "down",
+];
 
 /// A word as inline code.
 fn part(field: &Field) -> (Cow<'_, str>, bool) {

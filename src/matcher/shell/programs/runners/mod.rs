@@ -288,7 +288,11 @@ pub(super) fn run(
         "make" | "gmake" => make(r, row, args, stdin),
         "npx" | "bunx" | "pnpx" => package_runner(r, row, args, 0),
         "npm" | "pnpm" | "yarn" => match t.first().map(String::as_str) {
-            Some("exec" | "x" | "dlx") => package_runner(r, row, &args[1..], 0),
+            // With npx's options (`npm exec -c 'script'`).
+            Some("exec" | "x" | "dlx") => match super::table::find("npx") {
+                Some(npx) => package_runner(r, npx, &args[1..], 0),
+                None => Data::Unknown,
+            },
             // A dependency from a git repository is fetched by running git (and ssh), with
             // the user's git configuration and hooks: what they run is not known here.
             Some(_) if t.iter().skip(1).any(|a| is_git_dependency(a)) => {
@@ -302,6 +306,21 @@ pub(super) fn run(
             _ => Data::Unknown,
         },
         "docker" | "podman" | "nerdctl" => container(r, args),
+        // `capsh [options] -- ARGS`: `bash ARGS` (or the `--shell=` program), with the
+        // capabilities and ids the options set.
+        "capsh" => {
+            if let Some(k) = t.iter().position(|a| a == "--") {
+                let shell = t[..k]
+                    .iter()
+                    .rev()
+                    .find_map(|a| a.strip_prefix("--shell="))
+                    .unwrap_or("bash");
+                let mut command = vec![Field::literal(shell)];
+                command.extend(args[k + 1..].iter().cloned());
+                r.run(command, &Io::default(), stdin, &[]);
+            }
+            Data::Unknown
+        }
         "kubectl" | "oc" => {
             // `kubectl exec pod -- cmd args`, `kubectl run x --image=i -- cmd`
             if t.iter().any(|a| a == "exec" || a == "run" || a == "debug")

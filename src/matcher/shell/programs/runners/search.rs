@@ -439,6 +439,41 @@ fn name_tests(args: &[Field]) -> Vec<Option<String>> {
     found.unwrap_or_else(unnarrowed)
 }
 
+/// The part of `find`'s expression that action `k` is in, when it is not inside a group:
+/// the tests joined to it by `-a` up to the nearest `-o` or `,` on either side. Only files
+/// that pass those reach the action (`find . -path ./.venv -prune -o -name '*.pyc' -delete`
+/// deletes `*.pyc` files). The whole expression otherwise.
+fn conjunction_of(args: &[Field], k: usize) -> &[Field] {
+    let (mut depth, mut start, mut j) = (0usize, 0, 0);
+    while j < args.len() {
+        match args[j].text.as_str() {
+            "-exec" | "-execdir" | "-ok" | "-okdir" => {
+                // A command's own words are not the expression's.
+                let end = args[j + 1..]
+                    .iter()
+                    .position(|a| a.text == ";" || a.text == "+");
+                let end = end.map_or(args.len(), |p| j + 1 + p);
+                if (j..=end).contains(&k) && depth > 0 {
+                    return args;
+                }
+                j = end;
+            }
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            "-o" | "-or" | "," if depth == 0 => {
+                if j > k {
+                    return &args[start..j];
+                }
+                start = j + 1;
+            }
+            _ if j == k && depth > 0 => return args,
+            _ => {}
+        }
+        j += 1;
+    }
+    &args[start.min(args.len())..]
+}
+
 /// What `{}` stands for below a starting point: a file at any depth under it, hidden or not
 /// (`./**/*`), or (with `-name P`) one named P (`./**/P`); see [`wildcard`'s `**`].
 ///
@@ -484,7 +519,7 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 };
                 names.dedup();
                 let batched = args.get(end).is_some_and(|a| a.text == "+");
-                let patterns = name_tests(args);
+                let patterns = name_tests(conjunction_of(args, k));
                 for start in names {
                     // A start is found itself only if it passes the `-name` tests:
                     // `find . -name build -exec rm -rf {} +` never passes `.` to `rm`.
@@ -524,7 +559,8 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 k = end;
             }
             "-delete" => {
-                let narrowed = args.iter().any(|a| {
+                let tests = conjunction_of(args, k);
+                let narrowed = tests.iter().any(|a| {
                     FIND_FILTERS.contains(&a.text.as_str())
                         || FIND_PATTERN_TESTS.contains(&a.text.as_str())
                 });
@@ -535,7 +571,7 @@ pub(super) fn find(r: &mut Reader, args: &[Field]) -> Data {
                 };
                 rm_args.push("--".to_owned());
                 // What goes is inside the starting points, not the points themselves.
-                let patterns = name_tests(args);
+                let patterns = name_tests(tests);
                 let starts = if starts.is_empty() {
                     vec![".".to_owned()]
                 } else {

@@ -10,6 +10,7 @@ use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
 use super::stdin_shell;
+use crate::matcher::shell::programs::builtins;
 
 /// Whether a shell started with `args` runs nothing: `bash -n` (`-o noexec`) reads its
 /// script for a syntax check. The last of `-n`/`+n` given before the script counts.
@@ -50,6 +51,16 @@ pub(in crate::matcher::shell::programs) fn shell(
             }
         }
     }
+    // The shell's own options, with the names `-o`/`-O` take, up to its first operand.
+    let mut options: Vec<String> = Vec::new();
+    for a in args {
+        let value = matches!(options.last().map(String::as_str), Some("-o" | "-O"));
+        if !value && (!a.text.starts_with(['-', '+']) || a.text == "--" || a.text == "-") {
+            break;
+        }
+        options.push(a.text.clone());
+    }
+    builtins::unread_shell_options(r, &options);
     let mut i = 0;
     let mut command_string = false;
     let mut from_stdin = false;
@@ -97,11 +108,16 @@ pub(in crate::matcher::shell::programs) fn shell(
                 .map(Field::value)
                 .collect();
             let saved = r.env.positional.replace(positional);
+            let saved0 = std::mem::replace(&mut r.env.arg0, args.get(i + 1).map(Field::value));
             let globbing = r.options.enable_extended_globbing;
             r.options.enable_extended_globbing |= extglob;
+            let nocase = r.env.nocaseglob;
+            r.env.nocaseglob |= options.windows(2).any(|w| w == ["-O", "nocaseglob"]);
             r.script(&script.text, Data::Nothing);
             r.options.enable_extended_globbing = globbing;
+            r.env.nocaseglob = nocase;
             r.env.positional = saved;
+            r.env.arg0 = saved0;
         }
         Some(file) if !from_stdin => {
             if file.unknown || is_stdin_path(&file.text) && stdin == Data::Unknown {
@@ -112,7 +128,18 @@ pub(in crate::matcher::shell::programs) fn shell(
                 r.run_script_file(&file.text, args.get(i + 1..).unwrap_or_default());
             }
         }
-        _ => stdin_shell(r, stdin),
+        _ => {
+            // `bash -s a b <<EOF`: the script on standard input gets the operands as `$1`...
+            let positional = args
+                .get(i..)
+                .unwrap_or_default()
+                .iter()
+                .map(Field::value)
+                .collect();
+            let saved = r.env.positional.replace(positional);
+            stdin_shell(r, stdin);
+            r.env.positional = saved;
+        }
     }
     Data::Unknown
 }

@@ -388,8 +388,9 @@ pub(super) fn package_runner(r: &mut Reader, row: &Program, args: &[Field], _: u
     let t = texts(args);
     let (opts, at) = options::leading(&t, &row.options);
     for o in &opts {
+        // npm runs it with `sh -c`.
         if let Some(code) = option_value(o, 'c', "call") {
-            r.script(&code, Data::Nothing);
+            shell_c(r, &code);
             return Data::Unknown;
         }
     }
