@@ -85,6 +85,9 @@ pub(super) struct Env {
     pub(super) xtrace: bool,
     /// `shopt -s nocaseglob`: patterns match names in any case.
     pub(super) nocaseglob: bool,
+    /// Names declared references to other variables (`declare -n ref`); a `for` loop over
+    /// such a name makes it refer to each word's variable in turn.
+    pub(super) namerefs: Vec<String>,
     /// Variables a trap's code names (see `Reader::trap`), and whether one has changed
     /// since the traps were last read.
     pub(super) watched: Vec<String>,

@@ -2316,3 +2316,37 @@ fn wrappers_and_typescripts_run_and_write_what_they_are_given() {
         "{touches:?}"
     );
 }
+
+#[test]
+fn a_nameref_loop_variable_refers_to_each_words_variable() {
+    let input = "pol=HOOKS.yaml; store=approvals.json; declare -n ref; \
+                 for ref in pol store; do cp /dev/null \"$ref\"; done; rm -f \"$pol\"";
+    assert!(runs(input, "cp /dev/null HOOKS.yaml"), "{:?}", parse(input));
+    assert!(
+        runs(input, "cp /dev/null approvals.json"),
+        "{:?}",
+        parse(input)
+    );
+    // What the loop may have assigned through it is not known after.
+    assert!(parse(input).opaque.is_some(), "{:?}", parse(input));
+    assert!(runs(
+        "for ref in pol store; do echo \"$ref\"; done",
+        "echo pol"
+    ));
+}
+
+#[test]
+fn logrotate_cuts_the_files_its_configuration_names_and_runs_its_scripts() {
+    let input = "cat > /tmp/lr.conf <<'EOF'\n/root/proj/HOOKS.yaml \"/var/log/app/*.log\" {\n    rotate 0\n    copytruncate\n    postrotate\n        rm -rf /srv/cache\n    endscript\n}\nEOF\nlogrotate -f -s /tmp/lr.state /tmp/lr.conf";
+    for command in [
+        "truncate -s 0 /root/proj/HOOKS.yaml",
+        "truncate -s 0 /var/log/app/*.log",
+        "rm -rf /srv/cache",
+    ] {
+        assert!(runs(input, command), "{command}: {:?}", parse(input));
+    }
+    // A dry run changes nothing; an include is not read.
+    assert!(!runs(&input.replace("-f -s", "-d -s"), "rm -rf /srv/cache"));
+    let include = "printf 'include /etc/logrotate.d\\n' > /tmp/l.conf; logrotate /tmp/l.conf";
+    assert!(parse(include).opaque.is_some(), "{:?}", parse(include));
+}

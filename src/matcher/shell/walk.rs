@@ -731,11 +731,23 @@ impl Reader {
         if fields.is_empty() {
             return out;
         }
+        // `declare -n ref; for ref in a b`: `$ref` is `$a`, then `$b`, and what the body
+        // assigns to `ref` it assigns to them, which are not known after the loop.
+        let nameref = self.env.namerefs.contains(&f.variable_name);
+        let targets: Vec<String> = match nameref {
+            true => fields.iter().map(|w| w.text.clone()).collect(),
+            false => Vec::new(),
+        };
         for field in fields {
             if self.exhausted() {
                 return Data::Unknown;
             }
-            self.env.set(&f.variable_name, field.value());
+            let value = match nameref {
+                true if !field.unknown => self.env.get(&field.text),
+                true => Value::Unknown,
+                false => field.value(),
+            };
+            self.env.set(&f.variable_name, value);
             let body = self.reached("from a for loop".to_owned(), |r| {
                 r.list(&f.body.list, stdin.clone())
             });
@@ -743,6 +755,9 @@ impl Reader {
         }
         // `break` may end the loop early.
         self.join(before);
+        for target in &targets {
+            self.env.set(target, Value::Unknown);
+        }
         out
     }
 

@@ -123,8 +123,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
             .opaque("the code lets patterns run code (use re 'eval')", line);
     }
     // Code the grammar holds as text: a pattern's `(?{ code })` and `(??{ code })`, run
-    // at every step of the match (read as in a loop, so a `fork` there is a bomb), and the
-    // subs SelfLoader compiles from after `__DATA__`.
+    // at every step of the match (read as in a loop, so a `fork` there is a bomb).
     let line_at = |at: usize| src.line(root) + src.text[..at].matches('\n').count();
     for (at, code) in pattern_code(src.text) {
         let code = match code {
@@ -133,11 +132,17 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         };
         pl.cx.eval(code, line_at(at));
     }
+    // Those subs are read, and the line stays opaque: they are code the walk of the
+    // program does not reach the way perl does (by `AUTOLOAD`, at a call).
     if src.text.contains("SelfLoader")
         && let Some(at) = src.text.find("\n__DATA__")
     {
         let data = &src.text[at + "\n__DATA__".len()..];
         pl.cx.eval(Val::Known(data.to_owned()), line_at(at));
+        pl.cx.opaque(
+            "the code compiles subroutines kept after __DATA__ (SelfLoader)",
+            line_at(at),
+        );
     }
     // A function put in @INC gives the source of each module `require` loads
     // (`unshift @INC, sub { ... fetch ... }`): what runs is whatever it returns.

@@ -317,8 +317,10 @@ impl<'t> Py<'_, '_, 't> {
                 .int_constant(by_field(node, "argument")?, depth + 1)?
                 .checked_neg(),
             "binary_operator" => {
-                let l = self.int_constant(by_field(node, "left")?, depth + 1)?;
+                // The right side first: in a chain (`a + b + c`) it is the short one, so text
+                // joined by `+` is given up at once rather than down the chain.
                 let r = self.int_constant(by_field(node, "right")?, depth + 1)?;
+                let l = self.int_constant(by_field(node, "left")?, depth + 1)?;
                 let shift = u32::try_from(r).ok().filter(|s| *s < 127);
                 match self.text(by_field(node, "operator")?) {
                     "+" => l.checked_add(r),

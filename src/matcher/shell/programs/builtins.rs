@@ -155,6 +155,9 @@ pub(super) fn run(
                 for a in t.iter().filter(|a| !a.starts_with('-')) {
                     let name = a.split('=').next().unwrap_or_default();
                     r.env.set(name, Value::Unknown);
+                    if r.env.namerefs.len() < 64 {
+                        r.env.namerefs.push(name.to_owned());
+                    }
                 }
             }
             Data::Nothing

@@ -1119,6 +1119,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     row(&["npm", "pnpm", "yarn"], Options::NONE, Runs::Own),
     row(&["docker", "podman", "nerdctl"], Options::NONE, Runs::Own),
     row(&["capsh"], Options::NONE, Runs::Own),
+    row(&["logrotate"], Options::NONE, Runs::Own),
     row(&["kubectl", "oc"], Options::NONE, Runs::Own),
     row(
         &["vim", "vi", "nvim", "view", "ex", "gvim"],

@@ -9,6 +9,7 @@ mod escapes;
 mod git;
 mod interactive;
 mod interpreters;
+mod logrotate;
 mod patches;
 mod search;
 mod sed;
@@ -306,6 +307,7 @@ pub(super) fn run(
             _ => Data::Unknown,
         },
         "docker" | "podman" | "nerdctl" => container(r, args),
+        "logrotate" => logrotate::logrotate(r, args, &stdin),
         // `capsh [options] -- ARGS`: `bash ARGS` (or the `--shell=` program), with the
         // capabilities and ids the options set.
         "capsh" => {
