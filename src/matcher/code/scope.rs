@@ -301,6 +301,8 @@ pub(super) enum Slot<'t> {
     /// The variable at this place of a `for` that unpacks each element of this expression
     /// (`root`, `files` in `for root, dirs, files in os.walk(d)`).
     Part(Node<'t>, usize),
+    /// Assigned the item at this place of this expression (`fd, path = mkstemp()`).
+    Item(Node<'t>, usize),
     /// Assigned more than once, or in a way the reader does not follow.
     Many,
 }

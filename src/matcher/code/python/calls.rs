@@ -36,7 +36,8 @@ impl<'a, 't> Py<'a, '_, 't> {
     pub(super) fn passed(&mut self, node: Node<'t>) {
         if kind(node) == "identifier" {
             let may_be_function = match self.names.get(self.text(node)).cloned() {
-                Some(Slot::Ref(_)) | None => true,
+                // An item of a tuple may be a function (`f, g = os.remove, print`).
+                Some(Slot::Ref(_) | Slot::Item(..)) | None => true,
                 Some(Slot::Expr(value)) => {
                     matches!(kind(value), "attribute" | "identifier") || self.is_partial(value)
                 }

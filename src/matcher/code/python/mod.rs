@@ -313,6 +313,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         };
         if kind(left) == "identifier" {
             self.names.bind(self.text(left), Slot::Expr(value));
+        } else if matches!(kind(left), "pattern_list" | "tuple_pattern") && self.unpacks_names(left)
+        {
+            // `fd, path = tempfile.mkstemp(dir='build')`: each name one item of the value.
+            let mut c = left.walk();
+            let parts: Vec<Node<'t>> = left.named_children(&mut c).collect();
+            for (k, part) in parts.into_iter().enumerate() {
+                self.names.bind(self.text(part), Slot::Item(value, k));
+            }
         } else {
             self.forget_in(Some(left));
         }

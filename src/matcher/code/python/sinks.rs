@@ -304,11 +304,49 @@ const SINKS: &[(&str, Sink)] = &[
     ),
     // `runpy` runs a script or a module as `python3 FILE` and `python3 -m NAME` would.
     ("runpy.run_path", Command("python3", &[], &[0])),
-    // A setup script run in the interpreter, as `python3 setup.py` runs it.
+    // A setup script run in the interpreter, as `python3 setup.py` runs it; a source file
+    // loaded as a module (`imp.load_source(name, path)`).
     ("distutils.core.run_setup", Command("python3", &[], &[0])),
+    ("imp.load_source", Command("python3", &[], &[1])),
+    // distutils' file helpers (also setuptools' vendored copy): what each does to files.
     (
-        "setuptools._distutils.core.run_setup",
-        Command("python3", &[], &[0]),
+        "distutils.dir_util.remove_tree",
+        Command("rm", &["-r", "-f"], &[0]),
+    ),
+    (
+        "distutils.dir_util.copy_tree",
+        Command("cp", &["-r"], &[0, 1]),
+    ),
+    ("distutils.dir_util.mkpath", Command("mkdir", &["-p"], &[0])),
+    ("distutils.file_util.copy_file", Command("cp", &[], &[0, 1])),
+    ("distutils.file_util.move_file", Command("mv", &[], &[0, 1])),
+    ("distutils.file_util.write_file", Command("tee", &[], &[0])),
+    ("distutils.spawn.spawn", ArgvList),
+    (
+        "distutils.ccompiler.new_compiler",
+        Opaque("the code compiles and links native code"),
+    ),
+    // Code run in a sub-interpreter.
+    (
+        "_xxsubinterpreters.run_string",
+        Opaque("the code runs code in a sub-interpreter"),
+    ),
+    (
+        "_interpreters.run_string",
+        Opaque("the code runs code in a sub-interpreter"),
+    ),
+    (
+        "_interpreters.exec",
+        Opaque("the code runs code in a sub-interpreter"),
+    ),
+    // Writers of the file they are given: a mailbox rewrites it.
+    ("mailbox.mbox", Command("tee", &[], &[0])),
+    ("mailbox.MH", Command("tee", &[], &[0])),
+    ("mailbox.Maildir", Command("tee", &[], &[0])),
+    // An XML-RPC proxy posts each method call to its URL.
+    (
+        "xmlrpc.client.ServerProxy",
+        Command("curl", &["-X", "POST"], &[0]),
     ),
     // A socket that takes logging configurations, which may name any callable to build.
     (
@@ -535,6 +573,7 @@ pub(super) fn canonical(name: &str) -> String {
         ("posix.", "os."),
         ("nt.", "os."),
         ("posixpath.", "os.path."),
+        ("setuptools._distutils.", "distutils."),
         ("urllib2.", "urllib.request."),
         ("urllib.urlopen", "urllib.request.urlopen"),
         ("urllib.urlretrieve", "urllib.request.urlretrieve"),

@@ -1040,3 +1040,61 @@ fn a_temporary_directory_is_a_new_name_in_the_temporary_directory() {
         ["rm /tmp/wheel-*/x.whl"]
     );
 }
+
+#[test]
+fn tuples_unpacked_and_slices_of_listings_keep_what_they_name() {
+    for (code, effect) in [
+        (
+            "import os; a, b = ('x', 'build/y'); os.remove(b)",
+            "rm build/y",
+        ),
+        (
+            "import os, tempfile; fd, t = tempfile.mkstemp(dir='build', suffix='.json'); os.remove(t)",
+            "rm build/tmp*.json",
+        ),
+        (
+            "import shutil; from pathlib import Path\nfor d in sorted(Path('build').glob('20*'))[:-3]:\n    shutil.rmtree(d)",
+            "rm -r -f build/20*",
+        ),
+    ] {
+        assert_eq!(effects(code), [effect], "{code}");
+    }
+    // An item not known stays not known.
+    assert_eq!(
+        effects("import os, sys; a, b = sys.argv[1], sys.argv[2]; os.remove(b)"),
+        ["rm ?"]
+    );
+}
+
+#[test]
+fn path_constants_and_distutils_helpers_are_read() {
+    for (code, effect) in [
+        (
+            "import os, shutil; shutil.rmtree(os.path.join(os.sep, 'etc'))",
+            "rm -r -f /etc",
+        ),
+        ("import os, shutil; shutil.rmtree(os.curdir)", "rm -r -f ."),
+        (
+            "from setuptools._distutils.dir_util import remove_tree as prune; prune('/root/proj/.git')",
+            "rm -r -f /root/proj/.git",
+        ),
+        (
+            "from distutils.file_util import write_file; write_file('/etc/cron.d/x', ['* * * * * root id'])",
+            "tee /etc/cron.d/x",
+        ),
+        (
+            "import xmlrpc.client; xmlrpc.client.ServerProxy('http://127.0.0.1:18790/v1/reload').ping()",
+            "curl -X POST http://127.0.0.1:18790/v1/reload",
+        ),
+        (
+            "import imp; imp.load_source('m', '/tmp/m.py')",
+            "python3 /tmp/m.py",
+        ),
+    ] {
+        assert_eq!(effects(code), [effect], "{code}");
+    }
+    assert_eq!(
+        effects("import os, shutil; os.chdir(os.pardir); shutil.rmtree('proj')"),
+        ["cd ..", "rm -r -f proj"]
+    );
+}

@@ -77,6 +77,15 @@ impl<'t> Py<'_, '_, 't> {
                     Obj::Ref(q) if q == "sys" && attr == "executable" => {
                         Obj::Val(Val::known("python3"))
                     }
+                    // The path constants (`os.path.join(os.sep, 'etc')`, `os.chdir(os.pardir)`).
+                    Obj::Ref(q) if matches!(q.as_str(), "os" | "os.path" | "posixpath") => {
+                        match attr.as_str() {
+                            "sep" => Obj::Val(Val::known("/")),
+                            "curdir" => Obj::Val(Val::known(".")),
+                            "pardir" => Obj::Val(Val::known("..")),
+                            _ => Obj::Ref(format!("{q}.{attr}")),
+                        }
+                    }
                     Obj::Ref(q) => Obj::Ref(format!("{q}.{attr}")),
                     Obj::Path(p) => match attr.as_str() {
                         "parent" | "name" | "stem" | "suffix" => Obj::Val(Val::Unknown),
@@ -213,6 +222,17 @@ impl<'t> Py<'_, '_, 't> {
                 self.names.leave();
                 out
             }
+            Some(Slot::Item(value, k)) => {
+                if !self.names.enter(name) {
+                    return Obj::Val(Val::Unknown);
+                }
+                let out = match self.eval(value, depth + 1) {
+                    Obj::List(items) => Obj::Val(items.get(k).cloned().unwrap_or(Val::Unknown)),
+                    _ => Obj::Val(Val::Unknown),
+                };
+                self.names.leave();
+                out
+            }
             Some(Slot::Many) => Obj::Val(Val::Unknown),
             None => {
                 if BUILTINS.contains(&name) {
@@ -244,6 +264,12 @@ impl<'t> Py<'_, '_, 't> {
             && self.text(i).replace(' ', "") == "::-1"
         {
             return Obj::Val(Val::Known(s.chars().rev().collect()));
+        }
+        // A slice of a listing is part of it (`sorted(glob(p))[:-keep]`), and of a list some
+        // of its items: the whole list, which can only name more.
+        if index.is_some_and(|i| kind(i) == "slice") && matches!(base, Obj::Each(_) | Obj::List(_))
+        {
+            return base;
         }
         let key = index.map(|i| self.eval(i, depth + 1).val());
         match (base, key) {
