@@ -133,6 +133,20 @@ pub(super) fn user_name() -> String {
 impl Env {
     /// The value of `$name` (an array's first element), unknown when the line did not set it.
     pub(super) fn get(&self, name: &str) -> Value {
+        // Bash computes these at each use; an assignment only seeds or resets them
+        // (`RANDOM=1` fixes the sequence, not the value).
+        if matches!(
+            name,
+            "RANDOM"
+                | "SRANDOM"
+                | "SECONDS"
+                | "LINENO"
+                | "BASHPID"
+                | "EPOCHSECONDS"
+                | "EPOCHREALTIME"
+        ) {
+            return Value::Unknown;
+        }
         match self.vars.get(name) {
             Some(Var::Scalar(v)) => v.clone(),
             Some(Var::Array(items)) => items.first().map_or(Value::known(""), |(_, v)| v.clone()),
@@ -167,6 +181,16 @@ impl Env {
     }
 
     /// Element `index` of array `name`.
+    /// Whether `name` is an indexed array (or a scalar, element 0): its subscripts are
+    /// arithmetic, so one that does not evaluate names an element not known.
+    pub(super) fn is_indexed(&self, name: &str) -> bool {
+        match self.vars.get(name) {
+            Some(Var::Array(items)) => items.iter().all(|(k, _)| k.parse::<i64>().is_ok()),
+            Some(Var::Scalar(_)) => true,
+            _ => false,
+        }
+    }
+
     pub(super) fn element(&self, name: &str, index: &str) -> Value {
         match self.vars.get(name) {
             Some(Var::Array(items)) => items

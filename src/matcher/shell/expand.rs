@@ -936,9 +936,14 @@ impl Reader {
             Parameter::Named(name) => Expansion::One(self.env.get(name)),
             Parameter::NamedWithIndex { name, index } => {
                 let index = match self.expand_string(index) {
-                    Value::Known(i) => {
-                        super::arith::eval(&i, &self.env).map_or(i, |n| n.to_string())
-                    }
+                    Value::Known(i) => match super::arith::eval(&i, &self.env) {
+                        Some(n) => n.to_string(),
+                        // `${a[RANDOM%2]}`: an index not known of an indexed array.
+                        None if self.env.is_indexed(name) => {
+                            return Expansion::One(Value::Unknown);
+                        }
+                        None => i,
+                    },
                     Value::Unknown => return Expansion::One(Value::Unknown),
                 };
                 Expansion::One(self.env.element(name, &index))

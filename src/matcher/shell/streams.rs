@@ -21,10 +21,11 @@ const FILTERS: &[&str] = &[
     "od", "xxd", "hexdump", "pv", "rev", "fold", "nl", "strings", "tail",
 ];
 
-/// Programs that keep all they read before they print (`sort`, `tac`), hold it
+/// Programs that keep all they read before they print (`sort`, `tac`, `diff`), hold it
 /// (`mapfile`) or write it all to files (`split`): given an endless stream, they fill
 /// memory or the disk with it.
 const HOARDERS: &[&str] = &[
+    "diff",
     "sort",
     "shuf",
     "tac",

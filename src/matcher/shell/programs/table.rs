@@ -1120,6 +1120,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     row(&["docker", "podman", "nerdctl"], Options::NONE, Runs::Own),
     row(&["capsh"], Options::NONE, Runs::Own),
     row(&["logrotate"], Options::NONE, Runs::Own),
+    row(&["cmake"], Options::NONE, Runs::Own),
     row(&["kubectl", "oc"], Options::NONE, Runs::Own),
     row(
         &["vim", "vi", "nvim", "view", "ex", "gvim"],

@@ -7,7 +7,7 @@
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Reader};
 
-use super::shell_c;
+use super::{shell_c, shell_c_reading};
 
 /// A gdb command (`-ex`, `--eval-command`): `shell CMD`, `!CMD` and `pipe ... | CMD` run
 /// the shell; `python ...` runs Python code this reader does not take from gdb.
@@ -86,12 +86,35 @@ pub(super) fn zip(r: &mut Reader, args: &[Field]) {
 }
 
 /// `split --filter=CMD`: each piece is piped into CMD run by `$SHELL -c`.
-pub(super) fn split(r: &mut Reader, args: &[Field]) {
+pub(super) fn split(r: &mut Reader, args: &[Field], stdin: &Data) {
+    // Each chunk of what split reads is the filter's input (`curl ... | split
+    // --filter=sh` runs the download): its input, or a file it is given (not known here).
+    const VALUED: &[&str] = &["-l", "-b", "-C", "-n", "-a", "-t", "--filter"];
+    let mut input = None;
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        if VALUED.contains(&a.text.as_str()) {
+            k += 1;
+        } else if !a.text.starts_with('-') || a.text == "-" {
+            input = Some(a.text.as_str());
+            break;
+        }
+        k += 1;
+    }
+    let chunks = match input {
+        None | Some("-") => stdin.clone(),
+        Some(_) => Data::Unknown,
+    };
     for (k, a) in args.iter().enumerate() {
-        if a.text == "--filter" {
-            sh_c_of(r, args.get(k + 1));
-        } else if let Some(code) = a.text.strip_prefix("--filter=") {
-            shell_c(r, code);
+        let code = match a.text.strip_prefix("--filter=") {
+            Some(code) => Some(Field::literal(code)),
+            None if a.text == "--filter" => args.get(k + 1).cloned(),
+            None => None,
+        };
+        match code {
+            Some(f) if f.unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+            Some(f) => shell_c_reading(r, &f.text, chunks.clone()),
+            None => {}
         }
     }
 }

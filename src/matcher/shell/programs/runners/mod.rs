@@ -308,6 +308,7 @@ pub(super) fn run(
         },
         "docker" | "podman" | "nerdctl" => container(r, args),
         "logrotate" => logrotate::logrotate(r, args, &stdin),
+        "cmake" if t.first().is_some_and(|a| a == "-E") => cmake_tool(r, &args[1..], stdin),
         // `capsh [options] -- ARGS`: `bash ARGS` (or the `--shell=` program), with the
         // capabilities and ids the options set.
         "capsh" => {
@@ -380,7 +381,7 @@ pub(super) fn run(
             Data::Unknown
         }
         "split" => {
-            escapes::split(r, args);
+            escapes::split(r, args, &stdin);
             Data::Unknown
         }
         "m4" | "gm4" => {
@@ -738,6 +739,102 @@ pub(in crate::matcher::shell::programs) fn browser(r: &mut Reader, env: &[(Strin
             }
         }
         Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+    }
+}
+
+/// `cmake -E COMMAND ARGS`: CMake's portable file commands, as the programs they stand for
+/// (`cmake -E rm -rf DIR` is `rm -rf DIR`), and the commands `chdir` and `env` run.
+fn cmake_tool(r: &mut Reader, args: &[Field], stdin: Data) -> Data {
+    let Some((command, rest)) = args.split_first() else {
+        return Data::Unknown;
+    };
+    let program: &[&str] = match command.text.as_str() {
+        "rm" | "remove" => &["rm"],
+        "remove_directory" => &["rm", "-r", "-f"],
+        "copy" => &["cp"],
+        "copy_directory" | "copy_directory_if_different" => &["cp", "-r"],
+        "copy_if_different" => &["cp"],
+        "rename" => &["mv"],
+        "make_directory" => &["mkdir", "-p"],
+        "touch" | "touch_nocreate" => &["touch"],
+        "cat" => &["cat"],
+        "create_symlink" => &["ln", "-s"],
+        "create_hardlink" => &["ln"],
+        "tar" => &["tar"],
+        // `chdir DIR CMD...`: the command, in DIR.
+        "chdir" => {
+            let command = rest.get(1..).unwrap_or_default().to_vec();
+            return r.run(command, &Io::default(), stdin, &[]);
+        }
+        // `env [--unset=NAME] [NAME=VALUE]... CMD...`.
+        "env" => {
+            let at = rest
+                .iter()
+                .position(|a| !a.text.starts_with("--unset=") && !a.text.contains('='));
+            let command = at.map(|k| rest[k..].to_vec()).unwrap_or_default();
+            return r.run(command, &Io::default(), stdin, &[]);
+        }
+        _ if command.unknown => {
+            r.opaque("cmake -E runs a command not known before the line runs");
+            return Data::Unknown;
+        }
+        _ => return Data::Unknown,
+    };
+    let mut words: Vec<Field> = program.iter().map(|w| Field::literal(w)).collect();
+    words.extend(rest.iter().cloned());
+    r.run(words, &Io::default(), stdin, &[])
+}
+
+/// Environment variables that make a program run or load something: an askpass program
+/// (`SSH_ASKPASS=/tmp/x ssh ...` runs it for a passphrase), native modules found on a path
+/// (`GCONV_PATH`, gawk's `AWKLIBPATH`), tar's options that run commands (`TAR_OPTIONS=
+/// --checkpoint-action=exec=sh`), and a configuration file that can name commands to
+/// run (a kubeconfig's `exec` plugin, git's aliases and filters) when the line downloaded
+/// it or its text is not known.
+pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(String, Value)]) {
+    for (name, value) in env {
+        match name.as_str() {
+            "SSH_ASKPASS" | "SUDO_ASKPASS" => code_value(r, value.clone()),
+            "GCONV_PATH" | "AWKLIBPATH" => {
+                r.opaque("the program loads native modules from a path its environment sets")
+            }
+            // tar's options from the environment, which can run commands as tar's own do.
+            "TAR_OPTIONS" => {
+                let runs = match value {
+                    Value::Known(options) => ["exec", "command", "program", "script", "-I"]
+                        .iter()
+                        .any(|w| options.contains(w)),
+                    Value::Unknown => true,
+                };
+                if runs {
+                    r.opaque(
+                        "tar takes options that run commands from its environment (TAR_OPTIONS)",
+                    );
+                }
+            }
+            "KUBECONFIG"
+            | "GIT_CONFIG_GLOBAL"
+            | "GIT_CONFIG_SYSTEM"
+            | "GIT_CONFIG"
+            | "DOCKER_CONFIG"
+            | "AWS_CONFIG_FILE"
+            | "NPM_CONFIG_USERCONFIG" => {
+                let downloaded = match value {
+                    Value::Known(path) => path.split(':').any(|p| {
+                        let key = file_key(p);
+                        matches!(r.env.files.get(&key), Some(FileText::Unknown))
+                            || r.env.in_downloaded_dir(&key)
+                    }),
+                    Value::Unknown => true,
+                };
+                if downloaded {
+                    r.opaque(
+                        "the program reads a configuration the line downloaded or does not know, which can name commands to run",
+                    );
+                }
+            }
+            _ => {}
+        }
     }
 }
 
