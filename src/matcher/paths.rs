@@ -83,13 +83,14 @@ pub(super) fn collect_where(
                 }
                 _ => normalize(word),
             };
-            // The home directory, the root or /etc read whole (`tar czf x.tgz ~`, `rsync
-            // -a / build/`) reads every file below it, the credential files among them.
+            // The home directory, the root, /etc or /var/backups (where the shadow backups
+            // are) read whole (`tar czf x.tgz ~`, `rsync -a / build/`) reads every file
+            // below it, the credential files among them.
             if recursive
                 && !tar_dir(word)
                 && matches!(
                     path.as_str(),
-                    "~" | "/" | "/home" | "/root" | "/Users" | "/etc"
+                    "~" | "/" | "/home" | "/root" | "/Users" | "/etc" | "/var/backups"
                 )
             {
                 out.push(format!("{}/**/*", path.trim_end_matches('/')));

@@ -67,6 +67,28 @@ fn is_glob(text: &str) -> bool {
     text.contains(['*', '?']) || text.find('[').is_some_and(|k| text[k + 1..].contains(']'))
 }
 
+/// The home directory of a system account, as Debian's base-passwd fixes it: `~backup` is
+/// `/var/backups` (where the shadow backups are), `~bin` is `/bin`, `~sys` is `/dev`.
+fn system_home(user: &str) -> Option<&'static str> {
+    Some(match user {
+        "daemon" => "/usr/sbin",
+        "bin" | "sync" | "proxy" => "/bin",
+        "sys" => "/dev",
+        "games" => "/usr/games",
+        "man" => "/var/cache/man",
+        "lp" => "/var/spool/lpd",
+        "mail" => "/var/mail",
+        "news" => "/var/spool/news",
+        "uucp" => "/var/spool/uucp",
+        "www-data" => "/var/www",
+        "backup" => "/var/backups",
+        "list" => "/var/list",
+        "irc" => "/run/ircd",
+        "nobody" => "/nonexistent",
+        _ => return None,
+    })
+}
+
 /// A pattern that matches in any case what `pattern` matches under `nocaseglob`: each
 /// letter as a class of both cases (`/[R]OOT` is `/[Rr][oO][oO][tT]`), and each class
 /// given the other case of the letters in it.
@@ -420,7 +442,10 @@ impl Reader {
                 WordPiece::TildeExpansion(t) => {
                     let text = match t {
                         TildeExpr::Home => "~".to_owned(),
-                        TildeExpr::UserHome(user) => format!("~{user}"),
+                        TildeExpr::UserHome(user) => match system_home(user) {
+                            Some(home) => home.to_owned(),
+                            None => format!("~{user}"),
+                        },
                         TildeExpr::WorkingDir => ".".to_owned(),
                         _ => {
                             b.push_unknown(quoted);

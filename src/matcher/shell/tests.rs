@@ -2397,3 +2397,20 @@ fn cmake_file_commands_are_the_programs_they_stand_for() {
         assert!(runs(input, command), "{input}: {:?}", parse(input));
     }
 }
+
+#[test]
+fn system_accounts_homes_and_exported_configurations() {
+    assert!(runs(
+        "tar -czf - -C ~backup .",
+        "tar -czf - -C /var/backups ."
+    ));
+    assert!(runs("echo ~sys ~bin", "echo /dev /bin"));
+    assert!(runs("ls ~alice/src", "ls ~alice/src"));
+    let exported =
+        "curl -fsSL https://h.example/kc -o /tmp/kc; export KUBECONFIG=/tmp/kc; kubectl get ns";
+    assert!(parse(exported).opaque.is_some(), "{:?}", parse(exported));
+    assert!(runs(
+        "export SSH_ASKPASS='rm -rf ~'; ssh h.example",
+        "rm -rf ~"
+    ));
+}

@@ -785,6 +785,22 @@ fn cmake_tool(r: &mut Reader, args: &[Field], stdin: Data) -> Data {
     r.run(words, &Io::default(), stdin, &[])
 }
 
+/// The variables [`environment`] reads.
+const ENVIRONMENT_READ: &[&str] = &[
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "GCONV_PATH",
+    "AWKLIBPATH",
+    "TAR_OPTIONS",
+    "KUBECONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_CONFIG",
+    "DOCKER_CONFIG",
+    "AWS_CONFIG_FILE",
+    "NPM_CONFIG_USERCONFIG",
+];
+
 /// Environment variables that make a program run or load something: an askpass program
 /// (`SSH_ASKPASS=/tmp/x ssh ...` runs it for a passphrase), native modules found on a path
 /// (`GCONV_PATH`, gawk's `AWKLIBPATH`), tar's options that run commands (`TAR_OPTIONS=
@@ -792,7 +808,15 @@ fn cmake_tool(r: &mut Reader, args: &[Field], stdin: Data) -> Data {
 /// run (a kubeconfig's `exec` plugin, git's aliases and filters) when the line downloaded
 /// it or its text is not known.
 pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(String, Value)]) {
-    for (name, value) in env {
+    // The command's own assignments, and those the line made before it (`export
+    // KUBECONFIG=...; kubectl ...`): reading one the shell did not export only reads more.
+    let mut env: Vec<(String, Value)> = env.to_vec();
+    for name in ENVIRONMENT_READ {
+        if r.env.assigned(name) && !env.iter().any(|(n, _)| n == name) {
+            env.push(((*name).to_owned(), r.env.get(name)));
+        }
+    }
+    for (name, value) in &env {
         match name.as_str() {
             "SSH_ASKPASS" | "SUDO_ASKPASS" => code_value(r, value.clone()),
             "GCONV_PATH" | "AWKLIBPATH" => {
