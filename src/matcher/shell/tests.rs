@@ -2414,3 +2414,19 @@ fn system_accounts_homes_and_exported_configurations() {
         "rm -rf ~"
     ));
 }
+
+#[test]
+fn python_module_options_of_any_text_do_not_panic() {
+    for input in [
+        "python3 -m timeit -é 'pass'",
+        "python3 -m cProfile -é x.py",
+        "python3 -m pdb -cé x.py",
+        "python3 -m timeit -",
+    ] {
+        let _ = parse(input);
+    }
+    assert!(runs(
+        "python3 -m timeit -n5 'import os; os.remove(\"/etc/x\")'",
+        "rm /etc/x"
+    ));
+}

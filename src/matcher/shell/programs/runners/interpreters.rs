@@ -743,7 +743,12 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
         let t = a.text.as_str();
         let (name, attached) = match t.split_once('=') {
             Some((n, v)) if t.starts_with("--") => (n, Some(v)),
-            _ if t.len() > 2 && !t.starts_with("--") && t.starts_with('-') => {
+            // `-n5`: a letter and its value (the word may hold any text after the dash).
+            _ if t.len() > 2
+                && !t.starts_with("--")
+                && t.starts_with('-')
+                && t.is_char_boundary(2) =>
+            {
                 (&t[..2], Some(&t[2..]))
             }
             _ => (t, None),
