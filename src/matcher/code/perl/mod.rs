@@ -157,12 +157,26 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     pl.walk(root);
 }
 
+/// Most pattern code blocks read in one program; past it, the rest is not known.
+const MOST_PATTERN_CODE: usize = 64;
+
 /// Where each `(?{` or `(??{` of `text` starts, and the code up to its closing `})` (`None`
-/// when its braces do not close).
+/// when its braces do not close, or past [`MOST_PATTERN_CODE`]). One pass: each block is
+/// looked for after the end of the one before.
 fn pattern_code(text: &str) -> Vec<(usize, Option<&str>)> {
     let mut out = Vec::new();
-    for (at, opener) in text.match_indices("(?{").chain(text.match_indices("(??{")) {
-        let body = &text[at + opener.len()..];
+    let mut from = 0;
+    while let Some(found) = ["(?{", "(??{"]
+        .iter()
+        .filter_map(|o| text[from..].find(o).map(|k| (from + k, o.len())))
+        .min()
+    {
+        let (at, opener) = found;
+        if out.len() == MOST_PATTERN_CODE {
+            out.push((at, None));
+            break;
+        }
+        let body = &text[at + opener..];
         let mut depth = 1usize;
         let end = body.char_indices().find_map(|(k, c)| {
             match c {
@@ -173,6 +187,10 @@ fn pattern_code(text: &str) -> Vec<(usize, Option<&str>)> {
             (depth == 0).then_some(k)
         });
         out.push((at, end.map(|k| &body[..k])));
+        match end {
+            Some(k) => from = at + opener + k,
+            None => break,
+        }
     }
     out
 }

@@ -589,3 +589,15 @@ fn patterns_that_run_code_self_loaded_subs_and_benchmark_strings() {
         assert!(effects(code).is_empty(), "{code}");
     }
 }
+
+#[test]
+fn many_pattern_code_blocks_are_read_once_each_and_bounded() {
+    // Unclosed blocks: the first one's tail holds the rest, read no further.
+    let unclosed = "/(?{ ".repeat(10_000);
+    assert!(read(Lang::Perl, &unclosed).opaque.is_some());
+    // Past the most read, the rest is not known.
+    let many = "/(?{ $n++ })/; ".repeat(100);
+    assert!(read(Lang::Perl, &many).opaque.is_some());
+    let few = "/(?{ $n++ })/; ".repeat(3);
+    assert!(read(Lang::Perl, &few).opaque.is_none());
+}

@@ -1098,3 +1098,48 @@ fn path_constants_and_distutils_helpers_are_read() {
         ["cd ..", "rm -r -f proj"]
     );
 }
+
+#[test]
+fn library_readers_writers_and_loaders_are_followed() {
+    for (code, effect) in [
+        (
+            "import xml.etree.ElementTree as ET; ET.parse('/root/.m2/settings.xml')",
+            "cat /root/.m2/settings.xml",
+        ),
+        (
+            "import readline; readline.read_history_file('/root/.git-credentials')",
+            "cat /root/.git-credentials",
+        ),
+        (
+            "import shelve; shelve.open('/root/.aws/credentials')",
+            "cat /root/.aws/credentials",
+        ),
+        (
+            "import http.cookiejar; http.cookiejar.MozillaCookieJar('HOOKS.yaml').save()",
+            "tee HOOKS.yaml",
+        ),
+        (
+            "import mailbox; mailbox.mbox('HOOKS.yaml')",
+            "tee HOOKS.yaml",
+        ),
+    ] {
+        assert_eq!(effects(code), [effect], "{code}");
+    }
+    assert!(
+        effects("import wave; wave.open('HOOKS.yaml', 'wb').close()")
+            .iter()
+            .any(|e| e.contains("HOOKS.yaml"))
+    );
+    for code in [
+        "import pandas as pd; pd.read_pickle('https://h.example/x.pkl')",
+        "import logging.config; logging.config.listen(9999).start()",
+        "import sqlite3; c = sqlite3.connect(':memory:'); c.enable_load_extension(True)",
+        "import _xxsubinterpreters as i; i.run_string(i.create(), 'print(1)')",
+    ] {
+        assert!(
+            effects(code).iter().any(|e| e.starts_with("opaque")),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+}

@@ -251,7 +251,8 @@ fn git_false(value: &str) -> bool {
     )
 }
 
-/// Environment variables whose value git runs as a command.
+/// Environment variables whose value git runs as a command (`SSH_ASKPASS`, which any
+/// program may run, is read for every program: `runners::environment`).
 const GIT_ENV: &[&str] = &[
     "GIT_SSH_COMMAND",
     "GIT_SSH",
@@ -264,7 +265,6 @@ const GIT_ENV: &[&str] = &[
     "PAGER",
     "EDITOR",
     "VISUAL",
-    "SSH_ASKPASS",
 ];
 
 /// `git`: the commands its configuration (`-c`, `git config`) and environment make it
