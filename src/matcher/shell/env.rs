@@ -446,6 +446,13 @@ impl Env {
         })
     }
 
+    /// Whether the file (or directory) `path` holds what the line downloaded or made from a
+    /// command's output.
+    pub(super) fn holds_unknown_text(&self, path: &str) -> bool {
+        let key = file_key(path);
+        matches!(self.files.get(&key), Some(FileText::Unknown)) || self.in_downloaded_dir(&key)
+    }
+
     /// `path` with a link the line made at its start replaced by the link's target.
     pub(super) fn resolve_link(&self, path: &str) -> Option<String> {
         let key = file_key(path);

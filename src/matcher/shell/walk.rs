@@ -27,6 +27,8 @@ const MIN_STEPS: usize = 20_000;
 const MAX_FILE_RUNS: usize = 8;
 /// Deepest function-call inlining.
 const MAX_CALLS: usize = 8;
+/// The name bash gives a process substitution (`<(cmd)`): what one that downloads holds.
+const DOWNLOAD_FD: &str = "/dev/fd/63";
 /// Most definitions of one function or alias name kept.
 pub(super) const MAX_DEFINITIONS: usize = 4;
 /// Why a line is unreadable whose code to run is a value not known (`eval "$x"`).
@@ -1439,11 +1441,14 @@ impl Reader {
         };
         // It runs in a process of its own, as a subshell does.
         self.forked += 1;
+        let fetched_before = std::mem::take(&mut self.env.fetches);
         if self.depth < MAX_DEPTH {
             self.list(&s.list, stdin);
         } else {
             self.opaque_line("the command nests too deeply");
         }
+        let fetches = std::mem::replace(&mut self.env.fetches, fetched_before);
+        self.env.fetches |= fetches;
         self.forked -= 1;
         self.depth -= 1;
         self.restore(saved);
@@ -1451,6 +1456,13 @@ impl Reader {
         // it whole is judged as it would be on `/dev/zero` (`mapfile -t a < <(yes)`).
         if std::mem::take(&mut self.last_endless) {
             return Field::literal("/dev/zero");
+        }
+        // `<(curl URL)` is a file of what was downloaded, named as bash names it, so that
+        // a program given it is judged as it would be on a downloaded file
+        // (`vim -u <(curl URL)`).
+        if fetches && matches!(kind, ast::ProcessSubstitutionKind::Read) {
+            self.env.write_file(DOWNLOAD_FD, FileText::Unknown, false);
+            return Field::literal(DOWNLOAD_FD);
         }
         Field {
             text: super::SUBSTITUTION.to_owned(),

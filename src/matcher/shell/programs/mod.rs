@@ -146,6 +146,7 @@ pub(super) fn run(
     }
     runners::browser(r, env);
     runners::environment(r, env);
+    runners::downloaded_operands(r, program, table::find(program), args);
     if program == "dc" {
         runners::dc(r, args, &stdin);
     }

@@ -7,6 +7,7 @@ mod builds;
 mod databases;
 mod escapes;
 mod git;
+mod handoff;
 mod interactive;
 mod interpreters;
 mod logrotate;
@@ -24,6 +25,7 @@ pub(in crate::matcher::shell::programs) use builds::{
 };
 pub(super) use databases::client as database_client;
 use git::git;
+pub(super) use handoff::downloaded_operands;
 pub(super) use interpreters::interpreter;
 pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
 pub(crate) use search::FIND_PATTERN_TESTS;
@@ -844,11 +846,7 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
             | "AWS_CONFIG_FILE"
             | "NPM_CONFIG_USERCONFIG" => {
                 let downloaded = match value {
-                    Value::Known(path) => path.split(':').any(|p| {
-                        let key = file_key(p);
-                        matches!(r.env.files.get(&key), Some(FileText::Unknown))
-                            || r.env.in_downloaded_dir(&key)
-                    }),
+                    Value::Known(path) => path.split(':').any(|p| r.env.holds_unknown_text(p)),
                     Value::Unknown => true,
                 };
                 if downloaded {
