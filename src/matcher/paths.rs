@@ -111,6 +111,11 @@ fn reads_trees(command: &SimpleCommand) -> bool {
         })
     };
     let long = |names: &[&str]| args.iter().any(|a| names.contains(&a.as_str()));
+    let subcommand = |names: &[&str]| {
+        args.iter()
+            .find(|a| !a.starts_with('-'))
+            .is_some_and(|a| names.contains(&a.as_str()))
+    };
     match command.program.as_str() {
         // `tar czf`, `tar -cf`, `tar --create`; and the members the reader joined to a
         // `-C DIR`, a command of their own with no options (`tar ~/.`).
@@ -127,10 +132,22 @@ fn reads_trees(command: &SimpleCommand) -> bool {
         "scp" => short("r"),
         "pax" => short("w"),
         "7z" | "7za" | "7zz" => args.first().is_some_and(|a| a == "a"),
-        "rclone" => args
-            .iter()
-            .find(|a| !a.starts_with('-'))
-            .is_some_and(|a| matches!(a.as_str(), "copy" | "sync" | "move" | "copyto")),
+        "rclone" => subcommand(&["copy", "sync", "move", "copyto"]),
+        // Backups take the directories they are given whole (the subcommand may come after
+        // an option's value: `restic -r REPO backup DIR`).
+        "restic" | "rustic" => long(&["backup"]),
+        "borg" | "borgbackup" => long(&["create"]),
+        "kopia" => long(&["snapshot", "snap"]) && long(&["create"]),
+        "tarsnap" => short("c"),
+        "duplicity" => !long(&[
+            "restore",
+            "verify",
+            "list-current-files",
+            "collection-status",
+        ]),
+        // Uploads of a directory to cloud storage.
+        "aws" => long(&["s3"]) && (long(&["sync"]) || long(&["cp"]) && long(&["--recursive"])),
+        "gsutil" => long(&["rsync"]) || long(&["cp"]) && short("rR"),
         _ => false,
     }
 }

@@ -403,7 +403,7 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 /// What `tar` writes and deletes. Extracting (`x` in the old style, `-x`, `--extract`,
 /// `--get`) writes over what the archive holds inside the `-C DIR` in force (the command's
 /// directory without one); with `-P` (`--absolute-names`) a member may be anywhere below
-/// `/`; `-O` (`--to-stdout`) writes no file. `--remove-files` deletes the files it
+/// `/`; `-O` (`--to-stdout`) and `--to-command` write no file. `--remove-files` deletes the files it
 /// archives, each relative to the `-C DIR` before it; files listed in a file (`-T`,
 /// `--files-from`) are not known: a delete in an unknown place. Creating (`-c`) writes the
 /// archive `-f FILE` over what it held; adding to it (`-r`, `-u`, `-A`) appends.
@@ -485,7 +485,8 @@ fn tar_args(args: &[String]) -> TarArgs<'_> {
             let is = |full: &str| name.len() >= 3 && full.starts_with(name);
             extract |= is("extract") || is("get");
             absolute |= is("absolute-names");
-            to_stdout |= is("to-stdout");
+            // `--to-command` pipes each member to a command instead of writing it.
+            to_stdout |= is("to-stdout") || is("to-command");
             remove |= is("remove-files");
             create |= is("create");
             add |= is("append") || is("update") || is("catenate") || is("concatenate");
