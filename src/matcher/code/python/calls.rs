@@ -703,6 +703,19 @@ impl<'a, 't> Py<'a, '_, 't> {
                     self.cx.command("tee", vec![Val::known("-a"), file], line);
                 }
             }
+            Sink::WritesFile(n, keyword) => match args.pos_or_kw(self, n, keyword).val() {
+                Val::Known(f) if f.is_empty() || f == "None" => {}
+                file => self.cx.command("tee", vec![file], line),
+            },
+            Sink::UnpicklesWhen(keyword, when) => {
+                let set = args
+                    .keyword(self, keyword)
+                    .map(|v| v.val().text() == Some("True"));
+                // Left out: numpy's `allow_pickle` is off, torch's `weights_only` on.
+                if set.unwrap_or(!when) == when {
+                    self.cx.opaque(super::sinks::UNPICKLES, line);
+                }
+            }
             Sink::Fork if self.loops > 0 => self
                 .cx
                 .opaque("the code forks in a loop (a fork bomb)", line),

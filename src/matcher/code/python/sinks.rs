@@ -61,6 +61,13 @@ pub(super) enum Sink {
     Download,
     /// `logging.basicConfig(filename=...)`: appends to that file, if it names one.
     LogFile,
+    /// Writes the file at this argument or keyword, if one is given (`tee PATH`):
+    /// `ElementTree.write(path)`, `zipapp.create_archive(src, target=path)`.
+    WritesFile(usize, &'static str),
+    /// Unpickles what it loads when this keyword is `True` (`numpy.load(f,
+    /// allow_pickle=True)`), or, with `false`, unless it is `True` (`torch.load(f,
+    /// weights_only=False)`).
+    UnpicklesWhen(&'static str, bool),
     /// Cannot be read: why.
     Opaque(&'static str),
     /// `doctest.testmod()`: given no module, it runs the examples in the docstrings of the
@@ -84,7 +91,9 @@ use Sink::*;
 
 const RM_RF: Sink = Command("rm", &["-r", "-f"], &[0]);
 const HELP: Sink = Opaque("the code starts help or the debugger, which run other commands");
-const UNPICKLE: Sink = Opaque("the code unpickles data, which can run any code");
+/// Why code that unpickles cannot be read.
+pub(super) const UNPICKLES: &str = "the code unpickles data, which can run any code";
+const UNPICKLE: Sink = Opaque(UNPICKLES);
 const NATIVE: Sink = Opaque("the code calls native code directly");
 const URL: Sink = Network(0, "url", "");
 const DOCTEST: Sink = Opaque("the code runs the examples of a text as Python");
@@ -192,6 +201,11 @@ const SINKS: &[(&str, Sink)] = &[
     ("shutil.chown", Command("chown", &[], &[0])),
     ("os.symlink", Command("ln", &["-s"], &[0, 1])),
     ("os.link", Command("ln", &[], &[0, 1])),
+    // Raw extended attributes (a file capability, an ACL) and device nodes, as the shell
+    // tools that make them.
+    ("os.setxattr", Command("setfattr", &["-n"], &[1, 0])),
+    ("os.lsetxattr", Command("setfattr", &["-h", "-n"], &[1, 0])),
+    ("os.mknod", Command("mknod", &[], &[0])),
     ("os.kill", Kill),
     ("signal.pidfd_send_signal", Kill),
     // Limits set on another process (`resource.prlimit(pid, RLIMIT_NOFILE, (0, 0))`).
@@ -247,6 +261,18 @@ const SINKS: &[(&str, Sink)] = &[
     ("readline.read_history_file", Command("cat", &[], &[0])),
     ("readline.read_init_file", Command("cat", &[], &[0])),
     ("mimetypes.read_mime_types", Command("cat", &[], &[0])),
+    // An import loader used as a file reader (`SourceFileLoader(name, p).get_data(p)`).
+    (
+        "importlib.machinery.SourceFileLoader.get_data",
+        Command("cat", &[], &[0]),
+    ),
+    // Writers of the file they are given.
+    (
+        "xml.etree.ElementTree.ElementTree.write",
+        WritesFile(0, "file_or_filename"),
+    ),
+    ("zipapp.create_archive", WritesFile(1, "target")),
+    ("py_compile.compile", WritesFile(1, "cfile")),
     // Writers of a file they are given: a cookie jar saves over it, an audio file opens
     // as `open` does.
     ("http.cookiejar.MozillaCookieJar", Command("tee", &[], &[0])),
@@ -453,6 +479,8 @@ const SINKS: &[(&str, Sink)] = &[
     ("dill.load", UNPICKLE),
     ("cloudpickle.load", UNPICKLE),
     ("cloudpickle.loads", UNPICKLE),
+    ("numpy.load", UnpicklesWhen("allow_pickle", true)),
+    ("torch.load", UnpicklesWhen("weights_only", false)),
     ("ctypes.CDLL", NATIVE),
     ("ctypes.CFUNCTYPE", NATIVE),
     ("ctypes.PYFUNCTYPE", NATIVE),
@@ -534,6 +562,7 @@ pub(super) fn sink(q: &str) -> Option<Sink> {
 pub(super) const VALUE_FUNCTIONS: &[&str] = &[
     "os.path.expanduser",
     "os.path.join",
+    "urllib.parse.urljoin",
     "os.path.expandvars",
     "os.getenv",
     "os.environ",

@@ -1143,3 +1143,58 @@ fn library_readers_writers_and_loaders_are_followed() {
         );
     }
 }
+
+#[test]
+fn writers_readers_and_loaders_of_files_they_are_given() {
+    for (code, effect) in [
+        (
+            "import xml.etree.ElementTree as ET; ET.ElementTree(ET.Element('r')).write('HOOKS.yaml')",
+            "tee HOOKS.yaml",
+        ),
+        (
+            "import zipapp; zipapp.create_archive('src', target='approvals.json')",
+            "tee approvals.json",
+        ),
+        (
+            "from importlib.machinery import SourceFileLoader as L; p = '/root/.netrc'; L('x', p).get_data(p)",
+            "cat /root/.netrc",
+        ),
+        (
+            "import os; os.setxattr('/var/tmp/x', 'security.capability', b'')",
+            "setfattr -n security.capability /var/tmp/x",
+        ),
+        (
+            "import os; os.mknod('/var/tmp/d', 0o60666)",
+            "mknod /var/tmp/d",
+        ),
+        // `urljoin` of known parts is the address it makes.
+        (
+            "import urllib.parse as p, urllib.request as r; r.urlopen(p.urljoin('http://127.0.0.1:18790/v1/evaluate', 'approvals'))",
+            "curl http://127.0.0.1:18790/v1/approvals",
+        ),
+    ] {
+        assert_eq!(effects(code), [effect], "{code}");
+    }
+    // A path's `file://` address, opened by urllib, is the file.
+    assert!(
+        effects("import urllib.request, pathlib; urllib.request.urlopen((pathlib.Path.home() / '.kube' / 'config').as_uri())")
+            .contains(&"curl file://~/.kube/config".to_owned())
+    );
+    // A tree parsed and written elsewhere writes only there; an ElementTree written to a
+    // file object names no path.
+    assert_eq!(
+        effects(
+            "import xml.etree.ElementTree as ET; t = ET.parse('pom.xml'); t.write('build/pom.xml')"
+        ),
+        ["cat pom.xml", "tee build/pom.xml"]
+    );
+    // numpy unpickles only when asked to; torch unless told not to.
+    assert!(
+        effects("import numpy as np; np.load('x.npy', allow_pickle=True)")[0].starts_with("opaque")
+    );
+    assert!(effects("import numpy as np; print(np.load('x.npy').shape)").is_empty());
+    assert!(
+        effects("import torch; torch.load('m.pt', weights_only=False)")[0].starts_with("opaque")
+    );
+    assert!(effects("import torch; torch.load('m.pt', weights_only=True)").is_empty());
+}

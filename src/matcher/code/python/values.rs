@@ -452,6 +452,13 @@ impl<'t> Py<'_, '_, 't> {
                         Obj::Ref("tarfile.TarFile".to_owned())
                     }
                     "zipfile.ZipFile" => Obj::Ref("zipfile.ZipFile".to_owned()),
+                    "xml.etree.ElementTree.ElementTree" | "xml.etree.ElementTree.parse" => {
+                        Obj::Ref("xml.etree.ElementTree.ElementTree".to_owned())
+                    }
+                    "importlib.machinery.SourceFileLoader"
+                    | "importlib.machinery.SourcelessFileLoader" => {
+                        Obj::Ref("importlib.machinery.SourceFileLoader".to_owned())
+                    }
                     // Debuggers, tracers and profilers, whose `run` runs Python source.
                     "bdb.Bdb" | "pdb.Pdb" => Obj::Ref("bdb.Bdb".to_owned()),
                     "trace.Trace" => Obj::Ref("trace.Trace".to_owned()),
@@ -469,6 +476,15 @@ impl<'t> Py<'_, '_, 't> {
                         let parts = args.positional_from(self, 0);
                         Obj::Val(join(&parts))
                     }
+                    "urllib.parse.urljoin" => match (arg(self, 0), arg(self, 1)) {
+                        (Val::Known(base), Val::Known(url)) => {
+                            Obj::Val(match url_join(&base, &url) {
+                                Some(joined) => Val::Known(joined),
+                                None => Val::Unknown,
+                            })
+                        }
+                        _ => Obj::Val(Val::Unknown),
+                    },
                     "os.getenv" | "os.environ.get" => match arg(self, 0) {
                         Val::Known(k) => Obj::Val(env(&k)),
                         _ => Obj::Val(Val::Unknown),
@@ -592,6 +608,8 @@ impl<'t> Py<'_, '_, 't> {
                     arg(self, 0),
                 ])))),
                 "iterdir" => Obj::Each(Box::new(Obj::Path(join(&[p, Val::known("*")])))),
+                // The path as a `file://` address, which `urlopen` reads as the file.
+                "as_uri" => Obj::Val(Val::known("file://").concat(p)),
                 "with_name" | "with_stem" | "with_suffix" => {
                     Obj::Path(renamed(&p, m.as_str(), arg(self, 0)))
                 }
@@ -914,4 +932,27 @@ fn glob_literal(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// `urllib.parse.urljoin(base, url)` for the forms code builds addresses with: `url` whole
+/// when it has a scheme, from the host when it starts with `/`, else beside the last `/`
+/// of `base`'s path. Anything else (`..`, `//host`, a query alone) is not read.
+fn url_join(base: &str, url: &str) -> Option<String> {
+    if url.contains("://") {
+        return Some(url.to_owned());
+    }
+    if url.starts_with("//") || url.contains("..") || url.starts_with(['?', '#']) {
+        return None;
+    }
+    let (scheme, rest) = base.split_once("://")?;
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    let origin = &base[..scheme.len() + 3 + host_end];
+    if url.starts_with('/') {
+        return Some(format!("{origin}{url}"));
+    }
+    let path = &rest[host_end..];
+    let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
+    let dir = &path[..path.rfind('/').map_or(0, |k| k + 1)];
+    let dir = if dir.is_empty() { "/" } else { dir };
+    Some(format!("{origin}{dir}{url}"))
 }

@@ -85,7 +85,12 @@ fn unreserved_decoded(path: &str) -> String {
 pub(crate) fn file_url_path(arg: &str) -> Option<String> {
     let scheme = arg.get(..7).filter(|s| s.eq_ignore_ascii_case("file://"))?;
     let rest = &arg[scheme.len()..];
-    let path = &rest[rest.find('/')?..];
+    // `file://~/x`, as the code readers write a home path's address (`Path.home().as_uri()`
+    // is `file:///root/...`), is read as `~/x`; curl itself refuses the host `~`.
+    let path = match rest.strip_prefix('~') {
+        Some(_) => rest,
+        None => &rest[rest.find('/')?..],
+    };
     let path = &path[..path.find(['?', '#']).unwrap_or(path.len())];
     Some(percent_decoded(path, |_| true))
 }

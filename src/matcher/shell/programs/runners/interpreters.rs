@@ -735,6 +735,15 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
             command.extend(operands.map(|(_, a)| a.clone()));
             return Code::Command(command);
         }
+        // The module's own `__main__` prints the file it parses: `~/.netrc`, or the one
+        // named.
+        "netrc" => {
+            let file = args
+                .first()
+                .cloned()
+                .unwrap_or_else(|| Field::literal("~/.netrc"));
+            return Code::Command(vec![Field::literal("cat"), Field::literal("--"), file]);
+        }
         _ => return Code::Elsewhere,
     };
     let mut code: Vec<(Cow<'a, str>, bool)> = Vec::new();
