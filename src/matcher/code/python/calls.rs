@@ -703,6 +703,13 @@ impl<'a, 't> Py<'a, '_, 't> {
                     self.cx.command("tee", vec![Val::known("-a"), file], line);
                 }
             }
+            Sink::Database => {
+                let file = match k(self, 0) {
+                    Val::Known(f) => Val::Known(database_path(&f).to_owned()),
+                    other => other,
+                };
+                self.cx.command("cat", vec![file], line);
+            }
             Sink::WritesFile(n, keyword) => match args.pos_or_kw(self, n, keyword).val() {
                 Val::Known(f) if f.is_empty() || f == "None" => {}
                 file => self.cx.command("tee", vec![file], line),
@@ -908,4 +915,16 @@ fn url(target: Obj, scheme: &str) -> Val {
             v => v,
         },
     }
+}
+
+/// The file a SQLite database name opens: a `file:` URI's path, without its query.
+fn database_path(name: &str) -> &str {
+    let Some(uri) = name.strip_prefix("file:") else {
+        return name;
+    };
+    let uri = uri
+        .strip_prefix("//localhost")
+        .or(uri.strip_prefix("//"))
+        .unwrap_or(uri);
+    &uri[..uri.find(['?', '#']).unwrap_or(uri.len())]
 }

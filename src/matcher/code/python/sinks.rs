@@ -61,6 +61,9 @@ pub(super) enum Sink {
     Download,
     /// `logging.basicConfig(filename=...)`: appends to that file, if it names one.
     LogFile,
+    /// `sqlite3.connect(db)`: reads the database file, also when named by a `file:` URI
+    /// (`file:/x/Cookies?mode=ro`, the way to read a store its browser holds locked).
+    Database,
     /// Writes the file at this argument or keyword, if one is given (`tee PATH`):
     /// `ElementTree.write(path)`, `zipapp.create_archive(src, target=path)`.
     WritesFile(usize, &'static str),
@@ -145,6 +148,10 @@ const SINKS: &[(&str, Sink)] = &[
     ("os.spawnlpe", ExecArgs { path: 1 }),
     ("asyncio.create_subprocess_exec", Argv),
     ("pty.spawn", ArgvList),
+    (
+        "multiprocessing.util.spawnv_passfds",
+        ExecList { path: 0, argv: 1 },
+    ),
     ("shutil.rmtree", RM_RF),
     ("?.rmtree", RM_RF),
     // The cleanup helper of `tempfile.TemporaryDirectory`, called on any path.
@@ -250,7 +257,7 @@ const SINKS: &[(&str, Sink)] = &[
     // holds into the archive (see `call`).
     ("shutil.make_archive", Archive),
     // A database file is read whole by whoever opens it (a browser's cookie store).
-    ("sqlite3.connect", Command("cat", &[], &[0])),
+    ("sqlite3.connect", Database),
     // Parsers and stores that open the file they are given.
     ("xml.etree.ElementTree.parse", Command("cat", &[], &[0])),
     ("xml.etree.ElementTree.iterparse", Command("cat", &[], &[0])),
@@ -536,10 +543,79 @@ const HTTP_METHODS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "head", "options", "stream",
 ];
 
+/// Modules with effects whose private helpers (`shutil._rmtree_safe_fd`,
+/// `uuid._get_command_stdout`, `multiprocessing.util.spawnv_passfds`'s kin, pip's
+/// internals) delete, run or write as their public functions do, under names no list
+/// keeps up with: a call of one is not read.
+const MODULES_WITH_EFFECTS: &[&str] = &[
+    "os",
+    "shutil",
+    "subprocess",
+    "uuid",
+    "multiprocessing",
+    "pip",
+    "tempfile",
+    "pathlib",
+    "importlib",
+    "socket",
+    "pty",
+    "posix",
+    "ctypes",
+    "distutils",
+    "setuptools",
+    "runpy",
+    "pydoc",
+    "platform",
+    "webbrowser",
+    "http",
+    "urllib",
+    "ftplib",
+    "smtplib",
+    "concurrent",
+    "pkgutil",
+    "site",
+    "sysconfig",
+    "venv",
+    "ensurepip",
+    "zipfile",
+    "tarfile",
+    "glob",
+    "_posixsubprocess",
+    "_io",
+    "_pyio",
+    "_socket",
+    "_ctypes",
+    "_thread",
+];
+
+/// Private helpers of those modules that are everyday and do nothing else.
+const PRIVATE_EVERYDAY: &[&str] = &["os._exit"];
+
+/// A private helper of a module with effects: `shutil._rmtree_safe_fd`, `pip._internal.
+/// utils.temp_dir.TempDirectory`, `_posixsubprocess.fork_exec`.
+fn private_helper(q: &str) -> Option<Sink> {
+    let mut parts = q.split('.');
+    let module = parts.next()?;
+    let private = |p: &str| p.starts_with('_') && !(p.starts_with("__") && p.ends_with("__"));
+    let listed = MODULES_WITH_EFFECTS.contains(&module);
+    (listed && (private(module) || parts.any(private)) && !PRIVATE_EVERYDAY.contains(&q)).then_some(
+        Opaque("the code calls a library's private helper, whose effects hookgate does not read"),
+    )
+}
+
 /// What the call named `q` does, if the reader follows it.
 pub(super) fn sink(q: &str) -> Option<Sink> {
     if let Some((_, s)) = SINKS.iter().find(|(name, _)| *name == q) {
         return Some(*s);
+    }
+    if let Some(s) = private_helper(q) {
+        // A function of a private module named as a public one is read as that one
+        // (`pip._internal.utils.misc.rmtree` is `?.rmtree`).
+        let last = q.rsplit_once('.').map(|(_, f)| format!("?.{f}"));
+        let public = SINKS
+            .iter()
+            .find(|(name, _)| Some(*name) == last.as_deref());
+        return Some(public.map_or(s, |(_, sink)| *sink));
     }
     // Functions of the interpreter itself and of native libraries (`ctypes.pythonapi.
     // PyRun_SimpleString`, `ctypes.cdll.LoadLibrary`, `ctypes.CDLL(...).f`).
@@ -603,6 +679,9 @@ pub(super) fn canonical(name: &str) -> String {
         ("nt.", "os."),
         ("posixpath.", "os.path."),
         ("setuptools._distutils.", "distutils."),
+        // The libraries pip carries are those libraries (`pip._vendor.requests`).
+        ("pip._vendor.", ""),
+        ("setuptools._vendor.", ""),
         ("urllib2.", "urllib.request."),
         ("urllib.urlopen", "urllib.request.urlopen"),
         ("urllib.urlretrieve", "urllib.request.urlretrieve"),

@@ -1198,3 +1198,51 @@ fn writers_readers_and_loaders_of_files_they_are_given() {
     );
     assert!(effects("import torch; torch.load('m.pt', weights_only=True)").is_empty());
 }
+
+#[test]
+fn private_helpers_of_modules_with_effects_are_not_read() {
+    for code in [
+        "import os, shutil; fd = os.open('/root', os.O_RDONLY); shutil._rmtree_safe_fd(fd, '/root', None)",
+        "import uuid; uuid._get_command_stdout('sh', '-c', 'id')",
+        "from pip._internal.utils.temp_dir import TempDirectory\nwith TempDirectory(path='.', delete=True): pass",
+        "import _posixsubprocess; _posixsubprocess.fork_exec()",
+    ] {
+        assert!(
+            effects(code).iter().any(|e| e.starts_with("opaque")),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+    // Everyday private names: leaving at once, the caller's frame.
+    assert!(effects("import os; os._exit(0)").is_empty());
+    assert!(effects("import sys; print(sys._getframe().f_code.co_name)").is_empty());
+    assert_eq!(
+        effects(
+            "from multiprocessing.util import spawnv_passfds; spawnv_passfds('/bin/rm', ['rm', '-rf', '/srv'], [])"
+        ),
+        ["exec /bin/rm -rf /srv"]
+    );
+    // A database opened by a `file:` URI is its file.
+    assert_eq!(
+        effects(
+            "import sqlite3; sqlite3.connect('file:/root/.config/gcloud/access_tokens.db?mode=ro', uri=True)"
+        ),
+        ["cat /root/.config/gcloud/access_tokens.db"]
+    );
+}
+
+#[test]
+fn libraries_pip_carries_and_private_modules_functions_read_as_the_public_ones() {
+    assert_eq!(
+        effects("from pip._internal.utils.misc import rmtree; rmtree('build')"),
+        ["rm -r -f build"]
+    );
+    assert_eq!(
+        effects("from pip._vendor import requests; requests.get('https://pypi.org/pypi/x/json')"),
+        ["curl https://pypi.org/pypi/x/json"]
+    );
+    assert!(
+        effects("from pip._vendor.packaging.version import Version; print(Version('1.0'))")
+            .is_empty()
+    );
+}

@@ -735,6 +735,10 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
             command.extend(operands.map(|(_, a)| a.clone()));
             return Code::Command(command);
         }
+        // `python3 -m pickle FILE` unpickles the file to print it.
+        "pickle" => {
+            return Code::Opaque("the module unpickles a file, which can run any code");
+        }
         // The module's own `__main__` prints the file it parses: `~/.netrc`, or the one
         // named.
         "netrc" => {
@@ -775,6 +779,10 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
             };
             if inner.unknown || depth > 2 {
                 return Code::Opaque("a module runs a module that is not known here");
+            }
+            // `pdb -c '!code' -m MODULE`: the statements run before the module does.
+            if !code.is_empty() {
+                return Code::Opaque(DEBUGGER_STATEMENTS);
             }
             *args = args.get(i + 2..).unwrap_or_default();
             return python_module(&inner.text, args, depth + 1);
@@ -817,9 +825,11 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
     if code.is_empty() {
         file_of(script)
     } else {
-        Code::Opaque("the debugger runs statements given on its command line")
+        Code::Opaque(DEBUGGER_STATEMENTS)
     }
 }
+
+const DEBUGGER_STATEMENTS: &str = "the debugger runs statements given on its command line";
 
 /// pdb commands that step or look, and run no statement of their own.
 const PDB_COMMANDS: &[&str] = &[
