@@ -453,6 +453,18 @@ impl Env {
         matches!(self.files.get(&key), Some(FileText::Unknown)) || self.in_downloaded_dir(&key)
     }
 
+    /// Whether the directory `dir` holds a file the line downloaded or made from a
+    /// command's output (or is itself such a file or a downloaded directory).
+    pub(super) fn holds_unknown_below(&self, dir: &str) -> bool {
+        let key = file_key(dir);
+        self.holds_unknown_text(&key)
+            || self.files.iter().any(|(k, text)| {
+                matches!(text, FileText::Unknown)
+                    && k.strip_prefix(key.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+    }
+
     /// `path` with a link the line made at its start replaced by the link's target.
     pub(super) fn resolve_link(&self, path: &str) -> Option<String> {
         let key = file_key(path);

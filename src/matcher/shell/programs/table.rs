@@ -1079,7 +1079,8 @@ pub(super) static PROGRAMS: &[Program] = &[
     row(
         &["awk", "gawk", "mawk", "nawk", "busybox-awk"],
         gnu(
-            "fvF",
+            // gawk's `-i FILE` (include), `-l EXT` (load) and `-E FILE` (exec).
+            "fvFilE",
             &[
                 "file=",
                 "assign=",
@@ -1087,6 +1088,7 @@ pub(super) static PROGRAMS: &[Program] = &[
                 "source=",
                 "include=",
                 "load=",
+                "exec=",
             ],
         ),
         Runs::Own,

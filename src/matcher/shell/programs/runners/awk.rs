@@ -24,8 +24,15 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     let mut from_file = false;
     let mut values = Values::default();
     for o in &opts {
-        if option_value(o, 'f', "file").is_some() {
+        let included = option_value(o, 'i', "include");
+        if option_value(o, 'f', "file").is_some()
+            || option_value(o, 'E', "exec").is_some()
+            || included.is_some_and(|name| !is_inplace(&name))
+        {
             from_file = true;
+        }
+        if let Some(extension) = option_value(o, 'l', "load") {
+            extension_loaded(r, &extension, &programs_text(args, at));
         }
         if let Opt::Long(l, Some(s)) = o
             && l == "source"
@@ -35,6 +42,11 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
         if let Some(assignment) = option_value(o, 'v', "assign") {
             values.assign_operand(&assignment);
         }
+    }
+    // gawk's profile, variable dump and pretty-printed program are written to a file.
+    let written = gawk_output_files(t.get(..at).unwrap_or_default());
+    if !written.is_empty() {
+        record_written(r, written, false, "written by gawk");
     }
     let mut operands = at;
     if !from_file
@@ -63,10 +75,118 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     };
     for p in programs {
         let p = masked(&p);
+        // gawk's `@load "ext"`, `@include "file"` and indirect calls (`@f(...)`, `f` a
+        // variable naming any function, `system` among them). The directives' names are
+        // strings, which `masked` keeps.
+        for (directive, name) in directives(&p) {
+            match directive {
+                "load" => extension_loaded(r, name, &p),
+                "include" if !is_inplace(name) => r.opaque("awk reads its program from a file"),
+                _ => {}
+            }
+        }
+        if indirect_call(&p) {
+            r.opaque("awk calls a function named by a value");
+        }
         values.assign_in(&p);
         awk_program(r, &p, &values);
     }
     printed.map_or(Data::Unknown, Data::Known)
+}
+
+/// gawk's extensions that add nothing that runs, reads or writes past what the reader
+/// follows: characters, time, integer division; `filefuncs` (`stat`) while the program
+/// does not `chdir`, which would move every relative path the reader reads.
+const QUIET_EXTENSIONS: &[&str] = &["ordchr", "time", "intdiv", "filefuncs", "inplace"];
+
+/// gawk loads the extension `name` for `program`: one that can run, read or write what
+/// it is given (`fork`, `readfile`, `readdir`, `rwarray`, any other) is not read.
+fn extension_loaded(r: &mut Reader, name: &str, program: &str) {
+    let name = name.trim_end_matches(".so");
+    let quiet =
+        QUIET_EXTENSIONS.contains(&name) && !(name == "filefuncs" && program.contains("chdir"));
+    if !quiet {
+        r.opaque(
+            "awk loads an extension, which adds functions that run, read or write what it is given",
+        );
+    }
+}
+
+/// gawk's in-place editing library (`-i inplace`), whose effect is the edit itself.
+fn is_inplace(name: &str) -> bool {
+    matches!(name, "inplace" | "inplace.awk")
+}
+
+/// The texts of the awk programs among `args` from `at` on, for a look at what they call.
+fn programs_text(args: &[Field], at: usize) -> String {
+    args.get(at..)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| a.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// gawk's `@load`, `@include` and `@namespace` directives with the names they give.
+fn directives(program: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    for directive in ["load", "include", "namespace"] {
+        let marker = format!("@{directive}");
+        for (at, _) in program.match_indices(&marker) {
+            let rest = program[at + marker.len()..].trim_start();
+            let name = rest
+                .strip_prefix('"')
+                .and_then(|r| r.split_once('"'))
+                .map_or("", |(name, _)| name);
+            out.push((directive, name));
+        }
+    }
+    out
+}
+
+/// The files gawk's `--profile[=F]` (`-p[F]`), `--dump-variables[=F]` (`-d[F]`) and
+/// `--pretty-print[=F]` (`-o[F]`) write, with their default names; long names may be
+/// shortened, as gawk allows.
+fn gawk_output_files(options: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for o in options {
+        let (name, value) = o
+            .split_once('=')
+            .map_or((o.as_str(), None), |(n, v)| (n, Some(v)));
+        let default = if let Some(long) = name.strip_prefix("--") {
+            let is = |full: &str, shortest: usize| long.len() >= shortest && full.starts_with(long);
+            match () {
+                _ if is("profile", 4) || is("pretty-print", 3) => "awkprof.out",
+                _ if is("dump-variables", 2) => "awkvars.out",
+                _ => continue,
+            }
+        } else {
+            let value_attached = o.get(2..).filter(|v| !v.is_empty());
+            let default = match o.get(..2) {
+                Some("-p" | "-o") => "awkprof.out",
+                Some("-d") => "awkvars.out",
+                _ => continue,
+            };
+            out.push(value_attached.unwrap_or(default).to_owned());
+            continue;
+        };
+        out.push(value.unwrap_or(default).to_owned());
+    }
+    out
+}
+
+/// Whether a (masked) program calls a function through a variable: `@name(`.
+fn indirect_call(program: &str) -> bool {
+    let b = program.as_bytes();
+    b.iter().enumerate().any(|(k, c)| {
+        *c == b'@' && {
+            let name = b[k + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                .count();
+            name > 0 && b[k + 1 + name..].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'(')
+        }
+    })
 }
 
 /// What a program that is only a `BEGIN` block of constant `print`s and `printf`s writes

@@ -48,6 +48,7 @@ pub(in crate::matcher::shell::programs) fn interpreter(
     };
     if lang == Some(Lang::Perl) {
         magic_open(r, script_args);
+        in_place_backups(r, args, script_args);
     }
     if let (Some(lang), Code::Inline(parts)) = (lang, &code)
         && let [(name, false)] = parts.as_slice()
@@ -912,4 +913,36 @@ fn generic_code_of(args: &[Field]) -> Code<'_> {
         }
     }
     Code::Stdin
+}
+
+/// `perl -i'SPEC'` keeps each edited file's old text as a backup: SPEC with each `*`
+/// replaced by the file's name, which may name another directory (`-i'/etc/cron.d/*'`
+/// copies the file there). A plain suffix (`-i.bak`) writes beside the file and is left to
+/// the in-place edit's own reading.
+fn in_place_backups(r: &mut Reader, args: &[Field], files: &[Field]) {
+    let spec = args
+        .iter()
+        .take_while(|a| a.text.starts_with('-') && a.text != "--")
+        .find_map(|a| {
+            let bundle = a.text.strip_prefix('-').filter(|b| !b.starts_with('-'))?;
+            // The letters that take the rest of the word (or the next) as their value.
+            let at = bundle.find(['i', 'e', 'E', 'M', 'm', 'I', 'F', 'x', 'd', 'D', 'C'])?;
+            (bundle.as_bytes()[at] == b'i').then(|| (&bundle[at + 1..], a.unknown))
+        });
+    let Some((spec, unknown)) = spec.filter(|(s, _)| s.contains(['*', '/'])) else {
+        return;
+    };
+    let backups = files
+        .iter()
+        .filter(|f| f.text != "--")
+        .map(|f| match (unknown || f.unknown, spec.contains('*')) {
+            (true, _) => SUBSTITUTION.to_owned(),
+            (false, true) => {
+                let name = f.text.rsplit('/').next().unwrap_or_default();
+                spec.replace('*', name)
+            }
+            (false, false) => format!("{}{spec}", f.text),
+        })
+        .collect();
+    super::record_written(r, backups, false, "perl -i backup");
 }

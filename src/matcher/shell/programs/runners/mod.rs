@@ -838,6 +838,23 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
                     );
                 }
             }
+            // Where interpreters look for the modules code loads (`AWKPATH=/tmp/lib gawk
+            // '@include "x"'`, `LUA_PATH='/tmp/lib/?.lua;;' lua -l json`): a directory of
+            // downloads there is code the line runs.
+            "AWKPATH" | "LUA_PATH" | "LUA_PATH_5_4" | "LUA_CPATH" | "LUA_CPATH_5_4"
+            | "PERL5LIB" | "PERLLIB" | "RUBYLIB" | "NODE_PATH" | "PYTHONPATH" => {
+                let downloaded = match value {
+                    Value::Known(paths) => paths.split([':', ';']).any(|entry| {
+                        // A Lua pattern (`dir/?.lua`) names its directory.
+                        let dir = entry.split_once('?').map_or(entry, |(d, _)| d);
+                        !dir.is_empty() && r.env.holds_unknown_below(dir.trim_end_matches('/'))
+                    }),
+                    Value::Unknown => false,
+                };
+                if downloaded {
+                    r.opaque("the program loads modules from a directory the line downloaded into");
+                }
+            }
             "KUBECONFIG"
             | "GIT_CONFIG_GLOBAL"
             | "GIT_CONFIG_SYSTEM"
