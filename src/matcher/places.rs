@@ -69,6 +69,15 @@ const REGENERABLE_ANYWHERE: &[&str] = &[
     ".pnpm-store",
 ];
 
+/// Package managers' download caches at fixed places in the home directory, filled again
+/// by the next build (`go clean -modcache` empties Go's).
+const HOME_CACHES: &[&str] = &[
+    "go/pkg/mod",
+    ".cargo/registry",
+    ".m2/repository",
+    ".gradle/caches",
+];
+
 /// What a command does to a path, and where the path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {
@@ -388,7 +397,9 @@ impl Where {
         if let Some(home) = self.home.as_deref()
             && let Some(rest) = below(path, home)
         {
-            if rest.split('/').any(|c| REGENERABLE_ANYWHERE.contains(&c)) {
+            if rest.split('/').any(|c| REGENERABLE_ANYWHERE.contains(&c))
+                || HOME_CACHES.iter().any(|c| below(rest, c).is_some())
+            {
                 return Place::Regenerable;
             }
             return Place::Home;

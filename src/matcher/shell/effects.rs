@@ -406,7 +406,8 @@ fn copies(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 /// `/`; `-O` (`--to-stdout`) and `--to-command` write no file. `--remove-files` deletes the files it
 /// archives, each relative to the `-C DIR` before it; files listed in a file (`-T`,
 /// `--files-from`) are not known: a delete in an unknown place. Creating (`-c`) writes the
-/// archive `-f FILE` over what it held; adding to it (`-r`, `-u`, `-A`) appends.
+/// archive `-f FILE` over what it held; adding to it (`-r`, `-u`, `-A`) appends;
+/// `--index-file=F` writes its listing over F.
 fn tar(args: &[String]) -> Vec<PathTouch<'_>> {
     tar_args(args).touches
 }
@@ -450,6 +451,7 @@ fn tar_args(args: &[String]) -> TarArgs<'_> {
     let (mut create, mut add) = (false, false);
     // The archive, `-f FILE`: written when creating or adding to it.
     let mut archive: Option<&str> = None;
+    let mut index: Option<&str> = None;
     // Short flags, from bundles and the old style.
     let mut letters = String::new();
     let mut named = Vec::new();
@@ -493,6 +495,10 @@ fn tar_args(args: &[String]) -> TarArgs<'_> {
             // `--fil` would be ambiguous with `--files-from`: only the whole name.
             if name == "file" {
                 archive = value.or_else(|| args.get(k + 1).map(String::as_str));
+            }
+            // `--index-file=F`: the verbose listing goes to F, written over.
+            if is("index-file") {
+                index = value.or_else(|| args.get(k + 1).map(String::as_str));
             }
             if is("directory") {
                 base = change_dir(base, value.or_else(|| iter.next().map(|(_, v)| v.as_str())));
@@ -556,6 +562,7 @@ fn tar_args(args: &[String]) -> TarArgs<'_> {
         };
         out.push(PathTouch::new(touch, file));
     }
+    out.extend(index.map(|file| PathTouch::new(Touch::Overwrite, file)));
     TarArgs {
         touches: out,
         members: named,

@@ -282,6 +282,9 @@ pub fn is_plain(input: &str) -> bool {
     }
     !(first.contains(['/', '=', '*', '?', '[', '~'])
         || programs::is_special(first)
+        // Cache and build cleaners delete a directory an option may name
+        // (`cargo clean --target-dir /srv`); `cargo build` stays plain.
+        || programs::is_cleaner(first) && (input.contains(" clean") || input.contains(" purge"))
         || input.contains(" --") && programs::has_long_options(first))
 }
 

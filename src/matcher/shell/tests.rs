@@ -2504,3 +2504,69 @@ fn a_download_handed_to_a_program_that_may_load_it_is_opaque() {
         );
     }
 }
+
+#[test]
+fn wrappers_option_commands_and_cache_cleaners_are_read() {
+    for (input, command) in [
+        // Wrappers that run their operands.
+        ("setarch x86_64 -R rm -rf /srv", "rm -rf /srv"),
+        ("setarch \"$(uname -m)\" -R rm -rf /srv", "rm -rf /srv"),
+        ("linux32 rm -rf /srv", "rm -rf /srv"),
+        ("daemonize -p /tmp/x.pid /bin/rm -rf /srv", "rm -rf /srv"),
+        ("machinectl shell root@ /bin/rm -rf /srv", "rm -rf /srv"),
+        ("ccache rm -rf /srv", "rm -rf /srv"),
+        // Options whose value is a command.
+        (
+            "dpkg --pre-invoke='rm -rf /srv' --configure -a",
+            "rm -rf /srv",
+        ),
+        (
+            "apt-get -o APT::Update::Pre-Invoke::='rm -rf /srv' update",
+            "rm -rf /srv",
+        ),
+        ("gcc -c x.c -wrapper 'rm,-rf,/srv'", "rm -rf /srv"),
+        (
+            "git -c core.alternateRefsCommand='rm -rf /srv' fetch",
+            "rm -rf /srv",
+        ),
+        (
+            "git -c gpg.ssh.defaultKeyCommand='rm -rf /srv' commit -S",
+            "rm -rf /srv",
+        ),
+        // fd runs a command on what it finds below each path.
+        ("fd -H . ~ -X rm -rf", "rm -rf ~/**/*"),
+        ("fd -e pyc -x rm", "rm ./**/*.pyc"),
+        ("fd -d 1 . /srv -x rm -rf {}", "rm -rf /srv/*"),
+        // Cleaners delete the directory their environment names.
+        ("PRE_COMMIT_HOME=~ pre-commit clean", "rm -r -f ~"),
+        ("GOMODCACHE=/srv go clean -modcache", "rm -r -f /srv"),
+        (
+            "export GOPATH=/opt/go; go clean -modcache",
+            "rm -r -f /opt/go/pkg/mod",
+        ),
+        ("go clean -modcache", "rm -r -f ~/go/pkg/mod"),
+        ("CARGO_TARGET_DIR=/ cargo clean", "rm -r -f /"),
+        ("cargo clean --target-dir=/srv", "rm -r -f /srv"),
+        ("cargo clean", "rm -r -f target"),
+        ("npm cache clean --force", "rm -r -f ~/.npm/_cacache"),
+    ] {
+        assert!(runs(input, command), "{input}: {:?}", texts(input));
+    }
+    assert!(parse("gs -q -dNOSAFER -dBATCH -c quit").opaque.is_some());
+    assert!(
+        parse("gs -q -dBATCH -sDEVICE=png16m -o out.png in.pdf")
+            .opaque
+            .is_none()
+    );
+    // A cleaner's own default, and programs that run nothing with these words.
+    assert!(
+        !texts("cargo build --release")
+            .iter()
+            .any(|t| t.starts_with("rm"))
+    );
+    assert!(
+        !texts("apt-get -o Dpkg::Options::=--force-confold install -y jq")
+            .iter()
+            .any(|t| t.starts_with("sh"))
+    );
+}

@@ -21,6 +21,11 @@ pub(crate) use runners::FIND_PATTERN_TESTS;
 pub(super) use runners::planted;
 pub(super) use table::is_special;
 
+/// Whether `program` has a cache or build cleaner (`runners/caches.rs`).
+pub(super) fn is_cleaner(program: &str) -> bool {
+    runners::CACHE_CLEANERS.contains(&program)
+}
+
 /// Whether `program` runs the command after its options in its own place (`nohup`,
 /// `timeout`, `sudo`, `env`): that command reads its input and writes to its redirections.
 pub(super) fn runs_in_place(program: &str) -> bool {
@@ -147,6 +152,10 @@ pub(super) fn run(
     runners::browser(r, env);
     runners::environment(r, env);
     runners::downloaded_operands(r, program, table::find(program), args);
+    runners::option_commands(r, program, args);
+    if runners::CACHE_CLEANERS.contains(&program) {
+        runners::cache_cleaners(r, program, args, env);
+    }
     if program == "dc" {
         runners::dc(r, args, &stdin);
     }

@@ -815,6 +815,76 @@ pub(super) static PROGRAMS: &[Program] = &[
         COMMAND,
     ),
     row(&["prlimit"], gnu("po", &["pid=", "output="]), COMMAND),
+    // `setarch ARCH [options] CMD`: options may also follow the architecture (see
+    // `runners.rs`); its aliases take no architecture.
+    row(
+        &["setarch"],
+        gnu("", &["uname-2.6", "verbose", "list", "help", "version"]),
+        Runs::Own,
+    ),
+    row(
+        &["linux32", "linux64", "i386", "x86_64", "uname26"],
+        gnu("", &["uname-2.6", "verbose"]),
+        COMMAND,
+    ),
+    // Queues, daemonisers, compiler caches and traffic shapers that run their operands.
+    row(&["tsp"], gnu("LDdWNE", &[]), COMMAND),
+    row(&["nq"], gnu("", &[]), COMMAND),
+    row(
+        &["daemonize"],
+        gnu("aceEloOpu", &[]),
+        Runs::Command { skip: 0 },
+    ),
+    row(
+        &["dbus-launch"],
+        gnu(
+            "",
+            &[
+                "exit-with-session",
+                "exit-with-x11",
+                "sh-syntax",
+                "csh-syntax",
+                "autolaunch=",
+                "config-file=",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["ccache", "distcc", "colorgcc", "sccache"],
+        Options::NONE,
+        COMMAND,
+    ),
+    row(&["torify"], Options::NONE, COMMAND),
+    row(&["trickle"], gnu("dulnwt", &[]), COMMAND),
+    row(&["cgexec"], gnu("g", &["sticky"]), COMMAND),
+    row(
+        &["proot"],
+        gnu(
+            "rbmwqk",
+            &[
+                "rootfs=",
+                "bind=",
+                "mount=",
+                "cwd=",
+                "qemu=",
+                "kernel-release=",
+            ],
+        ),
+        COMMAND,
+    ),
+    row(
+        &["machinectl"],
+        gnu(
+            "MEpsH",
+            &["machine=", "setenv=", "property=", "uid=", "host="],
+        ),
+        Runs::Subcommand {
+            names: &["shell"],
+            options: gnu("E", &["setenv=", "uid="]),
+            skip: Skip::Operands(1),
+        },
+    ),
     row(
         &["numactl"],
         gnu(
@@ -1376,6 +1446,8 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 | "ssh-add"
         )
         || program.starts_with("mkfs")
+        // Their options hold commands (`runners::option_commands`).
+        || super::runners::OPTION_COMMAND_PROGRAMS.contains(&program)
 }
 
 /// GNU long options of everyday programs whose abbreviations a policy must see spelled out

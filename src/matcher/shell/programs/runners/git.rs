@@ -138,6 +138,8 @@ fn git_runs(key: &str) -> bool {
         || key.starts_with("merge.") && key.ends_with(".driver")
         || key.starts_with("credential") && key.ends_with("helper")
         || key.ends_with(".cmd")
+        || key.ends_with("cmd") && key.starts_with("sendemail.")
+        || key.ends_with(".command") && key.starts_with("trailer.")
         || key.ends_with(".path") && key.starts_with("difftool.")
         || matches!(
             key.as_str(),
@@ -157,6 +159,11 @@ fn git_runs(key: &str) -> bool {
                 | "pager.diff"
                 | "pager.show"
                 | "uploadpack.packobjectshook"
+                | "gpg.ssh.defaultkeycommand"
+                | "core.alternaterefscommand"
+                | "imap.tunnel"
+                | "sendemail.smtpserver"
+                | "web.browser"
                 | "ssh.variant"
                 | "protocol.ext.allow"
                 | "remote.origin.uploadpack"

@@ -4,6 +4,7 @@
 
 mod awk;
 mod builds;
+mod caches;
 mod databases;
 mod escapes;
 mod git;
@@ -11,6 +12,7 @@ mod handoff;
 mod interactive;
 mod interpreters;
 mod logrotate;
+mod option_commands;
 mod patches;
 mod search;
 mod sed;
@@ -23,11 +25,13 @@ pub(in crate::matcher::shell) use builds::planted;
 pub(in crate::matcher::shell::programs) use builds::{
     BUILD_TOOLS, stdin_requirements, written_files,
 };
+pub(super) use caches::{CACHE_CLEANERS, cache_cleaners};
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use handoff::downloaded_operands;
 pub(super) use interpreters::interpreter;
 pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
+pub(super) use option_commands::{OPTION_COMMAND_PROGRAMS, option_commands};
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
 pub(in crate::matcher::shell::programs) use search::{grep, ls};
@@ -45,6 +49,13 @@ use super::super::walk::{Data, Io, Reader, is_stdin_path};
 use super::table::Program;
 use super::{option_value, script_of, texts};
 
+/// setarch's personality flags (`-R`, `-3`, `--addr-no-randomize`, ...), none with a value.
+const SETARCH_FLAGS: Options = Options {
+    short_with_value: "",
+    long: &[],
+    abbreviations: true,
+};
+
 /// Reads a program marked [`table::Runs::Own`].
 pub(super) fn run(
     r: &mut Reader,
@@ -58,6 +69,13 @@ pub(super) fn run(
     let t = texts(args);
     match program {
         "env" => env_command(r, row, args, stdin, env),
+        // `setarch ARCH -R CMD`: options before and after the architecture.
+        "setarch" => {
+            let (_, at) = options::leading(&t, &row.options);
+            let after = (at + 1).min(t.len());
+            let (_, k) = options::leading(&t[after..], &SETARCH_FLAGS);
+            r.run(args[after + k..].to_vec(), &Io::default(), stdin, env)
+        }
         "sudo" | "doas" => {
             let (opts, at) = options::leading(&t, &row.options);
             let shell = opts.iter().any(|o| {
@@ -801,6 +819,16 @@ const ENVIRONMENT_READ: &[&str] = &[
     "DOCKER_CONFIG",
     "AWS_CONFIG_FILE",
     "NPM_CONFIG_USERCONFIG",
+    "AWKPATH",
+    "LUA_PATH",
+    "LUA_PATH_5_4",
+    "LUA_CPATH",
+    "LUA_CPATH_5_4",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYLIB",
+    "NODE_PATH",
+    "PYTHONPATH",
 ];
 
 /// Environment variables that make a program run or load something: an askpass program
