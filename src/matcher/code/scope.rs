@@ -303,9 +303,15 @@ pub(super) enum Slot<'t> {
     Part(Node<'t>, usize),
     /// Assigned the item at this place of this expression (`fd, path = mkstemp()`).
     Item(Node<'t>, usize),
+    /// The variable of several `for`s, over these expressions (`for f in glob(a): ...`,
+    /// later `for f in glob(b): ...`): in each loop's body, an element of its own.
+    Loops(Vec<Node<'t>>),
     /// Assigned more than once, or in a way the reader does not follow.
     Many,
 }
+
+/// Most loops one variable is followed through (see [`Slot::Loops`]).
+const MAX_LOOPS: usize = 8;
 
 /// The names of one piece of code.
 #[derive(Default)]
@@ -329,6 +335,20 @@ impl<'t> Names<'t> {
             None => {
                 self.slots.insert(name.to_owned(), slot);
             }
+        }
+    }
+
+    /// Binds `name` as the variable of a `for` over `iterable`: the variable of several
+    /// loops is each loop's own in its body (at most [`MAX_LOOPS`] of them).
+    pub(super) fn bind_loop(&mut self, name: &str, iterable: Node<'t>) {
+        match self.slots.get_mut(name) {
+            Some(Slot::Each(first)) => {
+                let first = *first;
+                self.slots
+                    .insert(name.to_owned(), Slot::Loops(vec![first, iterable]));
+            }
+            Some(Slot::Loops(loops)) if loops.len() < MAX_LOOPS => loops.push(iterable),
+            _ => self.bind(name, Slot::Each(iterable)),
         }
     }
 

@@ -2451,8 +2451,8 @@ fn python_module_options_of_any_text_do_not_panic() {
 #[test]
 fn gawk_extensions_includes_and_indirect_calls_are_opaque_unless_quiet() {
     for input in [
-        "gawk -l readfile 'BEGIN { print readfile(\"/root/.netrc\") }'",
         "gawk -l fork 'BEGIN { fork() }'",
+        "gawk 'BEGIN { n = split(\"toupper system\", op, \" \"); run = op[2]; @run(\"id\") }'",
         "gawk -l filefuncs 'BEGIN { chdir(\"/root\"); system(\"rm -rf *\") }'",
         "gawk '@load \"rwarray\"; BEGIN { writea(\"x\", a) }'",
         "gawk '@include \"lib.awk\"\n{ n++ }' f",
@@ -2466,6 +2466,9 @@ fn gawk_extensions_includes_and_indirect_calls_are_opaque_unless_quiet() {
         "gawk -i inplace '{ sub(/a/, \"b\") } 1' src/x.js",
         "gawk -l ordchr 'BEGIN { print chr(65) }'",
         "awk '{ print $1 \"@\" $2 }' users.txt",
+        "gawk -l readdir '{ print $2 }' src",
+        // An indirect call of the program's own functions, chosen by `-v`.
+        "gawk -v mode=sum 'function sum(a) { return a } function avg(a) { return a } { print @mode($1) }' f",
     ] {
         assert!(
             parse(input).opaque.is_none(),
@@ -2473,6 +2476,11 @@ fn gawk_extensions_includes_and_indirect_calls_are_opaque_unless_quiet() {
             parse(input).opaque
         );
     }
+    // gawk's `readfile` reads what it is given.
+    assert!(runs(
+        "gawk -l readfile 'BEGIN { print readfile(ENVIRON[\"HOME\"] \"/.netrc\") }'",
+        "cat ~/.netrc"
+    ));
 }
 
 #[test]
@@ -2524,7 +2532,7 @@ fn wrappers_option_commands_and_cache_cleaners_are_read() {
             "apt-get -o APT::Update::Pre-Invoke::='rm -rf /srv' update",
             "rm -rf /srv",
         ),
-        ("gcc -c x.c -wrapper 'rm,-rf,/srv'", "rm -rf /srv"),
+        ("gcc -c x.c -wrapper 'sh,-c,rm -rf /srv'", "rm -rf /srv"),
         (
             "git -c core.alternateRefsCommand='rm -rf /srv' fetch",
             "rm -rf /srv",

@@ -223,7 +223,8 @@ impl<'t> Js<'_, '_, 't> {
             Some(Slot::Many) => self
                 .listed_by_all(name, depth)
                 .unwrap_or_else(|| Obj::Attr(name.to_owned())),
-            Some(Slot::Part(..) | Slot::Item(..)) => Obj::Val(Val::Unknown),
+            // Only the Python reader binds the variable of several loops this way.
+            Some(Slot::Part(..) | Slot::Item(..) | Slot::Loops(_)) => Obj::Val(Val::Unknown),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
             None if name == "__dirname" => Obj::Val(self.cx.script_dir()),
             None if name == "undefined" => Obj::Null,

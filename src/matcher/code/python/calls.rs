@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::sinks::{BY_NAME, Sink, canonical, sink};
-use super::values::Args;
+use super::values::{Args, enclosing_loop};
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, join};
 use crate::matcher::code::tree::{Visit, visit};
@@ -41,7 +41,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 Some(Slot::Expr(value)) => {
                     matches!(kind(value), "attribute" | "identifier") || self.is_partial(value)
                 }
-                Some(Slot::Each(_) | Slot::Part(..) | Slot::Many) => false,
+                Some(Slot::Each(_) | Slot::Loops(_) | Slot::Part(..) | Slot::Many) => false,
             };
             if !may_be_function {
                 return;
@@ -294,9 +294,15 @@ impl<'a, 't> Py<'a, '_, 't> {
                     return false;
                 }
                 if kind(node) == "identifier" {
+                    let looped = match self.names.get(self.text(node)) {
+                        Some(Slot::Each(iterable)) => Some(*iterable),
+                        Some(Slot::Loops(iterables)) => enclosing_loop(node, iterables),
+                        _ => None,
+                    };
                     match self.names.get(self.text(node)) {
-                        Some(Slot::Each(iterable))
-                            if matches!(kind(*iterable), "list" | "tuple" | "set") =>
+                        Some(Slot::Each(_) | Slot::Loops(_))
+                            if let Some(iterable) = looped
+                                && matches!(kind(iterable), "list" | "tuple" | "set") =>
                         {
                             let mut c = iterable.walk();
                             let items: Vec<Node<'t>> = iterable.named_children(&mut c).collect();

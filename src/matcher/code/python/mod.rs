@@ -240,7 +240,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             "for_statement" | "for_in_clause" => {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
-                        self.names.bind(self.text(left), Slot::Each(right));
+                        self.names.bind_loop(self.text(left), right);
                         self.over_literals |= matches!(kind(right), "list" | "tuple" | "set");
                         if kind(node) == "for_in_clause"
                             && let Some(narrow) = self.narrow(node, self.text(left))

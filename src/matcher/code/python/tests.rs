@@ -1246,3 +1246,30 @@ fn libraries_pip_carries_and_private_modules_functions_read_as_the_public_ones()
             .is_empty()
     );
 }
+
+#[test]
+fn a_variable_of_several_loops_is_each_loops_own_in_its_body() {
+    assert_eq!(
+        effects(
+            "import glob, os\nfor f in glob.glob('/etc/wpa_supplicant/*.conf'):\n    print(open(f).read())\nfor f in glob.glob('build/*.o'):\n    os.remove(f)"
+        ),
+        ["cat /etc/wpa_supplicant/*.conf", "rm build/*.o"]
+    );
+    assert_eq!(
+        effects(
+            "import shutil\nfor d in ['build', 'dist']:\n    shutil.rmtree(d)\nfor d in ['/srv/x']:\n    shutil.rmtree(d)"
+        ),
+        ["rm -r -f build", "rm -r -f dist", "rm -r -f /srv/x"]
+    );
+    assert_eq!(
+        effects(
+            "import os; [os.remove(p) for p in ['build/a']]; [print(p) for p in os.listdir('.')]"
+        ),
+        ["rm build/a"]
+    );
+    // After the loops, the variable is not known.
+    assert_eq!(
+        effects("import os\nfor f in ['a']:\n    pass\nfor f in ['b']:\n    pass\nos.remove(f)"),
+        ["rm ?"]
+    );
+}

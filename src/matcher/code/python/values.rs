@@ -181,6 +181,19 @@ impl<'t> Py<'_, '_, 't> {
         }
     }
 
+    /// The loop variable `name`'s value in the body of a `for` over `iterable`.
+    fn element_of(&mut self, name: &str, iterable: Node<'t>, depth: usize) -> Obj {
+        if !self.names.enter(name) {
+            return Obj::Val(Val::Unknown);
+        }
+        let out = match self.eval(iterable, depth + 1) {
+            Obj::Each(element) => self.narrowed_element(name, *element),
+            _ => Obj::Val(Val::Unknown),
+        };
+        self.names.leave();
+        out
+    }
+
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
         if let Some((_, value)) = self.arguments.iter().rev().find(|(n, _)| *n == name) {
@@ -196,17 +209,11 @@ impl<'t> Py<'_, '_, 't> {
                 out
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
-            Some(Slot::Each(iterable)) => {
-                if !self.names.enter(name) {
-                    return Obj::Val(Val::Unknown);
-                }
-                let out = match self.eval(iterable, depth + 1) {
-                    Obj::Each(element) => self.narrowed_element(name, *element),
-                    _ => Obj::Val(Val::Unknown),
-                };
-                self.names.leave();
-                out
-            }
+            Some(Slot::Each(iterable)) => self.element_of(name, iterable, depth),
+            Some(Slot::Loops(iterables)) => match enclosing_loop(node, &iterables) {
+                Some(iterable) => self.element_of(name, iterable, depth),
+                None => Obj::Val(Val::Unknown),
+            },
             Some(Slot::Part(iterable, k)) => {
                 if !self.names.enter(name) {
                     return Obj::Val(Val::Unknown);
@@ -955,4 +962,43 @@ fn url_join(base: &str, url: &str) -> Option<String> {
     let dir = &path[..path.rfind('/').map_or(0, |k| k + 1)];
     let dir = if dir.is_empty() { "/" } else { dir };
     Some(format!("{origin}{dir}{url}"))
+}
+
+/// Of the loops over `iterables`, the innermost whose body holds `node`: a `for`
+/// statement's body, or what a comprehension makes of each element. Found by walking up
+/// from `node`, at most [`LOOP_SEARCH_DEPTH`] levels (tree-sitter finds each parent by
+/// walking down from the root, so the walk is bounded and done only for such names).
+pub(super) fn enclosing_loop<'t>(node: Node<'t>, iterables: &[Node<'t>]) -> Option<Node<'t>> {
+    let loops: Vec<(Node<'t>, Node<'t>)> = iterables
+        .iter()
+        .filter_map(|it| {
+            let header = it.parent()?;
+            // A comprehension's `for ... in` clause is beside what it makes, not around it.
+            let scope = match kind(header) {
+                "for_in_clause" => header.parent()?,
+                _ => header,
+            };
+            Some((scope, *it))
+        })
+        .collect();
+    let mut at = node;
+    for _ in 0..LOOP_SEARCH_DEPTH {
+        let parent = at.parent()?;
+        if let Some((_, iterable)) = loops
+            .iter()
+            .find(|(scope, it)| *scope == parent && !contains(at, *it) && !contains(*it, at))
+        {
+            return Some(*iterable);
+        }
+        at = parent;
+    }
+    None
+}
+
+/// Levels walked up from a name to the loop around it.
+const LOOP_SEARCH_DEPTH: usize = 48;
+
+/// Whether `outer` holds `inner`.
+fn contains(outer: Node<'_>, inner: Node<'_>) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }

@@ -85,19 +85,29 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
                 _ => {}
             }
         }
-        if indirect_call(&p) {
+        values.assign_in(&p);
+        if !indirect_calls_known(&p, &values) {
             r.opaque("awk calls a function named by a value");
         }
-        values.assign_in(&p);
         awk_program(r, &p, &values);
     }
     printed.map_or(Data::Unknown, Data::Known)
 }
 
 /// gawk's extensions that add nothing that runs, reads or writes past what the reader
-/// follows: characters, time, integer division; `filefuncs` (`stat`) while the program
-/// does not `chdir`, which would move every relative path the reader reads.
-const QUIET_EXTENSIONS: &[&str] = &["ordchr", "time", "intdiv", "filefuncs", "inplace"];
+/// follows: characters, time, integer division; `readfile` (its reads are read, as
+/// `getline < FILE` is), `readdir` (directories read as lists of names); `filefuncs`
+/// (`stat`) while the program does not `chdir`, which would move every relative path the
+/// reader reads.
+const QUIET_EXTENSIONS: &[&str] = &[
+    "ordchr",
+    "time",
+    "intdiv",
+    "filefuncs",
+    "inplace",
+    "readfile",
+    "readdir",
+];
 
 /// gawk loads the extension `name` for `program`: one that can run, read or write what
 /// it is given (`fork`, `readfile`, `readdir`, `rwarray`, any other) is not read.
@@ -175,18 +185,39 @@ fn gawk_output_files(options: &[String]) -> Vec<String> {
     out
 }
 
-/// Whether a (masked) program calls a function through a variable: `@name(`.
-fn indirect_call(program: &str) -> bool {
+/// Whether every indirect call of a (masked) program (`@name(...)`) calls a function the
+/// program defines: `name` is given once, by `-v` or in the program, the name of such a
+/// function as a constant (`-v mode=sum` with `function sum(...)`). Any other value
+/// (`run = op[3]`, a field, `"system"`) may name a built-in that runs commands.
+fn indirect_calls_known(program: &str, values: &Values) -> bool {
+    let defined: Vec<&str> = program
+        .match_indices("function")
+        .filter_map(|(k, _)| {
+            let rest = program[k + 8..].trim_start();
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0).then(|| &rest[..end])
+        })
+        .collect();
     let b = program.as_bytes();
-    b.iter().enumerate().any(|(k, c)| {
-        *c == b'@' && {
-            let name = b[k + 1..]
+    let called = b.iter().enumerate().filter_map(|(k, c)| {
+        let name_len = b[k + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+            .count();
+        let called = *c == b'@'
+            && name_len > 0
+            && b[k + 1 + name_len..]
                 .iter()
-                .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
-                .count();
-            name > 0 && b[k + 1 + name..].iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'(')
-        }
-    })
+                .find(|c| !c.is_ascii_whitespace())
+                == Some(&b'(');
+        called.then(|| &program[k + 1..k + 1 + name_len])
+    });
+    called
+        .collect::<Vec<_>>()
+        .into_iter()
+        .all(|name| values.constant(name).is_some_and(|v| defined.contains(&v)))
 }
 
 /// What a program that is only a `BEGIN` block of constant `print`s and `printf`s writes
@@ -395,6 +426,10 @@ fn awk_files(r: &mut Reader, program: &str, values: &Values) {
             read.push(operand(file.trim_start()));
         }
     }
+    // gawk's `readfile(FILE)` (its `readfile` extension) reads the file whole.
+    for (k, _) in program.match_indices("readfile(") {
+        read.push(operand(&program[k + 9..]));
+    }
     read.extend(values.argv_added.iter().map(String::as_str));
     for expression in read {
         let file = values
@@ -489,6 +524,14 @@ impl Values {
     /// not known.
     const MAX_TERMS: usize = 4096;
     const MAX_LEN: usize = 4096;
+
+    /// The string constant `name` is given, when that is its one value (`-v f=sum`,
+    /// `f = "sum"`).
+    fn constant(&self, name: &str) -> Option<&str> {
+        let expression = self.vars.get(name)?.as_deref()?.trim();
+        let inner = expression.strip_prefix('"')?.strip_suffix('"')?;
+        (!inner.contains(['"', '\\'])).then_some(inner)
+    }
 
     /// Takes `NAME=VALUE` as an assignment of a constant; false for anything else.
     fn assign_operand(&mut self, text: &str) -> bool {

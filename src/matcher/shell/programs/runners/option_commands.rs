@@ -4,6 +4,7 @@
 //! Ghostscript without its sandbox (`-dNOSAFER`, whose `%pipe%` files run commands), and
 //! `fd -x`/`-X`, which runs a command on what it finds.
 
+use super::super::super::SUBSTITUTION;
 use super::super::super::expand::Field;
 use super::super::super::walk::{Data, Io, Reader};
 use super::shell_c;
@@ -52,8 +53,14 @@ pub(in crate::matcher::shell::programs) fn option_commands(
             }
         }
         "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" => {
+            // The wrapper runs each of gcc's own programs (`cc1`, `as`), given after it.
             for wrapper in values(args, &["-wrapper"]) {
-                let argv = wrapper.split(',').map(Field::literal).collect();
+                let mut argv: Vec<Field> = wrapper.split(',').map(Field::literal).collect();
+                argv.push(Field {
+                    text: SUBSTITUTION.to_owned(),
+                    unknown: true,
+                    ..Field::default()
+                });
                 r.run(argv, &Io::default(), Data::Nothing, &[]);
             }
         }
