@@ -390,6 +390,20 @@ impl<'t> Names<'t> {
 /// `tempfile.gettempdir()`).
 pub(super) const TEMP_DIR: &str = "/tmp";
 
+/// `text` in the Unicode form `form` names (`NFC`, `NFD`, `NFKC`, `NFKD`), as JavaScript's
+/// `normalize` and Python's `unicodedata.normalize` make it: the compatibility forms turn
+/// full-width letters into plain ones (`ｒｍ　－ｒｆ` is `rm -rf`). `None` for another form.
+pub(super) fn normalized(text: &str, form: &str) -> Option<String> {
+    use unicode_normalization::UnicodeNormalization;
+    Some(match form {
+        "NFC" => text.nfc().collect(),
+        "NFD" => text.nfd().collect(),
+        "NFKC" => text.nfkc().collect(),
+        "NFKD" => text.nfkd().collect(),
+        _ => return None,
+    })
+}
+
 pub(super) fn home(path: &str) -> String {
     for prefix in ["$HOME", "${HOME}"] {
         if let Some(rest) = path.strip_prefix(prefix)

@@ -364,6 +364,15 @@ impl<'a, 't> Js<'a, '_, 't> {
                     Obj::Dict(_) => "w".to_owned(),
                     other => other.val().text().map_or("r+".to_owned(), str::to_owned),
                 };
+                // Numeric flags (`1 | 64 | 512`, O_WRONLY|O_CREAT|O_TRUNC): the access mode is
+                // the low two bits.
+                let flags = match flags.parse::<u32>() {
+                    Ok(n) => ["r", "w", "r+"]
+                        .get((n & 3) as usize)
+                        .unwrap_or(&"r+")
+                        .to_string(),
+                    Err(_) => flags,
+                };
                 if flags.contains(['r', '+']) {
                     self.cx.command("cat", vec![path.clone()], line)
                 }

@@ -535,3 +535,28 @@ fn a_file_opened_as_a_blob_is_read() {
         ["cat ~/.ssh/id_rsa"]
     );
 }
+
+#[test]
+fn compatibility_forms_and_numeric_open_flags_are_read() {
+    // Full-width letters made plain by NFKC are the command they spell.
+    assert_eq!(
+        effects("require('child_process').execSync('ｒｍ　－ｒｆ　／ｓｒｖ'.normalize('NFKC'))"),
+        ["sh -c rm -rf /srv"]
+    );
+    // Without a compatibility form the text stays as it is.
+    assert_eq!(
+        effects("require('child_process').execSync('ｒｍ'.normalize())"),
+        ["sh -c ｒｍ"]
+    );
+    // Numeric flags: O_WRONLY (1) opens to write, 0 to read; flags computed at run time
+    // (`1 | 64 | 512`) may do either.
+    assert_eq!(
+        effects("require('fs').openSync('HOOKS.yaml', 577)"),
+        ["tee HOOKS.yaml"]
+    );
+    assert_eq!(effects("require('fs').openSync('a.txt', 0)"), ["cat a.txt"]);
+    assert!(
+        effects("require('fs').openSync('HOOKS.yaml', 1 | 64 | 512)")
+            .contains(&"tee HOOKS.yaml".to_owned())
+    );
+}

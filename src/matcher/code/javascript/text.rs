@@ -74,7 +74,17 @@ pub(super) fn string_method(s: &str, m: &str, args: &Args) -> Obj {
         "trim" => v(s.trim().to_owned()),
         "trimStart" => v(s.trim_start().to_owned()),
         "trimEnd" => v(s.trim_end().to_owned()),
-        "toString" | "valueOf" | "normalize" => v(s.to_owned()),
+        "toString" | "valueOf" => v(s.to_owned()),
+        "normalize" => {
+            let form = match args.get(0) {
+                Obj::Null => Some("NFC".to_owned()),
+                _ => text(0),
+            };
+            match form.and_then(|f| crate::matcher::code::scope::normalized(s, &f)) {
+                Some(n) => v(n),
+                None => Obj::Val(Val::Unknown),
+            }
+        }
         "repeat" => match args.val(0).text().and_then(parse_num) {
             Some(n) if n >= 0.0 && n * (s.len() as f64) <= 4096.0 => v(s.repeat(n as usize)),
             _ => Obj::Val(Val::Unknown),

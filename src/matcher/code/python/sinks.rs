@@ -639,6 +639,7 @@ pub(super) const VALUE_FUNCTIONS: &[&str] = &[
     "os.path.expanduser",
     "os.path.join",
     "urllib.parse.urljoin",
+    "unicodedata.normalize",
     "os.path.expandvars",
     "os.getenv",
     "os.environ",

@@ -1273,3 +1273,13 @@ fn a_variable_of_several_loops_is_each_loops_own_in_its_body() {
         ["rm ?"]
     );
 }
+
+#[test]
+fn unicode_forms_are_applied_to_known_text() {
+    assert_eq!(
+        effects(
+            "import os, unicodedata; os.system(unicodedata.normalize('NFKC', 'ｒｍ　－ｒｆ　／ｓｒｖ'))"
+        ),
+        ["sh -c rm -rf /srv"]
+    );
+}

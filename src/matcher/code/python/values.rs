@@ -7,7 +7,7 @@ use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
 use super::text::{dedent, env, format_braces, parse_int, percent, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, TEMP_DIR, any_of, home, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, any_of, home, join, normalized};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Py<'_, '_, 't> {
@@ -483,6 +483,12 @@ impl<'t> Py<'_, '_, 't> {
                         let parts = args.positional_from(self, 0);
                         Obj::Val(join(&parts))
                     }
+                    "unicodedata.normalize" => match (arg(self, 0), arg(self, 1)) {
+                        (Val::Known(form), Val::Known(text)) => {
+                            Obj::Val(normalized(&text, &form).map_or(Val::Unknown, Val::Known))
+                        }
+                        _ => Obj::Val(Val::Unknown),
+                    },
                     "urllib.parse.urljoin" => match (arg(self, 0), arg(self, 1)) {
                         (Val::Known(base), Val::Known(url)) => {
                             Obj::Val(match url_join(&base, &url) {

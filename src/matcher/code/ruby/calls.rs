@@ -174,9 +174,25 @@ impl<'t> Rb<'_, '_, 't> {
                     self.cx.found(Effect::Shell(Val::Unknown), line);
                 }
             }
+            // Rake's `sh` (with `-rrake`): one string is a shell line, more are an argument
+            // vector, as `system` takes them.
+            "Kernel.sh" | "FileUtils.sh" | "Rake.sh" => {
+                let items = self.command_items(args);
+                self.run(items, line);
+            }
             "Kernel.`" => {
                 let cmd = k(self, 0);
                 self.cx.found(Effect::Shell(cmd), line);
+            }
+            // A stream reopened onto a file (`$stderr.reopen(rc, "a")`): what it writes goes
+            // there; a standard stream is opened to write when no mode is given.
+            "?.reopen" if !args.pos.is_empty() => {
+                let path = k(self, 0);
+                let mode = match args.pos.get(1) {
+                    Some(_) => k(self, 1),
+                    None => Val::known("w"),
+                };
+                self.open(path, mode, line);
             }
             "Kernel.open" | "URI.open" | "IO.read" | "IO.readlines" | "IO.foreach"
             | "IO.binread" | "IO.write" | "IO.binwrite" | "OpenURI.open_uri" => {

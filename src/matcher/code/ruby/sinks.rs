@@ -42,6 +42,7 @@ pub(super) const BY_NAME: &[&str] = &[
     "module_eval",
     "putbinaryfile",
     "puttextfile",
+    "reopen",
 ];
 
 /// The module names that are another name for the same module.

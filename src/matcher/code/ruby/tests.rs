@@ -475,3 +475,19 @@ fn a_logger_given_a_path_appends_to_it() {
         assert!(effects(code).is_empty(), "{code}");
     }
 }
+
+#[test]
+fn a_stream_reopened_onto_a_file_and_rakes_sh_are_read() {
+    assert_eq!(
+        effects("rc = File.join(Dir.home, '.bashrc'); $stderr.reopen(rc, 'a'); warn 'x'"),
+        ["tee ~/.bashrc"]
+    );
+    assert_eq!(
+        effects("$stdout.reopen('build/log.txt')"),
+        ["tee build/log.txt"]
+    );
+    assert_eq!(
+        effects("include FileUtils; sh %(rm -rf /srv)"),
+        ["sh -c rm -rf /srv"]
+    );
+}

@@ -149,6 +149,11 @@ pub(super) fn run(
     if program == "sysctl" {
         runners::sysctl(r, args);
     }
+    // `PERLDB_OPTS='RemotePort=HOST:PORT' perl -d`: the debugger connects to HOST and takes
+    // its commands from there.
+    if program == "perl" {
+        runners::perl_debugger_port(r, env);
+    }
     runners::browser(r, env);
     runners::environment(r, env);
     runners::downloaded_operands(r, program, table::find(program), args);

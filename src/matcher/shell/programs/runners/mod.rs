@@ -905,6 +905,31 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
     }
 }
 
+/// Perl's debugger given a `RemotePort=HOST:PORT` in `PERLDB_OPTS` (for the command, or
+/// set before it) connects there: read as `nc HOST PORT`.
+pub(in crate::matcher::shell::programs) fn perl_debugger_port(
+    r: &mut Reader,
+    env: &[(String, Value)],
+) {
+    let value = match env.iter().find(|(n, _)| n == "PERLDB_OPTS") {
+        Some((_, v)) => v.clone(),
+        None if r.env.assigned("PERLDB_OPTS") => r.env.get("PERLDB_OPTS"),
+        None => return,
+    };
+    let Value::Known(options) = value else {
+        r.opaque("the Perl debugger's options are not known before it runs");
+        return;
+    };
+    let Some((_, rest)) = options.split_once("RemotePort=") else {
+        return;
+    };
+    let address = rest.split([' ', '\t', ':']).take(2).map(Field::literal);
+    let argv = std::iter::once(Field::literal("nc"))
+        .chain(address)
+        .collect();
+    r.run(argv, &Io::default(), Data::Nothing, &[]);
+}
+
 /// `dc`: a `!` runs the rest of its line as a shell command (`printf '!rm -rf ~' | dc`).
 /// Its program is the `-e`/`--expression` values, the files named (`-f FILE` and
 /// operands), then standard input: known text is read for its `!` lines; a file or input
