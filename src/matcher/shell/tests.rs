@@ -2578,3 +2578,24 @@ fn wrappers_option_commands_and_cache_cleaners_are_read() {
             .any(|t| t.starts_with("sh"))
     );
 }
+
+#[test]
+fn an_awk_program_file_the_line_wrote_is_read() {
+    assert!(runs(
+        "printf 'BEGIN { system(\"rm -rf /srv\") }' > /tmp/r.awk; awk -f /tmp/r.awk",
+        "rm -rf /srv"
+    ));
+    assert!(
+        parse("printf '{ n++ } END { print n }' > /tmp/r.awk; awk -f /tmp/r.awk f")
+            .opaque
+            .is_none()
+    );
+    // Not known: read from standard input, downloaded, or included from the search path.
+    for input in [
+        "echo 'BEGIN{}' | awk -f - f",
+        "curl -s https://x.dev/a.awk -o a.awk; awk -f a.awk f",
+        "gawk -i lib '{ n++ }' f",
+    ] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+}

@@ -127,7 +127,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             match self.loop_over_literal(call) {
                 Some((name, items)) => {
                     for item in items {
-                        let outer = self.names.replace(&name, Some(Slot::Expr(item)));
+                        let outer = self.names.replace(&name, Some(item));
                         self.run_sink(sink, &args, call, line);
                         self.names.replace(&name, outer);
                     }
@@ -204,7 +204,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             return self.call_once(node);
         };
         for item in items {
-            let outer = self.names.replace(&name, Some(Slot::Expr(item)));
+            let outer = self.names.replace(&name, Some(item));
             self.call_once(node);
             self.names.replace(&name, outer);
         }
@@ -254,7 +254,7 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// what the names there were assigned, a few assignments deep: `p = home / name;
     /// p.read_text()`) that a loop binds to each item of a literal list, tuple or set of a
     /// few items, and the items.
-    fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+    fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Slot<'t>>)> {
         const MOST_ITEMS: usize = 16;
         const MOST_ASSIGNMENTS: usize = 4;
         // Nodes looked at for one call: a call's arguments are read once per call, and a
@@ -301,14 +301,11 @@ impl<'a, 't> Py<'a, '_, 't> {
                     };
                     match self.names.get(self.text(node)) {
                         Some(Slot::Each(_) | Slot::Loops(_))
-                            if let Some(iterable) = looped
-                                && matches!(kind(iterable), "list" | "tuple" | "set") =>
+                            if let Some(items) = looped.and_then(|i| self.literal_items(i, 0))
+                                && !items.is_empty()
+                                && items.len() <= MOST_ITEMS =>
                         {
-                            let mut c = iterable.walk();
-                            let items: Vec<Node<'t>> = iterable.named_children(&mut c).collect();
-                            if !items.is_empty() && items.len() <= MOST_ITEMS {
-                                found = Some((self.text(node).to_owned(), items));
-                            }
+                            found = Some((self.text(node).to_owned(), items));
                         }
                         Some(Slot::Expr(value)) => assigned.push(*value),
                         _ => {}
@@ -327,6 +324,40 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
         }
         None
+    }
+
+    /// The items a loop over `iterable` takes in turn, when it is a literal list, tuple or
+    /// set, or such a literal joined by `+` to other iterables (`['build'] +
+    /// glob.glob('src/*.egg-info')`): each literal item as itself, each other part as its
+    /// elements.
+    fn literal_items(&self, iterable: Node<'t>, depth: usize) -> Option<Vec<Slot<'t>>> {
+        match kind(iterable) {
+            "list" | "tuple" | "set" => {
+                let mut c = iterable.walk();
+                Some(iterable.named_children(&mut c).map(Slot::Expr).collect())
+            }
+            "binary_operator"
+                if depth < 4
+                    && by_field(iterable, "operator").is_some_and(|o| self.text(o) == "+") =>
+            {
+                let (left, right) = (by_field(iterable, "left")?, by_field(iterable, "right")?);
+                let part = |side: Node<'t>| self.literal_items(side, depth + 1).ok_or(side);
+                match (part(left), part(right)) {
+                    (Err(_), Err(_)) => None,
+                    (l, r) => {
+                        let mut items = Vec::new();
+                        for side in [l, r] {
+                            match side {
+                                Ok(literal) => items.extend(literal),
+                                Err(other) => items.push(Slot::Each(other)),
+                            }
+                        }
+                        Some(items)
+                    }
+                }
+            }
+            _ => None,
+        }
     }
 
     fn call_once(&mut self, node: Node<'t>) {

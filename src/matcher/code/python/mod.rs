@@ -241,7 +241,8 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
                         self.names.bind_loop(self.text(left), right);
-                        self.over_literals |= matches!(kind(right), "list" | "tuple" | "set");
+                        self.over_literals |=
+                            matches!(kind(right), "list" | "tuple" | "set" | "binary_operator");
                         if kind(node) == "for_in_clause"
                             && let Some(narrow) = self.narrow(node, self.text(left))
                         {

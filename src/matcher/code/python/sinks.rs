@@ -268,10 +268,19 @@ const SINKS: &[(&str, Sink)] = &[
     ("readline.read_history_file", Command("cat", &[], &[0])),
     ("readline.read_init_file", Command("cat", &[], &[0])),
     ("mimetypes.read_mime_types", Command("cat", &[], &[0])),
-    // An import loader used as a file reader (`SourceFileLoader(name, p).get_data(p)`).
+    // An import loader used as a file reader (`SourceFileLoader(name, p).get_data(p)`), or
+    // to run the module it loads.
     (
         "importlib.machinery.SourceFileLoader.get_data",
         Command("cat", &[], &[0]),
+    ),
+    (
+        "importlib.machinery.SourceFileLoader.exec_module",
+        Opaque("the code runs a module it loads itself"),
+    ),
+    (
+        "importlib.machinery.SourceFileLoader.load_module",
+        Opaque("the code runs a module it loads itself"),
     ),
     // Writers of the file they are given.
     (

@@ -909,7 +909,7 @@ fn listings_pass_through_set_and_join_with_literal_lists() {
         effects(
             "import glob\nfor p in ['conf/main.yaml'] + glob.glob('conf/*.yml'):\n    open(p, 'w').write('x')"
         ),
-        ["tee conf/**/*"]
+        ["tee conf/main.yaml", "tee conf/*.yml"]
     );
 }
 
@@ -1281,5 +1281,35 @@ fn unicode_forms_are_applied_to_known_text() {
             "import os, unicodedata; os.system(unicodedata.normalize('NFKC', 'ｒｍ　－ｒｆ　／ｓｒｖ'))"
         ),
         ["sh -c rm -rf /srv"]
+    );
+}
+
+#[test]
+fn a_module_loaded_by_a_loader_object_and_run_is_opaque() {
+    for code in [
+        "import importlib.machinery as m; l = m.SourcelessFileLoader('x', '/tmp/x.pyc'); l.load_module()",
+        "import importlib.machinery as m, importlib.util as u; l = m.SourceFileLoader('x', '/tmp/x.py'); s = u.spec_from_loader('x', l); l.exec_module(u.module_from_spec(s))",
+    ] {
+        assert!(
+            effects(code).iter().any(|e| e.starts_with("opaque")),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+}
+
+#[test]
+fn a_loop_over_a_literal_list_joined_to_a_listing_takes_each_part() {
+    assert_eq!(
+        effects(
+            "import glob, shutil\nfor d in ['build'] + glob.glob('src/*.egg-info'):\n    shutil.rmtree(d)"
+        ),
+        ["rm -r -f build", "rm -r -f src/*.egg-info"]
+    );
+    assert_eq!(
+        effects(
+            "import os, shutil\nfor d in ['/srv/a'] + os.listdir('/srv'):\n    shutil.rmtree(d)"
+        ),
+        ["rm -r -f /srv/a", "rm -r -f *"]
     );
 }

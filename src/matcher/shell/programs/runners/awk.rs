@@ -21,15 +21,15 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     let t = texts(args);
     let (opts, at) = options::leading(&t, &row.options);
     let mut programs: Vec<String> = Vec::new();
-    let mut from_file = false;
+    let mut program_files: Vec<String> = Vec::new();
     let mut values = Values::default();
     for o in &opts {
-        let included = option_value(o, 'i', "include");
-        if option_value(o, 'f', "file").is_some()
-            || option_value(o, 'E', "exec").is_some()
-            || included.is_some_and(|name| !is_inplace(&name))
-        {
-            from_file = true;
+        if let Some(file) = option_value(o, 'f', "file").or_else(|| option_value(o, 'E', "exec")) {
+            program_files.push(file);
+        }
+        // A library found on `AWKPATH`, which the reader does not search.
+        if option_value(o, 'i', "include").is_some_and(|name| !is_inplace(&name)) {
+            r.opaque(INCLUDES);
         }
         if let Some(extension) = option_value(o, 'l', "load") {
             extension_loaded(r, &extension, &programs_text(args, at));
@@ -49,6 +49,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
         record_written(r, written, false, "written by gawk");
     }
     let mut operands = at;
+    let from_file = !program_files.is_empty();
     if !from_file
         && programs.is_empty()
         && let Some(p) = args.get(at)
@@ -59,8 +60,13 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
         programs.push(p.text.clone());
         operands += 1;
     }
-    if from_file {
-        r.opaque("awk reads its program from a file");
+    // A program file the line wrote, or one of the workspace, is read as the program;
+    // one that cannot be read (no host files, a download, standard input) is not known.
+    for file in program_files {
+        match r.file_data(&Field::literal(&file)) {
+            Data::Known(text) => programs.push(text),
+            _ => r.opaque("awk reads its program from a file that is not known before it runs"),
+        }
     }
     for a in args.get(operands..).unwrap_or_default() {
         if a.unknown {
@@ -81,7 +87,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
         for (directive, name) in directives(&p) {
             match directive {
                 "load" => extension_loaded(r, name, &p),
-                "include" if !is_inplace(name) => r.opaque("awk reads its program from a file"),
+                "include" if !is_inplace(name) => r.opaque(INCLUDES),
                 _ => {}
             }
         }
@@ -93,6 +99,8 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     }
     printed.map_or(Data::Unknown, Data::Known)
 }
+
+const INCLUDES: &str = "awk includes a library from its search path, which hookgate does not read";
 
 /// gawk's extensions that add nothing that runs, reads or writes past what the reader
 /// follows: characters, time, integer division; `readfile` (its reads are read, as

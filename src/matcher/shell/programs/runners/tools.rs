@@ -9,7 +9,7 @@ use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader, is_stdin_path};
 
-use super::shell_c;
+use super::{shell_c, shell_c_reading};
 
 /// `ssh -o ProxyCommand=...` and the other options whose value ssh runs as a command.
 pub(super) fn ssh_options(r: &mut Reader, t: &[String]) {
@@ -118,7 +118,13 @@ pub(super) fn tar(r: &mut Reader, t: &[String]) -> Data {
             } else {
                 value
             };
-            shell_c(r, &code);
+            // `--to-command` gets each member's text on its input, which the reader cannot
+            // know (`curl URL | tar -x --to-command=sh` runs what was downloaded).
+            if full == "to-command" {
+                shell_c_reading(r, &code, Data::Unknown);
+            } else {
+                shell_c(r, &code);
+            }
         } else if a == "-I" || a == "-F" {
             if let Some(code) = t.get(k + 1) {
                 shell_c(r, code);
