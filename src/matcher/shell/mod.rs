@@ -265,6 +265,8 @@ pub fn is_plain(input: &str) -> bool {
         || input.contains("//")
         || input.contains("/./")
         || input.contains("/proc/")
+        // A device that never ends, read whole (`grep x /dev/zero`, `tail /dev/zero`).
+        || crate::matcher::code::ENDLESS_DEVICES.iter().any(|d| input.contains(d))
         || input.starts_with(' ')
         || input.ends_with(' ')
         || input.contains("  ")

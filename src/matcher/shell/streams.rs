@@ -41,6 +41,57 @@ const LINE_READERS: &[&str] = &[
     "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "sed", "perl", "ruby",
 ];
 
+/// Whether `tail` keeps its input's last lines until the input ends: not with bytes
+/// (`-c`), nor from an offset on (`-n +2`, `-c +1`), which pass the input on as it comes.
+fn keeps_last_lines(args: &[String]) -> bool {
+    !args.iter().enumerate().any(|(k, a)| {
+        a.starts_with("-c")
+            || a.starts_with("--bytes")
+            || a.starts_with('+')
+            || a.starts_with("-n+")
+            || a.starts_with("--lines=+")
+            || a == "-n" && args.get(k + 1).is_some_and(|v| v.starts_with('+'))
+    })
+}
+
+/// Whether `tail` keeps a gigabyte or more of its input until the input ends (`tail -c
+/// 500G`, `tail -n 2000000000`): of a stream that never ends, in memory.
+fn keeps_a_huge_tail(args: &[String]) -> bool {
+    const HUGE: u128 = 1 << 30;
+    let size = |v: &str| {
+        let v = v.trim_start_matches(['+', '-']);
+        let digits = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+        let n: u128 = v[..digits].parse().ok()?;
+        let unit: u128 = match v[digits..].trim_end_matches(['B', 'i']) {
+            "" => 1,
+            "K" | "k" => 1 << 10,
+            "M" => 1 << 20,
+            "G" => 1 << 30,
+            "T" => 1 << 40,
+            "P" => 1 << 50,
+            "E" => 1 << 60,
+            _ => return None,
+        };
+        Some(n.saturating_mul(unit))
+    };
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        let value = match a.as_str() {
+            "-c" | "-n" | "--bytes" | "--lines" => args.get(k + 1).map(String::as_str),
+            _ => a
+                .strip_prefix("--bytes=")
+                .or_else(|| a.strip_prefix("--lines="))
+                .or_else(|| a.strip_prefix("-c").filter(|v| !v.is_empty()))
+                .or_else(|| a.strip_prefix("-n").filter(|v| !v.is_empty())),
+        };
+        if value.and_then(size).is_some_and(|n| n >= HUGE) {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// What an endless stream does at one command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Outcome {
@@ -119,9 +170,12 @@ pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
     if endless_in && program == "xargs" && unbounded_parallel(&command.args) {
         return Outcome::SpawnsWithoutBound;
     }
-    let zero_line = LINE_READERS.contains(&program) && reads(command, &["/dev/zero"]);
-    if zero_line || (HOARDERS.contains(&program) && (endless_in || reads(command, ENDLESS_DEVICES)))
-    {
+    let line_reader = LINE_READERS.contains(&program)
+        || program == "tail" && keeps_last_lines(&command.args);
+    let zero_line = line_reader && reads(command, &["/dev/zero"]);
+    let hoarder =
+        HOARDERS.contains(&program) || program == "tail" && keeps_a_huge_tail(&command.args);
+    if zero_line || (hoarder && (endless_in || reads(command, ENDLESS_DEVICES))) {
         return Outcome::Hoards;
     }
     let endless = source(command) || (endless_in && passes_on(command));
@@ -243,7 +297,10 @@ mod tests {
             ("dd of=f", true, FillsDisk),
             ("cp /dev/zero f", false, FillsDisk),
             ("tail -c +1 /dev/zero > big", false, FillsDisk),
-            ("tail -f /dev/zero > big", false, FillsDisk),
+            // tail keeps the last lines until the input ends: of /dev/zero, one line that
+            // grows until memory runs out (GNU tail: "memory exhausted", with or without
+            // `-f`), and nothing is written.
+            ("tail -f /dev/zero > big", false, Hoards),
             ("pv /dev/urandom > f", false, FillsDisk),
             ("gzip -c < /dev/zero > z.gz", false, FillsDisk),
             (

@@ -2599,3 +2599,28 @@ fn an_awk_program_file_the_line_wrote_is_read() {
         assert!(parse(input).opaque.is_some(), "{input}");
     }
 }
+
+#[test]
+fn tail_keeps_an_endless_line_or_a_huge_tail_in_memory() {
+    for input in [
+        "tail -f /dev/zero",
+        "grep x /dev/zero",
+        "yes | tail -c 500G > /dev/null",
+        "cat /dev/urandom | tail -n 2000000000",
+    ] {
+        assert!(
+            parse(input)
+                .opaque
+                .is_some_and(|r| r.contains("never ends")),
+            "{input}: {:?}",
+            parse(input).opaque
+        );
+    }
+    for input in [
+        "yes | tail -n 5",
+        "tail -c 2G big.bin",
+        "tail -f logs/app.log",
+    ] {
+        assert!(parse(input).opaque.is_none(), "{input}");
+    }
+}
