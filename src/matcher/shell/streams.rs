@@ -170,8 +170,8 @@ pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
     if endless_in && program == "xargs" && unbounded_parallel(&command.args) {
         return Outcome::SpawnsWithoutBound;
     }
-    let line_reader = LINE_READERS.contains(&program)
-        || program == "tail" && keeps_last_lines(&command.args);
+    let line_reader =
+        LINE_READERS.contains(&program) || program == "tail" && keeps_last_lines(&command.args);
     let zero_line = line_reader && reads(command, &["/dev/zero"]);
     let hoarder =
         HOARDERS.contains(&program) || program == "tail" && keeps_a_huge_tail(&command.args);
