@@ -2624,3 +2624,23 @@ fn tail_keeps_an_endless_line_or_a_huge_tail_in_memory() {
         assert!(parse(input).opaque.is_none(), "{input}");
     }
 }
+
+#[test]
+fn timeit_runs_its_statements_in_a_loop() {
+    assert!(
+        parse("python3 -m timeit -n 1000000 -r 1 -s 'import os' 'os.fork()'")
+            .opaque
+            .is_some_and(|r| r.contains("fork bomb"))
+    );
+    for input in [
+        "python3 -m timeit -s 'l = []' 'l.append(1)'",
+        "python3 -m timeit -s 'import json' 'json.dumps({\"a\": 1})'",
+        "python3 -m timeit -s 'import os' 'os.getpid()' ''",
+    ] {
+        assert!(
+            parse(input).opaque.is_none(),
+            "{input}: {:?}",
+            parse(input).opaque
+        );
+    }
+}

@@ -814,8 +814,20 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
     }
     let rest: &'a [Field] = args.get(i..).unwrap_or_default();
     if module == "timeit" {
-        // Every operand is a statement.
-        code.extend(rest.iter().map(part));
+        // Every operand is a statement, which timeit runs many times over (a million by
+        // default): read inside a loop, so that a fork in it is the fork bomb it is.
+        code.extend(
+            rest.iter()
+                .map(|f| match f.unknown || f.text.trim().is_empty() {
+                    true => part(f),
+                    false => {
+                        let body: Vec<String> =
+                            f.text.lines().map(|l| format!("    {l}")).collect();
+                        let looped = format!("for _ in range(1000000):\n{}", body.join("\n"));
+                        (Cow::Owned(looped), false)
+                    }
+                }),
+        );
         *args = &[];
         return Code::Inline(code);
     }
