@@ -122,10 +122,8 @@ pub(in crate::matcher::shell::programs) fn cache_cleaners(
 /// command, or before it), else its default.
 fn directory(r: &Reader, cleaner: &Cleaner, env: &[(String, Value)]) -> Field {
     for (name, part) in cleaner.variables {
-        let value = match env.iter().find(|(n, _)| n == name) {
-            Some((_, v)) => v.clone(),
-            None if r.env.assigned(name) => r.env.get(name),
-            None => continue,
+        let Some(value) = super::line_variable(r, env, name) else {
+            continue;
         };
         return match value {
             Value::Known(v) => {

@@ -51,14 +51,9 @@ const RUN_THEIR_OPERANDS: &[&str] = &[
 /// `openssl` subcommands and options that load code: an engine or a provider module.
 const OPENSSL_LOADS: &[&str] = &["engine", "-engine", "-provider", "-provider-path"];
 
-/// Git options and configuration keys that name programs, hooks or more configuration.
-const GIT_LOADS: &[&str] = &[
-    "--exec-path",
-    "--template",
-    "--config-env",
-    "include",
-    "hooks",
-];
+/// Git options that name programs, hooks or more configuration (`-c KEY=VALUE` is read as
+/// one too, whatever its key).
+const GIT_LOADS: &[&str] = &["--exec-path", "--template", "--config-env"];
 
 /// Makes the line unreadable when `program` is given a file the line downloaded, as an
 /// operand or inside an option's value, and is not known to take it as data.
@@ -93,7 +88,7 @@ fn takes_files_as_data(program: &str, args: &[Field]) -> bool {
         // Git runs nothing from a clone or a patch; its configuration names programs.
         "git" => !args.iter().any(|a| {
             let t = a.text.as_str();
-            t == "-c" || GIT_LOADS.iter().any(|w| t.contains(w))
+            t == "-c" || t.starts_with("--") && GIT_LOADS.iter().any(|w| t.contains(w))
         }),
         _ => TAKES_FILES_AS_DATA.contains(&program),
     }

@@ -905,16 +905,23 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
     }
 }
 
+/// The value the line gives variable `name` for a command: in the command's own
+/// assignments (`X=1 cmd`), else set before it on the line; `None` when the line sets none.
+pub(super) fn line_variable(r: &Reader, env: &[(String, Value)], name: &str) -> Option<Value> {
+    match env.iter().find(|(n, _)| n == name) {
+        Some((_, v)) => Some(v.clone()),
+        None => r.env.assigned(name).then(|| r.env.get(name)),
+    }
+}
+
 /// Perl's debugger given a `RemotePort=HOST:PORT` in `PERLDB_OPTS` (for the command, or
 /// set before it) connects there: read as `nc HOST PORT`.
 pub(in crate::matcher::shell::programs) fn perl_debugger_port(
     r: &mut Reader,
     env: &[(String, Value)],
 ) {
-    let value = match env.iter().find(|(n, _)| n == "PERLDB_OPTS") {
-        Some((_, v)) => v.clone(),
-        None if r.env.assigned("PERLDB_OPTS") => r.env.get("PERLDB_OPTS"),
-        None => return,
+    let Some(value) = line_variable(r, env, "PERLDB_OPTS") else {
+        return;
     };
     let Value::Known(options) = value else {
         r.opaque("the Perl debugger's options are not known before it runs");
