@@ -60,7 +60,8 @@ fn body(command: &str) -> String {
 }
 
 pub(crate) fn hostile(_: &mut Criterion) {
-    // To compare: `HOOKGATE_BENCH_HOSTILE=0` for the baseline, `HOOKGATE_BENCH_CLIENTS` and
+    // To compare: `HOOKGATE_BENCH_HOSTILE=0` for the baseline, `HOOKGATE_BENCH_FLOOR=1` for
+    // the harness alone (below), `HOOKGATE_BENCH_CLIENTS` and
     // `HOOKGATE_BENCH_HOOKS` for another load, `HOOKGATE_BENCH_FLAGS` for `serve` flags
     // (`--eval-threads 1`), `HOOKGATE_BENCH_BIN` for another build.
     let hostile_clients = count_from_env("HOOKGATE_BENCH_HOSTILE", HOSTILE_CLIENTS);
@@ -187,8 +188,11 @@ async fn ordinary(base: &str, clients: usize) -> [Histogram<u64>; 2] {
     let url = format!("{base}/v1/evaluate");
     let until = Instant::now() + Duration::from_secs(HOSTILE_SECONDS);
     let mut tasks = Vec::new();
+    // `HOOKGATE_BENCH_FLOOR=1`: the same clients ask `/healthz` instead, which does no
+    // work: what is left is the cost of the harness, HTTP and the machine's scheduling.
+    let floor = std::env::var_os("HOOKGATE_BENCH_FLOOR").map(|_| format!("{base}/healthz"));
     for c in 0..clients {
-        let url = url.clone();
+        let (url, floor) = (url.clone(), floor.clone());
         tasks.push(tokio::spawn(async move {
             let client = reqwest::Client::builder()
                 .pool_max_idle_per_host(1)
@@ -218,17 +222,20 @@ async fn ordinary(base: &str, clients: usize) -> [Histogram<u64>; 2] {
                     call.context_json()
                 );
                 let sent = Instant::now();
-                let response = client
-                    .post(&url)
-                    .header("content-type", "application/json")
-                    .body(body)
-                    .send()
-                    .await
-                    .expect("request");
+                let request = match &floor {
+                    Some(healthz) => client.get(healthz),
+                    None => client
+                        .post(&url)
+                        .header("content-type", "application/json")
+                        .body(body),
+                };
+                let response = request.send().await.expect("request");
                 let text = response.text().await.expect("body");
                 let _ = local[syntax].record(sent.elapsed().as_micros() as u64);
-                let blocked = text.contains(r#""decision":"block""#);
-                assert_eq!(blocked, call.blocks, "{}: {text}", call.name);
+                if floor.is_none() {
+                    let blocked = text.contains(r#""decision":"block""#);
+                    assert_eq!(blocked, call.blocks, "{}: {text}", call.name);
+                }
                 tokio::time::sleep(THINK).await;
             }
             local

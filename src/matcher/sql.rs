@@ -53,8 +53,11 @@ impl Dialect {
 pub(crate) struct Reading {
     /// The arguments of one virtual `sql` command per statement, in order.
     pub(crate) statements: Vec<Vec<String>>,
-    /// Shell commands the statements run (`COPY ... FROM PROGRAM 'cmd'`).
+    /// Shell commands the statements run (`COPY ... FROM PROGRAM 'cmd'`), and the files
+    /// SQLite's own functions read and write, as commands (`readfile('x')` is `cat 'x'`).
     pub(crate) programs: Vec<String>,
+    /// Why a statement cannot be read as commands (SQLite's `load_extension`).
+    pub(crate) opaque: Option<&'static str>,
 }
 
 /// The marker on a statement hookgate could not read.
@@ -82,6 +85,9 @@ pub(crate) fn read(dialect: Dialect, text: &str) -> Reading {
             reading.statements.push(vec![UNREADABLE.to_owned()]);
             break;
         }
+        if dialect == Dialect::Sqlite {
+            sqlite_functions(group, &mut reading);
+        }
         let parsed = Parser::new(grammar.as_ref())
             .with_recursion_limit(RECURSION_LIMIT)
             .with_tokens(group.to_vec())
@@ -96,6 +102,73 @@ pub(crate) fn read(dialect: Dialect, text: &str) -> Reading {
         }
     }
     reading
+}
+
+/// The sqlite3 shell's functions with effects outside the database, and `ATTACH` and
+/// `VACUUM INTO`, which write the file they name, as the commands that would do the same:
+/// `readfile(F)` is `cat F`, `writefile(F, x)` `tee F`; `edit(x, E)`, which runs `E` on a
+/// file of a random name, and `load_extension` cannot be read. A name given by anything
+/// but a string literal cannot be read either.
+fn sqlite_functions(tokens: &[Token], reading: &mut Reading) {
+    let words: Vec<&Token> = tokens
+        .iter()
+        .filter(|t| !matches!(t, Token::Whitespace(_)))
+        .collect();
+    let quoted = |s: &str| format!("'{}'", s.replace('\'', r"'\''"));
+    for (k, token) in words.iter().enumerate() {
+        let Token::Word(word) = token else { continue };
+        let name = word.value.to_ascii_lowercase();
+        let after = |n: usize| words.get(k + n).copied();
+        let literal = |t: Option<&Token>| match t {
+            Some(Token::SingleQuotedString(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let called = matches!(after(1), Some(Token::LParen));
+        let command = match name.as_str() {
+            "load_extension" if called => {
+                reading.opaque = Some("the SQL loads a native extension");
+                continue;
+            }
+            "readfile" | "writefile" if called => literal(after(2)).map(|f| {
+                format!(
+                    "{} {}",
+                    if name == "readfile" { "cat" } else { "tee" },
+                    quoted(&f)
+                )
+            }),
+            // `edit(text, editor)`: sqlite3 runs `sh -c 'EDITOR "TEMPFILE"'`, the file's
+            // name a random one of its own.
+            "edit" if called => {
+                reading.opaque = Some("the SQL runs an editor's command line (`edit()`)");
+                continue;
+            }
+            "attach" => {
+                let file = match after(1) {
+                    Some(Token::Word(w)) if w.value.eq_ignore_ascii_case("database") => after(2),
+                    other => other,
+                };
+                match file {
+                    Some(Token::SingleQuotedString(f)) if f.is_empty() || f == ":memory:" => {
+                        continue;
+                    }
+                    Some(Token::SingleQuotedString(f)) => Some(format!("tee {}", quoted(f))),
+                    _ => continue,
+                }
+            }
+            "into"
+                if k > 0
+                    && matches!(words[k - 1], Token::Word(w) if w.value.eq_ignore_ascii_case("vacuum")) =>
+            {
+                literal(after(1)).map(|f| format!("tee {}", quoted(&f)))
+            }
+            _ => continue,
+        };
+        match command {
+            Some(command) if !command.is_empty() => reading.programs.push(command),
+            // The file or the editor is computed by the SQL.
+            _ => reading.statements.push(vec![name, UNREADABLE.to_owned()]),
+        }
+    }
 }
 
 /// The keywords that change or destroy data, found anywhere in a statement.
@@ -401,6 +474,46 @@ mod tests {
                 "INSERT INTO t VALUES (1); CREATE TABLE u (id int)"
             ),
             ["insert into", "create table"]
+        );
+    }
+
+    #[test]
+    fn sqlite_functions_read_and_write_files() {
+        let reading = read(
+            Dialect::Sqlite,
+            "SELECT readfile('/home/u/.ssh/id_rsa'), writefile('it''s', x); \
+             ATTACH DATABASE '/etc/cron.d/x' AS c; ATTACH ':memory:' AS m; VACUUM INTO 'b.db'",
+        );
+        assert_eq!(
+            reading.programs,
+            [
+                "cat '/home/u/.ssh/id_rsa'",
+                r"tee 'it'\''s'",
+                "tee '/etc/cron.d/x'",
+                "tee 'b.db'"
+            ]
+        );
+        assert_eq!(reading.opaque, None);
+        // A computed name is not read; an editor's command line and native code are not.
+        assert_eq!(
+            words(Dialect::Sqlite, "SELECT writefile(name, x) FROM t"),
+            ["writefile --unreadable", "select"]
+        );
+        assert!(
+            read(Dialect::Sqlite, "SELECT edit('', 'vi')")
+                .opaque
+                .is_some()
+        );
+        assert!(
+            read(Dialect::Sqlite, "SELECT load_extension('x.so')")
+                .opaque
+                .is_some()
+        );
+        // Other dialects have no such functions.
+        assert!(
+            read(Dialect::Postgres, "SELECT readfile('x')")
+                .programs
+                .is_empty()
         );
     }
 

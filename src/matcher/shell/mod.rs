@@ -232,6 +232,11 @@ fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
         };
         return (line, input.len());
     }
+    read_parsed(input, host)
+}
+
+/// `input` read by the parser, with no fast path.
+fn read_parsed(input: &str, host: Option<Host>) -> (CommandLine, usize) {
     let mut reader = walk::Reader::new(input.len());
     reader.host = host;
     reader.script(input, walk::Data::Nothing);
@@ -292,5 +297,7 @@ pub fn is_plain(input: &str) -> bool {
 
 #[cfg(test)]
 mod git_tests;
+#[cfg(test)]
+mod plain_tests;
 #[cfg(test)]
 mod tests;

@@ -527,6 +527,12 @@ impl<'a, 't> Py<'a, '_, 't> {
         let Some(function) = by_field(node, "function") else {
             return;
         };
+        // Libraries that fetch code from a model hub and run it when told to trust it
+        // (`from_pretrained(name, trust_remote_code=True)`, `torch.hub.load(repo, m,
+        // trust_repo=True)`), whatever the library.
+        if trusts_remote_code(self.src.text, node) {
+            self.cx.eval(Val::Fetched, line);
+        }
         let callee = self.eval(function, 0);
         // Most calls (`print`, `json.load`) are not sinks: their arguments are not gathered.
         let name = match &callee {
@@ -816,8 +822,26 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let safe = args
                     .keyword(self, "Loader")
                     .is_some_and(|l| matches!(l, Obj::Ref(q) if q.contains("Safe")));
-                if k(self, 0) == Val::Fetched && !safe {
-                    self.cx.eval(Val::Fetched, line);
+                match k(self, 0) {
+                    _ if safe => {}
+                    Val::Fetched => self.cx.eval(Val::Fetched, line),
+                    Val::Known(data) if names_a_callable(&data) => self.cx.opaque(
+                        "the data names a Python callable for the loader to call, which can \
+                         run any code",
+                        line,
+                    ),
+                    _ => {}
+                }
+            }
+            Sink::Template => {
+                if let Val::Known(text) = k(self, 0)
+                    && (text.contains("<%") || text.contains("${") || text.contains("__"))
+                {
+                    self.cx.opaque(
+                        "the code renders a template that holds Python code, or reaches it \
+                         through `__` attributes",
+                        line,
+                    );
                 }
             }
             Sink::DictConfig => {
@@ -964,4 +988,26 @@ fn database_path(name: &str) -> &str {
         .or(uri.strip_prefix("//"))
         .unwrap_or(uri);
     &uri[..uri.find(['?', '#']).unwrap_or(uri.len())]
+}
+
+/// Whether YAML or JSON data names a Python callable or class for its loader to build
+/// (PyYAML's `!!python/...` tags, jsonpickle's `py/...` keys).
+fn names_a_callable(data: &str) -> bool {
+    ["!!python/", "tag:yaml.org,2002:python/", "\"py/"]
+        .iter()
+        .any(|tag| data.contains(tag))
+}
+
+/// Whether a call passes `trust_remote_code` or `trust_repo` other than `False`/`None`.
+fn trusts_remote_code(src: &str, call: Node<'_>) -> bool {
+    let Some(arguments) = by_field(call, "arguments") else {
+        return false;
+    };
+    let mut cursor = arguments.walk();
+    arguments.named_children(&mut cursor).any(|arg| {
+        let text = |field| by_field(arg, field).and_then(|n| src.get(n.byte_range()));
+        arg.kind() == "keyword_argument"
+            && matches!(text("name"), Some("trust_remote_code" | "trust_repo"))
+            && !matches!(text("value"), Some("False" | "None" | "0"))
+    })
 }

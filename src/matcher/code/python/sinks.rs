@@ -77,8 +77,13 @@ pub(super) enum Sink {
     /// code itself, which the reader does not read as code; a module's own are its tests.
     OwnDoctests,
     /// Builds objects from the data at argument 0 in a way that can run code
-    /// (`yaml.unsafe_load`, `logging.config.fileConfig`): data downloaded or decoded is run.
+    /// (`yaml.unsafe_load`, `jsonpickle.decode`, `logging.config.fileConfig`): data
+    /// downloaded or decoded is run, and so is data written out that names a Python
+    /// callable (`!!python/object/apply:os.system`, `{"py/reduce": ...}`).
     Deserialize,
+    /// Renders a template whose text (argument 0) can hold Python code: Mako's `<% %>` and
+    /// `${}`, or, in a Jinja2 template, the `__globals__`-style attributes that reach it.
+    Template,
     /// `logging.config.dictConfig(d)`: a `'()'` key names any callable to call.
     DictConfig,
     /// `webbrowser.get(using)`: a browser by its name, or a command line (`"sh -c %s"`)
@@ -442,6 +447,16 @@ const SINKS: &[(&str, Sink)] = &[
     ("yaml.load", Deserialize),
     ("yaml.load_all", Deserialize),
     ("logging.config.fileConfig", Deserialize),
+    ("jsonpickle.decode", Deserialize),
+    ("jsonpickle.loads", Deserialize),
+    ("jsonpickle.unpickler.decode", Deserialize),
+    // Parsers of expressions that `eval` the text they are given.
+    ("sympy.sympify", Eval),
+    ("sympy.parse_expr", Eval),
+    ("sympy.parsing.sympy_parser.parse_expr", Eval),
+    ("sympy.core.sympify.sympify", Eval),
+    ("jinja2.Template", Template),
+    ("mako.template.Template", Template),
     ("logging.config.dictConfig", DictConfig),
     // Unpacking writes every file the archive holds, where it says.
     (

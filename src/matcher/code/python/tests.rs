@@ -1200,6 +1200,49 @@ fn writers_readers_and_loaders_of_files_they_are_given() {
 }
 
 #[test]
+fn loaders_and_parsers_that_run_code() {
+    let opaque = |code: &str| {
+        effects(code)
+            .first()
+            .is_some_and(|e| e.starts_with("opaque"))
+    };
+    // Data that names a callable for the loader, in PyYAML's tags or jsonpickle's keys.
+    assert!(opaque(
+        r#"import yaml; yaml.load("!!python/object/apply:os.system ['id']", Loader=yaml.Loader)"#
+    ));
+    assert!(opaque(
+        r#"import jsonpickle; jsonpickle.decode('{"py/reduce": [{"py/function": "os.system"}]}')"#
+    ));
+    assert!(effects(r#"import yaml; yaml.load("a: 1", Loader=yaml.Loader)"#).is_empty());
+    assert!(
+        effects(r#"import yaml; yaml.load("!!python/name:os.system", Loader=yaml.SafeLoader)"#)
+            .is_empty()
+    );
+    // sympify evaluates its text as Python.
+    assert_eq!(
+        effects(r#"import sympy; sympy.sympify("__import__('os').system('rm -rf ~')")"#),
+        ["sh -c rm -rf ~"]
+    );
+    assert!(effects("import sympy; print(sympy.sympify('x**2 + 1'))").is_empty());
+    // Templates with code in them, or reaching it through `__` attributes.
+    assert!(opaque(
+        "from mako.template import Template; Template('<% import os %>').render()"
+    ));
+    assert!(opaque(
+        "import jinja2; jinja2.Template('{{ cycler.__init__.__globals__.os }}').render()"
+    ));
+    assert!(effects("import jinja2; jinja2.Template('Hi {{ name }}').render(name='x')").is_empty());
+    // Code fetched from a model hub and trusted, whatever the library.
+    assert_eq!(
+        effects(
+            "from transformers import AutoModel; AutoModel.from_pretrained('x/y', trust_remote_code=True)"
+        ),
+        ["opaque: the code runs code it downloaded or decoded (line 1)"]
+    );
+    assert!(effects("import torch; torch.hub.load('a/b', 'm', trust_repo=False)").is_empty());
+}
+
+#[test]
 fn private_helpers_of_modules_with_effects_are_not_read() {
     for code in [
         "import os, shutil; fd = os.open('/root', os.O_RDONLY); shutil._rmtree_safe_fd(fd, '/root', None)",

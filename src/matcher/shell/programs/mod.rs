@@ -279,6 +279,7 @@ pub(super) fn run(
     }
     if table::is_interpreter(program) {
         runners::interpreter(r, program, args, &stdin);
+        runners::inspect_mode(r, program, args, env, &stdin);
         return Data::Unknown;
     }
     if table::DATABASE_CLIENTS.contains(&program) {

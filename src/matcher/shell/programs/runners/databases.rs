@@ -11,7 +11,7 @@
 use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::Options;
-use crate::matcher::shell::walk::{Data, Reader};
+use crate::matcher::shell::walk::{Data, Io, Reader};
 use crate::matcher::sql::{self, Dialect, UNREADABLE};
 
 /// An option's value or an operand, with whether the reader knows it.
@@ -282,12 +282,15 @@ fn sql_text(r: &mut Reader, program: &str, dialect: Dialect, text: &Data) {
         Data::Known(text) => {
             let sql = r.reached(origin.clone(), |r| meta_commands(r, program, text));
             let reading = sql::read(dialect, &sql);
+            if let Some(why) = reading.opaque {
+                r.opaque(why);
+            }
             r.reached(origin, |r| {
                 for words in reading.statements {
                     r.record(virtual_command("sql", words));
                 }
                 for command in reading.programs {
-                    r.reached("run by the database server".to_owned(), |r| {
+                    r.reached(format!("run by the SQL of {program}"), |r| {
                         r.script(&command, Data::Nothing);
                     });
                 }
@@ -379,10 +382,40 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
         // A pager or an output piped into a command runs it.
         "pager" | "p" => shell(r, rest),
         "o" | "out" | "g" | "gx" | "w" | "write" | "output" | "once" => {
-            if let Some(command) = rest.strip_prefix('|') {
-                shell(r, command);
-            } else if let Some(command) = sqlite_unquoted(rest).strip_prefix('|') {
-                shell(r, command);
+            let unquoted = sqlite_unquoted(rest);
+            let piped = rest
+                .strip_prefix('|')
+                .or_else(|| unquoted.strip_prefix('|'));
+            if let Some(command) = piped {
+                // The command reads the rows the queries give, which are not known here.
+                r.reached(format!("a pipe from {program}"), |r| {
+                    super::shell_c_reading(r, command, Data::Unknown);
+                });
+            } else if is_sqlite(program) && matches!(name.as_str(), "output" | "once") {
+                // `.output FILE` writes the results to FILE (`-x`, `-e`: a spreadsheet or
+                // an editor, with a file of their own).
+                if let Some(file) = unquoted.split(' ').find(|w| !w.starts_with('-')) {
+                    file_command(r, "tee", file);
+                } else if unquoted.split(' ').any(|w| w == "-e") {
+                    r.opaque("sqlite3 opens its output in the editor of the environment");
+                }
+            }
+        }
+        // sqlite3 writes a database into the file named last (`.backup ?DB? FILE`,
+        // `.save FILE`), and reads one so (`.restore ?DB? FILE`); `.open --new FILE`
+        // empties FILE first.
+        "backup" | "save" | "clone" | "restore" if is_sqlite(program) => {
+            let unquoted = sqlite_unquoted(rest);
+            if let Some(file) = unquoted.split(' ').rev().find(|w| !w.starts_with('-')) {
+                let reads = name == "restore";
+                file_command(r, if reads { "cat" } else { "tee" }, file);
+            }
+        }
+        "open" if is_sqlite(program) => {
+            let unquoted = sqlite_unquoted(rest);
+            if let Some(file) = unquoted.split(' ').find(|w| !w.starts_with('-')) {
+                let writes = unquoted.split(' ').any(|w| w == "--new");
+                file_command(r, if writes { "tee" } else { "cat" }, file);
             }
         }
         "import" | "read" => {
@@ -392,6 +425,11 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
                 if name == "read" {
                     unreadable(r, "sql");
                 }
+            } else if is_sqlite(program)
+                && let Some(file) = source.split(' ').find(|w| !w.starts_with('-'))
+            {
+                // `.import FILE TABLE` reads FILE, as `.read FILE` does its SQL.
+                file_command(r, "cat", file);
             }
         }
         "copy" => {
@@ -420,6 +458,17 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
         "load" => r.opaque("the database client loads a native extension"),
         _ => {}
     }
+}
+
+fn is_sqlite(program: &str) -> bool {
+    matches!(program, "sqlite3" | "sqlite" | "duckdb")
+}
+
+/// A file a meta-command reads or writes, as the command that would (`cat FILE`, `tee
+/// FILE`).
+fn file_command(r: &mut Reader, program: &str, file: &str) {
+    let words = vec![Field::literal(program), Field::literal(file)];
+    r.run(words, &Io::default(), Data::Nothing, &[]);
 }
 
 /// A sqlite dot-command's arguments as sqlite reads them: quoted words unquoted, joined by
@@ -744,6 +793,47 @@ mod tests {
             [vec!["deleteMany".to_owned(), "--all-documents".to_owned()]]
         );
         assert_eq!(mongo_calls("db['users'](1)")[0], [UNREADABLE]);
+    }
+
+    #[test]
+    fn sqlite_dot_commands_that_pipe_read_and_write() {
+        let texts = |line: &str| {
+            let read = crate::matcher::shell::parse(line);
+            let commands: Vec<String> = read.commands.iter().map(|c| c.text()).collect();
+            (commands, read.opaque)
+        };
+        // The rows a query gives go into the command: a shell reading them is not read.
+        let (_, opaque) = texts(r#"sqlite3 :memory: ".once '|sh'" "select 'id'""#);
+        assert!(opaque.is_some());
+        let (commands, opaque) = texts(r#"sqlite3 :memory: ".once '|less'" "select 1""#);
+        assert_eq!(opaque, None, "{commands:?}");
+        for (line, command) in [
+            (
+                "sqlite3 :memory: '.backup main HOOKS.yaml'",
+                "tee HOOKS.yaml",
+            ),
+            ("sqlite3 db '.save /tmp/x.db'", "tee /tmp/x.db"),
+            (
+                "sqlite3 :memory: '.open --new policies/a.yaml'",
+                "tee policies/a.yaml",
+            ),
+            (
+                "sqlite3 db '.output report.csv' 'select 1'",
+                "tee report.csv",
+            ),
+            ("sqlite3 db '.import data.csv t'", "cat data.csv"),
+            ("sqlite3 db '.restore backup.db'", "cat backup.db"),
+            (
+                r#"sqlite3 db "select writefile('a.txt', 'x')""#,
+                "tee a.txt",
+            ),
+        ] {
+            let (commands, _) = texts(line);
+            assert!(
+                commands.iter().any(|c| c == command),
+                "{line}: {commands:?}"
+            );
+        }
     }
 
     #[test]

@@ -77,9 +77,49 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         .collect();
     // Code that runs before the program: `node -r ./x.js`, `--import data:...`.
     for preload in preloads {
-        run_code(r, lang, preload, stdin, &[]);
+        run_code(r, (program, lang), preload, stdin, &[]);
     }
-    run_code(r, lang, code, stdin, &script_args);
+    run_code(r, (program, lang), code, stdin, &script_args);
+}
+
+/// `python3 -i` (or `PYTHONINSPECT` set) goes on to read its standard input as code once
+/// its program has run: `python3 -i -c 'print(1)' <<EOF` runs the here-document too.
+pub(in crate::matcher::shell::programs) fn inspect_mode(
+    r: &mut Reader,
+    program: &str,
+    args: &[Field],
+    env: &[(String, crate::matcher::shell::env::Value)],
+    stdin: &Data,
+) {
+    if Lang::of_program(program) != Some(Lang::Python) {
+        return;
+    }
+    // Python's own options end at the code (`-c`, `-m`), the script or `-`.
+    let own = args
+        .iter()
+        .take_while(|a| a.text.starts_with('-') && a.text != "-" && a.text != "--");
+    let flag = own
+        .map(|a| a.text.as_str())
+        .filter(|t| !t.starts_with("--"))
+        .any(|t| {
+            // `-qi`, `-ic CODE`: a cluster up to its first option that takes a value.
+            let cluster = t[1..].split(['c', 'm', 'W', 'X', 'Q']).next().unwrap_or("");
+            cluster.contains('i')
+        });
+    let set = match super::line_variable(r, env, "PYTHONINSPECT") {
+        Some(crate::matcher::shell::env::Value::Known(v)) => !v.is_empty(),
+        Some(_) => true,
+        None => false,
+    };
+    let mut preloads = Vec::new();
+    let mut script_args: &[Field] = &[];
+    let reads_stdin = matches!(
+        code_of(Lang::Python, program, args, &mut preloads, &mut script_args),
+        Code::Stdin
+    );
+    if (flag || set) && !reads_stdin {
+        run_code(r, (program, Some(Lang::Python)), Code::Stdin, stdin, &[]);
+    }
 }
 
 /// Modules that run the project's own code whatever their arguments say (`-p plugin` loads
@@ -200,7 +240,13 @@ fn magic_open(r: &mut Reader, operands: &[Field]) {
 
 /// Reads one piece of an interpreter's code, wherever it comes from; inline code runs with
 /// the script arguments `args`.
-fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, args: &[Val]) {
+fn run_code(
+    r: &mut Reader,
+    (program, lang): (&str, Option<Lang>),
+    code: Code<'_>,
+    stdin: &Data,
+    args: &[Val],
+) {
     // `python3 /dev/stdin <<< '...'` reads its program from standard input.
     let code = match code {
         Code::File(path, false) if is_stdin_path(path) => Code::Stdin,
@@ -258,7 +304,10 @@ fn run_code(r: &mut Reader, lang: Option<Lang>, code: Code<'_>, stdin: &Data, ar
             return;
         }
     };
-    read_code(r, lang, &text, args, None);
+    match lang {
+        Some(_) => read_code(r, lang, &text, args, None),
+        None => super::unread::read(r, program, &text),
+    }
 }
 
 /// Reads `text` in `lang` into the commands it runs; `path`, when it is the text of a

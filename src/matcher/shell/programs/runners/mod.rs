@@ -19,6 +19,7 @@ mod sed;
 mod sessions;
 mod shells;
 mod tools;
+mod unread;
 
 use awk::awk;
 pub(in crate::matcher::shell) use builds::planted;
@@ -29,8 +30,8 @@ pub(super) use caches::{CACHE_CLEANERS, cache_cleaners};
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use handoff::downloaded_operands;
-pub(super) use interpreters::interpreter;
 pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
+pub(super) use interpreters::{inspect_mode, interpreter};
 pub(super) use option_commands::{OPTION_COMMAND_PROGRAMS, option_commands};
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
