@@ -549,6 +549,15 @@ impl<'a, 't> Py<'a, '_, 't> {
             Obj::Attr(attr) if attr == "connect" => "?.connect".to_owned(),
             _ => return,
         };
+        if let Some(words) = gitpython(&name) {
+            self.enter_guards(node);
+            let args = self.arguments(node);
+            let mut argv: Vec<Val> = words.into_iter().map(Val::Known).collect();
+            argv.extend(args.positional_from(self, 0));
+            argv.extend(args.as_options(self));
+            self.cx.command("git", argv, line);
+            return;
+        }
         let Some(sink) = sink(&name) else { return };
         self.enter_guards(node);
         let args = self.arguments(node);
@@ -567,10 +576,10 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let cmd = k(self, 0);
                 self.cx.found(Effect::Shell(cmd), line);
             }
-            Sink::ShellAt(n) => {
-                let cmd = k(self, n);
-                self.cx.found(Effect::Shell(cmd), line);
-            }
+            Sink::ShellAt(n) => match args.pos_or_kw(self, n, "command").val() {
+                Val::Known(cmd) if cmd.is_empty() => {}
+                cmd => self.cx.found(Effect::Shell(cmd), line),
+            },
             Sink::Process => self.process(args, line),
             Sink::ExecList { path, argv } => {
                 let program = k(self, path);
@@ -1010,4 +1019,29 @@ fn trusts_remote_code(src: &str, call: Node<'_>) -> bool {
             && matches!(text("name"), Some("trust_remote_code" | "trust_repo"))
             && !matches!(text("value"), Some("False" | "None" | "0"))
     })
+}
+
+/// GitPython's calls that run git, as git's words before the call's own arguments:
+/// `repo.git.reset("--hard")` runs `git reset --hard` (a method's `_` is git's `-`),
+/// `repo.remote("origin").push(force=True)` `git push --force`,
+/// `repo.create_remote(name, url)` `git remote add name url`.
+fn gitpython(q: &str) -> Option<Vec<String>> {
+    for prefix in ["git.Repo.git.", "git.Git.", "git.cmd.Git."] {
+        if let Some(command) = q.strip_prefix(prefix)
+            && !command.contains('.')
+            && !matches!(command, "execute" | "clear_cache" | "version_info")
+        {
+            return Some(vec![command.replace('_', "-")]);
+        }
+    }
+    let words: &[&str] = match q {
+        "git.Remote.push" => &["push"],
+        "git.Remote.fetch" => &["fetch"],
+        "git.Repo.create_remote" | "git.Remote.create" => &["remote", "add"],
+        "git.Repo.delete_remote" | "git.Remote.remove" => &["remote", "remove"],
+        "git.Repo.clone_from" => &["clone"],
+        "git.Repo.head.reset" | "git.HEAD.reset" => &["reset", "--hard"],
+        _ => return None,
+    };
+    Some(words.iter().map(|w| (*w).to_owned()).collect())
 }

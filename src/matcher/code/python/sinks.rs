@@ -7,7 +7,8 @@
 pub(super) enum Sink {
     /// Runs its first argument as a shell line (`os.system`).
     Shell,
-    /// Runs the argument at this position as a shell line (`pydoc.pipepager(text, cmd)`).
+    /// Runs the argument at this position (or named `command`) as a shell line
+    /// (`pydoc.pipepager(text, cmd)`, python-crontab's `cron.new(command=...)`).
     ShellAt(usize),
     /// `subprocess.*`: an argument vector, or a shell line with `shell=True`.
     Process,
@@ -410,6 +411,9 @@ const SINKS: &[(&str, Sink)] = &[
         Opaque("the code loads a native SQLite extension"),
     ),
     ("runpy.run_module", Command("python3", &["-m"], &[0])),
+    // python-crontab: a job's command runs later, from the crontab `write` installs.
+    ("crontab.CronTab.new", ShellAt(0)),
+    ("crontab.CronTab.write", Command("crontab", &["-"], &[])),
     // Libraries that run the Python source they are given: timing, profiling, doctests.
     ("timeit.timeit", Eval),
     ("timeit.repeat", Eval),
@@ -655,8 +659,28 @@ pub(super) fn sink(q: &str) -> Option<Sink> {
         return Some(NATIVE);
     }
     let (module, function) = q.rsplit_once('.')?;
+    // A library's own helper that deletes a tree, under the names such helpers have
+    // (`_pytest.pathlib.rm_rf`, `setuptools.dir_util.remove_tree`, a vendored `rimraf`):
+    // what it removes is its first argument, as `shutil.rmtree`'s.
+    if TREE_REMOVERS.contains(&function) {
+        return Some(RM_RF);
+    }
     (HTTP_CLIENTS.contains(&module) && HTTP_METHODS.contains(&function)).then_some(URL)
 }
+
+/// Names of functions that delete a directory tree, in any library.
+const TREE_REMOVERS: &[&str] = &[
+    "rmtree",
+    "rm_rf",
+    "rm_r",
+    "remove_tree",
+    "rimraf",
+    "delete_tree",
+    "remove_dir_all",
+    "rmtree_if_exists",
+    "force_rmtree",
+    "safe_rmtree",
+];
 
 /// Calls whose value the reader computes (`os.path.join`): a star import brings them too.
 pub(super) const VALUE_FUNCTIONS: &[&str] = &[

@@ -1356,3 +1356,54 @@ fn a_loop_over_a_literal_list_joined_to_a_listing_takes_each_part() {
         ["rm -r -f /srv/a", "rm -r -f *"]
     );
 }
+
+#[test]
+fn gitpython_runs_git() {
+    assert_eq!(
+        effects(
+            "import git; r = git.Repo('/srv/app'); r.git.reset('--hard', 'HEAD~30'); r.git.reflog('expire', '--all')"
+        ),
+        ["git reset --hard HEAD~30", "git reflog expire --all"]
+    );
+    assert_eq!(
+        effects("import git; git.Repo('.').remote('origin').push(refspec='HEAD:main', force=True)"),
+        ["git push --refspec=HEAD:main --force"]
+    );
+    assert_eq!(
+        effects("from git import Repo; Repo('.').create_remote('b', 'https://x.example/r.git')"),
+        ["git remote add b https://x.example/r.git"]
+    );
+    assert!(effects("import git; print(git.Repo('.').head.commit.hexsha)").is_empty());
+}
+
+#[test]
+fn python_crontab_installs_a_crontab_that_runs_its_jobs() {
+    assert_eq!(
+        effects(
+            "from crontab import CronTab; c = CronTab(user=True); j = c.new(command='rm -rf ~'); c.write()"
+        ),
+        ["sh -c rm -rf ~", "crontab -"]
+    );
+}
+
+#[test]
+fn installed_code_is_in_the_system() {
+    assert_eq!(
+        effects("import importlib.util as u; open(u.find_spec('requests').origin, 'a').write('x')"),
+        ["tee -a /usr/lib/python3/dist-packages/requests/__init__.py"]
+    );
+    assert_eq!(
+        effects("import certifi; open(certifi.where(), 'a').write('x')"),
+        ["tee -a /usr/lib/python3/dist-packages/certifi/cacert.pem"]
+    );
+    assert_eq!(
+        effects("import json; print(open(json.__file__).read())"),
+        ["cat /usr/lib/python3/dist-packages/json/__init__.py"]
+    );
+    assert_eq!(
+        effects(
+            "import pathlib, sysconfig; (pathlib.Path(sysconfig.get_paths()['purelib']) / 'x.py').write_text('y')"
+        ),
+        ["tee /usr/lib/python3/dist-packages/x.py"]
+    );
+}

@@ -71,6 +71,19 @@ impl<'t> Py<'_, '_, 't> {
                     return Obj::Val(Val::Unknown);
                 };
                 let attr = self.text(attr).to_owned();
+                // Where a module's code is installed (`importlib.util.find_spec('requests')
+                // .origin`): written to, the module runs what was written.
+                if attr == "origin"
+                    && kind(object) == "call"
+                    && let Some(function) = by_field(object, "function")
+                    && matches!(self.eval(function, depth + 1), Obj::Ref(q) if q == "importlib.util.find_spec")
+                {
+                    let module = Args::of(self, object).pos(self, 0).val();
+                    return Obj::Val(match module {
+                        Val::Known(m) => Val::Known(installed(&m)),
+                        _ => Val::Prefix(SITE_PACKAGES.to_owned()),
+                    });
+                }
                 match self.eval(object, depth + 1) {
                     // The interpreter running the code (`subprocess.run([sys.executable,
                     // '-m', 'pytest'])`), as the shell reader knows it.
@@ -86,6 +99,7 @@ impl<'t> Py<'_, '_, 't> {
                             _ => Obj::Ref(format!("{q}.{attr}")),
                         }
                     }
+                    Obj::Ref(q) if attr == "__file__" => Obj::Val(Val::Known(installed(&q))),
                     Obj::Ref(q) => Obj::Ref(format!("{q}.{attr}")),
                     Obj::Path(p) => match attr.as_str() {
                         "parent" | "name" | "stem" | "suffix" => Obj::Val(Val::Unknown),
@@ -281,6 +295,9 @@ impl<'t> Py<'_, '_, 't> {
         let key = index.map(|i| self.eval(i, depth + 1).val());
         match (base, key) {
             (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => Obj::Val(env(&k)),
+            (Obj::Ref(q), Some(Val::Known(k))) if q == "sysconfig.get_paths()" => {
+                Obj::Val(install_path(&k).map_or(Val::Unknown, Val::known))
+            }
             // `globals()['os']`, `__builtins__.__dict__['exec']`, `vars(os)['system']`
             (Obj::Ref(q), Some(Val::Known(k))) if q.ends_with(".__dict__") => {
                 Obj::Ref(format!("{}.{k}", q.trim_end_matches(".__dict__")))
@@ -474,6 +491,25 @@ impl<'t> Py<'_, '_, 't> {
                     }
                     "configparser.ConfigParser" | "configparser.RawConfigParser" => {
                         Obj::Ref("configparser.ConfigParser".to_owned())
+                    }
+                    "crontab.CronTab" => Obj::Ref("crontab.CronTab".to_owned()),
+                    // Where installed code lives, as a path in the system's Python.
+                    "sysconfig.get_paths" => Obj::Ref("sysconfig.get_paths()".to_owned()),
+                    "sysconfig.get_path" => match arg(self, 0) {
+                        Val::Known(k) => {
+                            Obj::Val(install_path(&k).map_or(Val::Unknown, Val::known))
+                        }
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    "certifi.where" => {
+                        Obj::Val(Val::Known(format!("{SITE_PACKAGES}/certifi/cacert.pem")))
+                    }
+                    // GitPython's repository and its remotes, whose methods run git.
+                    "git.Repo" | "git.repo.Repo" | "git.Repo.init" | "git.Repo.clone_from" => {
+                        Obj::Ref("git.Repo".to_owned())
+                    }
+                    "git.Repo.remote" | "git.Repo.create_remote" => {
+                        Obj::Ref("git.Remote".to_owned())
                     }
                     "os.path.expandvars" => match arg(self, 0) {
                         Val::Known(p) if !home(&p).contains('$') => Obj::Val(Val::Known(home(&p))),
@@ -887,6 +923,27 @@ impl<'t> Args<'t> {
         })
     }
 
+    /// The keyword arguments as command-line options, as GitPython and sh-style wrappers
+    /// turn them into options: `force=True` is `--force` (`f=True` is `-f`), `depth=1` is
+    /// `--depth=1`, `False` and `None` leave the option out; `**kwargs` is unknown.
+    pub(super) fn as_options(&self, py: &mut Py<'_, '_, 't>) -> Vec<Val> {
+        let mut out = Vec::new();
+        for (name, node) in &self.keywords {
+            let dashes = if name.len() == 1 { "-" } else { "--" };
+            let option = format!("{dashes}{}", name.replace('_', "-"));
+            match py.eval(*node, 0).val() {
+                Val::Known(v) if v == "True" => out.push(Val::Known(option)),
+                Val::Known(v) if v == "False" || v == "None" => {}
+                Val::Known(v) => out.push(Val::Known(format!("{option}={v}"))),
+                _ => out.push(Val::Unknown),
+            }
+        }
+        if self.splat {
+            out.push(Val::Unknown);
+        }
+        out
+    }
+
     /// The positional arguments from `n` on, `*list` spread.
     pub(super) fn positional_from(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Vec<Val> {
         let mut out = Vec::new();
@@ -1007,4 +1064,23 @@ const LOOP_SEARCH_DEPTH: usize = 48;
 /// Whether `outer` holds `inner`.
 fn contains(outer: Node<'_>, inner: Node<'_>) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+}
+
+/// The installed Python code's directory, as the reader names it: where it is on this
+/// machine is not known, and any such place runs what is written there.
+const SITE_PACKAGES: &str = "/usr/lib/python3/dist-packages";
+
+/// The file of module `module`'s code (`requests.__file__`).
+fn installed(module: &str) -> String {
+    format!("{SITE_PACKAGES}/{}/__init__.py", module.replace('.', "/"))
+}
+
+/// A `sysconfig` install path by its key.
+fn install_path(key: &str) -> Option<&'static str> {
+    match key {
+        "purelib" | "platlib" => Some(SITE_PACKAGES),
+        "stdlib" | "platstdlib" => Some("/usr/lib/python3"),
+        "scripts" => Some("/usr/bin"),
+        _ => None,
+    }
 }

@@ -158,6 +158,9 @@ pub(super) fn run(
     runners::environment(r, env);
     runners::downloaded_operands(r, program, table::find(program), args);
     runners::option_commands(r, program, args);
+    if program == "rake" {
+        runners::rake_code(r, args);
+    }
     if runners::CACHE_CLEANERS.contains(&program) {
         runners::cache_cleaners(r, program, args, env);
     }

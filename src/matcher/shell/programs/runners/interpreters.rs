@@ -122,6 +122,45 @@ pub(in crate::matcher::shell::programs) fn inspect_mode(
     }
 }
 
+/// `rake -e CODE` (`--execute`, `-p`/`--execute-print`, `-E`/`--execute-continue`) runs
+/// CODE as Ruby, with Rake's own `sh` at hand.
+pub(in crate::matcher::shell::programs) fn rake_code(r: &mut Reader, args: &[Field]) {
+    const CODE: &[&str] = &[
+        "-e",
+        "--execute",
+        "-p",
+        "--execute-print",
+        "-E",
+        "--execute-continue",
+    ];
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let (name, inline) = match a.text.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => (name, Some(value)),
+            _ => (a.text.as_str(), None),
+        };
+        if !CODE.contains(&name) {
+            continue;
+        }
+        let (text, unknown) = match inline {
+            Some(value) => (value, a.unknown),
+            None => {
+                i += 1;
+                match args.get(i - 1) {
+                    Some(code) => (code.text.as_str(), code.unknown),
+                    None => continue,
+                }
+            }
+        };
+        if unknown {
+            r.opaque("rake runs Ruby code that comes from a substitution");
+        } else {
+            read_code(r, Some(Lang::Ruby), text, &[], None);
+        }
+    }
+}
+
 /// Modules that run the project's own code whatever their arguments say (`-p plugin` loads
 /// a module that is there already): an unknown argument to one changes nothing the gate
 /// looks at.

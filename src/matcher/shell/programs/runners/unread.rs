@@ -176,7 +176,9 @@ fn names(text: &str, word: &str, lang: Language) -> bool {
             || (lang == Language::Other && c == '-')
     };
     text.match_indices(word).any(|(k, _)| {
-        let before = text[..k].chars().next_back();
+        // An escape before a name in a string (`"\nsystem(...)"`) ends what came before.
+        let escaped = text[..k].len() >= 2 && text.as_bytes()[k - 2] == b'\\';
+        let before = text[..k].chars().next_back().filter(|_| !escaped);
         let after = &text[k + word.len()..];
         let whole = !before.is_some_and(is_name) && !after.chars().next().is_some_and(is_name);
         whole && (lang != Language::R || after.trim_start().starts_with('('))
@@ -346,6 +348,7 @@ mod tests {
         assert!(names("set f [open |sh w]", "open", Language::Tcl));
         assert!(!names("::http::geturl x", "http::geturl", Language::Tcl));
         assert!(names("File.delete('x')", "File", Language::Other));
+        assert!(names(r#"cat("x\nsystem(\"id\")")"#, "system", r));
     }
 
     #[test]
