@@ -331,9 +331,23 @@ fn a_function_that_starts_copies_of_itself_is_a_fork_bomb() {
         "while true; do sh & done",
         "until false; do yes > /dev/null & done",
         "sh -c 'while true; do sh & done'",
+        // Detached each time round: they outlive the loop as surely.
+        "while :; do docker run -d alpine sleep infinity; done",
+        "while :; do nohup worker >/dev/null 2>&1; done",
     ] {
         let reading = parse(input);
         assert_eq!(reading.opaque, Some(endless), "{input}: {reading:?}");
+    }
+    // No pause and no way out: a busy loop, whatever it runs.
+    for input in [
+        "while :; do :; done",
+        "while true; do logger -t x flood; done",
+    ] {
+        let reading = parse(input);
+        assert!(
+            reading.opaque.is_some_and(|r| r.contains("no pause")),
+            "{input}: {reading:?}"
+        );
     }
     // The grammar does not read this one: it is not let through either.
     assert!(parse("for ((;;)); do sleep 100 & done").opaque.is_some());

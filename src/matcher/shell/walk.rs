@@ -508,23 +508,31 @@ impl Reader {
     }
 
     /// A loop whose condition never ends it (`condition`, written, is one of `endless`) and
-    /// whose body starts a command in the background each time round, with no `break`,
-    /// `exit` or `return`: processes pile up without bound (`while :; do sh & done`). Or
-    /// whose body writes files with no pause: the disk fills.
+    /// whose body starts a command in the background (or detached) each time round, with no
+    /// `break`, `exit` or `return`: processes pile up without bound (`while :; do sh &
+    /// done`). Or whose body writes files with no pause: the disk fills. Or that has no
+    /// pause at all: a busy loop.
     fn endless_spawner(&mut self, condition: &str, endless: &[&str], body: &ast::CompoundList) {
         let condition = condition.trim().trim_end_matches(';').trim();
         if !endless.contains(&condition) {
             return;
         }
-        let spawns = body
-            .0
-            .iter()
-            .any(|item| matches!(item.1, ast::SeparatorOperator::Async));
         let text = body.to_string();
         let has_word = |words: &[&str]| {
             text.split(|c: char| !c.is_ascii_alphanumeric())
                 .any(|word| words.contains(&word))
         };
+        // In the background, or detached to outlive the loop (`nohup`, `setsid`, a
+        // container started with `-d`).
+        let spawns = body
+            .0
+            .iter()
+            .any(|item| matches!(item.1, ast::SeparatorOperator::Async))
+            || has_word(&["nohup", "setsid", "daemonize", "disown"])
+            || text.contains("systemd-run")
+            || [" run -d", " run --detach", " -dm"]
+                .iter()
+                .any(|d| text.contains(d));
         let leaves = has_word(&["break", "exit", "return"]);
         if spawns && !leaves {
             self.opaque_line(
@@ -545,6 +553,14 @@ impl Reader {
         if grows(&text) && !leaves && !pauses {
             self.opaque_line(
                 "a loop that never ends makes a variable longer each time round (a memory bomb)",
+            );
+        }
+        // Anything else run with no pause and no way out holds a core for good, and floods
+        // whatever the command feeds (`while :; do logger ...; done`).
+        if !leaves && !pauses {
+            self.opaque_line(
+                "a loop that never ends runs its commands with no pause and no way out (it \
+                 holds a core until killed)",
             );
         }
     }
