@@ -2658,3 +2658,32 @@ fn timeit_runs_its_statements_in_a_loop() {
         );
     }
 }
+
+#[test]
+fn code_file_operations_take_no_options_from_unknown_values() {
+    // `rename($f, $n)` is a system call: a value not known is a path, not a flag.
+    let input = r#"perl -e 'for my $f (glob "migrations/*.sql") { (my $n = $f) =~ s/(\d+)_/sprintf("%04d_", $1)/e; rename $f, $n }'"#;
+    let reading = parse(input);
+    assert_eq!(reading.opaque, None, "{reading:?}");
+    assert!(
+        reading
+            .commands
+            .iter()
+            .any(|c| c.program == "mv" && c.args.first().is_some_and(|a| a == "--")),
+        "{reading:?}"
+    );
+}
+
+#[test]
+fn an_ungrouped_chain_of_names_narrows_a_find_listing() {
+    let narrowed = "find . -name '*.orig' -o -name '*.rej' -print0 | xargs -0 rm -f";
+    // With an action, only the last alternative is printed: not narrowed to both.
+    assert!(
+        !runs(narrowed, "rm -f ./**/*.orig ./**/*.rej"),
+        "{:?}",
+        parse(narrowed)
+    );
+    let listing = "find . -name '*.orig' -o -name '*.rej' > list.txt && cat list.txt";
+    let reading = parse(listing);
+    assert_eq!(reading.opaque, None, "{reading:?}");
+}

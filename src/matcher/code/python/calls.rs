@@ -755,6 +755,13 @@ impl<'a, 't> Py<'a, '_, 't> {
                     self.cx.command("tee", vec![Val::known("-a"), file], line);
                 }
             }
+            Sink::ReadsOr(default, keyword) => {
+                let file = match args.pos_or_kw(self, 0, keyword).val() {
+                    Val::Known(f) if f.is_empty() || f == "None" => Val::known(default),
+                    file => file,
+                };
+                self.cx.command("cat", vec![file], line);
+            }
             Sink::Database => {
                 let file = match k(self, 0) {
                     Val::Known(f) => Val::Known(database_path(&f).to_owned()),

@@ -26,6 +26,9 @@ pub(super) enum Sink {
     Tool(&'static str),
     /// A virtual command: the program, its flags, then the arguments at these positions.
     Command(&'static str, &'static [&'static str], &'static [usize]),
+    /// Reads the file its first argument (or this keyword) names, or this one when it
+    /// names none (`dotenv_values('.env.example')`, `dotenv_values()`: `.env`).
+    ReadsOr(&'static str, &'static str),
     /// `chmod MODE PATH` from `(path, mode)`.
     Chmod,
     /// `kill -SIG PID` from `(pid, signal)`.
@@ -233,11 +236,11 @@ const SINKS: &[(&str, Sink)] = &[
     ("io.FileIO", Open),
     // Libraries that open a credential file themselves and return what it holds: read as
     // `cat` of that file. (`load_dotenv()` only sets the environment, as apps do.)
-    ("netrc.netrc", Command("cat", &["~/.netrc"], &[0])),
+    ("netrc.netrc", ReadsOr("~/.netrc", "file")),
     ("spwd.getspall", Command("cat", &["/etc/shadow"], &[])),
     ("spwd.getspnam", Command("cat", &["/etc/shadow"], &[])),
-    ("dotenv.dotenv_values", Command("cat", &[".env"], &[0])),
-    ("dotenv.main.dotenv_values", Command("cat", &[".env"], &[0])),
+    ("dotenv.dotenv_values", ReadsOr(".env", "dotenv_path")),
+    ("dotenv.main.dotenv_values", ReadsOr(".env", "dotenv_path")),
     (
         "?.get_credentials",
         Command("cat", &["~/.aws/credentials"], &[]),

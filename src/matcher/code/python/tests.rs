@@ -1407,3 +1407,16 @@ fn installed_code_is_in_the_system() {
         ["tee /usr/lib/python3/dist-packages/x.py"]
     );
 }
+
+#[test]
+fn a_library_reads_the_file_it_is_given_or_its_default() {
+    assert_eq!(
+        effects("import dotenv; dotenv.dotenv_values()"),
+        ["cat .env"]
+    );
+    assert_eq!(
+        effects("from dotenv import dotenv_values; print(dotenv_values('.env.example'))"),
+        ["cat .env.example"]
+    );
+    assert_eq!(effects("import netrc; netrc.netrc()"), ["cat ~/.netrc"]);
+}

@@ -184,7 +184,12 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
                 a.unknown && (a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
             });
         }
-        return args.iter().any(|a| a.unknown);
+        // Past a written `--`, the file tools take every word as an operand.
+        let options = match args.iter().position(|a| a.text == "--" && !a.unknown) {
+            Some(end) if ENDS_OPTIONS_AT_DASHES.contains(&program) => &args[..end],
+            _ => args,
+        };
+        return options.iter().any(|a| a.unknown);
     };
     let mut preloads = Vec::new();
     let mut script_args: &[Field] = &[];
@@ -369,6 +374,17 @@ pub(super) fn read_code(
     }
 }
 
+/// File tools that read every word after `--` as an operand (getopt's convention).
+const ENDS_OPTIONS_AT_DASHES: &[&str] = &[
+    "rm", "rmdir", "unlink", "shred", "mv", "cp", "ln", "install", "chmod", "chown", "chgrp",
+    "truncate", "tee", "cat", "touch", "mkdir",
+];
+
+/// The programs code's own file operations are read as, which take no options from it.
+const FILE_OPERATIONS: &[&str] = &[
+    "mv", "cp", "ln", "tee", "cat", "mkdir", "rmdir", "rm", "chmod", "chown", "touch", "unlink",
+];
+
 /// Records what one effect runs.
 fn effect(r: &mut Reader, effect: Effect) {
     match effect {
@@ -422,6 +438,16 @@ fn effect(r: &mut Reader, effect: Effect) {
                 }
                 _ => {
                     let mut argv = vec![Val::known(program)];
+                    // A file operation of the code's own (`rename($a, $b)`, `os.remove(p)`)
+                    // parses no options: a value not known there is a path, never a flag,
+                    // as `--` says to the program read in its place.
+                    let flagless = args
+                        .iter()
+                        .all(|a| !a.text().is_some_and(|t| t.starts_with('-')));
+                    let unknown = args.iter().any(|a| a.text().is_none());
+                    if flagless && unknown && FILE_OPERATIONS.contains(&program) {
+                        argv.push(Val::known("--"));
+                    }
                     argv.extend(args);
                     // Its input is the code's own (`runpy.run_path('/dev/stdin')`), as for
                     // `Exec` above.

@@ -390,7 +390,8 @@ const FIND_FILTERS: &[&str] = &[
 ];
 
 /// The patterns of the `-name` tests every file found passes one of: a lone, positive
-/// `-name P`, or one group `( -name P -o -name Q ... )`. `[None]` when nothing narrows the
+/// `-name P`, or one group `( -name P -o -name Q ... )` (or, with no action, such a chain
+/// ungrouped). `[None]` when nothing narrows the
 /// names (no such test, an unknown pattern, another `-o`).
 fn name_tests(args: &[Field]) -> Vec<Option<String>> {
     let unnarrowed = || vec![None];
@@ -400,6 +401,27 @@ fn name_tests(args: &[Field]) -> Vec<Option<String>> {
             .map(|p| p.text.clone())
     };
     let negated = |k: usize| k > 0 && matches!(args[k - 1].text.as_str(), "!" | "-not");
+    // With no action, find prints what the whole expression lets through.
+    let prints_whole = !args.iter().any(|a| {
+        matches!(
+            a.text.as_str(),
+            "-print"
+                | "-print0"
+                | "-printf"
+                | "-fprint"
+                | "-fprint0"
+                | "-fprintf"
+                | "-ls"
+                | "-fls"
+                | "-exec"
+                | "-execdir"
+                | "-ok"
+                | "-okdir"
+                | "-delete"
+                | "-prune"
+                | "-quit"
+        )
+    });
     let mut found: Option<Vec<Option<String>>> = None;
     let mut k = 0;
     while k < args.len() {
@@ -422,6 +444,15 @@ fn name_tests(args: &[Field]) -> Vec<Option<String>> {
                     j += 2;
                     match args.get(j).map(|a| a.text.as_str()) {
                         Some("-o" | "-or") if group => j += 1,
+                        // `find . -name '*.orig' -o -name '*.rej'` with no action: what
+                        // is printed is the whole `-o` chain, as in a group.
+                        Some("-o" | "-or")
+                            if !group
+                                && prints_whole
+                                && args.get(j + 1).is_some_and(|a| a.text == "-name") =>
+                        {
+                            j += 1;
+                        }
                         Some(")") if group => break,
                         _ if !group => break,
                         _ => return unnarrowed(),
