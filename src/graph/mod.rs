@@ -81,8 +81,9 @@ pub struct RuleGraph {
     defaults_failure_message: Option<Template>,
     notify_channels: Option<Arc<NotifySettings>>,
     source: PathBuf,
-    /// The policy's files, the approvals store beside it and the running binary, absolute
-    /// and normalised, for [`Place::Gate`](crate::config::Place::Gate).
+    /// The policy's files, the approvals store beside it, the files its actions write or run
+    /// (the audit log) and the running binary, absolute and normalised, for
+    /// [`Place::Gate`](crate::config::Place::Gate).
     gate_files: Arc<[String]>,
 }
 
@@ -94,7 +95,13 @@ impl RuleGraph {
         // An include without hooks is the gate's file too.
         let files: Vec<&Path> = policy.sources.iter().map(|s| &*s.path).collect();
         let stores: Vec<PathBuf> = files.iter().flat_map(|f| approvals_store(f)).collect();
-        graph.gate_files = gate_files(files.into_iter().chain(stores.iter().map(PathBuf::as_path)));
+        let actions = action_files(&graph.ordered);
+        graph.gate_files = gate_files(
+            files
+                .into_iter()
+                .chain(stores.iter().map(PathBuf::as_path))
+                .chain(actions.iter().map(PathBuf::as_path)),
+        );
         graph
     }
 
@@ -183,12 +190,14 @@ impl RuleGraph {
             .chain([source])
             .flat_map(approvals_store)
             .collect();
+        let action_files = action_files(&ordered);
         let gate_files = gate_files(
             files
                 .iter()
                 .map(|f| &**f)
                 .chain([source])
-                .chain(stores.iter().map(PathBuf::as_path)),
+                .chain(stores.iter().map(PathBuf::as_path))
+                .chain(action_files.iter().map(PathBuf::as_path)),
         );
         RuleGraph {
             ordered,
@@ -338,6 +347,15 @@ fn approvals_store(policy: &Path) -> [PathBuf; 3] {
     .map(|name| policy.with_file_name(name))
 }
 
+/// What the hooks' actions write or run (the audit log, a script), where a path holds no
+/// variable: changing one changes what the gate does or what it leaves behind.
+fn action_files(hooks: &[CompiledHook]) -> Vec<PathBuf> {
+    hooks
+        .iter()
+        .filter_map(|h| h.path()?.constant().map(|p| h.resolve_path(&p)))
+        .collect()
+}
+
 /// The absolute, normalised paths of `files` and of the running binary, and their real
 /// paths where those differ.
 fn gate_files<'p>(files: impl Iterator<Item = &'p Path>) -> Arc<[String]> {
@@ -442,6 +460,22 @@ mod tests {
         g.candidates_for_tool(point, tool)
             .map(|h| h.id().to_owned())
             .collect()
+    }
+
+    #[test]
+    fn the_files_actions_write_are_the_gates() {
+        let g = graph(
+            "version: 1\nhooks:\n\
+             - { name: a, point: turn:tool:pre, action: log, target: logs/audit.jsonl }\n\
+             - { name: b, point: turn:tool:pre, action: log, target: \"logs/{sessionKey}.jsonl\" }\n",
+        );
+        let files = g.gate_files();
+        assert!(
+            files.iter().any(|f| f.ends_with("/logs/audit.jsonl")),
+            "{files:?}"
+        );
+        // A path the call fills in is not one file.
+        assert!(!files.iter().any(|f| f.contains("sessionKey")), "{files:?}");
     }
 
     #[test]

@@ -80,6 +80,17 @@ impl Template {
         Template { segments }
     }
 
+    /// The text, when it holds no variable.
+    pub(crate) fn constant(&self) -> Option<String> {
+        self.segments
+            .iter()
+            .map(|s| match s {
+                Segment::Text(t) => Some(t.as_str()),
+                Segment::Var(_) => None,
+            })
+            .collect()
+    }
+
     /// Whether the template has no variables (renders to the same text every time).
     pub fn is_constant(&self) -> bool {
         self.segments.iter().all(|s| matches!(s, Segment::Text(_)))

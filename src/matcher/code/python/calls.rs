@@ -1036,7 +1036,10 @@ fn gitpython(q: &str) -> Option<Vec<String>> {
     for prefix in ["git.Repo.git.", "git.Git.", "git.cmd.Git."] {
         if let Some(command) = q.strip_prefix(prefix)
             && !command.contains('.')
-            && !matches!(command, "execute" | "clear_cache" | "version_info")
+            && !matches!(
+                command,
+                "execute" | "clear_cache" | "version_info" | "refresh"
+            )
         {
             return Some(vec![command.replace('_', "-")]);
         }

@@ -414,6 +414,10 @@ const SINKS: &[(&str, Sink)] = &[
         Opaque("the code loads a native SQLite extension"),
     ),
     ("runpy.run_module", Command("python3", &["-m"], &[0])),
+    // GitPython's `git.execute([...])` runs any command it is given, not only git.
+    ("git.Repo.git.execute", ArgvList),
+    ("git.Git.execute", ArgvList),
+    ("git.cmd.Git.execute", ArgvList),
     // python-crontab: a job's command runs later, from the crontab `write` installs.
     ("crontab.CronTab.new", ShellAt(0)),
     ("crontab.CronTab.write", Command("crontab", &["-"], &[])),

@@ -1374,6 +1374,11 @@ fn gitpython_runs_git() {
         ["git remote add b https://x.example/r.git"]
     );
     assert!(effects("import git; print(git.Repo('.').head.commit.hexsha)").is_empty());
+    // `execute` runs whatever argument vector it is given.
+    assert_eq!(
+        effects("import git; git.Repo('.').git.execute(['rm', '-rf', '/srv'])"),
+        ["exec rm -rf /srv"]
+    );
 }
 
 #[test]

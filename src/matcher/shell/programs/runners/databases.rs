@@ -394,9 +394,9 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
             } else if is_sqlite(program) && matches!(name.as_str(), "output" | "once") {
                 // `.output FILE` writes the results to FILE (`-x`, `-e`: a spreadsheet or
                 // an editor, with a file of their own).
-                if let Some(file) = unquoted.split(' ').find(|w| !w.starts_with('-')) {
+                if let Some(file) = unquoted.split_whitespace().find(|w| !w.starts_with('-')) {
                     file_command(r, "tee", file);
-                } else if unquoted.split(' ').any(|w| w == "-e") {
+                } else if unquoted.split_whitespace().any(|w| w == "-e") {
                     r.opaque("sqlite3 opens its output in the editor of the environment");
                 }
             }
@@ -406,15 +406,19 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
         // empties FILE first.
         "backup" | "save" | "clone" | "restore" if is_sqlite(program) => {
             let unquoted = sqlite_unquoted(rest);
-            if let Some(file) = unquoted.split(' ').rev().find(|w| !w.starts_with('-')) {
+            if let Some(file) = unquoted
+                .split_whitespace()
+                .rev()
+                .find(|w| !w.starts_with('-'))
+            {
                 let reads = name == "restore";
                 file_command(r, if reads { "cat" } else { "tee" }, file);
             }
         }
         "open" if is_sqlite(program) => {
             let unquoted = sqlite_unquoted(rest);
-            if let Some(file) = unquoted.split(' ').find(|w| !w.starts_with('-')) {
-                let writes = unquoted.split(' ').any(|w| w == "--new");
+            if let Some(file) = unquoted.split_whitespace().find(|w| !w.starts_with('-')) {
+                let writes = unquoted.split_whitespace().any(|w| w == "--new");
                 file_command(r, if writes { "tee" } else { "cat" }, file);
             }
         }
@@ -426,7 +430,7 @@ fn meta_command(r: &mut Reader, program: &str, command: &str) {
                     unreadable(r, "sql");
                 }
             } else if is_sqlite(program)
-                && let Some(file) = source.split(' ').find(|w| !w.starts_with('-'))
+                && let Some(file) = source.split_whitespace().find(|w| !w.starts_with('-'))
             {
                 // `.import FILE TABLE` reads FILE, as `.read FILE` does its SQL.
                 file_command(r, "cat", file);
@@ -807,6 +811,13 @@ mod tests {
         assert!(opaque.is_some());
         let (commands, opaque) = texts(r#"sqlite3 :memory: ".once '|less'" "select 1""#);
         assert_eq!(opaque, None, "{commands:?}");
+        let (commands, _) = texts("sqlite3 db '.output' '.open' '.once'");
+        assert!(
+            !commands
+                .iter()
+                .any(|c| c.starts_with("tee") || c.starts_with("cat")),
+            "{commands:?}"
+        );
         for (line, command) in [
             (
                 "sqlite3 :memory: '.backup main HOOKS.yaml'",
@@ -823,6 +834,11 @@ mod tests {
             ),
             ("sqlite3 db '.import data.csv t'", "cat data.csv"),
             ("sqlite3 db '.restore backup.db'", "cat backup.db"),
+            // `.output` alone goes back to standard output: no file.
+            (
+                "sqlite3 db '.output' 'select 1' '.output x.csv'",
+                "tee x.csv",
+            ),
             (
                 r#"sqlite3 db "select writefile('a.txt', 'x')""#,
                 "tee a.txt",
