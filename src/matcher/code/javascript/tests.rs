@@ -560,3 +560,13 @@ fn compatibility_forms_and_numeric_open_flags_are_read() {
             .contains(&"tee HOOKS.yaml".to_owned())
     );
 }
+
+#[test]
+fn the_user_info_home_directory_is_home() {
+    assert_eq!(
+        effects(
+            "require('fs').createWriteStream(require('os').userInfo().homedir + '/.profile', {flags: 'a'}).end('x')"
+        ),
+        ["tee ~/.profile"]
+    );
+}

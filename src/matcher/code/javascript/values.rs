@@ -344,6 +344,7 @@ impl<'t> Js<'_, '_, 't> {
                 let q = canonical(&q);
                 match q.as_str() {
                     "process.env" => Obj::Val(env(&key)),
+                    "os.userInfo()" if key == "homedir" => Obj::Val(Val::known("~")),
                     "process" if key == "execPath" => Obj::Val(Val::known("node")),
                     // `node -e CODE a b`: `process.argv` is `[node, 'a', 'b']`.
                     "process" if key == "argv" => Obj::List(
@@ -433,6 +434,8 @@ impl<'t> Js<'_, '_, 't> {
                         _ => unknown,
                     },
                     "os.homedir" => Obj::Val(Val::known("~")),
+                    // `os.userInfo().homedir` is the home directory too.
+                    "os.userInfo" => Obj::Ref("os.userInfo()".to_owned()),
                     "os.tmpdir" => Obj::Val(Val::known(TEMP_DIR)),
                     // `fs.mkdtempSync(prefix)`: a new directory named the prefix and six
                     // random characters.
