@@ -185,6 +185,9 @@ fn names(text: &str, word: &str, lang: Language) -> bool {
     })
 }
 
+/// The most deletions read from one text of code.
+const MOST_DELETIONS: usize = 64;
+
 /// R's `unlink(...)` and `file.remove(...)` whose arguments are only string literals,
 /// `c(...)` of them and the `recursive`/`force`/`expand` flags: each as `rm`, and the text
 /// left once they are taken out. `None` when there is no such call.
@@ -192,7 +195,11 @@ fn r_deletions(text: &str) -> Option<(Vec<Vec<String>>, String)> {
     let mut commands = Vec::new();
     let mut rest = String::with_capacity(text.len());
     let mut at = 0;
-    while let Some((start, name)) = next_call(text, at, &["unlink", "file.remove"]) {
+    // Each call looks for the next from where the last ended: a bounded number of them
+    // keeps the work linear in the text; past it the rest is left to the word scan.
+    while commands.len() < MOST_DELETIONS
+        && let Some((start, name)) = next_call(text, at, &["unlink", "file.remove"])
+    {
         let open = start + name.len();
         let Some(close) = closing_paren(text, open) else {
             break;
@@ -364,6 +371,11 @@ mod tests {
         );
         // A computed path is not read: the call stays in the text, which is then opaque.
         assert!(r_deletions("unlink(path.expand(x), recursive = TRUE)").is_none());
+        // Past the most read, the calls left stay in the text.
+        let many = r#"unlink("a"); "#.repeat(MOST_DELETIONS + 1);
+        let (commands, rest) = r_deletions(&many).expect("read");
+        assert_eq!(commands.len(), MOST_DELETIONS);
+        assert!(names(&rest, "unlink", Language::R));
     }
 
     #[test]
