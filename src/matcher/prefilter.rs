@@ -114,11 +114,19 @@ impl PatternIndex {
     /// stopped at the bound, and `hits` may then miss some.
     pub fn add_hits_until(&self, subject: &str, hits: &mut Hits, deadline: &Deadline) -> bool {
         if let Some(scanner) = &self.scanner {
+            // A literal may occur thousands of times (`(` in 64 KiB of code); each pattern
+            // is run over the subject once, not once per occurrence, or the work would
+            // grow with the square of the subject.
+            let mut tried = Hits::new();
             for found in scanner.find_overlapping_iter(subject) {
                 let Some(owners) = self.owners.get(found.pattern().as_usize()) else {
                     continue;
                 };
                 for &id in owners {
+                    let Err(at) = tried.binary_search(&id) else {
+                        continue;
+                    };
+                    tried.insert(at, id);
                     if !deadline.step() {
                         return false;
                     }
@@ -239,6 +247,17 @@ mod tests {
                 .collect();
             assert_eq!(hits(&index, subject), want, "{subject:?}");
         }
+    }
+
+    #[test]
+    fn a_pattern_is_run_once_however_often_its_literal_occurs() {
+        // `\s` makes the literal inexact: every `(` is a candidate, and none matches.
+        let index = index(&[r"\(\s*\)\s*\{"]);
+        let subject = "(1) ".repeat(16_000);
+        let deadline = Deadline::steps(2);
+        let mut hits = Hits::new();
+        assert!(index.add_hits_until(&subject, &mut hits, &deadline));
+        assert!(hits.is_empty());
     }
 
     #[test]
