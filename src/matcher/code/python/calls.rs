@@ -684,6 +684,23 @@ impl<'a, 't> Py<'a, '_, 't> {
                     _ => self.cx.command("tee", vec![path], line),
                 }
             }
+            Sink::DbmOpen(default) => {
+                let path = args.pos_or_kw(self, 0, "file").val();
+                let flag = match args.node(1, "flag") {
+                    Some(_) => args.pos_or_kw(self, 1, "flag").val(),
+                    None => Val::known(default),
+                };
+                // The flag may carry backend letters after the first (`"nf"`).
+                match flag.text().and_then(|f| f.chars().next()) {
+                    Some('r') => self.cx.command("cat", vec![path], line),
+                    Some('n') => self.cx.command("tee", vec![path], line),
+                    Some('c' | 'w') => {
+                        self.cx.command("cat", vec![path.clone()], line);
+                        self.cx.command("tee", vec![Val::known("-a"), path], line);
+                    }
+                    _ => self.cx.command("tee", vec![path], line),
+                }
+            }
             Sink::FileInput => {
                 let files = match args.pos_or_kw(self, 0, "files") {
                     Obj::List(items) => items,
@@ -719,6 +736,20 @@ impl<'a, 't> Py<'a, '_, 't> {
                     self.cx.write(file, text, line);
                 } else {
                     self.open(path, mode, line);
+                }
+            }
+            // What the statements do to the database is the project's business; what they
+            // do to files outside it is the gate's.
+            Sink::Sql => {
+                if let Val::Known(text) = k(self, 0) {
+                    let reading =
+                        crate::matcher::sql::read(crate::matcher::sql::Dialect::Sqlite, &text);
+                    if let Some(why) = reading.opaque {
+                        self.cx.opaque(why, line);
+                    }
+                    for program in reading.programs {
+                        self.cx.found(Effect::Shell(Val::Known(program)), line);
+                    }
                 }
             }
             Sink::Eval => {

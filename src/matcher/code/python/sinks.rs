@@ -41,6 +41,9 @@ pub(super) enum Sink {
     Open,
     /// `shutil.copyfileobj(from, to)`: `cp` when `from` is opened from a known path.
     CopyObj,
+    /// `dbm.open(file, flag)` (default flag given): reads the database, with `c` or `w` also
+    /// adds to it, and with `n` empties it first.
+    DbmOpen(&'static str),
     /// `zipfile.ZipFile(file, mode)`: reads the archive, or with `w`, `x` or `a` writes it.
     ZipFile,
     /// `fileinput.input(files, inplace=True)`: reads the files, and with `inplace` writes
@@ -68,6 +71,9 @@ pub(super) enum Sink {
     /// `sqlite3.connect(db)`: reads the database file, also when named by a `file:` URI
     /// (`file:/x/Cookies?mode=ro`, the way to read a store its browser holds locked).
     Database,
+    /// SQLite's SQL in the first argument, whose functions and `ATTACH` reach files (see
+    /// [`crate::matcher::sql::read`]): a connection's or cursor's `execute`.
+    Sql,
     /// Writes the file at this argument or keyword, if one is given (`tee PATH`):
     /// `ElementTree.write(path)`, `zipapp.create_archive(src, target=path)`.
     WritesFile(usize, &'static str),
@@ -267,13 +273,16 @@ const SINKS: &[(&str, Sink)] = &[
     ("shutil.make_archive", Archive),
     // A database file is read whole by whoever opens it (a browser's cookie store).
     ("sqlite3.connect", Database),
+    ("sqlite3.Connection.execute", Sql),
+    ("sqlite3.Connection.executemany", Sql),
+    ("sqlite3.Connection.executescript", Sql),
     // Parsers and stores that open the file they are given.
     ("xml.etree.ElementTree.parse", Command("cat", &[], &[0])),
     ("xml.etree.ElementTree.iterparse", Command("cat", &[], &[0])),
     ("xml.dom.minidom.parse", Command("cat", &[], &[0])),
     ("xml.sax.parse", Command("cat", &[], &[0])),
-    ("shelve.open", Command("cat", &[], &[0])),
-    ("dbm.open", Command("cat", &[], &[0])),
+    ("shelve.open", DbmOpen("c")),
+    ("dbm.open", DbmOpen("r")),
     ("readline.read_history_file", Command("cat", &[], &[0])),
     ("readline.read_init_file", Command("cat", &[], &[0])),
     ("mimetypes.read_mime_types", Command("cat", &[], &[0])),
@@ -643,6 +652,16 @@ pub(super) fn sink(q: &str) -> Option<Sink> {
     if let Some((_, s)) = SINKS.iter().find(|(name, _)| *name == q) {
         return Some(*s);
     }
+    // A method that runs commands whatever its object, of an object the reader knows
+    // (`sqlite3.Connection.enable_load_extension`).
+    if let Some((_, method)) = q.rsplit_once('.')
+        && BY_NAME.contains(&method)
+        && let Some((_, s)) = SINKS
+            .iter()
+            .find(|(name, _)| name.strip_prefix("?.") == Some(method))
+    {
+        return Some(*s);
+    }
     if let Some(s) = private_helper(q) {
         // A function of a private module named as a public one is read as that one
         // (`pip._internal.utils.misc.rmtree` is `?.rmtree`).
@@ -787,6 +806,10 @@ mod tests {
         }
         assert_eq!(sink("requests.post"), Some(URL));
         assert_eq!(sink("requests.json"), None);
-        assert_eq!(sink("posix.system"), None, "callers canonicalise first");
+        assert_eq!(sink("posix.remove"), None, "callers canonicalise first");
+        assert_eq!(
+            sink("sqlite3.Connection.load_extension"),
+            sink("?.load_extension")
+        );
     }
 }

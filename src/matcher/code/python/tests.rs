@@ -1111,9 +1111,11 @@ fn library_readers_writers_and_loaders_are_followed() {
             "cat /root/.git-credentials",
         ),
         (
-            "import shelve; shelve.open('/root/.aws/credentials')",
+            "import shelve; shelve.open('/root/.aws/credentials', 'r')",
             "cat /root/.aws/credentials",
         ),
+        ("import dbm; dbm.open('HOOKS.yaml', 'n')", "tee HOOKS.yaml"),
+        ("import dbm; dbm.open('x.db')", "cat x.db"),
         (
             "import http.cookiejar; http.cookiejar.MozillaCookieJar('HOOKS.yaml').save()",
             "tee HOOKS.yaml",
@@ -1125,6 +1127,27 @@ fn library_readers_writers_and_loaders_are_followed() {
     ] {
         assert_eq!(effects(code), [effect], "{code}");
     }
+    for code in [
+        "import sqlite3; c = sqlite3.connect(':memory:'); c.execute('ATTACH DATABASE \"/etc/cron.d/x\" AS x')",
+        "import sqlite3 as s; s.connect('a.db').cursor().executescript(\"select writefile('/etc/cron.d/x', 'y');\")",
+    ] {
+        assert!(
+            effects(code)
+                .iter()
+                .any(|e| e.contains("tee '/etc/cron.d/x'")),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+    assert!(
+        effects(
+            "import sqlite3; c = sqlite3.connect('a.db'); c.execute('select name from t where id = ?', (1,))"
+        ) == ["cat a.db"]
+    );
+    assert_eq!(
+        effects("import shelve; shelve.open('HOOKS.yaml')"),
+        ["cat HOOKS.yaml", "tee -a HOOKS.yaml"]
+    );
     assert!(
         effects("import wave; wave.open('HOOKS.yaml', 'wb').close()")
             .iter()

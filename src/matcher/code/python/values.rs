@@ -504,6 +504,10 @@ impl<'t> Py<'_, '_, 't> {
                     "certifi.where" => {
                         Obj::Val(Val::Known(format!("{SITE_PACKAGES}/certifi/cacert.pem")))
                     }
+                    // A SQLite connection and its cursors, whose `execute` runs SQL.
+                    "sqlite3.connect" | "sqlite3.Connection.cursor" => {
+                        Obj::Ref("sqlite3.Connection".to_owned())
+                    }
                     // GitPython's repository and its remotes, whose methods run git.
                     "git.Repo" | "git.repo.Repo" | "git.Repo.init" | "git.Repo.clone_from" => {
                         Obj::Ref("git.Repo".to_owned())

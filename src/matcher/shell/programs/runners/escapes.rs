@@ -236,30 +236,63 @@ pub(super) fn less_commands(r: &mut Reader, t: &[String]) {
     }
 }
 
-/// emacs runs Lisp given by `--eval`, `-l`/`--load`, `--script`, `-f`/`--funcall`, `-x`.
-pub(super) fn emacs(r: &mut Reader, t: &[String]) {
-    let code = t.iter().any(|a| {
-        let name = a.split('=').next().unwrap_or_default();
-        matches!(
-            name,
-            "--eval"
-                | "-eval"
-                | "--execute"
-                | "-execute"
-                | "-l"
-                | "--load"
-                | "-load"
-                | "--script"
-                | "-script"
-                | "-f"
-                | "--funcall"
-                | "-funcall"
-                | "-x"
-        )
-    });
-    if code {
-        r.opaque("emacs runs Lisp code that hookgate does not read");
+/// emacs runs Lisp: inline (`--eval`), from files (`-l`/`--load`, `--script`, `-x`) and
+/// from libraries on its load path (`-l ert`, with `-L DIR` adding to that path). Inline
+/// code is looked at as code of a language hookgate does not read; a file is judged as
+/// any interpreter's script file is (what the line wrote is looked at, what it downloaded
+/// is unknown); `-f` calls a function already loaded.
+pub(super) fn emacs(r: &mut Reader, args: &[Field]) {
+    let mut k = 0;
+    while k < args.len() {
+        let word = &args[k].text;
+        let (name, attached) = match word.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => (name, Some(value.to_owned())),
+            _ => (word.as_str(), None),
+        };
+        let kind = match name.trim_start_matches('-') {
+            "eval" | "execute" => Lisp::Inline,
+            "l" | "load" | "script" | "x" => Lisp::File,
+            "L" | "directory" => Lisp::Directory,
+            _ => {
+                k += 1;
+                continue;
+            }
+        };
+        let (value, unknown) = match attached {
+            Some(value) => (value, args[k].unknown),
+            None => {
+                k += 1;
+                match args.get(k) {
+                    Some(next) => (next.text.clone(), next.unknown),
+                    None => break,
+                }
+            }
+        };
+        k += 1;
+        match kind {
+            _ if unknown => r.opaque("emacs runs Lisp that comes from a substitution"),
+            Lisp::Inline => super::unread::read(r, "emacs", &value),
+            // A library name (`-l ert`) is found on the load path.
+            Lisp::File if value.contains('/') || value.ends_with(".el") => {
+                if let Some((text, false)) = super::interpreters::script_file(r, &value, false) {
+                    super::unread::read(r, "emacs", &text);
+                }
+            }
+            Lisp::File => {}
+            Lisp::Directory => {
+                if r.env.holds_unknown_below(value.trim_end_matches('/')) {
+                    r.opaque("emacs loads libraries from a directory the line downloaded into");
+                }
+            }
+        }
     }
+}
+
+/// What an emacs option gives it.
+enum Lisp {
+    Inline,
+    File,
+    Directory,
 }
 
 /// Shells of other languages (PowerShell, nushell, xonsh, elvish): any code they are given,

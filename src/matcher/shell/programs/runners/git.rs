@@ -237,7 +237,9 @@ fn cloned_from_afar(rest: &[String]) -> Option<String> {
         }
     }
     let repo = operands.first()?;
-    if !super::super::builtins::is_remote(repo) {
+    // A `file://` URL is a repository on this machine (`git clone file://$PWD /tmp/c`, a
+    // clean copy of the project to test in).
+    if !super::super::builtins::is_remote(repo) || repo.starts_with("file://") {
         return None;
     }
     match operands.get(1) {
@@ -435,8 +437,13 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
     // `git push origin "$(git branch --show-current)"`: an agent's everyday push. What an
     // unknown refspec could be (`+main`, `:main`) is left to the rules, which read it as
     // `$(...)` and ask, rather than refusing the line as unreadable.
+    // `git branch --merged | grep -v main | xargs git branch -d`, an everyday cleanup: git
+    // deletes only merged branches. An unknown word could at worst be a force flag, losing
+    // a branch's commits unasked; that is accepted rather than refusing the idiom.
+    let merged_deletion = sub.text == "branch" && rest.iter().any(|a| a == "-d" || a == "--delete");
     if git_view::arguments_matter(&sub.text)
         && sub.text != "push"
+        && !merged_deletion
         && args[k + 1..].iter().any(|a| a.unknown)
     {
         r.opaque(

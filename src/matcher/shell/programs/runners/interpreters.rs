@@ -309,24 +309,15 @@ fn run_code(
                 .join("\n")
         }
         Code::File(path, unknown) => {
-            if unknown {
-                r.opaque("the interpreter runs code that comes from a substitution");
-            } else if path.starts_with("http://") || path.starts_with("https://") {
-                r.opaque("the interpreter runs code it downloads");
-            } else if let Err(why) = r.load_host_file(path) {
-                r.opaque(why);
-            } else {
-                match r.env.files.get(&file_key(path)) {
-                    Some(FileText::Unknown) => r.opaque(
-                        "the line runs a script it downloaded or made from a command's output",
-                    ),
-                    Some(FileText::Known(text)) if lang.is_some() => {
-                        let text = text.clone();
-                        r.built.insert(file_key(path));
-                        r.in_file(path, |r| read_code(r, lang, &text, &[], Some(path)));
-                    }
-                    _ => {}
+            match (script_file(r, path, unknown), lang) {
+                (Some((text, _)), Some(_)) => {
+                    r.built.insert(file_key(path));
+                    r.in_file(path, |r| read_code(r, lang, &text, &[], Some(path)));
                 }
+                // Code of a language hookgate does not read is looked at when the line
+                // wrote it; the host's scripts run as the project's own do.
+                (Some((text, false)), None) => super::unread::read(r, program, &text),
+                _ => {}
             }
             return;
         }
@@ -352,6 +343,29 @@ fn run_code(
         Some(_) => read_code(r, lang, &text, args, None),
         None => super::unread::read(r, program, &text),
     }
+}
+
+/// The text of the script file `path` an interpreter runs, and whether it came from the
+/// host rather than the line; `None` when there is no text to read (the file is not
+/// there, or is compiled), and the line is made opaque when the code cannot be known.
+pub(super) fn script_file(r: &mut Reader, path: &str, unknown: bool) -> Option<(String, bool)> {
+    if unknown {
+        r.opaque("the interpreter runs code that comes from a substitution");
+    } else if path.starts_with("http://") || path.starts_with("https://") {
+        r.opaque("the interpreter runs code it downloads");
+    } else if let Err(why) = r.load_host_file(path) {
+        r.opaque(why);
+    } else {
+        let key = file_key(path);
+        match r.env.files.get(&key) {
+            Some(FileText::Unknown) => {
+                r.opaque("the line runs a script it downloaded or made from a command's output");
+            }
+            Some(FileText::Known(text)) => return Some((text.clone(), r.is_host_file(&key))),
+            None => {}
+        }
+    }
+    None
 }
 
 /// Reads `text` in `lang` into the commands it runs; `path`, when it is the text of a
@@ -438,15 +452,17 @@ fn effect(r: &mut Reader, effect: Effect) {
                 }
                 _ => {
                     let mut argv = vec![Val::known(program)];
-                    // A file operation of the code's own (`rename($a, $b)`, `os.remove(p)`)
-                    // parses no options: a value not known there is a path, never a flag,
-                    // as `--` says to the program read in its place.
-                    let flagless = args
-                        .iter()
-                        .all(|a| !a.text().is_some_and(|t| t.starts_with('-')));
-                    let unknown = args.iter().any(|a| a.text().is_none());
-                    if flagless && unknown && FILE_OPERATIONS.contains(&program) {
-                        argv.push(Val::known("--"));
+                    // A file operation of the code's own (`rename($a, $b)`, `os.remove(p)`,
+                    // `shutil.rmtree(p)` read as `rm -r -f`) parses no options: a value not
+                    // known there is a path, never a flag, as `--` after the flags its
+                    // reading gives it says to the program read in its place.
+                    let flag = |a: &Val| a.text().is_some_and(|t| t.starts_with('-'));
+                    let flags = args.iter().take_while(|a| flag(a)).count();
+                    let operands = &args[flags..];
+                    let unknown = operands.iter().any(|a| a.text().is_none());
+                    let mut args = args.clone();
+                    if unknown && !operands.iter().any(flag) && FILE_OPERATIONS.contains(&program) {
+                        args.insert(flags, Val::known("--"));
                     }
                     argv.extend(args);
                     // Its input is the code's own (`runpy.run_path('/dev/stdin')`), as for
@@ -848,6 +864,14 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
                 !a.text.starts_with('-') && (*k == 0 || args[k - 1].text != "--prompt")
             });
             command.extend(operands.map(|(_, a)| a.clone()));
+            return Code::Command(command);
+        }
+        // Tools installed as modules run as their programs do (`python3 -m twine upload`
+        // is `twine upload`), so that the rules about the program see them.
+        "twine" | "poetry" | "flit" | "hatch" | "uv" | "pipx" | "awscli" => {
+            let program = if module == "awscli" { "aws" } else { module };
+            let mut command = vec![Field::literal(program)];
+            command.extend(args.iter().cloned());
             return Code::Command(command);
         }
         // `python3 -m pickle FILE` unpickles the file to print it.

@@ -410,7 +410,7 @@ pub(super) fn run(
             Data::Unknown
         }
         "emacs" | "emacsclient" => {
-            escapes::emacs(r, &t);
+            escapes::emacs(r, args);
             Data::Unknown
         }
         "pwsh" | "powershell" | "nu" | "xonsh" | "elvish" | "murex" => {

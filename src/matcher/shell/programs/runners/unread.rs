@@ -17,6 +17,7 @@ use crate::matcher::shell::walk::{Data, Io, Reader};
 enum Language {
     R,
     Tcl,
+    Lisp,
     Other,
 }
 
@@ -24,6 +25,7 @@ fn language(program: &str) -> Language {
     match program {
         "Rscript" | "R" => Language::R,
         p if p.starts_with("tclsh") || p.starts_with("wish") || p == "expect" => Language::Tcl,
+        "emacs" | "emacsclient" => Language::Lisp,
         _ => Language::Other,
     }
 }
@@ -83,6 +85,56 @@ const TCL_WORDS: &[&str] = &[
     "spawn",
     "send",
 ];
+/// Emacs Lisp.
+const LISP_WORDS: &[&str] = &[
+    "shell-command",
+    "shell-command-to-string",
+    "async-shell-command",
+    "call-process",
+    "call-process-shell-command",
+    "call-process-region",
+    "process-file",
+    "process-file-shell-command",
+    "process-lines",
+    "start-process",
+    "start-process-shell-command",
+    "start-file-process",
+    "make-process",
+    "make-network-process",
+    "open-network-stream",
+    "make-serial-process",
+    "server-start",
+    "delete-file",
+    "delete-directory",
+    "rename-file",
+    "copy-file",
+    "copy-directory",
+    "make-symbolic-link",
+    "set-file-modes",
+    "write-region",
+    "write-file",
+    "append-to-file",
+    "with-temp-file",
+    "url-retrieve",
+    "url-retrieve-synchronously",
+    "url-copy-file",
+    "url-insert-file-contents",
+    "package-install",
+    "package-install-file",
+    "package-vc-install",
+    "eval",
+    "load",
+    "load-file",
+    "intern",
+    "funcall",
+    "apply",
+    "read",
+    "read-from-string",
+    "symbol-function",
+    "setenv",
+    "insert-file-contents",
+    "find-file",
+];
 /// Every other language: the names most of them use.
 const OTHER_WORDS: &[&str] = &[
     "system",
@@ -140,11 +192,12 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
     let deletions = match lang {
         Language::R => r_deletions(text),
         Language::Tcl => tcl_deletions(text),
-        Language::Other => None,
+        Language::Lisp | Language::Other => None,
     };
     let words = match lang {
         Language::R => R_WORDS,
         Language::Tcl => TCL_WORDS,
+        Language::Lisp => LISP_WORDS,
         Language::Other => OTHER_WORDS,
     };
     // With its deletions read, the rest of the code must act in no other way.
@@ -173,7 +226,7 @@ fn names(text: &str, word: &str, lang: Language) -> bool {
             || c == '_'
             || (lang == Language::R && c == '.')
             || (lang == Language::Tcl && c == ':')
-            || (lang == Language::Other && c == '-')
+            || (matches!(lang, Language::Other | Language::Lisp) && c == '-')
     };
     text.match_indices(word).any(|(k, _)| {
         // An escape before a name in a string (`"\nsystem(...)"`) ends what came before.
