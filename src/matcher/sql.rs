@@ -136,6 +136,8 @@ fn sqlite_functions(tokens: &[Token], reading: &mut Reading) {
                     quoted(&f)
                 )
             }),
+            // `fsdir(D)`: every file below D, with what it holds.
+            "fsdir" if called => literal(after(2)).map(|d| format!("cat {}/*", quoted(&d))),
             // `edit(text, editor)`: sqlite3 runs `sh -c 'EDITOR "TEMPFILE"'`, the file's
             // name a random one of its own.
             "edit" if called => {
@@ -485,7 +487,8 @@ mod tests {
         let reading = read(
             Dialect::Sqlite,
             "SELECT readfile('/home/u/.ssh/id_rsa'), writefile('it''s', x); \
-             ATTACH DATABASE '/etc/cron.d/x' AS c; ATTACH ':memory:' AS m; VACUUM INTO 'b.db'",
+             ATTACH DATABASE '/etc/cron.d/x' AS c; ATTACH ':memory:' AS m; VACUUM INTO 'b.db'; \
+             ATTACH \"/etc/y\" AS y; SELECT name, data FROM fsdir('/home/u/.ssh')",
         );
         assert_eq!(
             reading.programs,
@@ -493,7 +496,9 @@ mod tests {
                 "cat '/home/u/.ssh/id_rsa'",
                 r"tee 'it'\''s'",
                 "tee '/etc/cron.d/x'",
-                "tee 'b.db'"
+                "tee 'b.db'",
+                "tee '/etc/y'",
+                "cat '/home/u/.ssh'/*"
             ]
         );
         assert_eq!(reading.opaque, None);

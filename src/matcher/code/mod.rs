@@ -140,6 +140,10 @@ pub enum Effect {
     /// for a recursive delete, `cat PATH` for a read, `tee PATH` for a write, `curl URL`
     /// for a network request, `chmod MODE PATH`, `mv FROM TO`, `cp FROM TO`.
     Command(&'static str, Vec<Val>),
+    /// Adds a directory or an archive that the code's later imports load modules from
+    /// (`sys.path.insert(0, d)`, `site.addsitedir(d)`): what the line downloaded there is
+    /// code it runs.
+    ModulePath(Val),
     /// Writes the text (as far as it is known) to a file: `tee ARGS` (the path, after `-a`
     /// when it appends) with that text on its input, so that a script the line then runs
     /// from that file is read (`Path('t.py').write_text(CODE)` then `python3 t.py`).

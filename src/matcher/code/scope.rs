@@ -184,6 +184,7 @@ impl Cx {
             Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
             Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd" | "mkdir"),
             Effect::Write(..) => true,
+            Effect::ModulePath(_) => false,
         });
         starts
             .map(|f| f.line)

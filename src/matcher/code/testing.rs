@@ -28,6 +28,7 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
             Effect::Load(argv) => format!("load {}", words(argv)),
             Effect::Command(p, args) => format!("{p} {}", words(args)),
             Effect::Write(args, _) => format!("tee {}", words(args)),
+            Effect::ModulePath(v) => format!("import-path {}", words(std::slice::from_ref(v))),
         })
         .collect();
     if let Some(u) = reading.opaque {

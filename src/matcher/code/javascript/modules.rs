@@ -93,7 +93,8 @@ pub(super) fn canonical(q: &str) -> String {
             | "module.require"
             | "module._load"
             | "module.constructor._load"
-            | "process.mainModule.constructor._load" => "require".into(),
+            | "process.mainModule.constructor._load"
+            | "process.getBuiltinModule" => "require".into(),
             _ if q.ends_with(".constructor") => "Function".into(),
             _ => q,
         };

@@ -61,6 +61,14 @@ fn argument_vectors_and_shell_option() {
             "exec node /tmp/x.js a",
         ),
         ("Bun.spawn(['rm', '-rf', '~'])", "exec rm -rf ~"),
+        (
+            "process.execve('/bin/sh', ['sh', '-c', 'rm -rf ~'], process.env)",
+            "exec /bin/sh -c rm -rf ~",
+        ),
+        (
+            "process.getBuiltinModule('child_process').execSync('rm -rf ~')",
+            "sh -c rm -rf ~",
+        ),
         ("Bun.spawnSync({cmd: ['rm', '-rf', '~']})", "exec rm -rf ~"),
         ("Bun.$`rm -rf ${'~'}`", "sh -c rm -rf ~"),
         (

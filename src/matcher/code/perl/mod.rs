@@ -112,6 +112,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         jumps: src.text.contains("redo") || src.text.contains("goto"),
         all_unknown: false,
         at: src.line(root),
+        heredocs: std::collections::VecDeque::new(),
     };
     // Under `use re 'eval'`, a pattern built at run time runs the code in its `(?{ })`.
     if let Some(at) = src.text.match_indices("use re").find_map(|(k, _)| {
@@ -211,6 +212,9 @@ struct Pl<'a, 'c, 't> {
     all_unknown: bool,
     /// The line being read, for the budget.
     at: usize,
+    /// For each here-document begun and not yet read, whether it is a command
+    /// (`` <<`SH` ``), in the order their bodies come.
+    heredocs: std::collections::VecDeque<bool>,
 }
 
 /// Built-ins that change none of their arguments: variables passed to any other call may
@@ -582,6 +586,15 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             "backtick_quoted" | "command_qx_quoted" => {
                 self.interpolated_code(node, line);
                 let cmd = self.string(node, self.src.text, 0);
+                self.cx.found(Effect::Shell(cmd), line);
+            }
+            "heredoc_initializer" => {
+                self.heredocs.push_back(self.text(node).contains('`'));
+            }
+            // `` print <<`SH`; `` runs the body as a shell command.
+            "heredoc_body_statement" if self.heredocs.pop_front() == Some(true) => {
+                self.interpolated_code(node, line);
+                let cmd = self.heredoc(node, self.src.text, 0);
                 self.cx.found(Effect::Shell(cmd), line);
             }
             "string_double_quoted" | "string_qq_quoted" | "heredoc_body_statement" => {

@@ -9,6 +9,11 @@ fn effects(code: &str) -> Vec<String> {
 #[test]
 fn commands_run_are_shell_lines_or_argument_vectors() {
     assert_eq!(effects("system('rm -rf ~')"), ["sh -c rm -rf ~"]);
+    // A here-document in backticks is a command; in other quotes, text.
+    assert_eq!(
+        effects("my $h = $ENV{HOME};\nprint <<`SH`;\nrm -rf $h\nSH\nprint <<\"T\";\nrm -rf x\nT\n"),
+        ["sh -c rm -rf ~\n"]
+    );
     assert_eq!(
         effects("system \"rm\", \"-rf\", $ENV{HOME}"),
         ["exec rm -rf ~"]

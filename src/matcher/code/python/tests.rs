@@ -386,6 +386,18 @@ fn a_download_into_a_file_names_the_file() {
         effects("from urllib.request import urlretrieve; urlretrieve('https://x.example/d.csv')"),
         ["curl https://x.example/d.csv"]
     );
+    // Where imports look is followed, for the shell reader to judge what is there.
+    assert_eq!(
+        effects(
+            "import sys, site; sys.path.insert(0, '/tmp/v'); sys.path.extend(['a', 'b']); site.addsitedir('/tmp/s')"
+        ),
+        [
+            "import-path /tmp/v",
+            "import-path a",
+            "import-path b",
+            "import-path /tmp/s"
+        ]
+    );
 }
 
 #[test]
@@ -1179,10 +1191,6 @@ fn writers_readers_and_loaders_of_files_they_are_given() {
             "tee approvals.json",
         ),
         (
-            "from importlib.machinery import SourceFileLoader as L; p = '/root/.netrc'; L('x', p).get_data(p)",
-            "cat /root/.netrc",
-        ),
-        (
             "import os; os.setxattr('/var/tmp/x', 'security.capability', b'')",
             "setfattr -n security.capability /var/tmp/x",
         ),
@@ -1198,6 +1206,13 @@ fn writers_readers_and_loaders_of_files_they_are_given() {
     ] {
         assert_eq!(effects(code), [effect], "{code}");
     }
+    // A loader's `get_data` reads its file; the loader is where an import would come from.
+    assert_eq!(
+        effects(
+            "from importlib.machinery import SourceFileLoader as L; p = '/root/.netrc'; L('x', p).get_data(p)"
+        ),
+        ["cat /root/.netrc", "import-path /root/.netrc"]
+    );
     // A path's `file://` address, opened by urllib, is the file.
     assert!(
         effects("import urllib.request, pathlib; urllib.request.urlopen((pathlib.Path.home() / '.kube' / 'config').as_uri())")

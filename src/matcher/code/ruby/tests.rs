@@ -145,6 +145,10 @@ fn deletes_are_rm_with_the_flags_of_their_meaning() {
             "require 'fileutils'; FileUtils.rm_rf(File.join(Dir.home, '.ssh'))",
             &["rm -r -f ~/.ssh"],
         ),
+        (
+            "require 'etc'; FileUtils.rm_rf(File.join(Etc.getpwuid.dir, '.ssh'))",
+            &["rm -r -f ~/.ssh"],
+        ),
         ("FileUtils.rm_r %w[a b]", &["rm -r a", "rm -r b"]),
         ("FileUtils.rm_r('a', force: true)", &["rm -r -f a"]),
         ("FileUtils.rm('/etc/passwd')", &["rm /etc/passwd"]),

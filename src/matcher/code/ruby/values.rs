@@ -311,6 +311,9 @@ impl<'t> Rb<'_, '_, 't> {
                     "Dir.home" if args.pos.is_empty() && !self.env_written && !self.patched => {
                         Obj::Val(Val::known("~"))
                     }
+                    // The user's entry in the password database, whose `dir` is the home.
+                    "Etc.getpwuid" if args.pos.is_empty() => Obj::Const("Etc::Passwd".into()),
+                    "Etc::Passwd.dir" => Obj::Val(Val::known("~")),
                     "Dir.pwd" | "Dir.getwd" => Obj::Val(Val::known(".")),
                     // The names a listing finds, as the pattern they match.
                     "Dir.[]" | "Dir.glob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),

@@ -67,6 +67,8 @@ pub(super) fn plain_git(args: &[String]) -> bool {
         // `git show HEAD:.env` reads a file (`runners::git`).
         && !(matches!(subcommand.as_str(), "show" | "cat-file" | "archive")
             && args.iter().any(|a| a.contains(':')))
+        // `git log --output=F` writes the file.
+        && args.iter().all(|a| !a.starts_with("--output"))
 }
 
 /// Whether `program`'s long options are spelled out for filters (so its line must be read).

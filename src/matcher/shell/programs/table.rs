@@ -1078,6 +1078,19 @@ pub(super) static PROGRAMS: &[Program] = &[
         Options::NONE,
         Runs::Own,
     ),
+    // Renamers by a Perl expression (`rename 's/a/b/' FILES`) or a string (util-linux's
+    // `rename FROM TO FILES`).
+    row(
+        &[
+            "rename",
+            "prename",
+            "file-rename",
+            "perl-rename",
+            "rename.ul",
+        ],
+        gnu("eE", &[]),
+        Runs::Own,
+    ),
     row(
         &["nodemon"],
         gnu(
@@ -1168,7 +1181,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     row(
         &["make", "gmake"],
         gnu(
-            "fCIjloW",
+            "fCIjloWE",
             &[
                 "file=",
                 "makefile=",

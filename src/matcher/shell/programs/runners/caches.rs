@@ -131,11 +131,7 @@ fn directory(r: &Reader, cleaner: &Cleaner, env: &[(String, Value)]) -> Field {
                 let first = v.split(':').next().unwrap_or_default();
                 Field::literal(&format!("{first}{part}"))
             }
-            Value::Unknown => Field {
-                text: crate::matcher::shell::SUBSTITUTION.to_owned(),
-                unknown: true,
-                ..Field::default()
-            },
+            Value::Unknown => Field::unknown(),
         };
     }
     Field::literal(cleaner.default)

@@ -4,13 +4,13 @@
 //! programs whose code hookgate does not read (emacs Lisp, PowerShell, nushell, xonsh),
 //! which make the line unreadable when they are given code.
 
+use crate::matcher::code::Lang;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Reader};
 
 use super::{shell_c, shell_c_reading};
 
-/// A gdb command (`-ex`, `--eval-command`): `shell CMD`, `!CMD` and `pipe ... | CMD` run
-/// the shell; `python ...` runs Python code this reader does not take from gdb.
+/// gdb's commands given with `-ex` (`--eval-command`, `-iex`).
 pub(super) fn gdb(r: &mut Reader, t: &[String]) {
     for (k, a) in t.iter().enumerate() {
         let command = match a.as_str() {
@@ -24,27 +24,53 @@ pub(super) fn gdb(r: &mut Reader, t: &[String]) {
                 .strip_prefix("--eval-command=")
                 .or_else(|| a.strip_prefix("-eval-command=")),
         };
-        let Some(command) = command.map(str::trim_start) else {
-            continue;
-        };
+        if let Some(command) = command {
+            gdb_command(r, command.trim());
+        }
+    }
+}
+
+/// One gdb command: `shell CMD` and `!CMD` run the shell, `pipe GDBCMD | CMD` runs it on
+/// what the gdb command prints; `python CODE` runs Python; `set logging file F`, `dump` and
+/// `append` write files.
+fn gdb_command(r: &mut Reader, command: &str) {
+    let mut words = command.split_whitespace();
+    let first = words.next().unwrap_or_default();
+    let rest = command[first.len()..].trim_start();
+    match first {
         // gdb hands these to `/bin/sh -c`.
-        if let Some(shell) = command
-            .strip_prefix("shell ")
-            .or_else(|| command.strip_prefix('!'))
-        {
-            shell_c(r, shell);
-        } else if let Some((_, shell)) = command
-            .strip_prefix("pipe ")
-            .or_else(|| command.strip_prefix('|'))
-            .and_then(|p| p.split_once('|'))
-        {
-            shell_c(r, shell);
-        } else if ["python", "py ", "pi ", "python-interactive", "guile"]
-            .iter()
-            .any(|p| command.starts_with(p))
-        {
+        "shell" => shell_c(r, rest),
+        _ if first.starts_with('!') => shell_c(r, &command[1..]),
+        "pipe" | "|" => {
+            if let Some((_, shell)) = rest.split_once('|') {
+                shell_c_reading(r, shell, Data::Unknown);
+            }
+        }
+        _ if first.starts_with('|') => {
+            if let Some((_, shell)) = command[1..].split_once('|') {
+                shell_c_reading(r, shell, Data::Unknown);
+            }
+        }
+        "python" | "py" | "pi" | "python-interactive" if !rest.is_empty() => {
+            super::interpreters::read_code(r, Some(Lang::Python), rest, &[], None);
+        }
+        // Without code on the line, the code comes from the commands that follow.
+        "python" | "py" | "pi" | "python-interactive" | "guile" | "gu" => {
             r.opaque("gdb runs Python or Guile code that hookgate does not read");
         }
+        "set" if words.next() == Some("logging") && words.next() == Some("file") => {
+            if let Some(file) = words.next() {
+                super::record_written(r, vec![file.to_owned()], false, "gdb's log");
+            }
+        }
+        // `dump [FORMAT] memory|value FILE ...`, `append [binary] memory|value FILE ...`.
+        "dump" | "append" => {
+            let file = words.skip_while(|w| *w != "memory" && *w != "value").nth(1);
+            if let Some(file) = file {
+                super::record_written(r, vec![file.to_owned()], first == "append", "gdb");
+            }
+        }
+        _ => {}
     }
 }
 

@@ -1,10 +1,10 @@
 //! `git`: what its configuration, aliases, environment and command-running subcommands run.
 
-use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::env::Value;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::programs::{git_view, script_of, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader};
+use crate::matcher::shell::{SUBSTITUTION, SimpleCommand};
 
 use super::code_value;
 
@@ -252,6 +252,35 @@ fn cloned_from_afar(rest: &[String]) -> Option<String> {
     }
 }
 
+/// git with configuration given by `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>` pairs, read
+/// as the same git given `-c KEY=VALUE` for each pair.
+fn git_with_environment_config(
+    r: &mut Reader,
+    args: &[Field],
+    env: &[(String, Value)],
+    stdin: &Data,
+) -> Data {
+    let mut fields = vec![Field::literal("git")];
+    let mut rest = Vec::new();
+    for (name, value) in env {
+        if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
+            let paired = format!("GIT_CONFIG_VALUE_{n}");
+            let pair = env.iter().find(|(other, _)| *other == paired);
+            match (value, pair) {
+                (Value::Known(key), Some((_, Value::Known(value)))) => {
+                    fields.push(Field::literal("-c"));
+                    fields.push(Field::literal(&format!("{key}={value}")));
+                }
+                _ => r.opaque("git's configuration comes from the environment"),
+            }
+        } else if !name.starts_with("GIT_CONFIG_VALUE_") && name != "GIT_CONFIG_COUNT" {
+            rest.push((name.clone(), value.clone()));
+        }
+    }
+    fields.extend(args.iter().cloned());
+    r.run(fields, &Io::default(), stdin.clone(), &rest)
+}
+
 /// Whether git reads `value` as boolean false.
 fn git_false(value: &str) -> bool {
     matches!(
@@ -287,6 +316,13 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
     {
         r.opaque("git runs a command as its transport (an ext:: remote)");
     }
+    // `GIT_CONFIG_KEY_0=k GIT_CONFIG_VALUE_0=v git ...` is `git -c k=v ...`.
+    if env
+        .iter()
+        .any(|(name, _)| name.starts_with("GIT_CONFIG_KEY_"))
+    {
+        return git_with_environment_config(r, args, env, stdin);
+    }
     for (name, value) in env {
         if GIT_ENV.contains(&name.as_str()) {
             code_value(r, value.clone());
@@ -297,6 +333,28 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             || name == "GIT_TEMPLATE_DIR"
         {
             r.opaque("git's configuration comes from the environment");
+        }
+        // `GIT_TRACE=/path`, `GIT_TRACE2_EVENT=/path`: git appends its trace to the file.
+        if name.starts_with("GIT_TRACE") {
+            let file = match value {
+                Value::Known(v) if v.starts_with('/') => Some(v.clone()),
+                Value::Known(_) => None,
+                Value::Unknown => Some(SUBSTITUTION.to_owned()),
+            };
+            if let Some(file) = file {
+                super::record_written(r, vec![file], true, "git's trace");
+            }
+        }
+    }
+    // `git log --output=FILE`: the diff options write to the file instead.
+    for (k, a) in args.iter().enumerate() {
+        let file = match a.text.strip_prefix("--output=") {
+            Some(file) => Some(file),
+            None if a.text == "--output" => args.get(k + 1).map(|f| f.text.as_str()),
+            None => None,
+        };
+        if let Some(file) = file {
+            super::record_written(r, vec![file.to_owned()], false, "git --output");
         }
     }
     let mut aliases: Vec<(String, String)> = Vec::new();

@@ -63,6 +63,23 @@ pub(in crate::matcher::shell::programs) fn downloaded_operands(
     row: Option<&Program>,
     args: &[Field],
 ) {
+    // An interpreter's own options load modules and extensions (`php -d
+    // extension=/tmp/x.so`, `python3 -X importtime`): those before its code or script.
+    if r.env.fetches && table::is_interpreter(program) {
+        let own = args
+            .iter()
+            .take_while(|a| {
+                let t = a.text.as_str();
+                !table::CODE_FLAGS.contains(&t) && (t.starts_with('-') || t.contains('='))
+            })
+            .filter(|a| !a.unknown);
+        if own
+            .flat_map(|a| named_paths(&a.text))
+            .any(|p| r.env.holds_unknown_text(p))
+        {
+            r.opaque("the interpreter loads a file the line downloaded through its options");
+        }
+    }
     // Wrappers, interpreters and database clients are read for the files they run.
     let read_elsewhere = match row {
         Some(row) => row.runs != Runs::Own || RUN_THEIR_OPERANDS.contains(&program),

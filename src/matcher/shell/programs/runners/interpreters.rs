@@ -419,6 +419,16 @@ fn effect(r: &mut Reader, effect: Effect) {
                 r.run(fields, &Io::default(), Data::Unknown, &[]);
             }
         }
+        Effect::ModulePath(path) => {
+            let downloaded = match &path {
+                Val::Known(p) => r.env.holds_unknown_below(p.trim_end_matches('/')),
+                Val::Fetched => true,
+                Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => false,
+            };
+            if downloaded {
+                r.opaque("the code imports modules from where the line downloaded them");
+            }
+        }
         // What the code writes, when known, is the file's text: a script run from it is read.
         Effect::Write(args, text) => {
             // Nothing written over a file (`File.write(f, "")`) is the file emptied.

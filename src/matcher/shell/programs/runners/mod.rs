@@ -409,6 +409,10 @@ pub(super) fn run(
             escapes::m4(r, args, &stdin);
             Data::Unknown
         }
+        "rename" | "prename" | "file-rename" | "perl-rename" | "rename.ul" => {
+            tools::rename(r, program, row, args);
+            Data::Unknown
+        }
         "emacs" | "emacsclient" => {
             escapes::emacs(r, args);
             Data::Unknown

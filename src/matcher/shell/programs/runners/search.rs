@@ -64,7 +64,7 @@ pub(super) fn xargs(
             run_with_items(r, &command, items, replace.as_deref(), env);
         }
         if delimiter != Some('\0') && *may_split {
-            run_with_items(r, &command, &[unknown_item()], replace.as_deref(), env);
+            run_with_items(r, &command, &[Field::unknown()], replace.as_deref(), env);
         }
         return Data::Unknown;
     }
@@ -80,20 +80,11 @@ pub(super) fn xargs(
                 .map(|s| Field::literal(s.trim_matches(['"', '\''])))
                 .collect(),
         },
-        Data::Unknown | Data::Listing(..) => vec![unknown_item()],
+        Data::Unknown | Data::Listing(..) => vec![Field::unknown()],
         Data::Nothing => Vec::new(),
     };
     run_with_items(r, &command, &items, replace.as_deref(), env);
     Data::Unknown
-}
-
-/// An item of input not known before it runs.
-fn unknown_item() -> Field {
-    Field {
-        text: SUBSTITUTION.to_owned(),
-        unknown: true,
-        ..Field::default()
-    }
 }
 
 /// What `ls` prints, one name a line, for `xargs` to take: the paths it is given (a file,
@@ -206,7 +197,7 @@ pub(super) fn git_ls_files(r: &Reader, rest: &[String]) -> Data {
 /// be any other path (a last list, not known).
 fn newline_listing(mut lists: Vec<Vec<Field>>, may_split: bool) -> Data {
     if may_split {
-        lists.push(vec![unknown_item()]);
+        lists.push(vec![Field::unknown()]);
     }
     Data::Listing(lists, may_split)
 }
@@ -315,10 +306,10 @@ pub(super) fn read_listing(r: &mut Reader, stdin: Data, nul: bool, env: &[(Strin
                 run_with_items(r, &cat, items, None, env);
             }
             if !nul && may_split {
-                run_with_items(r, &cat, &[unknown_item()], None, env);
+                run_with_items(r, &cat, &[Field::unknown()], None, env);
             }
         }
-        _ => run_with_items(r, &cat, &[unknown_item()], None, env),
+        _ => run_with_items(r, &cat, &[Field::unknown()], None, env),
     }
 }
 

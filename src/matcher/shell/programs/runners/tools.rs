@@ -1,6 +1,7 @@
 //! Programs that run a command given in an option or operand: `ssh`, `tar`, `make`,
 //! package runners, containers, and vim's ex commands.
 
+use crate::matcher::code::Lang;
 use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::env::file_key;
 use crate::matcher::shell::expand::Field;
@@ -157,20 +158,30 @@ pub(super) fn make(r: &mut Reader, row: &Program, args: &[Field], stdin: Data) -
             };
             makefile(r, data, args);
         }
-        if let Opt::Long(l, Some(text)) = o
-            && l == "eval"
-        {
-            makefile(r, Data::Known(text.clone()), args);
+        match o {
+            Opt::Long(l, Some(text)) if l == "eval" => {
+                makefile(r, Data::Known(text.clone()), args);
+            }
+            Opt::Short('E', Some(text)) => makefile(r, Data::Known(text.clone()), args),
+            _ => {}
         }
     }
-    for a in &t {
-        if let Some(shell) = a.strip_prefix("SHELL=") {
+    for a in args {
+        if let Some(shell) = a.text.strip_prefix("SHELL=") {
             r.run(
                 vec![Field::literal(shell)],
                 &Io::default(),
                 Data::Nothing,
                 &[],
             );
+        } else if let Some((name, value)) = a.text.split_once('=')
+            && !a.unknown
+            && is_make_name(name.trim_end_matches([':', '+', '?', '!']))
+            && value.contains(['|', ';', '&', '`', '\n'])
+        {
+            // A variable set on the command line takes the place of the makefile's in
+            // its recipes (`make CC='curl ... | sh; cc'`): shell code there runs.
+            shell_c(r, value);
         }
     }
     Data::Unknown
@@ -217,6 +228,7 @@ pub(super) fn makefile(r: &mut Reader, data: Data, args: &[Field]) {
             if text.contains("$(shell") {
                 r.opaque("a makefile runs $(shell ...)");
             }
+            make_file_function(r, &text);
         }
         Data::Unknown | Data::Listing(..) => {
             r.opaque("make reads a makefile that is not known before it runs")
@@ -224,6 +236,33 @@ pub(super) fn makefile(r: &mut Reader, data: Data, args: &[Field]) {
         Data::Nothing => {}
     }
 }
+
+/// make's `$(file >FILE,TEXT)` and `$(file >>FILE,TEXT)` write the file when expanded.
+fn make_file_function(r: &mut Reader, text: &str) {
+    for (at, _) in text.match_indices("file >").take(MAX_FILE_FUNCTIONS) {
+        if !text[..at].ends_with("$(") && !text[..at].ends_with("${") {
+            continue;
+        }
+        let rest = &text[at + "file >".len()..];
+        let (append, rest) = match rest.strip_prefix('>') {
+            Some(rest) => (true, rest),
+            None => (false, rest),
+        };
+        let file = rest
+            .split([',', ')', '}'])
+            .next()
+            .unwrap_or_default()
+            .trim();
+        if file.contains('$') {
+            r.opaque("a makefile writes a file whose name it computes ($(file ...))");
+        } else {
+            super::record_written(r, vec![file.to_owned()], append, "make's $(file ...)");
+        }
+    }
+}
+
+/// The most `$(file ...)` functions read from one makefile.
+const MAX_FILE_FUNCTIONS: usize = 64;
 
 /// A makefile's variables as far as a reader of its lines knows them: plain assignments
 /// (`NAME = value`, `:=`, `?=`, `+=`) and make's own defaults (`$(RM)` is `rm -f`); `None`
@@ -540,5 +579,57 @@ pub(super) fn ex_command(r: &mut Reader, command: &str) {
         || c.starts_with("sh")
     {
         r.opaque("the editor runs code given on its command line");
+    }
+}
+
+/// `rename EXPR FILES...` (Perl's, the one Debian installs as `rename`) and util-linux's
+/// `rename FROM TO FILES...`: each file moves to a name the expression makes, read as `mv
+/// FILE NEWNAME` with the new name not known; the expression is Perl code (`s/x/y/e` runs
+/// what it holds). A dry run (`-n`) moves nothing.
+pub(super) fn rename(r: &mut Reader, program: &str, row: &Program, args: &[Field]) {
+    let t = texts(args);
+    let (opts, at) = options::leading(&t, &row.options);
+    let dry = opts.iter().any(|o| {
+        matches!(o, Opt::Short('n', _))
+            || matches!(o, Opt::Long(l, _) if matches!(l.as_str(), "nono" | "no-act" | "dry-run"))
+    });
+    let mut operands = &args[at.min(args.len())..];
+    let perl = program != "rename.ul";
+    let mut code: Vec<&str> = opts
+        .iter()
+        .filter_map(|o| match o {
+            Opt::Short('e' | 'E', Some(code)) => Some(code.as_str()),
+            _ => None,
+        })
+        .collect();
+    // Without `-e`, the first operand is the expression (util-linux: FROM and TO).
+    let skip = match (perl, code.is_empty()) {
+        (true, true) => 1,
+        (true, false) => 0,
+        (false, _) => 2,
+    };
+    if perl && code.is_empty() {
+        code.extend(operands.first().map(|f| f.text.as_str()));
+    }
+    if perl {
+        if operands.iter().take(skip).any(|f| f.unknown) {
+            r.opaque("rename runs a Perl expression not known before the line runs");
+        }
+        for text in code {
+            super::interpreters::read_code(r, Some(Lang::Perl), text, &[], None);
+        }
+    }
+    operands = operands.get(skip..).unwrap_or_default();
+    if dry {
+        return;
+    }
+    for file in operands {
+        let words = vec![
+            Field::literal("mv"),
+            Field::literal("--"),
+            file.clone(),
+            Field::unknown(),
+        ];
+        r.run(words, &Io::default(), Data::Nothing, &[]);
     }
 }
