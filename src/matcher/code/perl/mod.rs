@@ -588,6 +588,21 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 let cmd = self.string(node, self.src.text, 0);
                 self.cx.found(Effect::Shell(cmd), line);
             }
+            // `<>` reads the files `@ARGV` names, when the code sets it (`@ARGV =
+            // glob("~/.aws/*"); print while <>`), and with `$^I` set writes them back.
+            "standard_input" | "standard_input_to_identifier"
+                if matches!(self.text(node), "<>" | "<<>>" | "<ARGV>")
+                    && self.names.get("@ARGV").is_some() =>
+            {
+                let files = self.name("@ARGV", 0).list();
+                let in_place = self.src.text.contains("$^I");
+                for file in files {
+                    if in_place {
+                        self.cx.command("tee", vec![file.clone()], line);
+                    }
+                    self.cx.command("cat", vec![file], line);
+                }
+            }
             "heredoc_initializer" => {
                 self.heredocs.push_back(self.text(node).contains('`'));
             }

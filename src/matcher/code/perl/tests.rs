@@ -9,6 +9,22 @@ fn effects(code: &str) -> Vec<String> {
 #[test]
 fn commands_run_are_shell_lines_or_argument_vectors() {
     assert_eq!(effects("system('rm -rf ~')"), ["sh -c rm -rf ~"]);
+    // `<>` reads the files the code put in `@ARGV`; with `$^I` set, it writes them too.
+    assert_eq!(
+        effects("@ARGV = (glob('~/.aws/*')); print while <>"),
+        ["cat ~/.aws/*"]
+    );
+    assert_eq!(
+        effects("@ARGV = ('HOOKS.yaml'); $^I = ''; while (<>) { s/block/log/; print }"),
+        ["tee HOOKS.yaml", "cat HOOKS.yaml"]
+    );
+    assert!(effects("while (<>) { print }").is_empty());
+    assert_eq!(
+        effects(
+            "@ARGV = grep { /\\.ya?ml$/ } (glob('*'), glob('*/*')); $^I = ''; while (<>) { print }"
+        ),
+        ["tee *", "cat *", "tee */*", "cat */*"]
+    );
     // A here-document in backticks is a command; in other quotes, text.
     assert_eq!(
         effects("my $h = $ENV{HOME};\nprint <<`SH`;\nrm -rf $h\nSH\nprint <<\"T\";\nrm -rf x\nT\n"),

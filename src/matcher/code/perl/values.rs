@@ -231,6 +231,19 @@ impl Pl<'_, '_, '_> {
                 }
             }
             "reverse" => Obj::Rev(items(0)),
+            // What `grep` keeps is among what it is given: each of those, at most.
+            // `grep { ... } LIST` gives its block no place among the arguments.
+            "grep" => Obj::List(
+                match self
+                    .text_in(node, code)
+                    .trim_start_matches("grep")
+                    .trim_start()
+                    .starts_with('{')
+                {
+                    true => items(0),
+                    false => items(1),
+                },
+            ),
             "scalar" => v(k(0)),
             "lc" | "uc" | "lcfirst" | "ucfirst" => v(match k(0) {
                 Val::Known(s) => Val::Known(case(&name, &s)),

@@ -235,6 +235,14 @@ const SINKS: &[(&str, Sink)] = &[
     ("signal.pidfd_send_signal", Kill),
     // Limits set on another process (`resource.prlimit(pid, RLIMIT_NOFILE, (0, 0))`).
     ("resource.prlimit", Command("prlimit", &["--pid"], &[0])),
+    // Another process's priority, scheduling or processors, as the tools that set them
+    // (`os.setpriority(os.PRIO_PROCESS, pid, 19)` is `renice 19 PID`).
+    ("os.setpriority", Command("renice", &[], &[2, 1])),
+    ("os.sched_setscheduler", Command("chrt", &["-p"], &[0])),
+    ("os.sched_setaffinity", Command("taskset", &["-p"], &[0])),
+    // The interpreter multiprocessing starts its workers with.
+    ("multiprocessing.set_executable", Argv),
+    ("multiprocessing.spawn.set_executable", Argv),
     ("os.killpg", Kill),
     ("builtins.open", Open),
     ("io.open", Open),

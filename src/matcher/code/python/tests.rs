@@ -1157,6 +1157,16 @@ fn library_readers_writers_and_loaders_are_followed() {
         ) == ["cat a.db"]
     );
     assert_eq!(
+        effects(
+            "import os; os.setpriority(os.PRIO_PROCESS, 42, 19); os.sched_setscheduler(42, os.SCHED_IDLE, os.sched_param(0))"
+        ),
+        ["renice 19 42", "chrt -p 42"]
+    );
+    assert_eq!(
+        effects("import multiprocessing as mp; mp.set_executable('/tmp/py')"),
+        ["exec /tmp/py"]
+    );
+    assert_eq!(
         effects("import shelve; shelve.open('HOOKS.yaml')"),
         ["cat HOOKS.yaml", "tee -a HOOKS.yaml"]
     );
