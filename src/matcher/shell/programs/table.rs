@@ -1110,6 +1110,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         Runs::Own,
     ),
     row(&["scp", "sftp"], Options::short("cDFiJloPSX"), Runs::Own),
+    row(&["smbclient"], Options::NONE, Runs::Own),
     row(
         &["rsync"],
         gnu(

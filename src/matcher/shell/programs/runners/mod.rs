@@ -247,6 +247,10 @@ pub(super) fn run(
             }
             Data::Unknown
         }
+        "smbclient" => {
+            smbclient(r, args);
+            Data::Unknown
+        }
         "scp" | "sftp" => {
             ssh_options(r, &t);
             let (opts, at) = options::leading(&t, &row.options);
@@ -595,7 +599,23 @@ fn sftp_batch(r: &mut Reader, t: &[String], stdin: &Data) {
         None | Some(Data::Nothing) => return,
         Some(_) => return r.opaque("sftp runs a batch of commands not known before it runs"),
     };
-    for line in text.lines().map(str::trim_start) {
+    // Sent to the machine sftp connects to.
+    let host = t
+        .last()
+        .filter(|h| !h.starts_with('-'))
+        .map_or("", String::as_str);
+    transfer_commands(r, text.lines(), host, "an sftp batch");
+}
+
+/// The commands of a file-transfer client (sftp's batch, smbclient's `-c`): `!CMD` runs the
+/// shell here, `put`/`mput`/`reput LOCAL` sends LOCAL to `host`, read as `scp LOCAL HOST:`.
+fn transfer_commands<'a>(
+    r: &mut Reader,
+    commands: impl Iterator<Item = &'a str>,
+    host: &str,
+    origin: &str,
+) {
+    for line in commands.map(str::trim_start) {
         if let Some(command) = line.strip_prefix('!') {
             shell_c(r, command);
             continue;
@@ -607,17 +627,39 @@ fn sftp_batch(r: &mut Reader, t: &[String], stdin: &Data) {
                 .take(1)
                 .map(str::to_owned)
                 .collect();
-            // Sent to the machine sftp connects to.
-            let host = t
-                .last()
-                .filter(|h| !h.starts_with('-'))
-                .map_or("", String::as_str);
             files.push(format!("{}:", host.trim_end_matches(':')));
             r.record(SimpleCommand::implied(
                 "scp",
                 files,
-                Some("an sftp batch".to_owned()),
+                Some(origin.to_owned()),
             ));
+        }
+    }
+}
+
+/// `smbclient //HOST/SHARE -c 'put .env x; ...'`: its commands, separated by `;`.
+fn smbclient(r: &mut Reader, args: &[Field]) {
+    let host = args
+        .iter()
+        .find(|a| a.text.starts_with("//"))
+        .map_or("", |a| {
+            a.text
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or("")
+        });
+    for (k, a) in args.iter().enumerate() {
+        let commands = match a.text.as_str() {
+            "-c" | "--command" => args.get(k + 1),
+            _ => None,
+        };
+        if let Some(commands) = commands {
+            if commands.unknown {
+                r.opaque("smbclient runs commands not known before the line runs");
+            } else {
+                transfer_commands(r, commands.text.split(';'), host, "smbclient's commands");
+            }
         }
     }
 }
