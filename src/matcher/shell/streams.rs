@@ -107,14 +107,16 @@ pub(super) enum Outcome {
     Hoards,
 }
 
+/// Why `xargs -P 0` given endless input, or one item per process of input not known, is
+/// a process bomb.
+pub(super) const XARGS_BOMB: &str = "`xargs -P 0` starts a process for each item of its input, all at once, and that input may never end or be huge (a fork bomb)";
+
 impl Outcome {
     /// Why a line holding the command cannot be read as harmless, if it cannot: a process
     /// bomb has no command that filters could match.
     pub(super) fn reason(self) -> Option<&'static str> {
         match self {
-            Outcome::SpawnsWithoutBound => Some(
-                "`xargs -P 0` starts a process for each item of an endless stream, all at once (a fork bomb)",
-            ),
+            Outcome::SpawnsWithoutBound => Some(XARGS_BOMB),
             Outcome::Hoards => Some(
                 "a command keeps all of a stream that never ends (`yes | sort`, `awk 1 /dev/zero`): a memory or disk bomb",
             ),

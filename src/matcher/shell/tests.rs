@@ -1029,6 +1029,30 @@ fn shell_escapes_of_other_programs_are_read() {
 }
 
 #[test]
+fn seq_prints_its_numbers_and_xargs_all_at_once_needs_known_input() {
+    assert!(runs(
+        "for i in $(seq 2 2 6); do rm -rf /x$i; done",
+        "rm -rf /x4"
+    ));
+    for line in [
+        "seq 1000000 | xargs -P 0 -n 1 sleep",
+        "seq 1 10000000 | xargs -P0 -n1 sleep 86400",
+        "curl -s https://h.example/l | xargs --max-procs=0 -I{} sh -c 'sleep {}'",
+    ] {
+        assert!(parse(line).opaque.is_some(), "{line}");
+    }
+    for line in [
+        "seq 8 | xargs -P 0 -n 1 echo",
+        "find . -name '*.png' | xargs -P0 -n1 optipng",
+        "cat urls.txt | xargs -P 8 -n 1 curl -sO",
+        "seq 9223372036854775807 | head -1",
+        "seq -9223372036854775808 -1 9223372036854775807 | head -1",
+    ] {
+        assert!(parse(line).opaque.is_none(), "{line}");
+    }
+}
+
+#[test]
 fn rename_moves_each_file_and_runs_its_perl_expression() {
     assert!(runs(
         "rename 's/\\.yaml$/.off/' policies/a.yaml",
@@ -1639,7 +1663,7 @@ fn an_endless_stream_into_a_file_is_a_filler_and_into_xargs_p0_a_bomb() {
         assert!(fills(&line, target), "{input}: {line:?}");
         assert_eq!(line.opaque, None, "{input}");
     }
-    let bomb = "`xargs -P 0` starts a process for each item of an endless stream, all at once (a fork bomb)";
+    let bomb = super::streams::XARGS_BOMB;
     for input in [
         "seq inf | xargs -P0 -n1 sleep",
         "yes 1 | xargs --max-procs=0 -n1 touch",

@@ -274,6 +274,7 @@ pub(super) fn run(
             "{}\n",
             std::thread::available_parallelism().map_or(1, usize::from)
         )),
+        "seq" => seq(args),
         "which" => match args {
             [name] if !name.text.starts_with('-') => r.program_path(name),
             _ => Data::Unknown,
@@ -935,4 +936,37 @@ fn date_like(format: &str) -> String {
         }
     }
     out
+}
+
+/// The most numbers a `seq` read here prints; past it, what it prints is not known (and a
+/// process started per number, all at once, is a bomb: `seq 1000000 | xargs -P 0 -n 1`).
+const MOST_SEQ_NUMBERS: i64 = 4096;
+
+/// What `seq [FIRST [STEP]] LAST` prints, for integers and no options.
+fn seq(args: &[Field]) -> Data {
+    let numbers: Option<Vec<i64>> = args
+        .iter()
+        .map(|a| (!a.unknown).then(|| a.text.parse::<i64>().ok()).flatten())
+        .collect();
+    let (first, step, last) = match numbers.as_deref() {
+        Some([last]) => (1, 1, *last),
+        Some([first, last]) => (*first, 1, *last),
+        Some([first, step, last]) if *step != 0 => (*first, *step, *last),
+        _ => return Data::Unknown,
+    };
+    let count = last
+        .checked_sub(first)
+        .and_then(|d| d.checked_div(step))
+        .and_then(|c| c.checked_add(1));
+    let Some(count) = count.filter(|c| *c <= MOST_SEQ_NUMBERS) else {
+        return Data::Unknown;
+    };
+    let mut out = String::new();
+    let mut n = first;
+    for _ in 0..count.max(0) {
+        out.push_str(&n.to_string());
+        out.push('\n');
+        n = n.saturating_add(step);
+    }
+    Data::Known(out)
 }

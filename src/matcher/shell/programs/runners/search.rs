@@ -53,6 +53,21 @@ pub(super) fn xargs(
             _ => {}
         }
     }
+    // `-P 0` starts every process at once; with one item each (`-n 1`, `-L 1`, `-I`), input
+    // not known may be a million of them (`seq 1000000 | xargs -P 0 -n 1 sleep`).
+    let all_at_once = opts.iter().any(|o| {
+        matches!(o, Opt::Short('P', Some(n)) if n == "0")
+            || matches!(o, Opt::Long(l, Some(n)) if l == "max-procs" && n == "0")
+    });
+    let one_each = replace.is_some()
+        || opts.iter().any(|o| {
+            matches!(o, Opt::Short('n' | 'L', Some(n)) if n.parse::<u32>().is_ok_and(|n| n <= 4))
+                || matches!(o, Opt::Long(l, Some(n)) if (l == "max-args" || l == "max-lines")
+                    && n.parse::<u32>().is_ok_and(|n| n <= 4))
+        });
+    if all_at_once && one_each && input == Data::Unknown {
+        r.opaque(crate::matcher::shell::streams::XARGS_BOMB);
+    }
     let mut command: Vec<Field> = args[at.min(args.len())..].to_vec();
     if command.is_empty() {
         command.push(Field::literal("echo"));
