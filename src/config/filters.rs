@@ -154,7 +154,9 @@ pub struct PathGlob {
     exclude: Globs,
     /// The globs as written, for [`PathGlob::could_match`]'s examples.
     sources: Arc<[String]>,
-    examples: Arc<OnceLock<Vec<String>>>,
+    /// Example paths of the globs, each with whether its glob matches anywhere (`**/.env`)
+    /// rather than below a fixed directory (`/etc/sudoers.d`).
+    examples: Arc<OnceLock<Vec<(String, bool)>>>,
 }
 
 impl PathGlob {
@@ -167,8 +169,20 @@ impl PathGlob {
     /// name a file this filter matches: it is tested against example paths of each glob.
     /// No compile: the path comes from the call, and this runs per evaluation.
     pub fn could_match(&self, wildcard_path: &str) -> bool {
+        self.could_match_where(wildcard_path, true)
+    }
+
+    /// [`PathGlob::could_match`] of the globs that match anywhere (`**/.env`), for a path
+    /// relative to a directory placed elsewhere: `**/*` below a project may be a `.env`
+    /// of it, and no `/etc/sudoers.d`.
+    pub fn could_match_anywhere(&self, wildcard_path: &str) -> bool {
+        self.could_match_where(wildcard_path, false)
+    }
+
+    fn could_match_where(&self, wildcard_path: &str, anchored: bool) -> bool {
         // `dir/.e*` may name `dir/.env`: drop leading directories too, since the globs'
-        // `**/` accepts any.
+        // `**/` accepts any. A glob below a fixed directory is matched by the whole path
+        // only (`/root/proj/**/*.d` names no `/etc/sudoers.d`).
         let mut suffix = wildcard_path;
         loop {
             // A bare `*` after dropping directories would claim every file; `.ssh/*` (of
@@ -177,8 +191,11 @@ impl PathGlob {
                 .split('/')
                 .any(|part| part.chars().any(|c| !"*?[]".contains(c)));
             let examples = self.examples.get_or_init(|| examples(&self.sources, self));
-            if (suffix == wildcard_path || literal)
-                && examples.iter().any(|e| wildcard::matches(suffix, e))
+            let whole = suffix == wildcard_path;
+            if (whole || literal)
+                && examples.iter().any(|(e, anywhere)| {
+                    (*anywhere || whole && anchored) && wildcard::matches(suffix, e)
+                })
             {
                 return true;
             }
@@ -210,7 +227,7 @@ impl PathGlob {
 
 /// Example paths each include glob matches (`**/.ssh/id_*` gives `.ssh/id_x`,
 /// `/.ssh/id_x` and `~/.ssh/id_x`), for [`PathGlob::could_match`].
-fn examples(sources: &[String], filter: &PathGlob) -> Vec<String> {
+fn examples(sources: &[String], filter: &PathGlob) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     for source in sources {
         if source.starts_with('!') || source.contains(['[', '{', '\\']) {
@@ -219,11 +236,19 @@ fn examples(sources: &[String], filter: &PathGlob) -> Vec<String> {
         let stars = source.replace("**/", "x/");
         for fill in ["x", ""] {
             let concrete = stars.replace(['*', '?'], fill);
-            let variants = match concrete.strip_prefix("x/") {
-                Some(rest) => vec![rest.to_owned(), format!("/{rest}"), format!("~/{rest}")],
-                None => vec![concrete],
+            let (variants, anywhere) = match concrete.strip_prefix("x/") {
+                Some(rest) => (
+                    vec![rest.to_owned(), format!("/{rest}"), format!("~/{rest}")],
+                    true,
+                ),
+                None => (vec![concrete], false),
             };
-            out.extend(variants.into_iter().filter(|v| filter.is_match(v)));
+            out.extend(
+                variants
+                    .into_iter()
+                    .filter(|v| filter.is_match(v))
+                    .map(|v| (v, anywhere)),
+            );
         }
     }
     out
@@ -532,6 +557,15 @@ mod tests {
         }
         for (dir, name) in [("~/.ssh", "*.pub"), ("logs", "*.log"), ("~/.aws", "*.json")] {
             assert!(!g.could_match_in(dir, name), "{dir}/{name}");
+        }
+        // A glob below a fixed directory is named by the whole pattern only.
+        let (s, _) = compile(&json!({"pathGlob": ["/etc/sudoers.d", "/etc/sudoers.d/**"]}));
+        let g = s.path_glob.expect("pathGlob");
+        for yes in ["/etc/sudoers.*", "/e*/sudoers.d"] {
+            assert!(g.could_match(yes), "{yes}");
+        }
+        for no in ["/root/proj/**/*.d", "build/*.d", "./**/sudoers.d"] {
+            assert!(!g.could_match(no), "{no}");
         }
     }
 

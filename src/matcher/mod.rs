@@ -547,7 +547,8 @@ impl<'a> Subject<'a> {
     }
 
     fn paths_match(&self, paths: &[String], glob: &PathGlob) -> Option<Matched> {
-        if Self::any_matches(paths, glob) {
+        let cwd = self.ctx.cwd.as_deref().filter(|c| c.starts_with('/'));
+        if Self::any_matches(paths, glob, cwd) {
             return Some(Matched::Read);
         }
         self.unreadable_matches()
@@ -573,8 +574,10 @@ impl<'a> Subject<'a> {
 
     /// Wildcards the shell would expand are tested for what they could name, and so is a
     /// file name not known in a directory that is (`~/.ssh/$(ls ~/.ssh | head -1)`); past
-    /// a bound, a command full of them is taken to name a match.
-    fn any_matches(paths: &[String], glob: &PathGlob) -> bool {
+    /// a bound, a command full of them is taken to name a match. A relative wildcard is
+    /// below the working directory when that is known (`./**/*.d`, what `find . -name
+    /// '*.d'` finds, names no `/etc/sudoers.d`).
+    fn any_matches(paths: &[String], glob: &PathGlob, cwd: Option<&str>) -> bool {
         let mut wildcards = 0;
         paths.iter().any(|p| {
             if glob.is_match(p) {
@@ -593,7 +596,14 @@ impl<'a> Subject<'a> {
                 return false;
             }
             wildcards += 1;
-            wildcards > paths::MAX_WILDCARD_PATHS || glob.could_match(p)
+            wildcards > paths::MAX_WILDCARD_PATHS
+                || match cwd {
+                    Some(cwd) if !p.starts_with(['/', '~', '$']) => {
+                        glob.could_match(&paths::normalize(&format!("{cwd}/{p}")))
+                            || glob.could_match_anywhere(p)
+                    }
+                    _ => glob.could_match(p),
+                }
         })
     }
 }

@@ -140,11 +140,13 @@ pub(super) fn run(
         r.opaque("the command preloads a library");
     }
     // Flags given to make through its environment may override any variable of the
-    // makefile (`MAKEFLAGS='DIR=/' make clean`).
+    // makefile (`MAKEFLAGS='DIR=/' make clean`); flags that only set how it runs
+    // (`MAKEFLAGS=-j4`) change nothing it does.
     if matches!(program, "make" | "gmake")
-        && env
-            .iter()
-            .any(|(name, _)| matches!(name.as_str(), "MAKEFLAGS" | "GNUMAKEFLAGS" | "MFLAGS"))
+        && env.iter().any(|(name, value)| {
+            matches!(name.as_str(), "MAKEFLAGS" | "GNUMAKEFLAGS" | "MFLAGS")
+                && !matches!(value, Value::Known(flags) if only_pacing(flags))
+        })
     {
         r.opaque("make takes flags from the environment (MAKEFLAGS)");
     }
@@ -329,4 +331,37 @@ fn script_of(r: &mut Reader, args: &[Field]) {
     }
     let script = texts(args).join(" ");
     r.script(&script, Data::Nothing);
+}
+
+/// Whether make's flags only set how many jobs run and how it prints (`-j4`, `-s`, `-k`,
+/// `--no-print-directory`, `-Otarget`), and so change none of what it runs.
+fn only_pacing(flags: &str) -> bool {
+    flags.split_whitespace().all(|flag| {
+        let (name, value) = flag.split_once('=').unwrap_or((flag, ""));
+        match name {
+            "--jobs" | "--load-average" | "--max-load" => {
+                value.chars().all(|c| c.is_ascii_digit() || c == '.')
+            }
+            "--output-sync" => value.chars().all(|c| c.is_ascii_alphabetic()),
+            "--silent"
+            | "--quiet"
+            | "--keep-going"
+            | "--no-print-directory"
+            | "--print-directory" => value.is_empty(),
+            _ => {
+                let letters = flag.strip_prefix('-').unwrap_or(flag);
+                !flag.contains('=')
+                    && !letters.is_empty()
+                    && !letters.starts_with('-')
+                    && match letters.split_once(['j', 'l', 'O']) {
+                        // A value only after the last of `j`, `l`, `O` (`-j4`, `-Otarget`).
+                        Some((before, after)) => {
+                            before.chars().all(|c| "ksw".contains(c))
+                                && after.chars().all(|c| c.is_ascii_alphanumeric() || c == '.')
+                        }
+                        None => letters.chars().all(|c| "ksw".contains(c)),
+                    }
+            }
+        }
+    })
 }

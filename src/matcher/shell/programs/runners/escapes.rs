@@ -10,22 +10,45 @@ use crate::matcher::shell::walk::{Data, Reader};
 
 use super::{shell_c, shell_c_reading};
 
-/// gdb's commands given with `-ex` (`--eval-command`, `-iex`).
-pub(super) fn gdb(r: &mut Reader, t: &[String]) {
+/// gdb's commands given with `-ex` (`--eval-command`, `-iex`), and read from the files of
+/// `-x` (`--command`, `-ix`): a file the line downloaded is commands not known.
+pub(super) fn gdb(r: &mut Reader, args: &[Field], stdin: &Data) {
+    let t: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
     for (k, a) in t.iter().enumerate() {
-        let command = match a.as_str() {
+        let command = match *a {
             "-ex"
             | "--ex"
             | "-eval-command"
             | "--eval-command"
             | "-iex"
-            | "--init-eval-command" => t.get(k + 1).map(String::as_str),
+            | "--init-eval-command" => t.get(k + 1).copied(),
             _ => a
                 .strip_prefix("--eval-command=")
                 .or_else(|| a.strip_prefix("-eval-command=")),
         };
         if let Some(command) = command {
             gdb_command(r, command.trim());
+        }
+        let file = match *a {
+            "-x" | "--x" | "-command" | "--command" | "-ix" | "--init-command" => args.get(k + 1),
+            _ => None,
+        };
+        let file_text = match file {
+            Some(f) => super::file_text(r, &f.text, f.unknown, stdin),
+            None => a
+                .strip_prefix("--command=")
+                .and_then(|f| super::file_text(r, f, args[k].unknown, stdin)),
+        };
+        match file_text {
+            Some(Data::Known(text)) => {
+                for line in text.lines() {
+                    gdb_command(r, line.trim());
+                }
+            }
+            Some(Data::Unknown | Data::Listing(..)) => {
+                r.opaque("gdb runs a file of commands the line downloaded or does not know");
+            }
+            Some(Data::Nothing) | None => {}
         }
     }
 }

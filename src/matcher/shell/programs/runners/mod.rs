@@ -490,7 +490,7 @@ pub(super) fn run(
                 .position(|a| !a.starts_with('-'))
                 .unwrap_or(t.len());
             if program == "gdb" {
-                escapes::gdb(r, &t);
+                escapes::gdb(r, args, &stdin);
             }
             let start = if program == "perf" || program == "gdb" {
                 // `perf record -- cmd`, `gdb --args cmd`

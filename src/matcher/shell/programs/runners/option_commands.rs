@@ -4,7 +4,6 @@
 //! Ghostscript without its sandbox (`-dNOSAFER`, whose `%pipe%` files run commands), and
 //! `fd -x`/`-X`, which runs a command on what it finds.
 
-use super::super::super::SUBSTITUTION;
 use super::super::super::expand::Field;
 use super::super::super::walk::{Data, Io, Reader};
 use super::shell_c;
@@ -27,6 +26,13 @@ pub(in crate::matcher::shell::programs) const OPTION_COMMAND_PROGRAMS: &[&str] =
     "gsx",
     "fd",
     "fdfind",
+    "helm",
+    "cmake",
+    "fastlane",
+    "valgrind",
+    "strace",
+    "ltrace",
+    "kubectl",
 ];
 
 /// Reads the commands in `program`'s options.
@@ -56,11 +62,7 @@ pub(in crate::matcher::shell::programs) fn option_commands(
             // The wrapper runs each of gcc's own programs (`cc1`, `as`), given after it.
             for wrapper in values(args, &["-wrapper"]) {
                 let mut argv: Vec<Field> = wrapper.split(',').map(Field::literal).collect();
-                argv.push(Field {
-                    text: SUBSTITUTION.to_owned(),
-                    unknown: true,
-                    ..Field::default()
-                });
+                argv.push(Field::unknown());
                 r.run(argv, &Io::default(), Data::Nothing, &[]);
             }
         }
@@ -68,7 +70,85 @@ pub(in crate::matcher::shell::programs) fn option_commands(
             r.opaque("Ghostscript runs without its sandbox, where its files can run commands");
         }
         "fd" | "fdfind" => fd_exec(r, args),
+        // `--post-renderer PROG --post-renderer-args A ...`: PROG gets the manifests.
+        "helm" => {
+            for renderer in values(args, &["--post-renderer"]) {
+                let mut argv = vec![Field::literal(&renderer)];
+                argv.extend(
+                    values(args, &["--post-renderer-args"])
+                        .iter()
+                        .map(|a| Field::literal(a)),
+                );
+                r.run(argv, &Io::default(), Data::Unknown, &[]);
+            }
+        }
+        // `-DCMAKE_C_COMPILER_LAUNCHER=sh;-c;CMD`: the build runs the list as a command
+        // before each compile or link.
+        "cmake" => {
+            for setting in values(args, &["-D"]) {
+                let Some((name, value)) = setting.split_once('=') else {
+                    continue;
+                };
+                let name = name.split(':').next().unwrap_or(name);
+                if name.ends_with("_LAUNCHER") || name == "CMAKE_EXPORT_COMPILE_COMMANDS_HOOK" {
+                    let mut argv: Vec<Field> = value.split(';').map(Field::literal).collect();
+                    argv.push(Field::unknown());
+                    r.run(argv, &Io::default(), Data::Nothing, &[]);
+                }
+            }
+        }
+        // `fastlane run sh command:CMD`.
+        "fastlane" => {
+            let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+            if let Some(at) = texts.windows(2).position(|w| w == ["run", "sh"]) {
+                for a in &args[at + 2..] {
+                    if let Some(code) = a.text.strip_prefix("command:") {
+                        shell_c(r, code);
+                    }
+                }
+            }
+        }
+        // Their log goes to the file: `valgrind --log-file=F`, `strace -o F`.
+        "valgrind" | "strace" | "ltrace" => {
+            let names: &[&str] = match program {
+                "valgrind" => &[
+                    "--log-file",
+                    "--xml-file",
+                    "--callgrind-out-file",
+                    "--massif-out-file",
+                ],
+                _ => &["-o", "--output"],
+            };
+            let files: Vec<String> = values(args, names)
+                .into_iter()
+                .filter(|f| !f.starts_with(['!', '|']))
+                .collect();
+            if !files.is_empty() {
+                super::record_written(r, files, false, "a tool's log");
+            }
+        }
+        // A kubeconfig user whose credentials come from a command, run by every later
+        // `kubectl`: `config set-credentials U --exec-command=sh --exec-arg=-c ...`.
+        "kubectl" if args.iter().any(|a| a.text == "set-credentials") => {
+            for command in values(args, &["--exec-command"]) {
+                let mut argv = vec![Field::literal(&command)];
+                argv.extend(
+                    values(args, &["--exec-arg"])
+                        .iter()
+                        .map(|a| Field::literal(a)),
+                );
+                r.run(argv, &Io::default(), Data::Nothing, &[]);
+            }
+        }
         _ => {}
+    }
+    // `gcc -B DIR`: gcc runs its own programs (`as`, `ld`, `cc1`) from DIR.
+    if matches!(program, "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++")
+        && values(args, &["-B"])
+            .iter()
+            .any(|dir| r.env.holds_unknown_below(dir.trim_end_matches('/')))
+    {
+        r.opaque("the compiler runs its programs from a directory the line downloaded into");
     }
 }
 
