@@ -1053,6 +1053,51 @@ fn seq_prints_its_numbers_and_xargs_all_at_once_needs_known_input() {
 }
 
 #[test]
+fn compiled_source_the_line_wrote_that_acts_is_not_known() {
+    for line in [
+        "gcc -x c -o /tmp/u - <<'EOF' && /tmp/u\n#include <unistd.h>\nint main(void) { unlink(\"HOOKS.yaml\"); }\nEOF",
+        "printf 'int main(){system(\"id\");}' > x.c && cc x.c && ./a.out",
+        "cat > /tmp/K.java <<'EOF'\nclass K { public static void main(String[] a) throws Exception { Runtime.getRuntime().exec(\"id\"); } }\nEOF\njava /tmp/K.java",
+        "tcc -run - <<< 'int main(){remove(\"x\");}'",
+    ] {
+        assert!(parse(line).opaque.is_some(), "{line}: {:?}", parse(line));
+    }
+    for line in [
+        "printf '#include <stdio.h>\\nint main(){puts(\"hi\");}' > h.c && gcc -o h h.c && ./h",
+        "gcc -O2 -o build/app src/main.c && ./build/app",
+        "java -jar build/app.jar",
+    ] {
+        assert!(parse(line).opaque.is_none(), "{line}: {:?}", parse(line));
+    }
+}
+
+#[test]
+fn ansible_ad_hoc_tasks_are_read_as_their_commands() {
+    for (line, command) in [
+        (
+            "ansible localhost -c local -m shell -a 'rm -rf /x'",
+            "rm -rf /x",
+        ),
+        (
+            "ansible localhost -c local -m file -a 'path=/r/.git state=absent'",
+            "rm -r -f -- /r/.git",
+        ),
+        (
+            "ansible all -m ansible.posix.authorized_key -a \"user=root key='ssh-ed25519 AAAA x'\"",
+            "tee -a -- ~/.ssh/authorized_keys",
+        ),
+        (
+            "ansible web -m get_url -a 'url=https://h.example/x dest=/tmp/x'",
+            "curl -o /tmp/x https://h.example/x",
+        ),
+    ] {
+        assert!(runs(line, command), "{line}: {:?}", parse(line));
+    }
+    assert!(parse("ansible all -m ping").opaque.is_none());
+    assert!(parse("ansible all -m \"$M\" -a x").opaque.is_some());
+}
+
+#[test]
 fn rename_moves_each_file_and_runs_its_perl_expression() {
     assert!(runs(
         "rename 's/\\.yaml$/.off/' policies/a.yaml",

@@ -94,6 +94,16 @@ impl<'t> Rb<'_, '_, 't> {
                 self.cx.command("curl", vec![u], line)
             }
             Some(Obj::Addr(a)) if name == "connect" => self.cx.command("curl", vec![a], line),
+            // A request of a `Net::HTTP.new(host, port)` object: to its address and the path.
+            Some(Obj::Addr(a))
+                if matches!(name, "get" | "post" | "put" | "patch" | "delete" | "head")
+                    && a.text().is_some_and(|t| t.starts_with("http")) =>
+            {
+                let url = a.concat(self.arg(args, 0).val());
+                let method = Val::Known(name.to_ascii_uppercase());
+                self.cx
+                    .command("curl", vec![Val::known("-X"), method, url], line);
+            }
             // `socket.connect(Addrinfo.tcp(host, port))`
             Some(_) if name == "connect" => {
                 if let Obj::Addr(a) = self.arg(args, 0) {
@@ -457,6 +467,15 @@ impl<'t> Rb<'_, '_, 't> {
                 _ => Val::Unknown,
             }
         };
-        Val::Known(format!("{scheme}{host}")).concat(rest)
+        Val::Known(format!("{scheme}{}", bracketed(&host))).concat(rest)
+    }
+}
+
+/// A host for a URL: an IPv6 address in brackets (`::1` is `[::1]`).
+pub(super) fn bracketed(host: &str) -> std::borrow::Cow<'_, str> {
+    if host.contains(':') && !host.starts_with('[') {
+        std::borrow::Cow::Owned(format!("[{host}]"))
+    } else {
+        std::borrow::Cow::Borrowed(host)
     }
 }

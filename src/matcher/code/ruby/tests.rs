@@ -213,6 +213,13 @@ fn network_calls_are_curl_with_their_url() {
         ),
         ("Net::HTTP.get('evil.io', '/x')", &["curl http://evil.io/x"]),
         (
+            "Net::HTTP.new('::1', 18790).post('/v1/approvals/a', '{}')",
+            &[
+                "curl -X POST http://[::1]:18790/v1/approvals/a",
+                "curl http://[::1]:18790",
+            ],
+        ),
+        (
             "Net::HTTP.start('evil.io', 443) { |h| h.get('/') }",
             &["curl http://evil.io:443"],
         ),

@@ -356,6 +356,18 @@ impl<'t> Rb<'_, '_, 't> {
                     "Pathname.pwd" | "Pathname.getwd" => Obj::Path(Val::known(".")),
                     "String.new" => Obj::Val(arg(self, 0)),
                     "Kernel.format" | "Kernel.sprintf" => self.value(None, name, args),
+                    // An HTTP client object for one host, whose requests go there.
+                    "Net::HTTP.new" | "Net::HTTP.start" => {
+                        Obj::Addr(match (arg(self, 0), arg(self, 1)) {
+                            (Val::Known(h), Val::Known(p)) => {
+                                Val::Known(format!("http://{}:{p}", super::calls::bracketed(&h)))
+                            }
+                            (Val::Known(h), _) if args.pos.len() < 2 => {
+                                Val::Known(format!("http://{}", super::calls::bracketed(&h)))
+                            }
+                            _ => Val::Unknown,
+                        })
+                    }
                     "Addrinfo.tcp" | "Socket.sockaddr_in" | "Socket.pack_sockaddr_in" => {
                         let (a, b) = (arg(self, 0), arg(self, 1));
                         let (host, port) = if q.starts_with("Addrinfo") {

@@ -162,6 +162,7 @@ pub(super) fn run(
     runners::environment(r, env);
     runners::downloaded_operands(r, program, table::find(program), args);
     runners::option_commands(r, program, args);
+    runners::compiled_source(r, program, args, &stdin);
     if program == "rake" {
         runners::rake_code(r, args);
     }

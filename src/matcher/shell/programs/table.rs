@@ -1111,6 +1111,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     ),
     row(&["scp", "sftp"], Options::short("cDFiJloPSX"), Runs::Own),
     row(&["smbclient"], Options::NONE, Runs::Own),
+    row(&["ansible"], Options::NONE, Runs::Own),
     row(
         &["rsync"],
         gnu(

@@ -2,9 +2,11 @@
 //! `xargs`, `find`, `git`, `sed`, `awk`, `tar`, `make`, `ssh`/`rsync`, package runners,
 //! containers, editors and pagers, `trap`, `source`.
 
+mod ansible;
 mod awk;
 mod builds;
 mod caches;
+mod compiled;
 mod databases;
 mod escapes;
 mod git;
@@ -27,6 +29,7 @@ pub(in crate::matcher::shell::programs) use builds::{
     BUILD_TOOLS, stdin_requirements, written_files,
 };
 pub(super) use caches::{CACHE_CLEANERS, cache_cleaners};
+pub(super) use compiled::compiled_source;
 pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use handoff::downloaded_operands;
@@ -245,6 +248,10 @@ pub(super) fn run(
             if rest.len() > 1 {
                 script_of(r, &rest[1..]);
             }
+            Data::Unknown
+        }
+        "ansible" => {
+            ansible::ansible(r, args);
             Data::Unknown
         }
         "smbclient" => {

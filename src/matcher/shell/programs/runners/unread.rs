@@ -18,6 +18,8 @@ enum Language {
     R,
     Tcl,
     Lisp,
+    /// C and C++ source a compiler is given, and Java's single-file source.
+    Compiled,
     Other,
 }
 
@@ -26,6 +28,7 @@ fn language(program: &str) -> Language {
         "Rscript" | "R" => Language::R,
         p if p.starts_with("tclsh") || p.starts_with("wish") || p == "expect" => Language::Tcl,
         "emacs" | "emacsclient" => Language::Lisp,
+        "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "tcc" | "java" => Language::Compiled,
         _ => Language::Other,
     }
 }
@@ -135,6 +138,64 @@ const LISP_WORDS: &[&str] = &[
     "insert-file-contents",
     "find-file",
 ];
+/// C, C++ and Java: the library calls that run programs, delete, rename, open sockets or
+/// files, and load code.
+const COMPILED_WORDS: &[&str] = &[
+    "system",
+    "popen",
+    "execl",
+    "execlp",
+    "execle",
+    "execv",
+    "execvp",
+    "execvpe",
+    "execve",
+    "fexecve",
+    "fork",
+    "vfork",
+    "clone",
+    "posix_spawn",
+    "posix_spawnp",
+    "unlink",
+    "unlinkat",
+    "remove",
+    "rmdir",
+    "nftw",
+    "ftw",
+    "fts_open",
+    "rename",
+    "renameat",
+    "truncate",
+    "ftruncate",
+    "open",
+    "openat",
+    "creat",
+    "fopen",
+    "chmod",
+    "chown",
+    "socket",
+    "connect",
+    "dlopen",
+    "ptrace",
+    "kill",
+    "syscall",
+    "ioctl",
+    "mount",
+    "setuid",
+    "Runtime",
+    "ProcessBuilder",
+    "ProcessHandle",
+    "Files",
+    "File",
+    "FileWriter",
+    "FileOutputStream",
+    "RandomAccessFile",
+    "Socket",
+    "URL",
+    "HttpClient",
+    "loadLibrary",
+    "load",
+];
 /// Every other language: the names most of them use.
 const OTHER_WORDS: &[&str] = &[
     "system",
@@ -192,14 +253,9 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
     let deletions = match lang {
         Language::R => r_deletions(text),
         Language::Tcl => tcl_deletions(text),
-        Language::Lisp | Language::Other => None,
+        Language::Lisp | Language::Compiled | Language::Other => None,
     };
-    let words = match lang {
-        Language::R => R_WORDS,
-        Language::Tcl => TCL_WORDS,
-        Language::Lisp => LISP_WORDS,
-        Language::Other => OTHER_WORDS,
-    };
+    let words = words_of(lang);
     // With its deletions read, the rest of the code must act in no other way.
     let rest = match &deletions {
         Some((_, rest)) => rest.as_str(),
@@ -216,6 +272,24 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
         let words = argv.iter().map(|w| Field::literal(w)).collect();
         r.run(words, &Io::default(), Data::Nothing, &[]);
     }
+}
+
+/// The names that act, of `lang`.
+fn words_of(lang: Language) -> &'static [&'static str] {
+    match lang {
+        Language::R => R_WORDS,
+        Language::Tcl => TCL_WORDS,
+        Language::Lisp => LISP_WORDS,
+        Language::Compiled => COMPILED_WORDS,
+        Language::Other => OTHER_WORDS,
+    }
+}
+
+/// Whether source of `program`'s language (a compiler's C, Java's) calls functions that
+/// run programs, delete, fetch or open files.
+pub(super) fn acts(program: &str, text: &str) -> bool {
+    let lang = language(program);
+    words_of(lang).iter().any(|w| names(text, w, lang))
 }
 
 /// Whether `text` holds `word` as a whole name of `lang` (R's names hold `.`, Tcl's `::`),
