@@ -530,13 +530,10 @@ fn gitignore_seen(workspace: &str) -> (Option<Arc<Gitignore>>, Sight) {
         None => (None, Sight::Missing),
         Some(m) if m.len() > MAX_GITIGNORE => (None, Sight::Unreadable),
         Some(_) => {
-            let (matcher, error) = Gitignore::new(&file);
-            if let Some(e) = &error {
-                tracing::debug!(file = %file.display(), error = %e, "part of a .gitignore was not read");
-            }
-            match (matcher.is_empty(), error) {
-                (true, Some(_)) => (None, Sight::Unreadable),
-                (true, None) => (None, Sight::Seen),
+            let (matcher, read) = read_gitignore(workspace, &file);
+            match (matcher.is_empty(), read) {
+                (true, false) => (None, Sight::Unreadable),
+                (true, true) => (None, Sight::Seen),
                 (false, _) => (Some(Arc::new(matcher)), Sight::Seen),
             }
         }
@@ -549,6 +546,31 @@ fn gitignore_seen(workspace: &str) -> (Option<Arc<Gitignore>>, Sight) {
         (modified, now, ignored.clone(), sight),
     );
     (ignored, sight)
+}
+
+/// The `.gitignore` at `file` (of the directory `dir`), compiled, and whether all of it was
+/// read. Only a regular file is read, and no more than its budget: one swapped for a FIFO
+/// after it was looked at would otherwise hold the decision at its open.
+fn read_gitignore(dir: &str, file: &Path) -> (Gitignore, bool) {
+    let text = match crate::config::regular_file::read_to_string(file, MAX_GITIGNORE) {
+        Ok(text) => text,
+        Err(e) => {
+            tracing::debug!(file = %file.display(), error = %e, "a .gitignore was not read");
+            return (Gitignore::empty(), false);
+        }
+    };
+    let mut builder = ignore::gitignore::GitignoreBuilder::new(dir);
+    let mut whole = true;
+    for line in text.lines() {
+        if let Err(e) = builder.add_line(Some(file.to_path_buf()), line) {
+            tracing::debug!(file = %file.display(), error = %e, "part of a .gitignore was not read");
+            whole = false;
+        }
+    }
+    match builder.build() {
+        Ok(matcher) => (matcher, whole),
+        Err(_) => (Gitignore::empty(), false),
+    }
 }
 
 /// The home directory of the user hookgate runs as, normalised.
@@ -880,6 +902,21 @@ mod tests {
         assert_eq!(w.place(here, "server.log"), Place::Regenerable);
         assert_eq!(w.place(here, ".env"), Place::Workspace);
         assert_eq!(w.place(here, "src"), Place::Workspace);
+    }
+
+    #[test]
+    fn a_gitignore_that_is_a_fifo_is_not_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_str().unwrap().to_owned();
+        std::fs::create_dir_all(format!("{root}/.git")).unwrap();
+        let fifo = format!("{root}/.gitignore");
+        nix::unistd::mkfifo(fifo.as_str(), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        // Read directly too: the look before the open would skip it, not the open itself.
+        let (matcher, whole) = read_gitignore(&root, Path::new(&fifo));
+        assert!(matcher.is_empty() && !whole);
+        let w = from_cwd(&root);
+        assert_eq!(w.place(Some("."), "src"), Place::Workspace);
+        assert_eq!(w.place(Some("."), "build"), Place::Regenerable);
     }
 
     #[test]

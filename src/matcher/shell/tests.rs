@@ -1029,6 +1029,34 @@ fn shell_escapes_of_other_programs_are_read() {
 }
 
 #[test]
+fn line_filters_pass_a_listing_on_to_xargs() {
+    for (line, command) in [
+        (
+            "find . -name '*.pyc' | grep -v venv | xargs rm -f",
+            "rm -f ./**/*.pyc",
+        ),
+        (
+            "ls -1t backups/*.tgz | tail -n +6 | xargs -r rm -f",
+            "rm -f backups/*.tgz",
+        ),
+        (
+            "find ~ -name id_rsa | sort -r | head -1 | xargs cat",
+            "cat ~/**/id_rsa",
+        ),
+    ] {
+        assert!(runs(line, command), "{line}: {:?}", parse(line));
+    }
+    // Options that change the lines (counts, numbers, parts) make them text not known.
+    for line in [
+        "find . -name '*.log' | grep -c x | xargs rm",
+        "find . -name '*.log' | uniq -c | xargs rm",
+        "find . -name '*.log' | head -c 9 | xargs rm",
+    ] {
+        assert!(parse(line).opaque.is_some(), "{line}");
+    }
+}
+
+#[test]
 fn seq_prints_its_numbers_and_xargs_all_at_once_needs_known_input() {
     assert!(runs(
         "for i in $(seq 2 2 6); do rm -rf /x$i; done",

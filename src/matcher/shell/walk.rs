@@ -1068,14 +1068,11 @@ impl Reader {
             self.opaque("the program name is a glob pattern");
         }
         let name = first.text.clone();
-        // A listing is only read by `xargs`, `cpio` and `tar -T -`; any other program gets
-        // text not known.
+        // A listing is only read by `xargs`, `cpio` and `tar -T -`, and passed on by the
+        // line filters that keep some of its lines (`programs::run`); any other program
+        // gets text not known.
         let stdin = match stdin {
-            Data::Listing(..)
-                if !matches!(name.as_str(), "xargs" | "cpio" | "tar" | "bsdtar" | "gtar") =>
-            {
-                Data::Unknown
-            }
+            Data::Listing(..) if !programs::reads_listings(&name) => Data::Unknown,
             other => other,
         };
         // A function runs instead of the program of its name, but its definition may be in

@@ -970,3 +970,111 @@ fn seq(args: &[Field]) -> Data {
     }
     Data::Known(out)
 }
+
+/// Whether `program` with `args` prints some of the lines it reads, unchanged, and reads
+/// nothing else: `tail -n +6`, `head -3`, `grep -v node_modules`, `sort -r`, `uniq`,
+/// `tac`, `shuf -n 2`, `cat`. Of a listing, it prints some of its names.
+pub(super) fn keeps_lines(program: &str, args: &[Field]) -> bool {
+    if args.iter().any(|a| a.unknown) {
+        return false;
+    }
+    let t: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let count = |v: &str| {
+        let v = v.strip_prefix('+').unwrap_or(v);
+        !v.is_empty() && v.chars().all(|c| c.is_ascii_digit())
+    };
+    // Each word a flag of `letters`, an option of `valued` with its value, or (`operands`
+    // of them at most) an operand.
+    let shaped = |letters: &str, valued: &[&str], long: &[&str], operands: usize| {
+        let mut k = 0;
+        let mut seen = 0;
+        while let Some(w) = t.get(k) {
+            if valued.contains(w) {
+                k += 2;
+                continue;
+            }
+            let ok = if let Some(l) = w.strip_prefix("--") {
+                long.contains(&l)
+            } else if let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) {
+                flags.chars().all(|c| letters.contains(c))
+            } else {
+                seen += 1;
+                seen <= operands
+            };
+            if !ok {
+                return false;
+            }
+            k += 1;
+        }
+        // A valued option at the end with no value.
+        k == t.len()
+    };
+    match program {
+        "head" | "tail" => {
+            let mut k = 0;
+            while let Some(w) = t.get(k) {
+                let ok = match *w {
+                    "-n" | "--lines" => {
+                        k += 1;
+                        t.get(k).is_some_and(|v| count(v))
+                    }
+                    "-q" | "--quiet" | "--silent" => true,
+                    _ => w
+                        .strip_prefix("--lines=")
+                        .or_else(|| w.strip_prefix("-n"))
+                        .or_else(|| w.strip_prefix('-'))
+                        .is_some_and(count),
+                };
+                if !ok {
+                    return false;
+                }
+                k += 1;
+            }
+            true
+        }
+        // Only an inverted grep (`grep -v node_modules`): what a pattern keeps is narrower
+        // than the listing's patterns say (`git ls-files | grep '\.py$'` names no `.env`),
+        // and is left as text not known, as before.
+        "grep" | "egrep" | "fgrep"
+            if t.iter().any(|w| {
+                *w == "--invert-match"
+                    || w.strip_prefix('-')
+                        .is_some_and(|f| !f.starts_with('-') && f.contains('v'))
+            }) =>
+        {
+            let patterns = if t.contains(&"-e") { 0 } else { 1 };
+            shaped(
+                "vEFiwxGPsy",
+                &["-e"],
+                &[
+                    "invert-match",
+                    "ignore-case",
+                    "extended-regexp",
+                    "fixed-strings",
+                    "word-regexp",
+                    "line-regexp",
+                    "no-messages",
+                ],
+                patterns,
+            )
+        }
+        "sort" => shaped(
+            "rnuVfhbdgMRs",
+            &["-t", "-k"],
+            &[
+                "reverse",
+                "numeric-sort",
+                "unique",
+                "version-sort",
+                "ignore-case",
+                "human-numeric-sort",
+                "stable",
+            ],
+            0,
+        ),
+        "uniq" => shaped("udi", &[], &["unique", "repeated", "ignore-case"], 0),
+        "tac" | "cat" => t.is_empty(),
+        "shuf" => shaped("", &["-n"], &[], 0),
+        _ => false,
+    }
+}

@@ -118,6 +118,19 @@ fn absolute(path: &str) -> String {
 }
 
 /// Reads what `program` runs with `args`; returns what it prints, as far as known.
+/// Programs that may print some of a listing's lines as they are (see
+/// [`builtins::keeps_lines`]).
+const LINE_FILTERS: &[&str] = &[
+    "head", "tail", "grep", "egrep", "fgrep", "sort", "uniq", "tac", "cat", "shuf",
+];
+
+/// Whether `program` reads a listing on its standard input as one: `xargs`, `cpio` and
+/// `tar -T -` read the names, line filters pass some on.
+pub(super) fn reads_listings(program: &str) -> bool {
+    matches!(program, "xargs" | "cpio" | "tar" | "bsdtar" | "gtar")
+        || LINE_FILTERS.contains(&program)
+}
+
 pub(super) fn run(
     r: &mut Reader,
     program: &str,
@@ -198,6 +211,14 @@ pub(super) fn run(
     if builtins::prints_shell_setup(program, args) {
         return Data::Known(String::new());
     }
+    // Line filters keep some of the lines they read as they are (`tail -n +6`, `grep -v
+    // venv`, `sort`): what they print of a listing is among its names, for `xargs`. Given
+    // other options, the listing is text not known to them, as to any program.
+    let stdin = match stdin {
+        Data::Listing(..) if builtins::keeps_lines(program, args) => return stdin,
+        Data::Listing(..) if LINE_FILTERS.contains(&program) => Data::Unknown,
+        other => other,
+    };
     if let Some(row) = table::find(program) {
         return r.reached(format!("run by {program}"), |r| match row.runs {
             table::Runs::Command { skip } => {

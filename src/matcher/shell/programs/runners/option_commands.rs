@@ -72,15 +72,13 @@ pub(in crate::matcher::shell::programs) fn option_commands(
         "fd" | "fdfind" => fd_exec(r, args),
         // `--post-renderer PROG --post-renderer-args A ...`: PROG gets the manifests.
         "helm" => {
-            for renderer in values(args, &["--post-renderer"]) {
-                let mut argv = vec![Field::literal(&renderer)];
-                argv.extend(
-                    values(args, &["--post-renderer-args"])
-                        .iter()
-                        .map(|a| Field::literal(a)),
-                );
-                r.run(argv, &Io::default(), Data::Unknown, &[]);
-            }
+            option_program(
+                r,
+                args,
+                "--post-renderer",
+                "--post-renderer-args",
+                Data::Unknown,
+            );
         }
         // `-DCMAKE_C_COMPILER_LAUNCHER=sh;-c;CMD`: the build runs the list as a command
         // before each compile or link.
@@ -130,15 +128,7 @@ pub(in crate::matcher::shell::programs) fn option_commands(
         // A kubeconfig user whose credentials come from a command, run by every later
         // `kubectl`: `config set-credentials U --exec-command=sh --exec-arg=-c ...`.
         "kubectl" if args.iter().any(|a| a.text == "set-credentials") => {
-            for command in values(args, &["--exec-command"]) {
-                let mut argv = vec![Field::literal(&command)];
-                argv.extend(
-                    values(args, &["--exec-arg"])
-                        .iter()
-                        .map(|a| Field::literal(a)),
-                );
-                r.run(argv, &Io::default(), Data::Nothing, &[]);
-            }
+            option_program(r, args, "--exec-command", "--exec-arg", Data::Nothing);
         }
         _ => {}
     }
@@ -149,6 +139,20 @@ pub(in crate::matcher::shell::programs) fn option_commands(
             .any(|dir| r.env.holds_unknown_below(dir.trim_end_matches('/')))
     {
         r.opaque("the compiler runs its programs from a directory the line downloaded into");
+    }
+}
+
+/// Runs each value of the option `program` with the values of the option `arguments`
+/// (`--post-renderer P --post-renderer-args A`), reading `stdin`.
+fn option_program(r: &mut Reader, args: &[Field], program: &str, arguments: &str, stdin: Data) {
+    let rest: Vec<Field> = values(args, &[arguments])
+        .iter()
+        .map(|a| Field::literal(a))
+        .collect();
+    for command in values(args, &[program]) {
+        let mut argv = vec![Field::literal(&command)];
+        argv.extend(rest.iter().cloned());
+        r.run(argv, &Io::default(), stdin.clone(), &[]);
     }
 }
 
