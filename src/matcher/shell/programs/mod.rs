@@ -117,7 +117,6 @@ fn absolute(path: &str) -> String {
     out
 }
 
-/// Reads what `program` runs with `args`; returns what it prints, as far as known.
 /// Programs that may print some of a listing's lines as they are (see
 /// [`builtins::keeps_lines`]).
 const LINE_FILTERS: &[&str] = &[
@@ -131,6 +130,7 @@ pub(super) fn reads_listings(program: &str) -> bool {
         || LINE_FILTERS.contains(&program)
 }
 
+/// Reads what `program` runs with `args`; returns what it prints, as far as known.
 pub(super) fn run(
     r: &mut Reader,
     program: &str,
