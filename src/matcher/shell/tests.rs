@@ -2903,6 +2903,15 @@ fn code_file_operations_take_no_options_from_unknown_values() {
             .any(|c| c.program == "mv" && c.args.first().is_some_and(|a| a == "--")),
         "{reading:?}"
     );
+    // After the flags its reading gives it: `shutil.rmtree(src)` is `rm -r -f -- $(...)`.
+    let tree = parse("python3 -c 'import shutil, sys; shutil.rmtree(sys.argv[1])' \"$D\"");
+    assert_eq!(tree.opaque, None, "{tree:?}");
+    assert!(
+        tree.commands
+            .iter()
+            .any(|c| c.text() == "rm -r -f -- '$(...)'"),
+        "{tree:?}"
+    );
 }
 
 #[test]
