@@ -127,6 +127,12 @@ fn reads_trees(command: &SimpleCommand) -> bool {
                 || !args.is_empty() && args.iter().all(|a| !a.starts_with('-'))
         }
         "zip" => short("r") || long(&["--recurse-paths"]),
+        // A recursive search reads every file below (`grep -rhoE 'ghp_\w+' ~`); ripgrep
+        // skips hidden files, `.ssh` and `.aws` among them, unless told not to.
+        "grep" | "egrep" | "fgrep" => {
+            short("rR") || long(&["--recursive", "--dereference-recursive"])
+        }
+        "rg" => long(&["--hidden", "-uu", "-uuu", "-.", "--unrestricted"]),
         "cp" => short("rRa") || long(&["--recursive", "--archive"]),
         "rsync" => short("ra") || long(&["--recursive", "--archive"]),
         "scp" => short("r"),
@@ -197,6 +203,7 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
         let git = command.program == "git";
+        let names_resources = names_resources(command);
         for (k, a) in command.args.iter().enumerate() {
             // `find . -name '.env*'`: a test's pattern, not a file; `git commit -m MSG`: a
             // message (`-F FILE` reads a file, and stays).
@@ -205,7 +212,13 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
             after_test = command.program == "find"
                 && super::shell::FIND_PATTERN_TESTS.contains(&a.as_str())
                 || git && (a == "-m" || a == "--message");
-            let skipped = Some(k) == pattern || test_value || (http && is_web_url(a));
+            let resource = names_resources
+                && !a.starts_with('-')
+                && !k
+                    .checked_sub(1)
+                    .and_then(|j| command.args.get(j))
+                    .is_some_and(|o| KUBECTL_FILE_OPTIONS.contains(&o.as_str()));
+            let skipped = Some(k) == pattern || test_value || resource || (http && is_web_url(a));
             if !skipped && !only_written(a) {
                 push(&mut out, a);
             }
@@ -232,6 +245,33 @@ fn names_without_reading(command: &SimpleCommand) -> bool {
         Some("rm") => command.args.iter().any(|a| a == "--cached"),
         _ => false,
     }
+}
+
+/// kubectl's options whose value is a local file (or a directory of them).
+const KUBECTL_FILE_OPTIONS: &[&str] = &[
+    "-f",
+    "--filename",
+    "-k",
+    "--kustomize",
+    "--kubeconfig",
+    "--from-file",
+    "--from-env-file",
+    "--client-key",
+    "--client-certificate",
+    "--certificate-authority",
+    "--token-file",
+];
+
+/// Whether `command`'s operands name cluster resources, not files: kubectl's (`kubectl
+/// rollout status "deploy/$svc"`), which reads local files only as the values of
+/// [`KUBECTL_FILE_OPTIONS`]; `kubectl cp` copies local paths and keeps them.
+fn names_resources(command: &SimpleCommand) -> bool {
+    matches!(command.program.as_str(), "kubectl" | "oc")
+        && command
+            .args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .is_none_or(|a| a != "cp")
 }
 
 /// Whether `arg`, given to an HTTP client, is a web URL (`https://h/x`, `localhost:3000/x`)
@@ -539,6 +579,8 @@ mod tests {
             ("rsync -a ~/ /tmp/x", "~/**/*"),
             ("zip -r /tmp/e.zip /etc", "/etc/**/*"),
             ("tar -C ~ -czf /tmp/x.tgz .", "~/**/*"),
+            ("grep -rhoE 'ghp_[A-Za-z0-9]{36}' ~", "~/**/*"),
+            ("rg --hidden -l AKIA /root", "/root/**/*"),
         ] {
             assert!(
                 read(line).iter().any(|p| p == below),
@@ -552,6 +594,8 @@ mod tests {
             "cp -r ~/proj /tmp/p",
             "cp ~/notes.txt /tmp/",
             "tar czf dist.tgz build",
+            "grep -rn TODO src",
+            "rg -l AKIA ~",
         ] {
             assert!(
                 !read(line).iter().any(|p| p.ends_with("**/*")),
@@ -577,6 +621,15 @@ mod tests {
             ("curl -o .env https://x.example/e", "", ".env"),
             ("mv .env /tmp/e", ".env", "/tmp/e"),
             ("cd /tmp/x* && ls", "", "/tmp/x*"),
+            // kubectl's operands are cluster resources; its `-f` and `cp` name files.
+            ("kubectl rollout status deploy/id_rsa", "", "deploy/id_rsa"),
+            ("kubectl apply -f ~/.ssh/id_rsa", "~/.ssh/id_rsa", "apply"),
+            ("kubectl cp ~/.ssh/id_rsa pod:/tmp/k", "~/.ssh/id_rsa", ""),
+            (
+                "kubectl create secret generic s --from-file=.env",
+                ".env",
+                "generic",
+            ),
         ] {
             let got = read(line);
             assert!(

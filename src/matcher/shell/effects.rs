@@ -321,6 +321,7 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
                 ]
             })
             .unwrap_or_default(),
+        "patchelf" => patchelf(args),
         "wget" => download_output("wget", args)
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
@@ -999,6 +1000,54 @@ fn npm_prunes(args: &[String]) -> Vec<PathTouch<'_>> {
 }
 
 /// One touch of each path.
+/// `patchelf [OPTIONS] FILE...` rewrites each ELF file in place (a new interpreter, an
+/// added library: code that runs when the program next starts), or writes `--output F`.
+/// `--replace-needed` takes two values; the `--print-*` options alone change nothing.
+fn patchelf(args: &[String]) -> Vec<PathTouch<'_>> {
+    let mut files = Vec::new();
+    let mut output = None;
+    let mut changes = false;
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        let takes = match a.as_str() {
+            "--replace-needed" | "--rename-dynamic-symbols-pair" => 2,
+            "--set-interpreter"
+            | "--interpreter"
+            | "--set-rpath"
+            | "--add-rpath"
+            | "--add-needed"
+            | "--remove-needed"
+            | "--set-soname"
+            | "--page-size"
+            | "--set-os-abi"
+            | "--rename-dynamic-symbols"
+            | "--clear-symbol-version"
+            | "--allowed-rpath-prefixes"
+            | "--output" => 1,
+            _ => 0,
+        };
+        if a == "--output" {
+            output = args.get(k).map(String::as_str);
+        }
+        if a.starts_with("--") {
+            changes |= !a.starts_with("--print")
+                && !matches!(a.as_str(), "--version" | "--help" | "--debug");
+            k += takes;
+        } else {
+            files.push(a.as_str());
+        }
+    }
+    if !changes {
+        return Vec::new();
+    }
+    each(
+        Touch::Overwrite,
+        false,
+        output.map_or(files, |o| vec![o]).into_iter(),
+    )
+}
+
 fn each<'a>(
     touch: Touch,
     recursive: bool,
@@ -1199,6 +1248,15 @@ mod tests {
             assert_eq!(touched, [Touch::Delete], "{line}");
         }
         assert_eq!(written("cat k | tee x y"), over(&["x", "y"]));
+        assert_eq!(
+            written("patchelf --add-needed /tmp/l.so --replace-needed a.so b.so /bin/x /bin/y"),
+            over(&["/bin/x", "/bin/y"])
+        );
+        assert_eq!(
+            written("patchelf --set-interpreter /tmp/ld --output out /bin/x"),
+            over(&["out"])
+        );
+        assert!(written("patchelf --print-needed /bin/x").is_empty());
         assert_eq!(
             written("dd if=/dev/zero of=disk.img bs=1M"),
             over(&["disk.img"])

@@ -1428,6 +1428,25 @@ fn a_listing_is_taken_as_its_paths_where_the_host_has_no_name_that_splits() {
             .any(|c| c.text() == "wc -l src src/**/*.py"),
         "{counted:?}"
     );
+    // ripgrep always recurses; `-t TYPE` and `-g GLOB` narrow the names, as `--include`.
+    for (input, listed) in [
+        (
+            "rg -l Old --type py src | xargs sed -i s/Old/New/",
+            "sed -i s/Old/New/ src src/**/*.py src/**/*.pyi",
+        ),
+        ("rg -l -g '*.ts' -e Old | xargs wc -l", "wc -l . ./**/*.ts"),
+        ("rg --files src | xargs wc -l", "wc -l src src/**/*"),
+        (
+            "rg -l Old -t unknownlang src | xargs cat",
+            "cat src src/**/*",
+        ),
+    ] {
+        let read = on_host(input);
+        assert!(
+            read.commands.iter().any(|c| c.text() == listed),
+            "{input}: {read:?}"
+        );
+    }
     // A name with a newline, or with code for a shell the name is put into, is not taken.
     std::fs::write(src.join("a/x\nHOOKS.yaml"), "x").expect("write");
     assert!(on_host(edit).opaque.is_some());

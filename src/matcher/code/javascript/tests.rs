@@ -32,6 +32,7 @@ fn child_process_however_it_is_bound() {
         "const m = {run: require('child_process').execSync}; m.run('rm -rf ~')",
         "const e = require('util').promisify(require('child_process').exec); e('rm -rf ~')",
         "let p = someLib(); p.execSync('rm -rf ~')",
+        "const cp = require('child_process'); Reflect.apply(Reflect.get(cp, 'exec' + 'Sync'), cp, ['rm -rf ~'])",
     ] {
         assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
     }

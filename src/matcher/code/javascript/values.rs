@@ -434,6 +434,11 @@ impl<'t> Js<'_, '_, 't> {
                         _ => unknown,
                     },
                     "os.homedir" => Obj::Val(Val::known("~")),
+                    // `Reflect.get(cp, "exec" + "Sync")` is `cp["exec" + "Sync"]`.
+                    "Reflect.get" => {
+                        let key = args.val(1);
+                        self.member(args.get(0), key, node)
+                    }
                     // `os.userInfo().homedir` is the home directory too.
                     "os.userInfo" => Obj::Ref("os.userInfo()".to_owned()),
                     "os.tmpdir" => Obj::Val(Val::known(TEMP_DIR)),

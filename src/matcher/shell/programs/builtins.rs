@@ -331,6 +331,7 @@ pub(super) fn run(
             Data::Unknown
         }
         "grep" | "egrep" | "fgrep" => super::runners::grep(r, args),
+        "rg" => super::runners::rg(r, args),
         // apt installs through dpkg, which runs the packages' scripts: what dpkg is given
         // is not known here.
         "apt" | "apt-get" | "aptitude" => {

@@ -38,7 +38,7 @@ pub(super) use interpreters::{inspect_mode, interpreter, rake_code};
 pub(super) use option_commands::{OPTION_COMMAND_PROGRAMS, option_commands};
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
-pub(in crate::matcher::shell::programs) use search::{grep, ls};
+pub(in crate::matcher::shell::programs) use search::{grep, ls, rg};
 use sed::sed;
 use shells::env_command;
 pub(in crate::matcher::shell::programs) use shells::noexec;

@@ -269,6 +269,12 @@ pub(in crate::matcher::shell::programs) fn grep(r: &Reader, args: &[Field]) -> D
     if names.is_empty() || args.iter().any(|a| a.text == "--include" || a.unknown) {
         names = vec![None];
     }
+    files_below(r, &starts, &names, recursive)
+}
+
+/// The paths a recursive search prints: each start, and with `recursive` every file below
+/// it whose name matches one of `names` (`None`: any name).
+fn files_below(r: &Reader, starts: &[&str], names: &[Option<&str>], recursive: bool) -> Data {
     let paths: Vec<Field> = starts
         .iter()
         .flat_map(|s| {
@@ -281,7 +287,152 @@ pub(in crate::matcher::shell::programs) fn grep(r: &Reader, args: &[Field]) -> D
                 .collect::<Vec<_>>()
         })
         .collect();
-    newline_listing(vec![paths], r.names_may_split(&starts, recursive))
+    newline_listing(vec![paths], r.names_may_split(starts, recursive))
+}
+
+/// ripgrep's options that take a value in the next word.
+const RG_VALUES: &[&str] = &[
+    "-e",
+    "--regexp",
+    "-f",
+    "--file",
+    "-g",
+    "--glob",
+    "--iglob",
+    "-t",
+    "--type",
+    "-T",
+    "--type-not",
+    "-A",
+    "-B",
+    "-C",
+    "--after-context",
+    "--before-context",
+    "--context",
+    "-m",
+    "--max-count",
+    "-j",
+    "--threads",
+    "-M",
+    "--max-columns",
+    "-d",
+    "--max-depth",
+    "--max-filesize",
+    "--type-add",
+    "--type-clear",
+    "-E",
+    "--encoding",
+    "--ignore-file",
+    "--pre",
+    "--pre-glob",
+    "-r",
+    "--replace",
+    "--sort",
+    "--sortr",
+    "--path-separator",
+    "--color",
+    "--colors",
+    "--context-separator",
+    "--field-match-separator",
+    "--field-context-separator",
+    "--engine",
+    "--dfa-size-limit",
+    "--regex-size-limit",
+];
+
+/// The file names of ripgrep's common `-t` types; another type is taken as any name.
+fn rg_type(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "py" => &["*.py", "*.pyi"],
+        "js" => &["*.js", "*.jsx", "*.mjs", "*.cjs", "*.vue"],
+        "ts" => &["*.ts", "*.tsx", "*.mts", "*.cts"],
+        "rust" => &["*.rs"],
+        "go" => &["*.go"],
+        "java" => &["*.java", "*.jsp", "*.jspx", "*.properties"],
+        "ruby" => &[
+            "*.rb",
+            "*.gemspec",
+            "*.rbw",
+            "Gemfile",
+            ".irbrc",
+            "Rakefile",
+        ],
+        "c" => &["*.c", "*.h", "*.H", "*.cats"],
+        "cpp" => &[
+            "*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h", "*.C", "*.H",
+        ],
+        "md" | "markdown" => &["*.md", "*.markdown", "*.mdx", "*.mkd", "*.mkdn", "*.mdown"],
+        "css" => &["*.css", "*.scss"],
+        "html" => &["*.html", "*.htm", "*.xhtml", "*.ejs"],
+        _ => return None,
+    })
+}
+
+/// `rg -l` (`--files-with-matches`, `--files-without-match`, `--files`): the files it
+/// prints, one a line: any file below each path named (ripgrep always recurses), narrowed
+/// by `-t TYPE` for the types [`rg_type`] knows and by `-g GLOB` without a `/` or `!`.
+/// ripgrep leaves out hidden and git-ignored files, which this keeps: a wider listing.
+pub(in crate::matcher::shell::programs) fn rg(r: &Reader, args: &[Field]) -> Data {
+    let mut operands: Vec<&Field> = Vec::new();
+    let mut names: Vec<Option<&str>> = Vec::new();
+    let mut any_name = false;
+    let (mut lists, mut given, mut files) = (false, false, false);
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        if a.unknown {
+            return Data::Unknown;
+        }
+        let text = a.text.as_str();
+        if text == "--" {
+            operands.extend(&args[k..]);
+            break;
+        }
+        if !text.starts_with('-') || text == "-" {
+            operands.push(a);
+            continue;
+        }
+        let (option, inline) = match text.split_once('=') {
+            Some((o, v)) if o.starts_with("--") => (o, Some(v)),
+            _ => (text, None),
+        };
+        let value = match inline {
+            Some(v) => Some(v),
+            None if RG_VALUES.contains(&option) => {
+                k += 1;
+                args.get(k - 1).map(|v| v.text.as_str())
+            }
+            None => None,
+        };
+        match option {
+            "-l" | "--files-with-matches" | "--files-without-match" => lists = true,
+            "--files" => (lists, files) = (true, true),
+            "-e" | "--regexp" | "-f" | "--file" => given = true,
+            "-t" | "--type" => match value.and_then(rg_type) {
+                Some(globs) => names.extend(globs.iter().map(|g| Some(*g))),
+                None => any_name = true,
+            },
+            "-g" | "--glob" | "--iglob" => match value {
+                Some(g) if !g.contains(['/', '!']) => names.push(Some(g)),
+                _ => any_name = true,
+            },
+            // Short flags run together with `l` (`-il`, `-lw`).
+            _ if !option.starts_with("--") && option[1..].contains('l') => lists = true,
+            _ => {}
+        }
+    }
+    if !lists {
+        return Data::Unknown;
+    }
+    let paths = &operands[usize::from(!given && !files).min(operands.len())..];
+    let starts: Vec<&str> = match paths {
+        [] => vec!["."],
+        _ => paths.iter().map(|a| a.text.as_str()).collect(),
+    };
+    if names.is_empty() || any_name {
+        names = vec![None];
+    }
+    files_below(r, &starts, &names, true)
 }
 
 /// `cpio -o` (and `-p`): it reads the names of the files to copy from standard input, as
