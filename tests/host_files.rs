@@ -123,7 +123,7 @@ fn script_files_a_command_runs_are_read_whoever_wrote_them() {
 }
 
 #[test]
-fn a_script_hookgate_cannot_follow_asks_and_one_it_cannot_open_is_unreadable() {
+fn a_script_hookgate_cannot_follow_or_is_too_long_asks_and_one_it_cannot_open_is_unreadable() {
     let host = Host::new();
     // As a project's gradle wrapper does: the program is a variable set in branches.
     host.script(
@@ -133,11 +133,25 @@ fn a_script_hookgate_cannot_follow_asks_and_one_it_cannot_open_is_unreadable() {
     let d = host.decide("Bash", "command=./gradlew build");
     assert_eq!(verdict(&d), "ask", "{d}");
     assert_eq!(d["hook"], "ask-unreadable-script-file", "{d}");
-    // Over the size bound, or not a regular file: never read, never waited on.
-    host.script("big.sh", &"echo x\n".repeat(12_000));
-    let d = host.decide("Bash", "command=bash big.sh");
-    assert_eq!(verdict(&d), "block", "{d}");
-    assert_eq!(d["hook"], "no-unreadable-commands", "{d}");
+    // Over the size bound, as a project's generated `./configure` is: never read, and asked
+    // about as a script that cannot be followed, in whichever way it is run.
+    host.script("configure", &"echo x\n".repeat(12_000));
+    for line in [
+        "./configure --prefix=/usr",
+        "bash configure",
+        "source ./configure",
+    ] {
+        let d = host.decide("Bash", &format!("command={line}"));
+        assert_eq!(verdict(&d), "ask", "{line}: {d}");
+        assert_eq!(d["hook"], "ask-unreadable-script-file", "{line}: {d}");
+    }
+    host.script(
+        "gen.py",
+        &format!("import os\n{}", "x = 1\n".repeat(12_000)),
+    );
+    let d = host.decide("Bash", "command=python3 gen.py");
+    assert_eq!(verdict(&d), "ask", "{d}");
+    // Not a regular file: never read, never waited on, unreadable.
     let fifo = host.dir.path().join("proj/pipe.sh");
     nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).expect("mkfifo");
     let d = host.decide("Bash", "command=bash pipe.sh");

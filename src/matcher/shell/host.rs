@@ -29,6 +29,8 @@ pub(super) enum HostFile {
     Missing,
     /// One is there, but hookgate cannot read it, and why.
     Unreadable(&'static str),
+    /// One is there, a regular text file longer than hookgate reads ([`MAX_FILE`]).
+    TooLarge(&'static str),
     /// A compiled program (an ELF file, such as `/bin/ls`): read by its name, as a program
     /// found on `PATH` is.
     Compiled,
@@ -241,7 +243,7 @@ fn read_regular(path: &str) -> HostFile {
         Err(FileError::NotRegular { .. }) => {
             HostFile::Unreadable("the script is not a regular file")
         }
-        Err(FileError::TooLarge { .. }) => HostFile::Unreadable("the script file is over 64 KiB"),
+        Err(FileError::TooLarge { .. }) => HostFile::TooLarge("the script file is over 64 KiB"),
         Err(_) => HostFile::Unreadable("the script file is not UTF-8 text"),
     }
 }
@@ -288,7 +290,7 @@ mod tests {
         let mut elf = b"\x7fELF\x02\x01\x01".to_vec();
         elf.resize(200 * 1024, 0xff);
         assert_eq!(read_regular(&write("prog", &elf)), HostFile::Compiled);
-        // Not UTF-8, or too long, without the magic number: not a program, not readable.
+        // Not UTF-8, or too long, without the magic number: not a program, not read.
         assert!(matches!(
             read_regular(&write("x.sh", b"#!/bin/sh\nrm -rf ~ #\xff\n")),
             HostFile::Unreadable(_)
@@ -299,7 +301,7 @@ mod tests {
         );
         assert!(matches!(
             read_regular(&write("long.sh", long.as_bytes())),
-            HostFile::Unreadable(_)
+            HostFile::TooLarge(_)
         ));
         assert_eq!(
             read_regular(&write("ok.sh", b"echo hi\n")),
@@ -387,10 +389,7 @@ mod tests {
         );
         assert_eq!(read_regular(&path("none")), HostFile::Missing);
         std::fs::write(path("big"), vec![b'x'; MAX_FILE + 1]).expect("write");
-        assert!(matches!(
-            read_regular(&path("big")),
-            HostFile::Unreadable(_)
-        ));
+        assert!(matches!(read_regular(&path("big")), HostFile::TooLarge(_)));
         nix::unistd::mkfifo(path("fifo").as_str(), nix::sys::stat::Mode::S_IRWXU).expect("fifo");
         assert!(matches!(
             read_regular(&path("fifo")),

@@ -192,6 +192,11 @@ impl Reader {
         let Some(path) = self.host_scripts.last().cloned() else {
             return self.opaque_line(reason);
         };
+        self.unreadable_script(path, reason);
+    }
+
+    /// Reports the host's script file `path` as one that cannot be fully read, once.
+    fn unreadable_script(&mut self, path: String, reason: &'static str) {
         if self.unread_scripts.insert(path.clone()) {
             self.record(SimpleCommand {
                 program: "script-file".to_owned(),
@@ -1718,6 +1723,13 @@ impl Reader {
                 Ok(())
             }
             super::host::HostFile::Missing | super::host::HostFile::Compiled => Ok(()),
+            // A project's generated build script (`./configure`, hundreds of KiB) is more
+            // than is read: nothing of it is, and the policy weighs it as one it cannot
+            // follow, as it weighs `./gradlew`.
+            super::host::HostFile::TooLarge(why) => {
+                self.unreadable_script(path.to_owned(), why);
+                Ok(())
+            }
             super::host::HostFile::Unreadable(why) => Err(why),
         }
     }
