@@ -133,6 +133,9 @@ fn reads_trees(command: &SimpleCommand) -> bool {
             short("rR") || long(&["--recursive", "--dereference-recursive"])
         }
         "rg" => long(&["--hidden", "-uu", "-uuu", "-.", "--unrestricted"]),
+        // A build's context is sent whole to the daemon, which may be another machine
+        // (`DOCKER_HOST=tcp://... docker build -f - ~`).
+        "docker" | "podman" | "nerdctl" | "buildah" => long(&["build", "buildx", "bud"]),
         "cp" => short("rRa") || long(&["--recursive", "--archive"]),
         "rsync" => short("ra") || long(&["--recursive", "--archive"]),
         "scp" => short("r"),
@@ -581,6 +584,7 @@ mod tests {
             ("tar -C ~ -czf /tmp/x.tgz .", "~/**/*"),
             ("grep -rhoE 'ghp_[A-Za-z0-9]{36}' ~", "~/**/*"),
             ("rg --hidden -l AKIA /root", "/root/**/*"),
+            ("docker build -q -f - ~", "~/**/*"),
         ] {
             assert!(
                 read(line).iter().any(|p| p == below),
@@ -596,6 +600,8 @@ mod tests {
             "tar czf dist.tgz build",
             "grep -rn TODO src",
             "rg -l AKIA ~",
+            "docker build -t app .",
+            "docker run -v ~/.cache:/c img",
         ] {
             assert!(
                 !read(line).iter().any(|p| p.ends_with("**/*")),

@@ -304,6 +304,7 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
                     t.base = None;
                 }
             }
+            out.extend(curl_side_files(args));
             out
         }
         // `mount [--bind] SOURCE TARGET`: what TARGET shows is replaced, and for a
@@ -842,6 +843,35 @@ pub(super) fn download_output<'a>(program: &str, args: &'a [String]) -> Option<&
     }
 }
 
+/// The other files curl writes besides what it downloads: its trace (`--trace-ascii F`),
+/// the headers (`-D F`), the cookie jar (`-c F`), its errors (`--stderr F`), the
+/// equivalent C program (`--libcurl F`), each written over.
+fn curl_side_files(args: &[String]) -> Vec<PathTouch<'_>> {
+    const LONG: &[&str] = &[
+        "--trace",
+        "--trace-ascii",
+        "--dump-header",
+        "--cookie-jar",
+        "--stderr",
+        "--libcurl",
+        "--etag-save",
+    ];
+    let mut out = Vec::new();
+    for (k, a) in args.iter().enumerate().take_while(|(_, a)| *a != "--") {
+        let value = match a.split_once('=') {
+            Some((option, value)) if LONG.contains(&option) => Some(value),
+            _ if LONG.contains(&a.as_str()) || a == "-D" || a == "-c" => {
+                args.get(k + 1).map(String::as_str)
+            }
+            _ => None,
+        };
+        if let Some(path) = value.filter(|p| *p != "-" && !p.is_empty()) {
+            out.push(PathTouch::new(Touch::Overwrite, path));
+        }
+    }
+    out
+}
+
 /// The files `curl -O` (`--remote-name`, `--remote-name-all`) writes: each URL's last path
 /// segment, in the working directory or `--output-dir`.
 fn curl_remote_names(args: &[String]) -> Vec<&str> {
@@ -1257,6 +1287,14 @@ mod tests {
             over(&["out"])
         );
         assert!(written("patchelf --print-needed /bin/x").is_empty());
+        assert_eq!(
+            written("curl -s --trace-ascii HOOKS.yaml -o /dev/null https://x.example/"),
+            over(&["HOOKS.yaml"])
+        );
+        assert_eq!(
+            written("curl -D h.txt -c jar --stderr=- https://x.example/"),
+            over(&["h.txt", "jar"])
+        );
         assert_eq!(
             written("dd if=/dev/zero of=disk.img bs=1M"),
             over(&["disk.img"])

@@ -193,6 +193,12 @@ impl<'a, 't> Js<'a, '_, 't> {
                 argv.extend(a(1).items().into_iter().skip(1));
                 self.cx.found(Effect::Exec(argv), line)
             }
+            // A diagnostic report written to the file named (the report holds the
+            // environment too).
+            ("process.report", "writeReport") => match a(0) {
+                Obj::Null => {}
+                _ => self.cx.command("tee", vec![args.val(0)], line),
+            },
             // Relative paths after it are in the new directory: read as the shell's `cd`.
             ("process", "chdir") | ("Deno", "chdir") => {
                 self.cx.command("cd", vec![args.val(0)], line)

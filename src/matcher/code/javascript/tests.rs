@@ -579,3 +579,12 @@ fn the_user_info_home_directory_is_home() {
         ["tee ~/.profile"]
     );
 }
+
+#[test]
+fn a_diagnostic_report_is_written_where_it_is_named() {
+    assert_eq!(
+        effects("process.report.writeReport(['policies', 'a.yaml'].join('/'))"),
+        ["tee policies/a.yaml"]
+    );
+    assert!(effects("process.report.writeReport()").is_empty());
+}

@@ -6,7 +6,7 @@
 use super::{by_field, kind};
 use tree_sitter::Node;
 
-use super::values::class_of;
+use super::values::{class_of, is_separator};
 use super::{Obj, Pl};
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::{Effect, Val};
@@ -121,6 +121,28 @@ impl<'t> Pl<'_, '_, 't> {
                 None => self.run(flat(0), line),
             },
             "readpipe" => self.cx.found(Effect::Shell(k(0)), line),
+            // IPC::Cmd's `run(command => CMD, ...)` (also imported by `-MIPC::Cmd=run`):
+            // a string runs through the shell, an array reference as its words.
+            "IPC::Cmd::run" | "IPC::Cmd::run_forked" | "run" | "run_forked"
+                if args.first().is_some_and(|a| {
+                    self.text_in(*a, text).trim_matches(['\'', '"']) == "command"
+                }) =>
+            {
+                if let Some(cmd) = args.get(1) {
+                    match self.array_ref(*cmd, text) {
+                        Some(argv) => self.run(argv, line),
+                        None => self.cx.found(Effect::Shell(k(1)), line),
+                    }
+                }
+            }
+            // IPC::Run's `run [...], ...`/`start`: the first array is the command.
+            "IPC::Run::run" | "IPC::Run::start" | "IPC::Run::harness" => {
+                let argv = args
+                    .first()
+                    .and_then(|cmd| self.array_ref(*cmd, text))
+                    .unwrap_or_else(|| flat(0));
+                self.run(argv, line)
+            }
             // Every account with its password field, which for root is the shadow hash.
             "getpwent" => self
                 .cx
@@ -240,6 +262,24 @@ impl<'t> Pl<'_, '_, 't> {
             Err(argv) if argv.is_empty() => self.cx.found(Effect::Shell(Val::Unknown), line),
             Err(argv) => self.cx.found(Effect::Exec(argv), line),
         }
+    }
+
+    /// The items of an array reference written out (`[qw(sh -c), $x]`).
+    fn array_ref(&mut self, node: Node<'t>, text: &str) -> Option<Vec<Val>> {
+        if !self.text_in(node, text).trim_start().starts_with('[') {
+            return None;
+        }
+        let mut c = node.walk();
+        let items: Vec<Node<'t>> = node
+            .named_children(&mut c)
+            .filter(|n| !is_separator(*n))
+            .collect();
+        Some(
+            items
+                .into_iter()
+                .flat_map(|n| self.eval(n, text, 0).list())
+                .collect(),
+        )
     }
 
     /// `rm FLAGS PATHS`.

@@ -622,3 +622,21 @@ fn many_pattern_code_blocks_are_read_once_each_and_bounded() {
     let few = "/(?{ $n++ })/; ".repeat(3);
     assert!(read(Lang::Perl, &few).opaque.is_none());
 }
+
+#[test]
+fn ipc_cmd_and_ipc_run_commands_are_read() {
+    assert_eq!(
+        effects("run(command => [qw(sh -c), 'rm -rf ~'], verbose => 0)"),
+        ["exec sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("use IPC::Cmd; IPC::Cmd::run(command => 'rm -rf ~')"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("use IPC::Run; IPC::Run::run(['rm', '-rf', '/srv'])"),
+        ["exec rm -rf /srv"]
+    );
+    // A sub of the code's own named run is its own.
+    assert!(effects("sub run { print @_ } run(command => 'x')").is_empty());
+}

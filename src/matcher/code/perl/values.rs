@@ -118,7 +118,7 @@ impl Pl<'_, '_, '_> {
         }
     }
 
-    fn text_in<'x>(&self, node: Node<'_>, code: &'x str) -> &'x str {
+    pub(super) fn text_in<'x>(&self, node: Node<'_>, code: &'x str) -> &'x str {
         code.get(node.byte_range()).unwrap_or_default()
     }
 
@@ -420,7 +420,7 @@ fn is_comma(node: Node<'_>) -> bool {
     matches!(kind(node), "normal_comma" | "fat_comma")
 }
 
-fn is_separator(node: Node<'_>) -> bool {
+pub(super) fn is_separator(node: Node<'_>) -> bool {
     is_comma(node) || kind(node) == "comments"
 }
 

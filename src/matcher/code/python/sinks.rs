@@ -275,6 +275,27 @@ const SINKS: &[(&str, Sink)] = &[
         "keyring.get_credential",
         Command("secret-tool", &["lookup"], &[]),
     ),
+    // The same store over D-Bus: each collection and search leads to every secret in it.
+    (
+        "secretstorage.get_default_collection",
+        Command("secret-tool", &["search", "--all"], &[]),
+    ),
+    (
+        "secretstorage.get_all_collections",
+        Command("secret-tool", &["search", "--all"], &[]),
+    ),
+    (
+        "secretstorage.get_any_collection",
+        Command("secret-tool", &["search", "--all"], &[]),
+    ),
+    (
+        "secretstorage.get_collection_by_alias",
+        Command("secret-tool", &["search", "--all"], &[]),
+    ),
+    (
+        "secretstorage.search_items",
+        Command("secret-tool", &["search", "--all"], &[]),
+    ),
     ("io.open_code", Command("cat", &[], &[0])),
     ("linecache.getlines", Command("cat", &[], &[0])),
     ("linecache.getline", Command("cat", &[], &[0])),

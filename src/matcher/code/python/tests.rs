@@ -127,6 +127,12 @@ fn reads_writes_and_fetches_are_virtual_commands() {
 #[test]
 fn the_keyring_and_code_read_from_input_are_followed() {
     assert_eq!(
+        effects(
+            "import secretstorage; c = secretstorage.dbus_init(); print([i.get_secret() for i in secretstorage.get_default_collection(c).get_all_items()])"
+        ),
+        ["secret-tool search --all"]
+    );
+    assert_eq!(
         effects("import keyring; print(keyring.get_password('github.com', 'oauth'))"),
         ["secret-tool lookup"]
     );

@@ -6,7 +6,7 @@
 
 use crate::matcher::code::Lang;
 use crate::matcher::shell::expand::Field;
-use crate::matcher::shell::walk::{Data, Reader};
+use crate::matcher::shell::walk::{Data, Io, Reader};
 
 use super::{shell_c, shell_c_reading};
 
@@ -242,6 +242,24 @@ fn m4_text(r: &mut Reader, text: &str) {
         match m4_argument(rest) {
             Some(command) => shell_c(r, command),
             None => r.opaque("m4 runs a command (syscmd) that is not plain text"),
+        }
+    }
+    // `include(FILE)`, `sinclude(FILE)` and GNU's `undivert(FILE)` copy the file into the
+    // output (`include(/root/.aws/credentials)`); `undivert(1)` is a diversion.
+    for word in ["include", "undivert"] {
+        for (at, _) in text.match_indices(word) {
+            let rest = &text[at + word.len()..];
+            if !rest.trim_start().starts_with('(') {
+                continue;
+            }
+            match m4_argument(rest) {
+                Some(file) if file.bytes().all(|b| b.is_ascii_digit()) => {}
+                Some(file) => {
+                    let words = ["cat", "--", file].map(Field::literal).to_vec();
+                    r.run(words, &Io::default(), Data::Nothing, &[]);
+                }
+                None => r.opaque("m4 includes a file that is not named in plain text"),
+            }
         }
     }
 }

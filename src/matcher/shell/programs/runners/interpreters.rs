@@ -50,6 +50,9 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         magic_open(r, script_args);
         in_place_backups(r, args, script_args);
     }
+    if lang == Some(Lang::JavaScript) {
+        node_output_files(r, args);
+    }
     if let (Some(lang), Code::Inline(parts)) = (lang, &code)
         && let [(name, false)] = parts.as_slice()
         && let Some(command) = file_helper(lang, args, name.trim())
@@ -80,6 +83,47 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         run_code(r, (program, lang), preload, stdin, &[]);
     }
     run_code(r, (program, lang), code, stdin, &script_args);
+}
+
+/// The files node's own options write: warnings appended to `--redirect-warnings=F`, a
+/// diagnostic report (which holds the environment) to `--report-filename` in
+/// `--report-directory`.
+fn node_output_files(r: &mut Reader, args: &[Field]) {
+    let value = |name: &str| -> Option<Field> {
+        args.iter()
+            .take_while(|a| a.text != "--")
+            .enumerate()
+            .find_map(|(k, a)| match a.text.strip_prefix(name) {
+                Some(rest) if rest.starts_with('=') => Some(Field {
+                    text: rest[1..].to_owned(),
+                    ..a.clone()
+                }),
+                Some("") => args.get(k + 1).cloned(),
+                _ => None,
+            })
+    };
+    let word = |w: &str| Field::literal(w);
+    if let Some(file) = value("--redirect-warnings") {
+        r.run(
+            vec![word("tee"), word("-a"), file],
+            &Io::default(),
+            Data::Nothing,
+            &[],
+        );
+    }
+    if let Some(file) =
+        value("--report-filename").filter(|f| f.text != "stdout" && f.text != "stderr")
+    {
+        let file = match value("--report-directory").or_else(|| value("--report-dir")) {
+            Some(dir) if !file.text.starts_with('/') => Field {
+                text: format!("{}/{}", dir.text.trim_end_matches('/'), file.text),
+                unknown: dir.unknown || file.unknown,
+                ..file
+            },
+            _ => file,
+        };
+        r.run(vec![word("tee"), file], &Io::default(), Data::Nothing, &[]);
+    }
 }
 
 /// `python3 -i` (or `PYTHONINSPECT` set) goes on to read its standard input as code once
@@ -882,6 +926,71 @@ fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usize) -> Code
             let program = if module == "awscli" { "aws" } else { module };
             let mut command = vec![Field::literal(program)];
             command.extend(args.iter().cloned());
+            return Code::Command(command);
+        }
+        // `json.tool [INFILE [OUTFILE]]` reads the one and writes the other.
+        "json.tool" => {
+            let mut skip = false;
+            let files: Vec<&Field> = args
+                .iter()
+                .filter(|a| {
+                    let value = std::mem::replace(&mut skip, a.text == "--indent");
+                    !value && (!a.text.starts_with('-') || a.text == "-")
+                })
+                .collect();
+            let word = |w: &str| Field::literal(w);
+            let command = match files.as_slice() {
+                [] => return Code::Elsewhere,
+                [input] if input.text == "-" => return Code::Elsewhere,
+                [input] => vec![word("cat"), word("--"), (*input).clone()],
+                [input, output, ..] if input.text == "-" => {
+                    vec![word("tee"), word("--"), (*output).clone()]
+                }
+                [input, output, ..] => {
+                    vec![word("cp"), word("--"), (*input).clone(), (*output).clone()]
+                }
+            };
+            return Code::Command(command);
+        }
+        // `zipfile`/`tarfile` `-e ARCHIVE DIR` unpack into DIR, `-c ARCHIVE FILES` pack the
+        // files, as `unzip` and `tar` do.
+        "zipfile" | "tarfile" => {
+            let word = |w: &str| Field::literal(w);
+            let (flag, operands) = match args.split_first() {
+                Some((flag, rest)) => (flag.text.as_str(), rest),
+                None => return Code::Elsewhere,
+            };
+            let zip = module == "zipfile";
+            let mut command = match (flag, zip) {
+                ("-e" | "--extract", true) => match operands {
+                    [archive, dir, ..] => vec![
+                        word("unzip"),
+                        word("-o"),
+                        archive.clone(),
+                        word("-d"),
+                        dir.clone(),
+                    ],
+                    _ => return Code::Elsewhere,
+                },
+                ("-e" | "--extract", false) => match operands {
+                    [archive, dir, ..] => {
+                        vec![
+                            word("tar"),
+                            word("-xf"),
+                            archive.clone(),
+                            word("-C"),
+                            dir.clone(),
+                        ]
+                    }
+                    _ => return Code::Elsewhere,
+                },
+                ("-c" | "--create", true) => vec![word("zip"), word("-r")],
+                ("-c" | "--create", false) => vec![word("tar"), word("-cf")],
+                _ => return Code::Elsewhere,
+            };
+            if matches!(flag, "-c" | "--create") {
+                command.extend(operands.iter().cloned());
+            }
             return Code::Command(command);
         }
         // `python3 -m pickle FILE` unpickles the file to print it.

@@ -341,6 +341,10 @@ pub(super) fn run(
         "docker" | "podman" | "nerdctl" => container(r, args),
         "logrotate" => logrotate::logrotate(r, args, &stdin),
         "cmake" if t.first().is_some_and(|a| a == "-E") => cmake_tool(r, &args[1..], stdin),
+        "cmake" if t.iter().any(|a| a == "-P") => {
+            cmake_script(r, args, &stdin);
+            Data::Unknown
+        }
         // `capsh [options] -- ARGS`: `bash ARGS` (or the `--shell=` program), with the
         // capabilities and ids the options set.
         "capsh" => {
@@ -813,6 +817,30 @@ pub(in crate::matcher::shell::programs) fn browser(r: &mut Reader, env: &[(Strin
             }
         }
         Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+    }
+}
+
+/// `cmake [-D VAR=VALUE] -P FILE`: a CMake script, of a language hookgate does not read,
+/// looked at as such when the line wrote it or gives it on standard input; the host's own
+/// scripts run as the project's do.
+fn cmake_script(r: &mut Reader, args: &[Field], stdin: &Data) {
+    let Some(script) = args
+        .iter()
+        .position(|a| a.text == "-P")
+        .and_then(|k| args.get(k + 1))
+    else {
+        return;
+    };
+    if is_stdin_path(&script.text) || script.text == "-" {
+        match stdin {
+            Data::Known(text) => unread::read(r, "cmake", text),
+            Data::Nothing => {}
+            _ => r.opaque("a script is piped into an interpreter"),
+        }
+        return;
+    }
+    if let Some((text, false)) = interpreters::script_file(r, &script.text, script.unknown) {
+        unread::read(r, "cmake", &text);
     }
 }
 

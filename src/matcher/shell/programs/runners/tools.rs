@@ -228,6 +228,14 @@ pub(super) fn makefile(r: &mut Reader, data: Data, args: &[Field]) {
             if text.contains("$(shell") {
                 r.opaque("a makefile runs $(shell ...)");
             }
+            // GNU make's `load` (`-load`) directive loads a shared object into make.
+            if text.lines().any(|l| {
+                let l = l.trim_start().trim_start_matches('-');
+                l.strip_prefix("load")
+                    .is_some_and(|rest| rest.starts_with([' ', '\t']))
+            }) {
+                r.opaque("a makefile loads a shared object into make (load)");
+            }
             make_file_function(r, &text);
         }
         Data::Unknown | Data::Listing(..) => {
@@ -569,18 +577,73 @@ pub(super) fn ex_command(r: &mut Reader, command: &str) {
     {
         r.script(rest, Data::Nothing);
     }
-    if c.contains("system(")
-        || c.contains("systemlist(")
-        || c.starts_with("py")
-        || c.starts_with("lua")
-        || c.starts_with("perl")
-        || c.starts_with("ruby")
-        || c.starts_with("term")
-        || c.starts_with("sh")
+    // neovim's `lua CODE` is Lua, read as such when it leaves the editor's own API alone
+    // (`lua print(vim.version().minor)`); `vim.fn`, `vim.cmd`, `vim.system`, `vim.uv` and
+    // the rest reach every function the editor has.
+    if let Some(code) = c
+        .strip_prefix("lua")
+        .filter(|code| code.starts_with([' ', '=']))
     {
+        let code = code.trim_start_matches('=');
+        if VIM_LUA_API.iter().any(|api| code.contains(api)) {
+            r.opaque("the editor runs code given on its command line");
+        } else {
+            super::interpreters::read_code(r, Some(Lang::Lua), code, &[], None);
+        }
+        return;
+    }
+    // Vim script's functions that run programs, delete, rename or write files, or run
+    // text as commands (`call delete(expand("~/.ssh"), "rf")`).
+    const ACTS: &[&str] = &[
+        "system(",
+        "systemlist(",
+        "delete(",
+        "rename(",
+        "writefile(",
+        "job_start(",
+        "jobstart(",
+        "term_start(",
+        "termopen(",
+        "libcall",
+        "execute(",
+        "exe ",
+        "exec ",
+        "execute ",
+        "luaeval(",
+        "py3eval(",
+        "pyeval(",
+        "perleval(",
+        "rubyeval(",
+    ];
+    // The ex command's name, whole (`:sort` is not `:so`).
+    let name: String = c.chars().take_while(char::is_ascii_alphabetic).collect();
+    let runs_code = ["py", "lua", "perl", "rub", "term"]
+        .iter()
+        .any(|p| name.starts_with(p))
+        || matches!(name.as_str(), "sh" | "she" | "shel" | "shell")
+        || "source".starts_with(name.as_str()) && name.len() >= 2
+        || "runtime".starts_with(name.as_str()) && name.len() >= 2;
+    if runs_code || ACTS.iter().any(|word| c.contains(word)) {
         r.opaque("the editor runs code given on its command line");
     }
 }
+
+/// The parts of neovim's Lua API that reach beyond Lua's own library.
+const VIM_LUA_API: &[&str] = &[
+    "vim.fn",
+    "vim.cmd",
+    "vim.system",
+    "vim.uv",
+    "vim.loop",
+    "vim.api",
+    "vim.call",
+    "vim.secure",
+    "vim.ui",
+    "vim.lsp",
+    "vim.treesitter",
+    "vim.diagnostic",
+    "require",
+];
 
 /// `rename EXPR FILES...` (Perl's, the one Debian installs as `rename`) and util-linux's
 /// `rename FROM TO FILES...`: each file moves to a name the expression makes, read as `mv

@@ -18,6 +18,8 @@ enum Language {
     R,
     Tcl,
     Lisp,
+    /// CMake's script language (`cmake -P`), whose commands are called as `name(...)`.
+    CMake,
     /// C and C++ source a compiler is given, and Java's single-file source.
     Compiled,
     Other,
@@ -28,10 +30,34 @@ fn language(program: &str) -> Language {
         "Rscript" | "R" => Language::R,
         p if p.starts_with("tclsh") || p.starts_with("wish") || p == "expect" => Language::Tcl,
         "emacs" | "emacsclient" => Language::Lisp,
-        "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "tcc" | "java" => Language::Compiled,
+        "cmake" => Language::CMake,
+        "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "tcc" | "java" | "jshell" => {
+            Language::Compiled
+        }
         _ => Language::Other,
     }
 }
+
+/// CMake commands that run programs, touch files, fetch or evaluate text. CMake's command
+/// names are not case-sensitive; the scan looks at the text lowercased.
+const CMAKE_WORDS: &[&str] = &[
+    "file",
+    "execute_process",
+    "exec_program",
+    "include",
+    "cmake_language",
+    "configure_file",
+    "load_cache",
+    "install",
+    "make_directory",
+    "write_file",
+    "remove",
+    "variable_watch",
+    "load_command",
+    "ctest_run_script",
+    "ctest_upload",
+    "ctest_submit",
+];
 
 /// Words that act, by language. A word matches whole: not inside a longer name.
 const R_WORDS: &[&str] = &[
@@ -182,7 +208,8 @@ const COMPILED_WORDS: &[&str] = &[
     "ioctl",
     "mount",
     "setuid",
-    "Runtime",
+    // `Runtime.getRuntime().exec(...)`; `Runtime.version()` only reads.
+    "getRuntime",
     "ProcessBuilder",
     "ProcessHandle",
     "Files",
@@ -253,13 +280,21 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
     let deletions = match lang {
         Language::R => r_deletions(text),
         Language::Tcl => tcl_deletions(text),
-        Language::Lisp | Language::Compiled | Language::Other => None,
+        Language::Lisp | Language::CMake | Language::Compiled | Language::Other => None,
     };
     let words = words_of(lang);
     // With its deletions read, the rest of the code must act in no other way.
     let rest = match &deletions {
         Some((_, rest)) => rest.as_str(),
         None => text,
+    };
+    let lowered;
+    let rest = match lang {
+        Language::CMake => {
+            lowered = rest.to_lowercase();
+            lowered.as_str()
+        }
+        _ => rest,
     };
     if words.iter().any(|w| names(rest, w, lang)) {
         r.opaque(
@@ -280,6 +315,7 @@ fn words_of(lang: Language) -> &'static [&'static str] {
         Language::R => R_WORDS,
         Language::Tcl => TCL_WORDS,
         Language::Lisp => LISP_WORDS,
+        Language::CMake => CMAKE_WORDS,
         Language::Compiled => COMPILED_WORDS,
         Language::Other => OTHER_WORDS,
     }
@@ -308,7 +344,9 @@ fn names(text: &str, word: &str, lang: Language) -> bool {
         let before = text[..k].chars().next_back().filter(|_| !escaped);
         let after = &text[k + word.len()..];
         let whole = !before.is_some_and(is_name) && !after.chars().next().is_some_and(is_name);
-        whole && (lang != Language::R || after.trim_start().starts_with('('))
+        whole
+            && (!matches!(lang, Language::R | Language::CMake)
+                || after.trim_start().starts_with('('))
     })
 }
 
@@ -483,6 +521,13 @@ mod tests {
         assert!(!names("::http::geturl x", "http::geturl", Language::Tcl));
         assert!(names("File.delete('x')", "File", Language::Other));
         assert!(names(r#"cat("x\nsystem(\"id\")")"#, "system", r));
+        // jshell reads as Java: a version print passes, a process started does not.
+        assert!(!acts("jshell", "System.out.println(Runtime.version())"));
+        assert!(acts("jshell", "Runtime.getRuntime().exec(\"id\")"));
+        assert!(acts("jshell", "new ProcessBuilder(\"id\").start()"));
+        // CMake's commands are called, in any case.
+        assert!(names("file(remove_recurse x)", "file", Language::CMake));
+        assert!(!names("set(file_list a b)", "file", Language::CMake));
     }
 
     #[test]
