@@ -198,23 +198,38 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
     // `cd DIR` goes there and reads or writes nothing (`cd /tmp/x*` opens no
     // `/tmp/x.pem`); the commands after it name their paths in it.
     let goes_only = matches!(command.program.as_str(), "cd" | "pushd");
+    // `rm`, `rmdir` and `unlink` remove names without opening what they hold: for
+    // `readGlob` they read nothing (what they delete is for the delete rules).
+    let deletes_only = reads_only && matches!(command.program.as_str(), "rm" | "rmdir" | "unlink");
     if !TEXT_PROGRAMS.contains(&command.program.as_str())
         && !names_without_reading(command)
         && !goes_only
+        && !deletes_only
     {
         let pattern = search_pattern(&command.program, &command.args);
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
         let git = command.program == "git";
+        let searcher = SEARCHERS.iter().any(|(p, _)| *p == command.program);
         let names_resources = names_resources(command);
         for (k, a) in command.args.iter().enumerate() {
             // `find . -name '.env*'`: a test's pattern, not a file; `git commit -m MSG`: a
-            // message (`-F FILE` reads a file, and stays).
+            // message (`-F FILE` reads a file, and stays); a searcher's file-name filter
+            // (`rg --glob 'config/**'`, `grep --include='*.py'`) narrows what it reads.
             let test_value = std::mem::take(&mut after_test)
-                || git && (a.starts_with("--message=") || a.starts_with("-m") && a.len() > 2);
+                || git && (a.starts_with("--message=") || a.starts_with("-m") && a.len() > 2)
+                || searcher
+                    && NAME_FILTERS
+                        .iter()
+                        .any(|f| a.strip_prefix(f).is_some_and(|v| v.starts_with('=')));
             after_test = command.program == "find"
                 && super::shell::FIND_PATTERN_TESTS.contains(&a.as_str())
-                || git && (a == "-m" || a == "--message");
+                || git && (a == "-m" || a == "--message")
+                || searcher && NAME_FILTERS.contains(&a.as_str())
+                || matches!(
+                    (command.program.as_str(), a.as_str()),
+                    ("rg", "-g" | "-t" | "-T") | ("ag", "-g" | "-G")
+                );
             let resource = names_resources
                 && !a.starts_with('-')
                 && !k
@@ -249,6 +264,19 @@ fn names_without_reading(command: &SimpleCommand) -> bool {
         _ => false,
     }
 }
+
+/// Searchers' options whose value filters the names of the files searched, not a file.
+const NAME_FILTERS: &[&str] = &[
+    "--glob",
+    "--iglob",
+    "--include",
+    "--exclude",
+    "--exclude-dir",
+    "--include-dir",
+    "--type",
+    "--type-not",
+    "--ignore-dir",
+];
 
 /// kubectl's options whose value is a local file (or a directory of them).
 const KUBECTL_FILE_OPTIONS: &[&str] = &[
@@ -627,6 +655,15 @@ mod tests {
             ("curl -o .env https://x.example/e", "", ".env"),
             ("mv .env /tmp/e", ".env", "/tmp/e"),
             ("cd /tmp/x* && ls", "", "/tmp/x*"),
+            // A searcher's name filter is no file; its paths are.
+            (
+                "rg -n DATABASE_URL --glob 'config/**' --iglob=*.md",
+                "",
+                "config/**",
+            ),
+            ("grep -rn X --include=.env src", "src", ".env"),
+            // Deleting a name opens nothing.
+            ("rm -f ~/.ssh/id_rsa.old", "", "~/.ssh/id_rsa.old"),
             // kubectl's operands are cluster resources; its `-f` and `cp` name files.
             ("kubectl rollout status deploy/id_rsa", "", "deploy/id_rsa"),
             ("kubectl apply -f ~/.ssh/id_rsa", "~/.ssh/id_rsa", "apply"),

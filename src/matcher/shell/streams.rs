@@ -180,6 +180,9 @@ pub(super) fn judge(command: &SimpleCommand, endless_in: bool) -> Outcome {
     if zero_line || (hoarder && (endless_in || reads(command, ENDLESS_DEVICES))) {
         return Outcome::Hoards;
     }
+    if matches!(program, "jq" | "gojq" | "jaq") && jq_hoards(&command.args) {
+        return Outcome::Hoards;
+    }
     let endless = source(command) || (endless_in && passes_on(command));
     if !endless {
         return Outcome::Ends;
@@ -227,8 +230,38 @@ fn source(command: &SimpleCommand) -> bool {
                 .any(|a| a.strip_prefix("if=").is_some_and(device))
                 && !args.iter().any(|a| a.starts_with("count="))
         }
+        "jq" | "gojq" | "jaq" => jq_endless(args),
         p => FILTERS.contains(&p) && reads_device && !bounded(command),
     }
+}
+
+/// Whether a jq program generates without end (`repeat(f)`, `range(infinite)`,
+/// `while(true; ...)`, `until(false; ...)`) with nothing to cut it (`limit`, `first`).
+/// The program is looked for in every argument: an input file named so is unlikely.
+fn jq_endless(args: &[String]) -> bool {
+    let generates = |a: &str| {
+        [
+            "repeat(",
+            "infinite",
+            "while(true",
+            "until(false",
+            "recurse(.+",
+            "recurse(. +",
+        ]
+        .iter()
+        .any(|g| a.replace(' ', "").contains(&g.replace(' ', "")))
+    };
+    let cut = |a: &str| a.contains("limit(") || a.contains("first(");
+    args.iter().any(|a| generates(a) && !cut(a))
+}
+
+/// Whether a jq program keeps all its endless output: collected in an array, reduced, or
+/// counted (`[repeat("x")]`, `[range(infinite)] | length`).
+fn jq_hoards(args: &[String]) -> bool {
+    jq_endless(args)
+        && args
+            .iter()
+            .any(|a| a.contains('[') || a.contains("reduce") || a.contains("foreach"))
 }
 
 /// Whether `command` passes its endless input on: a filter not bounded by an option, or a
@@ -314,6 +347,11 @@ mod tests {
             ("curl file:///dev/urandom", false, Endless),
             ("xargs -P0 -n1 sleep", true, SpawnsWithoutBound),
             ("xargs -P 0 touch", true, SpawnsWithoutBound),
+            // jq's own endless generators: kept whole in an array, printed, or written.
+            ("jq -n '[repeat(\"x\")] | length'", false, Hoards),
+            ("jq -n '[range(infinite)]'", false, Hoards),
+            ("jq -n 'repeat(1)'", false, Endless),
+            ("jq -n 'while(true; .+1)' > f", false, FillsDisk),
         ] {
             assert_eq!(judge(&one(command), endless_in), want, "{command}");
         }
@@ -331,6 +369,8 @@ mod tests {
             ("apt-get install -y curl", true),
             ("xargs -P0 -n1 echo", false),
             ("xargs -P 4 -n1 echo", true),
+            ("jq -n '[limit(5; repeat(1))]'", false),
+            ("jq '.items[] | .name' data.json", false),
             ("tail -n 5 log.txt > last", false),
             ("tail -c 100 /dev/zero", false),
             ("tee b.txt", false),

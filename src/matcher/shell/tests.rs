@@ -1440,6 +1440,11 @@ fn a_listing_is_taken_as_its_paths_where_the_host_has_no_name_that_splits() {
             "rg -l Old -t unknownlang src | xargs cat",
             "cat src src/**/*",
         ),
+        // What a pruned branch leaves out prints nothing; the printing one narrows.
+        (
+            "find . -path ./.git -prune -o \\( -name '*.orig' -o -name '*.rej' \\) -print0 | xargs -0 -r rm -v",
+            "rm -v ./**/*.orig ./**/*.rej",
+        ),
     ] {
         let read = on_host(input);
         assert!(
@@ -3076,4 +3081,20 @@ fn a_makefile_that_loads_a_shared_object_is_opaque() {
     assert!(parse(line).opaque.is_some(), "{:?}", parse(line));
     let plain = "printf 'all:\\n\\techo loaded\\n' | make -s -f -";
     assert_eq!(parse(plain).opaque, None);
+}
+
+#[test]
+fn mix_run_code_is_looked_at_as_elixir() {
+    let delete =
+        "mix run --no-start -e 'for d <- [\"_build\", Path.expand(\"~\")], do: File.rm_rf!(d)'";
+    assert!(parse(delete).opaque.is_some());
+    assert!(parse("elixir -e 'System.cmd(\"id\", [])'").opaque.is_some());
+    assert_eq!(
+        parse("mix run -e 'IO.puts(Mix.Project.config()[:version])'").opaque,
+        None
+    );
+    assert_eq!(
+        parse("mix test && mix format --check-formatted").opaque,
+        None
+    );
 }

@@ -379,6 +379,22 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         matches!(bare.as_str(), "" | "true" | "1" | "!0" | "!false" | "!!1")
     }
 
+    /// Whether `node` is a `for ... of` over a literal array of at most
+    /// [`FEW_ROUNDS`](crate::matcher::code::FEW_ROUNDS) items (`for (const s of ["1/2",
+    /// "2/2"]) fork(...)`): what it starts is that many processes, not a fork bomb.
+    fn few_rounds(&self, node: Node<'t>) -> bool {
+        if kind(node) != "for_in_statement" {
+            return false;
+        }
+        let Some(list) = by_field(node, "right").filter(|r| kind(*r) == "array") else {
+            return false;
+        };
+        let mut c = list.walk();
+        let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
+        items.len() <= crate::matcher::code::FEW_ROUNDS
+            && items.iter().all(|i| kind(*i) != "spread_element")
+    }
+
     /// Visits every node, reading the calls' effects.
     fn walk(&mut self, root: Node<'t>) {
         super::tree::visit(root, |node, depth, at| self.visit(node, depth, at));
@@ -389,7 +405,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         let is_loop = matches!(
             kind(node),
             "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
-        );
+        ) && !self.few_rounds(node);
         let endless = is_loop && self.is_endless(node);
         if at == super::tree::Visit::Leave {
             self.loops -= usize::from(is_loop);

@@ -588,3 +588,12 @@ fn a_diagnostic_report_is_written_where_it_is_named() {
     );
     assert!(effects("process.report.writeReport()").is_empty());
 }
+
+#[test]
+fn a_fork_per_item_of_a_short_literal_list_is_no_fork_bomb() {
+    let code = "const { fork } = require('child_process'); for (const s of ['1/2', '2/2']) fork('run.js', [s])";
+    assert_eq!(opaque(code), None);
+    let endless =
+        "const { fork } = require('child_process'); for (const s of items) fork('run.js', [s])";
+    assert!(opaque(endless).is_some());
+}

@@ -1208,6 +1208,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     row(&["capsh"], Options::NONE, Runs::Own),
     row(&["logrotate"], Options::NONE, Runs::Own),
     row(&["cmake"], Options::NONE, Runs::Own),
+    row(&["mix"], Options::NONE, Runs::Own),
     row(&["kubectl", "oc"], Options::NONE, Runs::Own),
     row(
         &["vim", "vi", "nvim", "view", "ex", "gvim"],
@@ -1356,6 +1357,7 @@ pub(super) const INTERPRETERS: &[&str] = &[
     "irb",
     "ghci",
     "julia",
+    "elixir",
     "expect",
 ];
 

@@ -925,6 +925,16 @@ pub(super) static RESOURCES: &[Resource] = &[
         implies: &[flag(&["owner"], "remove", Some('r'), "remove-owner")],
         inert: &[("dry-run", Some('n')), HELP_H],
     },
+    // `flutter pub publish`, `dart pub publish` (`--dry-run` changes nothing).
+    Resource {
+        names: &["flutter", "dart"],
+        options: opts("", &["verbose", "suppress-analytics"], false),
+        go_style: false,
+        depth: 2,
+        groups: Groups::Listed(&["pub"]),
+        implies: &[],
+        inert: &[("dry-run", Some('n')), HELP_H],
+    },
     Resource {
         names: &["twine", "gem", "poetry", "flit", "hatch", "uv"],
         options: opts(

@@ -341,6 +341,21 @@ pub(super) fn run(
         "docker" | "podman" | "nerdctl" => container(r, args),
         "logrotate" => logrotate::logrotate(r, args, &stdin),
         "cmake" if t.first().is_some_and(|a| a == "-E") => cmake_tool(r, &args[1..], stdin),
+        // `mix run -e CODE` (`--eval`): Elixir code, as `elixir -e` runs it.
+        "mix" if t.first().is_some_and(|a| a == "run") => {
+            let code = t
+                .iter()
+                .position(|a| a == "-e" || a == "--eval")
+                .and_then(|k| args.get(k + 1));
+            match code {
+                Some(c) if c.unknown => {
+                    r.opaque("the interpreter runs code that comes from a substitution")
+                }
+                Some(c) => unread::read(r, "mix", &c.text),
+                None => {}
+            }
+            Data::Unknown
+        }
         "cmake" if t.iter().any(|a| a == "-P") => {
             cmake_script(r, args, &stdin);
             Data::Unknown

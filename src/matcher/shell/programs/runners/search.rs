@@ -827,7 +827,19 @@ fn listing(r: &Reader, args: &[Field], starts: &[Field]) -> Data {
         [] => vec!["."],
         _ => starts.iter().map(|s| s.text.as_str()).collect(),
     };
-    let patterns = name_tests(args);
+    // With one printing action, only what the tests joined to it pass is printed (`-path
+    // ./.git -prune -o ( -name '*.orig' -o -name '*.rej' ) -print0`): the other branches
+    // print nothing.
+    let prints: Vec<usize> = args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a.text.as_str(), "-print" | "-print0"))
+        .map(|(k, _)| k)
+        .collect();
+    let patterns = match prints.as_slice() {
+        [k] => name_tests(conjunction_of(args, *k)),
+        _ => name_tests(args),
+    };
     let below = |start: &str| {
         patterns
             .iter()

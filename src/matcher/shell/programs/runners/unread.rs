@@ -20,6 +20,8 @@ enum Language {
     Lisp,
     /// CMake's script language (`cmake -P`), whose commands are called as `name(...)`.
     CMake,
+    /// Elixir (`elixir -e`, `mix run -e`), whose modules are written `File.rm_rf`.
+    Elixir,
     /// C and C++ source a compiler is given, and Java's single-file source.
     Compiled,
     Other,
@@ -31,6 +33,7 @@ fn language(program: &str) -> Language {
         p if p.starts_with("tclsh") || p.starts_with("wish") || p == "expect" => Language::Tcl,
         "emacs" | "emacsclient" => Language::Lisp,
         "cmake" => Language::CMake,
+        "elixir" | "iex" | "mix" => Language::Elixir,
         "cc" | "gcc" | "g++" | "c++" | "clang" | "clang++" | "tcc" | "java" | "jshell" => {
             Language::Compiled
         }
@@ -57,6 +60,30 @@ const CMAKE_WORDS: &[&str] = &[
     "ctest_run_script",
     "ctest_upload",
     "ctest_submit",
+];
+
+/// Elixir and Erlang modules that run programs, touch files, fetch, open sockets or
+/// evaluate text.
+const ELIXIR_WORDS: &[&str] = &[
+    "System",
+    "File",
+    "Port",
+    "Code",
+    "Mix.shell",
+    "Mix.Shell",
+    "Mix.Task",
+    "Application",
+    ":os",
+    ":file",
+    ":httpc",
+    ":gen_tcp",
+    ":ssl",
+    ":erlang",
+    "HTTPoison",
+    "Req",
+    "Finch",
+    "Mint",
+    "Tesla",
 ];
 
 /// Words that act, by language. A word matches whole: not inside a longer name.
@@ -280,7 +307,11 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
     let deletions = match lang {
         Language::R => r_deletions(text),
         Language::Tcl => tcl_deletions(text),
-        Language::Lisp | Language::CMake | Language::Compiled | Language::Other => None,
+        Language::Lisp
+        | Language::CMake
+        | Language::Elixir
+        | Language::Compiled
+        | Language::Other => None,
     };
     let words = words_of(lang);
     // With its deletions read, the rest of the code must act in no other way.
@@ -316,6 +347,7 @@ fn words_of(lang: Language) -> &'static [&'static str] {
         Language::Tcl => TCL_WORDS,
         Language::Lisp => LISP_WORDS,
         Language::CMake => CMAKE_WORDS,
+        Language::Elixir => ELIXIR_WORDS,
         Language::Compiled => COMPILED_WORDS,
         Language::Other => OTHER_WORDS,
     }
@@ -525,6 +557,13 @@ mod tests {
         assert!(!acts("jshell", "System.out.println(Runtime.version())"));
         assert!(acts("jshell", "Runtime.getRuntime().exec(\"id\")"));
         assert!(acts("jshell", "new ProcessBuilder(\"id\").start()"));
+        // Elixir's modules that act; the project's own config read passes.
+        assert!(acts(
+            "mix",
+            r#"for d <- ["_build", Path.expand("~")], do: File.rm_rf!(d)"#
+        ));
+        assert!(acts("elixir", r#"System.cmd("sh", ["-c", "id"])"#));
+        assert!(!acts("mix", "IO.inspect(Mix.Project.config()[:version])"));
         // CMake's commands are called, in any case.
         assert!(names("file(remove_recurse x)", "file", Language::CMake));
         assert!(!names("set(file_list a b)", "file", Language::CMake));
