@@ -351,3 +351,26 @@ fn a_block_message_does_not_quote_what_a_host_file_holds() {
     let message = d["message"].as_str().unwrap_or_default();
     assert!(message.contains("`rm -rf ~`"), "{message}");
 }
+
+#[test]
+fn script_files_named_by_a_pattern_are_each_read() {
+    let host = Host::new();
+    host.script("tests/a.sh", "echo ok\n");
+    for line in [
+        "bash tests/*.sh",
+        "ls tests/*.sh | xargs -n1 bash",
+        "ls tests/*.sh | awk '{ system(\"bash \" $0) }'",
+    ] {
+        let d = host.decide("Bash", &format!("command={line}"));
+        assert_eq!(verdict(&d), "allow", "{line}: {d}");
+    }
+    // A script planted by an earlier call is found through the pattern too.
+    host.script("tests/z.sh", "rm -rf ~\n");
+    for line in [
+        "bash tests/*.sh",
+        "for t in tests/*.sh; do bash \"$t\"; done",
+    ] {
+        let d = host.decide("Bash", &format!("command={line}"));
+        assert_eq!(verdict(&d), "block", "{line}: {d}");
+    }
+}

@@ -323,6 +323,14 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             })
             .unwrap_or_default(),
         "patchelf" => patchelf(args),
+        // pytest empties `--basetemp DIR` before a run (its whole tree goes).
+        "pytest" | "py.test" => output_of(args, &["--basetemp"], "--basetemp=", "")
+            .map(|dir| PathTouch {
+                recursive: true,
+                ..PathTouch::new(Touch::Delete, dir)
+            })
+            .into_iter()
+            .collect(),
         "wget" => download_output("wget", args)
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .into_iter()
@@ -1201,6 +1209,15 @@ mod tests {
             paths(&[("./-x", true), ("y", true)])
         );
         assert_eq!(deleted("rmdir empty"), paths(&[("empty", false)]));
+        assert_eq!(
+            deleted("pytest -q --basetemp=/srv/gate tests/"),
+            paths(&[("/srv/gate", true)])
+        );
+        assert_eq!(
+            deleted("pytest --basetemp build/pt -x"),
+            paths(&[("build/pt", true)])
+        );
+        assert!(deleted("pytest -q tests/").is_empty());
         assert_eq!(deleted("shred -u key"), paths(&[("key", false)]));
         assert!(deleted("shred key").is_empty());
         assert_eq!(

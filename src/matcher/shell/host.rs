@@ -171,6 +171,51 @@ impl Host {
         splits(absolute.rsplit('/').next().unwrap_or_default())
     }
 
+    /// The files a script path that is a pattern (`tests/*.sh`) names on the host, as the
+    /// shell would expand it: the entries of its directory whose names match its last part
+    /// (hidden ones only for a pattern that starts with `.`), sorted, as written (`dir/name`).
+    /// `None` when that cannot be told: a pattern in the directory part, a directory that
+    /// cannot be read or has more than [`MAX_LISTED`] entries.
+    pub(super) fn expand(&self, dir: Option<&str>, pattern: &str) -> Option<Vec<String>> {
+        let (parent, last) = match pattern.rsplit_once('/') {
+            Some((parent, last)) => (Some(parent), last),
+            None => (None, pattern),
+        };
+        if parent.is_some_and(|p| p.contains(['*', '?', '['])) {
+            return None;
+        }
+        let listed = match parent {
+            Some("") => "/".to_owned(),
+            Some(p) => self.absolute(dir, p)?,
+            None => self.absolute(dir, ".")?,
+        };
+        let entries = match std::fs::read_dir(&listed) {
+            Ok(entries) => entries,
+            // No such directory: the pattern names nothing, and the shell runs nothing.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(Vec::new()),
+            Err(_) => return None,
+        };
+        let mut found = Vec::new();
+        for (seen, entry) in entries.enumerate() {
+            if seen >= MAX_LISTED {
+                return None;
+            }
+            let name = entry.ok()?.file_name();
+            let name = name.to_str()?;
+            if name.starts_with('.') && !last.starts_with('.') {
+                continue;
+            }
+            if super::pattern::is_match(name, last)? {
+                found.push(match parent {
+                    Some(p) => format!("{p}/{name}"),
+                    None => name.to_owned(),
+                });
+            }
+        }
+        found.sort();
+        Some(found)
+    }
+
     /// Reads the script file `path` for a command running in `dir`.
     pub(super) fn read(&self, dir: Option<&str>, path: &str) -> HostFile {
         let Some(absolute) = self.absolute(dir, path) else {

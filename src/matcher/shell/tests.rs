@@ -3098,3 +3098,19 @@ fn mix_run_code_is_looked_at_as_elixir() {
         None
     );
 }
+
+#[test]
+fn tmux_hooks_and_key_bindings_run_their_commands() {
+    assert!(runs(
+        "tmux set-hook -g after-new-window 'run-shell \"cp /tmp/open.yaml /srv/HOOKS.yaml\"'",
+        "cp /tmp/open.yaml /srv/HOOKS.yaml"
+    ));
+    assert!(runs(
+        "tmux bind-key -T prefix r run-shell 'rm -rf ~'",
+        "rm -rf ~"
+    ));
+    assert_eq!(
+        parse("tmux set-hook -g pane-died 'display-message done'").opaque,
+        None
+    );
+}

@@ -1708,11 +1708,45 @@ impl Reader {
         if self.host_reads >= super::host::MAX_FILES {
             return Err("the line runs more script files than hookgate reads");
         }
-        self.host_reads += 1;
         let dir = match self.env.get(super::env::DIR) {
             super::env::Value::Known(dir) => Some(dir),
             super::env::Value::Unknown => None,
         };
+        // A pattern (`bash tests/*.sh`) runs the files it names on the host: each is read,
+        // the texts one after the other, under the pattern's name.
+        if path.contains(['*', '?', '[']) {
+            let Some(names) = host.expand(dir.as_deref(), path) else {
+                return Err("the script's name is a pattern hookgate cannot expand here");
+            };
+            if self.host_reads + names.len() > super::host::MAX_FILES {
+                return Err("the line runs more script files than hookgate reads");
+            }
+            self.host_reads += names.len();
+            let read: Vec<(String, super::host::HostFile)> = names
+                .iter()
+                .map(|name| (name.clone(), host.read(dir.as_deref(), name)))
+                .collect();
+            let mut text = String::new();
+            for (name, file) in read {
+                match file {
+                    super::host::HostFile::Text(t) => {
+                        text.push_str(&t);
+                        text.push('\n');
+                    }
+                    super::host::HostFile::Missing | super::host::HostFile::Compiled => {}
+                    super::host::HostFile::TooLarge(why) => self.unreadable_script(name, why),
+                    super::host::HostFile::Unreadable(why) => return Err(why),
+                }
+            }
+            if !names.is_empty() {
+                self.budget += STEPS_PER_BYTE * text.len();
+                self.parse_left += syntax::PARSE_BUDGET;
+                self.host_loaded.insert(key.clone());
+                self.env.files.insert(key, FileText::Known(text));
+            }
+            return Ok(());
+        }
+        self.host_reads += 1;
         match host.read(dir.as_deref(), path) {
             super::host::HostFile::Text(text) => {
                 // The file's text is read as the line's own is, with its own budgets.

@@ -126,8 +126,10 @@ const LINE_FILTERS: &[&str] = &[
 /// Whether `program` reads a listing on its standard input as one: `xargs`, `cpio` and
 /// `tar -T -` read the names, line filters pass some on.
 pub(super) fn reads_listings(program: &str) -> bool {
-    matches!(program, "xargs" | "cpio" | "tar" | "bsdtar" | "gtar")
-        || LINE_FILTERS.contains(&program)
+    matches!(
+        program,
+        "xargs" | "cpio" | "tar" | "bsdtar" | "gtar" | "awk" | "gawk" | "mawk" | "nawk"
+    ) || LINE_FILTERS.contains(&program)
 }
 
 /// Reads what `program` runs with `args`; returns what it prints, as far as known.

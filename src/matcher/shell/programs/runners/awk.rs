@@ -17,12 +17,17 @@ use super::{record_written, shell_c, shell_c_reading};
 /// The awk programs, read alike.
 pub(super) const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk", "busybox-awk"];
 
-pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
+pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -> Data {
     let t = texts(args);
     let (opts, at) = options::leading(&t, &row.options);
     let mut programs: Vec<String> = Vec::new();
     let mut program_files: Vec<String> = Vec::new();
-    let mut values = Values::default();
+    let mut values = Values {
+        default_fields: !opts
+            .iter()
+            .any(|o| option_value(o, 'F', "field-separator").is_some()),
+        ..Values::default()
+    };
     for o in &opts {
         if let Some(file) = option_value(o, 'f', "file").or_else(|| option_value(o, 'E', "exec")) {
             program_files.push(file);
@@ -74,6 +79,16 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
         } else if !values.assign_operand(&a.text) {
             values.files.push(Some(a.text.clone()));
         }
+    }
+    // A listing on standard input, read when no file operand is.
+    if let Data::Listing(lists, false) = stdin
+        && values.files.is_empty()
+        && lists.iter().flatten().all(|f| !f.unknown)
+    {
+        values.listed = lists
+            .iter()
+            .map(|list| list.iter().map(|f| f.text.clone()).collect())
+            .collect();
     }
     let printed = match programs.as_slice() {
         [one] => begin_only_output(one),
@@ -367,7 +382,10 @@ fn awk_program(r: &mut Reader, program: &str, values: &Values) {
                 .and_then(|argument| values.eval(r, argument, 0));
             match code {
                 Some(code) if rest.starts_with('(') => shell_c(r, &code),
-                _ => r.opaque("awk runs a command it builds at run time"),
+                _ => match listed_commands(program, group, values) {
+                    Some(commands) => commands.iter().for_each(|c| shell_c(r, c)),
+                    None => r.opaque("awk runs a command it builds at run time"),
+                },
             }
         }
         if b[i] == b'|' && b.get(i + 1) != Some(&b'|') && b.get(i.wrapping_sub(1)) != Some(&b'|') {
@@ -404,6 +422,35 @@ fn awk_program(r: &mut Reader, program: &str, values: &Values) {
         }
         i += 1;
     }
+}
+
+/// The commands `system("CMD " $0)` (or `$1` with the default field splitting) runs for
+/// each path of the listing awk reads: `ls tests/*.sh | awk '{ system("bash " $0) }'`
+/// runs `bash tests/*.sh`, path by path. `None` when the argument has another shape, or
+/// there is no such listing.
+fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<String>> {
+    if values.listed.is_empty() {
+        return None;
+    }
+    let inner = group.strip_prefix('(')?.strip_suffix(')')?.trim();
+    let (prefix, rest) = awk_string(inner)?;
+    let field = rest.trim();
+    let whole_line = field == "$0";
+    let first_field = field == "$1"
+        && values.default_fields
+        && !program.contains("FS")
+        && !program.contains("$1=");
+    if !(whole_line || first_field) || program.contains("$0=") || program.contains("getline") {
+        return None;
+    }
+    Some(
+        values
+            .listed
+            .iter()
+            .flatten()
+            .map(|path| format!("{prefix}{path}"))
+            .collect(),
+    )
 }
 
 /// The files awk's program names beyond its operands: `print > FILE` and `print >> FILE`
@@ -523,6 +570,13 @@ struct Values {
     /// Terms evaluated so far: `a = b b b; b = c c c; ...` grows as a power of its depth, so
     /// the evaluation of one program is bounded.
     terms: std::cell::Cell<usize>,
+    /// The paths awk reads on its standard input, one a line, when it reads a listing whose
+    /// names hold no blank or shell syntax (`ls tests/*.sh | awk ...`): each alternative
+    /// list of [`Data::Listing`].
+    listed: Vec<Vec<String>>,
+    /// Whether fields are split at blanks, as by default (no `-F`, no `FS` set): `$1` of a
+    /// listed path is then the path.
+    default_fields: bool,
 }
 
 impl Values {

@@ -304,7 +304,7 @@ pub(super) fn run(
         "git" => git(r, args, env, &stdin),
         "patch" | "gpatch" => patches::patch(r, args, &stdin),
         "sed" | "gsed" => sed(r, row, args),
-        p if awk::AWKS.contains(&p) => awk(r, row, args),
+        p if awk::AWKS.contains(&p) => awk(r, row, args, &stdin),
         "tar" | "gtar" | "bsdtar" => {
             super::builtins::extracted(r, program, &t, &stdin);
             let (moved, listed) = crate::matcher::shell::effects::tar_reads(&t);

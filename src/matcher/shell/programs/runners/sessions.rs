@@ -22,6 +22,9 @@ const TMUX: &[(&[&str], &str)] = &[
     (&["pipe-pane", "pipep", "if-shell", "if"], "t"),
     (&["send-keys", "send"], "Nt"),
     (&["set-buffer", "setb"], "bnt"),
+    // A tmux command run later: when a hook fires, when a key is pressed.
+    (&["set-hook"], "t"),
+    (&["bind-key", "bind"], "NT"),
 ];
 
 /// `tmux [opts] CMD [opts] [shell-command]`, several commands joined by `;`, and `tmux -c
@@ -68,6 +71,19 @@ pub(super) fn tmux(r: &mut Reader, args: &[Field]) {
             "send-keys" | "send" | "set-buffer" | "setb" => script_of(r, &operands),
             "run-shell" | "run" | "if-shell" | "if" | "pipe-pane" | "pipep" => {
                 shell_of(r, "sh", &operands);
+            }
+            // `set-hook NAME COMMAND`, `bind-key KEY COMMAND`: COMMAND is tmux's own, read as
+            // tmux would run it.
+            "set-hook" | "bind-key" | "bind" => {
+                let Some(later) = operands.get(1..).filter(|c| !c.is_empty()) else {
+                    continue;
+                };
+                if later.iter().any(|a| a.unknown) {
+                    r.opaque("tmux runs a command that is not known before it runs");
+                    continue;
+                }
+                let words: Vec<&str> = later.iter().map(|a| a.text.as_str()).collect();
+                r.script(&format!("tmux {}", words.join(" ")), Data::Nothing);
             }
             // A pane's program, run by the user's shell.
             _ => shell_of(r, "bash", &operands),
