@@ -3114,3 +3114,31 @@ fn tmux_hooks_and_key_bindings_run_their_commands() {
         None
     );
 }
+
+#[test]
+fn awk_runs_a_listed_path_only_as_it_was_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("docs")).expect("mkdir");
+    std::fs::write(dir.path().join("docs/a.md"), "x").expect("write");
+    let on_host = |input: &str| parse_on(input, Host::at(&dir.path().to_string_lossy()));
+    let plain = on_host("ls docs/*.md | awk '{ system(\"wc -l < \" $0) }'");
+    assert_eq!(plain.opaque, None, "{plain:?}");
+    assert!(
+        plain
+            .commands
+            .iter()
+            .any(|c| c.text() == "wc -l < docs/*.md"),
+        "{plain:?}"
+    );
+    // A record rewritten before it runs is not the listed path.
+    for program in [
+        "{ gsub(/a/, \";id;\"); system(\"echo \" $0) }",
+        "{ $0 = \"id\"; system(\"echo \" $0) }",
+        "{ $1 = \"x\"; system(\"echo \" $0) }",
+        "BEGIN { RS = \"s\" } { system(\"echo \" $0) }",
+        "{ getline; system(\"echo \" $0) }",
+    ] {
+        let read = on_host(&format!("ls docs/*.md | awk '{program}'"));
+        assert!(read.opaque.is_some(), "{program}: {read:?}");
+    }
+}

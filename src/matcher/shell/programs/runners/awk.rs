@@ -436,11 +436,16 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
     let (prefix, rest) = awk_string(inner)?;
     let field = rest.trim();
     let whole_line = field == "$0";
-    let first_field = field == "$1"
-        && values.default_fields
-        && !program.contains("FS")
-        && !program.contains("$1=");
-    if !(whole_line || first_field) || program.contains("$0=") || program.contains("getline") {
+    let first_field = field == "$1" && values.default_fields && !program.contains("FS");
+    // The record must reach `system` as it was read: nothing that reads another
+    // (`getline`), splits records elsewhere (`RS`), or rewrites one (`sub`, `gsub`, an
+    // assignment to a field or to `NF`).
+    let others = program.replacen(group, "", 1);
+    let rewrites = ["getline", "RS", "NF", "sub("]
+        .iter()
+        .any(|w| others.contains(w))
+        || assigns_field(&others);
+    if !(whole_line || first_field) || rewrites {
         return None;
     }
     Some(
@@ -451,6 +456,20 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
             .map(|path| format!("{prefix}{path}"))
             .collect(),
     )
+}
+
+/// Whether awk code assigns a field (`$0 = x`, `$1="y"`, `$(i) += 1`), which rewrites the
+/// record: a `$` term followed by an assignment operator, not by `==`.
+fn assigns_field(code: &str) -> bool {
+    code.match_indices('$').any(|(at, _)| {
+        let term = code[at + 1..]
+            .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || "_()".contains(c))
+            .trim_start();
+        let operator = term.trim_start_matches(['+', '-', '*', '/', '%', '^']);
+        (operator.starts_with('=') && !operator.starts_with("=="))
+            || term.starts_with("++")
+            || term.starts_with("--")
+    })
 }
 
 /// The files awk's program names beyond its operands: `print > FILE` and `print >> FILE`
