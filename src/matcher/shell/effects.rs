@@ -855,29 +855,21 @@ pub(super) fn download_output<'a>(program: &str, args: &'a [String]) -> Option<&
 /// the headers (`-D F`), the cookie jar (`-c F`), its errors (`--stderr F`), the
 /// equivalent C program (`--libcurl F`), each written over.
 fn curl_side_files(args: &[String]) -> Vec<PathTouch<'_>> {
-    const LONG: &[&str] = &[
-        "--trace",
-        "--trace-ascii",
-        "--dump-header",
-        "--cookie-jar",
-        "--stderr",
-        "--libcurl",
-        "--etag-save",
+    const OPTIONS: &[(&[&str], &str)] = &[
+        (&["--trace"], "--trace="),
+        (&["--trace-ascii"], "--trace-ascii="),
+        (&["-D", "--dump-header"], "--dump-header="),
+        (&["-c", "--cookie-jar"], "--cookie-jar="),
+        (&["--stderr"], "--stderr="),
+        (&["--libcurl"], "--libcurl="),
+        (&["--etag-save"], "--etag-save="),
     ];
-    let mut out = Vec::new();
-    for (k, a) in args.iter().enumerate().take_while(|(_, a)| *a != "--") {
-        let value = match a.split_once('=') {
-            Some((option, value)) if LONG.contains(&option) => Some(value),
-            _ if LONG.contains(&a.as_str()) || a == "-D" || a == "-c" => {
-                args.get(k + 1).map(String::as_str)
-            }
-            _ => None,
-        };
-        if let Some(path) = value.filter(|p| *p != "-" && !p.is_empty()) {
-            out.push(PathTouch::new(Touch::Overwrite, path));
-        }
-    }
-    out
+    OPTIONS
+        .iter()
+        .filter_map(|(flags, long)| output_of(args, flags, long, CURL_WITH_VALUE))
+        .filter(|path| *path != "-" && !path.is_empty())
+        .map(|path| PathTouch::new(Touch::Overwrite, path))
+        .collect()
 }
 
 /// The files `curl -O` (`--remote-name`, `--remote-name-all`) writes: each URL's last path
@@ -1037,7 +1029,6 @@ fn npm_prunes(args: &[String]) -> Vec<PathTouch<'_>> {
     }]
 }
 
-/// One touch of each path.
 /// `patchelf [OPTIONS] FILE...` rewrites each ELF file in place (a new interpreter, an
 /// added library: code that runs when the program next starts), or writes `--output F`.
 /// `--replace-needed` takes two values; the `--print-*` options alone change nothing.
@@ -1086,6 +1077,7 @@ fn patchelf(args: &[String]) -> Vec<PathTouch<'_>> {
     )
 }
 
+/// One touch of each path.
 fn each<'a>(
     touch: Touch,
     recursive: bool,
@@ -1310,6 +1302,10 @@ mod tests {
         );
         assert_eq!(
             written("curl -D h.txt -c jar --stderr=- https://x.example/"),
+            over(&["h.txt", "jar"])
+        );
+        assert_eq!(
+            written("curl -sD h.txt -sSc jar https://x.example/"),
             over(&["h.txt", "jar"])
         );
         assert_eq!(

@@ -239,20 +239,19 @@ fn source(command: &SimpleCommand) -> bool {
 /// `while(true; ...)`, `until(false; ...)`) with nothing to cut it (`limit`, `first`).
 /// The program is looked for in every argument: an input file named so is unlikely.
 fn jq_endless(args: &[String]) -> bool {
-    let generates = |a: &str| {
-        [
-            "repeat(",
-            "infinite",
-            "while(true",
-            "until(false",
-            "recurse(.+",
-            "recurse(. +",
-        ]
-        .iter()
-        .any(|g| a.replace(' ', "").contains(&g.replace(' ', "")))
-    };
-    let cut = |a: &str| a.contains("limit(") || a.contains("first(");
-    args.iter().any(|a| generates(a) && !cut(a))
+    const GENERATORS: &[&str] = &[
+        "repeat(",
+        "infinite",
+        "while(true",
+        "until(false",
+        "recurse(.+",
+    ];
+    args.iter().any(|a| {
+        let bare: String = a.chars().filter(|c| !c.is_whitespace()).collect();
+        GENERATORS.iter().any(|g| bare.contains(g))
+            && !bare.contains("limit(")
+            && !bare.contains("first(")
+    })
 }
 
 /// Whether a jq program keeps all its endless output: collected in an array, reduced, or

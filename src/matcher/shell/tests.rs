@@ -1440,6 +1440,19 @@ fn a_listing_is_taken_as_its_paths_where_the_host_has_no_name_that_splits() {
             "rg -l Old -t unknownlang src | xargs cat",
             "cat src src/**/*",
         ),
+        // Globs in any case, types defined on the line, a configuration file: any name.
+        (
+            "rg -l Old --iglob '*.PY' src | xargs cat",
+            "cat src src/**/*",
+        ),
+        (
+            "rg -l Old --type-add 'py:*.txt' -t py src | xargs cat",
+            "cat src src/**/*",
+        ),
+        (
+            "RIPGREP_CONFIG_PATH=/tmp/rc rg -l Old -t py src | xargs cat",
+            "cat src src/**/*",
+        ),
         // What a pruned branch leaves out prints nothing; the printing one narrows.
         (
             "find . -path ./.git -prune -o \\( -name '*.orig' -o -name '*.rej' \\) -print0 | xargs -0 -r rm -v",
@@ -3137,8 +3150,17 @@ fn awk_runs_a_listed_path_only_as_it_was_read() {
         "{ $1 = \"x\"; system(\"echo \" $0) }",
         "BEGIN { RS = \"s\" } { system(\"echo \" $0) }",
         "{ getline; system(\"echo \" $0) }",
+        // Records taken from a file the program adds, not from the listing.
+        "BEGIN { ARGV[1] = \"list.txt\"; ARGC = 2 } { system(\"echo \" $0) }",
     ] {
         let read = on_host(&format!("ls docs/*.md | awk '{program}'"));
         assert!(read.opaque.is_some(), "{program}: {read:?}");
+    }
+    // Fields split elsewhere than at blanks: `$1` is not the path.
+    for line in [
+        "ls docs/*.md | awk -v FS=. '{ system(\"bash \" $1) }'",
+        "ls docs/*.md | awk -F/ '{ system(\"bash \" $1) }'",
+    ] {
+        assert!(on_host(line).opaque.is_some(), "{line}");
     }
 }

@@ -1705,67 +1705,50 @@ impl Reader {
         if self.env.files.contains_key(&key) || is_stdin_path(path) {
             return Ok(());
         }
-        if self.host_reads >= super::host::MAX_FILES {
-            return Err("the line runs more script files than hookgate reads");
-        }
         let dir = match self.env.get(super::env::DIR) {
             super::env::Value::Known(dir) => Some(dir),
             super::env::Value::Unknown => None,
         };
         // A pattern (`bash tests/*.sh`) runs the files it names on the host: each is read,
         // the texts one after the other, under the pattern's name.
-        if path.contains(['*', '?', '[']) {
-            let Some(names) = host.expand(dir.as_deref(), path) else {
-                return Err("the script's name is a pattern hookgate cannot expand here");
-            };
-            if self.host_reads + names.len() > super::host::MAX_FILES {
-                return Err("the line runs more script files than hookgate reads");
-            }
-            self.host_reads += names.len();
-            let read: Vec<(String, super::host::HostFile)> = names
-                .iter()
-                .map(|name| (name.clone(), host.read(dir.as_deref(), name)))
-                .collect();
-            let mut text = String::new();
-            for (name, file) in read {
-                match file {
-                    super::host::HostFile::Text(t) => {
-                        text.push_str(&t);
-                        text.push('\n');
-                    }
-                    super::host::HostFile::Missing | super::host::HostFile::Compiled => {}
-                    super::host::HostFile::TooLarge(why) => self.unreadable_script(name, why),
-                    super::host::HostFile::Unreadable(why) => return Err(why),
-                }
-            }
-            if !names.is_empty() {
-                self.budget += STEPS_PER_BYTE * text.len();
-                self.parse_left += syntax::PARSE_BUDGET;
-                self.host_loaded.insert(key.clone());
-                self.env.files.insert(key, FileText::Known(text));
-            }
-            return Ok(());
+        let names = if path.contains(['*', '?', '[']) {
+            host.expand(dir.as_deref(), path)
+                .ok_or("the script's name is a pattern hookgate cannot expand here")?
+        } else {
+            vec![path.to_owned()]
+        };
+        if self.host_reads + names.len() > super::host::MAX_FILES {
+            return Err("the line runs more script files than hookgate reads");
         }
-        self.host_reads += 1;
-        match host.read(dir.as_deref(), path) {
-            super::host::HostFile::Text(text) => {
-                // The file's text is read as the line's own is, with its own budgets.
-                self.budget += STEPS_PER_BYTE * text.len();
-                self.parse_left += syntax::PARSE_BUDGET;
-                self.host_loaded.insert(key.clone());
-                self.env.files.insert(key, FileText::Known(text));
-                Ok(())
+        self.host_reads += names.len();
+        let files: Vec<(String, super::host::HostFile)> = names
+            .into_iter()
+            .map(|name| {
+                let file = host.read(dir.as_deref(), &name);
+                (name, file)
+            })
+            .collect();
+        let mut texts = Vec::new();
+        for (name, file) in files {
+            match file {
+                super::host::HostFile::Text(text) => texts.push(text),
+                super::host::HostFile::Missing | super::host::HostFile::Compiled => {}
+                // A project's generated build script (`./configure`, hundreds of KiB) is
+                // more than is read: nothing of it is, and the policy weighs it as one it
+                // cannot follow, as it weighs `./gradlew`.
+                super::host::HostFile::TooLarge(why) => self.unreadable_script(name, why),
+                super::host::HostFile::Unreadable(why) => return Err(why),
             }
-            super::host::HostFile::Missing | super::host::HostFile::Compiled => Ok(()),
-            // A project's generated build script (`./configure`, hundreds of KiB) is more
-            // than is read: nothing of it is, and the policy weighs it as one it cannot
-            // follow, as it weighs `./gradlew`.
-            super::host::HostFile::TooLarge(why) => {
-                self.unreadable_script(path.to_owned(), why);
-                Ok(())
-            }
-            super::host::HostFile::Unreadable(why) => Err(why),
         }
+        if !texts.is_empty() {
+            // The files' text is read as the line's own is, with its own budgets.
+            let text = texts.join("\n");
+            self.budget += STEPS_PER_BYTE * text.len();
+            self.parse_left += syntax::PARSE_BUDGET * texts.len();
+            self.host_loaded.insert(key.clone());
+            self.env.files.insert(key, FileText::Known(text));
+        }
+        Ok(())
     }
 
     /// Whether `name` inside the directory `base` (`.`, or relative to the command's

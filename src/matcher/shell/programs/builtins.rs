@@ -331,7 +331,11 @@ pub(super) fn run(
             Data::Unknown
         }
         "grep" | "egrep" | "fgrep" => super::runners::grep(r, args),
-        "rg" => super::runners::rg(r, args),
+        "rg" => super::runners::rg(
+            r,
+            args,
+            env.iter().any(|(name, _)| name == "RIPGREP_CONFIG_PATH"),
+        ),
         // apt installs through dpkg, which runs the packages' scripts: what dpkg is given
         // is not known here.
         "apt" | "apt-get" | "aptitude" => {

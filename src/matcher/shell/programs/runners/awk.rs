@@ -436,7 +436,10 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
     let (prefix, rest) = awk_string(inner)?;
     let field = rest.trim();
     let whole_line = field == "$0";
-    let first_field = field == "$1" && values.default_fields && !program.contains("FS");
+    let first_field = field == "$1"
+        && values.default_fields
+        && !program.contains("FS")
+        && !values.vars.contains_key("FS");
     // The record must reach `system` as it was read: nothing that reads another
     // (`getline`), splits records elsewhere (`RS`), or rewrites one (`sub`, `gsub`, an
     // assignment to a field or to `NF`).
@@ -444,7 +447,12 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
     let rewrites = ["getline", "RS", "NF", "sub("]
         .iter()
         .any(|w| others.contains(w))
+        || ["RS", "NF"].iter().any(|v| values.vars.contains_key(*v))
         || assigns_field(&others);
+    // The records come from the files the program adds to `ARGV`, not the listing.
+    if !values.argv_added.is_empty() || values.argv_written {
+        return None;
+    }
     if !(whole_line || first_field) || rewrites {
         return None;
     }

@@ -341,18 +341,18 @@ pub(super) fn run(
         "docker" | "podman" | "nerdctl" => container(r, args),
         "logrotate" => logrotate::logrotate(r, args, &stdin),
         "cmake" if t.first().is_some_and(|a| a == "-E") => cmake_tool(r, &args[1..], stdin),
-        // `mix run -e CODE` (`--eval`): Elixir code, as `elixir -e` runs it.
+        // `mix run -e CODE` (`--eval`, as often as given): Elixir code, as `elixir -e`
+        // runs it.
         "mix" if t.first().is_some_and(|a| a == "run") => {
-            let code = t
-                .iter()
-                .position(|a| a == "-e" || a == "--eval")
-                .and_then(|k| args.get(k + 1));
-            match code {
-                Some(c) if c.unknown => {
-                    r.opaque("the interpreter runs code that comes from a substitution")
+            let codes = args
+                .windows(2)
+                .filter(|w| matches!(w[0].text.as_str(), "-e" | "--eval"));
+            for code in codes.map(|w| &w[1]) {
+                if code.unknown {
+                    r.opaque("the interpreter runs code that comes from a substitution");
+                } else {
+                    unread::read(r, "mix", &code.text);
                 }
-                Some(c) => unread::read(r, "mix", &c.text),
-                None => {}
             }
             Data::Unknown
         }

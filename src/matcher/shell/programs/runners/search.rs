@@ -370,9 +370,15 @@ fn rg_type(name: &str) -> Option<&'static [&'static str]> {
 
 /// `rg -l` (`--files-with-matches`, `--files-without-match`, `--files`): the files it
 /// prints, one a line: any file below each path named (ripgrep always recurses), narrowed
-/// by `-t TYPE` for the types [`rg_type`] knows and by `-g GLOB` without a `/` or `!`.
-/// ripgrep leaves out hidden and git-ignored files, which this keeps: a wider listing.
-pub(in crate::matcher::shell::programs) fn rg(r: &Reader, args: &[Field]) -> Data {
+/// by `-t TYPE` for the types [`rg_type`] knows and by `-g GLOB` without a `/` or `!`
+/// (not when the line defines types, matches globs in any case or names a configuration
+/// file). ripgrep leaves out hidden and git-ignored files, which this keeps: a wider
+/// listing.
+pub(in crate::matcher::shell::programs) fn rg(
+    r: &Reader,
+    args: &[Field],
+    configured: bool,
+) -> Data {
     let mut operands: Vec<&Field> = Vec::new();
     let mut names: Vec<Option<&str>> = Vec::new();
     let mut any_name = false;
@@ -412,10 +418,15 @@ pub(in crate::matcher::shell::programs) fn rg(r: &Reader, args: &[Field]) -> Dat
                 Some(globs) => names.extend(globs.iter().map(|g| Some(*g))),
                 None => any_name = true,
             },
-            "-g" | "--glob" | "--iglob" => match value {
+            "-g" | "--glob" => match value {
                 Some(g) if !g.contains(['/', '!']) => names.push(Some(g)),
                 _ => any_name = true,
             },
+            // Globs matched in any case, types defined or cleared on the line: the names
+            // are not the patterns as written.
+            "--iglob" | "--glob-case-insensitive" | "--type-add" | "--type-clear" => {
+                any_name = true
+            }
             // Short flags run together with `l` (`-il`, `-lw`).
             _ if !option.starts_with("--") && option[1..].contains('l') => lists = true,
             _ => {}
@@ -429,7 +440,8 @@ pub(in crate::matcher::shell::programs) fn rg(r: &Reader, args: &[Field]) -> Dat
         [] => vec!["."],
         _ => paths.iter().map(|a| a.text.as_str()).collect(),
     };
-    if names.is_empty() || any_name {
+    // A configuration file named on the line may add globs and types of its own.
+    if names.is_empty() || any_name || configured || r.env.assigned("RIPGREP_CONFIG_PATH") {
         names = vec![None];
     }
     files_below(r, &starts, &names, true)

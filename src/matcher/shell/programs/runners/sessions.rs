@@ -72,19 +72,18 @@ pub(super) fn tmux(r: &mut Reader, args: &[Field]) {
             "run-shell" | "run" | "if-shell" | "if" | "pipe-pane" | "pipep" => {
                 shell_of(r, "sh", &operands);
             }
-            // `set-hook NAME COMMAND`, `bind-key KEY COMMAND`: COMMAND is tmux's own, read as
-            // tmux would run it.
-            "set-hook" | "bind-key" | "bind" => {
-                let Some(later) = operands.get(1..).filter(|c| !c.is_empty()) else {
-                    continue;
-                };
-                if later.iter().any(|a| a.unknown) {
+            // `set-hook NAME COMMAND`, `bind-key KEY COMMAND`: COMMAND is tmux's own, run
+            // later. Given as words, they are its words; given as one, tmux parses it.
+            "set-hook" | "bind-key" | "bind" => match operands.get(1..).unwrap_or_default() {
+                [] => {}
+                later if later.iter().any(|a| a.unknown) => {
                     r.opaque("tmux runs a command that is not known before it runs");
-                    continue;
                 }
-                let words: Vec<&str> = later.iter().map(|a| a.text.as_str()).collect();
-                r.script(&format!("tmux {}", words.join(" ")), Data::Nothing);
-            }
+                [one] => {
+                    r.script(&format!("tmux {}", one.text), Data::Nothing);
+                }
+                later => tmux(r, later),
+            },
             // A pane's program, run by the user's shell.
             _ => shell_of(r, "bash", &operands),
         }

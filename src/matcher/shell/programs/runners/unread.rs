@@ -313,21 +313,12 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
         | Language::Compiled
         | Language::Other => None,
     };
-    let words = words_of(lang);
     // With its deletions read, the rest of the code must act in no other way.
     let rest = match &deletions {
         Some((_, rest)) => rest.as_str(),
         None => text,
     };
-    let lowered;
-    let rest = match lang {
-        Language::CMake => {
-            lowered = rest.to_lowercase();
-            lowered.as_str()
-        }
-        _ => rest,
-    };
-    if words.iter().any(|w| names(rest, w, lang)) {
+    if calls_any(rest, lang) {
         r.opaque(
             "the interpreter runs code of a language hookgate does not read, which calls \
              functions that run programs, delete, fetch or evaluate text",
@@ -356,7 +347,20 @@ fn words_of(lang: Language) -> &'static [&'static str] {
 /// Whether source of `program`'s language (a compiler's C, Java's) calls functions that
 /// run programs, delete, fetch or open files.
 pub(super) fn acts(program: &str, text: &str) -> bool {
-    let lang = language(program);
+    calls_any(text, language(program))
+}
+
+/// Whether `text` names one of the words of `lang` that act ([`words_of`]); CMake's command
+/// names are matched in any case.
+fn calls_any(text: &str, lang: Language) -> bool {
+    let lowered;
+    let text = match lang {
+        Language::CMake => {
+            lowered = text.to_lowercase();
+            lowered.as_str()
+        }
+        _ => text,
+    };
     words_of(lang).iter().any(|w| names(text, w, lang))
 }
 
