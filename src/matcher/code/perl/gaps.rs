@@ -99,8 +99,21 @@ pub(in crate::matcher::code) fn errors_are_inert(root: Node<'_>, code: &str) -> 
 fn is_inert(piece: &str) -> bool {
     let bytes = piece.as_bytes();
     let mut at = 0;
+    // Just after a variable, an arrow or a subscript, where `{name}` is a hash key (a
+    // string), not a block that calls `name`.
+    let mut subscript = false;
     while let Some(&b) = bytes.get(at) {
+        let after_subscript = std::mem::take(&mut subscript);
         match b {
+            b'{' if after_subscript => {
+                let key = word_len(&bytes[at + 1..]);
+                if key > 0 && bytes.get(at + 1 + key) == Some(&b'}') {
+                    at += key + 2;
+                    subscript = true;
+                } else {
+                    at += 1;
+                }
+            }
             b'\'' | b'"' => {
                 // A double-quoted string runs code in a subscript or a dereference block
                 // (`"$h{system 'x'}"`, `"@{[ ... ]}"`): no brackets there.
@@ -121,6 +134,11 @@ fn is_inert(piece: &str) -> bool {
             b'&' if piece[at..].starts_with("&&") => at += 2,
             b'`' | b'/' | b'&' | b'*' | b'\\' => return false,
             b':' if piece[at..].starts_with("::") => return false,
+            // A dereference (`$j->{k}`, `$a->[0]`) is a subscript; any other arrow a call.
+            b'-' if piece[at..].starts_with("->{") || piece[at..].starts_with("->[") => {
+                at += 2;
+                subscript = true;
+            }
             b'-' if piece[at..].starts_with("->") => return false,
             b'$' | b'@' | b'%' => {
                 at += 1;
@@ -130,6 +148,7 @@ fn is_inert(piece: &str) -> bool {
                     return false;
                 }
                 at += name.max(1);
+                subscript = true;
             }
             b'-' if bytes.get(at + 1).is_some_and(u8::is_ascii_alphabetic)
                 && word_len(&bytes[at + 1..]) == 1 =>
@@ -174,6 +193,8 @@ mod tests {
             "\"plain\\n\"",
             "\"$x: $y\"",
             "-f && $_",
+            "$j->{scripts}{$_}",
+            "$h{system}",
         ] {
             assert!(is_inert(piece), "{piece}");
         }
@@ -191,6 +212,10 @@ mod tests {
             "unlink",
             "eval",
             "\\&CORE::system",
+            "{unlink}",
+            "$x {unlink}",
+            "$j->{a}->run",
+            "$j->{a}{unlink $_}",
             "é",
         ] {
             assert!(!is_inert(piece), "{piece}");

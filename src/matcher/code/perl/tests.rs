@@ -401,6 +401,12 @@ fn code_the_grammar_cannot_parse_is_read_when_what_it_skips_is_inert() {
     );
     assert_eq!(
         effects(
+            "local $/; open my $f, \"<\", \"package.json\" or die; my $j = decode_json(<$f>); printf \"%-20s %s\\n\", $_, $j->{scripts}{$_} for sort keys %{$j->{scripts}}"
+        ),
+        ["cat package.json"]
+    );
+    assert_eq!(
+        effects(
             "use File::Find; find(sub { print \"$File::Find::name\\n\" if -f && /\\.py$/ }, 'src')"
         ),
         Vec::<String>::new()
@@ -414,6 +420,7 @@ fn code_the_grammar_cannot_parse_is_read_when_what_it_skips_is_inert() {
     for code in [
         "print 1, $_, 2 for `rm -rf ~`;",
         "print 1, $_, unlink('x') for @ARGV;",
+        "print 1, $_, $j->{a}{unlink 'x'} for @ARGV;",
         "print 1, $_, \"@{[ system 'id' ]}\" for @ARGV;",
     ] {
         let found = effects(code);

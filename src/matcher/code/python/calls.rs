@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::sinks::{BY_NAME, Sink, canonical, sink};
+use super::sinks::{BY_NAME, Method, Sink, canonical, sink};
 use super::values::{Args, enclosing_loop};
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, join};
@@ -567,6 +567,12 @@ impl<'a, 't> Py<'a, '_, 't> {
         self.run_sink(sink, &args, node, line);
     }
 
+    /// A name lookup of `host`: the name goes to the resolver.
+    fn lookup(&mut self, host: Val, line: usize) {
+        self.cx
+            .command("curl", vec![Val::known("dns://").concat(host)], line);
+    }
+
     /// What calling the sink with `args` does; `node` is the call, for its line and the
     /// code around it.
     fn run_sink(&mut self, sink: Sink, args: &Args<'t>, node: Node<'t>, line: usize) {
@@ -845,6 +851,49 @@ impl<'a, 't> Py<'a, '_, 't> {
                     }
                     (url, _) => self.cx.command("curl", vec![url], line),
                 }
+            }
+            Sink::Request(method) => {
+                let (method, at) = match method {
+                    Method::Named(m) => (Val::known(m), 0),
+                    Method::Given => (args.pos_or_kw(self, 0, "method").val(), 1),
+                };
+                let mut argv = Vec::with_capacity(3);
+                match method {
+                    Val::Known(m) if m.eq_ignore_ascii_case("get") => {}
+                    Val::Known(m) => {
+                        argv.extend([Val::known("-X"), Val::Known(m.to_ascii_uppercase())])
+                    }
+                    unknown => argv.extend([Val::known("-X"), unknown]),
+                }
+                argv.push(url(args.pos_or_kw(self, at, "url"), ""));
+                self.cx.command("curl", argv, line);
+            }
+            Sink::Lookup => {
+                let host = k(self, 0);
+                self.lookup(host, line);
+            }
+            Sink::Serve => {
+                let mut argv = vec![Val::known("-m"), Val::known("http.server")];
+                let (host, port) = match args.pos_or_kw(self, 0, "server_address") {
+                    Obj::List(parts) => (
+                        parts.first().cloned().unwrap_or(Val::Unknown),
+                        parts.get(1).cloned().unwrap_or(Val::Unknown),
+                    ),
+                    _ => (Val::Unknown, Val::Unknown),
+                };
+                let host_looked_up = host.clone();
+                // A host not known may be every interface: no `--bind`, as the module's
+                // own default.
+                match host {
+                    Val::Known(h) if h.is_empty() => {
+                        argv.extend([Val::known("--bind"), Val::known("0.0.0.0")])
+                    }
+                    Val::Known(h) => argv.extend([Val::known("--bind"), Val::Known(h)]),
+                    _ => {}
+                }
+                argv.push(port);
+                self.cx.command("python3", argv, line);
+                self.lookup(host_looked_up, line);
             }
             Sink::Download => {
                 let url = url(args.pos_or_kw(self, 0, "url"), "");

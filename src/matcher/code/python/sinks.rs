@@ -63,6 +63,17 @@ pub(super) enum Sink {
     /// A network request to the URL (or host) at this argument or keyword, with a scheme
     /// for calls that take only a host.
     Network(usize, &'static str, &'static str),
+    /// An HTTP request of a client library: `requests.delete(url)` names its method,
+    /// `requests.request(method, url)` takes it as its first argument.
+    Request(Method),
+    /// A name lookup of the host at argument 0 (`socket.gethostbyname(h)`): it sends the
+    /// name to the resolver, as `curl dns://HOST`.
+    Lookup,
+    /// A server of the standard library listening on the `(host, port)` at argument 0
+    /// (`http.server.ThreadingHTTPServer(("", 8000), handler)`), as `python3 -m
+    /// http.server`: an empty host binds every interface. An HTTP server also looks up the
+    /// name of the address it binds (a [`Sink::Lookup`]).
+    Serve,
     /// A fetch of the URL at argument 0 into the file at argument 1 (`urlretrieve`), as
     /// `curl -o FILE URL`: a script the code then runs from that file is a download.
     Download,
@@ -106,6 +117,15 @@ pub(super) enum Sink {
     /// Unpacks the archive at argument `archive` (or the object's own) into the directory
     /// at argument `into` (the working directory when left out), as `tar -x`.
     Extract { archive: Option<usize>, into: usize },
+}
+
+/// Where a [`Sink::Request`] has its HTTP method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Method {
+    /// In the function's name, lower case; the URL is argument 0 (`url=`).
+    Named(&'static str),
+    /// Argument 0 (`method=`); the URL is argument 1 (`url=`).
+    Given,
 }
 
 use Sink::*;
@@ -590,9 +610,19 @@ const SINKS: &[(&str, Sink)] = &[
     ("webbrowser.open", URL),
     ("webbrowser.open_new", URL),
     ("webbrowser.open_new_tab", URL),
-    ("urllib3.request", Network(1, "url", "")),
-    ("requests.request", Network(1, "url", "")),
-    ("httpx.request", Network(1, "url", "")),
+    ("socket.gethostbyname", Lookup),
+    ("socket.gethostbyname_ex", Lookup),
+    ("socket.gethostbyaddr", Lookup),
+    ("socket.getaddrinfo", Lookup),
+    ("socket.getfqdn", Lookup),
+    ("http.server.HTTPServer", Serve),
+    ("http.server.ThreadingHTTPServer", Serve),
+    ("socketserver.TCPServer", Serve),
+    ("socketserver.ThreadingTCPServer", Serve),
+    ("socketserver.ForkingTCPServer", Serve),
+    ("urllib3.request", Request(Method::Given)),
+    ("requests.request", Request(Method::Given)),
+    ("httpx.request", Request(Method::Given)),
     ("http.client.HTTPConnection", Network(0, "host", "http://")),
     (
         "http.client.HTTPSConnection",
@@ -629,9 +659,7 @@ const SINKS: &[(&str, Sink)] = &[
 
 /// HTTP client modules whose request functions are named by method.
 const HTTP_CLIENTS: &[&str] = &["requests", "httpx", "aiohttp", "urllib3.PoolManager"];
-const HTTP_METHODS: &[&str] = &[
-    "get", "post", "put", "patch", "delete", "head", "options", "stream",
-];
+const HTTP_METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
 
 /// Modules with effects whose private helpers (`shutil._rmtree_safe_fd`,
 /// `uuid._get_command_stdout`, `multiprocessing.util.spawnv_passfds`'s kin, pip's
@@ -737,7 +765,15 @@ pub(super) fn sink(q: &str) -> Option<Sink> {
     if TREE_REMOVERS.contains(&function) {
         return Some(RM_RF);
     }
-    (HTTP_CLIENTS.contains(&module) && HTTP_METHODS.contains(&function)).then_some(URL)
+    if !HTTP_CLIENTS.contains(&module) {
+        return None;
+    }
+    // `httpx.stream("DELETE", url)`, `aiohttp.request(method, url)`.
+    if matches!(function, "request" | "stream") {
+        return Some(Request(Method::Given));
+    }
+    let method = HTTP_METHODS.iter().find(|m| **m == function)?;
+    Some(Request(Method::Named(method)))
 }
 
 /// Names of functions that delete a directory tree, in any library.
@@ -765,6 +801,7 @@ pub(super) const VALUE_FUNCTIONS: &[&str] = &[
     "os.environ",
     "pathlib.Path",
     "pathlib.PosixPath",
+    "shutil.which",
     "tempfile.gettempdir",
     "tempfile.mkdtemp",
     "tempfile.mktemp",
@@ -850,7 +887,7 @@ mod tests {
                 "{name} is not in its canonical spelling"
             );
         }
-        assert_eq!(sink("requests.post"), Some(URL));
+        assert_eq!(sink("requests.post"), Some(Request(Method::Named("post"))));
         assert_eq!(sink("requests.json"), None);
         assert_eq!(sink("posix.remove"), None, "callers canonicalise first");
         assert_eq!(

@@ -54,6 +54,9 @@ impl<'t> Py<'_, '_, 't> {
                     if kind(item) == "list_splat" {
                         match item.named_child(0).map(|n| self.eval(n, depth + 1)) {
                             Some(Obj::List(more)) => items.extend(more),
+                            // The matches of a pattern (`*glob.glob('dist/*.whl')`), none
+                            // or many, are read as the shell reads the pattern unquoted.
+                            Some(Obj::Each(element)) => items.push(element.val()),
                             _ => items.push(Val::Unknown),
                         }
                         continue;
@@ -557,6 +560,16 @@ impl<'t> Py<'_, '_, 't> {
                         Val::known("/usr/local/lib/python3*/dist-packages"),
                         Val::known("/usr/lib/python3/dist-packages"),
                     ]),
+                    // The program a name runs, found on `PATH`: somewhere below the root,
+                    // so a write onto it (`shutil.copy(x, shutil.which('hookgate'))`)
+                    // reaches that program wherever it is installed.
+                    "shutil.which" => match arg(self, 0) {
+                        Val::Known(name) if !name.is_empty() && !name.contains('/') => {
+                            Obj::Val(Val::Known(format!("/**/{name}")))
+                        }
+                        Val::Known(path) => Obj::Val(Val::Known(path)),
+                        _ => Obj::Val(Val::Unknown),
+                    },
                     // A new directory or file of the temporary directory: its name is not
                     // known, where it is is (`shutil.rmtree(tempfile.mkdtemp())`).
                     "tempfile.gettempdir" => Obj::Val(Val::known(TEMP_DIR)),
@@ -643,7 +656,9 @@ impl<'t> Py<'_, '_, 't> {
                     "os.listdir" => Obj::Each(Box::new(Obj::Val(Val::known("*")))),
                     "os.walk" => Obj::Each(Box::new(Obj::Walk(arg(self, 0)))),
                     "urllib.request.Request" => Obj::Val(arg(self, 0)),
-                    _ if matches!(sink(&q), Some(Sink::Network(..))) => Obj::Response,
+                    _ if matches!(sink(&q), Some(Sink::Network(..) | Sink::Request(_))) => {
+                        Obj::Response
+                    }
                     _ if is_decoder(&q) => Obj::Val(Val::Fetched),
                     _ => Obj::Val(Val::Unknown),
                 }

@@ -458,7 +458,15 @@ fn effect(r: &mut Reader, effect: Effect) {
         // socket it connected (`os.dup2(s.fileno(), 0)` before `sh -i`), data it holds. So a
         // shell or interpreter started with no script reads an unknown one.
         Effect::Load(_) if r.in_host_file() => {}
-        Effect::Exec(argv) | Effect::Load(argv) => {
+        Effect::Exec(mut argv) | Effect::Load(mut argv) => {
+            // A program the code found on `PATH` (`shutil.which('pytest')`, read as
+            // `/**/pytest`) runs as its name does in the shell.
+            if let Some(Val::Known(program)) = argv.first_mut()
+                && let Some(name) = program.strip_prefix("/**/")
+                && !name.contains(['/', '*', '?', '[', '{'])
+            {
+                *program = name.to_owned();
+            }
             for fields in fields_of(&argv) {
                 r.run(fields, &Io::default(), Data::Unknown, &[]);
             }
