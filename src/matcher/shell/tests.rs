@@ -3164,3 +3164,22 @@ fn awk_runs_a_listed_path_only_as_it_was_read() {
         assert!(on_host(line).opaque.is_some(), "{line}");
     }
 }
+
+#[test]
+fn code_in_a_here_document_with_a_substitution_says_how_to_pass_it_as_written() {
+    let built = parse(
+        "python3 - <<EOF\nbranch = \"$(git rev-parse --abbrev-ref HEAD)\"\nprint(branch)\nEOF",
+    );
+    let reason = built.opaque.unwrap_or_default();
+    assert!(reason.contains("quote its delimiter"), "{reason}");
+    // Piped, the code is not a here-document of the line.
+    let piped = parse("printf '%s' \"$CODE\" | python3 -");
+    let reason = piped.opaque.unwrap_or_default();
+    assert!(reason.contains("piped"), "{reason}");
+    // Quoted, it is read as written.
+    assert!(
+        parse("python3 - <<'EOF'\nimport subprocess\nb = subprocess.check_output(['git', 'rev-parse', 'HEAD'])\nEOF")
+            .opaque
+            .is_none()
+    );
+}

@@ -76,6 +76,9 @@ pub(super) struct Io {
     pub(super) redirects: Vec<Redirect>,
     /// What standard input carries, when a redirection sets it.
     pub(super) stdin: Option<Data>,
+    /// Standard input is a here-document or here-string with a substitution or a variable
+    /// not known before the line runs (`python3 - <<EOF` around `$(git ...)`).
+    pub(super) stdin_built: bool,
 }
 
 /// The reading state of one command line.
@@ -88,6 +91,9 @@ pub(super) struct Reader {
     parse_left: usize,
     /// Parsing of interpreter code left to spend (see [`crate::matcher::code::PARSE_WORK`]).
     pub(super) code_work: usize,
+    /// The command being run reads a built here-document ([`Io::stdin_built`]): for the
+    /// message of code that cannot be read from it.
+    pub(super) stdin_built: bool,
     pub(super) env: Env,
     pub(super) options: ParserOptions,
     /// Nesting of scripts: substitutions, `-c` scripts, `eval`, function bodies.
@@ -146,6 +152,7 @@ impl Reader {
             budget: MIN_STEPS + STEPS_PER_BYTE * input_len,
             parse_left: syntax::PARSE_BUDGET,
             code_work: crate::matcher::code::PARSE_WORK,
+            stdin_built: false,
             env: Env::default(),
             // `bash -c` starts with extglob off: `!(rm -rf /)` is a negated subshell there,
             // not a pattern.
@@ -1067,6 +1074,7 @@ impl Reader {
         if self.exhausted() {
             return Data::Unknown;
         }
+        self.stdin_built = io.stdin_built;
         if first.unknown {
             self.opaque("the program comes from a variable or a substitution");
         } else if first.glob {
@@ -1570,6 +1578,7 @@ impl Reader {
                     };
                     if op == "<" && fd.is_none_or(|f| f == 0) {
                         io.stdin = Some(self.file_data(&field));
+                        io.stdin_built = false;
                     }
                     io.redirects.push(Redirect {
                         op,
@@ -1579,6 +1588,7 @@ impl Reader {
                 ast::IoRedirect::HereDocument(fd, doc) => {
                     let value = self.expand_heredoc(&doc.doc.value, doc.requires_expansion);
                     if fd.is_none_or(|f| f == 0) {
+                        io.stdin_built = value == Value::Unknown;
                         io.stdin = Some(match value {
                             Value::Known(t) => Data::Known(t),
                             Value::Unknown => Data::Unknown,
@@ -1588,6 +1598,7 @@ impl Reader {
                 ast::IoRedirect::HereString(fd, w) => {
                     let value = self.expand_string(&w.value);
                     if fd.is_none_or(|f| f == 0) {
+                        io.stdin_built = value == Value::Unknown;
                         io.stdin = Some(match value {
                             Value::Known(t) => Data::Known(t + "\n"),
                             Value::Unknown => Data::Unknown,

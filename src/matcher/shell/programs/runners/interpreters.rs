@@ -366,6 +366,14 @@ fn run_code(
             return;
         }
         Code::Stdin => match stdin {
+            Data::Unknown if r.stdin_built => {
+                r.opaque(
+                    "the interpreter's code is a here-document with a substitution or variable \
+                     not known before the line runs; quote its delimiter (<<'EOF') so the code \
+                     is read as written, and compute the value in the code",
+                );
+                return;
+            }
             Data::Unknown | Data::Listing(..) => {
                 r.opaque("a script is piped into an interpreter");
                 return;
