@@ -250,12 +250,18 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
     out
 }
 
-/// Whether `command` names files without reading what they hold: git's `check-ignore`,
-/// `check-attr`, `status`, `ls-files` and `rm --cached` (`git rm --cached .env` takes the
-/// file out of the index and leaves it where it is).
+/// Whether `command` names files without reading what they hold, or reads them and prints
+/// nothing of it: git's `check-ignore`, `check-attr`, `status`, `ls-files` and `rm
+/// --cached` (`git rm --cached .env` takes the file out of the index and leaves it where
+/// it is); `wc`'s counts; a `grep` that says only whether settings are there
+/// ([`grep_prints_no_content`]).
 fn names_without_reading(command: &SimpleCommand) -> bool {
-    if command.program != "git" {
-        return false;
+    match command.program.as_str() {
+        "git" => {}
+        // `--files0-from=F` prints the names F holds, in its messages too.
+        "wc" => return !command.args.iter().any(|a| a.starts_with("--files0-from")),
+        "grep" | "egrep" | "fgrep" => return grep_prints_no_content(command),
+        _ => return false,
     }
     let mut operands = command.args.iter().filter(|a| !a.starts_with('-'));
     match operands.next().map(String::as_str) {
@@ -263,6 +269,51 @@ fn names_without_reading(command: &SimpleCommand) -> bool {
         Some("rm") => command.args.iter().any(|a| a == "--cached"),
         _ => false,
     }
+}
+
+/// Whether a `grep` prints only whether, how often or in which files a line starts with a
+/// setting's name and `=` (`grep -q '^DATABASE_URL=' .env`), or holds a `=` at all (`grep
+/// -c = .env`). Probes like these learn which settings a file has, not their values: a
+/// pattern that is not anchored at a name, or a fixed string, can be matched against the
+/// end of a value or of a key's line, one character at a time.
+fn grep_prints_no_content(command: &SimpleCommand) -> bool {
+    let args = &command.args;
+    let Some(pattern) = search_pattern(&command.program, args).and_then(|k| args.get(k)) else {
+        return false;
+    };
+    let (mut quiet, mut fixed) = (false, command.program == "fgrep");
+    for a in args.iter().filter(|a| *a != pattern) {
+        match a.as_str() {
+            "--" => break,
+            "--quiet"
+            | "--silent"
+            | "--count"
+            | "--files-with-matches"
+            | "--files-without-match" => quiet = true,
+            "--fixed-strings" => fixed = true,
+            long if long.starts_with("--") => {}
+            short if short.starts_with('-') => {
+                for c in short.chars().skip(1) {
+                    match c {
+                        'q' | 'c' | 'l' | 'L' => quiet = true,
+                        'F' => fixed = true,
+                        // The rest of the word is this option's value.
+                        'e' | 'f' | 'm' | 'A' | 'B' | 'C' | 'd' | 'D' => break,
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let setting = pattern
+        .strip_prefix('^')
+        .and_then(|p| p.strip_suffix('='))
+        .is_some_and(|name| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+    quiet && (pattern == "=" || !fixed && setting)
 }
 
 /// Searchers' options whose value filters the names of the files searched, not a file.
@@ -378,11 +429,18 @@ fn search_pattern(program: &str, args: &[String]) -> Option<usize> {
             (args, 0, *with_value)
         }
     };
+    // grep's and rg's `-e`/`-f` in a bundle (`-qf FILE`, `-epattern`).
+    let bundles_e_f = matches!(program, "git" | "grep" | "egrep" | "fgrep" | "rg");
     let mut k = 0;
     while let Some(a) = args.get(k) {
         if matches!(a.as_str(), "-e" | "-f" | "--regexp" | "--file")
             || a.starts_with("--regexp=")
             || a.starts_with("--file=")
+            || bundles_e_f
+                && a.starts_with('-')
+                && !a.starts_with("--")
+                && a.len() > 2
+                && a[1..].contains(['e', 'f'])
         {
             return None;
         }
@@ -680,6 +738,36 @@ mod tests {
                 "{line}: {got:?}"
             );
             assert!(!got.iter().any(|p| p == left_out), "{line}: {got:?}");
+        }
+        // Counts, and greps that print only whether a setting is there, print nothing of
+        // what they read.
+        for line in [
+            "wc -l .env",
+            "grep -q '^DATABASE_URL=' .env",
+            "grep -c = .env.local",
+            "grep -lr ^API_KEY= config",
+            "egrep --count '^SECRET_KEY=' .env",
+        ] {
+            let got = read(line);
+            assert!(
+                !got.iter()
+                    .any(|p| p == ".env" || p == ".env.local" || p == "config"),
+                "{line}: {got:?}"
+            );
+        }
+        // What a probe could learn a value from, one character at a time, is a read.
+        for line in [
+            "grep -q AKIA .env",
+            "grep -q '^KEY=a' .env",
+            "grep -qF '^KEY=' .env",
+            "grep -q -F 'c=' .env",
+            "fgrep -c 'KEY=' .env",
+            "grep -c -e '^KEY=' .env",
+            "grep -qf .env /dev/null",
+            "grep '^KEY=' .env",
+            "wc --files0-from=.env",
+        ] {
+            assert!(read(line).iter().any(|p| p == ".env"), "{line}");
         }
         // Read and written at once: `sed -i` reads the file, `<>` opens it for reading.
         for line in ["sed -i s/a/b/ .env", "cat 0<>.env", "cat .env > .env"] {

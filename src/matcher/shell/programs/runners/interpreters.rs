@@ -71,6 +71,18 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         r.run(words, &Io::default(), Data::Nothing, &[]);
         return;
     }
+    // A framework's console run by its script (`python manage.py shell -c CODE`, `php
+    // artisan tinker --execute=CODE`).
+    if let Code::File(script, false) = code
+        && let Some(lang) = lang
+    {
+        let name = script.rsplit('/').next().unwrap_or(script);
+        match (lang, name) {
+            (Lang::Python, "manage.py") => console(r, lang, &DJANGO, script_args, stdin),
+            (Lang::Php, "artisan") => console(r, lang, &LARAVEL, script_args, stdin),
+            _ => {}
+        }
+    }
     let script_args: Vec<Val> = script_args
         .iter()
         .map(|f| match f.unknown {
@@ -202,6 +214,102 @@ pub(in crate::matcher::shell::programs) fn rake_code(r: &mut Reader, args: &[Fie
         } else {
             read_code(r, Some(Lang::Ruby), text, &[], None);
         }
+    }
+}
+
+/// A web framework's console: the subcommands that start it, the options that give it code
+/// to run, and the options that take another value.
+pub(in crate::matcher::shell::programs) struct Console {
+    subcommands: &'static [&'static str],
+    code: &'static [&'static str],
+    value: &'static [&'static str],
+    /// The first operand is the code (`rails runner CODE`), or a script file when it is
+    /// named like one (`rails runner script/fix.rb`).
+    operand: bool,
+}
+
+/// Django's `shell` (`manage.py`, `django-admin`).
+pub(in crate::matcher::shell::programs) const DJANGO: Console = Console {
+    subcommands: &["shell"],
+    code: &["-c", "--command"],
+    value: &[
+        "-i",
+        "--interface",
+        "--settings",
+        "--pythonpath",
+        "-v",
+        "--verbosity",
+    ],
+    operand: false,
+};
+/// Rails' `runner`, and `console`, which reads its code from standard input.
+pub(in crate::matcher::shell::programs) const RAILS: Console = Console {
+    subcommands: &["runner", "r", "console", "c"],
+    code: &[],
+    value: &["-e", "--environment"],
+    operand: true,
+};
+/// Laravel's `tinker` (`php artisan`).
+const LARAVEL: Console = Console {
+    subcommands: &["tinker"],
+    code: &["--execute"],
+    value: &["--env"],
+    operand: false,
+};
+
+/// Reads the code a framework's console runs ([`DJANGO`], [`RAILS`], [`LARAVEL`]), in `lang`: from its code
+/// option, its operand, or its standard input. `args` start at the subcommand.
+pub(in crate::matcher::shell::programs) fn console(
+    r: &mut Reader,
+    lang: Lang,
+    console: &Console,
+    args: &[Field],
+    stdin: &Data,
+) {
+    let Some((sub, rest)) = args.split_first() else {
+        return;
+    };
+    if !console.subcommands.contains(&sub.text.as_str()) {
+        return;
+    }
+    let mut code: Option<&Field> = None;
+    let mut inline: Option<(&str, bool)> = None;
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        i += 1;
+        let (name, value) = match a.text.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (a.text.as_str(), None),
+        };
+        if console.code.contains(&name) {
+            match value {
+                Some(v) => inline = Some((v, a.unknown)),
+                None => code = rest.get(i),
+            }
+            i += usize::from(value.is_none());
+        } else if console.value.contains(&name) && value.is_none() {
+            i += 1;
+        } else if console.operand && !a.text.starts_with('-') && code.is_none() {
+            code = Some(a);
+        }
+    }
+    let text = match (inline, code) {
+        (Some((text, unknown)), _) => Some((text, unknown)),
+        (None, Some(field)) => Some((field.text.as_str(), field.unknown)),
+        (None, None) => None,
+    };
+    match text {
+        Some((_, true)) => r.opaque("the console runs code that comes from a substitution"),
+        // `rails runner script/fix.rb`: the file, as `ruby script/fix.rb` runs it.
+        Some((path, false))
+            if console.operand
+                && path.ends_with(".rb")
+                && !path.contains(|c: char| c.is_whitespace() || "()'\";".contains(c)) =>
+        {
+            run_code(r, ("ruby", Some(lang)), Code::File(path, false), stdin, &[]);
+        }
+        Some((text, false)) => read_code(r, Some(lang), text, &[], None),
+        None => run_code(r, ("console", Some(lang)), Code::Stdin, stdin, &[]),
     }
 }
 

@@ -852,12 +852,21 @@ fn listing(r: &Reader, args: &[Field], starts: &[Field]) -> Data {
         [k] => name_tests(conjunction_of(args, *k)),
         _ => name_tests(args),
     };
+    let tests = match prints.as_slice() {
+        [k] => conjunction_of(args, *k),
+        _ => args,
+    };
+    let within = path_directory(tests);
     let below = |start: &str| {
+        let start = match within {
+            Some(dir) => format!("{}/**/{dir}", start.trim_end_matches('/')),
+            None => start.to_owned(),
+        };
         patterns
             .iter()
             .map(|p| Field {
                 glob: true,
-                ..Field::literal(&under(start, p.as_deref()))
+                ..Field::literal(&under(&start, p.as_deref()))
             })
             .collect::<Vec<_>>()
     };
@@ -882,6 +891,39 @@ fn listing(r: &Reader, args: &[Field], starts: &[Field]) -> Data {
         return Data::Listing(lists, may_split);
     }
     newline_listing(lists, may_split)
+}
+
+/// The directory every path found is below, when the tests hold one positive `-path
+/// '*/DIR/*'` (or `-wholename`) with a plain DIR and no `-o`: find's `*` crosses `/`, so
+/// what passes is any path with DIR inside it (`find . -path '*/build/test-results/*'
+/// -name '*.xml'` finds `./**/build/test-results/**/*.xml`).
+fn path_directory(tests: &[Field]) -> Option<&str> {
+    if tests
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-o" | "-or" | ","))
+    {
+        return None;
+    }
+    let mut found = None;
+    for (k, a) in tests.iter().enumerate() {
+        if !matches!(a.text.as_str(), "-path" | "-wholename") {
+            continue;
+        }
+        let negated = k > 0 && matches!(tests[k - 1].text.as_str(), "!" | "-not");
+        let value = tests.get(k + 1).filter(|v| !v.unknown && !negated)?;
+        let dir = value.text.strip_prefix("*/")?.strip_suffix("/*")?;
+        let plain = !dir.is_empty()
+            && !dir.starts_with('/')
+            && !dir.contains(['*', '?', '[', '\\'])
+            && !dir
+                .split('/')
+                .any(|c| c.is_empty() || c == "." || c == "..");
+        if !plain || found.is_some() {
+            return None;
+        }
+        found = Some(dir);
+    }
+    found
 }
 
 /// Whether `find` finds a starting point itself: unless a lone `-name P` test leaves it
