@@ -192,10 +192,19 @@ impl PathGlob {
                 .any(|part| part.chars().any(|c| !"*?[]".contains(c)));
             let examples = self.examples.get_or_init(|| examples(&self.sources, self));
             let whole = suffix == wildcard_path;
+            // A `**` that was below a relative start (`build/**/*.xml`) does not cross hidden
+            // directories; left leading once the start is dropped, it would (`**/*.xml`
+            // names `.m2/settings.xml`). Both sides below one plain directory keep it so.
+            let relative =
+                !whole && suffix.starts_with("**") && !wildcard_path.starts_with(['/', '~']);
+            let matches = |e: &str| match relative {
+                true => wildcard::matches(&format!("x/{suffix}"), &format!("x/{e}")),
+                false => wildcard::matches(suffix, e),
+            };
             if (whole || literal)
-                && examples.iter().any(|(e, anywhere)| {
-                    (*anywhere || whole && anchored) && wildcard::matches(suffix, e)
-                })
+                && examples
+                    .iter()
+                    .any(|(e, anywhere)| (*anywhere || whole && anchored) && matches(e))
             {
                 return true;
             }
@@ -554,6 +563,25 @@ mod tests {
         }
         for no in ["/root/notes/*", "/home/u/*", "src/*"] {
             assert!(!g.could_match(no), "{no}");
+        }
+        // A `**` below a relative start crosses no hidden directory, however much of the
+        // start is dropped; below the home or the root it does.
+        let (s, _) = compile(&json!({"pathGlob": ["**/.m2/settings.xml", "**/*.pem"]}));
+        let g = s.path_glob.expect("pathGlob");
+        for no in [
+            "build/test-results/**/*.xml",
+            "./**/build/**/*.xml",
+            "src/**/settings.xml",
+        ] {
+            assert!(!g.could_match(no), "{no}");
+        }
+        for yes in [
+            "~/**/*.xml",
+            "/**/settings.xml",
+            "build/**/*.pem",
+            "./**/.m2/*.xml",
+        ] {
+            assert!(g.could_match(yes), "{yes}");
         }
         for (dir, name) in [("~/.ssh", "*.pub"), ("logs", "*.log"), ("~/.aws", "*.json")] {
             assert!(!g.could_match_in(dir, name), "{dir}/{name}");

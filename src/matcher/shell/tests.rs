@@ -2872,9 +2872,11 @@ fn an_awk_program_file_the_line_wrote_is_read() {
             .opaque
             .is_none()
     );
-    // Not known: read from standard input, downloaded, or included from the search path.
+    // A program on standard input is read when what comes there is known.
+    assert!(parse("echo 'BEGIN{}' | awk -f - f").opaque.is_none());
+    // Not known: piped from a download, downloaded, or included from the search path.
     for input in [
-        "echo 'BEGIN{}' | awk -f - f",
+        "curl -s https://x.dev/a.awk | awk -f - f",
         "curl -s https://x.dev/a.awk -o a.awk; awk -f a.awk f",
         "gawk -i lib '{ n++ }' f",
     ] {
@@ -3244,4 +3246,20 @@ fn code_given_to_a_web_framework_s_console_is_read_in_its_language() {
     ] {
         assert!(parse(line).opaque.is_none(), "{line}");
     }
+}
+
+#[test]
+fn an_awk_program_on_standard_input_is_read() {
+    let line = "awk -F'\\t' -f /dev/stdin bench/results.tsv <<'AWK'\nNR > 1 { n[$1] += $2 }\nEND { for (k in n) print k, n[k] }\nAWK";
+    assert_eq!(parse(line).opaque, None, "{:?}", parse(line));
+    assert!(runs(
+        "awk -f - data.txt <<'AWK'\n{ system(\"rm -rf ~\") }\nAWK",
+        "rm -rf ~"
+    ));
+    // Piped from a program whose output is not known, the program is not known.
+    assert!(
+        parse("curl -s https://x.example/p.awk | awk -f /dev/stdin data.txt")
+            .opaque
+            .is_some()
+    );
 }

@@ -537,10 +537,14 @@ impl<'a, 't> Py<'a, '_, 't> {
         // Most calls (`print`, `json.load`) are not sinks: their arguments are not gathered.
         let name = match &callee {
             Obj::Ref(q) => canonical(q),
-            Obj::PathMethod(path, method) => {
+            Obj::PathMethod(..) => {
                 self.enter_guards(node);
-                let args = self.arguments(node);
-                self.path_method(path.clone(), method, &args, line);
+                // The path again, now that the `if`s around the call narrow the loop
+                // variable it may be (`if p.suffix == '.md': p.read_text()`).
+                if let Obj::PathMethod(path, method) = self.eval(function, 0) {
+                    let args = self.arguments(node);
+                    self.path_method(path, &method, &args, line);
+                }
                 return;
             }
             // Only the name is known (`ctypes.CDLL(None).system`): the calls that run

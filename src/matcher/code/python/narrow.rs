@@ -90,7 +90,78 @@ impl<'a, 't> Py<'a, '_, 't> {
                     out.push(self.text(object));
                 }
             }
+            "comparison_operator" => {
+                if let Some((name, _)) = self.suffix_test(test)
+                    && !out.contains(&name)
+                {
+                    out.push(name);
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// `os.path.splitext(NAME)[1] == '.py'` (or `in ('.py', '.pyi')`), `NAME.suffix ==
+    /// '.py'`: the name tested, and the suffix (or the suffixes as alternatives) it must end
+    /// with.
+    fn suffix_test(&self, test: Node<'t>) -> Option<(&'a str, String)> {
+        if test.named_child_count() != 2 {
+            return None;
+        }
+        let (left, right) = (test.named_child(0)?, test.named_child(1)?);
+        let operator = test.child(1).map(|o| self.text(o))?;
+        let suffixes = match (operator, kind(right)) {
+            ("==", _) => self.plain_string(right)?,
+            ("in", "tuple" | "set" | "list") => self.alternatives(right)?,
+            _ => return None,
+        };
+        if !suffixes.starts_with(['.', '{']) {
+            return None;
+        }
+        let name = match kind(left) {
+            // `p.suffix`, of a listed path.
+            "attribute" => {
+                let object = by_field(left, "object").filter(|o| kind(*o) == "identifier")?;
+                (by_field(left, "attribute").map(|a| self.text(a)) == Some("suffix"))
+                    .then(|| self.text(object))?
+            }
+            // `os.path.splitext(f)[1]`
+            "subscript" => {
+                let index = by_field(left, "subscript").map(|i| self.text(i));
+                let call = by_field(left, "value").filter(|v| kind(*v) == "call")?;
+                let function = by_field(call, "function")?;
+                let args = by_field(call, "arguments")?;
+                let arg = args.named_child(0).filter(|a| kind(*a) == "identifier")?;
+                let splitext = self.refers_to(function, "os.path.splitext")
+                    || self.refers_to(function, "posixpath.splitext");
+                (index == Some("1") && splitext && args.named_child_count() == 1)
+                    .then(|| self.text(arg))?
+            }
+            _ => return None,
+        };
+        Some((name, suffixes))
+    }
+
+    /// Whether `node`, a name or a chain of attributes of one, is the imported `qualified`
+    /// (`os.path.splitext` with `os` imported, or `splitext` imported from `os.path`).
+    fn refers_to(&self, node: Node<'t>, qualified: &str) -> bool {
+        match kind(node) {
+            "identifier" => matches!(
+                self.names.get(self.text(node)),
+                Some(super::Slot::Ref(q)) if q == qualified
+            ),
+            "attribute" => {
+                let (Some(object), Some(attribute)) =
+                    (by_field(node, "object"), by_field(node, "attribute"))
+                else {
+                    return false;
+                };
+                qualified
+                    .strip_suffix(self.text(attribute))
+                    .and_then(|rest| rest.strip_suffix('.'))
+                    .is_some_and(|rest| self.refers_to(object, rest))
+            }
+            _ => false,
         }
     }
 
@@ -110,6 +181,14 @@ impl<'a, 't> Py<'a, '_, 't> {
             "parenthesized_expression" => {
                 if let Some(inner) = test.named_child(0) {
                     self.narrow_by(inner, name, narrow);
+                }
+            }
+            "comparison_operator" => {
+                if let Some((tested, suffix)) = self.suffix_test(test)
+                    && tested == name
+                    && narrow.suffix.is_empty()
+                {
+                    narrow.suffix = suffix;
                 }
             }
             "call" => {
@@ -150,6 +229,11 @@ impl<'a, 't> Py<'a, '_, 't> {
         if kind(node) != "tuple" {
             return self.plain_string(node);
         }
+        self.alternatives(node)
+    }
+
+    /// The string literals of a tuple, set or list as the alternatives of a wildcard.
+    fn alternatives(&self, node: Node<'t>) -> Option<String> {
         let mut c = node.walk();
         let items: Option<Vec<String>> = node
             .named_children(&mut c)

@@ -351,6 +351,37 @@ fn a_walk_acts_on_every_file_below_unless_an_if_narrows_it() {
         ),
         ["cat ./**/*{.py,.ts}"]
     );
+    // A test of the extension narrows as `endswith` does: `splitext`'s, or a path's suffix.
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('src'):\n    for f in files:\n        if os.path.splitext(f)[1] in ('.py', '.pyi'):\n            print(open(os.path.join(root, f)).read())"
+        ),
+        ["cat src/**/*{.py,.pyi}"]
+    );
+    assert_eq!(
+        effects(
+            "from os.path import splitext, join\nimport os\nfor r, d, fs in os.walk('.'):\n    for f in fs:\n        if splitext(f)[1] == '.md':\n            print(open(join(r, f)).read())"
+        ),
+        ["cat ./**/*.md"]
+    );
+    assert_eq!(
+        effects(
+            "from pathlib import Path\nfor p in Path('docs').glob('*'):\n    if p.suffix == '.rst':\n        print(p.read_text())"
+        ),
+        ["cat docs/*.rst"]
+    );
+    // A `splitext` of the code's own, another index, or another operator narrows nothing.
+    for test in [
+        "splitext(f)[1] == '.md'",
+        "os.path.splitext(f)[0] == '.md'",
+        "os.path.splitext(f)[1] != '.md'",
+        "os.path.splitext(f)[1] == 'md'",
+    ] {
+        let code = format!(
+            "import os\ndef splitext(x): return (x, '.md')\nfor r, d, fs in os.walk('.'):\n    for f in fs:\n        if {test}:\n            print(open(os.path.join(r, f)).read())"
+        );
+        assert_eq!(effects(&code), ["cat ./**/*"], "{test}");
+    }
     // An `if` around other code, or testing another name, narrows nothing.
     assert_eq!(
         effects(

@@ -194,6 +194,11 @@ impl<'t> Py<'_, '_, 't> {
                 Some(q) => Obj::Val(Val::Known(q)),
                 None => Obj::Val(Val::Known(p)),
             },
+            // A `pathlib` listing, narrowed by `p.suffix`.
+            Obj::Path(Val::Known(p)) => match narrow.apply(&p) {
+                Some(q) => Obj::Path(Val::Known(q)),
+                None => Obj::Path(Val::Known(p)),
+            },
             other => other,
         }
     }

@@ -8,7 +8,7 @@ use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::{self, Opt};
 use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::{option_value, texts};
-use crate::matcher::shell::walk::{Data, Reader};
+use crate::matcher::shell::walk::{Data, Reader, is_stdin_path};
 
 use super::{record_written, shell_c, shell_c_reading};
 
@@ -68,7 +68,12 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
     // A program file the line wrote, or one of the workspace, is read as the program;
     // one that cannot be read (no host files, a download, standard input) is not known.
     for file in program_files {
-        match r.file_data(&Field::literal(&file)) {
+        // `awk -f /dev/stdin data.tsv <<'AWK' ... AWK`: the here-document is the program.
+        let data = match stdin {
+            Data::Known(text) if is_stdin_path(&file) => Data::Known(text.clone()),
+            _ => r.file_data(&Field::literal(&file)),
+        };
+        match data {
             Data::Known(text) => programs.push(text),
             _ => r.opaque("awk reads its program from a file that is not known before it runs"),
         }
