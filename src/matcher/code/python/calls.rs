@@ -336,6 +336,23 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let mut c = iterable.walk();
                 Some(iterable.named_children(&mut c).map(Slot::Expr).collect())
             }
+            // A dictionary's keys: the literal's own (`for p in {'a': 1}`), or those of its
+            // `.items()`/`.keys()`, of a literal or a name bound once to one.
+            "dictionary" => dict_keys(iterable),
+            "call" => {
+                let object = by_field(iterable, "function").and_then(|f| by_field(f, "object"))?;
+                super::dict_view(self, iterable)?;
+                match kind(object) {
+                    "dictionary" => dict_keys(object),
+                    "identifier" => match self.names.get(self.text(object)) {
+                        Some(Slot::Expr(value)) if kind(*value) == "dictionary" => {
+                            dict_keys(*value)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
             "binary_operator"
                 if depth < 4
                     && by_field(iterable, "operator").is_some_and(|o| self.text(o) == "+") =>
@@ -1148,4 +1165,19 @@ fn gitpython(q: &str) -> Option<Vec<String>> {
         _ => return None,
     };
     Some(words.iter().map(|w| (*w).to_owned()).collect())
+}
+
+/// The keys of a dictionary literal, unless one is spread into it (`{**other}`), which
+/// brings keys not written here.
+fn dict_keys(dict: Node<'_>) -> Option<Vec<Slot<'_>>> {
+    let mut c = dict.walk();
+    let mut keys = Vec::new();
+    for entry in dict.named_children(&mut c) {
+        match kind(entry) {
+            "pair" => keys.push(Slot::Expr(by_field(entry, "key")?)),
+            "comment" => {}
+            _ => return None,
+        }
+    }
+    Some(keys)
 }

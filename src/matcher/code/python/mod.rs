@@ -241,8 +241,10 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
                         self.names.bind_loop(self.text(left), right);
-                        self.over_literals |=
-                            matches!(kind(right), "list" | "tuple" | "set" | "binary_operator");
+                        self.over_literals |= matches!(
+                            kind(right),
+                            "list" | "tuple" | "set" | "binary_operator" | "dictionary"
+                        ) || dict_view(self, right) == Some("keys");
                         if kind(node) == "for_in_clause"
                             && let Some(narrow) = self.narrow(node, self.text(left))
                         {
@@ -255,8 +257,15 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     {
                         let mut c = left.walk();
                         let parts: Vec<Node<'t>> = left.named_children(&mut c).collect();
+                        // `for path, text in files.items()`: the first name takes each key,
+                        // as a loop over the keys would.
+                        let items = dict_view(self, right) == Some("items");
+                        self.over_literals |= items;
                         for (k, part) in parts.into_iter().enumerate() {
-                            self.names.bind(self.text(part), Slot::Part(right, k));
+                            match k {
+                                0 if items => self.names.bind_loop(self.text(part), right),
+                                _ => self.names.bind(self.text(part), Slot::Part(right, k)),
+                            }
                         }
                     }
                     (left, _) => self.forget_in(left),
@@ -531,3 +540,17 @@ pub(super) const BUILTINS: &[&str] = &[
     "map",
     "bytearray",
 ];
+
+/// `items` or `keys` when `node` is a call of that method with no arguments
+/// (`files.items()`), whatever its object.
+fn dict_view<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<&'static str> {
+    let function =
+        by_field(node, "function").filter(|f| kind(node) == "call" && kind(*f) == "attribute")?;
+    let method = by_field(function, "attribute").map(|a| py.text(a))?;
+    let no_args = by_field(node, "arguments").is_some_and(|a| a.named_child_count() == 0);
+    match method {
+        "items" if no_args => Some("items"),
+        "keys" if no_args => Some("keys"),
+        _ => None,
+    }
+}

@@ -1578,3 +1578,29 @@ fn a_library_reads_the_file_it_is_given_or_its_default() {
     );
     assert_eq!(effects("import netrc; netrc.netrc()"), ["cat ~/.netrc"]);
 }
+
+#[test]
+fn a_loop_over_a_literal_dictionary_acts_on_each_key() {
+    assert_eq!(
+        effects(
+            "settings = {\n    '/proc/sys/kernel/randomize_va_space': '0',\n    '/proc/sys/kernel/yama/ptrace_scope': '0',\n}\nfor path, value in settings.items():\n    with open(path, 'w') as fh:\n        fh.write(value)"
+        ),
+        [
+            "tee /proc/sys/kernel/randomize_va_space",
+            "tee /proc/sys/kernel/yama/ptrace_scope"
+        ]
+    );
+    assert_eq!(
+        effects(
+            "import os, shutil\nfor d in {'build': 1, 'dist': 2}.keys():\n    shutil.rmtree(d)"
+        ),
+        ["rm -r -f build", "rm -r -f dist"]
+    );
+    // Keys spread in from elsewhere are not known.
+    assert_eq!(
+        effects(
+            "import os\nextra = dict(os.environ)\nfor p, v in {**extra, 'a': 1}.items():\n    os.remove(p)"
+        ),
+        ["rm ?"]
+    );
+}
