@@ -3263,3 +3263,32 @@ fn an_awk_program_on_standard_input_is_read() {
             .is_some()
     );
 }
+
+#[test]
+fn rails_credentials_shown_read_the_key_that_decrypts_them() {
+    for line in [
+        "rails credentials:show",
+        "bin/rails credentials:show",
+        "EDITOR=cat bundle exec rails credentials:edit --environment production",
+    ] {
+        assert!(
+            runs(line, "cat config/master.key config/credentials/*.key"),
+            "{line}: {:?}",
+            texts(line)
+        );
+    }
+    let line = "rails encrypted:show config/aws.yml.enc --key config/aws.key";
+    assert!(
+        runs(
+            line,
+            "cat config/master.key config/credentials/*.key config/aws.key"
+        ),
+        "{:?}",
+        texts(line)
+    );
+    assert!(
+        !texts("bin/rails db:migrate && bin/rails credentials:help")
+            .iter()
+            .any(|t| t.starts_with("cat"))
+    );
+}

@@ -187,6 +187,7 @@ pub(super) fn run(
     }
     if program == "rails" {
         runners::console(r, Lang::Ruby, &runners::RAILS, args, &stdin);
+        runners::rails_credentials(r, args);
     }
     if runners::CACHE_CLEANERS.contains(&program) {
         runners::cache_cleaners(r, program, args, env);

@@ -1461,6 +1461,11 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 // They load a PKCS#11 provider they are given (`programs::run`).
                 | "ssh-keygen"
                 | "ssh-add"
+                // Their consoles run code, and Rails decrypts its credentials
+                // (`runners::console`, `runners::rails_credentials`).
+                | "rails"
+                | "django-admin"
+                | "django-admin.py"
         )
         || program.starts_with("mkfs")
         // Their options hold commands (`runners::option_commands`).

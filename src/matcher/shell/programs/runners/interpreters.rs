@@ -257,6 +257,36 @@ const LARAVEL: Console = Console {
     operand: false,
 };
 
+/// `rails credentials:show` (`:edit`, `:diff`, `encrypted:show FILE`): Rails decrypts the
+/// credentials with `config/master.key` (or an environment's `config/credentials/ENV.key`,
+/// or `--key FILE`) and prints them, as reading the key would give them.
+pub(in crate::matcher::shell::programs) fn rails_credentials(r: &mut Reader, args: &[Field]) {
+    const SHOWS: &[&str] = &[
+        "credentials:show",
+        "credentials:edit",
+        "credentials:diff",
+        "encrypted:show",
+        "encrypted:edit",
+    ];
+    if !args.iter().any(|a| SHOWS.contains(&a.text.as_str())) {
+        return;
+    }
+    let mut words = vec![
+        Field::literal("cat"),
+        Field::literal("config/master.key"),
+        Field {
+            glob: true,
+            ..Field::literal("config/credentials/*.key")
+        },
+    ];
+    let key = args
+        .windows(2)
+        .filter(|w| matches!(w[0].text.as_str(), "-k" | "--key"))
+        .map(|w| w[1].clone());
+    words.extend(key);
+    r.run(words, &Io::default(), Data::Nothing, &[]);
+}
+
 /// Reads the code a framework's console runs ([`DJANGO`], [`RAILS`], [`LARAVEL`]), in `lang`: from its code
 /// option, its operand, or its standard input. `args` start at the subcommand.
 pub(in crate::matcher::shell::programs) fn console(

@@ -34,7 +34,9 @@ pub(super) use databases::client as database_client;
 use git::git;
 pub(super) use handoff::downloaded_operands;
 pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
-pub(super) use interpreters::{DJANGO, RAILS, console, inspect_mode, interpreter, rake_code};
+pub(super) use interpreters::{
+    DJANGO, RAILS, console, inspect_mode, interpreter, rails_credentials, rake_code,
+};
 pub(super) use option_commands::{OPTION_COMMAND_PROGRAMS, option_commands};
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
