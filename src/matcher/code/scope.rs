@@ -474,6 +474,18 @@ pub(super) fn join(parts: &[Val]) -> Val {
     Val::Known(out)
 }
 
+/// The arguments of the `curl` a request in code is read as: `-X METHOD` before the URL
+/// when the method is known not to be GET, or not known at all (any method), so that a
+/// method filter reads it as it reads curl's. `None`: the call sends a GET.
+pub(super) fn curl_request(method: Option<Val>, url: Val) -> Vec<Val> {
+    match method {
+        None => vec![url],
+        Some(Val::Known(m)) if m.eq_ignore_ascii_case("get") => vec![url],
+        Some(Val::Known(m)) => vec![Val::known("-X"), Val::Known(m.to_ascii_uppercase()), url],
+        Some(other) => vec![Val::known("-X"), other, url],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

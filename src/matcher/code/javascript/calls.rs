@@ -11,7 +11,7 @@ use super::sinks::{BY_NAME, changes_files, runs_code};
 use super::text::octal;
 use super::values::Args;
 use super::{Js, Obj};
-use crate::matcher::code::scope::Slot;
+use crate::matcher::code::scope::{Slot, curl_request};
 use crate::matcher::code::{Effect, Val};
 
 impl<'a, 't> Js<'a, '_, 't> {
@@ -459,14 +459,11 @@ impl<'a, 't> Js<'a, '_, 't> {
             _ if matches!(a0, Obj::Dict(_)) => a0.key("method"),
             _ => args.get(1).key("method"),
         };
-        let mut argv = Vec::with_capacity(3);
-        match method {
-            Obj::Null => {}
-            Obj::Val(Val::Known(m)) if m.eq_ignore_ascii_case("get") => {}
-            m => argv.extend([Val::known("-X"), upper(m.val())]),
-        }
-        argv.push(url);
-        self.cx.command("curl", argv, line)
+        let method = match method {
+            Obj::Null => None,
+            m => Some(m.val()),
+        };
+        self.cx.command("curl", curl_request(method, url), line)
     }
 
     /// The address a network call reaches, if it is one.
@@ -539,10 +536,3 @@ impl<'a, 't> Js<'a, '_, 't> {
 const HTTP_METHODS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "head", "options", "purge",
 ];
-
-fn upper(v: Val) -> Val {
-    match v {
-        Val::Known(m) => Val::Known(m.to_ascii_uppercase()),
-        other => other,
-    }
-}

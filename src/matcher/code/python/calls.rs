@@ -6,7 +6,7 @@ use tree_sitter::Node;
 use super::sinks::{BY_NAME, Method, Sink, canonical, sink};
 use super::values::{Args, enclosing_loop};
 use super::{Obj, Py, by_field, kind};
-use crate::matcher::code::scope::{Slot, join};
+use crate::matcher::code::scope::{Slot, curl_request, join};
 use crate::matcher::code::tree::{Visit, visit};
 use crate::matcher::code::{Effect, Val};
 
@@ -878,16 +878,9 @@ impl<'a, 't> Py<'a, '_, 't> {
                     Method::Named(m) => (Val::known(m), 0),
                     Method::Given => (args.pos_or_kw(self, 0, "method").val(), 1),
                 };
-                let mut argv = Vec::with_capacity(3);
-                match method {
-                    Val::Known(m) if m.eq_ignore_ascii_case("get") => {}
-                    Val::Known(m) => {
-                        argv.extend([Val::known("-X"), Val::Known(m.to_ascii_uppercase())])
-                    }
-                    unknown => argv.extend([Val::known("-X"), unknown]),
-                }
-                argv.push(url(args.pos_or_kw(self, at, "url"), ""));
-                self.cx.command("curl", argv, line);
+                let target = url(args.pos_or_kw(self, at, "url"), "");
+                self.cx
+                    .command("curl", curl_request(Some(method), target), line);
             }
             Sink::Lookup => {
                 let host = k(self, 0);

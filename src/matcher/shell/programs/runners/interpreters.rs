@@ -192,10 +192,7 @@ pub(in crate::matcher::shell::programs) fn rake_code(r: &mut Reader, args: &[Fie
     let mut i = 0;
     while let Some(a) = args.get(i) {
         i += 1;
-        let (name, inline) = match a.text.split_once('=') {
-            Some((name, value)) if name.starts_with("--") => (name, Some(value)),
-            _ => (a.text.as_str(), None),
-        };
+        let (name, inline) = long_value(a);
         if !CODE.contains(&name) {
             continue;
         }
@@ -287,8 +284,17 @@ pub(in crate::matcher::shell::programs) fn rails_credentials(r: &mut Reader, arg
     r.run(words, &Io::default(), Data::Nothing, &[]);
 }
 
-/// Reads the code a framework's console runs ([`DJANGO`], [`RAILS`], [`LARAVEL`]), in `lang`: from its code
-/// option, its operand, or its standard input. `args` start at the subcommand.
+/// `--name=value` as its name and value; any other word as itself, with no value.
+fn long_value(a: &Field) -> (&str, Option<&str>) {
+    match a.text.split_once('=') {
+        Some((name, value)) if name.starts_with("--") => (name, Some(value)),
+        _ => (a.text.as_str(), None),
+    }
+}
+
+/// Reads the code a framework's console runs ([`DJANGO`], [`RAILS`], [`LARAVEL`]), in
+/// `lang`: from its code option, its operand, or its standard input. `args` start at the
+/// subcommand.
 pub(in crate::matcher::shell::programs) fn console(
     r: &mut Reader,
     lang: Lang,
@@ -302,32 +308,24 @@ pub(in crate::matcher::shell::programs) fn console(
     if !console.subcommands.contains(&sub.text.as_str()) {
         return;
     }
-    let mut code: Option<&Field> = None;
-    let mut inline: Option<(&str, bool)> = None;
+    // The code and whether it is unknown: a code option's (the last), else the operand.
+    let mut text: Option<(&str, bool)> = None;
     let mut i = 0;
     while let Some(a) = rest.get(i) {
         i += 1;
-        let (name, value) = match a.text.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
-            _ => (a.text.as_str(), None),
-        };
+        let (name, value) = long_value(a);
         if console.code.contains(&name) {
-            match value {
-                Some(v) => inline = Some((v, a.unknown)),
-                None => code = rest.get(i),
-            }
+            text = match value {
+                Some(v) => Some((v, a.unknown)),
+                None => rest.get(i).map(|f| (f.text.as_str(), f.unknown)),
+            };
             i += usize::from(value.is_none());
         } else if console.value.contains(&name) && value.is_none() {
             i += 1;
-        } else if console.operand && !a.text.starts_with('-') && code.is_none() {
-            code = Some(a);
+        } else if console.operand && !a.text.starts_with('-') && text.is_none() {
+            text = Some((a.text.as_str(), a.unknown));
         }
     }
-    let text = match (inline, code) {
-        (Some((text, unknown)), _) => Some((text, unknown)),
-        (None, Some(field)) => Some((field.text.as_str(), field.unknown)),
-        (None, None) => None,
-    };
     match text {
         Some((_, true)) => r.opaque("the console runs code that comes from a substitution"),
         // `rails runner script/fix.rb`: the file, as `ruby script/fix.rb` runs it.
