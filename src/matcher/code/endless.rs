@@ -166,7 +166,9 @@ pub(super) fn spawns_in_a_function_that_calls_itself(
                         .prev_sibling()
                         .is_some_and(|p| matches!(p.kind(), "." | "->" | "::" | "&." | "?."))
                 });
-            if let Some((def, _)) = recursive {
+            if let Some((def, _)) = recursive
+                && !descends_a_listing(lang, src, node, *def)
+            {
                 let (first, last) = (
                     src.line(*def),
                     src.line(*def) + def.end_position().row - def.start_position().row,
@@ -179,6 +181,68 @@ pub(super) fn spawns_in_a_function_that_calls_itself(
         true
     });
     found
+}
+
+/// Calls that list a directory's entries.
+const LISTINGS: &[&str] = &[
+    "readdir",
+    "opendir",
+    "scandir",
+    "listdir",
+    "iterdir",
+    "glob",
+    "each_child",
+    "Dir.children",
+    "Dir.entries",
+    "Dir[",
+    "DirectoryIterator",
+    "lfs.dir",
+];
+
+/// Whether the call of its own function at `name` walks a directory tree: it is made in
+/// a loop over a directory's entries (`for (const e of fs.readdirSync(d))`, `for e in
+/// os.scandir(d):`, `Dir.each_child(d) { |e| ... }`) with another argument than the
+/// function was given, and the function does not fork. Each call then goes a directory
+/// further down, and the walk ends where the tree does: a recursive codemod or cleanup,
+/// not a bomb. A fork in it would double the walkers at each directory.
+fn descends_a_listing(lang: Lang, src: &Source<'_>, name: Node<'_>, def: Node<'_>) -> bool {
+    let text = src.of(def);
+    if text.contains("fork") {
+        return false;
+    }
+    // The call's arguments, and the parameters of the function, as written.
+    let arguments = name
+        .next_sibling()
+        .filter(|a| kind(lang, *a).contains("argument"))
+        .map(|a| src.of(a).trim_matches(['(', ')', ' ']));
+    // `const walk = (d) => ...` holds its parameters in its value.
+    let function = def.child_by_field_name("value").unwrap_or(def);
+    let parameters = function
+        .child_by_field_name("parameters")
+        .or_else(|| function.child_by_field_name("parameter"))
+        .map(|p| src.of(p).trim_matches(['(', ')', ' ']));
+    match (arguments, parameters) {
+        (Some(a), Some(p)) if !a.is_empty() && a != p => {}
+        _ => return false,
+    }
+    let mut inner = name;
+    while let Some(outer) = inner.parent() {
+        if outer.id() == def.id() {
+            return false;
+        }
+        let header = src
+            .text
+            .get(outer.start_byte()..inner.start_byte())
+            .unwrap_or_default();
+        let loops = kind(lang, outer).contains("for")
+            || header.contains("each")
+            || header.contains("forEach");
+        if loops && LISTINGS.iter().any(|l| header.contains(l)) {
+            return true;
+        }
+        inner = outer;
+    }
+    false
 }
 
 /// The name node of a function definition (`def f`, `function f`, `sub f`, `const f = () =>
@@ -241,6 +305,30 @@ mod tests {
             (Lang::Perl, "sub f { fork; fork; f() } f()"),
         ] {
             assert!(read(lang, code).opaque.is_some(), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_directory_walk_that_calls_itself_ends_where_the_tree_does() {
+        let walk = |body: &str| {
+            format!(
+                "const fs = require('fs'), path = require('path');\nfunction walk(d) {{\n  for (const e of fs.readdirSync(d, {{ withFileTypes: true }})) {{\n    const p = path.join(d, e.name);\n    {body}\n  }}\n}}\nwalk('src');"
+            )
+        };
+        let opaque = |code: &str| read(Lang::JavaScript, code).opaque;
+        let rewrite = walk(
+            "if (e.isDirectory()) walk(p); else fs.writeFileSync(p, fs.readFileSync(p, 'utf8').trim());",
+        );
+        assert!(opaque(&rewrite).is_none(), "{rewrite}");
+        let python = "import os\ndef walk(d):\n    for e in os.scandir(d):\n        if e.is_dir():\n            walk(e.path)\n        else:\n            open(e.path, 'a').close()\nwalk('src')";
+        assert!(read(Lang::Python, python).opaque.is_none());
+        // The same directory again each time never ends; a fork doubles the walkers.
+        for body in [
+            "fs.writeFileSync(p, 'x'); walk(d);",
+            "require('child_process').fork('x.js'); walk(p);",
+        ] {
+            let code = walk(body);
+            assert!(opaque(&code).is_some(), "{code}");
         }
     }
 

@@ -29,6 +29,11 @@ pub use endless::ENDLESS_DEVICES;
 
 pub use scope::Val;
 
+/// The Ruby code of an ERB template (`<% code %>`, `<%= expr %>`), for `erb FILE`.
+pub(crate) fn erb_code(template: &str) -> String {
+    ruby::erb_code(template)
+}
+
 /// Longest code read, in bytes: as long as the longest command line.
 pub const MAX_CODE: usize = 64 * 1024;
 /// Parse work allowed for the code of one command line, in hundreds of the grammars' parse

@@ -474,6 +474,19 @@ pub(super) fn join(parts: &[Val]) -> Val {
     Val::Known(out)
 }
 
+/// What a command that looks a program up on `PATH` prints (`command -v NAME`, `which
+/// NAME`, `type -P NAME`, as words): the program wherever it is installed, `/**/NAME`, so
+/// a write onto it (`copyFileSync(x, execSync('command -v hookgate'))`) reaches it.
+pub(super) fn program_lookup<'w>(words: impl IntoIterator<Item = &'w str>) -> Option<Val> {
+    let words: Vec<&str> = words.into_iter().collect();
+    let name = match words.as_slice() {
+        ["command", "-v", name] | ["which", name] | ["type", "-P", name] => *name,
+        _ => return None,
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+');
+    (!name.is_empty() && name.chars().all(plain)).then(|| Val::Known(format!("/**/{name}")))
+}
+
 /// The arguments of the `curl` a request in code is read as: `-X METHOD` before the URL
 /// when the method is known not to be GET, or not known at all (any method), so that a
 /// method filter reads it as it reads curl's. `None`: the call sends a GET.

@@ -57,7 +57,7 @@ fn chains_pipes_and_substitutions_are_split() {
     );
     assert_eq!(
         texts("diff <(ls a) <(ls b)"),
-        ["ls a", "ls b", "diff '$(...)' '$(...)'"]
+        ["ls a", "ls b", "diff /dev/fd/63 /dev/fd/63"]
     );
 }
 
@@ -3291,4 +3291,46 @@ fn rails_credentials_shown_read_the_key_that_decrypts_them() {
             .iter()
             .any(|t| t.starts_with("cat"))
     );
+}
+
+#[test]
+fn a_syntax_check_reads_the_script_and_runs_none_of_it() {
+    for input in [
+        "php -l app/x.php",
+        "ruby -c app/x.rb",
+        "node --check app/x.js",
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        let file = input.rsplit(' ').next().unwrap_or_default();
+        assert!(
+            runs_line(&line, &format!("cat -- {file}")),
+            "{input}: {line:?}"
+        );
+    }
+    // Code given inline still runs; perl's -c runs BEGIN blocks, and is read as a run.
+    assert!(runs("php -l -r 'system(\"rm -rf ~\");'", "rm -rf ~"));
+    assert!(!runs("perl -c x.pl", "cat -- x.pl"));
+}
+
+#[test]
+fn a_process_substitution_is_a_file_operand() {
+    for input in [
+        "perl -ne 'print' <(git log --format=%s)",
+        "awk '{print $1}' <(git log --numstat)",
+    ] {
+        let line = parse(input);
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+    }
+    // A program run from one is made from a command's output: not known.
+    for input in ["bash <(cat x.sh)", "python3 <(echo 'import os')"] {
+        assert!(parse(input).opaque.is_some(), "{input}");
+    }
+}
+
+#[test]
+fn an_erb_template_the_line_wrote_is_read_as_ruby() {
+    let input = "printf '<%% system(\"rm -rf ~\") %%>\\n' > t.erb && erb t.erb";
+    assert!(runs(input, "rm -rf ~"), "{:?}", texts(input));
+    assert!(parse("erb -T - config/app.yml.erb").opaque.is_none());
 }

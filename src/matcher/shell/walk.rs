@@ -29,8 +29,8 @@ const MAX_PENDING_JOINS: usize = 16;
 const MAX_FILE_RUNS: usize = 8;
 /// Deepest function-call inlining.
 const MAX_CALLS: usize = 8;
-/// The name bash gives a process substitution (`<(cmd)`): what one that downloads holds.
-const DOWNLOAD_FD: &str = "/dev/fd/63";
+/// The name bash gives a process substitution (`<(cmd)`).
+const PROCESS_FD: &str = "/dev/fd/63";
 /// Most definitions of one function or alias name kept.
 pub(super) const MAX_DEFINITIONS: usize = 4;
 /// Why a line is unreadable whose code to run is a value not known (`eval "$x"`).
@@ -1506,12 +1506,13 @@ impl Reader {
         if std::mem::take(&mut self.last_endless) {
             return Field::literal("/dev/zero");
         }
-        // `<(curl URL)` is a file of what was downloaded, named as bash names it, so that
-        // a program given it is judged as it would be on a downloaded file
-        // (`vim -u <(curl URL)`).
-        if fetches && matches!(kind, ast::ProcessSubstitutionKind::Read) {
-            self.env.write_file(DOWNLOAD_FD, FileText::Unknown, false);
-            return Field::literal(DOWNLOAD_FD);
+        // `<(cmd)` is a file, named as bash names it, of what the command prints: an
+        // operand, never an option (`perl -ne CODE <(git log)`), and a script made from a
+        // command's output or a download to a program that runs it (`vim -u <(curl
+        // URL)`, `bash <(cat x)`).
+        if matches!(kind, ast::ProcessSubstitutionKind::Read) {
+            self.env.write_file(PROCESS_FD, FileText::Unknown, false);
+            return Field::literal(PROCESS_FD);
         }
         Field {
             text: super::SUBSTITUTION.to_owned(),

@@ -621,3 +621,19 @@ fn a_fork_per_item_of_a_short_literal_list_is_no_fork_bomb() {
         "const { fork } = require('child_process'); for (const s of items) fork('run.js', [s])";
     assert!(opaque(endless).is_some());
 }
+
+#[test]
+fn a_program_looked_up_on_path_is_that_program_wherever_it_is() {
+    assert_eq!(
+        effects(
+            "const p = require('child_process').execSync('command -v hookgate').toString().trim(); require('fs').copyFileSync('/bin/true', p)"
+        ),
+        ["sh -c command -v hookgate", "cp /bin/true /**/hookgate"]
+    );
+    assert_eq!(
+        effects(
+            "const cp = require('child_process'); const p = cp.execFileSync('which', ['git']).toString().trim(); console.log(p)"
+        ),
+        ["exec which git"]
+    );
+}

@@ -11,7 +11,7 @@ use super::sinks::{GLOBALS, MODULES};
 use super::text::{cat, char_of, env, parse_num, string_method};
 use super::{Js, Obj};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{Slot, TEMP_DIR, join};
+use crate::matcher::code::scope::{Slot, TEMP_DIR, join, program_lookup};
 use crate::matcher::code::tree::MAX_NESTING;
 
 /// A call's arguments, evaluated; `open` when a spread's items are not known.
@@ -487,6 +487,21 @@ impl<'t> Js<'_, '_, 't> {
                         (a, Val::Known(_)) => Obj::Val(a.val()),
                         (a, _) if matches!(args.get(1), Obj::Null) => Obj::Val(a.val()),
                         _ => Obj::Val(Val::Fetched),
+                    },
+                    "child_process.execSync" => match args.val(0) {
+                        Val::Known(c) => {
+                            program_lookup(c.split_whitespace()).map_or(unknown, Obj::Val)
+                        }
+                        _ => unknown,
+                    },
+                    "child_process.execFileSync" => match (args.val(0), args.get(1)) {
+                        (Val::Known(p), Obj::List(rest)) => {
+                            let rest: Vec<Val> = rest.iter().map(Obj::val).collect();
+                            let words = std::iter::once(p.as_str())
+                                .chain(rest.iter().filter_map(Val::text));
+                            program_lookup(words).map_or(unknown, Obj::Val)
+                        }
+                        _ => unknown,
                     },
                     "atob" | "decodeURIComponent" | "decodeURI" | "unescape" => {
                         Obj::Val(Val::Fetched)

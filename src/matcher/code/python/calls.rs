@@ -29,6 +29,26 @@ const INERT_MODULES: &[&str] = &[
     "colorsys",
 ];
 
+/// Whether `name` is a function `code` defines and binds no other way: it is defined
+/// (`def name(`), and every other place it stands as a word of its own is followed by a
+/// call's or an argument list's bracket or comma (not `=`, `in`, `as` or a line's end).
+fn only_a_function(code: &str, name: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    code.contains(&format!("def {name}("))
+        && code.match_indices(name).all(|(k, _)| {
+            let rest = &code[k + name.len()..];
+            word(code[..k].chars().next_back())
+                || word(rest.chars().next())
+                || matches!(
+                    rest.trim_start_matches([' ', '\t']).chars().next(),
+                    Some('(' | ',' | ')')
+                )
+        })
+}
+
+/// One round of a loop over a literal: each of the loop's names with its item.
+type Round<'t> = Vec<(String, Slot<'t>)>;
+
 impl<'a, 't> Py<'a, '_, 't> {
     /// A name or an attribute used as a value: a function with effects passed, stored or
     /// returned is called where the reader does not follow, with arguments it does not
@@ -125,13 +145,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             // Made in a loop over a literal list, once per item (`[Thread(target=f,
             // args=(d,)) for d in ('build', 'dist')]`).
             match self.loop_over_literal(call) {
-                Some((name, items)) => {
-                    for item in items {
-                        let outer = self.names.replace(&name, Some(item));
-                        self.run_sink(sink, &args, call, line);
-                        self.names.replace(&name, outer);
-                    }
-                }
+                Some(rounds) => self.each_round(rounds, |py| py.run_sink(sink, &args, call, line)),
                 None => self.run_sink(sink, &args, call, line),
             }
             return true;
@@ -200,13 +214,38 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
             return;
         }
-        let Some((name, items)) = self.loop_over_literal(node) else {
+        let Some(rounds) = self.loop_over_literal(node) else {
             return self.call_once(node);
         };
-        for item in items {
-            let outer = self.names.replace(&name, Some(item));
-            self.call_once(node);
-            self.names.replace(&name, outer);
+        self.each_round(rounds, |py| py.call_once(node));
+    }
+
+    /// The value `f` evaluates, or [`Val::Fetched`] when a decoder made it: decoded bytes
+    /// run as code or as a command are opaque, whatever they say.
+    fn undecoded(&mut self, f: impl FnOnce(&mut Self) -> Val) -> Val {
+        let before = std::mem::replace(&mut self.decoded, false);
+        let value = f(self);
+        match std::mem::replace(&mut self.decoded, before) {
+            true if !matches!(value, Val::Unknown) => Val::Fetched,
+            _ => value,
+        }
+    }
+
+    /// Runs `f` once per round of a loop over a literal, with the loop's names bound to
+    /// that round's items.
+    fn each_round(&mut self, rounds: Vec<Round<'t>>, mut f: impl FnMut(&mut Self)) {
+        for round in rounds {
+            let outer: Vec<_> = round
+                .into_iter()
+                .map(|(name, item)| {
+                    let before = self.names.replace(&name, Some(item));
+                    (name, before)
+                })
+                .collect();
+            f(self);
+            for (name, before) in outer.into_iter().rev() {
+                self.names.replace(&name, before);
+            }
         }
     }
 
@@ -253,8 +292,10 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// The first name in `call` (its arguments, or the object of a method it calls, and
     /// what the names there were assigned, a few assignments deep: `p = home / name;
     /// p.read_text()`) that a loop binds to each item of a literal list, tuple or set of a
-    /// few items, and the items.
-    fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Slot<'t>>)> {
+    /// few items, and the rounds of that loop: each item, or for a loop that unpacks
+    /// literal tuples (`for tool, args in [('git', ['--version']), ...]`), each tuple's
+    /// parts, bound together.
+    fn loop_over_literal(&self, call: Node<'t>) -> Option<Vec<Round<'t>>> {
         const MOST_ITEMS: usize = 16;
         const MOST_ASSIGNMENTS: usize = 4;
         // Nodes looked at for one call: a call's arguments are read once per call, and a
@@ -305,7 +346,18 @@ impl<'a, 't> Py<'a, '_, 't> {
                                 && !items.is_empty()
                                 && items.len() <= MOST_ITEMS =>
                         {
-                            found = Some((self.text(node).to_owned(), items));
+                            let name = self.text(node);
+                            found = Some(
+                                items
+                                    .into_iter()
+                                    .map(|item| vec![(name.to_owned(), item)])
+                                    .collect(),
+                            );
+                        }
+                        Some(Slot::Part(iterable, _))
+                            if let Some(rounds) = self.unpacked_literal(*iterable, MOST_ITEMS) =>
+                        {
+                            found = Some(rounds);
                         }
                         Some(Slot::Expr(value)) => assigned.push(*value),
                         _ => {}
@@ -324,6 +376,45 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
         }
         None
+    }
+
+    /// The rounds of a `for` that unpacks each item of `iterable`, a literal of at most
+    /// `most` literal tuples (or lists) as long as its names: each name bound to its part.
+    fn unpacked_literal(&self, iterable: Node<'t>, most: usize) -> Option<Vec<Round<'t>>> {
+        let pattern = iterable
+            .parent()
+            .filter(|f| matches!(kind(*f), "for_statement" | "for_in_clause"))
+            .and_then(|f| by_field(f, "left"))?;
+        let mut c = pattern.walk();
+        let names: Vec<&'a str> = pattern
+            .named_children(&mut c)
+            .map(|n| (kind(n) == "identifier").then(|| self.text(n)))
+            .collect::<Option<_>>()?;
+        let items = self.literal_items(iterable, 0)?;
+        if items.is_empty() || items.len() > most {
+            return None;
+        }
+        items
+            .into_iter()
+            .map(|item| {
+                let Slot::Expr(tuple) = item else { return None };
+                if !matches!(kind(tuple), "tuple" | "list") {
+                    return None;
+                }
+                let mut c = tuple.walk();
+                let parts: Vec<Node<'t>> = tuple.named_children(&mut c).collect();
+                if parts.len() != names.len() || parts.iter().any(|p| kind(*p) == "list_splat") {
+                    return None;
+                }
+                Some(
+                    names
+                        .iter()
+                        .zip(parts)
+                        .map(|(name, part)| ((*name).to_owned(), Slot::Expr(part)))
+                        .collect(),
+                )
+            })
+            .collect()
     }
 
     /// The items a loop over `iterable` takes in turn, when it is a literal list, tuple or
@@ -600,10 +691,10 @@ impl<'a, 't> Py<'a, '_, 't> {
         let k = |py: &mut Self, n: usize| args.pos(py, n).val();
         match sink {
             Sink::Shell => {
-                let cmd = k(self, 0);
+                let cmd = self.undecoded(|py| k(py, 0));
                 self.cx.found(Effect::Shell(cmd), line);
             }
-            Sink::ShellAt(n) => match args.pos_or_kw(self, n, "command").val() {
+            Sink::ShellAt(n) => match self.undecoded(|py| args.pos_or_kw(py, n, "command").val()) {
                 Val::Known(cmd) if cmd.is_empty() => {}
                 cmd => self.cx.found(Effect::Shell(cmd), line),
             },
@@ -795,8 +886,27 @@ impl<'a, 't> Py<'a, '_, 't> {
                 if let Some(file) = args.node(0, "source").and_then(|n| self.file_read(n)) {
                     self.cx.command("python3", vec![file], line);
                 } else {
-                    let code = k(self, 0);
+                    let code = self.undecoded(|py| k(py, 0));
                     self.cx.eval(code, line);
+                }
+            }
+            Sink::Timeit => {
+                for (n, name) in [(0, "stmt"), (1, "setup")] {
+                    match args.node(n, name) {
+                        // A callable is called, and a lambda's or a function's body is read
+                        // by the walk.
+                        Some(arg) if kind(arg) == "lambda" => {}
+                        Some(arg)
+                            if kind(arg) == "identifier"
+                                && only_a_function(self.src.text, self.text(arg)) => {}
+                        Some(arg) => match self.eval(arg, 0) {
+                            Obj::Ref(_) => {}
+                            code => self.cx.eval(code.val(), line),
+                        },
+                        None if args.is_splat() => self.cx.eval(Val::Unknown, line),
+                        // Not given: `pass`.
+                        None => {}
+                    }
                 }
             }
             Sink::Import => {

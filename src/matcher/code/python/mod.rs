@@ -69,6 +69,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         narrowed: Vec::new(),
         over_literals: false,
         arguments: Vec::new(),
+        decoded: false,
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -176,6 +177,9 @@ pub(super) struct Py<'a, 'c, 't> {
     /// The variable of a loop over the script's arguments, bound to one of them while a
     /// call in the loop is read (see [`Py::call`]).
     arguments: Vec<(&'a str, Val)>,
+    /// Whether a decoder was evaluated since this was last cleared: a base64 constant is
+    /// read as its text, but code or a command decoded before it runs stays opaque.
+    decoded: bool,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
@@ -260,7 +264,8 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                         // `for path, text in files.items()`: the first name takes each key,
                         // as a loop over the keys would.
                         let items = dict_view(self, right) == Some("items");
-                        self.over_literals |= items;
+                        self.over_literals |=
+                            items || matches!(kind(right), "list" | "tuple" | "set");
                         for (k, part) in parts.into_iter().enumerate() {
                             match k {
                                 0 if items => self.names.bind_loop(self.text(part), right),

@@ -51,6 +51,9 @@ pub(super) enum Sink {
     FileInput,
     /// Python code (`exec`, `eval`, `compile`).
     Eval,
+    /// timeit's statement and setup (`timeit.timeit(stmt, setup)`): code when strings,
+    /// called when callables.
+    Timeit,
     /// An import of the module its first argument names.
     Import,
     /// `getattr(object, name)`.
@@ -497,9 +500,9 @@ const SINKS: &[(&str, Sink)] = &[
     ("crontab.CronTab.new", ShellAt(0)),
     ("crontab.CronTab.write", Command("crontab", &["-"], &[])),
     // Libraries that run the Python source they are given: timing, profiling, doctests.
-    ("timeit.timeit", Eval),
-    ("timeit.repeat", Eval),
-    ("timeit.Timer", Eval),
+    ("timeit.timeit", Timeit),
+    ("timeit.repeat", Timeit),
+    ("timeit.Timer", Timeit),
     ("cProfile.run", Eval),
     ("cProfile.runctx", Eval),
     ("profile.run", Eval),

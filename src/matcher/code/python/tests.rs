@@ -1604,3 +1604,63 @@ fn a_loop_over_a_literal_dictionary_acts_on_each_key() {
         ["rm ?"]
     );
 }
+
+#[test]
+fn a_loop_unpacking_literal_tuples_binds_each_tuple_s_parts_together() {
+    assert_eq!(
+        effects(
+            "import shutil, subprocess\nfor tool, args in [('git', ['--version']), ('node', ['-v'])]:\n    subprocess.run([shutil.which(tool), *args])"
+        ),
+        ["exec /**/git --version", "exec /**/node -v"]
+    );
+    assert_eq!(
+        effects("import shutil\nfor d, n in [('build', 1), ('/root', 2)]:\n    shutil.rmtree(d)"),
+        ["rm -r -f build", "rm -r -f /root"]
+    );
+}
+
+#[test]
+fn timeit_reads_a_string_statement_or_setup_as_code_and_calls_a_callable() {
+    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    assert_eq!(
+        opaque("import timeit, json; timeit.timeit(lambda: json.loads('[1]'), number=10)"),
+        None
+    );
+    assert_eq!(
+        opaque("import timeit\ndef f(): pass\ntimeit.timeit(f, number=10)"),
+        None
+    );
+    // The same name bound to a string as well is that string, not known.
+    assert!(opaque("import timeit\ndef f(): pass\nf = input()\ntimeit.timeit(f)").is_some());
+    assert_eq!(
+        effects("import timeit; timeit.timeit('pass', setup='import os; os.system(\"rm -rf ~\")')"),
+        ["sh -c rm -rf ~"]
+    );
+}
+
+#[test]
+fn base64_of_a_constant_is_its_text_but_decoded_code_stays_opaque() {
+    assert_eq!(
+        effects(
+            "import base64, urllib.request\nu = base64.b64decode('aHR0cDovLzEyNy4wLjAuMToxODc5MC92MS9hcHByb3ZhbHM=').decode()\nurllib.request.urlopen(u)"
+        ),
+        ["curl http://127.0.0.1:18790/v1/approvals"]
+    );
+    assert_eq!(
+        effects(
+            "import base64; open(base64.urlsafe_b64decode('fi8uc3NoL2lkX3JzYQ==').decode()).read()"
+        ),
+        ["cat ~/.ssh/id_rsa"]
+    );
+    // Run as a command, what was decoded is not known: the shell reader makes it opaque.
+    assert_eq!(
+        effects("import base64, os; os.system(base64.b64decode('bHM=').decode())"),
+        ["sh -c <fetched>"]
+    );
+    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    // Not base64 of UTF-8 text: decoded, not known.
+    assert_eq!(
+        opaque("import base64; open(base64.b64decode('/w==')).read()"),
+        Some("the code acts on a path it decoded or downloaded at run time")
+    );
+}

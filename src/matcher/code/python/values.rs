@@ -664,7 +664,14 @@ impl<'t> Py<'_, '_, 't> {
                     _ if matches!(sink(&q), Some(Sink::Network(..) | Sink::Request(_))) => {
                         Obj::Response
                     }
-                    _ if is_decoder(&q) => Obj::Val(Val::Fetched),
+                    _ if is_decoder(&q) => {
+                        self.decoded = true;
+                        let given = (args.count() == 1).then(|| arg(self, 0));
+                        match given.as_ref().and_then(|v| base64_constant(&q, v)) {
+                            Some(text) => Obj::Val(Val::Known(text)),
+                            None => Obj::Val(Val::Fetched),
+                        }
+                    }
                     _ => Obj::Val(Val::Unknown),
                 }
             }
@@ -915,6 +922,11 @@ impl<'t> Args<'t> {
     }
 
     /// The argument at position `n`, or else the keyword `name`, unevaluated.
+    /// Whether a `*args` or `**kwargs` whose items are not known was given.
+    pub(super) fn is_splat(&self) -> bool {
+        self.splat
+    }
+
     pub(super) fn node(&self, n: usize, name: &str) -> Option<Node<'t>> {
         match self.positional.get(n) {
             Some(node) => (kind(*node) != "list_splat").then_some(*node),
@@ -1107,4 +1119,30 @@ fn install_path(key: &str) -> Option<&'static str> {
         "scripts" => Some("/usr/bin"),
         _ => None,
     }
+}
+
+/// The text of base64 (`base64.b64decode('aHR0cDovLw==')`) of a known constant, when it
+/// decodes to UTF-8. As Python does by default, characters outside the alphabet are
+/// dropped.
+fn base64_constant(function: &str, value: &Val) -> Option<String> {
+    use base64::Engine;
+    let urlsafe = match function {
+        "base64.b64decode" | "base64.standard_b64decode" | "base64.decodebytes" => false,
+        "base64.urlsafe_b64decode" => true,
+        _ => return None,
+    };
+    let text = value.text()?;
+    let alphabet: String = text
+        .chars()
+        .map(|c| match (urlsafe, c) {
+            (true, '-') => '+',
+            (true, '_') => '/',
+            _ => c,
+        })
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+        .collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(alphabet)
+        .ok()?;
+    String::from_utf8(bytes).ok()
 }

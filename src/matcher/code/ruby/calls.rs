@@ -118,6 +118,23 @@ impl<'t> Rb<'_, '_, 't> {
         }
     }
 
+    /// The file whose text `node` reads whole: `File.read(PATH)` (`IO.read`, `binread`)
+    /// or `Pathname(PATH).read`.
+    fn file_read(&mut self, node: Node<'t>) -> Option<Val> {
+        let method = by_field(node, "method").filter(|_| kind(node) == "call")?;
+        if !matches!(self.text(method), "read" | "binread") {
+            return None;
+        }
+        let args = Args::of(node);
+        match by_field(node, "receiver").map(|r| self.eval(r, 0))? {
+            Obj::Const(c) if matches!(c.as_str(), "File" | "IO") && args.pos.len() == 1 => {
+                Some(self.arg(&args, 0).val())
+            }
+            Obj::Path(p) if args.pos.is_empty() => Some(p),
+            _ => None,
+        }
+    }
+
     /// The qualified name of method `name` of `receiver` (`Kernel.system`, `FileUtils.rm_rf`,
     /// `?.popen` when the receiver is not followed).
     pub(super) fn qualify(&self, receiver: Option<&Obj>, name: &str, sent: bool) -> Option<String> {
@@ -352,6 +369,15 @@ impl<'t> Rb<'_, '_, 't> {
                 for pid in self.paths(args, 1) {
                     self.cx.command("kill", vec![sig.clone(), pid], line);
                 }
+            }
+            // `eval(File.read("x.rb"))` runs that file's code, as `ruby x.rb` does, and an
+            // ERB template read from a file runs the code in it, as `erb x.erb` does (a
+            // file the line wrote is read there).
+            _ if matches!(q, "Kernel.eval" | "ERB.new")
+                && let Some(file) = args.pos.first().and_then(|a| self.file_read(*a)) =>
+            {
+                let program = if q == "ERB.new" { "erb" } else { "ruby" };
+                self.cx.command(program, vec![file], line);
             }
             // With a block instead of a string, the block is code the walk reads.
             _ if (matches!(

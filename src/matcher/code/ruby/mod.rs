@@ -13,6 +13,8 @@ mod sinks;
 mod text;
 mod values;
 
+pub(in crate::matcher::code) use text::erb_code;
+
 #[cfg(test)]
 mod tests;
 

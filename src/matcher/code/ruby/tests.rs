@@ -502,3 +502,21 @@ fn a_stream_reopened_onto_a_file_and_rakes_sh_are_read() {
         ["sh -c rm -rf /srv"]
     );
 }
+
+#[test]
+fn code_read_from_a_file_runs_as_that_file() {
+    check(&[
+        (
+            "eval(File.read('scripts/x.rb'))",
+            &["ruby scripts/x.rb", "cat scripts/x.rb"],
+        ),
+        (
+            "require 'erb'; puts ERB.new(File.read('config/app.yml.erb')).result",
+            &["erb config/app.yml.erb", "cat config/app.yml.erb"],
+        ),
+        (
+            "require 'erb'; ERB.new(Pathname.new('t.erb').read).result",
+            &["erb t.erb", "cat t.erb"],
+        ),
+    ]);
+}

@@ -100,7 +100,7 @@ fn dedent(text: &str) -> String {
 }
 
 /// The Ruby code of an ERB template (`<% code %>`, `<%= expr %>`).
-pub(super) fn erb_code(template: &str) -> String {
+pub(in crate::matcher::code) fn erb_code(template: &str) -> String {
     let mut out = Vec::new();
     for part in template.split("<%").skip(1) {
         let code = part.split("%>").next().unwrap_or_default();

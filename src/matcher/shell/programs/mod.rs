@@ -182,6 +182,9 @@ pub(super) fn run(
     if program == "rake" {
         runners::rake_code(r, args);
     }
+    if program == "erb" {
+        runners::erb_templates(r, args);
+    }
     if matches!(program, "django-admin" | "django-admin.py") {
         runners::console(r, Lang::Python, &runners::DJANGO, args, &stdin);
     }

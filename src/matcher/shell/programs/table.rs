@@ -1466,6 +1466,8 @@ pub(in crate::matcher::shell) fn is_special(program: &str) -> bool {
                 | "rails"
                 | "django-admin"
                 | "django-admin.py"
+                // Its templates hold Ruby code (`runners::erb_templates`).
+                | "erb"
         )
         || program.starts_with("mkfs")
         // Their options hold commands (`runners::option_commands`).

@@ -71,6 +71,21 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         r.run(words, &Io::default(), Data::Nothing, &[]);
         return;
     }
+    // `php -l FILE`, `ruby -c FILE`, `node --check FILE` only check the script's syntax:
+    // it is read, not run.
+    if let (Some(lang), Code::File(script, _)) = (lang, &code)
+        && checks_syntax_only(lang, args)
+        && let Some(file) = args.iter().find(|a| a.text == *script)
+    {
+        let word = |w: &str| Field::literal(w);
+        r.run(
+            vec![word("cat"), word("--"), file.clone()],
+            &Io::default(),
+            Data::Nothing,
+            &[],
+        );
+        return;
+    }
     // A framework's console run by its script (`python manage.py shell -c CODE`, `php
     // artisan tinker --execute=CODE`).
     if let Code::File(script, false) = code
@@ -175,6 +190,35 @@ pub(in crate::matcher::shell::programs) fn inspect_mode(
     );
     if (flag || set) && !reads_stdin {
         run_code(r, (program, Some(Lang::Python)), Code::Stdin, stdin, &[]);
+    }
+}
+
+/// `erb FILE...` renders each template, running the Ruby code in it (`<% code %>`): a
+/// template the line wrote (or the host's, when decisions read host files) is read as
+/// that code.
+pub(in crate::matcher::shell::programs) fn erb_templates(r: &mut Reader, args: &[Field]) {
+    // The options that take a value: a library (`-r`), an encoding, a trim mode, a safe level.
+    const VALUE: &[&str] = &["-r", "-E", "-T", "-S"];
+    let mut operands = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if !operands && a.text == "--" {
+            operands = true;
+            continue;
+        }
+        if !operands && a.text.starts_with('-') && a.text != "-" {
+            i += usize::from(VALUE.contains(&a.text.as_str()));
+            continue;
+        }
+        if let Some((text, _)) = script_file(r, &a.text, a.unknown) {
+            let path = a.text.as_str();
+            r.built.insert(file_key(path));
+            let code = code::erb_code(&text);
+            r.in_file(path, |r| {
+                read_code(r, Some(Lang::Ruby), &code, &[], Some(path))
+            });
+        }
     }
 }
 
@@ -1022,6 +1066,20 @@ fn code_of<'a>(
     } else {
         Code::Stdin
     }
+}
+
+/// Whether the interpreter's own options (those before the script) ask for a syntax check
+/// only. perl's `-c` is not one: it runs `BEGIN` blocks and `use` statements.
+fn checks_syntax_only(lang: Lang, args: &[Field]) -> bool {
+    let check: &[&str] = match lang {
+        Lang::Php => &["-l", "--syntax-check"],
+        Lang::Ruby => &["-c", "-wc", "-cw"],
+        Lang::JavaScript => &["-c", "--check"],
+        Lang::Python | Lang::Perl | Lang::Lua => return false,
+    };
+    args.iter()
+        .take_while(|a| a.text.starts_with('-') && a.text != "-" && a.text != "--")
+        .any(|a| !a.unknown && check.contains(&a.text.as_str()))
 }
 
 /// Whether an option makes the interpreter print something and exit without reading a

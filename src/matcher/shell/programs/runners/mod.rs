@@ -35,7 +35,7 @@ use git::git;
 pub(super) use handoff::downloaded_operands;
 pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
 pub(super) use interpreters::{
-    DJANGO, RAILS, console, inspect_mode, interpreter, rails_credentials, rake_code,
+    DJANGO, RAILS, console, erb_templates, inspect_mode, interpreter, rails_credentials, rake_code,
 };
 pub(super) use option_commands::{OPTION_COMMAND_PROGRAMS, option_commands};
 pub(crate) use search::FIND_PATTERN_TESTS;
