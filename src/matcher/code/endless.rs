@@ -5,6 +5,7 @@
 use tree_sitter::{Node, Tree};
 
 use super::Lang;
+use super::scope::Site;
 use super::tree::{Source, Visit, kind, visit};
 
 /// Devices whose reading never ends: what a shell filter or code reads whole from one
@@ -125,14 +126,15 @@ const GROWS: &[&str] = &[
 ];
 
 /// The line of a function that calls itself, or names itself to be called back
-/// (`setImmediate(f)`, `Thread(target=f)`), and that holds one of the `spawns` (lines where
-/// the code starts a program, forks or writes a file). One walk that keeps the functions
+/// (`setImmediate(f)`, `Thread(target=f)`), and that holds one of the `spawns` (where the
+/// code starts a program, forks or writes a file: inside its bytes when the call's bytes
+/// are known, else on its lines). One walk that keeps the functions
 /// around each node; a name is compared with the innermost few only.
 pub(super) fn spawns_in_a_function_that_calls_itself(
     lang: Lang,
     tree: &Tree,
     src: &Source<'_>,
-    spawns: &[usize],
+    spawns: &[Site],
 ) -> Option<usize> {
     const INNERMOST: usize = 16;
     if spawns.is_empty() {
@@ -173,7 +175,11 @@ pub(super) fn spawns_in_a_function_that_calls_itself(
                     src.line(*def),
                     src.line(*def) + def.end_position().row - def.start_position().row,
                 );
-                if spawns.iter().any(|l| (first..=last).contains(l)) {
+                let inside = |s: &Site| match &s.bytes {
+                    Some(bytes) => def.byte_range().contains(&bytes.start),
+                    None => (first..=last).contains(&s.line),
+                };
+                if spawns.iter().any(inside) {
                     found = Some(first);
                 }
             }
@@ -330,6 +336,10 @@ mod tests {
             let code = walk(body);
             assert!(opaque(&code).is_some(), "{code}");
         }
+        // On one line, a program started outside a function is told apart by its bytes;
+        // a file opened outside and written inside is still inside.
+        assert!(opaque("const fs = require('fs'); const f = (o) => typeof o === 'object' ? Object.values(o).map(f) : o; f(require('./a.json'))").is_none());
+        assert!(opaque("const w = require('fs').createWriteStream('/tmp/x'); const b = Buffer.alloc(1 << 20); (function f() { while (w.write(b)); w.once('drain', f) })()").is_some());
     }
 
     #[test]

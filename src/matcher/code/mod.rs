@@ -193,22 +193,27 @@ pub fn read(lang: Lang, code: &str) -> Reading {
 /// work from `work` (the work left for the code of a command line). The code is opaque if
 /// `work` runs out.
 pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Reading {
-    read_script(lang, code, args, None, work)
+    read_script(lang, code, args, &[], None, work)
 }
 
 /// [`read_within`], for the code of the script file at `path` (relative to the line's
-/// directory) when it is one: its directory is what `__DIR__` and `__dirname` are.
+/// directory) when it is one: its directory is what `__DIR__` and `__dirname` are; `env`
+/// holds the environment variables the command line gives the program.
 pub fn read_script(
     lang: Lang,
     code: &str,
     args: &[Val],
+    env: &[(String, Val)],
     path: Option<&str>,
     work: &mut usize,
 ) -> Reading {
     if !may_act(lang, code) {
         return Reading::default();
     }
-    let mut cx = scope::Cx::new(*work).with_args(args).in_script(path);
+    let mut cx = scope::Cx::new(*work)
+        .with_args(args)
+        .with_env(env)
+        .in_script(path);
     read_into(&mut cx, lang, code, 0, 1);
     *work = cx.parse_work;
     cx.finish()

@@ -2,6 +2,7 @@
 //! code that code runs (read next), a work budget; and the names a piece of code binds.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use tree_sitter::Node;
 
@@ -88,6 +89,21 @@ pub(super) struct Cx {
     /// The directory of the script file being read (`__DIR__`, `__dirname`), relative to
     /// the line's directory; `.` for inline code.
     script_dir: String,
+    /// Environment variables the command line gives the program (`DEV=/dev/sda python3
+    /// -c ...`).
+    env: Vec<(String, Val)>,
+    /// The bytes of the call being read, where a reader says (see [`Cx::enter_call`]).
+    call: Option<Range<usize>>,
+    /// The bytes of the call each of `found` came from, when known.
+    calls: Vec<Option<Range<usize>>>,
+}
+
+/// Where an effect was found: its line, and the bytes of the call it came from when the
+/// reader knows them (a function on one line with other code is told apart by its bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Site {
+    pub(super) line: usize,
+    pub(super) bytes: Option<Range<usize>>,
 }
 
 impl Cx {
@@ -102,6 +118,9 @@ impl Cx {
             args: Vec::new(),
             forks: Vec::new(),
             script_dir: ".".to_owned(),
+            env: Vec::new(),
+            call: None,
+            calls: Vec::new(),
         }
     }
 
@@ -122,6 +141,21 @@ impl Cx {
     pub(super) fn with_args(mut self, args: &[Val]) -> Cx {
         self.args = args.to_vec();
         self
+    }
+
+    pub(super) fn with_env(mut self, env: &[(String, Val)]) -> Cx {
+        self.env = env.to_vec();
+        self
+    }
+
+    /// The value of environment variable `name`: what the command line gives it, else
+    /// the home directory for `HOME`; any other is not known.
+    pub(super) fn env(&self, name: &str) -> Val {
+        match self.env.iter().rev().find(|(n, _)| n == name) {
+            Some((_, value)) => value.clone(),
+            None if name == "HOME" => Val::known("~"),
+            None => Val::Unknown,
+        }
     }
 
     /// Script argument `n` (from 0, the first after the code), not known past the last.
@@ -168,6 +202,17 @@ impl Cx {
             return;
         }
         self.found.push(Found { effect, line });
+        self.calls.push(self.call.clone());
+    }
+
+    /// What is found from here on comes from the call at `bytes` of the code, until
+    /// [`Cx::leave_call`] with what this returns.
+    pub(super) fn enter_call(&mut self, bytes: Range<usize>) -> Option<Range<usize>> {
+        self.call.replace(bytes)
+    }
+
+    pub(super) fn leave_call(&mut self, outer: Option<Range<usize>>) {
+        self.call = outer;
     }
 
     /// Records a fork, or a process or thread started by the language's own library
@@ -179,16 +224,35 @@ impl Cx {
 
     /// Where the code has started programs, written files or forked since the first
     /// `found` effects and `forks` forks: `(found, forks)` is a [`Cx::mark`].
-    pub(super) fn spawned_since(&self, (found, forks): (usize, usize)) -> Vec<usize> {
-        let starts = self.found.iter().skip(found).filter(|f| match &f.effect {
-            Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
-            Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd" | "mkdir"),
-            Effect::Write(..) => true,
-            Effect::ModulePath(_) => false,
-        });
+    pub(super) fn spawned_since(&self, (found, forks): (usize, usize)) -> Vec<Site> {
+        let starts = self
+            .found
+            .iter()
+            .zip(&self.calls)
+            .skip(found)
+            .filter(|(f, _)| match &f.effect {
+                Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => true,
+                Effect::Command(program, _) => matches!(*program, "tee" | "cp" | "dd" | "mkdir"),
+                Effect::Write(..) => true,
+                Effect::ModulePath(_) => false,
+            });
+        // A program starts at its call; a file opened for writing is written wherever the
+        // handle goes later (`w = createWriteStream(p)`, then `w.write(b)` in a function),
+        // so a write is placed by its line only.
         starts
-            .map(|f| f.line)
-            .chain(self.forks.iter().skip(forks).copied())
+            .map(|(f, bytes)| Site {
+                line: f.line,
+                bytes: match f.effect {
+                    Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_) => bytes.clone(),
+                    _ => None,
+                },
+            })
+            .chain(
+                self.forks
+                    .iter()
+                    .skip(forks)
+                    .map(|&line| Site { line, bytes: None }),
+            )
             .collect()
     }
 

@@ -91,6 +91,9 @@ fn grammar_input(lang: Lang, code: &str) -> Cow<'_, [u8]> {
 /// `$j->{s}`, `$p{y}`) as the start of that operator, and the rest of the code as its
 /// text. perl takes a bare name alone in a subscript as a string, so each such key right
 /// after a variable or an arrow is given to the grammar as another name of its length.
+/// It also reads `split /=/` (the usual split of `KEY=VALUE` lines) as `/=`, a division;
+/// the pattern's `=` is given to it as another character, since a pattern is data to the
+/// reader.
 fn perl_keys(code: &str) -> Cow<'_, [u8]> {
     const QUOTING: [&str; 9] = ["s", "y", "q", "m", "tr", "qq", "qw", "qr", "qx"];
     let bytes = code.as_bytes();
@@ -111,6 +114,20 @@ fn perl_keys(code: &str) -> Cow<'_, [u8]> {
         let key = rest.iter().take_while(|b| in_name(b)).count();
         if rest.get(key) == Some(&b'}') && QUOTING.iter().any(|q| q.as_bytes() == &rest[..key]) {
             input.to_mut()[at + 1] = b'_';
+        }
+    }
+    for (at, word) in code.match_indices("split") {
+        if at.checked_sub(1).is_some_and(|b| in_name(&bytes[b])) {
+            continue;
+        }
+        let after = at + word.len();
+        let pattern = after
+            + bytes[after..]
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'('))
+                .count();
+        if bytes.get(pattern..pattern + 2) == Some(b"/=") {
+            input.to_mut()[pattern + 1] = b'_';
         }
     }
     input

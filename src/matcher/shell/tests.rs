@@ -57,7 +57,7 @@ fn chains_pipes_and_substitutions_are_split() {
     );
     assert_eq!(
         texts("diff <(ls a) <(ls b)"),
-        ["ls a", "ls b", "diff /dev/fd/63 /dev/fd/63"]
+        ["ls a", "ls b", "diff /dev/fd/63 /dev/fd/62"]
     );
 }
 
@@ -3333,4 +3333,44 @@ fn an_erb_template_the_line_wrote_is_read_as_ruby() {
     let input = "printf '<%% system(\"rm -rf ~\") %%>\\n' > t.erb && erb t.erb";
     assert!(runs(input, "rm -rf ~"), "{:?}", texts(input));
     assert!(parse("erb -T - config/app.yml.erb").opaque.is_none());
+}
+
+#[test]
+fn process_substitutions_are_numbered_as_bash_numbers_them() {
+    assert_eq!(
+        texts("paste <(cut -f1 a) <(cut -f2 <(sort b))"),
+        [
+            "cut -f1 a",
+            "sort b",
+            "cut -f2 /dev/fd/62",
+            "paste /dev/fd/63 /dev/fd/62"
+        ]
+    );
+}
+
+#[test]
+fn the_variables_a_command_gives_an_interpreter_reach_its_code() {
+    assert!(runs(
+        "DEV=/dev/sda python3 -c 'import os; os.open(os.environ[\"DEV\"], os.O_WRONLY)'",
+        "tee /dev/sda"
+    ));
+    assert!(runs(
+        "D=/srv node -e 'require(\"fs\").rmSync(process.env.D, {recursive: true})'",
+        "rm -r /srv"
+    ));
+}
+
+#[test]
+fn awk_runs_a_command_for_each_listed_path_however_it_quotes_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("docs")).expect("mkdir");
+    std::fs::write(dir.path().join("docs/a.md"), "x").expect("write");
+    for input in [
+        "ls docs/*.md | awk '{ system(\"rm -f \\\"\" $0 \"\\\"\") }'",
+        "ls docs/*.md | awk '{ cmd = \"rm -f \" $0; system(cmd) }'",
+    ] {
+        let line = parse_on(input, Host::at(&dir.path().to_string_lossy()));
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        assert!(runs_line(&line, "rm -f docs/*.md"), "{input}: {line:?}");
+    }
 }

@@ -29,8 +29,9 @@ const MAX_PENDING_JOINS: usize = 16;
 const MAX_FILE_RUNS: usize = 8;
 /// Deepest function-call inlining.
 const MAX_CALLS: usize = 8;
-/// The name bash gives a process substitution (`<(cmd)`).
-const PROCESS_FD: &str = "/dev/fd/63";
+/// The file descriptor bash gives the first process substitution of a command (`<(cmd)` is
+/// `/dev/fd/63`), and the next one below it.
+const PROCESS_FD: usize = 63;
 /// Most definitions of one function or alias name kept.
 pub(super) const MAX_DEFINITIONS: usize = 4;
 /// Why a line is unreadable whose code to run is a value not known (`eval "$x"`).
@@ -136,6 +137,15 @@ pub(super) struct Reader {
     pub(super) in_trap: bool,
     /// Whether what the last pipeline read prints never ends (`yes`, `cat /dev/zero`).
     pub(super) last_endless: bool,
+    /// The environment variables the command being read gives an interpreter, for the
+    /// code it runs (see `programs::run`).
+    pub(super) code_env: Vec<(String, crate::matcher::code::Val)>,
+    /// Process substitutions of the simple command being read so far: bash names them
+    /// `/dev/fd/63`, `/dev/fd/62`, ... in that order.
+    process_fds: usize,
+    /// Those the process a command runs in already holds open: inside a process
+    /// substitution, the ones its command opened before it.
+    process_fds_open: usize,
     /// Where the last simple command's own recorded commands start, after those of the
     /// substitutions in its words.
     stage_start: usize,
@@ -177,6 +187,9 @@ impl Reader {
             traps: Vec::new(),
             in_trap: false,
             last_endless: false,
+            code_env: Vec::new(),
+            process_fds: 0,
+            process_fds_open: 0,
             stage_start: 0,
             readings: Vec::new(),
         }
@@ -964,6 +977,7 @@ impl Reader {
 
     /// Reads a simple command: its assignments, redirections and words, then what it runs.
     fn simple(&mut self, command: &ast::SimpleCommand, stdin: Data) -> Data {
+        self.process_fds = self.process_fds_open;
         let mut assignments = Vec::new();
         let mut words: Vec<&str> = Vec::new();
         let mut redirects = Vec::new();
@@ -1491,11 +1505,17 @@ impl Reader {
         // It runs in a process of its own, as a subshell does.
         self.forked += 1;
         let fetched_before = std::mem::take(&mut self.env.fetches);
+        let before = self.process_fds;
+        let fd = PROCESS_FD - before.min(PROCESS_FD - 3);
+        // Its command runs in a child that holds the ones opened before it.
+        let outer_open = std::mem::replace(&mut self.process_fds_open, before);
         if self.depth < MAX_DEPTH {
             self.list(&s.list, stdin);
         } else {
             self.opaque_line("the command nests too deeply");
         }
+        self.process_fds_open = outer_open;
+        self.process_fds = before + 1;
         let fetches = std::mem::replace(&mut self.env.fetches, fetched_before);
         self.env.fetches |= fetches;
         self.forked -= 1;
@@ -1511,8 +1531,9 @@ impl Reader {
         // command's output or a download to a program that runs it (`vim -u <(curl
         // URL)`, `bash <(cat x)`).
         if matches!(kind, ast::ProcessSubstitutionKind::Read) {
-            self.env.write_file(PROCESS_FD, FileText::Unknown, false);
-            return Field::literal(PROCESS_FD);
+            let path = format!("/dev/fd/{fd}");
+            self.env.write_file(&path, FileText::Unknown, false);
+            return Field::literal(&path);
         }
         Field {
             text: super::SUBSTITUTION.to_owned(),

@@ -53,15 +53,19 @@ impl<'a, 't> Js<'a, '_, 't> {
     /// of a `for ... of` over a literal array of a few items (`for (const d of ['dist',
     /// 'build']) fs.rmSync(d, {recursive: true})`).
     pub(super) fn call(&mut self, node: Node<'t>) {
-        let Some((name, items)) = self.loop_over_literal(node) else {
-            return self.call_bound(node);
-        };
-        for item in items {
-            let value = self.eval(item, 1);
-            let outer = self.item.replace((name, value));
-            self.call_bound(node);
-            self.item = outer;
+        let outer_call = self.cx.enter_call(node.byte_range());
+        match self.loop_over_literal(node) {
+            None => self.call_bound(node),
+            Some((name, items)) => {
+                for item in items {
+                    let value = self.eval(item, 1);
+                    let outer = self.item.replace((name, value));
+                    self.call_bound(node);
+                    self.item = outer;
+                }
+            }
         }
+        self.cx.leave_call(outer_call);
     }
 
     /// The first name in `call`'s arguments that a `for ... of` binds to each item of a

@@ -101,15 +101,6 @@ pub(super) fn string_method(s: &str, m: &str, args: &Args) -> Obj {
     }
 }
 
-/// The value of environment variable `name`: only the home directory is known.
-pub(super) fn env(name: &str) -> Val {
-    if name == "HOME" {
-        Val::known("~")
-    } else {
-        Val::Unknown
-    }
-}
-
 /// A mode written as `chmod` takes it: a number in octal, a string as it is (Node reads
 /// a string mode as octal).
 pub(super) fn octal(mode: &Obj) -> Val {

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::modules::{canonical, module_name};
 use super::sinks::{GLOBALS, MODULES};
-use super::text::{cat, char_of, env, parse_num, string_method};
+use super::text::{cat, char_of, parse_num, string_method};
 use super::{Js, Obj};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{Slot, TEMP_DIR, join, program_lookup};
@@ -343,7 +343,7 @@ impl<'t> Js<'_, '_, 't> {
             Obj::Ref(q) => {
                 let q = canonical(&q);
                 match q.as_str() {
-                    "process.env" => Obj::Val(env(&key)),
+                    "process.env" => Obj::Val(self.cx.env(&key)),
                     "os.userInfo()" if key == "homedir" => Obj::Val(Val::known("~")),
                     "process" if key == "execPath" => Obj::Val(Val::known("node")),
                     // `node -e CODE a b`: `process.argv` is `[node, 'a', 'b']`.
@@ -457,7 +457,9 @@ impl<'t> Js<'_, '_, 't> {
                             join(&parts)
                         })
                     }
-                    "Deno.env.get" => Obj::Val(args.val(0).text().map_or(Val::Unknown, env)),
+                    "Deno.env.get" => {
+                        Obj::Val(args.val(0).text().map_or(Val::Unknown, |k| self.cx.env(k)))
+                    }
                     "String.fromCharCode" | "String.fromCodePoint" => {
                         let codes: Option<String> = args
                             .items

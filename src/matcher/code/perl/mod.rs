@@ -308,7 +308,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             "for_statement_2" | "function_signature" => {
                 let listing = self
                     .loop_over_glob(node)
-                    .or_else(|| Self::loop_over_literal(node));
+                    .or_else(|| self.loop_over_literal(node));
                 let mut c = node.walk();
                 for child in node.named_children(&mut c) {
                     if kind(child) != "block" && Some(child) != listing.map(|(var, _)| var) {
@@ -434,10 +434,18 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         (self.callee(glob).as_deref() == Some("glob")).then_some((var, glob))
     }
 
-    /// `foreach my $f ('a', 'b')`, `for my $f (qw(a b))`: the loop's named variable and
-    /// the list of a few literal items it takes in turn (see `Pl::call`).
-    fn loop_over_literal(node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-        let (var, list) = Self::foreach_parts(node)?;
+    /// `foreach my $f ('a', 'b')`, `for my $f (qw(a b))`, or `for my $f (@a)` of an array
+    /// assigned such a list once: the loop's named variable and the list of a few literal
+    /// items it takes in turn (see `Pl::call`).
+    fn loop_over_literal(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
+        let (var, mut list) = Self::foreach_parts(node)?;
+        let mut c = list.walk();
+        if let [array] = list.named_children(&mut c).collect::<Vec<_>>()[..]
+            && kind(array) == "array_variable"
+            && let Some(Slot::Expr(value)) = self.names.get(self.text(array).trim())
+        {
+            list = *value;
+        }
         literal_items(list).map(|_| (var, list))
     }
 
@@ -656,10 +664,14 @@ pub(super) fn kind<'t>(node: impl Borrow<Node<'t>>) -> &'static str {
 pub(super) fn literal_items(list: Node<'_>) -> Option<Vec<Node<'_>>> {
     const MOST_ITEMS: usize = 16;
     let mut c = list.walk();
-    let items: Vec<Node<'_>> = list
-        .named_children(&mut c)
-        .filter(|n| kind(*n) != "normal_comma")
-        .collect();
+    let items: Vec<Node<'_>> = match kind(list) {
+        // An array assigned `qw(...)` holds the words themselves.
+        "word_list_qw" => vec![list],
+        _ => list
+            .named_children(&mut c)
+            .filter(|n| kind(*n) != "normal_comma")
+            .collect(),
+    };
     let items = match items.as_slice() {
         [words] if kind(*words) == "word_list_qw" => {
             let mut c = words.walk();

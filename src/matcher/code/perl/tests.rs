@@ -647,3 +647,19 @@ fn ipc_cmd_and_ipc_run_commands_are_read() {
     // A sub of the code's own named run is its own.
     assert!(effects("sub run { print @_ } run(command => 'x')").is_empty());
 }
+
+#[test]
+fn ordinary_idioms_the_grammar_stumbles_on_are_read() {
+    // `split /=/` is a pattern, not `/=`; `readlink` in what error recovery skips is inert.
+    for code in [
+        "while (<>) { next if /^\\s*(#|$)/; my ($k, $v) = split /=/, $_, 2; print $k }",
+        "for (glob 'config/*') { printf \"%-30s -> %s\\n\", $_, readlink($_) if -l $_ }",
+    ] {
+        assert!(read(Lang::Perl, code).opaque.is_none(), "{code}");
+    }
+    // A loop over an array assigned a literal list once takes each item.
+    assert_eq!(
+        effects("my @targets = qw(lint test); for my $t (@targets) { system('make', $t) }"),
+        ["exec make lint", "exec make test"]
+    );
+}

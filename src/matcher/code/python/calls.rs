@@ -470,7 +470,9 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     fn call_once(&mut self, node: Node<'t>) {
         let outer = self.narrowed.len();
+        let outer_call = self.cx.enter_call(node.byte_range());
         self.call_effect(node);
+        self.cx.leave_call(outer_call);
         self.narrowed.truncate(outer);
     }
 
@@ -994,6 +996,20 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
             Sink::Lookup => {
                 let host = k(self, 0);
+                // A name put together from parts not all known (`chunk + '.x.example'`,
+                // f'{data}.example'): what a lookup sends is the name, so data can leave
+                // in it.
+                let built = args.node(0, "host").is_some_and(|n| {
+                    matches!(kind(n), "binary_operator" | "concatenated_string")
+                        || kind(n) == "string" && self.text(n).starts_with(['f', 'F'])
+                        || kind(n) == "call"
+                });
+                if built && !matches!(host, Val::Known(_)) {
+                    self.cx.opaque(
+                        "the code looks up a host name it builds at run time (what it holds is sent in the name)",
+                        line,
+                    );
+                }
                 self.lookup(host, line);
             }
             Sink::Serve => {

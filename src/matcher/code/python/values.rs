@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::sinks::{Sink, VALUE_FUNCTIONS, canonical, is_decoder, sink};
-use super::text::{dedent, env, format_braces, parse_int, percent, unescape};
+use super::text::{dedent, format_braces, parse_int, percent, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{Slot, TEMP_DIR, any_of, home, join, normalized};
@@ -286,6 +286,9 @@ impl<'t> Py<'_, '_, 't> {
             return Obj::Val(Val::Unknown);
         };
         let index = by_field(node, "subscript");
+        if let Some(item) = index.and_then(|i| self.constant_dict_item(value, i, depth)) {
+            return item;
+        }
         let base = self.eval(value, depth + 1);
         // `s[::-1]`
         if let (Some(i), Obj::Val(Val::Known(s))) = (index, &base)
@@ -302,7 +305,7 @@ impl<'t> Py<'_, '_, 't> {
         }
         let key = index.map(|i| self.eval(i, depth + 1).val());
         match (base, key) {
-            (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => Obj::Val(env(&k)),
+            (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => Obj::Val(self.cx.env(&k)),
             (Obj::Ref(q), Some(Val::Known(k))) if q == "sysconfig.get_paths()" => {
                 Obj::Val(install_path(&k).map_or(Val::Unknown, Val::known))
             }
@@ -335,6 +338,49 @@ impl<'t> Py<'_, '_, 't> {
             (Obj::Each(element), _) => *element,
             _ => Obj::Val(Val::Unknown),
         }
+    }
+
+    /// `MODES["suid"]` of a name bound once to a literal dictionary the code never changes:
+    /// the value of the pair with that key.
+    fn constant_dict_item(
+        &mut self,
+        value: Node<'t>,
+        index: Node<'t>,
+        depth: usize,
+    ) -> Option<Obj> {
+        const MOST_PAIRS: usize = 64;
+        let dict = match kind(value) {
+            "dictionary" => value,
+            "identifier" => match self.names.get(self.text(value)) {
+                Some(Slot::Expr(d))
+                    if kind(*d) == "dictionary"
+                        && dict_is_constant(self.src.text, self.text(value)) =>
+                {
+                    *d
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let Val::Known(key) = self.eval(index, depth + 1).val() else {
+            return None;
+        };
+        let mut c = dict.walk();
+        let pairs: Vec<Node<'t>> = dict.named_children(&mut c).take(MOST_PAIRS + 1).collect();
+        if pairs.len() > MOST_PAIRS || pairs.iter().any(|p| kind(*p) != "pair") {
+            return None;
+        }
+        for pair in pairs {
+            let (Some(k), Some(v)) = (by_field(pair, "key"), by_field(pair, "value")) else {
+                return None;
+            };
+            match self.eval(k, depth + 1).val() {
+                Val::Known(k) if k == key => return Some(self.eval(v, depth + 1)),
+                Val::Known(_) => {}
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// The name `mkdtemp(suffix, prefix, dir)` gives: the prefix (`tmp` when not given),
@@ -547,7 +593,7 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getenv" | "os.environ.get" => match arg(self, 0) {
-                        Val::Known(k) => Obj::Val(env(&k)),
+                        Val::Known(k) => Obj::Val(self.cx.env(&k)),
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),
@@ -1145,4 +1191,45 @@ fn base64_constant(function: &str, value: &Val) -> Option<String> {
         .decode(alphabet)
         .ok()?;
     String::from_utf8(bytes).ok()
+}
+
+/// Whether the dictionary bound to `name` stays as written: `name` is assigned once and
+/// otherwise only read by a subscript that is not assigned or deleted, or by `.get`,
+/// `.keys`, `.items` or `.values`. Passed anywhere else, it could be changed there.
+fn dict_is_constant(code: &str, name: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut bound = 0;
+    for (k, _) in code.match_indices(name) {
+        let before = &code[..k];
+        let rest = &code[k + name.len()..];
+        if word(before.chars().next_back()) || word(rest.chars().next()) {
+            continue;
+        }
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let assigned = |r: &str| r.starts_with('=') && !r.starts_with("==");
+        if assigned(rest) {
+            bound += 1;
+            continue;
+        }
+        if let Some(inside) = rest.strip_prefix('[') {
+            let Some(close) = inside.find(']') else {
+                return false;
+            };
+            let after = inside[close + 1..].trim_start_matches([' ', '\t']);
+            let augmented =
+                after.len() > 1 && after[1..].starts_with('=') && !after.starts_with("==");
+            if assigned(after) || augmented || before.trim_end().ends_with("del") {
+                return false;
+            }
+            continue;
+        }
+        if [".get(", ".keys(", ".items(", ".values("]
+            .iter()
+            .any(|m| rest.starts_with(m))
+        {
+            continue;
+        }
+        return false;
+    }
+    bound == 1
 }

@@ -320,7 +320,17 @@ pub(super) fn run(
         });
     }
     if table::is_interpreter(program) {
+        // The variables the command gives the program, which its code may read.
+        let given = env.iter().map(|(name, value)| {
+            let value = match value {
+                Value::Known(v) => crate::matcher::code::Val::Known(v.clone()),
+                Value::Unknown => crate::matcher::code::Val::Unknown,
+            };
+            (name.clone(), value)
+        });
+        let outer = std::mem::replace(&mut r.code_env, given.collect());
         runners::interpreter(r, program, args, &stdin);
+        r.code_env = outer;
         runners::inspect_mode(r, program, args, env, &stdin);
         return Data::Unknown;
     }

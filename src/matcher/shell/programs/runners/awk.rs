@@ -431,15 +431,37 @@ fn awk_program(r: &mut Reader, program: &str, values: &Values) {
 
 /// The commands `system("CMD " $0)` (or `$1` with the default field splitting) runs for
 /// each path of the listing awk reads: `ls tests/*.sh | awk '{ system("bash " $0) }'`
-/// runs `bash tests/*.sh`, path by path. `None` when the argument has another shape, or
-/// there is no such listing.
+/// runs `bash tests/*.sh`, path by path. The path may be quoted (`system("rm -f \"" $0
+/// "\"")`, which stands for the path as it is), and the command a variable assigned once
+/// (`cmd = "gzip " $0; system(cmd)`). `None` when the argument has another shape, or there
+/// is no such listing.
 fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<String>> {
     if values.listed.is_empty() {
         return None;
     }
-    let inner = group.strip_prefix('(')?.strip_suffix(')')?.trim();
-    let (prefix, rest) = awk_string(inner)?;
-    let field = rest.trim();
+    let mut inner = group.strip_prefix('(')?.strip_suffix(')')?.trim();
+    if is_name(inner) {
+        inner = values.vars.get(inner)?.as_deref()?.trim();
+    }
+    let (mut prefix, rest) = awk_string(inner)?;
+    let rest = rest.trim();
+    let (field, mut suffix) = match rest.find(|c: char| c.is_whitespace() || c == '"') {
+        Some(end) => {
+            let (suffix, after) = awk_string(rest[end..].trim_start())?;
+            if !after.trim().is_empty() {
+                return None;
+            }
+            (&rest[..end], suffix)
+        }
+        None => (rest, String::new()),
+    };
+    // A path quoted for the shell is the path itself.
+    for quote in ['"', '\''] {
+        if prefix.ends_with(quote) && suffix.starts_with(quote) {
+            prefix.pop();
+            suffix.remove(0);
+        }
+    }
     let whole_line = field == "$0";
     let first_field = field == "$1"
         && values.default_fields
@@ -466,7 +488,7 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
             .listed
             .iter()
             .flatten()
-            .map(|path| format!("{prefix}{path}"))
+            .map(|path| format!("{prefix}{path}{suffix}"))
             .collect(),
     )
 }

@@ -610,7 +610,9 @@ pub(super) fn read_code(
     path: Option<&str>,
 ) {
     let Some(lang) = lang else { return };
-    let reading = code::read_script(lang, text, args, path, &mut r.code_work);
+    let env = std::mem::take(&mut r.code_env);
+    let reading = code::read_script(lang, text, args, &env, path, &mut r.code_work);
+    r.code_env = env;
     for found in reading.found {
         let origin = format!("from {} code, line {}", lang.name(), found.line);
         r.reached(origin, |r| effect(r, found.effect));
