@@ -663,3 +663,18 @@ fn ordinary_idioms_the_grammar_stumbles_on_are_read() {
         ["exec make lint", "exec make test"]
     );
 }
+
+#[test]
+fn an_element_of_a_hash_assigned_a_literal_list_once_is_its_value() {
+    assert_eq!(
+        effects(
+            "my %c = (tab => '/etc/cron.d/x', job => 'y'); open(my $fh, '>>', $c{tab}); print $fh $c{job};"
+        ),
+        ["tee /etc/cron.d/x"]
+    );
+    // Assigned again, the hash is not known.
+    assert_eq!(
+        effects("my %c = (tab => 'a'); $c{tab} = <STDIN>; unlink $c{tab};"),
+        ["rm ?"]
+    );
+}

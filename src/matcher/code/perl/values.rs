@@ -93,6 +93,15 @@ impl Pl<'_, '_, '_> {
                 if base_text == "$ENV" && kind(node) == "hash_access_variable_simple" {
                     return v(self.env(key));
                 }
+                // `$c{tab}` of a hash assigned a literal list once: that pair's value.
+                if kind(node) == "hash_access_variable_simple"
+                    && let Val::Known(key) = &key
+                    && let Some(name) = base_text.strip_prefix('$')
+                    && let Some(Slot::Expr(list)) = self.names.get(&format!("%{name}")).cloned()
+                    && let Some(value) = self.pair_value(list, key)
+                {
+                    return self.eval(value, self.src.text, depth + 1);
+                }
                 match self.eval(base, code, depth + 1) {
                     Obj::Response => Obj::Response,
                     _ => v(Val::Unknown),
@@ -144,6 +153,43 @@ impl Pl<'_, '_, '_> {
             }
             _ => Obj::Val(Val::Unknown),
         }
+    }
+
+    /// The value node of the pair with key `key` in a literal list of pairs (`(tab =>
+    /// "/x", job => "y")`); `None` when a key is not a bare word or a plain string.
+    fn pair_value<'t>(&self, list: Node<'t>, key: &str) -> Option<Node<'t>> {
+        const MOST_PAIRS: usize = 64;
+        if kind(list) != "array" {
+            return None;
+        }
+        let mut c = list.walk();
+        let items: Vec<Node<'t>> = list
+            .named_children(&mut c)
+            .filter(|n| !matches!(kind(*n), "normal_comma" | "fat_comma"))
+            .take(2 * MOST_PAIRS + 1)
+            .collect();
+        if !items.len().is_multiple_of(2) || items.len() > 2 * MOST_PAIRS {
+            return None;
+        }
+        for pair in items.chunks(2) {
+            let (k, value) = (pair[0], pair[1]);
+            let name = match kind(k) {
+                "call_expression_with_bareword" | "identifier" => self.text(k).trim(),
+                "string_single_quoted" | "string_double_quoted" => {
+                    let t = self.text(k);
+                    let inner = t.get(1..t.len().saturating_sub(1)).unwrap_or_default();
+                    if inner.contains(['$', '@', '\\']) {
+                        return None;
+                    }
+                    inner
+                }
+                _ => return None,
+            };
+            if name == key {
+                return Some(value);
+            }
+        }
+        None
     }
 
     /// `$ENV{KEY}`: only the home directory is known, while the code sets no `%ENV`.

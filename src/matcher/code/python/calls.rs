@@ -310,9 +310,11 @@ impl<'a, 't> Py<'a, '_, 't> {
             "attribute" => by_field(f, "object"),
             _ => Some(f),
         });
+        // The object may be a call (`Path('/proc/sys', k).write_text(v)`); a chain of calls
+        // is searched only as far as `MOST_NODES` goes.
         let mut search: Vec<Node<'t>> = by_field(call, "arguments")
             .into_iter()
-            .chain(object.filter(|o| kind(*o) == "identifier"))
+            .chain(object.filter(|o| matches!(kind(*o), "identifier" | "call")))
             .collect();
         let mut followed = 0;
         let mut nodes = 0;

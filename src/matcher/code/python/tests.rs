@@ -1695,3 +1695,27 @@ fn a_literal_dictionary_never_changed_is_read_by_its_constant_keys() {
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
 }
+
+#[test]
+fn a_constant_slice_of_a_literal_list_is_those_items() {
+    assert_eq!(
+        effects(
+            "import subprocess, os\nargv = ['echo', 'rm', '-rf', '--no-preserve-root', '/srv']\nsubprocess.run(argv[1:3] + argv[4:])"
+        ),
+        ["exec rm -rf /srv"]
+    );
+    assert_eq!(
+        effects("import subprocess\na = ['x', 'make', 'test']\nsubprocess.run(a[-2:])"),
+        ["exec make test"]
+    );
+    // A loop variable inside the object a method is called on is read per key too.
+    assert_eq!(
+        effects(
+            "from pathlib import Path\nknobs = {'kernel/core_pattern': '|/tmp/h', 'kernel/yama/ptrace_scope': '0'}\nfor k, v in knobs.items():\n    Path('/proc/sys', k).write_text(v)"
+        ),
+        [
+            "tee /proc/sys/kernel/core_pattern",
+            "tee /proc/sys/kernel/yama/ptrace_scope"
+        ]
+    );
+}

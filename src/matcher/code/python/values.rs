@@ -297,6 +297,13 @@ impl<'t> Py<'_, '_, 't> {
         {
             return Obj::Val(Val::Known(s.chars().rev().collect()));
         }
+        // A slice of a list with constant bounds is those items (`argv[1:3] + argv[4:]`).
+        if let (Some(i), Obj::List(items)) = (index, &base)
+            && kind(i) == "slice"
+            && let Some(range) = slice_range(&self.text(i).replace([' ', '\t'], ""), items.len())
+        {
+            return Obj::List(items[range].to_vec());
+        }
         // A slice of a listing is part of it (`sorted(glob(p))[:-keep]`), and of a list some
         // of its items: the whole list, which can only name more.
         if index.is_some_and(|i| kind(i) == "slice") && matches!(base, Obj::Each(_) | Obj::List(_))
@@ -1232,4 +1239,24 @@ fn dict_is_constant(code: &str, name: &str) -> bool {
         return false;
     }
     bound == 1
+}
+
+/// The items `[start:stop]` (or `[start:stop:1]`) takes of a list of `len` items, when both
+/// bounds are integers or left out, counted from the end when negative, as Python does.
+fn slice_range(slice: &str, len: usize) -> Option<std::ops::Range<usize>> {
+    let parts: Vec<&str> = slice.split(':').collect();
+    let (start, stop) = match parts.as_slice() {
+        [start, stop] | [start, stop, "" | "1"] => (*start, *stop),
+        _ => return None,
+    };
+    let len = i64::try_from(len).ok()?;
+    let bound = |text: &str, default: i64| -> Option<i64> {
+        if text.is_empty() {
+            return Some(default);
+        }
+        let n: i64 = text.parse().ok()?;
+        Some(if n < 0 { (len + n).max(0) } else { n.min(len) })
+    };
+    let (start, stop) = (bound(start, 0)?, bound(stop, len)?);
+    Some(usize::try_from(start).ok()?..usize::try_from(stop.max(start)).ok()?)
 }
