@@ -13,9 +13,10 @@ const binary = process.env.HOOKGATE_BIN
   ?? join(process.env.CARGO_TARGET_DIR ?? join(repo, 'target'), 'debug', 'hookgate');
 export const shots = join(process.env.CARGO_TARGET_DIR ?? join(repo, 'target'), 'console-screenshots');
 
-/** A scratch directory holding `HOOKS.yaml` = `policy`. */
+/** A scratch directory holding `HOOKS.yaml` = `policy`, removed when the test process exits. */
 export function scratch(policy) {
   const dir = mkdtempSync(join(tmpdir(), 'hookgate-console-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'HOOKS.yaml'), policy);
   return dir;
 }

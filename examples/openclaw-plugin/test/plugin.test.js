@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -110,6 +110,7 @@ test('in a host, a hook the host does not fire, or no conversation access, refus
     assert.throws(() => createRegister([...HOOKS, 'subagent_spawning'])({ ...allowed, on() {} }), /subagent_spawning/);
   } finally {
     process.argv[1] = argv1;
+    rmSync(root, { recursive: true, force: true });
   }
 });
 
