@@ -189,31 +189,34 @@ pub(super) fn spawns_in_a_function_that_calls_itself(
     found
 }
 
-/// Calls that list a directory's entries.
+/// The names of calls that list a directory's entries.
 const LISTINGS: &[&str] = &[
+    "readdirSync",
     "readdir",
+    "opendirSync",
     "opendir",
     "scandir",
     "listdir",
     "iterdir",
     "glob",
+    "iglob",
     "each_child",
-    "Dir.children",
-    "Dir.entries",
-    "Dir[",
+    "each_entry",
+    "children",
     "DirectoryIterator",
-    "lfs.dir",
+    "RecursiveDirectoryIterator",
 ];
 
 /// Whether the call of its own function at `name` walks a directory tree: it is made in
-/// a loop over a directory's entries (`for (const e of fs.readdirSync(d))`, `for e in
-/// os.scandir(d):`, `Dir.each_child(d) { |e| ... }`) with another argument than the
-/// function was given, and the function does not fork. Each call then goes a directory
-/// further down, and the walk ends where the tree does: a recursive codemod or cleanup,
-/// not a bomb. A fork in it would double the walkers at each directory.
+/// a loop (or a callback, or a block) over a listing of a directory named by one of the
+/// function's parameters (`for (const e of fs.readdirSync(d))`, `for e in os.scandir(d):`,
+/// `Dir.each_child(d) { |e| ... }`), with another argument than the function was given,
+/// and the function does not fork. Each call then goes a directory further down, and the
+/// walk ends where the tree does: a recursive codemod or cleanup, not a bomb. A fork in
+/// it would double the walkers at each directory. Read from the tree, so a comment that
+/// names a listing does not count.
 fn descends_a_listing(lang: Lang, src: &Source<'_>, name: Node<'_>, def: Node<'_>) -> bool {
-    let text = src.of(def);
-    if text.contains("fork") {
+    if src.of(def).contains("fork") {
         return false;
     }
     // The call's arguments, and the parameters of the function, as written.
@@ -223,32 +226,97 @@ fn descends_a_listing(lang: Lang, src: &Source<'_>, name: Node<'_>, def: Node<'_
         .map(|a| src.of(a).trim_matches(['(', ')', ' ']));
     // `const walk = (d) => ...` holds its parameters in its value.
     let function = def.child_by_field_name("value").unwrap_or(def);
-    let parameters = function
+    let Some(parameters) = function
         .child_by_field_name("parameters")
         .or_else(|| function.child_by_field_name("parameter"))
-        .map(|p| src.of(p).trim_matches(['(', ')', ' ']));
-    match (arguments, parameters) {
-        (Some(a), Some(p)) if !a.is_empty() && a != p => {}
+        .map(|p| src.of(p).trim_matches(['(', ')', ' ']))
+    else {
+        return false;
+    };
+    match arguments {
+        Some(a) if !a.is_empty() && a != parameters => {}
         _ => return false,
     }
+    let names: Vec<&str> = parameters
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    // Up from the call to the function: a listing before the branch the call is in.
     let mut inner = name;
     while let Some(outer) = inner.parent() {
         if outer.id() == def.id() {
             return false;
         }
-        let header = src
-            .text
-            .get(outer.start_byte()..inner.start_byte())
-            .unwrap_or_default();
-        let loops = kind(lang, outer).contains("for")
-            || header.contains("each")
-            || header.contains("forEach");
-        if loops && LISTINGS.iter().any(|l| header.contains(l)) {
+        let mut c = outer.walk();
+        let before = outer
+            .children(&mut c)
+            .take_while(|child| child.id() != inner.id())
+            .collect::<Vec<_>>();
+        let lists = std::iter::once(outer)
+            .filter(|o| lists_a_parameter(lang, src, *o, &names))
+            .chain(
+                before
+                    .into_iter()
+                    .filter(|b| holds_a_listing(lang, src, *b, &names)),
+            )
+            .next()
+            .is_some();
+        if lists {
             return true;
         }
         inner = outer;
     }
     false
+}
+
+/// Whether `node` or a node below it (at most a few hundred) is a call of a listing of a
+/// directory one of `parameters` names.
+fn holds_a_listing(lang: Lang, src: &Source<'_>, node: Node<'_>, parameters: &[&str]) -> bool {
+    const MOST_NODES: usize = 256;
+    let mut seen = 0;
+    let mut found = false;
+    visit(node, |n, _, at| {
+        if found || at == Visit::Leave || seen >= MOST_NODES || kind(lang, n) == "comment" {
+            return false;
+        }
+        seen += 1;
+        found = lists_a_parameter(lang, src, n, parameters);
+        true
+    });
+    found
+}
+
+/// Whether `node` is a call of a listing (see [`LISTINGS`]) whose arguments name one of
+/// `parameters`.
+fn lists_a_parameter(lang: Lang, src: &Source<'_>, node: Node<'_>, parameters: &[&str]) -> bool {
+    if !kind(lang, node).contains("call") {
+        return false;
+    }
+    let callee = ["method", "function", "name"]
+        .iter()
+        .find_map(|f| node.child_by_field_name(f))
+        .map(|c| {
+            ["property", "attribute", "name"]
+                .iter()
+                .find_map(|f| c.child_by_field_name(f))
+                .unwrap_or(c)
+        });
+    let Some(callee) = callee else { return false };
+    let called = src.of(callee);
+    let called = called.rsplit(['.', ':', '>']).next().unwrap_or(called);
+    if !LISTINGS.contains(&called) {
+        return false;
+    }
+    let Some(arguments) = node.child_by_field_name("arguments") else {
+        return false;
+    };
+    let text = src.of(arguments);
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    parameters.iter().any(|p| {
+        text.match_indices(p).any(|(k, _)| {
+            !word(text[..k].chars().next_back()) && !word(text[k + p.len()..].chars().next())
+        })
+    })
 }
 
 /// The name node of a function definition (`def f`, `function f`, `sub f`, `const f = () =>
@@ -336,6 +404,16 @@ mod tests {
             let code = walk(body);
             assert!(opaque(&code).is_some(), "{code}");
         }
+        // A listing only in a comment, or of another directory than the parameter's, does
+        // not bound the recursion.
+        for code in [
+            "const fs = require('fs');\nfunction f(d) {\n  for (const x of [1, 2]) { /* fs.readdirSync(d) */ fs.writeFileSync('a' + x, 'x'); f(d + 'x'); }\n}\nf('a');",
+            "const fs = require('fs');\nfunction f(d) {\n  for (const e of fs.readdirSync('.')) { fs.writeFileSync(e, 'x'); f(d + 'x'); }\n}\nf('a');",
+        ] {
+            assert!(opaque(code).is_some(), "{code}");
+        }
+        let ruby = "def walk(d)\n  Dir.each_child(d) { |e| p = File.join(d, e); File.directory?(p) ? walk(p) : File.write(p, File.read(p).strip) }\nend\nwalk('src')";
+        assert!(read(Lang::Ruby, ruby).opaque.is_none());
         // On one line, a program started outside a function is told apart by its bytes;
         // a file opened outside and written inside is still inside.
         assert!(opaque("const fs = require('fs'); const f = (o) => typeof o === 'object' ? Object.values(o).map(f) : o; f(require('./a.json'))").is_none());
