@@ -3311,6 +3311,8 @@ fn a_syntax_check_reads_the_script_and_runs_none_of_it() {
     // Code given inline still runs; perl's -c runs BEGIN blocks, and is read as a run.
     assert!(runs("php -l -r 'system(\"rm -rf ~\");'", "rm -rf ~"));
     assert!(!runs("perl -c x.pl", "cat -- x.pl"));
+    // With code preloaded by an option, the line is read as a run.
+    assert!(!runs("node -r ./x.js --check app/x.js", "cat -- app/x.js"));
 }
 
 #[test]

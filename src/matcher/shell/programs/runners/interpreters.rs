@@ -72,8 +72,9 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         return;
     }
     // `php -l FILE`, `ruby -c FILE`, `node --check FILE` only check the script's syntax:
-    // it is read, not run.
+    // it is read, not run. Code preloaded by an option is read as a run.
     if let (Some(lang), Code::File(script, _)) = (lang, &code)
+        && preloads.is_empty()
         && checks_syntax_only(lang, args)
         && let Some(file) = args.iter().find(|a| a.text == *script)
     {
