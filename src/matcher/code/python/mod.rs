@@ -70,6 +70,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         over_literals: false,
         arguments: Vec::new(),
         decoded: false,
+        constant_dicts: std::collections::HashMap::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -180,6 +181,9 @@ pub(super) struct Py<'a, 'c, 't> {
     /// Whether a decoder was evaluated since this was last cleared: a base64 constant is
     /// read as its text, but code or a command decoded before it runs stays opaque.
     decoded: bool,
+    /// Whether each name bound to a literal dictionary keeps it as written (see
+    /// `dict_is_constant`): a scan of the whole code, made once per name, not per subscript.
+    constant_dicts: std::collections::HashMap<&'a str, bool>,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {

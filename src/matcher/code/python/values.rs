@@ -358,12 +358,17 @@ impl<'t> Py<'_, '_, 't> {
         const MOST_PAIRS: usize = 64;
         let dict = match kind(value) {
             "dictionary" => value,
-            "identifier" => match self.names.get(self.text(value)) {
-                Some(Slot::Expr(d))
-                    if kind(*d) == "dictionary"
-                        && dict_is_constant(self.src.text, self.text(value)) =>
-                {
-                    *d
+            "identifier" => match self.names.get(self.text(value)).cloned() {
+                Some(Slot::Expr(d)) if kind(d) == "dictionary" => {
+                    let (code, name) = (self.src.text, self.text(value));
+                    let constant = *self
+                        .constant_dicts
+                        .entry(name)
+                        .or_insert_with(|| dict_is_constant(code, name));
+                    if !constant {
+                        return None;
+                    }
+                    d
                 }
                 _ => return None,
             },
