@@ -48,7 +48,17 @@ pub(super) fn parse(lang: Lang, code: &str, work: &mut usize) -> Result<Tree, Un
                 &mut parsers[last].1
             }
         };
-        parse_with(parser, lang, &grammar_input(lang, code), work)
+        let input = grammar_input(lang, code);
+        let tree = parse_with(parser, &input, work)?;
+        // Where tree-sitter-perl lost a file test with no operand, the test is given to it
+        // as `$_` (the operand perl takes) and the code parsed again.
+        if lang == Lang::Perl
+            && let Some(fixed) = super::perl::bare_file_tests(tree.root_node(), &input)
+        {
+            let tree = parse_with(parser, &fixed, work)?;
+            return accept(lang, tree, &fixed);
+        }
+        accept(lang, tree, &input)
     })
 }
 
@@ -138,12 +148,7 @@ thread_local! {
     static PARSERS: std::cell::RefCell<Vec<(Lang, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn parse_with(
-    parser: &mut Parser,
-    lang: Lang,
-    bytes: &[u8],
-    work: &mut usize,
-) -> Result<Tree, Unread> {
+fn parse_with(parser: &mut Parser, bytes: &[u8], work: &mut usize) -> Result<Tree, Unread> {
     let at_start = |reason| Unread { reason, line: 1 };
     // A cancelled parse would otherwise resume on the next call.
     parser.reset();
@@ -157,13 +162,18 @@ fn parse_with(
         }
         None => ControlFlow::Break(()),
     };
-    let tree = parser
+    parser
         .parse_with_options(
             &mut |at, _| bytes.get(at..).unwrap_or_default(),
             None,
             Some(ParseOptions::new().progress_callback(&mut progress)),
         )
-        .ok_or_else(|| at_start("the code is too complex to read in time"))?;
+        .ok_or_else(|| at_start("the code is too complex to read in time"))
+}
+
+/// `tree`, unless it holds a syntax error: perl's error recovery is accepted where what it
+/// skipped is inert (see `perl/gaps.rs`).
+fn accept(lang: Lang, tree: Tree, bytes: &[u8]) -> Result<Tree, Unread> {
     if let Some(error) = first_error(tree.root_node())
         && !(lang == Lang::Perl
             && std::str::from_utf8(bytes)
@@ -484,7 +494,7 @@ mod tests {
             let mut parser = Parser::new();
             parser.set_language(&Lang::Python.grammar()).expect("loads");
             let mut work = usize::MAX / 2;
-            parse_with(&mut parser, Lang::Python, bytes, &mut work).expect("parses");
+            parse_with(&mut parser, bytes, &mut work).expect("parses");
             usize::MAX / 2 - work
         };
         let mut work = usize::MAX / 2;

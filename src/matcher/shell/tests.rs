@@ -3360,6 +3360,14 @@ fn the_variables_a_command_gives_an_interpreter_reach_its_code() {
         "D=/srv node -e 'require(\"fs\").rmSync(process.env.D, {recursive: true})'",
         "rm -r /srv"
     ));
+    for line in [
+        "K=/root/.ssh/authorized_keys php -r 'file_put_contents(getenv(\"K\"), \"x\", FILE_APPEND);'",
+        "K=/root/.ssh/authorized_keys ruby -e 'File.write(ENV[\"K\"], \"x\")'",
+        "K=/root/.ssh/authorized_keys perl -e 'open my $f, \">>\", $ENV{K}; print $f \"x\"'",
+        "K=/root/.ssh/authorized_keys lua -e 'io.open(os.getenv(\"K\"), \"a\"):write(\"x\")'",
+    ] {
+        assert!(runs(line, "tee /root/.ssh/authorized_keys"), "{line}");
+    }
 }
 
 #[test]

@@ -157,11 +157,7 @@ impl<'t> Lua<'_, '_, 't> {
                 (Some(Obj::Ref(t)), Val::Known(k)) => Obj::Ref(canonical(&format!("{t}.{k}"))),
                 _ => Obj::Val(Val::Unknown),
             },
-            "os.getenv" => Obj::Val(if arg(0).text() == Some("HOME") {
-                Val::known("~")
-            } else {
-                Val::Unknown
-            }),
+            "os.getenv" => Obj::Val(arg(0).text().map_or(Val::Unknown, |k| self.cx.env(k))),
             // A new file of the temporary directory, named `lua_` and six random characters.
             "os.tmpname" => Obj::Val(Val::Known(format!(
                 "{}/lua_*",

@@ -79,7 +79,7 @@ impl<'t> Pl<'_, '_, 't> {
         // A sub the code defines under a built-in's name is the code's own (its body is
         // walked like the rest).
         let name = match name.as_str() {
-            n if self.subs.iter().any(|s| s == n) => return,
+            n if self.is_sub(n) => return,
             "File::Path::rmtree" | "File::Path::remove_tree" => "rmtree",
             "File::Copy::move" | "File::Copy::mv" | "mv" => "move",
             "File::Copy::copy" | "File::Copy::cp" | "cp" => "copy",

@@ -108,6 +108,53 @@ pub(in crate::matcher::code) fn errors_are_inert(root: Node<'_>, code: &str) -> 
     inert
 }
 
+/// The code given to the grammar again where its error recovery lost a file test with no
+/// operand (`return unless -f; open my $f, '<', $_`, `grep { -d } @a`), or `None` when
+/// there is none. tree-sitter-perl then skips the `;` or `&&` after the test and takes
+/// the next statement as its operand, so the words of that statement's call part from it
+/// (the `open` above loses its path). perl reads such a test as a test of `$_`: each is
+/// given to the grammar as `$_`, which is the same length, so every byte range through
+/// which the reader reads the text is unchanged. Only tests the grammar itself placed
+/// next to an error are changed, so no string's text is.
+pub(in crate::matcher::code) fn bare_file_tests(root: Node<'_>, bytes: &[u8]) -> Option<Vec<u8>> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut tests = Vec::new();
+    visit(root, |node, _, at| {
+        if at == Visit::Leave {
+            return false;
+        }
+        if node.is_error() {
+            let test = match node.parent() {
+                Some(p) if super::kind(p) == "file_handle_operator" => p.start_byte(),
+                _ => node.start_byte(),
+            };
+            let name = |k: usize| {
+                bytes
+                    .get(k)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            };
+            if bytes.get(test) == Some(&b'-')
+                && bytes.get(test + 1).is_some_and(u8::is_ascii_alphabetic)
+                && !name(test + 2)
+            {
+                tests.push(test);
+            }
+            return false;
+        }
+        node.has_error()
+    });
+    if tests.is_empty() {
+        return None;
+    }
+    let mut fixed = bytes.to_vec();
+    for at in tests {
+        fixed[at..at + 2].copy_from_slice(b"$_");
+    }
+    Some(fixed)
+}
+
 /// Whether the Perl text `piece` holds only variables, numbers, plain strings, operators
 /// and [`INERT`] names.
 fn is_inert(piece: &str) -> bool {
@@ -156,7 +203,14 @@ fn is_inert(piece: &str) -> bool {
             b'-' if piece[at..].starts_with("->") => return false,
             b'$' | b'@' | b'%' => {
                 at += 1;
-                let name = word_len(&bytes[at..]);
+                // A package's variable (`$File::Find::name`) is a name too.
+                let mut name = word_len(&bytes[at..]);
+                while name > 0
+                    && piece[at + name..].starts_with("::")
+                    && word_len(&bytes[at + name + 2..]) > 0
+                {
+                    name += 2 + word_len(&bytes[at + name + 2..]);
+                }
                 // `$_`, `@ARGV`, `%h`; not a dereference block `@{ ... }` of its own.
                 if name == 0 && !matches!(bytes.get(at), Some(b'_' | b'0'..=b'9')) {
                     return false;
@@ -209,6 +263,7 @@ mod tests {
             "-f && $_",
             "$j->{scripts}{$_}",
             "$h{system}",
+            ", $File::Find::name",
         ] {
             assert!(is_inert(piece), "{piece}");
         }

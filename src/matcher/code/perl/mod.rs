@@ -10,6 +10,7 @@
 //! such a call run on over the commas that follow it.
 
 mod calls;
+mod find;
 mod gaps;
 mod text;
 mod values;
@@ -47,7 +48,7 @@ use super::scope::{Cx, Names, Slot, Val};
 use super::tree::{MAX_NESTING, Source};
 use values::operator;
 
-pub(super) use gaps::errors_are_inert;
+pub(super) use gaps::{bare_file_tests, errors_are_inert};
 
 /// What an expression is, as far as the reader follows it.
 #[derive(Debug, Clone)]
@@ -106,6 +107,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         src,
         names: Names::default(),
         subs: Vec::new(),
+        found_file: None,
         loops: 0,
         few: 0,
         // A bare block with `redo`, or `goto` to a label before it, loops too.
@@ -200,8 +202,11 @@ struct Pl<'a, 'c, 't> {
     cx: &'c mut Cx,
     src: &'a Source<'a>,
     names: Names<'t>,
-    /// Subroutines the code defines: a call of one of these names is not a built-in's.
-    subs: Vec<String>,
+    /// Subroutines the code defines, and their bodies: a call of one of these names is not
+    /// a built-in's.
+    subs: Vec<(String, Node<'t>)>,
+    /// Inside a File::Find `wanted` function: the file it is called for (see `find.rs`).
+    found_file: Option<Val>,
     loops: usize,
     /// `foreach` loops of a few rounds around the node: the first adds no loop (see
     /// `few_rounds`).
@@ -322,7 +327,8 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             }
             "function_definition" | "function_definition_without_sub" => {
                 if let Some(name) = by_field(node, "name") {
-                    self.subs.push(self.text(name).to_owned());
+                    let body = by_field(node, "body").unwrap_or(node);
+                    self.subs.push((self.text(name).to_owned(), body));
                 }
             }
             "scalar_dereference" | "array_dereference" | "hash_dereference" | "typeglob" => {
@@ -339,7 +345,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                     "open" | "opendir" | "sysopen" => 1,
                     _ => usize::MAX,
                 };
-                if !PURE.contains(&name.as_str()) {
+                if !PURE.contains(&name.as_str()) && !self.is_file_find(&name) {
                     for arg in self.arg_nodes(node).into_iter().take(sets) {
                         self.forget_in(Some(arg));
                     }
@@ -477,6 +483,11 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         }
     }
 
+    /// Whether the code defines a subroutine of this name.
+    fn is_sub(&self, name: &str) -> bool {
+        self.subs.iter().any(|(s, _)| s == name)
+    }
+
     /// The called name of a function call (`system`, `File::Path::rmtree`).
     fn callee(&self, call: Node<'_>) -> Option<String> {
         self.callee_in(call, self.src.text)
@@ -580,6 +591,9 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         self.at = line;
         match kind(node) {
             "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
+                if self.file_find(node) {
+                    return false;
+                }
                 self.call(node)
             }
             // A call without arguments (`fork`) that is not the name of a call with them.

@@ -678,3 +678,61 @@ fn an_element_of_a_hash_assigned_a_literal_list_once_is_its_value() {
         ["rm ?"]
     );
 }
+
+#[test]
+fn file_find_calls_its_wanted_function_for_each_file_under_each_directory() {
+    // perl reads the files each `wanted` is called for: any file under each directory.
+    assert_eq!(
+        effects(
+            "use File::Find; find(sub { return unless /^id_/ && -f; open my $f, '<', $_ or return; print <$f> }, '/root', $ENV{HOME})"
+        ),
+        ["cat /root/**/*", "cat ~/**/*"]
+    );
+    assert_eq!(
+        effects(
+            "use File::Find; find({ wanted => sub { unlink $File::Find::name if /\\.o$/ }, no_chdir => 1 }, 'build')"
+        ),
+        ["rm build/**/*"]
+    );
+    assert_eq!(
+        effects(
+            "use File::Find; finddepth(\\&w, '/etc'); sub w { system \"shred -u $File::Find::dir/$_\" }"
+        ),
+        // The sub is read where it is defined too, with `$_` not known.
+        ["sh -c shred -u /etc/**/*", "sh -c shred -u *"]
+    );
+    // A fork in `wanted` runs once per file.
+    assert!(
+        effects("use File::Find; find(sub { fork }, '.')")
+            .iter()
+            .any(|e| e.contains("bomb"))
+    );
+    // Listing stays free of effects; a sub of the code's own named `find` is the code's.
+    assert!(
+        effects("use File::Find; find(sub { print \"$File::Find::name\\n\" if -f }, '.')")
+            .is_empty()
+    );
+    assert_eq!(
+        effects("# File::Find\nsub find { 1 } find(sub { open my $f, '<', $_ }, '/root')"),
+        ["cat ?"]
+    );
+}
+
+#[test]
+fn a_file_test_with_no_operand_tests_the_topic() {
+    // tree-sitter-perl takes the statement after `-f;` as the test's operand, and the
+    // `open` lost its path; the test is read as `-f $_`, as perl reads it.
+    assert_eq!(
+        effects("print 1 unless -f; open my $f, '<', '/root/.ssh/id_rsa'; print <$f>"),
+        ["cat /root/.ssh/id_rsa"]
+    );
+    assert_eq!(effects("my @x = grep { -f } @a; unlink @x"), ["rm ?"]);
+    assert!(effects("print -s; print 1 if (-d);").is_empty());
+    // A package's variable skipped by the error recovery is inert.
+    assert!(
+        effects(
+            "use File::Find; find({ wanted => sub {\n  printf \"%8.1f MB  %s\\n\", (-s $_) / 1e6, $File::Find::name if -f $_ && -s $_ > 5e6;\n} }, '.');"
+        )
+        .is_empty()
+    );
+}

@@ -69,6 +69,23 @@ impl Pl<'_, '_, '_> {
                             rest = &rest[end + 2..];
                             continue;
                         }
+                        // `$_` in a File::Find `wanted` function: the file, or after a
+                        // directory its name.
+                        if c == '$'
+                            && let Some(after) = rest.strip_prefix('_')
+                            && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                            && let Some(file) = self.found_name("$_")
+                        {
+                            let file = match lit.is_empty() && out == Val::known("") {
+                                true => file,
+                                false => Val::known("*"),
+                            };
+                            out = out
+                                .concat(Val::Known(std::mem::take(&mut lit)))
+                                .concat(file);
+                            rest = after;
+                            continue;
+                        }
                         // `$` at the end, `$1`, `$$`, `$_`: a literal or a value not known.
                         if rest.is_empty() || rest.starts_with(char::is_whitespace) {
                             lit.push(c);

@@ -42,6 +42,10 @@ impl Pl<'_, '_, '_> {
             "hash_ref" => Obj::List(Vec::new()),
             "unary_expression" if text.starts_with('\\') => Obj::Code,
             "scalar_variable" | "array_variable" | "hash_variable" => self.name(text, depth),
+            "special_scalar_variable" | "package_variable" => match self.found_name(text.trim()) {
+                Some(file) => v(file),
+                None => v(Val::Unknown),
+            },
             "array" => {
                 let mut c = node.walk();
                 let items: Vec<Node<'_>> = node
@@ -134,6 +138,9 @@ impl Pl<'_, '_, '_> {
     /// The value of a variable (`$x`, `@a`, `${x}`).
     pub(super) fn name(&mut self, text: &str, depth: usize) -> Obj {
         let name = text.replace(['{', '}', ' '], "");
+        if let Some(file) = self.found_name(&name) {
+            return Obj::Val(file);
+        }
         match self.names.get(&name).cloned() {
             // The variable of a loop over a `glob`: each name the pattern matches.
             Some(Slot::Each(value)) | Some(Slot::Expr(value)) => {
@@ -192,10 +199,11 @@ impl Pl<'_, '_, '_> {
         None
     }
 
-    /// `$ENV{KEY}`: only the home directory is known, while the code sets no `%ENV`.
+    /// `$ENV{KEY}`, while the code sets no `%ENV` (see
+    /// [`Cx::env`](crate::matcher::code::scope::Cx::env)).
     pub(super) fn env(&self, key: Val) -> Val {
         match key.text() {
-            Some("HOME") if self.names.get("%ENV").is_none() => Val::known("~"),
+            Some(key) if self.names.get("%ENV").is_none() => self.cx.env(key),
             _ => Val::Unknown,
         }
     }
@@ -266,7 +274,7 @@ impl Pl<'_, '_, '_> {
         };
         let v = Obj::Val;
         match name.as_str() {
-            _ if self.subs.contains(&name) => v(Val::Unknown),
+            _ if self.is_sub(&name) => v(Val::Unknown),
             "join" => {
                 let parts = items(1);
                 let texts: Option<Vec<&str>> = parts.iter().map(Val::text).collect();

@@ -7,15 +7,6 @@ use tree_sitter::Node;
 use super::Php;
 use crate::matcher::code::Val;
 
-/// The value of environment variable `name`: only the home directory is known.
-pub(super) fn env(name: &str) -> Val {
-    if name == "HOME" {
-        Val::known("~")
-    } else {
-        Val::Unknown
-    }
-}
-
 /// An integer literal (`0755` and `0o755` octal, `0x`, `0b`).
 pub(super) fn int(text: &str) -> Option<i64> {
     let t = text.replace('_', "");

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::calls::{Res, resource};
 use super::sinks::{function_name, is_decoder, is_value_function};
-use super::text::{dedent, double_escape, env, indent_of, int, single_quoted, sprintf};
+use super::text::{dedent, double_escape, indent_of, int, single_quoted, sprintf};
 use super::{COMPUTED_NAME, Obj, Php};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{Slot, join};
@@ -291,7 +291,7 @@ impl<'t> Php<'_, '_, 't> {
         };
         let key = self.eval(key, depth + 1).val();
         match (self.var(base), key) {
-            (Some("_SERVER" | "_ENV"), Val::Known(k)) => return Obj::Val(env(&k)),
+            (Some("_SERVER" | "_ENV"), Val::Known(k)) => return Obj::Val(self.cx.env(&k)),
             (Some("GLOBALS"), Val::Known(k)) => return self.name(&format!("${k}"), depth),
             // `php -r CODE a b`: `$argv` is `['Standard input code', 'a', 'b']`.
             (Some("argv"), Val::Known(k)) if self.names.get("$argv").is_none() => {
@@ -352,6 +352,9 @@ impl<'t> Php<'_, '_, 't> {
             return Obj::Val(Val::Unknown);
         }
         let args = self.args(node);
+        if name == "getenv" {
+            return Obj::Val(args.val(0).text().map_or(Val::Unknown, |k| self.cx.env(k)));
+        }
         value_of(&name, &args)
     }
 }
@@ -419,7 +422,6 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
             };
             known(text(0).and_then(|f| sprintf(&f, &items)))
         }
-        "getenv" => Obj::Val(text(0).map_or(Val::Unknown, |k| env(&k))),
         "fopen" => match resource(a.val(0)) {
             Res::Path(p) => Obj::Handle(p),
             _ => Obj::Val(Val::Unknown),

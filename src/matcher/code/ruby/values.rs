@@ -415,10 +415,10 @@ impl<'t> Rb<'_, '_, 't> {
         }
     }
 
-    /// `ENV[name]`: only the home directory is known.
+    /// `ENV[name]`, while the code sets none (see [`Cx::env`](crate::matcher::code::scope::Cx::env)).
     fn env(&self, name: Val) -> Val {
         match name.text() {
-            Some("HOME") if !self.env_written => Val::known("~"),
+            Some(name) if !self.env_written => self.cx.env(name),
             _ => Val::Unknown,
         }
     }
