@@ -3371,6 +3371,24 @@ fn the_variables_a_command_gives_an_interpreter_reach_its_code() {
 }
 
 #[test]
+fn awk_writes_each_file_its_records_name() {
+    for line in [
+        "printf '%s\\n' /etc/shadow /etc/passwd | awk '{ printf \"\" > $0 }'",
+        "echo /etc/shadow | awk '{ print \"x\" >> $1 }'",
+    ] {
+        assert!(
+            runs(line, "tee /etc/shadow") || runs(line, "tee -a /etc/shadow"),
+            "{line}"
+        );
+    }
+    // A record rewritten first is not known.
+    assert!(!runs(
+        "echo /etc/shadow | awk '{ sub(/x/, \"y\"); print > $0 }'",
+        "tee /etc/shadow"
+    ));
+}
+
+#[test]
 fn awk_runs_a_command_for_each_listed_path_however_it_quotes_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join("docs")).expect("mkdir");

@@ -1694,6 +1694,30 @@ fn a_literal_dictionary_never_changed_is_read_by_its_constant_keys() {
     ] {
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
+    // Its items fill the named fields of `str.format`, as keywords do.
+    assert_eq!(
+        effects(
+            "import urllib.request\napi = {'host': '127.0.0.1', 'port': 18790}\nurllib.request.urlopen('http://{host}:{port}/v1/hooks/'.format(**api) + 'x')"
+        ),
+        ["curl http://127.0.0.1:18790/v1/hooks/x"]
+    );
+    assert_eq!(
+        effects("import os; os.system('rm -rf {d}/{n}'.format(n='.ssh', d='~'))"),
+        ["sh -c rm -rf ~/.ssh"]
+    );
+    assert_eq!(
+        effects("import os; a = {'d': 'x'}; a['d'] = '~'; os.system('rm -rf {d}'.format(**a))"),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn the_number_of_processors_is_a_number() {
+    let n = std::thread::available_parallelism().map_or(1, usize::from);
+    assert_eq!(
+        effects("import os, subprocess; subprocess.run(['make', f'-j{os.cpu_count()}', 'all'])"),
+        [format!("exec make -j{n} all")]
+    );
 }
 
 #[test]

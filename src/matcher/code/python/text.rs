@@ -76,8 +76,9 @@ pub(super) fn percent(format: &str, args: &[Val]) -> Val {
     Val::Known(out)
 }
 
-/// `'{} {}'.format(a, b)`: empty and numbered fields with known arguments.
-pub(super) fn format_braces(format: Val, args: &[Val]) -> Val {
+/// `'{} {}'.format(a, b)`, `'{host}'.format(host=h)`: empty, numbered and named fields
+/// with known arguments.
+pub(super) fn format_braces(format: Val, args: &[Val], named: &[(String, Val)]) -> Val {
     let Some(format) = format.text() else {
         return Val::Unknown;
     };
@@ -102,7 +103,19 @@ pub(super) fn format_braces(format: Val, args: &[Val]) -> Val {
         } else {
             match field.parse::<usize>() {
                 Ok(n) => n,
-                Err(_) => return Val::Unknown,
+                Err(_) => {
+                    match named
+                        .iter()
+                        .rev()
+                        .find(|(k, _)| k == field)
+                        .and_then(|(_, v)| v.text())
+                    {
+                        Some(t) => out.push_str(t),
+                        None => return Val::Unknown,
+                    }
+                    rest = &tail[close + 1..];
+                    continue;
+                }
             }
         };
         match args.get(n).and_then(Val::text) {

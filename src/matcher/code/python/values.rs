@@ -355,8 +355,24 @@ impl<'t> Py<'_, '_, 't> {
         index: Node<'t>,
         depth: usize,
     ) -> Option<Obj> {
-        const MOST_PAIRS: usize = 64;
-        let dict = match kind(value) {
+        let dict = self.constant_dict(value)?;
+        let Val::Known(key) = self.eval(index, depth + 1).val() else {
+            return None;
+        };
+        for (k, v) in self.dict_pairs(dict)? {
+            match self.eval(k, depth + 1).val() {
+                Val::Known(k) if k == key => return Some(self.eval(v, depth + 1)),
+                Val::Known(_) => {}
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The literal dictionary `value` is, or names while it stays as written (see
+    /// [`dict_is_constant`]).
+    fn constant_dict(&mut self, value: Node<'t>) -> Option<Node<'t>> {
+        Some(match kind(value) {
             "dictionary" => value,
             "identifier" => match self.names.get(self.text(value)).cloned() {
                 Some(Slot::Expr(d)) if kind(d) == "dictionary" => {
@@ -373,26 +389,48 @@ impl<'t> Py<'_, '_, 't> {
                 _ => return None,
             },
             _ => return None,
-        };
-        let Val::Known(key) = self.eval(index, depth + 1).val() else {
-            return None;
-        };
+        })
+    }
+
+    /// The key and value nodes of a literal dictionary of at most a few pairs; `None` when
+    /// it holds anything else (a `**` spread).
+    fn dict_pairs(&self, dict: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+        const MOST_PAIRS: usize = 64;
         let mut c = dict.walk();
         let pairs: Vec<Node<'t>> = dict.named_children(&mut c).take(MOST_PAIRS + 1).collect();
-        if pairs.len() > MOST_PAIRS || pairs.iter().any(|p| kind(*p) != "pair") {
+        if pairs.len() > MOST_PAIRS {
             return None;
         }
-        for pair in pairs {
-            let (Some(k), Some(v)) = (by_field(pair, "key"), by_field(pair, "value")) else {
-                return None;
-            };
-            match self.eval(k, depth + 1).val() {
-                Val::Known(k) if k == key => return Some(self.eval(v, depth + 1)),
-                Val::Known(_) => {}
-                _ => return None,
+        pairs
+            .into_iter()
+            .map(|pair| match kind(pair) {
+                "pair" => Some((by_field(pair, "key")?, by_field(pair, "value")?)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A call's named arguments as far as known: its keywords, and the pairs of a
+    /// constant dictionary it spreads (`'{host}'.format(**api)`).
+    pub(super) fn named_args(&mut self, args: &Args<'t>) -> Vec<(String, Val)> {
+        let mut out = Vec::new();
+        for node in args.spread_dicts() {
+            let pairs = node
+                .named_child(0)
+                .and_then(|d| self.constant_dict(d))
+                .and_then(|d| self.dict_pairs(d));
+            for (k, v) in pairs.unwrap_or_default() {
+                if let Val::Known(k) = self.eval(k, 0).val() {
+                    let v = self.eval(v, 0).val();
+                    out.push((k, v));
+                }
             }
         }
-        None
+        for (name, node) in args.keywords.clone() {
+            let v = self.eval(node, 0).val();
+            out.push((name, v));
+        }
+        out
     }
 
     /// The name `mkdtemp(suffix, prefix, dir)` gives: the prefix (`tmp` when not given),
@@ -609,6 +647,14 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),
+                    // A number, as this machine has (`['make', f'-j{os.cpu_count()}']`).
+                    "os.cpu_count" | "os.process_cpu_count" | "multiprocessing.cpu_count" => {
+                        Obj::Val(Val::Known(
+                            std::thread::available_parallelism()
+                                .map_or(1, usize::from)
+                                .to_string(),
+                        ))
+                    }
                     "textwrap.dedent" => Obj::Val(match arg(self, 0) {
                         Val::Known(text) => Val::Known(dedent(&text)),
                         Val::Fetched => Val::Fetched,
@@ -784,7 +830,8 @@ impl<'t> Py<'_, '_, 't> {
                 },
                 "format" => {
                     let items = args.positional_from(self, 0);
-                    Obj::Val(format_braces(p, &items))
+                    let named = self.named_args(&args);
+                    Obj::Val(format_braces(p, &items, &named))
                 }
                 "strip" | "lstrip" | "rstrip" if args.count() == 0 => Obj::Val(match p {
                     Val::Known(s) => Val::Known(match m.as_str() {
@@ -1039,6 +1086,15 @@ impl<'t> Args<'t> {
     }
 
     /// The positional arguments from `n` on, `*list` spread.
+    /// The `**` spreads among the arguments.
+    fn spread_dicts(&self) -> Vec<Node<'t>> {
+        self.positional
+            .iter()
+            .copied()
+            .filter(|n| kind(*n) == "dictionary_splat")
+            .collect()
+    }
+
     pub(super) fn positional_from(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Vec<Val> {
         let mut out = Vec::new();
         for node in self.positional.iter().skip(n) {
@@ -1235,9 +1291,11 @@ fn dict_is_constant(code: &str, name: &str) -> bool {
             }
             continue;
         }
+        // `**name` spreads a copy of its items.
         if [".get(", ".keys(", ".items(", ".values("]
             .iter()
             .any(|m| rest.starts_with(m))
+            || before.ends_with("**")
         {
             continue;
         }

@@ -85,15 +85,28 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
             values.files.push(Some(a.text.clone()));
         }
     }
-    // A listing on standard input, read when no file operand is.
-    if let Data::Listing(lists, false) = stdin
-        && values.files.is_empty()
-        && lists.iter().flatten().all(|f| !f.unknown)
-    {
-        values.listed = lists
-            .iter()
-            .map(|list| list.iter().map(|f| f.text.clone()).collect())
-            .collect();
+    // A listing on standard input, read when no file operand is; or lines known to be
+    // single words (`printf '%s\n' a b | awk ...`), which awk reads the same way.
+    const MOST_LINES: usize = 64;
+    match stdin {
+        Data::Listing(lists, false)
+            if values.files.is_empty() && lists.iter().flatten().all(|f| !f.unknown) =>
+        {
+            values.listed = lists
+                .iter()
+                .map(|list| list.iter().map(|f| f.text.clone()).collect())
+                .collect();
+        }
+        Data::Known(text)
+            if values.files.is_empty()
+                && (1..=MOST_LINES).contains(&text.lines().count())
+                && text
+                    .lines()
+                    .all(|l| !l.is_empty() && !l.contains(char::is_whitespace)) =>
+        {
+            values.listed = vec![text.lines().map(str::to_owned).collect()];
+        }
+        _ => {}
     }
     let printed = match programs.as_slice() {
         [one] => begin_only_output(one),
@@ -462,35 +475,45 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
             suffix.remove(0);
         }
     }
-    let whole_line = field == "$0";
-    let first_field = field == "$1"
-        && values.default_fields
-        && !program.contains("FS")
-        && !values.vars.contains_key("FS");
-    // The record must reach `system` as it was read: nothing that reads another
-    // (`getline`), splits records elsewhere (`RS`), or rewrites one (`sub`, `gsub`, an
-    // assignment to a field or to `NF`).
     let others = program.replacen(group, "", 1);
-    let rewrites = ["getline", "RS", "NF", "sub("]
-        .iter()
-        .any(|w| others.contains(w))
-        || ["RS", "NF"].iter().any(|v| values.vars.contains_key(*v))
-        || assigns_field(&others);
-    // The records come from the files the program adds to `ARGV`, not the listing.
-    if !values.argv_added.is_empty() || values.argv_written {
-        return None;
-    }
-    if !(whole_line || first_field) || rewrites {
-        return None;
-    }
     Some(
-        values
-            .listed
+        listed_records(field, program, &others, values)?
             .iter()
             .flatten()
             .map(|path| format!("{prefix}{path}{suffix}"))
             .collect(),
     )
+}
+
+/// The records `field` (`$0`, or `$1` with the default field splitting) takes in turn:
+/// each alternative list of the paths awk reads on its standard input. The record must
+/// reach its use as it was read: nothing in `others` (the program but that use) reads
+/// another (`getline`), splits records elsewhere (`RS`), or rewrites one (`sub`, `gsub`,
+/// an assignment to a field or to `NF`). `None` for any other field or program.
+fn listed_records<'v>(
+    field: &str,
+    program: &str,
+    others: &str,
+    values: &'v Values,
+) -> Option<&'v [Vec<String>]> {
+    let whole_line = field == "$0";
+    let first_field = field == "$1"
+        && values.default_fields
+        && !program.contains("FS")
+        && !values.vars.contains_key("FS");
+    let rewrites = ["getline", "RS", "NF", "sub("]
+        .iter()
+        .any(|w| others.contains(w))
+        || ["RS", "NF"].iter().any(|v| values.vars.contains_key(*v))
+        || assigns_field(others);
+    // The records come from the files the program adds to `ARGV`, not the listing.
+    if !values.argv_added.is_empty() || values.argv_written {
+        return None;
+    }
+    if values.listed.is_empty() || !(whole_line || first_field) || rewrites {
+        return None;
+    }
+    Some(&values.listed)
 }
 
 /// Whether awk code assigns a field (`$0 = x`, `$1="y"`, `$(i) += 1`), which rewrites the
@@ -516,6 +539,13 @@ fn awk_files(r: &mut Reader, program: &str, values: &Values) {
             Some(after) => (true, after.trim_start()),
             None => (false, redirect.trim_start()),
         };
+        // `print > $0` of a listing writes each file it names.
+        if let Some(lists) = listed_records(target.trim(), program, program, values) {
+            for path in lists.iter().flatten() {
+                record_written(r, vec![path.clone()], append, "from awk's print > FILE");
+            }
+            continue;
+        }
         let file = values
             .eval(r, target.trim(), 0)
             .unwrap_or_else(|| SUBSTITUTION.to_owned());
