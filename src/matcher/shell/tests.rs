@@ -2449,6 +2449,40 @@ fn the_name_bash_c_is_given_is_its_dollar_zero() {
 }
 
 #[test]
+fn git_grep_and_git_diff_list_names_for_xargs() {
+    for (input, command) in [
+        (
+            "git grep -l oldsvc -- '*.go' | xargs -r perl -pi -e 's{oldsvc}{newsvc}g'",
+            "perl -pi -e s{oldsvc}{newsvc}g ./**/*.go",
+        ),
+        (
+            "git diff --name-only --diff-filter=ACM origin/main...HEAD -- '*.php' | xargs -r -n1 php -l",
+            "php -l ./**/*.php",
+        ),
+        (
+            "git diff --cached --name-only | xargs sed -i 's/a/b/'",
+            "sed -i s/a/b/ ./**/*",
+        ),
+    ] {
+        // Where no name of the work tree holds a newline, the listing is all there is.
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.go"), "x").expect("write");
+        let line = parse_on(input, Host::at(&dir.path().to_string_lossy()));
+        assert!(line.opaque.is_none(), "{input}: {line:?}");
+        assert!(runs_line(&line, command), "{input}: {line:?}");
+    }
+    // A revision to `git grep` prints `REV:path`; a pager runs a program: not a listing.
+    for input in [
+        "git grep -l foo HEAD -- '*.go' | xargs perl -pi -e 's/a/b/'",
+        "git grep -l -O'sh -c id' foo | xargs perl -pi -e 's/a/b/'",
+        "git diff --name-status | xargs perl -pi -e 's/a/b/'",
+        "git grep -l -e",
+    ] {
+        assert!(!runs(input, "perl -pi -e s/a/b/ ./**/*"), "{input}");
+    }
+}
+
+#[test]
 fn curl_reads_the_file_a_file_url_names() {
     assert!(runs(
         "curl -s file:///root/.ssh/id_%72sa",

@@ -426,6 +426,11 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
     if sub.text == "ls-files" && matches!(place, GitDir::Here) {
         return super::search::git_ls_files(r, rest);
     }
+    if matches!(place, GitDir::Here)
+        && let Some(names) = super::search::git_names(r, &sub.text, rest)
+    {
+        return names;
+    }
     // The work tree's top, when the host shows it (`top=$(git rev-parse --show-toplevel)`).
     if sub.text == "rev-parse" && rest.iter().any(|a| a == "--show-toplevel") {
         let line_dir = match r.env.get(crate::matcher::shell::env::DIR) {

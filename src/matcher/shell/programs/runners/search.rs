@@ -208,6 +208,137 @@ pub(super) fn git_ls_files(r: &Reader, rest: &[String]) -> Data {
     newline_listing(vec![paths], may_split)
 }
 
+/// What `git grep -l` (`-L`, `--name-only`) and `git diff --name-only` print: paths of
+/// the work tree below the line's directory, as [`git_ls_files`] lists those of the same
+/// pathspecs (the files a pathspec names are a subset of what `git ls-files` of it
+/// prints). Only options that change neither what is printed nor what runs are taken; a
+/// revision to `git grep` (its paths then come out as `REV:path`), a pager, an external
+/// diff or anything else is `None`, left to the rest of git's reading.
+pub(super) fn git_names(r: &Reader, sub: &str, rest: &[String]) -> Option<Data> {
+    let (specs, nul) = match sub {
+        "grep" => git_grep_names(rest)?,
+        "diff" => git_diff_names(rest)?,
+        _ => return None,
+    };
+    let mut args: Vec<String> = Vec::new();
+    if nul {
+        args.push("-z".to_owned());
+    }
+    args.push("--".to_owned());
+    args.extend(specs.iter().cloned());
+    Some(git_ls_files(r, &args))
+}
+
+/// The pathspecs of a `git grep` that prints file names, and whether it ends them with
+/// NUL.
+fn git_grep_names(rest: &[String]) -> Option<(Vec<String>, bool)> {
+    const FLAGS: &[&str] = &[
+        "-i",
+        "--ignore-case",
+        "-w",
+        "--word-regexp",
+        "-v",
+        "--invert-match",
+        "-E",
+        "--extended-regexp",
+        "-F",
+        "--fixed-strings",
+        "-G",
+        "--basic-regexp",
+        "-P",
+        "--perl-regexp",
+        "-I",
+        "--cached",
+        "--untracked",
+        "-a",
+        "--text",
+        "-r",
+        "--recursive",
+        "--no-recursive",
+        "--and",
+        "--or",
+        "--not",
+        "--all-match",
+        "-q",
+        "--quiet",
+        "--no-color",
+        "--color=never",
+    ];
+    const NAMES: &[&str] = &[
+        "-l",
+        "-L",
+        "--name-only",
+        "--files-with-matches",
+        "--files-without-match",
+    ];
+    let (mut names, mut nul, mut pattern_given) = (false, false, false);
+    let mut operands = Vec::new();
+    let mut k = 0;
+    while let Some(a) = rest.get(k) {
+        k += 1;
+        match a.as_str() {
+            "--" => break,
+            "-z" | "--null" => nul = true,
+            "-e" => {
+                pattern_given = true;
+                k += 1;
+            }
+            a if NAMES.contains(&a) => names = true,
+            a if FLAGS.contains(&a) || a.starts_with("--max-depth=") => {}
+            a if a.starts_with('-') => return None,
+            _ => operands.push(a.clone()),
+        }
+    }
+    // The pattern, unless `-e` gave it; any other word before `--` may be a revision.
+    if !pattern_given && !operands.is_empty() {
+        operands.remove(0);
+    }
+    if !names || !operands.is_empty() {
+        return None;
+    }
+    Some((rest.get(k..).unwrap_or_default().to_vec(), nul))
+}
+
+/// The pathspecs of a `git diff --name-only`, and whether it ends the names with NUL. Its
+/// words before `--` are revisions (`origin/main...HEAD`): a path among them only narrows
+/// what is printed, which the listing of every file covers.
+fn git_diff_names(rest: &[String]) -> Option<(Vec<String>, bool)> {
+    const FLAGS: &[&str] = &[
+        "--cached",
+        "--staged",
+        "--merge-base",
+        "--no-renames",
+        "--relative",
+        "-R",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-color",
+        "--color=never",
+        "--find-renames",
+        "-M",
+        "--ignore-submodules",
+    ];
+    let revision = |a: &str| {
+        a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./~^@{}-".contains(c))
+    };
+    let (mut names, mut nul) = (false, false);
+    let mut k = 0;
+    while let Some(a) = rest.get(k) {
+        k += 1;
+        match a.as_str() {
+            "--" => return names.then(|| (rest[k..].to_vec(), nul)),
+            "--name-only" => names = true,
+            "-z" => nul = true,
+            a if FLAGS.contains(&a) || a.starts_with("--diff-filter=") => {}
+            a if a.starts_with('-') => return None,
+            a if revision(a) => {}
+            _ => return None,
+        }
+    }
+    names.then(|| (Vec::new(), nul))
+}
+
 /// A listing printed one path a line: when a name may hold a newline, the paths may also
 /// be any other path (a last list, not known).
 fn newline_listing(mut lists: Vec<Vec<Field>>, may_split: bool) -> Data {
