@@ -6,6 +6,7 @@
 //! exposes as globals), and names bound once.
 
 mod calls;
+mod inline;
 mod modules;
 mod sinks;
 mod text;
@@ -120,8 +121,11 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         item: None,
         loops: 0,
         endless: 0,
+        functions: inline::Functions::default(),
+        params: Vec::new(),
     };
     js.bind_all(root, 0);
+    js.functions = inline::Functions::of(src.text, root);
     js.walk(root);
 }
 
@@ -140,6 +144,10 @@ struct Js<'a, 'c, 't> {
     /// Loops around the node being read that never end by their condition (`for (;;)`,
     /// `while (true)`).
     endless: usize,
+    /// Functions read at their calls (see `inline.rs`).
+    functions: inline::Functions<'t>,
+    /// The parameters of the function being read at a call, with the call's arguments.
+    params: Vec<(&'t str, Obj)>,
 }
 
 impl<'a, 'c, 't> Js<'a, 'c, 't> {
@@ -412,13 +420,20 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
             self.endless -= usize::from(endless);
             return false;
         }
+        if self.functions.defines(node) {
+            return false;
+        }
         self.loops += usize::from(is_loop);
         self.endless += usize::from(endless);
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
         match kind(node) {
-            "call_expression" | "new_expression" => self.call(node),
+            "call_expression" => {
+                self.read_called_function(node);
+                self.call(node)
+            }
+            "new_expression" => self.call(node),
             "with_statement" => self.cx.opaque(
                 "the code uses `with`, which makes its names dynamic",
                 self.line(node),

@@ -337,9 +337,10 @@ fn names_bound_more_than_once_are_not_known() {
         effects("for (const c of ['ls', 'rm -rf ~']) require('child_process').execSync(c)"),
         ["sh -c ls", "sh -c rm -rf ~"]
     );
+    // A function is read at its call (see `inline.rs`).
     assert_eq!(
         effects("const run = c => require('child_process').execSync(c); run('ls')"),
-        ["sh -c ?"]
+        ["sh -c ls"]
     );
     // A parameter or a second binding does not hide the module bound first.
     assert_eq!(
@@ -635,5 +636,41 @@ fn a_program_looked_up_on_path_is_that_program_wherever_it_is() {
             "const cp = require('child_process'); const p = cp.execFileSync('which', ['git']).toString().trim(); console.log(p)"
         ),
         ["exec which git"]
+    );
+}
+
+#[test]
+fn a_function_only_called_is_read_at_each_call() {
+    assert_eq!(
+        effects(
+            "const {spawnSync} = require('child_process'); function run(c, a) { spawnSync(c, a, {stdio: 'inherit'}) } run('make', ['lint']); run('make', ['test'])"
+        ),
+        ["exec make lint", "exec make test"]
+    );
+    assert_eq!(
+        effects(
+            "const cp = require('child_process'); const sh = (cmd, opts = {}) => cp.execSync(cmd, opts); sh('rm -rf ' + require('os').homedir())"
+        ),
+        ["sh -c rm -rf ~"]
+    );
+    // Through a second function, and with a default.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); function wipe(d = 'build') { fs.rmSync(d, {recursive: true}) } function clean(x) { wipe(x) } clean('/srv'); wipe()"
+        ),
+        ["rm -r /srv", "rm -r build"]
+    );
+    // Passed as a value, it is read once with its parameters not known.
+    assert_eq!(
+        effects(
+            "const {execSync} = require('child_process'); function run(c) { execSync(c) } ['ls'].forEach(run)"
+        ),
+        ["sh -c ?"]
+    );
+    // Calling itself without end is read a bounded number of times.
+    assert!(
+        effects("const {execSync} = require('child_process'); function f(c) { execSync(c); f(c + 'x') } f('ls')")
+            .len()
+            <= 8
     );
 }

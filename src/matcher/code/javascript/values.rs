@@ -201,6 +201,9 @@ impl<'t> Js<'_, '_, 't> {
 
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
+        if let Some((_, obj)) = self.params.iter().find(|(p, _)| *p == name) {
+            return obj.clone();
+        }
         if let Some((pinned, obj)) = self.pin.as_ref().or(self.item.as_ref())
             && *pinned == name
         {
