@@ -28,6 +28,9 @@ struct Inlined<'t> {
     /// Its parameters' names, each with its default value if it has one.
     params: Vec<(&'t str, Option<Node<'t>>)>,
     body: Node<'t>,
+    /// Names the body assigns or declares again (`c = ...`, an inner function's parameter
+    /// `c`): a parameter among them is not the call's argument throughout.
+    assigned: HashSet<&'t str>,
     reached: bool,
 }
 
@@ -70,6 +73,7 @@ impl<'t> Functions<'t> {
                 def: statement,
                 params,
                 body,
+                assigned: assigned_names(of, body),
                 reached: false,
             };
             if out.by_name.insert(of(name), f).is_some() {
@@ -164,6 +168,37 @@ fn definition(statement: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     }
 }
 
+/// The names `body` assigns, changes or binds anew: targets of `=`, `+=`, `++`,
+/// declarations, loop variables, and the parameters of the functions inside it.
+fn assigned_names<'t>(of: impl Fn(Node<'t>) -> &'t str, body: Node<'t>) -> HashSet<&'t str> {
+    let mut out = HashSet::new();
+    visit(body, |node, _, at| {
+        if at == Visit::Leave {
+            return false;
+        }
+        let target = match kind(node) {
+            "assignment_expression" | "augmented_assignment_expression" => by_field(node, "left"),
+            "update_expression" => by_field(node, "argument"),
+            "variable_declarator" => by_field(node, "name"),
+            "for_in_statement" => by_field(node, "left"),
+            "catch_clause" => by_field(node, "parameter"),
+            "formal_parameters" => Some(node),
+            "arrow_function" => by_field(node, "parameter"),
+            _ => None,
+        };
+        if let Some(target) = target {
+            visit(target, |n, _, at| {
+                if at == Visit::Enter && kind(n) == "identifier" {
+                    out.insert(of(n));
+                }
+                at == Visit::Enter
+            });
+        }
+        true
+    });
+    out
+}
+
 /// A function's parameters when each is a plain name, with or without a default value;
 /// `None` for any other shape (a pattern or a rest parameter).
 fn parameters<'t>(
@@ -201,6 +236,7 @@ impl<'t> Js<'_, '_, 't> {
             return;
         };
         let (params, body) = (f.params.clone(), f.body);
+        let assigned = f.assigned.clone();
         let functions = &mut self.functions;
         if functions.depth >= MOST_DEPTH || functions.budget == 0 {
             // Too deep or too many: the body once, its parameters not known.
@@ -233,7 +269,7 @@ impl<'t> Js<'_, '_, 't> {
         let mut bound = Vec::new();
         for (k, (param, default)) in params.iter().enumerate() {
             let value = match (spread, args.get(k).copied().or(*default)) {
-                (false, Some(value)) => self.eval(value, 1),
+                (false, Some(value)) if !assigned.contains(param) => self.eval(value, 1),
                 _ => Obj::Val(Val::Unknown),
             };
             bound.push((*param, value));

@@ -667,6 +667,16 @@ fn a_function_only_called_is_read_at_each_call() {
         ),
         ["sh -c ?"]
     );
+    // A parameter the body assigns, or an inner function's parameter of the same name,
+    // is not the argument.
+    for code in [
+        "const {execSync} = require('child_process'); function run(c) { c = 'rm -rf ~'; execSync(c) } run('ls')",
+        "const {execSync} = require('child_process'); function run(c) { ['rm -rf ~'].forEach(c => execSync(c)) } run('ls')",
+        "const {execSync} = require('child_process'); function run(c) { c += ' ~'; execSync(c) } run('ls')",
+        "const {execSync} = require('child_process'); function run(c) { for (c of ['x']) execSync(c) } run('ls')",
+    ] {
+        assert!(!effects(code).contains(&"sh -c ls".to_owned()), "{code}");
+    }
     // Calling itself without end is read a bounded number of times.
     assert!(
         effects("const {execSync} = require('child_process'); function f(c) { execSync(c); f(c + 'x') } f('ls')")
