@@ -12,6 +12,7 @@
 mod calls;
 mod find;
 mod gaps;
+mod inline;
 mod text;
 mod values;
 
@@ -108,6 +109,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         subs: Vec::new(),
         found_file: None,
+        inlined: inline::Subs::default(),
+        params: Vec::new(),
         loops: 0,
         few: 0,
         // A bare block with `redo`, or `goto` to a label before it, loops too.
@@ -157,6 +160,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         );
     }
     pl.bind_all(root, 0);
+    pl.inlined = inline::Subs::of(src.text, root);
     pl.walk(root);
 }
 
@@ -207,6 +211,10 @@ struct Pl<'a, 'c, 't> {
     subs: Vec<(String, Node<'t>)>,
     /// Inside a File::Find `wanted` function: the file it is called for (see `find.rs`).
     found_file: Option<Val>,
+    /// Subs read at their calls (see `inline.rs`).
+    inlined: inline::Subs<'t>,
+    /// The arguments of the sub being read at a call: `@_` and its parameters.
+    params: Vec<(String, Obj)>,
     loops: usize,
     /// `foreach` loops of a few rounds around the node: the first adds no loop (see
     /// `few_rounds`).
@@ -389,6 +397,20 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 self.forget_in(Some(left));
             }
             return;
+        }
+        // `my ($cmd, @args) = ...` declares those names: no other is changed.
+        if kind(left) == "variable_declaration"
+            && let Some(list) = left
+                .named_children(&mut left.walk())
+                .find(|n| kind(*n) == "array")
+            && list.named_children(&mut list.walk()).all(|v| {
+                matches!(
+                    kind(v),
+                    "scalar_variable" | "array_variable" | "hash_variable" | "normal_comma"
+                )
+            })
+        {
+            return self.forget_in(Some(list));
         }
         let target = if kind(left) == "variable_declaration" {
             by_field(left, "variable_name")
@@ -583,6 +605,9 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
             self.loops -= usize::from(is_loop);
             return false;
         }
+        if self.inlined.defines(node) {
+            return false;
+        }
         self.few += usize::from(is_few);
         self.loops += usize::from(is_loop);
         if !self.cx.enter(depth, line) {
@@ -594,6 +619,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 if self.file_find(node) {
                     return false;
                 }
+                self.read_called_sub(node);
                 self.call(node)
             }
             // A call without arguments (`fork`) that is not the name of a call with them.

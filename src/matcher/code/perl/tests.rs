@@ -736,3 +736,37 @@ fn a_file_test_with_no_operand_tests_the_topic() {
         .is_empty()
     );
 }
+
+#[test]
+fn a_sub_only_called_is_read_at_each_call() {
+    assert_eq!(
+        effects(
+            "sub run { print \"+ @_\\n\"; system(@_) == 0 or die } run('make', 'lint'); run('make', 'test')"
+        ),
+        ["exec make lint", "exec make test"]
+    );
+    assert_eq!(
+        effects(
+            "sub wipe { my ($dir, @rest) = @_; system('rm', '-rf', $dir, @rest) } wipe('/home/u', '/srv')"
+        ),
+        ["exec rm -rf /home/u /srv"]
+    );
+    assert_eq!(
+        effects(
+            "use File::Path qw(rmtree); sub clean { my $d = shift; my $e = shift; rmtree($d, $e) } sub all { clean('build', $_[0]) } all('dist')"
+        ),
+        ["rm -r -f build dist"]
+    );
+    // A parameter the body assigns again, a reference taken to it, or a sub named
+    // elsewhere than in calls: not the argument.
+    for code in [
+        "sub run { my ($c) = @_; $c = 'rm -rf ~'; system($c) } run('ls')",
+        "sub run { my $c = shift; $c .= ' ~'; system($c) } run('ls')",
+        "sub run { my ($c) = @_; for $c ('x') { system($c) } } run('ls')",
+        "sub run { system(@_) } run('ls'); my $f = \\&run; $f->('rm -rf ~')",
+    ] {
+        assert!(!effects(code).contains(&"sh -c ls".to_owned()), "{code}");
+    }
+    // Without the sub, its body is read once as before.
+    assert_eq!(effects("sub run { system(@_) } 1"), ["sh -c ?"]);
+}

@@ -75,7 +75,10 @@ impl Pl<'_, '_, '_> {
                     .text()
                     .and_then(|i| i.parse::<usize>().ok())
                 {
-                    Some(i) if matches!(self.names.get(&name), Some(Slot::Expr(_))) => {
+                    Some(i)
+                        if matches!(self.names.get(&name), Some(Slot::Expr(_)))
+                            || self.param(&name).is_some() =>
+                    {
                         v(list.get(i).cloned().unwrap_or(Val::Unknown))
                     }
                     // `perl -e CODE a b`: `@ARGV` is `('a', 'b')` while the code sets none.
@@ -140,6 +143,9 @@ impl Pl<'_, '_, '_> {
         let name = text.replace(['{', '}', ' '], "");
         if let Some(file) = self.found_name(&name) {
             return Obj::Val(file);
+        }
+        if let Some(value) = self.param(&name) {
+            return value;
         }
         match self.names.get(&name).cloned() {
             // The variable of a loop over a `glob`: each name the pattern matches.

@@ -1,0 +1,367 @@
+//! Subroutines read where they are called: `sub run { system(@_) }` then `run('make',
+//! 'lint')` runs `make lint`, where reading the body once would run a command built at run
+//! time. A `sub` at the top of the program whose name appears only where it is defined and
+//! in calls with brackets (`run(...)`, `&run(...)`; not `\&run`, a string, or a call
+//! without brackets, whose arguments the grammar splits) has its body read at each call:
+//! `@_` is the call's arguments, flattened as perl passes them, and so are the parameters
+//! the body takes from it (`my ($cmd, @args) = @_;`, `my $x = shift;`, `$_[1]`), unless the
+//! body assigns one again. Bounded as Python's functions are (`python/inline.rs`).
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::{Obj, Pl, by_field, kind};
+use crate::matcher::code::Val;
+use crate::matcher::code::tree::{Visit, visit};
+
+/// Calls inside calls read this deep at most.
+const MOST_DEPTH: usize = 4;
+/// Bodies read at call sites in one program, at most.
+const MOST_INLINED: usize = 256;
+
+/// Where a parameter takes its value in `@_`.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    /// The item at this place (`my ($a) = @_`, `my $a = shift`, `$_[0]`).
+    At(usize),
+    /// The items from this place on (`my ($a, @rest) = @_`).
+    From(usize),
+}
+
+/// A sub whose body is read at its calls.
+struct Inlined<'t> {
+    def: Node<'t>,
+    body: Node<'t>,
+    /// Its parameters, each a variable with its sigil; `None` where the body changes it.
+    params: Vec<(String, Option<Place>)>,
+    /// Whether `@_` is as the call passed it: the body shifts nothing off it.
+    whole: bool,
+    reached: bool,
+}
+
+/// The subs of a program read at their calls, by name.
+#[derive(Default)]
+pub(super) struct Subs<'t> {
+    by_name: HashMap<String, Inlined<'t>>,
+    defs: HashSet<usize>,
+    budget: usize,
+    depth: usize,
+    generic: HashSet<String>,
+}
+
+impl<'t> Subs<'t> {
+    /// The top-level subs of `root` whose names are only defined and called with brackets.
+    pub(super) fn of(text: &str, root: Node<'t>) -> Subs<'t> {
+        let of = |n: Node<'_>| text.get(n.byte_range()).unwrap_or_default();
+        let mut out = Subs {
+            budget: MOST_INLINED,
+            ..Subs::default()
+        };
+        let mut twice = HashSet::new();
+        let mut c = root.walk();
+        for def in root.named_children(&mut c) {
+            if kind(def) != "function_definition" {
+                continue;
+            }
+            let (Some(name), Some(body)) = (by_field(def, "name"), by_field(def, "body")) else {
+                continue;
+            };
+            let (params, whole) = parameters(text, body);
+            let sub = Inlined {
+                def,
+                body,
+                params,
+                whole,
+                reached: false,
+            };
+            if out.by_name.insert(of(name).to_owned(), sub).is_some() {
+                twice.insert(of(name).to_owned());
+            }
+        }
+        out.by_name.retain(|name, _| !twice.contains(name));
+        if out.by_name.is_empty() {
+            return out;
+        }
+        let defs: HashMap<usize, String> = out
+            .by_name
+            .iter()
+            .map(|(name, s)| (s.def.id(), name.clone()))
+            .collect();
+        // Each bracketed call by name, and which sub's body it is in.
+        let mut calls: HashMap<&str, usize> = HashMap::new();
+        let mut calls_in: HashMap<String, Vec<String>> = HashMap::new();
+        let mut reached: Vec<String> = Vec::new();
+        let mut around: Vec<(String, usize)> = Vec::new();
+        visit(root, |node, depth, at| {
+            if at == Visit::Leave {
+                if around.last().is_some_and(|(_, d)| *d == depth) {
+                    around.pop();
+                }
+                return false;
+            }
+            if let Some(name) = defs.get(&node.id()) {
+                around.push((name.clone(), depth));
+            }
+            if kind(node) != "call_expression_with_args_with_brackets" {
+                return true;
+            }
+            let Some(callee) = node
+                .named_child(0)
+                .filter(|c| kind(*c) == "call_expression_with_bareword")
+            else {
+                return true;
+            };
+            let name = of(callee).trim_start_matches('&');
+            if let Some((key, _)) = out.by_name.get_key_value(name) {
+                *calls.entry(key.as_str()).or_default() += 1;
+                match around.last() {
+                    Some((inside, _)) => calls_in
+                        .entry(inside.clone())
+                        .or_default()
+                        .push(name.to_owned()),
+                    None => reached.push(name.to_owned()),
+                }
+            }
+            true
+        });
+        // A name anywhere else (`\&run`, `'run'`, a call without brackets) drops the sub.
+        let mut keep = HashSet::new();
+        for name in out.by_name.keys() {
+            let mentions = whole_words(text, name);
+            let defined = 1;
+            if mentions == defined + calls.get(name.as_str()).copied().unwrap_or(0) {
+                keep.insert(name.clone());
+            }
+        }
+        out.by_name.retain(|name, _| keep.contains(name));
+        while let Some(name) = reached.pop() {
+            if let Some(sub) = out.by_name.get_mut(&name)
+                && !sub.reached
+            {
+                sub.reached = true;
+                reached.extend(calls_in.get(&name).into_iter().flatten().cloned());
+            }
+        }
+        out.by_name.retain(|_, s| s.reached);
+        out.defs = out.by_name.values().map(|s| s.def.id()).collect();
+        out
+    }
+
+    /// Whether `node` defines a sub read at its calls: the program's pass skips it.
+    pub(super) fn defines(&self, node: Node<'t>) -> bool {
+        self.defs.contains(&node.id())
+    }
+}
+
+/// How many times `name` appears in `text` as a whole word.
+fn whole_words(text: &str, name: &str) -> usize {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(name)
+        .filter(|(k, _)| {
+            !word(text[..*k].chars().next_back()) && !word(text[k + name.len()..].chars().next())
+        })
+        .count()
+}
+
+/// The parameters `body` takes from `@_` (see [`Place`]), each `None` where the body
+/// changes it again, and whether `@_` stays whole (nothing is shifted off it).
+fn parameters(text: &str, body: Node<'_>) -> (Vec<(String, Option<Place>)>, bool) {
+    let of = |n: Node<'_>| text.get(n.byte_range()).unwrap_or_default();
+    let mut params = Vec::new();
+    let mut shifted = 0;
+    let mut c = body.walk();
+    for statement in body.named_children(&mut c) {
+        if kind(statement) != "binary_expression" || !of(statement).contains('=') {
+            continue;
+        }
+        let (Some(left), Some(right)) = (statement.named_child(0), statement.named_child(1)) else {
+            continue;
+        };
+        if kind(left) != "variable_declaration" {
+            continue;
+        }
+        let right_text = of(right).trim();
+        if let Some(list) = left
+            .named_children(&mut left.walk())
+            .find(|n| kind(*n) == "array")
+        {
+            if right_text != "@_" {
+                continue;
+            }
+            let mut k = 0;
+            let mut lc = list.walk();
+            for var in list.named_children(&mut lc) {
+                match kind(var) {
+                    "scalar_variable" => params.push((of(var).to_owned(), Place::At(k))),
+                    "array_variable" => params.push((of(var).to_owned(), Place::From(k))),
+                    "normal_comma" => continue,
+                    _ => break,
+                }
+                k += 1;
+            }
+            continue;
+        }
+        let Some(var) = by_field(left, "variable_name").filter(|v| kind(*v) == "scalar_variable")
+        else {
+            continue;
+        };
+        let place = match right_text {
+            "shift" | "shift @_" | "shift(@_)" | "shift()" => {
+                shifted += 1;
+                Place::At(shifted - 1)
+            }
+            _ => match right_text
+                .strip_prefix("$_[")
+                .and_then(|r| r.strip_suffix(']'))
+                .and_then(|n| n.trim().parse::<usize>().ok())
+            {
+                Some(n) => Place::At(n),
+                None => continue,
+            },
+        };
+        params.push((of(var).to_owned(), place));
+    }
+    // Kept where the declaration is the one assignment of its name in the body.
+    let counts = assignments(text, body);
+    let params = params
+        .into_iter()
+        .map(|(var, place)| {
+            let name = var.trim_start_matches(['$', '@', '%']);
+            let kept = counts.get(name).copied() == Some(1);
+            (var, kept.then_some(place))
+        })
+        .collect();
+    // `shift` anywhere else takes items off too.
+    let whole = shifted == 0 && whole_words(of(body), "shift") == 0;
+    (params, whole)
+}
+
+/// How many times `body` assigns each variable (by name, without its sigil: `$a[0] = x`
+/// changes `@a`): targets of `=` and `.=`-like operators, `++` and `--`, a loop's
+/// variable, the first argument of the built-ins that change it (`chomp`, `push`, ...),
+/// and any variable a reference is taken to (it may be changed through it).
+fn assignments(text: &str, body: Node<'_>) -> HashMap<String, usize> {
+    const CHANGERS: &[&str] = &["chomp", "chop", "push", "unshift", "pop", "shift", "splice"];
+    let of = |n: Node<'_>| text.get(n.byte_range()).unwrap_or_default();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    let count = |target: Node<'_>, counts: &mut HashMap<String, usize>| {
+        visit(target, |n, _, at| {
+            if at == Visit::Enter
+                && matches!(
+                    kind(n),
+                    "scalar_variable" | "array_variable" | "hash_variable"
+                )
+            {
+                let name = of(n).trim_start_matches(['$', '@', '%']);
+                let name = name.trim_matches(['{', '}', ' ']).to_owned();
+                *counts.entry(name).or_default() += 1;
+            }
+            at == Visit::Enter
+        });
+    };
+    visit(body, |node, _, at| {
+        if at == Visit::Leave {
+            return false;
+        }
+        match kind(node) {
+            "binary_expression" => {
+                let op = super::values::operator(node, text);
+                let assigns = op.ends_with('=')
+                    && !matches!(op, "==" | "!=" | "<=" | ">=" | "<=>" | "=~" | "!~");
+                if assigns && let Some(left) = node.named_child(0) {
+                    count(left, &mut counts);
+                }
+            }
+            "unary_expression" if of(node).contains("++") || of(node).contains("--") => {
+                count(node, &mut counts)
+            }
+            "to_reference" | "for_statement_2" => {
+                let mut c = node.walk();
+                for part in node.named_children(&mut c) {
+                    if kind(part) != "block" {
+                        count(part, &mut counts);
+                    }
+                }
+            }
+            "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
+                let callee = node.named_child(0).map(of).unwrap_or_default();
+                if CHANGERS.contains(&callee.trim_start_matches('&')) {
+                    count(node, &mut counts);
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    counts
+}
+
+impl<'t> Pl<'_, '_, 't> {
+    /// When `call` calls a sub read at its calls, reads that sub's body with `@_` and its
+    /// parameters bound to the call's arguments.
+    pub(super) fn read_called_sub(&mut self, call: Node<'t>) {
+        if self.inlined.by_name.is_empty()
+            || kind(call) != "call_expression_with_args_with_brackets"
+        {
+            return;
+        }
+        let Some(name) = self.callee(call) else {
+            return;
+        };
+        let Some(sub) = self.inlined.by_name.get(&name) else {
+            return;
+        };
+        let (body, params, whole) = (sub.body, sub.params.clone(), sub.whole);
+        if self.inlined.depth >= MOST_DEPTH || self.inlined.budget == 0 {
+            // Too deep or too many: the body once, its parameters not known.
+            if self.inlined.generic.insert(name) {
+                let mut unknown: Vec<(String, Obj)> = params
+                    .iter()
+                    .map(|(var, _)| (var.clone(), Obj::Val(Val::Unknown)))
+                    .collect();
+                unknown.push(("@_".to_owned(), Obj::Val(Val::Unknown)));
+                let outer = std::mem::replace(&mut self.params, unknown);
+                self.walk(body);
+                self.params = outer;
+            }
+            return;
+        }
+        self.inlined.budget -= 1;
+        self.inlined.depth += 1;
+        // The arguments where the call is, flattened as perl passes them.
+        let mut args: Vec<Val> = Vec::new();
+        for a in self.arg_nodes(call) {
+            args.extend(self.eval(a, self.src.text, 0).list());
+        }
+        let mut bound: Vec<(String, Obj)> = params
+            .iter()
+            .map(|(var, place)| {
+                let value = match place {
+                    Some(Place::At(k)) => Obj::Val(args.get(*k).cloned().unwrap_or(Val::Unknown)),
+                    Some(Place::From(k)) => Obj::List(args.get(*k..).unwrap_or_default().to_vec()),
+                    None => Obj::Val(Val::Unknown),
+                };
+                (var.clone(), value)
+            })
+            .collect();
+        let all = match whole {
+            true => Obj::List(args),
+            false => Obj::Val(Val::Unknown),
+        };
+        bound.push(("@_".to_owned(), all));
+        // The sub sees its own arguments, not its caller's.
+        let outer = std::mem::replace(&mut self.params, bound);
+        self.walk(body);
+        self.params = outer;
+        self.inlined.depth -= 1;
+    }
+
+    /// The value a sub being read at its call gives `name` (`@_`, a parameter).
+    pub(super) fn param(&self, name: &str) -> Option<Obj> {
+        self.params
+            .iter()
+            .find(|(p, _)| p == name)
+            .map(|(_, v)| v.clone())
+    }
+}
