@@ -273,9 +273,18 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
             "identifier" => self.bind(self.text(pattern), Slot::Expr(value), path),
             "object_pattern" | "array_pattern" => {
                 let array = kind(pattern) == "array_pattern";
+                // An element's place counts the commas before it: `[, , c]` takes item 2.
                 let mut c = pattern.walk();
-                let parts: Vec<Node<'t>> = pattern.named_children(&mut c).collect();
-                for (n, part) in parts.into_iter().enumerate() {
+                let mut place = 0;
+                let mut parts: Vec<(usize, Node<'t>)> = Vec::new();
+                for child in pattern.children(&mut c) {
+                    if child.is_named() {
+                        parts.push((place, child));
+                    } else if self.text(child) == "," {
+                        place += 1;
+                    }
+                }
+                for (n, part) in parts {
                     let mut sub = path.clone();
                     match kind(part) {
                         "shorthand_property_identifier_pattern" => {

@@ -50,6 +50,8 @@ pub(super) const GLOBALS: &[&str] = &[
     "Reflect",
     "URL",
     "Worker",
+    "parseInt",
+    "Number",
 ];
 
 /// The built-in modules `node -e` binds as globals without `require`.

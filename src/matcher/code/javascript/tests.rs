@@ -684,3 +684,20 @@ fn a_function_only_called_is_read_at_each_call() {
             <= 8
     );
 }
+
+#[test]
+fn modes_parsed_from_text_and_real_paths_are_read() {
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); fs.chmodSync(fs.realpathSync('/usr/bin/find'), parseInt('4755', 8))"
+        ),
+        ["chmod 4755 /usr/bin/find"]
+    );
+    // An array pattern's holes count: `[, , t]` takes the third item.
+    assert_eq!(
+        effects(
+            "const [, , t] = ['build', 'dist', '/srv']; require('fs').rmSync(t, {recursive: true})"
+        ),
+        ["rm -r /srv"]
+    );
+}

@@ -476,6 +476,20 @@ impl<'t> Js<'_, '_, 't> {
                         )
                     }
                     "String" | "URL" => Obj::Val(args.val(0)),
+                    // The file a path names, wherever its links lead: the path stands for it.
+                    "fs.realpathSync" | "fs.realpathSync.native" => Obj::Val(args.val(0)),
+                    // `parseInt("4755", 8)`: a mode written as text.
+                    "parseInt" | "Number.parseInt" => {
+                        let radix = match args.get(1) {
+                            Obj::Null => Some(10),
+                            r => r.val().text().and_then(|r| r.parse::<u32>().ok()),
+                        };
+                        match (args.val(0).text(), radix) {
+                            (Some(t), Some(r @ 2..=36)) => i64::from_str_radix(t.trim(), r)
+                                .map_or(unknown, |n| Obj::Num(n as f64)),
+                            _ => unknown,
+                        }
+                    }
                     "Buffer.from" => match (args.get(0), args.val(1)) {
                         (_, Val::Known(e))
                             if !matches!(e.as_str(), "utf8" | "utf-8" | "ascii" | "latin1") =>

@@ -770,3 +770,13 @@ fn a_sub_only_called_is_read_at_each_call() {
     // Without the sub, its body is read once as before.
     assert_eq!(effects("sub run { system(@_) } 1"), ["sh -c ?"]);
 }
+
+#[test]
+fn oct_and_hex_read_their_text_as_perl_does() {
+    assert_eq!(
+        effects("my $mode = oct('4755'); chmod $mode, '/usr/bin/find'"),
+        ["chmod 4755 /usr/bin/find"]
+    );
+    assert_eq!(effects("chmod oct('0755'), 'run.sh'"), ["chmod 755 run.sh"]);
+    assert_eq!(effects("chmod hex('1ed'), 'run.sh'"), ["chmod 755 run.sh"]);
+}

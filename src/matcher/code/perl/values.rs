@@ -315,6 +315,19 @@ impl Pl<'_, '_, '_> {
                 .and_then(char::from_u32)
                 .map_or(Val::Unknown, |c| Val::Known(c.to_string()))),
             "sprintf" => v(sprintf(k(0), &items(1))),
+            // `oct("4755")` is the mode 0o4755 (and `oct("0x1f")` hex, as perl reads it).
+            "oct" | "hex" => v(k(0)
+                .text()
+                .and_then(|s| {
+                    let s = s.trim();
+                    let prefixed = ["0x", "0X", "0b", "0B"].iter().any(|p| s.starts_with(p));
+                    match (name.as_str(), prefixed) {
+                        ("oct", true) => number(s),
+                        ("oct", false) => number(&format!("0{}", s.trim_start_matches("0o"))),
+                        _ => i64::from_str_radix(s.trim_start_matches("0x"), 16).ok(),
+                    }
+                })
+                .map_or(Val::Unknown, |n| Val::Known(n.to_string()))),
             // A pattern stands for the files it names, as a shell glob in an argument does
             // (`unlink glob "*.bak"` is `rm *.bak`). Perl's glob also expands braces, read as
             // the `*` that names at least as much (`~/.{netrc,npmrc}` as `~/.*`), and splits

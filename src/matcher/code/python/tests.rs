@@ -1712,6 +1712,16 @@ fn a_literal_dictionary_never_changed_is_read_by_its_constant_keys() {
 }
 
 #[test]
+fn reduce_of_a_path_join_joins_the_parts() {
+    assert_eq!(
+        effects(
+            "import os\nfrom functools import reduce\nopen(reduce(os.path.join, ['/proc', 'sys', 'kernel', 'core_pattern']), 'w').write('x')"
+        ),
+        ["tee /proc/sys/kernel/core_pattern"]
+    );
+}
+
+#[test]
 fn the_number_of_processors_is_a_number() {
     let n = std::thread::available_parallelism().map_or(1, usize::from);
     assert_eq!(

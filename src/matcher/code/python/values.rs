@@ -627,6 +627,16 @@ impl<'t> Py<'_, '_, 't> {
                         let parts = args.positional_from(self, 0);
                         Obj::Val(join(&parts))
                     }
+                    // `reduce(os.path.join, parts)` joins the parts as one call does.
+                    "functools.reduce" => match (args.pos(self, 0), args.pos(self, 1)) {
+                        (Obj::Ref(f), Obj::List(parts))
+                            if matches!(f.as_str(), "os.path.join" | "posixpath.join")
+                                && args.count() == 2 =>
+                        {
+                            Obj::Val(join(&parts))
+                        }
+                        _ => Obj::Val(Val::Unknown),
+                    },
                     "unicodedata.normalize" => match (arg(self, 0), arg(self, 1)) {
                         (Val::Known(form), Val::Known(text)) => {
                             Obj::Val(normalized(&text, &form).map_or(Val::Unknown, Val::Known))
