@@ -392,6 +392,25 @@ impl<'a, 't> Py<'a, '_, 't> {
             .named_children(&mut c)
             .map(|n| (kind(n) == "identifier").then(|| self.text(n)))
             .collect::<Option<_>>()?;
+        // `for k, v in D.items()` of a dictionary that stays as written: its pairs.
+        if let Some(pairs) = self.constant_dict_items(iterable)
+            && names.len() == 2
+        {
+            if pairs.is_empty() || pairs.len() > most {
+                return None;
+            }
+            return Some(
+                pairs
+                    .into_iter()
+                    .map(|(k, v)| {
+                        vec![
+                            (names[0].to_owned(), Slot::Expr(k)),
+                            (names[1].to_owned(), Slot::Expr(v)),
+                        ]
+                    })
+                    .collect(),
+            );
+        }
         let items = self.literal_items(iterable, 0)?;
         if items.is_empty() || items.len() > most {
             return None;
@@ -415,6 +434,36 @@ impl<'a, 't> Py<'a, '_, 't> {
                         .map(|(name, part)| ((*name).to_owned(), Slot::Expr(part)))
                         .collect(),
                 )
+            })
+            .collect()
+    }
+
+    /// The key and value nodes of `D.items()`, when `D` is a literal dictionary, or a name
+    /// bound once to one that stays as written (see `values::dict_is_constant`).
+    fn constant_dict_items(&self, iterable: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+        if super::dict_view(self, iterable)? != "items" {
+            return None;
+        }
+        let object = by_field(iterable, "function").and_then(|f| by_field(f, "object"))?;
+        let dict = match kind(object) {
+            "dictionary" => object,
+            "identifier" => match self.names.get(self.text(object)) {
+                Some(Slot::Expr(value))
+                    if kind(*value) == "dictionary"
+                        && super::values::dict_is_constant(self.src.text, self.text(object)) =>
+                {
+                    *value
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let mut c = dict.walk();
+        dict.named_children(&mut c)
+            .filter(|e| kind(*e) != "comment")
+            .map(|pair| match kind(pair) {
+                "pair" => Some((by_field(pair, "key")?, by_field(pair, "value")?)),
+                _ => None,
             })
             .collect()
     }

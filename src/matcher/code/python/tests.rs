@@ -1712,6 +1712,27 @@ fn a_literal_dictionary_never_changed_is_read_by_its_constant_keys() {
 }
 
 #[test]
+fn a_loop_over_a_constant_dictionarys_items_takes_each_pair() {
+    for code in [
+        "import subprocess\nCHECKS = {'lint': 'ruff check .', 'test': 'pytest -q'}\nfor name, cmd in CHECKS.items():\n    subprocess.run(cmd.split())",
+        "import subprocess\nCHECKS = {'lint': 'ruff check .', 'test': 'pytest -q'}\nfailed = [n for n, cmd in CHECKS.items() if subprocess.run(cmd.split()).returncode]",
+    ] {
+        assert_eq!(
+            effects(code),
+            ["exec ruff check .", "exec pytest -q"],
+            "{code}"
+        );
+    }
+    // A dictionary changed anywhere is not read by its pairs.
+    assert_eq!(
+        effects(
+            "import subprocess\nC = {'a': 'ls'}\nC['a'] = 'rm -rf ~'\nfor n, cmd in C.items():\n    subprocess.run(cmd.split())"
+        ),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
 fn reduce_of_a_path_join_joins_the_parts() {
     assert_eq!(
         effects(

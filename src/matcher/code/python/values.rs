@@ -1274,7 +1274,7 @@ fn base64_constant(function: &str, value: &Val) -> Option<String> {
 /// Whether the dictionary bound to `name` stays as written: `name` is assigned once and
 /// otherwise only read by a subscript that is not assigned or deleted, or by `.get`,
 /// `.keys`, `.items` or `.values`. Passed anywhere else, it could be changed there.
-fn dict_is_constant(code: &str, name: &str) -> bool {
+pub(super) fn dict_is_constant(code: &str, name: &str) -> bool {
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
     let mut bound = 0;
     for (k, _) in code.match_indices(name) {
