@@ -12,6 +12,7 @@
 //! downloaded or decoded, a fork in a loop) makes the reading *opaque*, with the reason.
 
 mod endless;
+mod inline;
 mod javascript;
 mod lua;
 #[cfg(test)]

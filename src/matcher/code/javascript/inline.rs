@@ -3,10 +3,7 @@
 //! program named at run time. A function declared at the top of the program (`function f`,
 //! or `const f =` an arrow or function expression) whose name is only ever called (never
 //! passed, stored or rebound) has its body read at each call, its parameters bound to that
-//! call's arguments. Bounded as Python's are (`python/inline.rs`): four calls deep, and a
-//! budget of bodies read for the whole program, past which a body is read once with its
-//! parameters not known. A function called only from itself, or from functions only it
-//! calls, is read once in the program's pass, as any other function.
+//! call's arguments, within the bounds of `code/inline.rs`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,12 +11,8 @@ use tree_sitter::Node;
 
 use super::{Js, Obj, by_field, kind};
 use crate::matcher::code::Val;
+use crate::matcher::code::inline::{Budget, Reading, reached};
 use crate::matcher::code::tree::{Visit, visit};
-
-/// Calls inside calls read this deep at most.
-const MOST_DEPTH: usize = 4;
-/// Bodies read at call sites in one program, at most.
-const MOST_INLINED: usize = 256;
 
 /// A function whose body is read at its calls.
 struct Inlined<'t> {
@@ -31,7 +24,6 @@ struct Inlined<'t> {
     /// Names the body assigns or declares again (`c = ...`, an inner function's parameter
     /// `c`): a parameter among them is not the call's argument throughout.
     assigned: HashSet<&'t str>,
-    reached: bool,
 }
 
 /// The functions of a program read at their calls, by name.
@@ -40,33 +32,21 @@ pub(super) struct Functions<'t> {
     by_name: HashMap<&'t str, Inlined<'t>>,
     /// The ids of their definitions' nodes.
     defs: HashSet<usize>,
-    /// Bodies left to read at call sites.
-    budget: usize,
-    /// Calls being read, deepest last.
-    depth: usize,
-    /// Functions whose body was read once with its parameters not known, past the depth or
-    /// the budget: read at most once so.
-    generic: HashSet<&'t str>,
+    budget: Budget,
 }
 
 impl<'t> Functions<'t> {
     /// The top-level functions of `root` whose names are only called.
     pub(super) fn of(text: &'t str, root: Node<'t>) -> Functions<'t> {
         let of = |n: Node<'t>| text.get(n.byte_range()).unwrap_or_default();
-        let mut out = Functions {
-            budget: MOST_INLINED,
-            ..Functions::default()
-        };
+        let mut by_name: HashMap<&'t str, Inlined<'t>> = HashMap::new();
         let mut twice = HashSet::new();
         let mut c = root.walk();
         for statement in root.named_children(&mut c) {
             let Some((name, def)) = definition(statement) else {
                 continue;
             };
-            let Some(params) = parameters(of, def) else {
-                continue;
-            };
-            let Some(body) = by_field(def, "body") else {
+            let (Some(params), Some(body)) = (parameters(of, def), by_field(def, "body")) else {
                 continue;
             };
             let f = Inlined {
@@ -74,77 +54,42 @@ impl<'t> Functions<'t> {
                 params,
                 body,
                 assigned: assigned_names(of, body),
-                reached: false,
             };
-            if out.by_name.insert(of(name), f).is_some() {
+            if by_name.insert(of(name), f).is_some() {
                 twice.insert(of(name));
             }
         }
-        out.by_name.retain(|name, _| !twice.contains(name));
-        if out.by_name.is_empty() {
-            return out;
+        by_name.retain(|name, _| !twice.contains(name));
+        if by_name.is_empty() {
+            return Functions::default();
         }
-        let defs: HashMap<usize, &'t str> = out
-            .by_name
-            .iter()
-            .map(|(name, f)| (f.def.id(), *name))
-            .collect();
-        // Each use of a name: a call by it, or anything else (which drops the function),
-        // and which function's body each call is in.
+        // A name used other than by a call or its definition drops the function.
+        let defs: HashSet<usize> = by_name.values().map(|f| f.def.id()).collect();
         let mut dropped = HashSet::new();
-        let mut calls_in: HashMap<&'t str, Vec<&'t str>> = HashMap::new();
-        let mut reached = Vec::new();
-        let mut around: Vec<(&'t str, usize)> = Vec::new();
-        visit(root, |node, depth, at| {
-            if at == Visit::Leave {
-                if around.last().is_some_and(|(_, d)| *d == depth) {
-                    around.pop();
-                }
-                return false;
-            }
-            if let Some(name) = defs.get(&node.id()) {
-                around.push((name, depth));
-            }
+        let reached = reached(root, &defs, |node| {
             if kind(node) != "identifier" {
-                return true;
+                return None;
             }
             let name = of(node);
-            if !out.by_name.contains_key(name) {
-                return true;
-            }
+            let f = by_name.get(name)?;
             let parent = node.parent();
             let called = parent.is_some_and(|p| {
                 kind(p) == "call_expression" && by_field(p, "function") == Some(node)
             });
             let defined = parent.is_some_and(|p| {
-                by_field(p, "name") == Some(node)
-                    && out
-                        .by_name
-                        .get(name)
-                        .is_some_and(|f| f.def == p || f.def.named_child(0) == Some(p))
+                by_field(p, "name") == Some(node) && (f.def == p || f.def.named_child(0) == Some(p))
             });
-            match (called, around.last()) {
-                (true, Some((inside, _))) => calls_in.entry(inside).or_default().push(name),
-                (true, None) => reached.push(name),
-                (false, _) if !defined => {
-                    dropped.insert(name);
-                }
-                _ => {}
+            if !called && !defined {
+                dropped.insert(name);
             }
-            true
+            called.then(|| f.def.id())
         });
-        out.by_name.retain(|name, _| !dropped.contains(name));
-        while let Some(name) = reached.pop() {
-            if let Some(f) = out.by_name.get_mut(name)
-                && !f.reached
-            {
-                f.reached = true;
-                reached.extend(calls_in.get(name).into_iter().flatten());
-            }
+        by_name.retain(|name, f| !dropped.contains(name) && reached.contains(&f.def.id()));
+        Functions {
+            defs: by_name.values().map(|f| f.def.id()).collect(),
+            by_name,
+            budget: Budget::default(),
         }
-        out.by_name.retain(|_, f| f.reached);
-        out.defs = out.by_name.values().map(|f| f.def.id()).collect();
-        out
     }
 
     /// Whether `node` defines a function read at its calls: the program's pass skips it.
@@ -232,15 +177,14 @@ impl<'t> Js<'_, '_, 't> {
         let Some(function) = by_field(call, "function").filter(|f| kind(*f) == "identifier") else {
             return;
         };
-        let Some((&name, f)) = self.functions.by_name.get_key_value(self.text(function)) else {
+        let Some(f) = self.functions.by_name.get(self.text(function)) else {
             return;
         };
         let (params, body) = (f.params.clone(), f.body);
         let assigned = f.assigned.clone();
-        let functions = &mut self.functions;
-        if functions.depth >= MOST_DEPTH || functions.budget == 0 {
-            // Too deep or too many: the body once, its parameters not known.
-            if functions.generic.insert(name) {
+        match self.functions.budget.reading(f.def.id()) {
+            Reading::Skip => return,
+            Reading::Once => {
                 let unknown = params
                     .iter()
                     .map(|(p, _)| (*p, Obj::Val(Val::Unknown)))
@@ -248,11 +192,10 @@ impl<'t> Js<'_, '_, 't> {
                 let outer = std::mem::replace(&mut self.params, unknown);
                 self.walk(body);
                 self.params = outer;
+                return;
             }
-            return;
+            Reading::AtCall => {}
         }
-        functions.budget -= 1;
-        functions.depth += 1;
         // The arguments, evaluated where the call is; a spread leaves them not known.
         let mut args = Vec::new();
         let mut spread = false;
@@ -278,6 +221,6 @@ impl<'t> Js<'_, '_, 't> {
         let outer = std::mem::replace(&mut self.params, bound);
         self.walk(body);
         self.params = outer;
-        self.functions.depth -= 1;
+        self.functions.budget.done();
     }
 }

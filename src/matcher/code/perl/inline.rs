@@ -5,7 +5,7 @@
 //! without brackets, whose arguments the grammar splits) has its body read at each call:
 //! `@_` is the call's arguments, flattened as perl passes them, and so are the parameters
 //! the body takes from it (`my ($cmd, @args) = @_;`, `my $x = shift;`, `$_[1]`), unless the
-//! body assigns one again. Bounded as Python's functions are (`python/inline.rs`).
+//! body assigns one again; within the bounds of `code/inline.rs`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -13,12 +13,8 @@ use tree_sitter::Node;
 
 use super::{Obj, Pl, by_field, kind};
 use crate::matcher::code::Val;
+use crate::matcher::code::inline::{Budget, Reading, reached};
 use crate::matcher::code::tree::{Visit, visit};
-
-/// Calls inside calls read this deep at most.
-const MOST_DEPTH: usize = 4;
-/// Bodies read at call sites in one program, at most.
-const MOST_INLINED: usize = 256;
 
 /// Where a parameter takes its value in `@_`.
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +33,6 @@ struct Inlined<'t> {
     params: Vec<(String, Option<Place>)>,
     /// Whether `@_` is as the call passed it: the body shifts nothing off it.
     whole: bool,
-    reached: bool,
 }
 
 /// The subs of a program read at their calls, by name.
@@ -45,19 +40,14 @@ struct Inlined<'t> {
 pub(super) struct Subs<'t> {
     by_name: HashMap<String, Inlined<'t>>,
     defs: HashSet<usize>,
-    budget: usize,
-    depth: usize,
-    generic: HashSet<String>,
+    budget: Budget,
 }
 
 impl<'t> Subs<'t> {
     /// The top-level subs of `root` whose names are only defined and called with brackets.
     pub(super) fn of(text: &str, root: Node<'t>) -> Subs<'t> {
         let of = |n: Node<'_>| text.get(n.byte_range()).unwrap_or_default();
-        let mut out = Subs {
-            budget: MOST_INLINED,
-            ..Subs::default()
-        };
+        let mut by_name: HashMap<String, Inlined<'t>> = HashMap::new();
         let mut twice = HashSet::new();
         let mut c = root.walk();
         for def in root.named_children(&mut c) {
@@ -73,79 +63,40 @@ impl<'t> Subs<'t> {
                 body,
                 params,
                 whole,
-                reached: false,
             };
-            if out.by_name.insert(of(name).to_owned(), sub).is_some() {
+            if by_name.insert(of(name).to_owned(), sub).is_some() {
                 twice.insert(of(name).to_owned());
             }
         }
-        out.by_name.retain(|name, _| !twice.contains(name));
-        if out.by_name.is_empty() {
-            return out;
+        by_name.retain(|name, _| !twice.contains(name));
+        if by_name.is_empty() {
+            return Subs::default();
         }
-        let defs: HashMap<usize, String> = out
-            .by_name
-            .iter()
-            .map(|(name, s)| (s.def.id(), name.clone()))
-            .collect();
-        // Each bracketed call by name, and which sub's body it is in.
-        let mut calls: HashMap<&str, usize> = HashMap::new();
-        let mut calls_in: HashMap<String, Vec<String>> = HashMap::new();
-        let mut reached: Vec<String> = Vec::new();
-        let mut around: Vec<(String, usize)> = Vec::new();
-        visit(root, |node, depth, at| {
-            if at == Visit::Leave {
-                if around.last().is_some_and(|(_, d)| *d == depth) {
-                    around.pop();
-                }
-                return false;
-            }
-            if let Some(name) = defs.get(&node.id()) {
-                around.push((name.clone(), depth));
-            }
+        // Each bracketed call by name; the name anywhere else (`\&run`, `'run'`, a call
+        // without brackets) drops the sub.
+        let defs: HashSet<usize> = by_name.values().map(|s| s.def.id()).collect();
+        let mut calls: HashMap<String, usize> = HashMap::new();
+        let reached = reached(root, &defs, |node| {
             if kind(node) != "call_expression_with_args_with_brackets" {
-                return true;
+                return None;
             }
-            let Some(callee) = node
+            let callee = node
                 .named_child(0)
-                .filter(|c| kind(*c) == "call_expression_with_bareword")
-            else {
-                return true;
-            };
+                .filter(|c| kind(*c) == "call_expression_with_bareword")?;
             let name = of(callee).trim_start_matches('&');
-            if let Some((key, _)) = out.by_name.get_key_value(name) {
-                *calls.entry(key.as_str()).or_default() += 1;
-                match around.last() {
-                    Some((inside, _)) => calls_in
-                        .entry(inside.clone())
-                        .or_default()
-                        .push(name.to_owned()),
-                    None => reached.push(name.to_owned()),
-                }
-            }
-            true
+            let sub = by_name.get(name)?;
+            *calls.entry(name.to_owned()).or_default() += 1;
+            Some(sub.def.id())
         });
-        // A name anywhere else (`\&run`, `'run'`, a call without brackets) drops the sub.
-        let mut keep = HashSet::new();
-        for name in out.by_name.keys() {
-            let mentions = whole_words(text, name);
-            let defined = 1;
-            if mentions == defined + calls.get(name.as_str()).copied().unwrap_or(0) {
-                keep.insert(name.clone());
-            }
+        by_name.retain(|name, sub| {
+            let called = calls.get(name).copied().unwrap_or(0);
+            whole_words(text, name) == 1 + called && reached.contains(&sub.def.id())
+        });
+        Subs {
+            defs: by_name.values().map(|s| s.def.id()).collect(),
+            by_name,
+            budget: Budget::default(),
         }
-        out.by_name.retain(|name, _| keep.contains(name));
-        while let Some(name) = reached.pop() {
-            if let Some(sub) = out.by_name.get_mut(&name)
-                && !sub.reached
-            {
-                sub.reached = true;
-                reached.extend(calls_in.get(&name).into_iter().flatten().cloned());
-            }
-        }
-        out.by_name.retain(|_, s| s.reached);
-        out.defs = out.by_name.values().map(|s| s.def.id()).collect();
-        out
     }
 
     /// Whether `node` defines a sub read at its calls: the program's pass skips it.
@@ -313,9 +264,9 @@ impl<'t> Pl<'_, '_, 't> {
             return;
         };
         let (body, params, whole) = (sub.body, sub.params.clone(), sub.whole);
-        if self.inlined.depth >= MOST_DEPTH || self.inlined.budget == 0 {
-            // Too deep or too many: the body once, its parameters not known.
-            if self.inlined.generic.insert(name) {
+        match self.inlined.budget.reading(sub.def.id()) {
+            Reading::Skip => return,
+            Reading::Once => {
                 let mut unknown: Vec<(String, Obj)> = params
                     .iter()
                     .map(|(var, _)| (var.clone(), Obj::Val(Val::Unknown)))
@@ -324,11 +275,10 @@ impl<'t> Pl<'_, '_, 't> {
                 let outer = std::mem::replace(&mut self.params, unknown);
                 self.walk(body);
                 self.params = outer;
+                return;
             }
-            return;
+            Reading::AtCall => {}
         }
-        self.inlined.budget -= 1;
-        self.inlined.depth += 1;
         // The arguments where the call is, flattened as perl passes them.
         let mut args: Vec<Val> = Vec::new();
         for a in self.arg_nodes(call) {
@@ -354,7 +304,7 @@ impl<'t> Pl<'_, '_, 't> {
         let outer = std::mem::replace(&mut self.params, bound);
         self.walk(body);
         self.params = outer;
-        self.inlined.depth -= 1;
+        self.inlined.budget.done();
     }
 
     /// The value a sub being read at its call gives `name` (`@_`, a parameter).
