@@ -301,6 +301,14 @@ impl Where {
                 if let Some(home) = self.home.as_deref()
                     && below(fixed, home).is_none()
                 {
+                    // So does a `**` below a directory that holds it (`/home/**/*`, what
+                    // File::Find over `/home` reads); not one below the root, placed there.
+                    if absolute[at..].starts_with("**")
+                        && !fixed.is_empty()
+                        && below(home, fixed).is_some()
+                    {
+                        return self.place_of(&format!("{home}/x"));
+                    }
                     let depth = home.matches('/').count();
                     let parts: Vec<&str> = absolute.splitn(depth + 2, '/').collect();
                     // `/**/x` (what `find / -name x` finds) is placed where it starts, at
@@ -827,6 +835,10 @@ mod tests {
             ("/home/*/.ssh/id_*", Place::Home),
             ("/h*/u/x", Place::Home),
             ("/home/v*/x", Place::System),
+            ("/home/**/*", Place::Home),
+            ("/home/**", Place::Home),
+            ("/**/x", Place::System),
+            ("/var/**/x", Place::System),
         ] {
             assert_eq!(w.place(here, path), place, "{path}");
         }

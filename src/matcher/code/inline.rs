@@ -13,6 +13,9 @@ use super::tree::{Visit, visit};
 const MOST_DEPTH: usize = 4;
 /// Bodies read at call sites in one program, at most.
 const MOST_INLINED: usize = 256;
+/// Functions of one program read at their calls, at most: past it, none is (finding a
+/// function's every mention costs a pass over the text per function).
+pub(super) const MOST_FUNCTIONS: usize = 64;
 
 /// How a call of a function read at its calls is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 use super::{Js, Obj, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::inline::{Budget, Reading, reached};
+use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached};
 use crate::matcher::code::tree::{Visit, visit};
 
 /// A function whose body is read at its calls.
@@ -60,7 +60,7 @@ impl<'t> Functions<'t> {
             }
         }
         by_name.retain(|name, _| !twice.contains(name));
-        if by_name.is_empty() {
+        if by_name.is_empty() || by_name.len() > MOST_FUNCTIONS {
             return Functions::default();
         }
         // A name used other than by a call or its definition drops the function.

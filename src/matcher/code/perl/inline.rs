@@ -13,7 +13,7 @@ use tree_sitter::Node;
 
 use super::{Obj, Pl, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::inline::{Budget, Reading, reached};
+use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached};
 use crate::matcher::code::tree::{Visit, visit};
 
 /// Where a parameter takes its value in `@_`.
@@ -69,7 +69,7 @@ impl<'t> Subs<'t> {
             }
         }
         by_name.retain(|name, _| !twice.contains(name));
-        if by_name.is_empty() {
+        if by_name.is_empty() || by_name.len() > MOST_FUNCTIONS {
             return Subs::default();
         }
         // Each bracketed call by name; the name anywhere else (`\&run`, `'run'`, a call
