@@ -8,6 +8,7 @@
 mod calls;
 mod inline;
 mod modules;
+mod narrow;
 mod sinks;
 mod text;
 mod values;
@@ -123,6 +124,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         endless: 0,
         functions: inline::Functions::default(),
         params: Vec::new(),
+        pending: Vec::new(),
+        narrows: Vec::new(),
     };
     js.bind_all(root, 0);
     js.functions = inline::Functions::of(src.text, root);
@@ -148,6 +151,10 @@ struct Js<'a, 'c, 't> {
     functions: inline::Functions<'t>,
     /// The parameters of the function being read at a call, with the call's arguments.
     params: Vec<(&'t str, Obj)>,
+    /// The branches of the `if`s being read, by node id, with the suffixes their
+    /// conditions test names for (see `narrow.rs`): not yet entered, and entered.
+    pending: Vec<(usize, Vec<(&'a str, String)>)>,
+    narrows: Vec<(usize, Vec<(&'a str, String)>)>,
 }
 
 impl<'a, 'c, 't> Js<'a, 'c, 't> {
@@ -427,6 +434,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         if at == super::tree::Visit::Leave {
             self.loops -= usize::from(is_loop);
             self.endless -= usize::from(endless);
+            self.narrow_leave(node);
             return false;
         }
         if self.functions.defines(node) {
@@ -437,6 +445,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
+        self.narrow_enter(node);
         match kind(node) {
             "call_expression" => {
                 self.read_called_function(node);

@@ -701,3 +701,20 @@ fn modes_parsed_from_text_and_real_paths_are_read() {
         ["rm -r /srv"]
     );
 }
+
+#[test]
+fn an_if_on_a_listed_names_suffix_narrows_it_in_its_branch() {
+    assert_eq!(
+        effects(
+            "const fs = require('fs'), path = require('path'); for (const f of fs.readdirSync('logs')) { if (f.endsWith('.log') && f !== 'x') fs.unlinkSync(path.join('logs', f)) }"
+        ),
+        ["rm logs/*.log"]
+    );
+    // Its `else` gets every other name; `||` narrows nothing.
+    for code in [
+        "const fs = require('fs'), path = require('path'); for (const f of fs.readdirSync('logs')) { if (f.endsWith('.log')) {} else fs.unlinkSync(path.join('logs', f)) }",
+        "const fs = require('fs'), path = require('path'); for (const f of fs.readdirSync('logs')) { if (f.endsWith('.log') || f) fs.unlinkSync(path.join('logs', f)) }",
+    ] {
+        assert_eq!(effects(code), ["rm logs/*"], "{code}");
+    }
+}

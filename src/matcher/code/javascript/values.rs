@@ -218,14 +218,18 @@ impl<'t> Js<'_, '_, 't> {
                 self.binding(name, slot, path, node, depth)
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
-            Some(Slot::Each(list)) => self
-                .listed(list, depth)
-                .unwrap_or_else(|| Obj::Attr(name.to_owned())),
+            Some(Slot::Each(list)) => match self.listed(list, depth) {
+                Some(Obj::Val(element)) => Obj::Val(self.narrowed(name, element)),
+                Some(other) => other,
+                None => Obj::Attr(name.to_owned()),
+            },
             // A name that several loops or callbacks take in turn (each scoped to its
             // own): known when every one of them is a listing with the same elements.
-            Some(Slot::Many) => self
-                .listed_by_all(name, depth)
-                .unwrap_or_else(|| Obj::Attr(name.to_owned())),
+            Some(Slot::Many) => match self.listed_by_all(name, depth) {
+                Some(Obj::Val(element)) => Obj::Val(self.narrowed(name, element)),
+                Some(other) => other,
+                None => Obj::Attr(name.to_owned()),
+            },
             // Only the Python reader binds the variable of several loops this way.
             Some(Slot::Part(..) | Slot::Item(..) | Slot::Loops(_)) => Obj::Val(Val::Unknown),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),

@@ -273,3 +273,20 @@ fn a_temporary_name_is_a_file_of_the_temporary_directory() {
         ["rm /tmp/lua_*"]
     );
 }
+
+#[test]
+fn a_conditional_value_with_a_known_condition_is_its_side() {
+    assert_eq!(
+        effects(
+            "local flags = 'x' and '--output=TAP' or ''; os.execute('busted ' .. flags .. ' spec/')"
+        ),
+        ["sh -c busted --output=TAP spec/"]
+    );
+    // A condition not known leaves the value not known.
+    assert_eq!(
+        effects(
+            "local flags = os.getenv('X') and '--output=TAP' or ''; os.execute('busted ' .. flags)"
+        ),
+        ["sh -c busted *"]
+    );
+}

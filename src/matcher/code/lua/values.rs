@@ -76,11 +76,31 @@ impl<'t> Lua<'_, '_, 't> {
                 ) else {
                     return Obj::Val(Val::Unknown);
                 };
-                if self.text(op) != ".." {
-                    return Obj::Val(Val::Unknown);
+                // `c and a or b`: Lua's conditional value, where the left side's truth is
+                // known (a string, a number or a table is true; `nil` and `false` are not
+                // read, so their side is not known).
+                let truth = |o: &Obj| match o {
+                    Obj::Val(Val::Known(_)) | Obj::Table(_) | Obj::Func => Some(true),
+                    _ => None,
+                };
+                match self.text(op) {
+                    ".." => {
+                        let l = self.eval(l, depth + 1).val();
+                        Obj::Val(l.concat(self.eval(r, depth + 1).val()))
+                    }
+                    "and" => match truth(&self.eval(l, depth + 1)) {
+                        Some(true) => self.eval(r, depth + 1),
+                        _ => Obj::Val(Val::Unknown),
+                    },
+                    "or" => {
+                        let l = self.eval(l, depth + 1);
+                        match truth(&l) {
+                            Some(true) => l,
+                            _ => Obj::Val(Val::Unknown),
+                        }
+                    }
+                    _ => Obj::Val(Val::Unknown),
                 }
-                let l = self.eval(l, depth + 1).val();
-                Obj::Val(l.concat(self.eval(r, depth + 1).val()))
             }
             "table_constructor" => {
                 let mut items = Vec::new();

@@ -767,6 +767,12 @@ fn a_sub_only_called_is_read_at_each_call() {
     ] {
         assert!(!effects(code).contains(&"sh -c ls".to_owned()), "{code}");
     }
+    // Past 64 subs in one program, none is read at its calls.
+    let many: String = (0..65).map(|k| format!("sub f{k} {{ 1 }} ")).collect();
+    assert_eq!(
+        effects(&format!("{many}sub run {{ system(@_) }} run('ls')")),
+        ["sh -c ?"]
+    );
     // Without the sub, its body is read once as before.
     assert_eq!(effects("sub run { system(@_) } 1"), ["sh -c ?"]);
 }
