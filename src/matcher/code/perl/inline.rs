@@ -183,8 +183,8 @@ fn parameters(text: &str, body: Node<'_>) -> (Vec<(String, Option<Place>)>, bool
             (var, kept.then_some(place))
         })
         .collect();
-    // `shift` anywhere else takes items off too.
-    let whole = shifted == 0 && whole_words(of(body), "shift") == 0;
+    // `shift` anywhere else takes items off too, and `unshift @_`, `$_[0] = ...` change it.
+    let whole = shifted == 0 && whole_words(of(body), "shift") == 0 && !counts.contains_key("_");
     (params, whole)
 }
 
@@ -201,7 +201,10 @@ fn assignments(text: &str, body: Node<'_>) -> HashMap<String, usize> {
             if at == Visit::Enter
                 && matches!(
                     kind(n),
-                    "scalar_variable" | "array_variable" | "hash_variable"
+                    "scalar_variable"
+                        | "array_variable"
+                        | "hash_variable"
+                        | "special_scalar_variable"
                 )
             {
                 let name = of(n).trim_start_matches(['$', '@', '%']);

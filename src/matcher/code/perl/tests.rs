@@ -764,6 +764,8 @@ fn a_sub_only_called_is_read_at_each_call() {
         "sub run { my $c = shift; $c .= ' ~'; system($c) } run('ls')",
         "sub run { my ($c) = @_; for $c ('x') { system($c) } } run('ls')",
         "sub run { system(@_) } run('ls'); my $f = \\&run; $f->('rm -rf ~')",
+        "sub run { $_[0] = 'rm -rf ~'; system(@_) } run('ls')",
+        "sub run { unshift @_, 'rm', '-rf'; system(@_) } run('ls')",
     ] {
         assert!(!effects(code).contains(&"sh -c ls".to_owned()), "{code}");
     }
