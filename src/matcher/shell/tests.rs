@@ -3420,6 +3420,12 @@ fn awk_writes_each_file_its_records_name() {
         "echo /etc/shadow | awk '{ sub(/x/, \"y\"); print > $0 }'",
         "tee /etc/shadow"
     ));
+    // A line with shell syntax is not a name: a command quoting it is read whole.
+    let line = parse("echo 'a\";id;\"' | awk '{ system(\"rm -f \\\"\" $0 \"\\\"\") }'");
+    assert!(
+        line.opaque.is_some() || line.commands.iter().any(|c| c.text() == "id"),
+        "{line:?}"
+    );
 }
 
 #[test]

@@ -86,7 +86,9 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
         }
     }
     // A listing on standard input, read when no file operand is; or lines known to be
-    // single words (`printf '%s\n' a b | awk ...`), which awk reads the same way.
+    // plain names (`printf '%s\n' a b | awk ...`), which awk reads the same way: no blank
+    // and no shell syntax, as a listing's, since a command built from one (`system("rm -f
+    // \"" $0 "\"")`) is read with its quotes taken off.
     const MOST_LINES: usize = 64;
     match stdin {
         Data::Listing(lists, false)
@@ -102,7 +104,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
                 && (1..=MOST_LINES).contains(&text.lines().count())
                 && text
                     .lines()
-                    .all(|l| !l.is_empty() && !l.contains(char::is_whitespace)) =>
+                    .all(|l| !l.is_empty() && l.chars().all(plain_name_char)) =>
         {
             values.listed = vec![text.lines().map(str::to_owned).collect()];
         }
@@ -483,6 +485,11 @@ fn listed_commands(program: &str, group: &str, values: &Values) -> Option<Vec<St
             .map(|path| format!("{prefix}{path}{suffix}"))
             .collect(),
     )
+}
+
+/// Whether `c` may be in a name the reader takes as a path as it is, quoted or not.
+fn plain_name_char(c: char) -> bool {
+    c.is_alphanumeric() || "/._-+,@%:=".contains(c)
 }
 
 /// The records `field` (`$0`, or `$1` with the default field splitting) takes in turn:
