@@ -1095,7 +1095,6 @@ impl<'t> Args<'t> {
         out
     }
 
-    /// The positional arguments from `n` on, `*list` spread.
     /// The `**` spreads among the arguments.
     fn spread_dicts(&self) -> Vec<Node<'t>> {
         self.positional
@@ -1105,6 +1104,7 @@ impl<'t> Args<'t> {
             .collect()
     }
 
+    /// The positional arguments from `n` on, `*list` spread.
     pub(super) fn positional_from(&self, py: &mut Py<'_, '_, 't>, n: usize) -> Vec<Val> {
         let mut out = Vec::new();
         for node in self.positional.iter().skip(n) {
