@@ -6,7 +6,8 @@
 //! cost the reader most, at 16 KiB and at 64 KiB, where each is stopped by the parse work
 //! bound (`code::PARSE_WORK`): the 64 KiB figure is what reaching the bound costs, the
 //! worst a piece of code can take; and Python functions read at their calls as deep and as
-//! often as the reader allows (`worst-python-functions`); and a chain of method calls in
+//! often as the reader allows (`worst-python-functions`), and JavaScript functions and Perl
+//! subs the same way (`worst-functions`); and a chain of method calls in
 //! code that loops over a literal list (`worst-python-chained-calls`).
 
 use std::hint::black_box;
@@ -105,6 +106,40 @@ fn calling_functions(size: usize) -> String {
     s
 }
 
+/// JavaScript functions and Perl subs read at their calls (`code::inline`) as costly as
+/// they come: as many as are read so (64), each calling the one before twice and running a
+/// command, and the last called again and again to the end, so that calls read bodies four
+/// levels down until the program's budget of bodies runs out.
+fn calling_functions_in(lang: Lang, size: usize) -> String {
+    let (mut s, unit): (String, fn(usize) -> String) = match lang {
+        Lang::JavaScript => (
+            "const cp = require('child_process');\nfunction f0(c) { cp.execSync(c) }\n".into(),
+            |k| {
+                format!(
+                    "function f{k}(c) {{ cp.execSync(c); f{}(c); f{}(c) }}\n",
+                    k - 1,
+                    k - 1
+                )
+            },
+        ),
+        _ => ("sub f0 { system($_[0]) }\n".into(), |k| {
+            format!(
+                "sub f{k} {{ system($_[0]); f{}($_[0]); f{}($_[0]) }}\n",
+                k - 1,
+                k - 1
+            )
+        }),
+    };
+    for k in 1..64 {
+        s.push_str(&unit(k));
+    }
+    let call = "f63('ls');\n";
+    while s.len() + call.len() <= size {
+        s.push_str(call);
+    }
+    s
+}
+
 /// A chain of method calls (`x = os.a().a()...`) in code that loops over a literal list:
 /// each call looks for the loop's variable in what it is given, and must not look through
 /// every call before it in the chain.
@@ -154,6 +189,17 @@ fn code_reader(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
             b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
         });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-functions");
+    group.sample_size(10);
+    for lang in [Lang::JavaScript, Lang::Perl] {
+        for size in SIZES {
+            let code = calling_functions_in(lang, size);
+            group.bench_with_input(BenchmarkId::new(lang.name(), size), &code, |b, code| {
+                b.iter(|| black_box(code::read(lang, black_box(code))))
+            });
+        }
     }
     group.finish();
     let mut group = c.benchmark_group("worst-python-chained-calls");
