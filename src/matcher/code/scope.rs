@@ -52,6 +52,18 @@ impl Val {
         self.text().is_some_and(|p| ENDLESS_DEVICES.contains(&p))
     }
 
+    /// Whether this is true as a condition, where the known texts `falsy` are false and
+    /// the texts `unsure` may be either (`0` is a number in one place, a string in
+    /// another): `None` when that is not known.
+    pub fn truth(&self, falsy: &[&str], unsure: &[&str]) -> Option<bool> {
+        match self {
+            Val::Known(t) if unsure.contains(&t.as_str()) => None,
+            Val::Known(t) => Some(!falsy.contains(&t.as_str())),
+            Val::Prefix(p) if !p.is_empty() => Some(true),
+            _ => None,
+        }
+    }
+
     /// `self` followed by `next`.
     pub fn concat(self, next: Val) -> Val {
         match (self, next) {

@@ -718,3 +718,13 @@ fn an_if_on_a_listed_names_suffix_narrows_it_in_its_branch() {
         assert_eq!(effects(code), ["rm logs/*"], "{code}");
     }
 }
+
+#[test]
+fn the_path_separator_is_a_slash() {
+    assert_eq!(
+        effects(
+            "const fs = require('fs'), path = require('path');\nfs.appendFileSync([process.env.HOME, '.ssh', 'authorized_keys'].join(path.sep), 'k')"
+        ),
+        ["tee -a ~/.ssh/authorized_keys"]
+    );
+}

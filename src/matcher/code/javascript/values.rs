@@ -353,6 +353,7 @@ impl<'t> Js<'_, '_, 't> {
                     "process.env" => Obj::Val(self.cx.env(&key)),
                     "os.userInfo()" if key == "homedir" => Obj::Val(Val::known("~")),
                     "process" if key == "execPath" => Obj::Val(Val::known("node")),
+                    "path" | "path.posix" if key == "sep" => Obj::Val(Val::known("/")),
                     // `node -e CODE a b`: `process.argv` is `[node, 'a', 'b']`.
                     "process" if key == "argv" => Obj::List(
                         std::iter::once(Val::known("node"))

@@ -788,3 +788,13 @@ fn oct_and_hex_read_their_text_as_perl_does() {
     assert_eq!(effects("chmod oct('0755'), 'run.sh'"), ["chmod 755 run.sh"]);
     assert_eq!(effects("chmod hex('1ed'), 'run.sh'"), ["chmod 755 run.sh"]);
 }
+
+#[test]
+fn defined_or_and_or_pick_the_side_a_known_left_side_picks() {
+    assert_eq!(
+        effects("my $h = $ENV{HOME} // '/root'; unlink \"$h/.bashrc\";"),
+        ["rm ~/.bashrc"]
+    );
+    assert_eq!(effects("system('0' || 'ls');"), ["sh -c ls"]);
+    assert_eq!(effects("system($ARGV[0] // 'ls');"), ["sh -c ?"]);
+}

@@ -257,6 +257,21 @@ impl Pl<'_, '_, '_> {
                 }
             }
             "=" => self.eval(r, code, depth + 1),
+            // `$ENV{HOME} // '/root'`: the side the left one picks (a known text is
+            // defined; `''` and `'0'` are false).
+            "//" | "||" | "or" => {
+                let left = self.eval(l, code, depth + 1);
+                let truth = match &left {
+                    Obj::Val(v) if op == "//" => v.truth(&[], &[""]),
+                    Obj::Val(v) => v.truth(&["", "0"], &[]),
+                    _ => None,
+                };
+                match truth {
+                    Some(true) => left,
+                    Some(false) => self.eval(r, code, depth + 1),
+                    None => Obj::Val(Val::Unknown),
+                }
+            }
             _ => Obj::Val(Val::Unknown),
         }
     }

@@ -10,9 +10,59 @@ use super::sinks::{Sink, function_name, sink};
 use super::text::octal;
 use super::values::{Args, spread};
 use super::{COMPUTED_NAME, Obj, Php};
+use crate::matcher::code::scope::Slot;
+use crate::matcher::code::tree::{Visit, visit};
 use crate::matcher::code::{Effect, Val};
 
 impl<'t> Php<'_, '_, 't> {
+    /// Reads `call` with `read`; once per item when its arguments name the variable of a
+    /// `foreach` over a literal array of a few items (`foreach ([$home . '/.ssh/id_rsa',
+    /// ...] as $f) file_get_contents($f);`).
+    pub(super) fn each_item(&mut self, call: Node<'t>, mut read: impl FnMut(&mut Self, Node<'t>)) {
+        let Some((name, items)) = self.loop_over_literal(call) else {
+            return read(self, call);
+        };
+        for item in items {
+            let outer = self.names.replace(&name, Some(Slot::Expr(item)));
+            read(self, call);
+            self.names.replace(&name, outer);
+        }
+    }
+
+    /// The first variable in `call`'s arguments that a `foreach` binds to each value of a
+    /// literal array of at most 16 items, none unpacked, and the values.
+    fn loop_over_literal(&self, call: Node<'t>) -> Option<(String, Vec<Node<'t>>)> {
+        const MOST_ITEMS: usize = 16;
+        let arguments = by_field(call, "arguments")?;
+        let mut found = None;
+        visit(arguments, |node, _, at| {
+            if found.is_some() || at == Visit::Leave {
+                return false;
+            }
+            if let Some(var) = self.var(node)
+                && let name = format!("${var}")
+                && let Some(Slot::Each(array)) = self.names.get(&name)
+                && kind(*array) == "array_creation_expression"
+            {
+                let mut c = array.walk();
+                let items: Option<Vec<Node<'t>>> = array
+                    .named_children(&mut c)
+                    .map(|item| {
+                        // `'k' => v` gives `v`; `...$more` is not known.
+                        let last = item.named_child_count().checked_sub(1)?;
+                        let value = item.named_child(u32::try_from(last).ok()?)?;
+                        (kind(value) != "variadic_unpacking").then_some(value)
+                    })
+                    .collect();
+                if let Some(items) = items.filter(|i| !i.is_empty() && i.len() <= MOST_ITEMS) {
+                    found = Some((name, items));
+                }
+            }
+            true
+        });
+        found
+    }
+
     pub(super) fn call(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(f) = by_field(node, "function") else {

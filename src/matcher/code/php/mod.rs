@@ -259,8 +259,10 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
         }
         let line = self.line(node);
         match kind(node) {
-            "function_call_expression" => self.call(node),
-            "member_call_expression" | "nullsafe_member_call_expression" => self.method(node),
+            "function_call_expression" => self.each_item(node, Self::call),
+            "member_call_expression" | "nullsafe_member_call_expression" => {
+                self.each_item(node, Self::method)
+            }
             "scoped_call_expression" => self.static_call(node),
             "object_creation_expression" => {
                 // `new SplFileObject($path, 'a')` opens the file as `fopen` does.

@@ -183,8 +183,29 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         ["sh -c ?"]
     );
     assert_eq!(
-        effects("foreach ([1, 2] as $c) { system($c); }"),
+        effects("foreach ([1, 2] as $c) { $c .= ' ~'; system($c); }"),
         ["sh -c ?"]
+    );
+}
+
+#[test]
+fn a_call_in_a_foreach_over_a_literal_array_is_read_for_each_item() {
+    assert_eq!(
+        effects(
+            "foreach ([getenv('HOME') . '/.git-credentials', 'k' => 'composer.json'] as $f) { if (is_readable($f)) echo file_get_contents($f); }"
+        ),
+        ["cat ~/.git-credentials", "cat composer.json"]
+    );
+    assert_eq!(
+        effects(
+            "foreach (['build', 'var/cache'] as $d) { $fs->remove($d); system('rm -rf ' . $d); }"
+        ),
+        ["sh -c rm -rf build", "sh -c rm -rf var/cache"]
+    );
+    // An array unpacked into it may hold anything.
+    assert_eq!(
+        effects("foreach (['build', ...$more] as $d) system('rm -rf ' . $d);"),
+        ["sh -c rm -rf *"]
     );
 }
 
@@ -388,4 +409,15 @@ fn archives_extracted_and_error_logs_appended_are_writes() {
     ] {
         assert!(effects(code).is_empty(), "{code}");
     }
+}
+
+#[test]
+fn null_coalescing_and_the_short_ternary_pick_the_side_a_known_left_side_picks() {
+    assert_eq!(
+        effects("$h = $_SERVER['HOME'] ?? '/root'; unlink($h . '/.bashrc');"),
+        ["rm ~/.bashrc"]
+    );
+    assert_eq!(effects("system(getenv('HOME') ?: '/root');"), ["sh -c ~"]);
+    assert_eq!(effects("system('0' ?: 'ls');"), ["sh -c ls"]);
+    assert_eq!(effects("system(getenv('X') ?: 'ls');"), ["sh -c ?"]);
 }

@@ -149,17 +149,43 @@ impl<'t> Php<'_, '_, 't> {
                 ) else {
                     return Obj::Val(Val::Unknown);
                 };
-                if self.text(op) != "." {
-                    return Obj::Val(Val::Unknown);
+                match self.text(op) {
+                    "." => {
+                        let l = self.eval(l, depth + 1).val();
+                        Obj::Val(l.concat(self.eval(r, depth + 1).val()))
+                    }
+                    // `$_SERVER['HOME'] ?? '/root'`: a known text is not null.
+                    "??" | "||" | "or" => {
+                        let left = self.eval(l, depth + 1);
+                        let truth = match (&left, self.text(op)) {
+                            (Obj::Val(v), "??") => v.truth(&[], &[""]),
+                            (Obj::Val(v), _) => v.truth(&["", "0"], &[]),
+                            _ => None,
+                        };
+                        match truth {
+                            Some(true) => left,
+                            Some(false) => self.eval(r, depth + 1),
+                            None => Obj::Val(Val::Unknown),
+                        }
+                    }
+                    _ => Obj::Val(Val::Unknown),
                 }
-                let l = self.eval(l, depth + 1).val();
-                Obj::Val(l.concat(self.eval(r, depth + 1).val()))
             }
             "conditional_expression" => {
+                let short = by_field(node, "body").is_none();
                 let body = by_field(node, "body").or(by_field(node, "condition"));
                 match (body, by_field(node, "alternative")) {
                     (Some(a), Some(b)) => {
-                        let (a, b) = (self.eval(a, depth + 1), self.eval(b, depth + 1));
+                        let a = self.eval(a, depth + 1);
+                        // `getenv('HOME') ?: '/root'`: the condition is the value when it
+                        // is true.
+                        if short
+                            && let Obj::Val(v) = &a
+                            && let Some(truth) = v.truth(&["", "0"], &[])
+                        {
+                            return if truth { a } else { self.eval(b, depth + 1) };
+                        }
+                        let b = self.eval(b, depth + 1);
                         // `glob(p) ?: []`: an empty array adds nothing to what the other
                         // side may be.
                         match (a, b) {

@@ -47,7 +47,7 @@ fn only_a_function(code: &str, name: &str) -> bool {
 }
 
 /// One round of a loop over a literal: each of the loop's names with its item.
-type Round<'t> = Vec<(String, Slot<'t>)>;
+pub(super) type Round<'t> = Vec<(String, Slot<'t>)>;
 
 impl<'a, 't> Py<'a, '_, 't> {
     /// A name or an attribute used as a value: a function with effects passed, stored or
@@ -233,7 +233,7 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     /// Runs `f` once per round of a loop over a literal, with the loop's names bound to
     /// that round's items.
-    fn each_round(&mut self, rounds: Vec<Round<'t>>, mut f: impl FnMut(&mut Self)) {
+    pub(super) fn each_round(&mut self, rounds: Vec<Round<'t>>, mut f: impl FnMut(&mut Self)) {
         for round in rounds {
             let outer: Vec<_> = round
                 .into_iter()
@@ -295,7 +295,7 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// few items, and the rounds of that loop: each item, or for a loop that unpacks
     /// literal tuples (`for tool, args in [('git', ['--version']), ...]`), each tuple's
     /// parts, bound together.
-    fn loop_over_literal(&self, call: Node<'t>) -> Option<Vec<Round<'t>>> {
+    pub(super) fn loop_over_literal(&self, call: Node<'t>) -> Option<Vec<Round<'t>>> {
         const MOST_ITEMS: usize = 16;
         const MOST_ASSIGNMENTS: usize = 4;
         // Nodes looked at for one call: a call's arguments are read once per call, and a
@@ -343,6 +343,12 @@ impl<'a, 't> Py<'a, '_, 't> {
                         _ => None,
                     };
                     match self.names.get(self.text(node)) {
+                        // The first name of `for k, v in D.items()`: both names, together.
+                        Some(Slot::Each(iterable))
+                            if let Some(rounds) = self.unpacked_literal(*iterable, MOST_ITEMS) =>
+                        {
+                            found = Some(rounds);
+                        }
                         Some(Slot::Each(_) | Slot::Loops(_))
                             if let Some(items) = looped.and_then(|i| self.literal_items(i, 0))
                                 && !items.is_empty()

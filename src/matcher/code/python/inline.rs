@@ -12,8 +12,9 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{Py, by_field, kind};
-use crate::matcher::code::scope::Slot;
+use super::values::contains;
+use super::{Obj, Py, by_field, kind};
+use crate::matcher::code::scope::Val;
 use crate::matcher::code::tree::{Visit, visit};
 
 /// Calls inside calls read this deep at most.
@@ -34,6 +35,8 @@ enum Param<'t> {
 
 /// A function whose body is read at its calls.
 pub(super) struct Inlined<'t> {
+    /// Its definition (a class's `__init__`'s): the parameters' names mean them inside it.
+    def: Node<'t>,
     params: Vec<Param<'t>>,
     /// The calls of its body, with the loops around each.
     calls: Vec<(Node<'t>, usize)>,
@@ -100,6 +103,7 @@ impl<'t> Functions<'t> {
             out.by_def.insert(
                 def.id(),
                 Inlined {
+                    def,
                     params,
                     calls: Vec::new(),
                     reached: false,
@@ -190,6 +194,31 @@ impl<'t> Functions<'t> {
             .flatten()
     }
 
+    /// What the functions read at their calls return, by name (see [`Returns`]).
+    pub(super) fn returns(&self, py: &Py<'_, '_, 't>) -> HashMap<String, Returns<'t>> {
+        self.by_name
+            .iter()
+            .filter_map(|(name, id)| {
+                let f = self.by_def.get(id)?;
+                if kind(f.def) != "function_definition"
+                    || by_field(f.def, "name").is_none_or(|n| py.text(n) == "__init__")
+                {
+                    return None;
+                }
+                let (values, generator) = returned(f.def)?;
+                Some((
+                    name.clone(),
+                    Returns {
+                        def: f.def,
+                        params: f.params.clone(),
+                        values,
+                        generator,
+                    },
+                ))
+            })
+            .collect()
+    }
+
     /// Whether `def` (the innermost definition around a call) is read at its calls: the
     /// module's pass skips its body's calls. A function never called by name is read in
     /// that pass, once, its parameters not known.
@@ -260,38 +289,57 @@ impl<'t> Py<'_, '_, 't> {
         depth: usize,
     ) {
         self.loops = loops;
-        if let Some(id) = functions.callee(self, call)
-            && let Some(f) = functions.by_def.get(&id)
-        {
-            let params = f.params.clone();
-            let body = f.calls.clone();
-            if depth < MOST_DEPTH && functions.budget >= body.len() {
-                functions.budget -= body.len();
-                let outer = self.bind_arguments(&params, call);
-                for (inner, inner_loops) in body {
-                    self.call_reading_functions(functions, inner, loops + inner_loops, depth + 1);
-                }
-                for (name, slot) in outer {
-                    self.names.replace(&name, slot);
-                }
-            } else if functions.generic.insert(id) {
-                // Too deep or too many: the body once, its parameters not known (the
-                // functions it calls too, each once).
-                for (inner, inner_loops) in body {
-                    self.call_reading_functions(functions, inner, loops + inner_loops, MOST_DEPTH);
-                }
+        if let Some(id) = functions.callee(self, call) {
+            // Once per item when an argument names the variable of a loop over a literal
+            // (`for d in ['build', 'dist']: wipe(d)`), as a library call is read.
+            match self.loop_over_literal(call) {
+                Some(rounds) => self.each_round(rounds, |py| {
+                    py.read_body(functions, id, call, loops, depth);
+                }),
+                None => self.read_body(functions, id, call, loops, depth),
             }
             self.loops = loops;
         }
         self.call(call);
     }
 
-    /// Binds `params` to the arguments of `call`; returns what each name was bound to.
-    fn bind_arguments(
+    /// Reads the body of the function defined by `id`, called by `call`.
+    fn read_body(
         &mut self,
-        params: &[Param<'t>],
+        functions: &mut Functions<'t>,
+        id: usize,
         call: Node<'t>,
-    ) -> Vec<(String, Option<Slot<'t>>)> {
+        loops: usize,
+        depth: usize,
+    ) {
+        let Some(f) = functions.by_def.get(&id) else {
+            return;
+        };
+        let (def, params, body) = (f.def, f.params.clone(), f.calls.clone());
+        let outer = self.bound.len();
+        if depth < MOST_DEPTH && functions.budget >= body.len() {
+            functions.budget -= body.len();
+            self.bind_arguments(def, &params, call);
+            for (inner, inner_loops) in body {
+                self.call_reading_functions(functions, inner, loops + inner_loops, depth + 1);
+            }
+        } else if functions.generic.insert(id) {
+            // Too deep or too many: the body once, its parameters not known (the functions
+            // it calls too, each once), not even to a call of it around.
+            for param in &params {
+                self.bound.push(Bound::unknown(param_name(param), def));
+            }
+            for (inner, inner_loops) in body {
+                self.call_reading_functions(functions, inner, loops + inner_loops, MOST_DEPTH);
+            }
+        }
+        self.bound.truncate(outer);
+    }
+
+    /// Binds `params` of `def` to the arguments of `call`, each evaluated here, where the
+    /// call is, before any is bound: inside the function, its parameters' names hide the
+    /// caller's (`def g(b, a)` called as `g(a, 'ls')` runs the caller's `a`).
+    fn bind_arguments(&mut self, def: Node<'t>, params: &[Param<'t>], call: Node<'t>) {
         let mut positional = Vec::new();
         let mut keywords = HashMap::new();
         let mut spread = false;
@@ -311,25 +359,154 @@ impl<'t> Py<'_, '_, 't> {
                 }
             }
         }
-        let mut outer = Vec::new();
+        let mut values = Vec::with_capacity(params.len());
         for (k, param) in params.iter().enumerate() {
-            let (name, slot) = match param {
-                _ if spread => (param_name(param), Slot::Many),
+            let value = match param {
+                _ if spread => None,
                 Param::Named(name, default) => {
-                    let value = positional
+                    match positional
                         .get(k)
+                        .or_else(|| keywords.get(name.as_str()))
                         .copied()
-                        .or_else(|| keywords.get(name.as_str()).copied())
-                        .or(*default);
-                    (name.as_str(), value.map_or(Slot::Many, Slot::Expr))
+                    {
+                        Some(argument) => Some(self.eval(argument, 0)),
+                        // A default is evaluated where the function is defined, with no
+                        // parameter of any function bound.
+                        None => default.map(|d| {
+                            let bound = std::mem::take(&mut self.bound);
+                            let value = self.eval(d, 0);
+                            self.bound = bound;
+                            value
+                        }),
+                    }
                 }
-                Param::Rest(name) => (name.as_str(), arguments.map_or(Slot::Many, Slot::Expr)),
-                Param::Unknown(name) => (name.as_str(), Slot::Many),
+                Param::Rest(_) => arguments.map(|a| self.eval(a, 0)),
+                Param::Unknown(_) => None,
             };
-            let outer_slot = self.names.replace(name, Some(slot));
-            outer.push((name.to_owned(), outer_slot));
+            values.push(Bound {
+                name: param_name(param).to_owned(),
+                def,
+                value: value.unwrap_or(Obj::Val(Val::Unknown)),
+            });
         }
-        outer
+        self.bound.extend(values);
+    }
+
+    /// The value of the parameter `name` at `node`, when `node` is inside a function being
+    /// read at its call that has such a parameter (the innermost such call's).
+    pub(super) fn bound_value(&self, name: &str, node: Node<'t>) -> Option<Obj> {
+        self.bound
+            .iter()
+            .rev()
+            .find(|b| b.name == name && contains(b.def, node))
+            .map(|b| b.value.clone())
+    }
+}
+
+/// What a function read at its calls returns: the expressions of its `return`s, or of its
+/// `yield`s for a generator, whose value at a call is what each round of a loop over it
+/// gets.
+pub(super) struct Returns<'t> {
+    def: Node<'t>,
+    params: Vec<Param<'t>>,
+    values: Vec<Node<'t>>,
+    generator: bool,
+}
+
+/// Returns after this many are not followed.
+const MOST_RETURNS: usize = 4;
+
+/// The expressions `def` returns (or yields), outside the functions and classes defined in
+/// it, and whether it yields; `None` when it has more than [`MOST_RETURNS`], a `return`
+/// without a value, or a `yield from`.
+fn returned(def: Node<'_>) -> Option<(Vec<Node<'_>>, bool)> {
+    let body = by_field(def, "body")?;
+    let (mut returns, mut yields, mut other) = (Vec::new(), Vec::new(), false);
+    visit(body, |node, _, at| {
+        if at == Visit::Leave || other {
+            return false;
+        }
+        match kind(node) {
+            "function_definition" | "class_definition" | "lambda" => return false,
+            "return_statement" => match node.named_child(0) {
+                Some(value) => returns.push(value),
+                None => other = true,
+            },
+            "yield" => match node.named_child(0) {
+                Some(value) if !py_yield_from(node) => yields.push(value),
+                _ => other = true,
+            },
+            _ => {}
+        }
+        true
+    });
+    let generator = !yields.is_empty();
+    let values = if generator { yields } else { returns };
+    (!other && !values.is_empty() && values.len() <= MOST_RETURNS).then_some((values, generator))
+}
+
+/// Whether a `yield` node is a `yield from`.
+fn py_yield_from(node: Node<'_>) -> bool {
+    let mut c = node.walk();
+    node.children(&mut c).any(|t| t.kind() == "from")
+}
+
+impl<'t> Py<'_, '_, 't> {
+    /// The value `call` returns when it calls a function read at its calls by name: its
+    /// returned expressions with its parameters bound to the call's arguments, when they
+    /// all have the same value; for a generator, what each round of a loop over it gets.
+    pub(super) fn returned_value(&mut self, call: Node<'t>, depth: usize) -> Option<Obj> {
+        let function = by_field(call, "function").filter(|f| kind(*f) == "identifier")?;
+        let f = self.returns.get(self.text(function))?;
+        let (def, params, values, generator) =
+            (f.def, f.params.clone(), f.values.clone(), f.generator);
+        if self.returning >= MOST_DEPTH || self.bound_value(self.text(function), call).is_some() {
+            return Some(Obj::Val(Val::Unknown));
+        }
+        self.returning += 1;
+        let outer = self.bound.len();
+        self.bind_arguments(def, &params, call);
+        let mut out: Option<Obj> = None;
+        for value in values {
+            let v = self.eval(value, depth + 1);
+            out = Some(match out {
+                None => v,
+                Some(o) => same(o, v),
+            });
+        }
+        self.bound.truncate(outer);
+        self.returning -= 1;
+        let out = out?;
+        Some(match generator {
+            true => Obj::Each(Box::new(out)),
+            false => out,
+        })
+    }
+}
+
+/// `a`, when `b` is the same value (two `return`s of one function); else not known.
+fn same(a: Obj, b: Obj) -> Obj {
+    match (&a, &b) {
+        (Obj::Val(x), Obj::Val(y)) | (Obj::Path(x), Obj::Path(y)) if x == y => a,
+        (Obj::Ref(x), Obj::Ref(y)) if x == y => a,
+        _ => Obj::Val(Val::Unknown),
+    }
+}
+
+/// A parameter of a function read at a call, and the value it has there.
+pub(super) struct Bound<'t> {
+    name: String,
+    def: Node<'t>,
+    value: Obj,
+}
+
+impl<'t> Bound<'t> {
+    fn unknown(name: &str, def: Node<'t>) -> Bound<'t> {
+        Bound {
+            name: name.to_owned(),
+            def,
+            value: Obj::Val(Val::Unknown),
+        }
     }
 }
 

@@ -69,6 +69,9 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         narrowed: Vec::new(),
         over_literals: false,
         arguments: Vec::new(),
+        bound: Vec::new(),
+        returns: std::collections::HashMap::new(),
+        returning: 0,
         decoded: false,
         constant_dicts: std::collections::HashMap::new(),
     };
@@ -76,6 +79,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     // the whole module has been walked.
     let walked = py.walk(tree.root_node());
     let mut functions = inline::Functions::of(&py, tree.root_node(), &walked.calls);
+    py.returns = functions.returns(&py);
     for &(call, loops, def) in &walked.calls {
         if !functions.owns(def) {
             py.call_reading_functions(&mut functions, call, loops, 0);
@@ -178,6 +182,12 @@ pub(super) struct Py<'a, 'c, 't> {
     /// The variable of a loop over the script's arguments, bound to one of them while a
     /// call in the loop is read (see [`Py::call`]).
     arguments: Vec<(&'a str, Val)>,
+    /// The parameters of the functions being read at their calls (see [`inline`]).
+    bound: Vec<inline::Bound<'t>>,
+    /// What the functions read at their calls return (see [`inline::Returns`]).
+    returns: std::collections::HashMap<String, inline::Returns<'t>>,
+    /// Returned values being evaluated, one inside another.
+    returning: usize,
     /// Whether a decoder was evaluated since this was last cleared: a base64 constant is
     /// read as its text, but code or a command decoded before it runs stays opaque.
     decoded: bool,

@@ -753,6 +753,25 @@ fn a_function_called_from_a_function_defined_twice_is_read_at_that_call() {
 }
 
 #[test]
+fn arguments_are_the_callers_values_not_the_callees_names() {
+    // `g(a, 'ls')` passes the caller's `a` as `b`, though `g` has a parameter `a` too.
+    let swapped =
+        "import os\ndef g(b, a):\n    os.system(b)\ndef f(a):\n    g(a, 'ls')\nf('rm -rf ~')";
+    assert_eq!(effects(swapped), ["sh -c rm -rf ~"]);
+    // Through a name the caller assigned from its parameter.
+    let local = "import os\ndef g(b, a):\n    os.system(b)\ndef f(a):\n    c = a\n    g(c, 'ls')\nf('rm -rf ~')";
+    assert_eq!(effects(local), ["sh -c rm -rf ~"]);
+    // A parameter means its value only inside its own function: another function's name
+    // `a` is its own.
+    let other =
+        "import os\ndef h():\n    a = input()\n    os.system(a)\ndef f(a):\n    h()\nf('ls')";
+    assert_eq!(effects(other), ["sh -c ?"]);
+    // A default that names something is evaluated where the function is defined.
+    let default =
+        "import os\nX = 'rm -rf ~'\ndef g(b=X):\n    os.system(b)\ndef f(X):\n    g()\nf('ls')";
+    assert_ne!(effects(default), ["sh -c ls"]);
+}
+#[test]
 fn modes_are_octal_or_bits_added_to_the_files_own() {
     assert_eq!(
         effects("import os, stat; os.chmod('a', stat.S_IRWXU | stat.S_IRGRP | 0o5)"),
@@ -1773,4 +1792,46 @@ fn a_constant_slice_of_a_literal_list_is_those_items() {
             "tee /proc/sys/kernel/yama/ptrace_scope"
         ]
     );
+}
+
+#[test]
+fn or_and_and_pick_the_side_a_known_left_side_picks() {
+    assert_eq!(
+        effects("import os\nh = os.environ.get('HOME') or '/root'\nopen(h + '/.bashrc', 'a')"),
+        ["tee ~/.bashrc"]
+    );
+    assert_eq!(effects("import os; os.system('' or 'ls')"), ["sh -c ls"]);
+    assert_eq!(effects("import os; os.system('x' and 'ls')"), ["sh -c ls"]);
+    // `0` may be the number, which is false, or the text, which is true.
+    assert_eq!(effects("import os; os.system(0 or 'ls')"), ["sh -c ?"]);
+    assert_eq!(
+        effects("import os, sys; os.system(sys.argv[9] or 'ls')"),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn a_function_called_for_its_value_returns_what_its_return_says() {
+    let helper = "from pathlib import Path\ndef ssh_dir():\n    d = Path.home() / '.ssh'\n    d.mkdir(mode=0o700, exist_ok=True)\n    return d\nwith (ssh_dir() / 'authorized_keys').open('a') as f:\n    f.write('ssh-ed25519 AAAA')";
+    assert_eq!(
+        effects(helper),
+        ["tee ~/.ssh/authorized_keys", "mkdir ~/.ssh"]
+    );
+    // With the parameters bound to the call's arguments, and two returns of one value.
+    let joined = "import os\ndef rc(name, home=None):\n    if home:\n        return os.path.join(home, name)\n    return os.path.join(os.path.expanduser('~'), name)\nopen(rc('.bashrc', '~'), 'a')";
+    assert_eq!(effects(joined), ["tee ~/.bashrc"]);
+    // Returns of different values are not known.
+    let either = "import os\ndef target(x):\n    if x:\n        return 'build'\n    return 'dist'\nos.system('rm -rf ' + target(1))";
+    assert_eq!(effects(either), ["sh -c rm -rf *"]);
+}
+
+#[test]
+fn a_generator_called_in_a_loop_gives_what_it_yields() {
+    let walker = "import os\ndef objects(root='.git/objects'):\n    for d, _, fs in os.walk(root):\n        for f in fs:\n            yield os.path.join(d, f)\nfor path in objects():\n    with open(path, 'r+b') as fh:\n        fh.write(os.urandom(64))";
+    assert_eq!(
+        effects(walker),
+        ["cat .git/objects/**/*", "tee .git/objects/**/*"]
+    );
+    let pruned = "import os\nfrom pathlib import Path\ndef walk_files(top):\n    for dirpath, dirnames, filenames in os.walk(top):\n        for f in filenames:\n            yield Path(dirpath) / f\ndef prune(paths):\n    for p in paths:\n        p.unlink()\nprune(walk_files(os.path.expanduser('~')))";
+    assert_eq!(effects(pruned), ["rm ~/**/*"]);
 }

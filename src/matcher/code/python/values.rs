@@ -145,6 +145,27 @@ impl<'t> Py<'_, '_, 't> {
                 }
             }
             "call" => self.value_of_call(node, depth),
+            // `os.environ.get('HOME') or '/root'`: the side the left one's truth picks.
+            "boolean_operator" => {
+                let (Some(l), Some(op), Some(r)) = (
+                    by_field(node, "left"),
+                    by_field(node, "operator"),
+                    by_field(node, "right"),
+                ) else {
+                    return Obj::Val(Val::Unknown);
+                };
+                let left = self.eval(l, depth + 1);
+                let truth = match &left {
+                    Obj::Val(v) => v.truth(&[""], &["0", "False", "None"]),
+                    Obj::Path(_) | Obj::Ref(_) => Some(true),
+                    _ => None,
+                };
+                match (self.text(op), truth) {
+                    ("or", Some(true)) | ("and", Some(false)) => left,
+                    ("or", Some(false)) | ("and", Some(true)) => self.eval(r, depth + 1),
+                    _ => Obj::Val(Val::Unknown),
+                }
+            }
             _ => Obj::Val(Val::Unknown),
         }
     }
@@ -220,6 +241,9 @@ impl<'t> Py<'_, '_, 't> {
         let name = self.text(node);
         if let Some((_, value)) = self.arguments.iter().rev().find(|(n, _)| *n == name) {
             return Obj::Val(value.clone());
+        }
+        if let Some(value) = self.bound_value(name, node) {
+            return value;
         }
         match self.names.get(name).cloned() {
             Some(Slot::Expr(value)) => {
@@ -551,6 +575,9 @@ impl<'t> Py<'_, '_, 't> {
         let Some(function) = by_field(node, "function") else {
             return Obj::Val(Val::Unknown);
         };
+        if let Some(value) = self.returned_value(node, depth) {
+            return value;
+        }
         let callee = self.eval(function, depth + 1);
         let args = Args::of(self, node);
         let arg = |py: &mut Self, n: usize| args.pos(py, n).val();
@@ -1222,7 +1249,7 @@ pub(super) fn enclosing_loop<'t>(node: Node<'t>, iterables: &[Node<'t>]) -> Opti
 const LOOP_SEARCH_DEPTH: usize = 48;
 
 /// Whether `outer` holds `inner`.
-fn contains(outer: Node<'_>, inner: Node<'_>) -> bool {
+pub(super) fn contains(outer: Node<'_>, inner: Node<'_>) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }
 

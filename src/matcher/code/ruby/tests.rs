@@ -520,3 +520,12 @@ fn code_read_from_a_file_runs_as_that_file() {
         ),
     ]);
 }
+
+#[test]
+fn or_picks_the_side_a_known_left_side_picks() {
+    assert_eq!(
+        effects("h = ENV['HOME'] || '/root'; File.unlink(h + '/.bashrc')"),
+        ["rm ~/.bashrc"]
+    );
+    assert_eq!(effects("system(ENV['X'] || 'ls')"), ["sh -c ?"]);
+}

@@ -236,6 +236,20 @@ impl<'t> Rb<'_, '_, 't> {
             return Obj::Val(Val::Unknown);
         };
         let op = self.text(op);
+        // `ENV['HOME'] || '/root'`: only `nil` and `false` are false.
+        if matches!(op, "||" | "or") && !self.patched {
+            let left = self.eval(l, depth);
+            let truth = match &left {
+                Obj::Val(v) => v.truth(&[], &["false", "nil"]),
+                Obj::Path(_) | Obj::List(_) => Some(true),
+                _ => None,
+            };
+            return match truth {
+                Some(true) => left,
+                Some(false) => self.eval(r, depth),
+                None => Obj::Val(Val::Unknown),
+            };
+        }
         if !matches!(op, "+" | "*" | "%" | "/") || self.patched {
             return Obj::Val(Val::Unknown);
         }
