@@ -445,7 +445,7 @@ impl<'a, 't> Py<'a, '_, 't> {
     }
 
     /// The key and value nodes of `D.items()`, when `D` is a literal dictionary, or a name
-    /// bound once to one that stays as written (see `values::dict_is_constant`).
+    /// bound once to one that stays as written (see `values::stays_as_written`).
     fn constant_dict_items(&self, iterable: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
         if super::dict_view(self, iterable)? != "items" {
             return None;
@@ -453,15 +453,7 @@ impl<'a, 't> Py<'a, '_, 't> {
         let object = by_field(iterable, "function").and_then(|f| by_field(f, "object"))?;
         let dict = match kind(object) {
             "dictionary" => object,
-            "identifier" => match self.names.get(self.text(object)) {
-                Some(Slot::Expr(value))
-                    if kind(*value) == "dictionary"
-                        && super::values::dict_is_constant(self.src.text, self.text(object)) =>
-                {
-                    *value
-                }
-                _ => return None,
-            },
+            "identifier" => self.constant_literal(object, &["dictionary"])?,
             _ => return None,
         };
         let mut c = dict.walk();
@@ -492,14 +484,15 @@ impl<'a, 't> Py<'a, '_, 't> {
                 super::dict_view(self, iterable)?;
                 match kind(object) {
                     "dictionary" => dict_keys(object),
-                    "identifier" => match self.names.get(self.text(object)) {
-                        Some(Slot::Expr(value)) if kind(*value) == "dictionary" => {
-                            dict_keys(*value)
-                        }
-                        _ => None,
-                    },
-                    _ => None,
+                    _ => dict_keys(self.constant_literal(object, &["dictionary"])?),
                 }
+            }
+            // A name bound once to a literal that stays as written (`DIRS = ['build',
+            // 'dist']`, then `for d in DIRS`).
+            "identifier" if depth < 4 => {
+                let literal =
+                    self.constant_literal(iterable, &["list", "tuple", "set", "dictionary"])?;
+                self.literal_items(literal, depth + 1)
             }
             "binary_operator"
                 if depth < 4

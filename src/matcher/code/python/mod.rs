@@ -73,7 +73,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         returns: std::collections::HashMap::new(),
         returning: 0,
         decoded: false,
-        constant_dicts: std::collections::HashMap::new(),
+        constant: Default::default(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -192,8 +192,8 @@ pub(super) struct Py<'a, 'c, 't> {
     /// read as its text, but code or a command decoded before it runs stays opaque.
     decoded: bool,
     /// Whether each name bound to a literal dictionary keeps it as written (see
-    /// `dict_is_constant`): a scan of the whole code, made once per name, not per subscript.
-    constant_dicts: std::collections::HashMap<&'a str, bool>,
+    /// `stays_as_written`): a scan of the whole code, made once per name, not per use.
+    constant: std::cell::RefCell<std::collections::HashMap<&'a str, bool>>,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
@@ -261,7 +261,12 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                         self.names.bind_loop(self.text(left), right);
                         self.over_literals |= matches!(
                             kind(right),
-                            "list" | "tuple" | "set" | "binary_operator" | "dictionary"
+                            "list"
+                                | "tuple"
+                                | "set"
+                                | "binary_operator"
+                                | "dictionary"
+                                | "identifier"
                         ) || dict_view(self, right) == Some("keys");
                         if kind(node) == "for_in_clause"
                             && let Some(narrow) = self.narrow(node, self.text(left))

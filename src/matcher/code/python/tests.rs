@@ -1835,3 +1835,30 @@ fn a_generator_called_in_a_loop_gives_what_it_yields() {
     let pruned = "import os\nfrom pathlib import Path\ndef walk_files(top):\n    for dirpath, dirnames, filenames in os.walk(top):\n        for f in filenames:\n            yield Path(dirpath) / f\ndef prune(paths):\n    for p in paths:\n        p.unlink()\nprune(walk_files(os.path.expanduser('~')))";
     assert_eq!(effects(pruned), ["rm ~/**/*"]);
 }
+
+#[test]
+fn a_loop_over_a_name_bound_to_a_literal_that_stays_as_written_takes_each_item() {
+    assert_eq!(
+        effects("import shutil\nDIRS = ['build', 'dist']\nfor d in DIRS:\n    shutil.rmtree(d)"),
+        ["rm -r -f build", "rm -r -f dist"]
+    );
+    let table = "import subprocess\nCHECKS = {'ruff': ['ruff', 'check'], 'mypy': ['mypy', 'src']}\ndef run(name):\n    return subprocess.run(CHECKS[name]).returncode\nfailed = [n for n in CHECKS if run(n) != 0]\nprint(len(CHECKS))";
+    assert_eq!(effects(table), ["exec ruff check", "exec mypy src"]);
+    // Changed after it is written, by a method, an item or a function it is handed to, it
+    // may hold anything; so may a dictionary's keys.
+    for changed in [
+        "DIRS.append(input())",
+        "DIRS[0] = input()",
+        "grow(DIRS)",
+        "DIRS += [input()]",
+    ] {
+        let code = format!(
+            "import shutil\nDIRS = ['build', 'dist']\n{changed}\nfor d in DIRS:\n    shutil.rmtree(d)"
+        );
+        assert_eq!(effects(&code), ["rm -r -f ?"], "{code}");
+    }
+    assert_eq!(
+        effects("import os\nD = {'ls': 1}\nD[input()] = 2\nfor k in D.keys():\n    os.system(k)"),
+        ["sh -c ?"]
+    );
+}

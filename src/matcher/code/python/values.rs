@@ -394,26 +394,34 @@ impl<'t> Py<'_, '_, 't> {
     }
 
     /// The literal dictionary `value` is, or names while it stays as written (see
-    /// [`dict_is_constant`]).
+    /// [`stays_as_written`]).
     fn constant_dict(&mut self, value: Node<'t>) -> Option<Node<'t>> {
-        Some(match kind(value) {
-            "dictionary" => value,
-            "identifier" => match self.names.get(self.text(value)).cloned() {
-                Some(Slot::Expr(d)) if kind(d) == "dictionary" => {
-                    let (code, name) = (self.src.text, self.text(value));
-                    let constant = *self
-                        .constant_dicts
-                        .entry(name)
-                        .or_insert_with(|| dict_is_constant(code, name));
-                    if !constant {
-                        return None;
-                    }
-                    d
-                }
-                _ => return None,
-            },
-            _ => return None,
-        })
+        match kind(value) {
+            "dictionary" => Some(value),
+            _ => self.constant_literal(value, &["dictionary"]),
+        }
+    }
+
+    /// The literal of one of `kinds` that the name `value` is bound to once, while it stays
+    /// as written (see [`stays_as_written`]).
+    pub(super) fn constant_literal(&self, value: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+        if kind(value) != "identifier" {
+            return None;
+        }
+        let name = self.text(value);
+        let Some(Slot::Expr(literal)) = self.names.get(name) else {
+            return None;
+        };
+        if !kinds.contains(&kind(*literal)) {
+            return None;
+        }
+        let code = self.src.text;
+        let constant = *self
+            .constant
+            .borrow_mut()
+            .entry(name)
+            .or_insert_with(|| stays_as_written(code, name));
+        constant.then_some(*literal)
     }
 
     /// The key and value nodes of a literal dictionary of at most a few pairs; `None` when
@@ -1298,10 +1306,29 @@ fn base64_constant(function: &str, value: &Val) -> Option<String> {
     String::from_utf8(bytes).ok()
 }
 
-/// Whether the dictionary bound to `name` stays as written: `name` is assigned once and
-/// otherwise only read by a subscript that is not assigned or deleted, or by `.get`,
-/// `.keys`, `.items` or `.values`. Passed anywhere else, it could be changed there.
-pub(super) fn dict_is_constant(code: &str, name: &str) -> bool {
+/// Whether the dictionary or list bound to `name` stays as written: `name` is assigned once
+/// and otherwise only read, by a subscript that is not assigned or deleted, by `.get`,
+/// `.keys`, `.items`, `.values`, `.copy`, `.index` or `.count`, spread (`*name`,
+/// `**name`), tested or looped over (`in name`), or handed to a built-in that only reads it
+/// (`len`, `sorted`, ...). Passed anywhere else, or a method of it called, it could be
+/// changed there.
+pub(super) fn stays_as_written(code: &str, name: &str) -> bool {
+    const READERS: &[&str] = &[
+        "len(",
+        "sorted(",
+        "list(",
+        "tuple(",
+        "set(",
+        "frozenset(",
+        "enumerate(",
+        "iter(",
+        "reversed(",
+        "dict(",
+        "any(",
+        "all(",
+        "min(",
+        "max(",
+    ];
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
     let mut bound = 0;
     for (k, _) in code.match_indices(name) {
@@ -1328,11 +1355,23 @@ pub(super) fn dict_is_constant(code: &str, name: &str) -> bool {
             }
             continue;
         }
-        // `**name` spreads a copy of its items.
-        if [".get(", ".keys(", ".items(", ".values("]
-            .iter()
-            .any(|m| rest.starts_with(m))
-            || before.ends_with("**")
+        let keyword_in = before
+            .trim_end_matches([' ', '\t'])
+            .strip_suffix("in")
+            .is_some_and(|b| b.ends_with([' ', '\t', '(', '[']) && before.ends_with([' ', '\t']));
+        let read_by_builtin = READERS.iter().any(|r| {
+            before
+                .strip_suffix(r)
+                .is_some_and(|b| !word(b.chars().next_back()) && !b.ends_with('.'))
+        });
+        if [
+            ".get(", ".keys(", ".items(", ".values(", ".copy(", ".index(", ".count(",
+        ]
+        .iter()
+        .any(|m| rest.starts_with(m))
+            || before.ends_with('*')
+            || keyword_in
+            || read_by_builtin
         {
             continue;
         }
