@@ -10,6 +10,7 @@ mod deadline;
 pub mod paths;
 pub mod places;
 mod prefilter;
+mod sed_script;
 pub mod shell;
 mod sql;
 mod trees;

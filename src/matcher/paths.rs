@@ -2,6 +2,7 @@
 
 use serde_json::{Map, Value};
 
+use super::sed_script;
 use super::shell::effects;
 use super::shell::{CommandLine, SimpleCommand};
 
@@ -201,10 +202,15 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
     // `rm`, `rmdir` and `unlink` remove names without opening what they hold: for
     // `readGlob` they read nothing (what they delete is for the delete rules).
     let deletes_only = reads_only && matches!(command.program.as_str(), "rm" | "rmdir" | "unlink");
+    // `sed -i` with only substitutions writes back what it reads and shows none of it:
+    // for `readGlob` it reads nothing (what it writes is for the write rules).
+    let edits_only =
+        reads_only && command.program == "sed" && sed_script::only_edits(&command.args);
     if !TEXT_PROGRAMS.contains(&command.program.as_str())
         && !names_without_reading(command)
         && !goes_only
         && !deletes_only
+        && !edits_only
     {
         let pattern = search_pattern(&command.program, &command.args);
         let http = super::shell::http::is_client(&command.program);
@@ -769,8 +775,13 @@ mod tests {
         ] {
             assert!(read(line).iter().any(|p| p == ".env"), "{line}");
         }
-        // Read and written at once: `sed -i` reads the file, `<>` opens it for reading.
-        for line in ["sed -i s/a/b/ .env", "cat 0<>.env", "cat .env > .env"] {
+        // Read and written at once: `sed -i` that may print reads the file, `<>` opens it
+        // for reading.
+        for line in [
+            "sed -i s/a/b/w/dev/stderr .env",
+            "cat 0<>.env",
+            "cat .env > .env",
+        ] {
             assert!(read(line).iter().any(|p| p == ".env"), "{line}");
         }
         // Every path is still a path for `pathGlob`.

@@ -2,7 +2,7 @@
 //! secrets by `readGlob` must block every line in which bash opened one of them for reading
 //! (or the line must be opaque). `readGlob` leaves out what a command only writes (`> f`,
 //! `cp a f`, `tee f`), so the lines here write the secrets every way the reader leaves out,
-//! and read them while writing (`sed -i`, `<>`, `cat f > f.bak`): a write wrongly taken as
+//! and read them while writing (`sed -i ... w`, `<>`, `cat f > f.bak`): a write wrongly taken as
 //! write-only would let a read through.
 
 use std::path::Path;
@@ -41,8 +41,8 @@ const LINES: &[&str] = &[
     "truncate -s 0 {S}",
     "sort -o {S} a.txt",
     "ln -sf README.md {S}",
-    // Read while written.
-    "sed -i s/a/b/ {S}",
+    // Read while written (a `sed -i` that also writes what it reads elsewhere).
+    "sed -i 's/a/b/w /dev/stderr' {S}",
     "cat 0<>{S}",
     "cat {S} > {S}.bak",
     "cp {S} copy.txt",
@@ -52,12 +52,14 @@ const LINES: &[&str] = &[
     "cat {S} >> {S}",
 ];
 
-/// Lines that open a secret and print nothing of what it holds: counts, and whether a
-/// setting is there. `readGlob` leaves them out on purpose (`docs/hooks-reference.md`).
+/// Lines that open a secret and print nothing of what it holds: counts, whether a
+/// setting is there, and a setting changed in place. `readGlob` leaves them out on purpose
+/// (`docs/hooks-reference.md`).
 const COUNTS: &[&str] = &[
     "wc -l {S}",
     "grep -c = {S}",
     "grep -q '^X=' {S} && echo set",
+    "sed -i 's/^X=.*/X=1/' {S}",
 ];
 
 /// The secrets as lines spell them (see `sandbox::SECRETS`).
