@@ -731,6 +731,73 @@ impl<'a, 't> Py<'a, '_, 't> {
         self.run_sink(sink, &args, node, line);
     }
 
+    /// Whether the value of `call` is only looked at, never called nor handed on: it is
+    /// assigned to names (alone or in a tuple) each of which is only compared, tested,
+    /// formatted into a string or printed (`a = getattr(settings, k, None); if a != b:
+    /// print(f'{k}: {a!r}')`).
+    fn only_looked_at(&self, call: Node<'t>) -> bool {
+        /// Built-ins that read a value and call nothing of it.
+        const READERS: &[&str] = &["print", "repr", "str", "len", "type", "isinstance", "bool"];
+        let Some(mut parent) = call.parent() else {
+            return false;
+        };
+        let mut at = call;
+        if kind(parent) == "expression_list" {
+            (at, parent) = (parent, parent.parent().unwrap_or(parent));
+        }
+        if kind(parent) != "assignment" || by_field(parent, "right") != Some(at) {
+            return false;
+        }
+        let Some(left) = by_field(parent, "left") else {
+            return false;
+        };
+        let names: Vec<&str> = match kind(left) {
+            "identifier" => vec![self.text(left)],
+            "pattern_list" | "tuple_pattern" => {
+                let mut c = left.walk();
+                left.named_children(&mut c).map(|n| self.text(n)).collect()
+            }
+            _ => return false,
+        };
+        let mut root = parent;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        let mut looked_at = true;
+        let mut ancestors: Vec<Node<'t>> = Vec::new();
+        visit(root, |node, depth, at| {
+            if at == Visit::Leave || !looked_at {
+                return false;
+            }
+            ancestors.truncate(depth);
+            ancestors.push(node);
+            if kind(node) != "identifier" || !names.contains(&self.text(node)) {
+                return true;
+            }
+            let parent = depth.checked_sub(1).and_then(|d| ancestors.get(d)).copied();
+            looked_at = parent.is_some_and(|p| match kind(p) {
+                "comparison_operator"
+                | "boolean_operator"
+                | "not_operator"
+                | "interpolation"
+                | "pattern_list" => true,
+                "assignment" => by_field(p, "left") == Some(node),
+                "argument_list" => depth
+                    .checked_sub(2)
+                    .and_then(|d| ancestors.get(d))
+                    .is_some_and(|c| {
+                        by_field(*c, "function").is_some_and(|f| {
+                            READERS.contains(&self.text(f))
+                                && self.names.get(self.text(f)).is_none()
+                        })
+                    }),
+                _ => false,
+            });
+            true
+        });
+        looked_at
+    }
+
     /// A name lookup of `host`: the name goes to the resolver.
     fn lookup(&mut self, host: Val, line: usize) {
         self.cx
@@ -972,6 +1039,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let computes_only = |q: &str| INERT_MODULES.contains(&q);
                 if matches!(args.pos(self, 0), Obj::Ref(q) if !computes_only(&q))
                     && k(self, 1).text().is_none()
+                    && !self.only_looked_at(node)
                 {
                     self.cx.opaque(
                         "the code calls a function whose name is computed at run time",

@@ -1862,3 +1862,24 @@ fn a_loop_over_a_name_bound_to_a_literal_that_stays_as_written_takes_each_item()
         ["sh -c ?"]
     );
 }
+
+#[test]
+fn a_computed_attribute_only_compared_or_printed_is_not_a_call() {
+    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let settings = "import importlib\ndev = importlib.import_module('app.settings.dev')\nfor k in dir(dev):\n    a, b = getattr(dev, k, None), 1\n    if a != b:\n        print(f'{k}: {a!r}', len(str(a)))";
+    assert_eq!(opaque(settings), None);
+    // Called, handed on, or printed by a print of the code's own, it may run anything.
+    for used in [
+        "a(1)",
+        "list(map(a, [1]))",
+        "a.system('x')",
+        "def print(f):\n    f()\nprint(a)",
+    ] {
+        let code = format!("import os\na = getattr(os, input())\n{used}");
+        assert_eq!(
+            opaque(&code),
+            Some("the code calls a function whose name is computed at run time"),
+            "{code}"
+        );
+    }
+}
