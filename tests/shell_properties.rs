@@ -109,6 +109,10 @@ fn pathological_inputs_stay_linear_and_are_not_understood() {
         "$(".repeat(n),
         "`".repeat(n),
         "$(echo ".repeat(n) + &")".repeat(n),
+        // A quoted `)` in each substitution hides the nesting from a count of brackets;
+        // it once exhausted the stack of brush-parser's tokenizer.
+        "$(echo \")\" ".repeat(n) + &")".repeat(n),
+        "${x:-$(echo '}' ".repeat(n / 2) + &")}".repeat(n / 2),
         "\"$(".repeat(n),
         "bash -c '".repeat(n),
         "<(".repeat(n),

@@ -51,6 +51,7 @@ pub(super) fn parse(
         let tokens = match brush_parser::tokenize_str_bounded(text, &options_t, max_tokens) {
             Ok(Some(tokens)) => tokens,
             Ok(None) => return Err(TOO_MUCH_TO_PARSE),
+            Err(brush_parser::TokenizerError::NestingTooDeep) => return Err(TOO_DEEP),
             Err(inner) => {
                 let position = None;
                 return Ok(Err(brush_parser::ParseError::Tokenizing {
@@ -77,28 +78,40 @@ pub(super) fn parse(
     })
 }
 
-/// An upper bound on how deeply `text` nests brackets, braces and backticks (a
-/// substitution inside a word is tokenized by recursion), counted without regard to quoting
-/// (which can only make the count larger).
+/// How deeply `text` nests brackets, braces and backticks, for the parser's time (see
+/// [`MAX_NESTING`]). Counted without regard to quoting, so a quoted closer can hide a level
+/// (`$(echo ")" ...`); that costs no stack, as the tokenizer bounds its own recursion
+/// (`NestingTooDeep`, `vendor/brush-parser/PATCHES.md`) and the reader its depth. A `{` or
+/// `[` counts where it may open something (after `$`, or starting a word: `${x}`, `{ a; }`,
+/// `[[ ... ]]`, `$[1]`), not inside a word or after a quote (`'{'`, `a[1]`); each closer
+/// closes only its own kind.
 fn bracket_nesting(text: &str) -> usize {
-    let mut depth: usize = 0;
+    let (mut parens, mut braces, mut squares) = (0usize, 0usize, 0usize);
     let mut max = 0;
     let mut in_backticks = false;
+    let mut before = b' ';
     for b in text.bytes() {
+        let opens =
+            before == b'$' || matches!(before, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(');
         match b {
             b'`' if in_backticks => {
                 in_backticks = false;
-                depth = depth.saturating_sub(1);
+                parens = parens.saturating_sub(1);
             }
             b'`' => {
                 in_backticks = true;
-                depth += 1;
+                parens += 1;
             }
-            b'(' | b'{' | b'[' => depth += 1,
-            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b'(' => parens += 1,
+            b')' => parens = parens.saturating_sub(1),
+            b'{' if opens => braces += 1,
+            b'}' => braces = braces.saturating_sub(1),
+            b'[' if opens => squares += 1,
+            b']' => squares = squares.saturating_sub(1),
             _ => {}
         }
-        max = max.max(depth);
+        before = b;
+        max = max.max(parens + braces + squares);
     }
     max
 }
@@ -127,6 +140,20 @@ fn compound_nesting(tokens: &[Token]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_braces_and_brackets_in_words_are_not_nesting() {
+        let options = ParserOptions::default();
+        let words = "sudo sudo '{' '{' '{' '{' '{'; sudo '{' '{' '{' '{' '{'; '{' '{' '{' '{' '{'";
+        assert!(parse(words, &options, usize::MAX).is_ok());
+        let indexes = "echo a[1] b[2] c[3] d[4] e[5] f[6] g[7] h[8] i[9] j[10] k[11] l[12] m[13]";
+        assert!(parse(indexes, &options, usize::MAX).is_ok());
+        let groups = "{ ".repeat(13) + "x; " + &"}; ".repeat(13);
+        assert_eq!(
+            parse(&groups, &options, usize::MAX).err(),
+            Some("the command nests too deeply")
+        );
+    }
 
     #[test]
     fn deep_nesting_is_refused_before_parsing() {

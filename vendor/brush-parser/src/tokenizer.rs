@@ -125,6 +125,12 @@ pub enum TokenizerError {
     #[error("failed to decode UTF-8 characters")]
     FailedDecoding,
 
+    /// Substitutions and expansions nest deeper than the tokenizer reads (hookgate patch:
+    /// each level is a recursive call, and input such as `$(echo ")" ` repeated thousands
+    /// of times exhausted the stack).
+    #[error("expansions nest too deeply")]
+    NestingTooDeep,
+
     /// An I/O here tag was missing.
     #[error("missing here tag for here document body")]
     MissingHereTagForDocumentBody,
@@ -247,7 +253,13 @@ pub(crate) struct Tokenizer<'a, R: ?Sized + std::io::BufRead> {
     char_reader: std::iter::Peekable<utf8_chars::Chars<'a, R>>,
     cross_state: CrossTokenParseState,
     options: TokenizerOptions,
+    /// Calls of `next_token_until` under way, one inside another (hookgate patch).
+    nesting: usize,
 }
+
+/// Deepest nesting of `next_token_until` calls, one per substitution or expansion level
+/// (hookgate patch: a bound on the recursion, so no input exhausts the stack).
+const MAX_TOKENIZER_NESTING: usize = 64;
 
 /// Encapsulates the current token parsing state.
 #[derive(Clone, Debug)]
@@ -583,6 +595,7 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
                 queued_tokens: vec![],
                 arithmetic_expansion: false,
             },
+            nesting: 0,
         }
     }
 
@@ -720,12 +733,27 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
     /// * `include_space` - If true, include spaces in the tokenization process. This is not
     ///   typically the case, but can be helpful when needing to preserve the original source text
     ///   embedded within a command substitution or similar construct.
+    fn next_token_until(
+        &mut self,
+        terminating_char: Option<char>,
+        include_space: bool,
+    ) -> Result<TokenizeResult, TokenizerError> {
+        // hookgate patch: a substitution or expansion is read by a call inside this one.
+        if self.nesting >= MAX_TOKENIZER_NESTING {
+            return Err(TokenizerError::NestingTooDeep);
+        }
+        self.nesting += 1;
+        let result = self.next_token_until_unbounded(terminating_char, include_space);
+        self.nesting -= 1;
+        result
+    }
+
     #[expect(clippy::cognitive_complexity)]
     #[expect(clippy::if_same_then_else)]
     #[expect(clippy::panic_in_result_fn)]
     #[expect(clippy::too_many_lines)]
     #[allow(clippy::unwrap_in_result)]
-    fn next_token_until(
+    fn next_token_until_unbounded(
         &mut self,
         terminating_char: Option<char>,
         include_space: bool,
