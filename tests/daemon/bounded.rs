@@ -222,3 +222,17 @@ fn sigterm_is_obeyed_while_every_evaluation_thread_is_busy() {
         client.join().expect("hostile client");
     }
 }
+
+#[test]
+fn a_command_nested_thousands_deep_is_answered_and_the_daemon_stays_up() {
+    let dir = Dir::new();
+    let d = start(&dir);
+    // A quoted `)` in each level hides it from a count of brackets; brush-parser's tokenizer
+    // once recursed once per level until the process aborted.
+    let n = 5_000;
+    let deep = "$(echo \")\" ".repeat(n) + &")".repeat(n);
+    let answer = decide(&d, &deep);
+    assert_ne!(answer["decision"], "allow", "{answer}");
+    healthz(&d);
+    assert_eq!(decide(&d, "ls -la")["decision"], "allow");
+}
