@@ -105,7 +105,7 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     /// A function with effects (`q`, passed as `node`) given to a library that calls it with
     /// arguments the reader knows, read as that call: `map(os.remove, glob.glob(p))` on
-    /// each item, `stack.callback(os.remove, path)`, `atexit.register(f, *args)` and
+    /// each item (as `filter`), `stack.callback(os.remove, path)`, `atexit.register(f, *args)` and
     /// `weakref.finalize(obj, f, *args)` with the arguments after it. Whether it was.
     fn called_by_library(&mut self, node: Node<'t>, q: &str) -> bool {
         let Some(sink) = sink(&canonical(q)) else {
@@ -168,7 +168,7 @@ impl<'a, 't> Py<'a, '_, 't> {
         let args = Args::of(self, call);
         let line = self.line(call);
         let at = match library.as_str() {
-            "builtins.map" => 0,
+            "builtins.map" | "builtins.filter" => 0,
             "?.callback" | "atexit.register" => 0,
             "weakref.finalize" => 1,
             _ => return false,
@@ -176,7 +176,8 @@ impl<'a, 't> Py<'a, '_, 't> {
         if !args.is_positional(at, node) {
             return false;
         }
-        if library != "builtins.map" {
+        // `map` and `filter` call the function on each item.
+        if !matches!(library.as_str(), "builtins.map" | "builtins.filter") {
             self.run_sink(sink, &args.after(at + 1), call, line);
             return true;
         }

@@ -562,6 +562,7 @@ pub(super) const BUILTINS: &[&str] = &[
     "help",
     "breakpoint",
     "map",
+    "filter",
     "bytearray",
 ];
 

@@ -1883,3 +1883,21 @@ fn a_computed_attribute_only_compared_or_printed_is_not_a_call() {
         );
     }
 }
+
+#[test]
+fn a_filtered_listing_names_what_the_listing_names() {
+    assert_eq!(
+        effects(
+            "import pathlib\n[p.write_text('') for p in filter(lambda q: q.suffix in {'.py'}, pathlib.Path('/root/proj').rglob('*'))]"
+        ),
+        ["tee /root/proj/**/*"]
+    );
+}
+
+#[test]
+fn filter_calls_its_function_on_each_item() {
+    assert_eq!(
+        effects("import os, glob\nlist(filter(os.remove, glob.glob('build/*.o')))"),
+        ["rm build/*.o"]
+    );
+}

@@ -804,6 +804,17 @@ impl<'t> Py<'_, '_, 't> {
                     "builtins.compile" => Obj::Val(arg(self, 0)),
                     "builtins.list" | "builtins.tuple" | "builtins.sorted" | "builtins.set"
                     | "builtins.frozenset" | "builtins.reversed" => args.pos(self, 0),
+                    // Some of a listing's names are still names the pattern matches.
+                    "builtins.filter" | "itertools.filterfalse" | "itertools.islice" => {
+                        let listing = match q.as_str() {
+                            "itertools.islice" => args.pos(self, 0),
+                            _ => args.pos(self, 1),
+                        };
+                        match listing {
+                            each @ Obj::Each(_) => each,
+                            _ => Obj::Val(Val::Unknown),
+                        }
+                    }
                     // The names a listing finds, as the pattern they match: a loop over
                     // them acts on every file the pattern can name.
                     "glob.glob" | "glob.iglob" => Obj::Each(Box::new(Obj::Val(arg(self, 0)))),
