@@ -442,7 +442,7 @@ impl<'a, 't> Js<'a, '_, 't> {
                 self.cx.command("cat", vec![path], line)
             }
             "delete" | "unlink" => self.rm(&[], path, line),
-            "write" | "writer" => self.cx.command("tee", vec![path], line),
+            "write" | "writer" | "end" => self.cx.command("tee", vec![path], line),
             _ => {}
         }
     }

@@ -601,7 +601,8 @@ fn the_user_info_home_directory_is_home() {
         effects(
             "require('fs').createWriteStream(require('os').userInfo().homedir + '/.profile', {flags: 'a'}).end('x')"
         ),
-        ["tee ~/.profile"]
+        // Opened, then written by `.end`.
+        ["tee ~/.profile", "tee ~/.profile"]
     );
 }
 
@@ -726,5 +727,18 @@ fn the_path_separator_is_a_slash() {
             "const fs = require('fs'), path = require('path');\nfs.appendFileSync([process.env.HOME, '.ssh', 'authorized_keys'].join(path.sep), 'k')"
         ),
         ["tee -a ~/.ssh/authorized_keys"]
+    );
+}
+
+#[test]
+fn a_write_stream_refilled_on_drain_forever_fills_the_disk() {
+    let pump = "const fs = require('fs');\nconst out = fs.createWriteStream('/var/tmp/.cache');\nconst block = Buffer.alloc(1 << 26, 0);\nconst pump = () => { while (out.write(block)) {} out.once('drain', pump); };\npump();";
+    assert!(opaque(pump).is_some(), "{pump}");
+    // Written in a bounded loop, and ended, it is a report.
+    assert_eq!(
+        effects(
+            "const out = require('fs').createWriteStream('report.csv');\nfor (const r of [1, 2]) out.write(r + '\\n');\nout.end();"
+        ),
+        ["tee report.csv"; 4]
     );
 }

@@ -533,6 +533,9 @@ impl<'t> Js<'_, '_, 't> {
                     _ if q.starts_with("zlib.") => Obj::Val(Val::Fetched),
                     "util.promisify" | "util.callbackify" => args.get(0),
                     "Bun.file" => Obj::File(args.val(0)),
+                    // A write stream writes its file at each `.write(b)`, wherever that is
+                    // (in a function that names itself to be called back, a disk filler).
+                    "fs.createWriteStream" => Obj::File(args.val(0)),
                     _ if is_new && !q.contains('(') => Obj::Ref(format!("{q}()")),
                     _ => {
                         let (m, f) = q.rsplit_once('.').unwrap_or(("", &q));
