@@ -6,9 +6,10 @@
 //! cost the reader most, at 16 KiB and at 64 KiB, where each is stopped by the parse work
 //! bound (`code::PARSE_WORK`): the 64 KiB figure is what reaching the bound costs, the
 //! worst a piece of code can take; and Python functions read at their calls as deep and as
-//! often as the reader allows (`worst-python-functions`), and JavaScript functions and Perl
-//! subs the same way (`worst-functions`); and a chain of method calls in
-//! code that loops over a literal list (`worst-python-chained-calls`).
+//! often as the reader allows (`worst-python-functions`), and JavaScript functions, Perl
+//! subs and Python functions whose returned values are read too the same way
+//! (`worst-functions`); and a chain of method calls in code that loops over a literal list
+//! (`worst-python-chained-calls`).
 
 use std::hint::black_box;
 
@@ -122,6 +123,18 @@ fn calling_functions_in(lang: Lang, size: usize) -> String {
                 )
             },
         ),
+        // A function read at its calls, whose value is read as its return says, too.
+        Lang::Python => (
+            "import os\ndef f0(c):\n    os.system(c)\n    return c + c\n".into(),
+            |k| {
+                format!(
+                    "def f{k}(c):\n    os.system(f{}(c))\n    return f{}(c) + f{}(c)\n",
+                    k - 1,
+                    k - 1,
+                    k - 1
+                )
+            },
+        ),
         _ => ("sub f0 { system($_[0]) }\n".into(), |k| {
             format!(
                 "sub f{k} {{ system($_[0]); f{}($_[0]); f{}($_[0]) }}\n",
@@ -133,7 +146,10 @@ fn calling_functions_in(lang: Lang, size: usize) -> String {
     for k in 1..64 {
         s.push_str(&unit(k));
     }
-    let call = "f63('ls');\n";
+    let call = match lang {
+        Lang::Python => "f63('ls')\n",
+        _ => "f63('ls');\n",
+    };
     while s.len() + call.len() <= size {
         s.push_str(call);
     }
@@ -193,7 +209,7 @@ fn code_reader(c: &mut Criterion) {
     group.finish();
     let mut group = c.benchmark_group("worst-functions");
     group.sample_size(10);
-    for lang in [Lang::JavaScript, Lang::Perl] {
+    for lang in [Lang::JavaScript, Lang::Perl, Lang::Python] {
         for size in SIZES {
             let code = calling_functions_in(lang, size);
             group.bench_with_input(BenchmarkId::new(lang.name(), size), &code, |b, code| {
