@@ -24,6 +24,9 @@ struct Inlined<'t> {
     /// Names the body assigns or declares again (`c = ...`, an inner function's parameter
     /// `c`): a parameter among them is not the call's argument throughout.
     assigned: HashSet<&'t str>,
+    /// Names the body may change in place (`args.push(x)`, `grow(args)`): an array or
+    /// object given for a parameter among them is not known.
+    shared: HashSet<&'t str>,
 }
 
 /// The functions of a program read at their calls, by name.
@@ -42,7 +45,13 @@ impl<'t> Functions<'t> {
         let mut by_name: HashMap<&'t str, Inlined<'t>> = HashMap::new();
         let mut twice = HashSet::new();
         let mut c = root.walk();
-        for statement in root.named_children(&mut c) {
+        let statements: Vec<Node<'t>> = root.named_children(&mut c).collect();
+        // The program's own functions: one of them may change what it is given.
+        let own: HashSet<&'t str> = statements
+            .iter()
+            .filter_map(|s| definition(*s).map(|(name, _)| of(name)))
+            .collect();
+        for statement in statements {
             let Some((name, def)) = definition(statement) else {
                 continue;
             };
@@ -54,6 +63,7 @@ impl<'t> Functions<'t> {
                 params,
                 body,
                 assigned: assigned_names(of, body),
+                shared: shared_names(of, body, &own),
             };
             if by_name.insert(of(name), f).is_some() {
                 twice.insert(of(name));
@@ -144,6 +154,87 @@ fn assigned_names<'t>(of: impl Fn(Node<'t>) -> &'t str, body: Node<'t>) -> HashS
     out
 }
 
+/// Methods that change an array, object, map or set in place.
+const MUTATORS: &[&str] = &[
+    "push",
+    "pop",
+    "shift",
+    "unshift",
+    "splice",
+    "sort",
+    "reverse",
+    "fill",
+    "copyWithin",
+    "set",
+    "delete",
+    "clear",
+    "add",
+];
+
+/// Names in `body` that may be changed in place: the object of a method that changes it
+/// (`args.push(x)`), or an argument of a call of one of the program's `own` functions
+/// (`grow(args)`, which may change it) or of `Object.assign` and its kin.
+fn shared_names<'t>(
+    of: impl Fn(Node<'t>) -> &'t str,
+    body: Node<'t>,
+    own: &HashSet<&'t str>,
+) -> HashSet<&'t str> {
+    let mut out = HashSet::new();
+    visit(body, |node, _, at| {
+        if at == Visit::Leave || kind(node) != "call_expression" {
+            return at == Visit::Enter;
+        }
+        let Some(function) = by_field(node, "function") else {
+            return true;
+        };
+        match kind(function) {
+            "member_expression" => {
+                let (object, property) =
+                    (by_field(function, "object"), by_field(function, "property"));
+                if let (Some(object), Some(property)) = (object, property) {
+                    if kind(object) == "identifier" && MUTATORS.contains(&of(property)) {
+                        out.insert(of(object));
+                    }
+                    let changes_first = matches!(of(object), "Object" | "Reflect")
+                        && matches!(
+                            of(property),
+                            "assign"
+                                | "defineProperty"
+                                | "defineProperties"
+                                | "set"
+                                | "deleteProperty"
+                                | "setPrototypeOf"
+                        );
+                    if changes_first
+                        && let Some(first) =
+                            by_field(node, "arguments").and_then(|a| a.named_child(0))
+                        && kind(first) == "identifier"
+                    {
+                        out.insert(of(first));
+                    }
+                }
+            }
+            "identifier" if own.contains(of(function)) => {
+                if let Some(arguments) = by_field(node, "arguments") {
+                    let mut c = arguments.walk();
+                    for a in arguments.named_children(&mut c) {
+                        let a = match kind(a) {
+                            "spread_element" => a.named_child(0).unwrap_or(a),
+                            _ => a,
+                        };
+                        if kind(a) == "identifier" {
+                            out.insert(of(a));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    out
+}
+
 /// A function's parameters when each is a plain name, with or without a default value;
 /// `None` for any other shape (a pattern or a rest parameter).
 fn parameters<'t>(
@@ -181,7 +272,7 @@ impl<'t> Js<'_, '_, 't> {
             return;
         };
         let (params, body) = (f.params.clone(), f.body);
-        let assigned = f.assigned.clone();
+        let (assigned, shared) = (f.assigned.clone(), f.shared.clone());
         match self.functions.budget.reading(f.def.id()) {
             Reading::Skip => return,
             Reading::Once => {
@@ -211,9 +302,23 @@ impl<'t> Js<'_, '_, 't> {
         }
         let mut bound = Vec::new();
         for (k, (param, default)) in params.iter().enumerate() {
-            let value = match (spread, args.get(k).copied().or(*default)) {
-                (false, Some(value)) if !assigned.contains(param) => self.eval(value, 1),
-                _ => Obj::Val(Val::Unknown),
+            let value = match (spread, args.get(k).copied(), *default) {
+                _ if spread || assigned.contains(param) => Obj::Val(Val::Unknown),
+                (_, Some(argument), _) => self.eval(argument, 1),
+                // A default is evaluated in the function, where the parameters before it
+                // are bound and the caller's are not.
+                (_, None, Some(default)) => {
+                    let outer = std::mem::replace(&mut self.params, bound.clone());
+                    let value = self.eval(default, 1);
+                    self.params = outer;
+                    value
+                }
+                (_, None, None) => Obj::Val(Val::Unknown),
+            };
+            // An array or object the body may change in place is not what it was given.
+            let value = match value {
+                Obj::List(_) | Obj::Dict(_) if shared.contains(param) => Obj::Val(Val::Unknown),
+                v => v,
             };
             bound.push((*param, value));
         }

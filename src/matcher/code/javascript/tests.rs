@@ -742,3 +742,24 @@ fn a_write_stream_refilled_on_drain_forever_fills_the_disk() {
         ["tee report.csv"; 4]
     );
 }
+
+#[test]
+fn an_array_the_function_may_change_in_place_is_not_what_it_was_given() {
+    for body in [
+        "args.push('/');",
+        "grow(args);",
+        "Object.assign(args, ['/']);",
+    ] {
+        let code = format!(
+            "const cp = require('child_process');\nfunction grow(a) {{ a.push('/'); }}\nfunction run(args) {{ {body} cp.spawnSync('rm', args); }}\nrun(['-rf', 'build']);"
+        );
+        assert_ne!(effects(&code), ["exec rm -rf build"], "{code}");
+    }
+    // Read or handed to a library, it is what it was given.
+    assert_eq!(
+        effects(
+            "const cp = require('child_process');\nfunction run(cmd, args) { console.log(cmd, args.join(' ')); cp.spawnSync(cmd, args); }\nrun('npm', ['test']);"
+        ),
+        ["exec npm test"]
+    );
+}

@@ -38,6 +38,8 @@ pub(super) struct Inlined<'t> {
     /// Its definition (a class's `__init__`'s): the parameters' names mean them inside it.
     def: Node<'t>,
     params: Vec<Param<'t>>,
+    /// The parameters its body binds again or may change in place.
+    changes: Changes,
     /// The calls of its body, with the loops around each.
     calls: Vec<(Node<'t>, usize)>,
     /// Whether it is called from code the module's pass reads, or from such a function's
@@ -104,6 +106,7 @@ impl<'t> Functions<'t> {
                 def.id(),
                 Inlined {
                     def,
+                    changes: Changes::of(py, def, &params),
                     params,
                     calls: Vec::new(),
                     reached: false,
@@ -211,6 +214,7 @@ impl<'t> Functions<'t> {
                     Returns {
                         def: f.def,
                         params: f.params.clone(),
+                        changes: f.changes.clone(),
                         values,
                         generator,
                     },
@@ -316,10 +320,11 @@ impl<'t> Py<'_, '_, 't> {
             return;
         };
         let (def, params, body) = (f.def, f.params.clone(), f.calls.clone());
+        let changes = f.changes.clone();
         let outer = self.bound.len();
         if depth < MOST_DEPTH && functions.budget >= body.len() {
             functions.budget -= body.len();
-            self.bind_arguments(def, &params, call);
+            self.bind_arguments(def, &params, &changes, call);
             for (inner, inner_loops) in body {
                 self.call_reading_functions(functions, inner, loops + inner_loops, depth + 1);
             }
@@ -339,7 +344,13 @@ impl<'t> Py<'_, '_, 't> {
     /// Binds `params` of `def` to the arguments of `call`, each evaluated here, where the
     /// call is, before any is bound: inside the function, its parameters' names hide the
     /// caller's (`def g(b, a)` called as `g(a, 'ls')` runs the caller's `a`).
-    fn bind_arguments(&mut self, def: Node<'t>, params: &[Param<'t>], call: Node<'t>) {
+    fn bind_arguments(
+        &mut self,
+        def: Node<'t>,
+        params: &[Param<'t>],
+        changes: &Changes,
+        call: Node<'t>,
+    ) {
         let mut positional = Vec::new();
         let mut keywords = HashMap::new();
         let mut spread = false;
@@ -383,8 +394,14 @@ impl<'t> Py<'_, '_, 't> {
                 Param::Rest(_) => arguments.map(|a| self.eval(a, 0)),
                 Param::Unknown(_) => None,
             };
+            let name = param_name(param);
+            // Bound again in the body, or a list it may change in place: not the argument.
+            let rebound = changes.rebound.iter().any(|r| r == name);
+            let shared = changes.shared.iter().any(|r| r == name);
+            let value =
+                value.filter(|v| !(rebound || shared && matches!(v, Obj::List(_) | Obj::Each(_))));
             values.push(Bound {
-                name: param_name(param).to_owned(),
+                name: name.to_owned(),
                 def,
                 value: value.unwrap_or(Obj::Val(Val::Unknown)),
             });
@@ -409,6 +426,7 @@ impl<'t> Py<'_, '_, 't> {
 pub(super) struct Returns<'t> {
     def: Node<'t>,
     params: Vec<Param<'t>>,
+    changes: Changes,
     values: Vec<Node<'t>>,
     generator: bool,
 }
@@ -460,12 +478,13 @@ impl<'t> Py<'_, '_, 't> {
         let f = self.returns.get(self.text(function))?;
         let (def, params, values, generator) =
             (f.def, f.params.clone(), f.values.clone(), f.generator);
+        let changes = f.changes.clone();
         if self.returning >= MOST_DEPTH || self.bound_value(self.text(function), call).is_some() {
             return Some(Obj::Val(Val::Unknown));
         }
         self.returning += 1;
         let outer = self.bound.len();
-        self.bind_arguments(def, &params, call);
+        self.bind_arguments(def, &params, &changes, call);
         let mut out: Option<Obj> = None;
         for value in values {
             let v = self.eval(value, depth + 1);
@@ -507,6 +526,181 @@ impl<'t> Bound<'t> {
             def,
             value: Obj::Val(Val::Unknown),
         }
+    }
+}
+
+/// The parameters of a function whose values in its body may not be the arguments'.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Changes {
+    /// Bound again anywhere in the body (`c = c + x`, `c += x`, `for c in ...`, `del c`,
+    /// a nested `def c` or `nonlocal c`): not known there.
+    rebound: Vec<String>,
+    /// Changed in place by a method (`args.append(x)`) or handed to a function that is
+    /// not a library's (which may change it): a list given for it is not known there.
+    shared: Vec<String>,
+}
+
+/// Methods that change a list, dictionary or set in place.
+const MUTATORS: &[&str] = &[
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "popitem",
+    "clear",
+    "sort",
+    "reverse",
+    "update",
+    "setdefault",
+    "add",
+    "discard",
+    "__setitem__",
+    "__delitem__",
+    "__iadd__",
+];
+
+/// Built-ins that do not change what they are given.
+const READS_ONLY: &[&str] = &[
+    "print",
+    "len",
+    "str",
+    "repr",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "sorted",
+    "any",
+    "all",
+    "min",
+    "max",
+    "isinstance",
+    "type",
+    "bool",
+    "int",
+    "float",
+    "enumerate",
+    "zip",
+    "iter",
+    "reversed",
+    "sum",
+    "hash",
+    "id",
+    "format",
+];
+
+impl Changes {
+    fn of(py: &Py<'_, '_, '_>, def: Node<'_>, params: &[Param<'_>]) -> Changes {
+        let names: Vec<&str> = params.iter().map(param_name).collect();
+        let mut out = Changes::default();
+        let Some(body) = by_field(def, "body") else {
+            return out;
+        };
+        let mut ancestors: Vec<Node<'_>> = Vec::new();
+        visit(body, |node, depth, at| {
+            if at == Visit::Leave {
+                return false;
+            }
+            ancestors.truncate(depth);
+            ancestors.push(node);
+            if kind(node) != "identifier" {
+                return true;
+            }
+            let name = py.text(node);
+            // `self.path`'s `path` and `f(path=x)`'s `path` name no variable.
+            let a_variable = match depth.checked_sub(1).and_then(|d| ancestors.get(d)) {
+                Some(p) if kind(*p) == "attribute" => by_field(*p, "attribute") != Some(node),
+                Some(p) if kind(*p) == "keyword_argument" => by_field(*p, "name") != Some(node),
+                _ => true,
+            };
+            if !a_variable || !names.contains(&name) {
+                return true;
+            }
+            if rebinds(&ancestors) && !out.rebound.iter().any(|r| r == name) {
+                out.rebound.push(name.to_owned());
+            }
+            if shares(py, &ancestors) && !out.shared.iter().any(|r| r == name) {
+                out.shared.push(name.to_owned());
+            }
+            true
+        });
+        out
+    }
+}
+
+/// Whether the identifier last in `path` (its ancestors before it) is in a place that binds
+/// it: the target of an assignment (or an item or attribute of it), of a `for`, of `with
+/// ... as`, `except ... as` or `:=`, a name `del`, `global`, `nonlocal` or `import` give,
+/// a function or class defined under it, or a name a `case` pattern captures.
+fn rebinds(path: &[Node<'_>]) -> bool {
+    path.windows(2).rev().any(|w| {
+        let (a, child) = (w[0], w[1]);
+        match kind(a) {
+            "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
+                by_field(a, "left") == Some(child)
+            }
+            "named_expression" => by_field(a, "name") == Some(child),
+            "as_pattern" => by_field(a, "alias") == Some(child),
+            "function_definition" | "class_definition" => by_field(a, "name") == Some(child),
+            "delete_statement"
+            | "global_statement"
+            | "nonlocal_statement"
+            | "import_statement"
+            | "import_from_statement"
+            | "case_pattern" => true,
+            _ => false,
+        }
+    })
+}
+
+/// Whether the identifier last in `path` is the object of a method that changes it in
+/// place, or an argument of a call of something not a library's or a built-in that only
+/// reads.
+fn shares(py: &Py<'_, '_, '_>, path: &[Node<'_>]) -> bool {
+    let [.., grand, parent, node] = path else {
+        return false;
+    };
+    match kind(*parent) {
+        "attribute" => {
+            by_field(*parent, "object") == Some(*node)
+                && kind(*grand) == "call"
+                && by_field(*parent, "attribute").is_some_and(|m| MUTATORS.contains(&py.text(m)))
+        }
+        // Handed over whole (`grow(args)`, `f(x=args)`), not spread (`f(*args)` hands over
+        // its items).
+        "argument_list" | "keyword_argument" => {
+            let call = path
+                .iter()
+                .rev()
+                .take(4)
+                .find(|a| kind(**a) == "call")
+                .and_then(|c| by_field(*c, "function"));
+            !call.is_some_and(|f| library_or_reader(py, f))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `function` names a library's callable (reached from an imported name), a method
+/// of a literal string, or a built-in that only reads its arguments.
+fn library_or_reader(py: &Py<'_, '_, '_>, function: Node<'_>) -> bool {
+    let mut root = function;
+    while kind(root) == "attribute" {
+        match by_field(root, "object") {
+            Some(object) => root = object,
+            None => return false,
+        }
+    }
+    match kind(root) {
+        // A method of a literal (`' '.join(args)`) changes none of its arguments.
+        "string" | "concatenated_string" => true,
+        "identifier" => match py.names.get(py.text(root)) {
+            Some(crate::matcher::code::scope::Slot::Ref(_)) => true,
+            None => root == function && READS_ONLY.contains(&py.text(root)),
+            _ => false,
+        },
+        _ => false,
     }
 }
 

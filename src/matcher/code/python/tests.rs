@@ -1901,3 +1901,29 @@ fn filter_calls_its_function_on_each_item() {
         ["rm build/*.o"]
     );
 }
+
+#[test]
+fn a_parameter_the_body_binds_again_or_changes_is_not_the_argument() {
+    for body in [
+        "    c = c + '; rm -rf ~'\n    os.system(c)",
+        "    c += '; rm -rf ~'\n    os.system(c)",
+        "    for c in ['rm -rf ~']:\n        pass\n    os.system(c)",
+        "    if (c := input()):\n        os.system(c)",
+    ] {
+        let code = format!("import os\ndef run(c):\n{body}\nrun('ls')");
+        assert_ne!(effects(&code), ["sh -c ls"], "{code}");
+    }
+    // A list changed in place, or handed to a function of the code's own that may change it.
+    for body in [
+        "    args.append('/')\n    subprocess.run(args)",
+        "    grow(args)\n    subprocess.run(args)",
+    ] {
+        let code = format!(
+            "import subprocess\ndef grow(a):\n    a.append('/')\ndef run(args):\n{body}\nrun(['ls'])"
+        );
+        assert!(!effects(&code).contains(&"exec ls".to_owned()), "{code}");
+    }
+    // Read, joined or handed to a library, it is still the argument.
+    let read = "import os, subprocess\ndef run(*args):\n    print(args)\n    subprocess.run(args)\n    os.system(' '.join(args))\nrun('git', 'status')";
+    assert_eq!(effects(read), ["exec git status", "sh -c git status"]);
+}
