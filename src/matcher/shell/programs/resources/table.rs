@@ -429,11 +429,52 @@ fn kills_every_name(args: &[String]) -> bool {
 /// `dd` from an endless source (`if=/dev/zero`, `/dev/urandom`, `/dev/random`) with no
 /// `count=`: it writes until what it writes to is full. Onto `/dev/null` it only burns time.
 fn fills_until_full(args: &[String]) -> bool {
+    /// What fills a disk as surely as no end: 100 GiB (as `fallocate -l 100G` is read).
+    const FILLS: u128 = 100 << 30;
     let endless = ["if=/dev/zero", "if=/dev/urandom", "if=/dev/random"];
+    let value = |key: &str| args.iter().rev().find_map(|a| a.strip_prefix(key));
+    let block = value("obs=").or(value("bs=")).map_or(Some(512), dd_size);
+    // `iflag=count_bytes` counts bytes, not blocks.
+    let bytes = args
+        .iter()
+        .any(|a| a.starts_with("iflag=") && a.contains("count_bytes"));
+    let written = match value("count=").map(dd_size) {
+        None => None,
+        Some(Some(count)) if bytes => Some(count),
+        Some(Some(count)) => block.map(|b| b.saturating_mul(count)),
+        Some(None) => Some(0),
+    };
     args.iter().any(|a| endless.contains(&a.as_str()))
-        && !args
-            .iter()
-            .any(|a| a.starts_with("count=") || a == "of=/dev/null")
+        && !args.iter().any(|a| a == "of=/dev/null")
+        && written.is_none_or(|w| w >= FILLS)
+}
+
+/// A size as dd reads it: a number with an optional multiplier (`c` 1, `w` 2, `b` 512,
+/// `kB` 1000, `K` or `KiB` 1024, up to `E`), or a product of such (`1Mx1024`).
+fn dd_size(text: &str) -> Option<u128> {
+    text.split('x').try_fold(1u128, |product, part| {
+        let digits = part
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(part.len());
+        let number: u128 = part[..digits].parse().ok()?;
+        let unit = &part[digits..];
+        let power = |p: u32, base: u128| base.checked_pow(p);
+        let multiplier = match unit {
+            "" | "c" => Some(1),
+            "w" => Some(2),
+            "b" => Some(512),
+            _ => {
+                let letter = unit.chars().next()?;
+                let exp = "KMGTPE".find(letter.to_ascii_uppercase())? as u32 + 1;
+                match &unit[1..] {
+                    "B" => power(exp, 1000),
+                    "" | "iB" => power(exp, 1024),
+                    _ => None,
+                }
+            }
+        }?;
+        product.checked_mul(number)?.checked_mul(multiplier)
+    })
 }
 
 /// `crontab FILE` or `crontab -` (without `-l`, `-e`, `-r`): the file replaces the whole

@@ -309,3 +309,25 @@ fn each_program_has_one_row_and_no_row_is_empty() {
     }
     assert!(find("ls").is_none());
 }
+
+#[test]
+fn dd_from_an_endless_device_fills_the_disk_without_a_count_or_past_100_gib() {
+    for line in [
+        "dd if=/dev/zero of=f",
+        "dd if=/dev/zero of=big.bin bs=1M count=2000000 status=progress",
+        "dd if=/dev/urandom of=f bs=1G count=100",
+        "dd if=/dev/zero of=f bs=1Mx1024 count=100",
+        "dd if=/dev/zero of=f count=200000000000 iflag=count_bytes",
+    ] {
+        assert!(matches(line, &["fill"]), "{line}");
+    }
+    for line in [
+        "dd if=/dev/zero of=disk.img bs=1M count=64",
+        "dd if=/dev/zero of=f bs=1G count=99",
+        "dd if=/dev/urandom of=seed bs=4k count=1k",
+        "dd if=/dev/zero of=/dev/null bs=1M",
+        "dd if=backup.img of=f bs=1M count=2000000",
+    ] {
+        assert!(!matches(line, &["fill"]), "{line}");
+    }
+}
