@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use super::sinks::MUTATORS;
 use super::{Js, Obj, by_field, kind};
 use crate::matcher::code::Val;
 use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached};
@@ -153,23 +154,6 @@ fn assigned_names<'t>(of: impl Fn(Node<'t>) -> &'t str, body: Node<'t>) -> HashS
     });
     out
 }
-
-/// Methods that change an array, object, map or set in place.
-const MUTATORS: &[&str] = &[
-    "push",
-    "pop",
-    "shift",
-    "unshift",
-    "splice",
-    "sort",
-    "reverse",
-    "fill",
-    "copyWithin",
-    "set",
-    "delete",
-    "clear",
-    "add",
-];
 
 /// Names in `body` that may be changed in place: the object of a method that changes it
 /// (`args.push(x)`), or an argument of a call of one of the program's `own` functions
