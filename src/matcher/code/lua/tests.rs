@@ -290,3 +290,16 @@ fn a_conditional_value_with_a_known_condition_is_its_side() {
         ["sh -c busted *"]
     );
 }
+
+#[test]
+fn a_string_formatted_with_q_is_between_double_quotes() {
+    assert_eq!(
+        effects("os.execute(string.format('rm -rf %q', 'build/lua'))"),
+        ["sh -c rm -rf \"build/lua\""]
+    );
+    // A string `%q` would escape is not followed.
+    assert_eq!(
+        effects("os.execute(string.format('rm -rf %q', 'a\"; rm -rf ~; \"'))"),
+        ["sh -c ?"]
+    );
+}

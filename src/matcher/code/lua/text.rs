@@ -13,7 +13,9 @@ pub(super) fn number(text: &str) -> Val {
     n.map_or(Val::Unknown, |n| Val::Known(n.to_string()))
 }
 
-/// `string.format`: `%s`, `%d` and `%%` with known arguments.
+/// `string.format`: `%s`, `%d`, `%q` and `%%` with known arguments. `%q` writes a string
+/// between double quotes; one it would escape (a quote, a backslash, a control character)
+/// is not followed.
 pub(super) fn format(format: &str, args: &[Val]) -> Option<String> {
     let mut out = String::new();
     let mut items = args.iter();
@@ -26,6 +28,15 @@ pub(super) fn format(format: &str, args: &[Val]) -> Option<String> {
         match chars.next()? {
             '%' => out.push('%'),
             's' | 'd' => out.push_str(items.next()?.text()?),
+            'q' => {
+                let text = items.next()?.text()?;
+                if text.contains(['"', '\\']) || text.chars().any(char::is_control) {
+                    return None;
+                }
+                out.push('"');
+                out.push_str(text);
+                out.push('"');
+            }
             _ => return None,
         }
     }
