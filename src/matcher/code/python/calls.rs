@@ -736,9 +736,16 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// assigned to names (alone or in a tuple) each of which is only compared, tested,
     /// formatted into a string or printed (`a = getattr(settings, k, None); if a != b:
     /// print(f'{k}: {a!r}')`).
-    fn only_looked_at(&self, call: Node<'t>) -> bool {
+    fn only_looked_at(&mut self, call: Node<'t>) -> bool {
         /// Built-ins that read a value and call nothing of it.
         const READERS: &[&str] = &["print", "repr", "str", "len", "type", "isinstance", "bool"];
+        /// Each check walks the whole module: past a few, such a lookup is a call again,
+        /// so a module of thousands of them is not read in the square of its size.
+        const MOST_CHECKS: usize = 16;
+        if self.looked_at_checks >= MOST_CHECKS {
+            return false;
+        }
+        self.looked_at_checks += 1;
         let Some(mut parent) = call.parent() else {
             return false;
         };

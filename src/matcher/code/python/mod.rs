@@ -72,6 +72,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         bound: Vec::new(),
         returns: std::collections::HashMap::new(),
         returning: 0,
+        looked_at_checks: 0,
         decoded: false,
         constant: Default::default(),
     };
@@ -188,6 +189,8 @@ pub(super) struct Py<'a, 'c, 't> {
     returns: std::collections::HashMap<String, inline::Returns<'t>>,
     /// Returned values being evaluated, one inside another.
     returning: usize,
+    /// `getattr` lookups checked for being only looked at (see `Py::only_looked_at`).
+    looked_at_checks: usize,
     /// Whether a decoder was evaluated since this was last cleared: a base64 constant is
     /// read as its text, but code or a command decoded before it runs stays opaque.
     decoded: bool,

@@ -1927,3 +1927,18 @@ fn a_parameter_the_body_binds_again_or_changes_is_not_the_argument() {
     let read = "import os, subprocess\ndef run(*args):\n    print(args)\n    subprocess.run(args)\n    os.system(' '.join(args))\nrun('git', 'status')";
     assert_eq!(effects(read), ["exec git status", "sh -c git status"]);
 }
+
+#[test]
+fn past_sixteen_computed_lookups_only_looked_at_one_counts_as_a_call() {
+    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let lookups = |n: usize| {
+        (0..n)
+            .map(|k| format!("a{k} = getattr(os, input())\nprint(a{k})\n"))
+            .collect::<String>()
+    };
+    assert_eq!(opaque(&format!("import os\n{}", lookups(16))), None);
+    assert_eq!(
+        opaque(&format!("import os\n{}", lookups(17))),
+        Some("the code calls a function whose name is computed at run time")
+    );
+}
