@@ -8,8 +8,9 @@
 //! worst a piece of code can take; and Python functions read at their calls as deep and as
 //! often as the reader allows (`worst-python-functions`), and JavaScript functions, Perl
 //! subs and Python functions whose returned values are read too the same way
-//! (`worst-functions`); and a chain of method calls in code that loops over a literal list
-//! (`worst-python-chained-calls`).
+//! (`worst-functions`), and Python classes whose methods and attributes are read at their
+//! calls (`worst-python-classes`); and a chain of method calls in code that loops over a
+//! literal list (`worst-python-chained-calls`).
 
 use std::hint::black_box;
 
@@ -156,6 +157,40 @@ fn calling_functions_in(lang: Lang, size: usize) -> String {
     s
 }
 
+/// Python classes read at their calls (`code::python::classes`) as costly as they come: as
+/// many as are read so (16), each with eight methods that call the one before twice and run
+/// a command built from attributes, attributes built from attributes, and each class's
+/// instance made from the one before's attributes; then each instance's last method
+/// called in turn to the end, so that every call reads bodies four levels down and every
+/// attribute is evaluated as deep as the reader goes, until the budget of bodies runs out.
+fn calling_methods(size: usize) -> String {
+    let mut s = String::from("import subprocess\n");
+    for k in 0..16 {
+        s.push_str(&format!(
+            "class C{k}:\n    def __init__(self, p):\n        self.a = p + p\n        self.b = self.a + self.a\n    def m0(self, c):\n        subprocess.run([c, self.b])\n"
+        ));
+        for m in 1..8 {
+            let before = m - 1;
+            s.push_str(&format!(
+                "    def m{m}(self, c):\n        subprocess.run([c, self.a, self.b])\n        self.m{before}(c)\n        self.m{before}(self.b)\n"
+            ));
+        }
+        let made = match k {
+            0 => "'x'".to_owned(),
+            _ => format!("c{}.b + c{}.a", k - 1, k - 1),
+        };
+        s.push_str(&format!("c{k} = C{k}({made})\n"));
+    }
+    for k in (0..16).cycle() {
+        let call = format!("c{k}.m7('ls')\n");
+        if s.len() + call.len() > size {
+            break;
+        }
+        s.push_str(&call);
+    }
+    s
+}
+
 /// A chain of method calls (`x = os.a().a()...`) in code that loops over a literal list:
 /// each call looks for the loop's variable in what it is given, and must not look through
 /// every call before it in the chain.
@@ -216,6 +251,15 @@ fn code_reader(c: &mut Criterion) {
                 b.iter(|| black_box(code::read(lang, black_box(code))))
             });
         }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-python-classes");
+    group.sample_size(10);
+    for size in SIZES {
+        let code = calling_methods(size);
+        group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
+            b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
+        });
     }
     group.finish();
     let mut group = c.benchmark_group("worst-python-chained-calls");

@@ -729,7 +729,9 @@ impl<'a, 't> Py<'a, '_, 't> {
         if name == "?.connect" && !matches!(args.pos(self, 0), Obj::List(_)) {
             return;
         }
-        self.run_sink(sink, &args, node, line);
+        // Once each way the conditionals in its arguments can go.
+        let conditionals = self.conditionals(node);
+        self.each_choice(&conditionals, |py| py.run_sink(sink, &args, node, line));
     }
 
     /// Whether the value of `call` is only looked at, never called nor handed on: it is

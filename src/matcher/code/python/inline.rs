@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use super::classes::{Receiver, This};
 use super::values::contains;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::Val;
@@ -24,7 +25,7 @@ const MOST_INLINED: usize = 256;
 
 /// A parameter of a function read at its calls.
 #[derive(Debug, Clone)]
-enum Param<'t> {
+pub(super) enum Param<'t> {
     /// A name, with its default value if it has one.
     Named(String, Option<Node<'t>>),
     /// `*args` as the first parameter: every positional argument.
@@ -45,6 +46,8 @@ pub(super) struct Inlined<'t> {
     /// Whether it is called from code the module's pass reads, or from such a function's
     /// body (see [`Functions::of`]): only then are its calls enough to read its body.
     reached: bool,
+    /// Whether it is a method of a class read at its calls (see [`super::classes`]).
+    method: bool,
 }
 
 /// The functions of a module read at their calls, by their definitions' ids, and by name.
@@ -76,6 +79,13 @@ impl<'t> Functions<'t> {
             // A class is called as its `__init__` is, `self` aside.
             let (name, def, is_class) = match kind(def) {
                 "function_definition" => (by_field(def, "name"), def, false),
+                // Read with its methods (below).
+                "class_definition"
+                    if by_field(def, "name")
+                        .is_some_and(|n| py.classes.named(py.text(n)).is_some()) =>
+                {
+                    continue;
+                }
                 "class_definition" => match class_init(py, def) {
                     Some(init) => (by_field(def, "name"), init, true),
                     None => continue,
@@ -85,15 +95,9 @@ impl<'t> Functions<'t> {
             let (Some(name), Some(params)) = (name, by_field(def, "parameters")) else {
                 continue;
             };
-            let Some(mut params) = parameters(py, params) else {
+            let Some(params) = parameters(py, params, is_class) else {
                 continue;
             };
-            if is_class {
-                match params.first() {
-                    Some(Param::Named(_, None)) => drop(params.remove(0)),
-                    _ => continue,
-                }
-            }
             // A name defined twice is not known to be either function.
             if out
                 .by_name
@@ -110,16 +114,39 @@ impl<'t> Functions<'t> {
                     params,
                     calls: Vec::new(),
                     reached: false,
+                    method: false,
                 },
             );
         }
         out.by_name.retain(|_, id| *id != usize::MAX);
         let named: HashSet<usize> = out.by_name.values().copied().collect();
         out.by_def.retain(|id, _| named.contains(id));
+        if !out.by_def.is_empty() {
+            out.drop_names_used_otherwise(py, root);
+        }
+        // A class read at its calls: its name calls `__init__`, and each method is called
+        // as its class's code says.
+        for class in &py.classes.list {
+            if let Some(init) = &class.init {
+                out.by_name.insert(class.name.clone(), init.def.id());
+            }
+            for m in class.methods() {
+                out.by_def.insert(
+                    m.def.id(),
+                    Inlined {
+                        def: m.def,
+                        params: m.params.clone(),
+                        changes: m.changes.clone(),
+                        calls: Vec::new(),
+                        reached: false,
+                        method: true,
+                    },
+                );
+            }
+        }
         if out.by_def.is_empty() {
             return out;
         }
-        out.drop_names_used_otherwise(py, root);
         // Which functions are reached: called from the module's own code (or a function not
         // read at its calls), or from the body of one reached. One called only from itself,
         // or from functions only they call, is read once in the module's pass instead.
@@ -130,7 +157,7 @@ impl<'t> Functions<'t> {
             if let Some(f) = inside.and_then(|d| out.by_def.get_mut(&d)) {
                 f.calls.push((*call, *loops));
             }
-            if let Some(callee) = out.callee(py, *call) {
+            if let Some((callee, _)) = out.callee(py, *call) {
                 match inside {
                     Some(d) => calls_in.entry(d).or_default().push(callee),
                     None => reached.push(callee),
@@ -186,15 +213,25 @@ impl<'t> Functions<'t> {
         }
     }
 
-    /// The definition `call` calls by name, if it is a function read at its calls.
-    fn callee(&self, py: &Py<'_, '_, 't>, call: Node<'t>) -> Option<usize> {
-        if self.by_name.is_empty() {
+    /// The definition `call` calls, if it is a function read at its calls, called by name,
+    /// or a method of a class read at its calls; and for a method, what it is called on.
+    fn callee(&self, py: &Py<'_, '_, 't>, call: Node<'t>) -> Option<(usize, Option<Receiver<'t>>)> {
+        if self.by_def.is_empty() {
             return None;
         }
         let function = by_field(call, "function")?;
-        (kind(function) == "identifier")
-            .then(|| self.by_name.get(py.text(function)).copied())
-            .flatten()
+        match kind(function) {
+            "identifier" => {
+                let id = self.by_name.get(py.text(function)).copied()?;
+                let made = py.classes.made_by(py, call).map(|_| Receiver::Made(call));
+                Some((id, made))
+            }
+            "attribute" => {
+                let (method, _, receiver) = py.classes.method_called(py, call)?;
+                Some((method.def.id(), Some(receiver)))
+            }
+            _ => None,
+        }
     }
 
     /// What the functions read at their calls return, by name (see [`Returns`]).
@@ -256,11 +293,20 @@ fn class_init<'t>(py: &Py<'_, '_, 't>, class: Node<'t>) -> Option<Node<'t>> {
     init
 }
 
-/// The parameters of a function read at its calls, or `None` for a shape it is not.
-fn parameters<'t>(py: &Py<'_, '_, 't>, params: Node<'t>) -> Option<Vec<Param<'t>>> {
+/// The parameters of a function read at its calls, or `None` for a shape it is not; for
+/// a method, those after the first (`self`), which must be a plain name.
+pub(super) fn parameters<'t>(
+    py: &Py<'_, '_, 't>,
+    params: Node<'t>,
+    method: bool,
+) -> Option<Vec<Param<'t>>> {
     let mut out = Vec::new();
     let mut c = params.walk();
-    for p in params.named_children(&mut c) {
+    let mut all = params.named_children(&mut c);
+    if method && all.next().is_none_or(|this| kind(this) != "identifier") {
+        return None;
+    }
+    for p in all {
         let param = match kind(p) {
             "identifier" => Param::Named(py.text(p).to_owned(), None),
             "typed_parameter" => Param::Named(py.text(p.named_child(0)?).to_owned(), None),
@@ -293,25 +339,31 @@ impl<'t> Py<'_, '_, 't> {
         depth: usize,
     ) {
         self.loops = loops;
-        if let Some(id) = functions.callee(self, call) {
+        if let Some((id, receiver)) = functions.callee(self, call) {
             // Once per item when an argument names the variable of a loop over a literal
             // (`for d in ['build', 'dist']: wipe(d)`), as a library call is read.
+            // And once each way the conditionals in its arguments can go.
+            let conditionals = self.conditionals(call);
+            let mut read = |py: &mut Self| {
+                py.each_choice(&conditionals, |py| {
+                    py.read_body(functions, (id, receiver), call, loops, depth);
+                });
+            };
             match self.loop_over_literal(call) {
-                Some(rounds) => self.each_round(rounds, |py| {
-                    py.read_body(functions, id, call, loops, depth);
-                }),
-                None => self.read_body(functions, id, call, loops, depth),
+                Some(rounds) => self.each_round(rounds, read),
+                None => read(self),
             }
             self.loops = loops;
         }
         self.call(call);
     }
 
-    /// Reads the body of the function defined by `id`, called by `call`.
+    /// Reads the body of the function defined by `id`, called by `call` (a method, on
+    /// `receiver`).
     fn read_body(
         &mut self,
         functions: &mut Functions<'t>,
-        id: usize,
+        (id, receiver): (usize, Option<Receiver<'t>>),
         call: Node<'t>,
         loops: usize,
         depth: usize,
@@ -320,31 +372,57 @@ impl<'t> Py<'_, '_, 't> {
             return;
         };
         let (def, params, body) = (f.def, f.params.clone(), f.calls.clone());
-        let changes = f.changes.clone();
-        let outer = self.bound.len();
+        let (changes, method) = (f.changes.clone(), f.method);
+        let (outer, outer_selves) = (self.bound.len(), self.selves.len());
         if depth < MOST_DEPTH && functions.budget >= body.len() {
             functions.budget -= body.len();
             self.bind_arguments(def, &params, &changes, call);
+            let made = match receiver {
+                Some(Receiver::Made(made)) => Some(made),
+                Some(Receiver::Same(around)) => self
+                    .selves
+                    .iter()
+                    .rev()
+                    .find(|t| t.def == around)
+                    .and_then(|t| t.made),
+                None => None,
+            };
+            self.bind_self(def, method, made);
             for (inner, inner_loops) in body {
                 self.call_reading_functions(functions, inner, loops + inner_loops, depth + 1);
             }
         } else if functions.generic.insert(id) {
             // Too deep or too many: the body once, its parameters not known (the functions
             // it calls too, each once), not even to a call of it around.
-            for param in &params {
-                self.bound.push(Bound::unknown(param_name(param), def));
-            }
+            self.bind_unknown(def, &params);
+            self.bind_self(def, method, None);
             for (inner, inner_loops) in body {
                 self.call_reading_functions(functions, inner, loops + inner_loops, MOST_DEPTH);
             }
         }
         self.bound.truncate(outer);
+        self.selves.truncate(outer_selves);
+    }
+
+    /// Binds the instance a method of `def` is read for: the one `made` makes, or one not
+    /// known.
+    fn bind_self(&mut self, def: Node<'t>, method: bool, made: Option<Node<'t>>) {
+        if method {
+            self.selves.push(This { def, made });
+        }
+    }
+
+    /// Binds `params` of `def` to values not known.
+    pub(super) fn bind_unknown(&mut self, def: Node<'t>, params: &[Param<'t>]) {
+        for param in params {
+            self.bound.push(Bound::unknown(param_name(param), def));
+        }
     }
 
     /// Binds `params` of `def` to the arguments of `call`, each evaluated here, where the
     /// call is, before any is bound: inside the function, its parameters' names hide the
     /// caller's (`def g(b, a)` called as `g(a, 'ls')` runs the caller's `a`).
-    fn bind_arguments(
+    pub(super) fn bind_arguments(
         &mut self,
         def: Node<'t>,
         params: &[Param<'t>],
@@ -591,7 +669,7 @@ const READS_ONLY: &[&str] = &[
 ];
 
 impl Changes {
-    fn of(py: &Py<'_, '_, '_>, def: Node<'_>, params: &[Param<'_>]) -> Changes {
+    pub(super) fn of(py: &Py<'_, '_, '_>, def: Node<'_>, params: &[Param<'_>]) -> Changes {
         let names: Vec<&str> = params.iter().map(param_name).collect();
         let mut out = Changes::default();
         let Some(body) = by_field(def, "body") else {
@@ -633,7 +711,7 @@ impl Changes {
 /// it: the target of an assignment (or an item or attribute of it), of a `for`, of `with
 /// ... as`, `except ... as` or `:=`, a name `del`, `global`, `nonlocal` or `import` give,
 /// a function or class defined under it, or a name a `case` pattern captures.
-fn rebinds(path: &[Node<'_>]) -> bool {
+pub(super) fn rebinds(path: &[Node<'_>]) -> bool {
     path.windows(2).rev().any(|w| {
         let (a, child) = (w[0], w[1]);
         match kind(a) {
@@ -657,7 +735,7 @@ fn rebinds(path: &[Node<'_>]) -> bool {
 /// Whether the identifier last in `path` is the object of a method that changes it in
 /// place, or an argument of a call of something not a library's or a built-in that only
 /// reads.
-fn shares(py: &Py<'_, '_, '_>, path: &[Node<'_>]) -> bool {
+pub(super) fn shares(py: &Py<'_, '_, '_>, path: &[Node<'_>]) -> bool {
     let [.., grand, parent, node] = path else {
         return false;
     };

@@ -5,6 +5,8 @@
 
 mod bombs;
 mod calls;
+mod choices;
+mod classes;
 mod inline;
 mod modes;
 mod narrow;
@@ -75,10 +77,16 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         looked_at_checks: 0,
         decoded: false,
         constant: Default::default(),
+        classes: classes::Classes::default(),
+        selves: Vec::new(),
+        attributing: 0,
+        has_conditionals: false,
+        chosen: Vec::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
     let walked = py.walk(tree.root_node());
+    py.classes = classes::Classes::of(&py, tree.root_node());
     let mut functions = inline::Functions::of(&py, tree.root_node(), &walked.calls);
     py.returns = functions.returns(&py);
     for &(call, loops, def) in &walked.calls {
@@ -197,6 +205,17 @@ pub(super) struct Py<'a, 'c, 't> {
     /// Whether each name bound to a literal dictionary keeps it as written (see
     /// `stays_as_written`): a scan of the whole code, made once per name, not per use.
     constant: std::cell::RefCell<std::collections::HashMap<&'a str, bool>>,
+    /// The classes read at their calls (see [`classes`]).
+    classes: classes::Classes<'t>,
+    /// The instances the methods being read at their calls are read for.
+    selves: Vec<classes::This<'t>>,
+    /// Attribute values being evaluated, one inside another.
+    attributing: usize,
+    /// Whether the code has a conditional expression (see [`choices`]): until it has, no
+    /// call's arguments are searched for one.
+    has_conditionals: bool,
+    /// The conditionals being read one way, by node id: `true` for the side before `if`.
+    chosen: Vec<(usize, bool)>,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
@@ -503,6 +522,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 );
             }
             match kind(node) {
+                "conditional_expression" => self.has_conditionals = true,
                 "call" => walked.calls.push((node, loops, defs.last().copied())),
                 "function_definition" => defs.push(node),
                 "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {

@@ -1942,3 +1942,132 @@ fn past_sixteen_computed_lookups_only_looked_at_one_counts_as_a_call() {
         Some("the code calls a function whose name is computed at run time")
     );
 }
+
+#[test]
+fn a_method_is_read_at_its_calls_with_the_attributes_its_instance_was_made_with() {
+    let class = "import shutil, subprocess\nclass Cleaner:\n    \"\"\"Cleans.\"\"\"\n    def __init__(self, root, verb='status'):\n        self.root = root\n        self.verb = verb\n    def wipe(self, name):\n        shutil.rmtree(self.root + '/' + name)\n    def run(self, *args):\n        return subprocess.run(args, cwd=self.root)\n    def all(self):\n        self.wipe('cache')\n        self.run('git', self.verb)\n";
+    assert_eq!(
+        effects(&format!(
+            "{class}c = Cleaner('build')\nc.wipe('x')\nCleaner('~').wipe('.ssh')\nc.all()"
+        )),
+        [
+            "rm -r -f build/x",
+            "rm -r -f ~/.ssh",
+            "rm -r -f build/cache",
+            "exec git status"
+        ]
+    );
+    // Once per item of a loop over a literal, as a function's call is; methods not
+    // called are read once, their parameters and `self` not known.
+    assert_eq!(
+        effects(&format!(
+            "{class}c = Cleaner('dist')\nfor d in ['a', 'b']:\n    c.wipe(d)"
+        )),
+        [
+            "sh -c ?",
+            "rm -r -f ?",
+            "exec git ?",
+            "rm -r -f dist/a",
+            "rm -r -f dist/b"
+        ]
+    );
+    // Attributes assigned together; a tuple of another length is not followed.
+    let pair = "import shutil\nclass P:\n    def __init__(self, a, b):\n        self.a, self.b = a, b\n    def go(self):\n        shutil.rmtree(self.b)\n";
+    assert_eq!(effects(&format!("{pair}P('x', '~').go()")), ["rm -r -f ~"]);
+    assert_eq!(
+        effects(&format!(
+            "{}P('x', '~').go()",
+            pair.replace("= a, b", "= a, *b")
+        )),
+        ["rm -r -f ?"]
+    );
+    // A class attribute read through the instance or the class.
+    assert_eq!(
+        effects(
+            "import subprocess\nclass Tasks:\n    TESTS = ['pytest', '-q']\n    def test(self):\n        subprocess.run(self.TESTS)\n        subprocess.run(Tasks.TESTS + ['-x'])\nTasks().test()"
+        ),
+        ["exec pytest -q", "exec pytest -q -x"]
+    );
+}
+
+#[test]
+fn a_class_whose_methods_or_attributes_may_be_reached_otherwise_is_not_read_at_its_calls() {
+    let class = "import shutil\nclass Cleaner:\n    def __init__(self, root):\n        self.root = root\n    def wipe(self):\n        shutil.rmtree(self.root)\n";
+    let known = effects(&format!("{class}c = Cleaner('build')\nc.wipe()"));
+    assert_eq!(known, ["rm -r -f build"]);
+    for other in [
+        // Attributes changed after `__init__`: through the instance, by another method, in
+        // place.
+        format!("{class}c = Cleaner('build')\nc.root = '~'\nc.wipe()"),
+        class.replace(
+            "    def wipe(self):",
+            "    def move(self, to):\n        self.root = to\n    def wipe(self):",
+        ) + "c = Cleaner('build')\nc.move('~')\nc.wipe()",
+        format!("{class}c = Cleaner(['build'])\nc.root.append('~')\nc.wipe()"),
+        class.replace(
+            "shutil.rmtree(self.root)",
+            "grow(self.root)\n        shutil.rmtree(self.root)",
+        ) + "Cleaner(['build']).wipe()",
+        // Something else may call a method: a base class, a dunder, a decorator, the
+        // method handed on, the instance handed on, a second binding, reflection.
+        class.replace("class Cleaner:", "class Cleaner(Base):") + "Cleaner('build').wipe()",
+        class.replace(
+            "    def wipe(self):",
+            "    def __del__(self):\n        self.wipe()\n    def wipe(self):",
+        ) + "Cleaner('build').wipe()",
+        class.replace("    def wipe(self):", "    @property\n    def wipe(self):")
+            + "Cleaner('build').wipe",
+        format!(
+            "{class}import threading\nc = Cleaner('build')\nthreading.Thread(target=c.wipe).start()"
+        ),
+        format!("{class}c = Cleaner('build')\nrun_later(c)"),
+        format!("{class}c = Cleaner('build')\nc = Cleaner('~')\nc.wipe()"),
+        format!("{class}c = Cleaner('build')\ngetattr(c, 'wipe')()"),
+        format!("{class}c = Cleaner('build')\nc.__dict__['root'] = '~'\nc.wipe()"),
+        class.replace(
+            "        shutil.rmtree(self.root)",
+            "        def later():\n            shutil.rmtree(self.root)\n        later()",
+        ) + "Cleaner('build').wipe()",
+    ] {
+        let found = effects(&other);
+        assert!(
+            !found.is_empty() && found.iter().all(|e| e == "rm -r -f ?"),
+            "{other}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn a_call_is_read_once_each_way_its_arguments_conditionals_go() {
+    assert_eq!(
+        effects(
+            "import os, subprocess\nci = os.environ.get('CI')\nargv = ['black', '--check'] if ci else ['black']\nsubprocess.run(argv + ['src'])"
+        ),
+        ["exec black --check src", "exec black src"]
+    );
+    // The side not usually taken is read too.
+    assert_eq!(
+        effects("import shutil, sys\nshutil.rmtree('build' if len(sys.argv) > 1 else '~')"),
+        ["rm -r -f build", "rm -r -f ~"]
+    );
+    // Through a function read at its calls, and a dictionary's values looped over.
+    assert_eq!(
+        effects(
+            "import subprocess, os\nci = os.environ.get('CI')\ndef run(a):\n    subprocess.run(a)\nrun(['pytest', '-x'] if ci else ['pytest'])"
+        ),
+        ["exec pytest -x", "exec pytest"]
+    );
+    assert_eq!(
+        effects(
+            "import subprocess, os\nci = os.environ.get('CI')\nT = {'b': ['black'] if ci else ['black', '-q']}\nfor n, a in T.items():\n    subprocess.run(a)"
+        ),
+        ["exec black", "exec black -q"]
+    );
+    // More than three in one call: not followed, the argument not known.
+    assert_eq!(
+        effects(
+            "import subprocess, os\nc = os.environ.get('CI')\nsubprocess.run([('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b')])"
+        ),
+        ["exec ? ? ? ?"]
+    );
+}

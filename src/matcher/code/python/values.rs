@@ -74,6 +74,9 @@ impl<'t> Py<'_, '_, 't> {
                     return Obj::Val(Val::Unknown);
                 };
                 let attr = self.text(attr).to_owned();
+                if let Some(value) = self.member(object, &attr, depth) {
+                    return value;
+                }
                 // Where a module's code is installed (`importlib.util.find_spec('requests')
                 // .origin`): written to, the module runs what was written.
                 if attr == "origin"
@@ -131,6 +134,9 @@ impl<'t> Py<'_, '_, 't> {
                 _ => Obj::Val(Val::Unknown),
             },
             "conditional_expression" => {
+                if let Some(side) = self.chosen_side(node) {
+                    return self.eval(side, depth + 1);
+                }
                 let mut c = node.walk();
                 let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
                 match parts.as_slice() {
