@@ -9,7 +9,8 @@
 //! often as the reader allows (`worst-python-functions`), and JavaScript functions, Perl
 //! subs and Python functions whose returned values are read too the same way
 //! (`worst-functions`), and Python classes whose methods and attributes are read at their
-//! calls (`worst-python-classes`); and a chain of method calls in code that loops over a
+//! calls (`worst-python-classes`), and JavaScript loops over literal tables read per item
+//! (`worst-javascript-loops`); and a chain of method calls in code that loops over a
 //! literal list (`worst-python-chained-calls`).
 
 use std::hint::black_box;
@@ -191,6 +192,24 @@ fn calling_methods(size: usize) -> String {
     s
 }
 
+/// JavaScript loops over literal tables read per item (`javascript::rounds`) as costly as
+/// they come: each loop has names of its own whose arrays must be checked for being shared
+/// (a scan of the whole program each, 16 at most), over a named table that must be checked
+/// for being only looped over.
+fn looping_tables(size: usize) -> String {
+    let mut s = String::from("const { spawnSync } = require('child_process');\n");
+    for k in 0.. {
+        let unit = format!(
+            "const T{k} = {{ a: ['ls', ['-a']], b: ['git', ['status']] }};\nfor (const [n{k}, [c{k}, a{k}]] of Object.entries(T{k})) spawnSync(c{k}, a{k});\n"
+        );
+        if s.len() + unit.len() > size {
+            break;
+        }
+        s.push_str(&unit);
+    }
+    s
+}
+
 /// A chain of method calls (`x = os.a().a()...`) in code that loops over a literal list:
 /// each call looks for the loop's variable in what it is given, and must not look through
 /// every call before it in the chain.
@@ -259,6 +278,15 @@ fn code_reader(c: &mut Criterion) {
         let code = calling_methods(size);
         group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
             b.iter(|| black_box(code::read(Lang::Python, black_box(code))))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-javascript-loops");
+    group.sample_size(10);
+    for size in SIZES {
+        let code = looping_tables(size);
+        group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
+            b.iter(|| black_box(code::read(Lang::JavaScript, black_box(code))))
         });
     }
     group.finish();

@@ -49,51 +49,29 @@ impl<'a, 't> Js<'a, '_, 't> {
         }
         Some((callee, args))
     }
-    /// The effect of one call or `new`; once per item when its arguments name the variable
-    /// of a `for ... of` over a literal array of a few items (`for (const d of ['dist',
-    /// 'build']) fs.rmSync(d, {recursive: true})`).
+    /// The effect of one call or `new`, with the body of a function read at its calls;
+    /// once per item when its arguments name a variable of a loop over a literal (`for
+    /// (const d of ['dist', 'build']) fs.rmSync(d, {recursive: true})`, see [`rounds`]).
+    ///
+    /// [`rounds`]: super::rounds
     pub(super) fn call(&mut self, node: Node<'t>) {
         let outer_call = self.cx.enter_call(node.byte_range());
         match self.loop_over_literal(node) {
-            None => self.call_bound(node),
-            Some((name, items)) => {
-                for item in items {
-                    let value = self.eval(item, 1);
-                    let outer = self.item.replace((name, value));
+            None => {
+                self.read_called_function(node);
+                self.call_bound(node);
+            }
+            Some(rounds) => {
+                for round in rounds {
+                    let outer = self.items.len();
+                    self.items.extend(round);
+                    self.read_called_function(node);
                     self.call_bound(node);
-                    self.item = outer;
+                    self.items.truncate(outer);
                 }
             }
         }
         self.cx.leave_call(outer_call);
-    }
-
-    /// The first name in `call`'s arguments that a `for ... of` binds to each item of a
-    /// literal array of at most 16 items, none spread, and the items.
-    fn loop_over_literal(&self, call: Node<'t>) -> Option<(&'a str, Vec<Node<'t>>)> {
-        const MOST_ITEMS: usize = 16;
-        let arguments = by_field(call, "arguments")?;
-        let mut found = None;
-        crate::matcher::code::tree::visit(arguments, |node, _, at| {
-            if found.is_some() || at == crate::matcher::code::tree::Visit::Leave {
-                return false;
-            }
-            if kind(node) == "identifier"
-                && let Some(Slot::Each(list)) = self.names.get(self.text(node))
-                && kind(*list) == "array"
-            {
-                let mut c = list.walk();
-                let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
-                if !items.is_empty()
-                    && items.len() <= MOST_ITEMS
-                    && items.iter().all(|i| kind(*i) != "spread_element")
-                {
-                    found = Some((self.text(node), items));
-                }
-            }
-            true
-        });
-        found
     }
 
     /// [`Js::call`] with the loop variables as they are bound. When the callee is reached

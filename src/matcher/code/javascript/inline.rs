@@ -15,12 +15,16 @@ use crate::matcher::code::Val;
 use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached};
 use crate::matcher::code::tree::{Visit, visit};
 
+/// Parameters' names, each with its default value if it has one.
+type Params<'t> = Vec<(&'t str, Option<Node<'t>>)>;
+
 /// A function whose body is read at its calls.
 struct Inlined<'t> {
     /// The node that defines it: its body is not read in the program's pass.
     def: Node<'t>,
-    /// Its parameters' names, each with its default value if it has one.
-    params: Vec<(&'t str, Option<Node<'t>>)>,
+    params: Params<'t>,
+    /// A rest parameter (`...args`) after them: the arguments left.
+    rest: Option<&'t str>,
     body: Node<'t>,
     /// Names the body assigns or declares again (`c = ...`, an inner function's parameter
     /// `c`): a parameter among them is not the call's argument throughout.
@@ -56,12 +60,14 @@ impl<'t> Functions<'t> {
             let Some((name, def)) = definition(statement) else {
                 continue;
             };
-            let (Some(params), Some(body)) = (parameters(of, def), by_field(def, "body")) else {
+            let (Some((params, rest)), Some(body)) = (parameters(of, def), by_field(def, "body"))
+            else {
                 continue;
             };
             let f = Inlined {
                 def: statement,
                 params,
+                rest,
                 body,
                 assigned: assigned_names(of, body),
                 shared: shared_names(of, body, &own),
@@ -101,6 +107,14 @@ impl<'t> Functions<'t> {
             by_name,
             budget: Budget::default(),
         }
+    }
+
+    /// Whether `name` is a function read at its calls that leaves its argument at place `k`
+    /// as it is (its body changes no parameter there in place nor hands it on).
+    pub(super) fn keeps(&self, name: &str, k: usize) -> bool {
+        self.by_name
+            .get(name)
+            .is_some_and(|f| f.params.get(k).is_some_and(|(p, _)| !f.shared.contains(p)))
     }
 
     /// Whether `node` defines a function read at its calls: the program's pass skips it.
@@ -219,30 +233,39 @@ fn shared_names<'t>(
     out
 }
 
-/// A function's parameters when each is a plain name, with or without a default value;
-/// `None` for any other shape (a pattern or a rest parameter).
+/// A function's parameters when each is a plain name, with or without a default value,
+/// and a rest parameter (`...args`) after them if there is one; `None` for any other shape
+/// (a pattern).
 fn parameters<'t>(
     of: impl Fn(Node<'t>) -> &'t str,
     def: Node<'t>,
-) -> Option<Vec<(&'t str, Option<Node<'t>>)>> {
+) -> Option<(Params<'t>, Option<&'t str>)> {
     if let Some(one) = by_field(def, "parameter") {
-        return (kind(one) == "identifier").then(|| vec![(of(one), None)]);
+        return (kind(one) == "identifier").then(|| (vec![(of(one), None)], None));
     }
     let list = by_field(def, "parameters")?;
     let mut out = Vec::new();
+    let mut rest = None;
     let mut c = list.walk();
     for p in list.named_children(&mut c) {
+        if rest.is_some() {
+            return None;
+        }
         match kind(p) {
             "identifier" => out.push((of(p), None)),
             "assignment_pattern" => {
                 let name = by_field(p, "left").filter(|n| kind(*n) == "identifier")?;
                 out.push((of(name), by_field(p, "right")));
             }
+            "rest_pattern" => {
+                let name = p.named_child(0).filter(|n| kind(*n) == "identifier")?;
+                rest = Some(of(name));
+            }
             "comment" => {}
             _ => return None,
         }
     }
-    Some(out)
+    Some((out, rest))
 }
 
 impl<'t> Js<'_, '_, 't> {
@@ -255,14 +278,16 @@ impl<'t> Js<'_, '_, 't> {
         let Some(f) = self.functions.by_name.get(self.text(function)) else {
             return;
         };
-        let (params, body) = (f.params.clone(), f.body);
+        let (params, rest, body) = (f.params.clone(), f.rest, f.body);
         let (assigned, shared) = (f.assigned.clone(), f.shared.clone());
         match self.functions.budget.reading(f.def.id()) {
             Reading::Skip => return,
             Reading::Once => {
                 let unknown = params
                     .iter()
-                    .map(|(p, _)| (*p, Obj::Val(Val::Unknown)))
+                    .map(|(p, _)| *p)
+                    .chain(rest)
+                    .map(|p| (p, Obj::Val(Val::Unknown)))
                     .collect();
                 let outer = std::mem::replace(&mut self.params, unknown);
                 self.walk(body);
@@ -305,6 +330,18 @@ impl<'t> Js<'_, '_, 't> {
                 v => v,
             };
             bound.push((*param, value));
+        }
+        if let Some(rest) = rest {
+            let value = match spread || assigned.contains(rest) || shared.contains(rest) {
+                true => Obj::Val(Val::Unknown),
+                false => Obj::List(
+                    args.iter()
+                        .skip(params.len())
+                        .map(|a| self.eval(*a, 1))
+                        .collect(),
+                ),
+            };
+            bound.push((rest, value));
         }
         // The function sees its own parameters, not its caller's.
         let outer = std::mem::replace(&mut self.params, bound);

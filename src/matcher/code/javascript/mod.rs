@@ -9,6 +9,7 @@ mod calls;
 mod inline;
 mod modules;
 mod narrow;
+mod rounds;
 mod sinks;
 mod text;
 mod values;
@@ -119,7 +120,12 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         alts: HashMap::new(),
         pin: None,
-        item: None,
+        items: Vec::new(),
+        patterns: HashMap::new(),
+        as_written: HashMap::new(),
+        unaliased: HashMap::new(),
+        scans: 0,
+        root,
         loops: 0,
         endless: 0,
         functions: inline::Functions::default(),
@@ -140,9 +146,17 @@ struct Js<'a, 'c, 't> {
     alts: HashMap<String, Vec<(Slot<'t>, Vec<String>)>>,
     /// A name bound more than once, evaluated as one of its bindings (see [`Js::call`]).
     pin: Option<(&'a str, Obj)>,
-    /// The variable of a `for ... of` over a literal array, as one of its items (see
-    /// [`Js::call`]).
-    item: Option<(&'a str, Obj)>,
+    /// The names of a loop over a literal, as one of its items (see [`rounds`]).
+    items: Vec<(&'a str, Obj)>,
+    /// The pattern (or name) of each loop or callback over a list, by the list's node id.
+    patterns: HashMap<usize, Node<'t>>,
+    /// Whether each name bound to a literal is only looped over, and whether each loop
+    /// name's value is never shared (see [`rounds`]): scans of the program, once per name.
+    as_written: HashMap<&'a str, bool>,
+    unaliased: HashMap<&'a str, bool>,
+    /// Such scans made.
+    scans: usize,
+    root: Node<'t>,
     loops: usize,
     /// Loops around the node being read that never end by their condition (`for (;;)`,
     /// `while (true)`).
@@ -206,7 +220,11 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 if method.is_some_and(|m| MUTATORS.contains(&m)) {
                     self.forget_root(callee);
                 }
-                if callee.is_some_and(|c| self.text(c).starts_with("Object.")) {
+                // `Object.assign(o, ...)` and its kin; `entries`, `values` and `keys` only read.
+                let object = callee.and_then(|c| by_field(c, "object"));
+                if object.is_some_and(|o| self.text(o) == "Object")
+                    && !method.is_some_and(|m| matches!(m, "entries" | "values" | "keys"))
+                {
                     let first = field("arguments").and_then(|a| a.named_child(0));
                     self.forget_root(first);
                 }
@@ -215,11 +233,14 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
             // each item of a literal array (see `Js::call`).
             "for_in_statement" => match (field("left"), field("right")) {
                 (Some(left), Some(right))
-                    if kind(left) == "identifier"
-                        && self.text(node).contains(" of ")
-                        && (is_listing_call(right) || kind(right) == "array") =>
+                    if matches!(
+                        kind(left),
+                        "identifier" | "array_pattern" | "object_pattern"
+                    ) && field("operator").is_some_and(|o| self.text(o) == "of")
+                        && (is_listing_call(right)
+                            || matches!(kind(right), "array" | "identifier")) =>
                 {
-                    self.bind(self.text(left), Slot::Each(right), Vec::new())
+                    self.bind_each(left, right)
                 }
                 (left, _) => self.forget_in(left),
             },
@@ -232,22 +253,34 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 self.forget_in(field("name"));
                 self.forget_in(field("parameters"));
             }
-            // `f => ...` or `(f, i) => ...`: the first parameter is the item.
+            // `f => ...`, `(f, i) => ...` or `([name, cmd]) => ...`: the first parameter is
+            // the item.
             "arrow_function" => match (
                 field("parameter").or_else(|| {
                     field("parameters")
                         .and_then(|ps| ps.named_child(0))
-                        .filter(|p| kind(p) == "identifier")
+                        .filter(|p| {
+                            matches!(kind(p), "identifier" | "array_pattern" | "object_pattern")
+                        })
                 }),
                 called_on(node),
             ) {
-                // `fs.readdirSync(d).forEach(f => ...)`, `['dist', 'build'].forEach(d => ...)`
+                // `fs.readdirSync(d).forEach(f => ...)`, `['dist', 'build'].forEach(d => ...)`,
+                // `CHECKS.map(({ args }) => ...)`
                 (Some(p), Some((method, list)))
-                    if kind(p) == "identifier"
-                        && matches!(self.text(method), "forEach" | "map" | "filter" | "some")
-                        && (is_listing_call(list) || kind(list) == "array") =>
+                    if rounds::EACH_ITEM.contains(&self.text(method))
+                        && (is_listing_call(list)
+                            || matches!(kind(list), "array" | "identifier")) =>
                 {
-                    self.bind(self.text(p), Slot::Each(list), Vec::new())
+                    self.bind_each(p, list);
+                    // The index and the array, after it.
+                    if let Some(ps) = field("parameters") {
+                        let mut c = ps.walk();
+                        let rest: Vec<Node<'t>> = ps.named_children(&mut c).skip(1).collect();
+                        for r in rest {
+                            self.forget_in(Some(r));
+                        }
+                    }
                 }
                 (parameter, _) => {
                     self.forget_in(parameter);
@@ -276,45 +309,19 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
 
     /// `const {a, b: c} = value`, `[x, y] = value`: each name with its key path.
     fn bind_pattern(&mut self, pattern: Node<'t>, value: Node<'t>, path: Vec<String>) {
-        match kind(pattern) {
-            "identifier" => self.bind(self.text(pattern), Slot::Expr(value), path),
-            "object_pattern" | "array_pattern" => {
-                let array = kind(pattern) == "array_pattern";
-                // An element's place counts the commas before it: `[, , c]` takes item 2.
-                let mut c = pattern.walk();
-                let mut place = 0;
-                let mut parts: Vec<(usize, Node<'t>)> = Vec::new();
-                for child in pattern.children(&mut c) {
-                    if child.is_named() {
-                        parts.push((place, child));
-                    } else if self.text(child) == "," {
-                        place += 1;
-                    }
-                }
-                for (n, part) in parts {
-                    let mut sub = path.clone();
-                    match kind(part) {
-                        "shorthand_property_identifier_pattern" => {
-                            sub.push(self.text(part).to_owned());
-                            self.bind(self.text(part), Slot::Expr(value), sub);
-                        }
-                        "pair_pattern" => match (by_field(part, "key"), by_field(part, "value")) {
-                            (Some(k), Some(v)) if kind(k) != "computed_property_name" => {
-                                sub.push(self.text(k).trim_matches(['"', '\'']).to_owned());
-                                self.bind_pattern(v, value, sub);
-                            }
-                            _ => self.forget_in(Some(part)),
-                        },
-                        _ if array && kind(part) != "rest_pattern" => {
-                            sub.push(n.to_string());
-                            self.bind_pattern(part, value, sub);
-                        }
-                        // Defaults and rests are not followed.
-                        _ => self.forget_in(Some(part)),
-                    }
-                }
-            }
-            _ => self.forget_in(Some(pattern)),
+        self.bind_pattern_as(pattern, Slot::Expr(value), path);
+    }
+
+    /// Binds each name of `pattern` to `slot` with the keys it takes; the parts not
+    /// followed are not known.
+    fn bind_pattern_as(&mut self, pattern: Node<'t>, slot: Slot<'t>, path: Vec<String>) {
+        let (mut names, mut other) = (Vec::new(), Vec::new());
+        self.pattern_names(pattern, path, &mut names, &mut other);
+        for (name, path) in names {
+            self.bind(self.text(name), slot.clone(), path);
+        }
+        for part in other {
+            self.forget_in(Some(part));
         }
     }
 
@@ -447,10 +454,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         }
         self.narrow_enter(node);
         match kind(node) {
-            "call_expression" => {
-                self.read_called_function(node);
-                self.call(node)
-            }
+            "call_expression" => self.call(node),
             "new_expression" => self.call(node),
             "with_statement" => self.cx.opaque(
                 "the code uses `with`, which makes its names dynamic",

@@ -763,3 +763,101 @@ fn an_array_the_function_may_change_in_place_is_not_what_it_was_given() {
         ["exec npm test"]
     );
 }
+
+#[test]
+fn a_loop_over_a_literal_table_binds_each_destructured_name_per_item() {
+    let head = "const { spawnSync } = require('child_process');\n";
+    let table = "const T = { lint: ['npm', ['run', 'lint']], types: ['npx', ['tsc']] };\n";
+    assert_eq!(
+        effects(&format!(
+            "{head}{table}for (const [name, [cmd, args]] of Object.entries(T)) {{\n  console.log(name);\n  spawnSync(cmd, args);\n}}"
+        )),
+        ["exec npm run lint", "exec npx tsc"]
+    );
+    assert_eq!(
+        effects(&format!(
+            "{head}{table}Object.values(T).forEach(([cmd, args]) => spawnSync(cmd, args));"
+        )),
+        ["exec npm run lint", "exec npx tsc"]
+    );
+    let checks = "const checks = [{ name: 'p', args: ['prettier', '--check', 'src'] }, { name: 'e', args: ['eslint', 'src'] }];\n";
+    assert_eq!(
+        effects(&format!(
+            "{head}{checks}const r = checks.map(({{ name, args }}) => ({{ name, status: spawnSync('npx', args).status }}));"
+        )),
+        ["exec npx prettier --check src", "exec npx eslint src"]
+    );
+    // Through a function read at its calls that leaves the array as it is.
+    assert_eq!(
+        effects(&format!(
+            "{head}{table}function run(cmd, argv) {{ spawnSync(cmd, argv); }}\nfor (const [, [c, a]] of Object.entries(T)) run(c, a);"
+        )),
+        ["exec npm run lint", "exec npx tsc"]
+    );
+}
+
+#[test]
+fn a_table_or_item_that_may_change_is_not_read_per_item() {
+    let head = "const { spawnSync } = require('child_process');\n";
+    let table = "const T = [['npm', ['run', 'lint']], ['npx', ['tsc']]];\n";
+    for tail in [
+        // An item's array changed through an alias, or by a function of the program's own.
+        "for (const [c, a] of T) { const x = a; x.push('/'); spawnSync(c, a); }",
+        "function grow(x) { x.push('/'); }\nfor (const [c, a] of T) { grow(a); spawnSync(c, a); }",
+        "const all = [];\nfor (const [c, a] of T) { all.push(a); spawnSync(c, a); }\nall[0].push('/');",
+        // The table handed on, or changed.
+        "change(T);\nfor (const [c, a] of T) spawnSync(c, a);",
+        "T[0] = ['rm', ['-rf', '/']];\nfor (const [c, a] of T) spawnSync(c, a);",
+    ] {
+        let found = effects(&format!("{head}{table}{tail}"));
+        assert!(
+            found.iter().any(|e| e.contains('?')) && !found.iter().any(|e| e == "exec npx tsc"),
+            "{tail}: {found:?}"
+        );
+    }
+    // An object with keys not known.
+    assert_eq!(
+        effects(&format!(
+            "{head}const T = {{ ...more, a: ['ls', []] }};\nfor (const [n, [c, a]] of Object.entries(T)) spawnSync(c, a);"
+        )),
+        ["exec ? ?"]
+    );
+}
+
+#[test]
+fn a_rest_parameter_of_a_function_read_at_its_calls_is_the_arguments_left() {
+    let git = "const { execFileSync } = require('child_process');\nconst git = (...args) => execFileSync('git', args);\n";
+    assert_eq!(
+        effects(&format!("{git}git('status', '-s');\ngit('log');")),
+        ["exec git status -s", "exec git log"]
+    );
+    let run = "const cp = require('child_process');\nfunction run(cmd, ...args) { cp.spawnSync(cmd, args); }\n";
+    assert_eq!(
+        effects(&format!("{run}run('rm', '-rf', '/');")),
+        ["exec rm -rf /"]
+    );
+    // Changed in the body, or given spread: not known.
+    assert_eq!(
+        effects(&format!(
+            "{}run('ls', 'a');",
+            run.replace("{ cp", "{ args.push('/'); cp")
+        )),
+        ["exec ls ?"]
+    );
+    assert_eq!(effects(&format!("{run}run('ls', ...x);")), ["exec ? ?"]);
+}
+
+#[test]
+fn at_most_sixteen_loop_names_are_checked_for_being_shared() {
+    // Each loop's array-valued name costs a scan of the program.
+    let mut code = String::from("const { spawnSync } = require('child_process');\n");
+    for k in 0..17 {
+        code.push_str(&format!(
+            "for (const [c{k}, a{k}] of [['ls', ['-a']]]) spawnSync(c{k}, a{k});\n"
+        ));
+    }
+    let found = effects(&code);
+    assert_eq!(found.len(), 17);
+    assert!(found[..16].iter().all(|e| e == "exec ls -a"), "{found:?}");
+    assert_eq!(found[16], "exec ? ?");
+}

@@ -204,9 +204,10 @@ impl<'t> Js<'_, '_, 't> {
         if let Some((_, obj)) = self.params.iter().find(|(p, _)| *p == name) {
             return obj.clone();
         }
-        if let Some((pinned, obj)) = self.pin.as_ref().or(self.item.as_ref())
-            && *pinned == name
-        {
+        if let Some((_, obj)) = self.pin.as_ref().filter(|(p, _)| *p == name) {
+            return obj.clone();
+        }
+        if let Some((_, obj)) = self.items.iter().rev().find(|(n, _)| *n == name) {
             return obj.clone();
         }
         match self.names.get(name).cloned() {
@@ -218,6 +219,15 @@ impl<'t> Js<'_, '_, 't> {
                 self.binding(name, slot, path, node, depth)
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
+            // A name a pattern takes from each element is not the element.
+            Some(Slot::Each(_))
+                if self
+                    .alts
+                    .get(name)
+                    .is_some_and(|a| a.iter().any(|(_, p)| !p.is_empty())) =>
+            {
+                Obj::Attr(name.to_owned())
+            }
             Some(Slot::Each(list)) => match self.listed(list, depth) {
                 Some(Obj::Val(element)) => Obj::Val(self.narrowed(name, element)),
                 Some(other) => other,
@@ -332,7 +342,7 @@ impl<'t> Js<'_, '_, 't> {
     }
 
     /// `base.key` and `base[key]`.
-    fn member(&mut self, base: Obj, key: Val, node: Node<'_>) -> Obj {
+    pub(super) fn member(&mut self, base: Obj, key: Val, node: Node<'_>) -> Obj {
         let Val::Known(key) = key else {
             // `global[x]`, `require('child_process')[x]`: a function named at run time.
             if matches!(&base, Obj::Ref(q) if !q.contains('.')) {
