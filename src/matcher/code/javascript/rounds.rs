@@ -32,6 +32,19 @@ pub(super) const EACH_ITEM: &[&str] = &[
     "forEach", "map", "filter", "some", "every", "flatMap", "find",
 ];
 
+/// Built-in functions that only read what they are given (and `console.*`).
+const READS_ONLY: &[&str] = &[
+    "JSON.stringify",
+    "String",
+    "Number",
+    "Boolean",
+    "Array.isArray",
+    "Array.from",
+    "Object.keys",
+    "Object.values",
+    "Object.entries",
+];
+
 /// A round of a loop: each of its names with its value in that round.
 pub(super) type Round<'a> = Vec<(&'a str, Obj)>;
 
@@ -282,7 +295,7 @@ impl<'a, 't> Js<'a, '_, 't> {
     /// or handed to a function that is neither a library's nor one read at its calls that
     /// leaves that argument as it is. (A method that changes it, `args.push(x)`, makes the
     /// name itself not known when the names are bound.)
-    fn unaliased(&mut self, name: &'a str) -> bool {
+    pub(super) fn unaliased(&mut self, name: &'a str) -> bool {
         if let Some(known) = self.unaliased.get(name) {
             return *known;
         }
@@ -332,7 +345,11 @@ impl<'a, 't> Js<'a, '_, 't> {
                 {
                     return true;
                 }
-                matches!(self.eval(function, 1), Obj::Ref(_))
+                let text = self.text(function);
+                let root = text.split('.').next().unwrap_or(text);
+                let reads = (text.starts_with("console.") || READS_ONLY.contains(&text))
+                    && self.names.get(root).is_none();
+                reads || matches!(self.eval(function, 1), Obj::Ref(_))
             }
             _ => true,
         }

@@ -861,3 +861,35 @@ fn at_most_sixteen_loop_names_are_checked_for_being_shared() {
     assert!(found[..16].iter().all(|e| e == "exec ls -a"), "{found:?}");
     assert_eq!(found[16], "exec ? ?");
 }
+
+#[test]
+fn an_array_or_object_shared_where_it_may_change_is_not_the_literal() {
+    let head = "const cp = require('child_process');\n";
+    for change in [
+        "function grow(a) { a.push('/'); }\ngrow(parts);",
+        "const q = parts; q.push('/');",
+        "const all = [parts]; all[0].push('/');",
+        "const o = { p: parts }; o.p.push('/');",
+    ] {
+        assert_eq!(
+            effects(&format!(
+                "{head}const parts = ['ls', '-la'];\n{change}\ncp.execSync(parts.join(' '));"
+            )),
+            ["sh -c ?"],
+            "{change}"
+        );
+    }
+    assert_eq!(
+        effects(&format!(
+            "{head}const o = {{ c: 'ls' }};\nconst q = o;\nq.c = 'rm -rf ~';\ncp.execSync(o.c);"
+        )),
+        ["sh -c ?"]
+    );
+    // Read, logged or handed to a library: as written.
+    assert_eq!(
+        effects(&format!(
+            "{head}const parts = ['ls', '-la'];\nconsole.log(parts, JSON.stringify(parts));\ncp.execSync(parts.join(' '));"
+        )),
+        ["sh -c ls -la"]
+    );
+}

@@ -216,7 +216,12 @@ impl<'t> Js<'_, '_, 't> {
                 else {
                     return Obj::Val(Val::Unknown);
                 };
-                self.binding(name, slot, path, node, depth)
+                // An array or object shared where it may be changed (another name for it,
+                // a function of the program's own) is not the one it was bound to.
+                match self.binding(name, slot, path, node, depth) {
+                    Obj::List(_) | Obj::Dict(_) if !self.unaliased(name) => Obj::Val(Val::Unknown),
+                    out => out,
+                }
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
             // A name a pattern takes from each element is not the element.

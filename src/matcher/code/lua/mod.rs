@@ -91,10 +91,29 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         names: Names::default(),
         loops: 0,
         calls: 0,
+        shared: Vec::new(),
     };
     lua.bind_all(root, 0);
+    lua.forget_shared_tables();
     lua.walk(root);
 }
+
+/// Functions that only read the table they are given.
+const READS_ONLY: &[&str] = &[
+    "print",
+    "table.concat",
+    "table.unpack",
+    "unpack",
+    "ipairs",
+    "pairs",
+    "next",
+    "select",
+    "type",
+    "tostring",
+    "rawlen",
+    "string.format",
+    "io.write",
+];
 
 struct Lua<'a, 'c, 't> {
     cx: &'c mut Cx,
@@ -103,6 +122,10 @@ struct Lua<'a, 'c, 't> {
     loops: usize,
     /// Calls followed through `pcall`, being read.
     calls: usize,
+    /// Names used where the table they name may be changed out of sight: handed to a
+    /// function that may change it (`table.insert(t, x)`, `grow(t)`), called a method of,
+    /// made another name (`local q = t`), stored in a table or returned.
+    shared: Vec<&'a str>,
 }
 
 impl<'a, 'c, 't> Lua<'a, 'c, 't> {
@@ -140,6 +163,33 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             "function_declaration" => {
                 if let Some(n) = by_field(node, "name") {
                     self.forget_target(n);
+                }
+            }
+            "function_call" => {
+                let callee = by_field(node, "name");
+                if let Some(object) = callee
+                    .filter(|c| kind(c) == "method_index_expression")
+                    .and_then(|c| by_field(c, "table"))
+                {
+                    self.share(object);
+                }
+                if !callee.is_some_and(|c| READS_ONLY.contains(&self.text(c))) {
+                    for a in by_field(node, "arguments")
+                        .map(Self::named)
+                        .unwrap_or_default()
+                    {
+                        self.share(a);
+                    }
+                }
+            }
+            "field" => {
+                if let Some(v) = by_field(node, "value") {
+                    self.share(v);
+                }
+            }
+            "return_statement" | "expression_list" => {
+                for v in Self::named(node) {
+                    self.share(v);
                 }
             }
             _ => {}
@@ -209,6 +259,24 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
                     self.line(target),
                 );
                 None
+            }
+        }
+    }
+
+    /// Notes `node` when it is a name (see `Lua::shared`).
+    fn share(&mut self, node: Node<'t>) {
+        if kind(node) == "identifier" {
+            self.shared.push(self.text(node));
+        }
+    }
+
+    /// Forgets the names bound to a table constructor that are shared where the table may
+    /// change: it is then not the table it was built as.
+    fn forget_shared_tables(&mut self) {
+        for name in std::mem::take(&mut self.shared) {
+            if matches!(self.names.get(name), Some(Slot::Expr(v)) if kind(*v) == "table_constructor")
+            {
+                self.names.forget(name);
             }
         }
     }

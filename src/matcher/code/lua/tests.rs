@@ -303,3 +303,26 @@ fn a_string_formatted_with_q_is_between_double_quotes() {
         ["sh -c ?"]
     );
 }
+
+#[test]
+fn a_table_shared_where_it_may_change_is_not_the_one_built() {
+    for change in [
+        "table.insert(p, '/')",
+        "local q = p; q[3] = '/'",
+        "grow(p)",
+        "local all = {p}",
+        "p:sort()",
+    ] {
+        assert_eq!(
+            effects(&format!(
+                "local p = {{'ls', '-la'}}; {change}; os.execute(table.concat(p, ' '))"
+            )),
+            ["sh -c ?"],
+            "{change}"
+        );
+    }
+    assert_eq!(
+        effects("local p = {'ls', '-la'}; print(#p, p[1]); os.execute(table.concat(p, ' '))"),
+        ["sh -c ls -la"]
+    );
+}

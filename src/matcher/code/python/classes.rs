@@ -17,7 +17,8 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::inline::{Changes, Param, parameters, rebinds, shares};
+use super::changes::{Changes, rebinds, shares};
+use super::inline::{Param, parameters};
 use super::values::contains;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, Val};

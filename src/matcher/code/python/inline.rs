@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use super::changes::Changes;
 use super::classes::{Receiver, This};
 use super::values::contains;
 use super::{Obj, Py, by_field, kind};
@@ -258,6 +259,23 @@ impl<'t> Functions<'t> {
                 ))
             })
             .collect()
+    }
+
+    /// Whether `call` calls a function read at its calls that leaves its argument at place
+    /// `k` as it is: a plain parameter there that its body does not change in place nor
+    /// hand on.
+    pub(super) fn keeps(&self, py: &Py<'_, '_, 't>, call: Node<'t>, k: usize) -> bool {
+        let Some((id, _)) = self.callee(py, call) else {
+            return false;
+        };
+        match self
+            .by_def
+            .get(&id)
+            .and_then(|f| Some((f, f.params.get(k)?)))
+        {
+            Some((f, Param::Named(name, _))) => !f.changes.shared.iter().any(|s| s == name),
+            _ => false,
+        }
     }
 
     /// Whether `def` (the innermost definition around a call) is read at its calls: the
@@ -607,182 +625,7 @@ impl<'t> Bound<'t> {
     }
 }
 
-/// The parameters of a function whose values in its body may not be the arguments'.
-#[derive(Debug, Clone, Default)]
-pub(super) struct Changes {
-    /// Bound again anywhere in the body (`c = c + x`, `c += x`, `for c in ...`, `del c`,
-    /// a nested `def c` or `nonlocal c`): not known there.
-    rebound: Vec<String>,
-    /// Changed in place by a method (`args.append(x)`) or handed to a function that is
-    /// not a library's (which may change it): a list given for it is not known there.
-    shared: Vec<String>,
-}
-
-/// Methods that change a list, dictionary or set in place.
-const MUTATORS: &[&str] = &[
-    "append",
-    "extend",
-    "insert",
-    "remove",
-    "pop",
-    "popitem",
-    "clear",
-    "sort",
-    "reverse",
-    "update",
-    "setdefault",
-    "add",
-    "discard",
-    "__setitem__",
-    "__delitem__",
-    "__iadd__",
-];
-
-/// Built-ins that do not change what they are given.
-const READS_ONLY: &[&str] = &[
-    "print",
-    "len",
-    "str",
-    "repr",
-    "list",
-    "tuple",
-    "set",
-    "frozenset",
-    "sorted",
-    "any",
-    "all",
-    "min",
-    "max",
-    "isinstance",
-    "type",
-    "bool",
-    "int",
-    "float",
-    "enumerate",
-    "zip",
-    "iter",
-    "reversed",
-    "sum",
-    "hash",
-    "id",
-    "format",
-];
-
-impl Changes {
-    pub(super) fn of(py: &Py<'_, '_, '_>, def: Node<'_>, params: &[Param<'_>]) -> Changes {
-        let names: Vec<&str> = params.iter().map(param_name).collect();
-        let mut out = Changes::default();
-        let Some(body) = by_field(def, "body") else {
-            return out;
-        };
-        let mut ancestors: Vec<Node<'_>> = Vec::new();
-        visit(body, |node, depth, at| {
-            if at == Visit::Leave {
-                return false;
-            }
-            ancestors.truncate(depth);
-            ancestors.push(node);
-            if kind(node) != "identifier" {
-                return true;
-            }
-            let name = py.text(node);
-            // `self.path`'s `path` and `f(path=x)`'s `path` name no variable.
-            let a_variable = match depth.checked_sub(1).and_then(|d| ancestors.get(d)) {
-                Some(p) if kind(*p) == "attribute" => by_field(*p, "attribute") != Some(node),
-                Some(p) if kind(*p) == "keyword_argument" => by_field(*p, "name") != Some(node),
-                _ => true,
-            };
-            if !a_variable || !names.contains(&name) {
-                return true;
-            }
-            if rebinds(&ancestors) && !out.rebound.iter().any(|r| r == name) {
-                out.rebound.push(name.to_owned());
-            }
-            if shares(py, &ancestors) && !out.shared.iter().any(|r| r == name) {
-                out.shared.push(name.to_owned());
-            }
-            true
-        });
-        out
-    }
-}
-
-/// Whether the identifier last in `path` (its ancestors before it) is in a place that binds
-/// it: the target of an assignment (or an item or attribute of it), of a `for`, of `with
-/// ... as`, `except ... as` or `:=`, a name `del`, `global`, `nonlocal` or `import` give,
-/// a function or class defined under it, or a name a `case` pattern captures.
-pub(super) fn rebinds(path: &[Node<'_>]) -> bool {
-    path.windows(2).rev().any(|w| {
-        let (a, child) = (w[0], w[1]);
-        match kind(a) {
-            "assignment" | "augmented_assignment" | "for_statement" | "for_in_clause" => {
-                by_field(a, "left") == Some(child)
-            }
-            "named_expression" => by_field(a, "name") == Some(child),
-            "as_pattern" => by_field(a, "alias") == Some(child),
-            "function_definition" | "class_definition" => by_field(a, "name") == Some(child),
-            "delete_statement"
-            | "global_statement"
-            | "nonlocal_statement"
-            | "import_statement"
-            | "import_from_statement"
-            | "case_pattern" => true,
-            _ => false,
-        }
-    })
-}
-
-/// Whether the identifier last in `path` is the object of a method that changes it in
-/// place, or an argument of a call of something not a library's or a built-in that only
-/// reads.
-pub(super) fn shares(py: &Py<'_, '_, '_>, path: &[Node<'_>]) -> bool {
-    let [.., grand, parent, node] = path else {
-        return false;
-    };
-    match kind(*parent) {
-        "attribute" => {
-            by_field(*parent, "object") == Some(*node)
-                && kind(*grand) == "call"
-                && by_field(*parent, "attribute").is_some_and(|m| MUTATORS.contains(&py.text(m)))
-        }
-        // Handed over whole (`grow(args)`, `f(x=args)`), not spread (`f(*args)` hands over
-        // its items).
-        "argument_list" | "keyword_argument" => {
-            let call = path
-                .iter()
-                .rev()
-                .take(4)
-                .find(|a| kind(**a) == "call")
-                .and_then(|c| by_field(*c, "function"));
-            !call.is_some_and(|f| library_or_reader(py, f))
-        }
-        _ => false,
-    }
-}
-
-/// Whether `function` names a library's callable (reached from an imported name), a method
-/// of a literal string, or a built-in that only reads its arguments.
-fn library_or_reader(py: &Py<'_, '_, '_>, function: Node<'_>) -> bool {
-    let mut root = function;
-    while kind(root) == "attribute" {
-        match by_field(root, "object") {
-            Some(object) => root = object,
-            None => return false,
-        }
-    }
-    match kind(root) {
-        // A method of a literal (`' '.join(args)`) changes none of its arguments.
-        "string" | "concatenated_string" => true,
-        "identifier" => match py.names.get(py.text(root)) {
-            Some(crate::matcher::code::scope::Slot::Ref(_)) => true,
-            None => root == function && READS_ONLY.contains(&py.text(root)),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-fn param_name<'p>(param: &'p Param<'_>) -> &'p str {
+pub(super) fn param_name<'p>(param: &'p Param<'_>) -> &'p str {
     match param {
         Param::Named(name, _) | Param::Rest(name) | Param::Unknown(name) => name,
     }

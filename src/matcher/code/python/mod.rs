@@ -5,6 +5,7 @@
 
 mod bombs;
 mod calls;
+mod changes;
 mod choices;
 mod classes;
 mod inline;
@@ -82,12 +83,15 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         attributing: 0,
         has_conditionals: false,
         chosen: Vec::new(),
+        changed: changes::Changed::default(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
     let walked = py.walk(tree.root_node());
     py.classes = classes::Classes::of(&py, tree.root_node());
     let mut functions = inline::Functions::of(&py, tree.root_node(), &walked.calls);
+    py.settle_passed(|py, call, k| functions.keeps(py, call, k));
+    py.close_changed();
     py.returns = functions.returns(&py);
     for &(call, loops, def) in &walked.calls {
         if !functions.owns(def) {
@@ -216,6 +220,9 @@ pub(super) struct Py<'a, 'c, 't> {
     has_conditionals: bool,
     /// The conditionals being read one way, by node id: `true` for the side before `if`.
     chosen: Vec<(usize, bool)>,
+    /// Names whose value may be changed in place, or shared where it may be (see
+    /// [`changes::Change`]): a list bound to one is not the literal it was bound to.
+    changed: changes::Changed<'a, 't>,
 }
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
@@ -473,6 +480,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         let mut few = 0usize;
         let range_is_builtin = range_is_builtin(self.src.text);
         let mut kinds: Vec<&'static str> = Vec::new();
+        let mut path: Vec<Node<'t>> = Vec::new();
         let mut defs: Vec<Node<'t>> = Vec::new();
         super::tree::visit(root, |node, depth, at| {
             let is_loop = matches!(
@@ -502,6 +510,8 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             }
             let parent = kinds.last().copied().unwrap_or_default();
             kinds.push(kind(node));
+            path.truncate(depth);
+            path.push(node);
             loops += usize::from(is_loop);
             if !self.cx.enter(depth, self.line(node)) {
                 return false;
@@ -520,6 +530,9 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     "the code builds a value too large for memory (a memory bomb)",
                     self.line(node),
                 );
+            }
+            if kind(node) == "identifier" {
+                self.note_change(&path);
             }
             match kind(node) {
                 "conditional_expression" => self.has_conditionals = true,
@@ -591,7 +604,7 @@ pub(super) const BUILTINS: &[&str] = &[
 
 /// `items` or `keys` when `node` is a call of that method with no arguments
 /// (`files.items()`), whatever its object.
-fn dict_view<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<&'static str> {
+pub(super) fn dict_view<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<&'static str> {
     let function =
         by_field(node, "function").filter(|f| kind(node) == "call" && kind(*f) == "attribute")?;
     let method = by_field(function, "attribute").map(|a| py.text(a))?;

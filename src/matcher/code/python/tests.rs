@@ -2071,3 +2071,63 @@ fn a_call_is_read_once_each_way_its_arguments_conditionals_go() {
         ["exec ? ? ? ?"]
     );
 }
+
+#[test]
+fn a_list_the_code_changes_in_place_is_not_the_literal_it_was_bound_to() {
+    // Found by round 34 (blind): `rm -rf --no-preserve-root /` built by `append`, read as
+    // `rm`.
+    assert_eq!(
+        effects(
+            "import subprocess\nparts = ['rm']\nparts.append('-rf')\nparts.append('/')\nsubprocess.run(' '.join(parts), shell=True)"
+        ),
+        ["sh -c ?"]
+    );
+    for change in [
+        "parts.append('/')",
+        "parts.extend(['/'])",
+        "parts.insert(1, '/')",
+        "parts[0] = 'rm'",
+        "del parts[0]",
+        "p2 = parts\np2.append('/')",
+        "def grow(a):\n    a.append('/')\ngrow(parts)",
+        "import random\nrandom.shuffle(parts)",
+        "holder = [parts]\nholder[0].append('/')",
+        "keep = {'a': parts}",
+    ] {
+        assert_eq!(
+            effects(&format!(
+                "import subprocess\nparts = ['ls', '-la']\n{change}\nsubprocess.run(parts)"
+            )),
+            ["sh -c ?"],
+            "{change}"
+        );
+    }
+    // An item of a table changed, directly, through a loop variable or another name.
+    for change in [
+        "T[0].append('/')",
+        "for t in T:\n    t.append('/')",
+        "x = T[0]\nx.append('/')",
+    ] {
+        let found = effects(&format!(
+            "import subprocess\nT = [['ls'], ['pwd']]\n{change}\nfor u in T:\n    subprocess.run(u)"
+        ));
+        assert!(
+            !found.contains(&"exec ls".to_owned()),
+            "{change}: {found:?}"
+        );
+    }
+    // Read, printed, joined or handed to a function that leaves it as it is: as written.
+    for read in [
+        "print(' '.join(parts), len(parts))",
+        "def show(a):\n    print(a)\nshow(parts)",
+        "for p in parts:\n    print(p)",
+    ] {
+        assert_eq!(
+            effects(&format!(
+                "import subprocess\nparts = ['ls', '-la']\n{read}\nsubprocess.run(parts)"
+            )),
+            ["exec ls -la"],
+            "{read}"
+        );
+    }
+}

@@ -258,7 +258,14 @@ impl<'t> Py<'_, '_, 't> {
                 }
                 let out = self.eval(value, depth + 1);
                 self.names.leave();
-                out
+                // A list the code changes in place, or shares where it may be changed, is
+                // not the one it was bound to (`parts = ['rm']; parts.append('-rf')`).
+                match out {
+                    Obj::List(_) | Obj::Each(_) if self.changed.value(name) => {
+                        Obj::Val(Val::Unknown)
+                    }
+                    out => out,
+                }
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
             Some(Slot::Each(iterable)) => self.element_of(name, iterable, depth),
@@ -418,7 +425,12 @@ impl<'t> Py<'_, '_, 't> {
         let Some(Slot::Expr(literal)) = self.names.get(name) else {
             return None;
         };
-        if !kinds.contains(&kind(*literal)) {
+        if !kinds.contains(&kind(*literal)) || self.changed.value(name) {
+            return None;
+        }
+        // An item that may be changed: a list, dictionary or set among them may not be as
+        // written.
+        if self.changed.items(name) && self.holds_containers(*literal) {
             return None;
         }
         let code = self.src.text;
@@ -428,6 +440,36 @@ impl<'t> Py<'_, '_, 't> {
             .entry(name)
             .or_insert_with(|| stays_as_written(code, name));
         constant.then_some(*literal)
+    }
+
+    /// Whether a literal list, tuple, set or dictionary may hold one (as an item or a value):
+    /// anything but a literal string, number, boolean or `None`, or a name bound once to
+    /// one.
+    fn holds_containers(&self, literal: Node<'t>) -> bool {
+        let scalar = |v: Node<'t>| {
+            matches!(
+                kind(v),
+                "string" | "concatenated_string" | "integer" | "float" | "true" | "false" | "none"
+            )
+        };
+        let mut c = literal.walk();
+        let items: Vec<Node<'t>> = literal.named_children(&mut c).collect();
+        items.into_iter().any(|item| {
+            let value = match kind(item) {
+                "pair" => by_field(item, "value"),
+                _ => Some(item),
+            };
+            value.is_none_or(|v| {
+                let bound = match kind(v) {
+                    "identifier" => match self.names.get(self.text(v)) {
+                        Some(Slot::Expr(e)) => *e,
+                        _ => v,
+                    },
+                    _ => v,
+                };
+                !scalar(bound)
+            })
+        })
     }
 
     /// The key and value nodes of a literal dictionary of at most a few pairs; `None` when
