@@ -80,6 +80,11 @@ impl Val {
     }
 }
 
+/// Programs that send what they are given over the network, named in a shell line.
+const NETWORK_PROGRAMS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "ssh", "scp", "sftp", "rsync", "telnet", "ftp",
+];
+
 /// Work allowed per byte of code, and on top: bounds the walk whatever the code repeats.
 const STEPS_PER_BYTE: usize = 16;
 const STEPS_BASE: usize = 10_000;
@@ -330,7 +335,21 @@ impl Cx {
                 && matches!(&f.effect, Effect::Command(_, args)
                     if args.iter().any(|a| !matches!(a, Val::Known(t) if !t.contains('*'))))
         })?;
-        self.found.iter().any(|f| is(&f, "curl")).then_some(Unread {
+        // A shell line the code runs that names a network program (`io.popen("curl -d @-
+        // URL", "w")`) reaches the network too.
+        let network_line = |f: &Found| {
+            let names_network = |t: &str| {
+                t.contains("/dev/tcp/")
+                    || t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '/' || c == '.'))
+                        .any(|w| NETWORK_PROGRAMS.contains(&w.rsplit('/').next().unwrap_or(w)))
+            };
+            match &f.effect {
+                Effect::Shell(line) => line.text().is_some_and(names_network),
+                Effect::Exec(argv) => argv.iter().any(|a| a.text().is_some_and(names_network)),
+                _ => false,
+            }
+        };
+        self.found.iter().any(|f| is(&f, "curl") || network_line(f)).then_some(Unread {
             reason: "the code reads a file whose name is not known before it runs and sends data over the network",
             line: read.line,
         })

@@ -8,6 +8,9 @@ use super::values::{Args, enclosing_loop};
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, curl_request, join};
 use crate::matcher::code::tree::{Visit, visit};
+
+/// A literal dictionary's key and value nodes; no value when it may have changed.
+type Pair<'t> = (Node<'t>, Option<Node<'t>>);
 use crate::matcher::code::{Effect, Val};
 
 /// Modules every attribute of which only computes (no files, processes or network):
@@ -412,7 +415,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                     .map(|(k, v)| {
                         vec![
                             (names[0].to_owned(), Slot::Expr(k)),
-                            (names[1].to_owned(), Slot::Expr(v)),
+                            (names[1].to_owned(), v.map_or(Slot::Many, Slot::Expr)),
                         ]
                     })
                     .collect(),
@@ -447,21 +450,30 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     /// The key and value nodes of `D.items()`, when `D` is a literal dictionary, or a name
     /// bound once to one that stays as written (see `values::stays_as_written`).
-    fn constant_dict_items(&self, iterable: Node<'t>) -> Option<Vec<(Node<'t>, Node<'t>)>> {
+    ///
+    /// A value is `None` when the items may have been changed in place since (the keys are
+    /// still the literal's).
+    fn constant_dict_items(&self, iterable: Node<'t>) -> Option<Vec<Pair<'t>>> {
         if super::dict_view(self, iterable)? != "items" {
             return None;
         }
         let object = by_field(iterable, "function").and_then(|f| by_field(f, "object"))?;
-        let dict = match kind(object) {
-            "dictionary" => object,
-            "identifier" => self.constant_literal(object, &["dictionary"])?,
+        let (dict, changed) = match kind(object) {
+            "dictionary" => (object, false),
+            "identifier" => {
+                let dict = self.constant_shape(object, &["dictionary"])?;
+                (dict, self.items_may_change(object, dict))
+            }
             _ => return None,
         };
         let mut c = dict.walk();
         dict.named_children(&mut c)
             .filter(|e| kind(*e) != "comment")
             .map(|pair| match kind(pair) {
-                "pair" => Some((by_field(pair, "key")?, by_field(pair, "value")?)),
+                "pair" => Some((
+                    by_field(pair, "key")?,
+                    Some(by_field(pair, "value")?).filter(|_| !changed),
+                )),
                 _ => None,
             })
             .collect()
@@ -485,7 +497,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 super::dict_view(self, iterable)?;
                 match kind(object) {
                     "dictionary" => dict_keys(object),
-                    _ => dict_keys(self.constant_literal(object, &["dictionary"])?),
+                    _ => dict_keys(self.constant_shape(object, &["dictionary"])?),
                 }
             }
             // A name bound once to a literal that stays as written (`DIRS = ['build',

@@ -2131,3 +2131,14 @@ fn a_list_the_code_changes_in_place_is_not_the_literal_it_was_bound_to() {
         );
     }
 }
+
+#[test]
+fn a_dictionarys_keys_stay_known_when_only_its_values_are_shared() {
+    // The values are put in another dictionary (which may change them); the keys cannot
+    // change so, and the loop still takes each.
+    let code = "import pathlib\nenvs = {'staging': {'LEVEL': 'debug'}, 'prod': {'LEVEL': 'info'}}\nfor env, data in envs.items():\n    cm = {'env': env, 'data': data}\n    pathlib.Path(f'deploy/{env}.yaml').write_text(str(cm))\n    print(data['LEVEL'])";
+    assert_eq!(
+        effects(code),
+        ["tee deploy/staging.yaml", "tee deploy/prod.yaml"]
+    );
+}

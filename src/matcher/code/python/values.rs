@@ -418,6 +418,21 @@ impl<'t> Py<'_, '_, 't> {
     /// The literal of one of `kinds` that the name `value` is bound to once, while it stays
     /// as written (see [`stays_as_written`]).
     pub(super) fn constant_literal(&self, value: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+        let literal = self.constant_shape(value, kinds)?;
+        // An item that may be changed: a list, dictionary or set among them may not be as
+        // written.
+        (!self.items_may_change(value, literal)).then_some(literal)
+    }
+
+    /// Whether an item of the literal `literal`, bound to the name `value`, may be changed
+    /// in place (a list, dictionary or set among them shared where it may be).
+    pub(super) fn items_may_change(&self, value: Node<'t>, literal: Node<'t>) -> bool {
+        self.changed.items(self.text(value)) && self.holds_containers(literal)
+    }
+
+    /// As [`Py::constant_literal`], but only its keys and length must be as written: its
+    /// items may have been changed in place.
+    pub(super) fn constant_shape(&self, value: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
         if kind(value) != "identifier" {
             return None;
         }
@@ -426,11 +441,6 @@ impl<'t> Py<'_, '_, 't> {
             return None;
         };
         if !kinds.contains(&kind(*literal)) || self.changed.value(name) {
-            return None;
-        }
-        // An item that may be changed: a list, dictionary or set among them may not be as
-        // written.
-        if self.changed.items(name) && self.holds_containers(*literal) {
             return None;
         }
         let code = self.src.text;
