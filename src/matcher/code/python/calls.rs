@@ -9,6 +9,22 @@ use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::{Slot, curl_request, join};
 use crate::matcher::code::tree::{Visit, visit};
 
+/// Methods that only `pathlib` paths have among the objects code commonly handles: called on
+/// an object the reader does not follow, it is a path not known (`for f in self.files:
+/// f.write_text(x)`).
+const PATH_ONLY_METHODS: &[&str] = &[
+    "write_text",
+    "write_bytes",
+    "read_text",
+    "read_bytes",
+    "unlink",
+    "rmdir",
+    "touch",
+    "symlink_to",
+    "hardlink_to",
+    "lchmod",
+];
+
 /// A literal dictionary's key and value nodes; no value when it may have changed.
 type Pair<'t> = (Node<'t>, Option<Node<'t>>);
 use crate::matcher::code::{Effect, Val};
@@ -718,6 +734,14 @@ impl<'a, 't> Py<'a, '_, 't> {
                     let args = self.arguments(node);
                     self.path_method(path, &method, &args, line);
                 }
+                return;
+            }
+            // A method only a path has, on an object not followed (a loop variable over
+            // something not known, an attribute): a path not known, as `Path(?)` would be.
+            Obj::Attr(attr) if PATH_ONLY_METHODS.contains(&attr.as_str()) => {
+                self.enter_guards(node);
+                let args = self.arguments(node);
+                self.path_method(Val::Unknown, attr, &args, line);
                 return;
             }
             // Only the name is known (`ctypes.CDLL(None).system`): the calls that run

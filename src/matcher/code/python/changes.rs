@@ -301,6 +301,17 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.changed.aliases.push((self.text(alias), name, item));
                 false
             }
+            // `map(f, xs)`, `filter(f, xs)`: the list is only read; `f` may change its items.
+            "argument_list"
+                if kind(*grand) == "call"
+                    && by_field(*grand, "function").is_some_and(|f| {
+                        matches!(self.text(f), "map" | "filter")
+                            && self.names.get(self.text(f)).is_none()
+                    }) =>
+            {
+                self.changed.note(name, Change::ItemShared);
+                false
+            }
             // Handed to a function of the code's own: settled once the functions are known.
             "argument_list"
                 if kind(*grand) == "call"

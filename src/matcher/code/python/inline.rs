@@ -29,9 +29,11 @@ const MOST_INLINED: usize = 256;
 pub(super) enum Param<'t> {
     /// A name, with its default value if it has one.
     Named(String, Option<Node<'t>>),
-    /// `*args` as the first parameter: every positional argument.
-    Rest(String),
-    /// `**kwargs`, or `*args` after other parameters: not known.
+    /// `*args`: the positional arguments from this place on.
+    Rest(String, usize),
+    /// A name after `*args` or a bare `*`, given only by keyword, with its default.
+    Keyword(String, Option<Node<'t>>),
+    /// `**kwargs`: not known.
     Unknown(String),
 }
 
@@ -324,24 +326,41 @@ pub(super) fn parameters<'t>(
     if method && all.next().is_none_or(|this| kind(this) != "identifier") {
         return None;
     }
+    // After `*args` or a bare `*`, parameters are given by keyword only.
+    let mut keyword_only = false;
     for p in all {
-        let param = match kind(p) {
-            "identifier" => Param::Named(py.text(p).to_owned(), None),
-            "typed_parameter" => Param::Named(py.text(p.named_child(0)?).to_owned(), None),
+        let (name, default) = match kind(p) {
+            "identifier" => (py.text(p).to_owned(), None),
+            "typed_parameter" if p.named_child(0).is_some_and(|n| kind(n) == "identifier") => {
+                (py.text(p.named_child(0)?).to_owned(), None)
+            }
             "default_parameter" | "typed_default_parameter" => {
                 let name = by_field(p, "name")?;
-                Param::Named(py.text(name).to_owned(), by_field(p, "value"))
+                (py.text(name).to_owned(), by_field(p, "value"))
             }
-            "list_splat_pattern" if out.is_empty() => {
-                Param::Rest(py.text(p.named_child(0)?).to_owned())
+            "list_splat_pattern" if !keyword_only => {
+                keyword_only = true;
+                out.push(Param::Rest(
+                    py.text(p.named_child(0)?).to_owned(),
+                    out.len(),
+                ));
+                continue;
             }
-            "list_splat_pattern" | "dictionary_splat_pattern" => {
-                Param::Unknown(py.text(p.named_child(0)?).to_owned())
+            "dictionary_splat_pattern" => {
+                out.push(Param::Unknown(py.text(p.named_child(0)?).to_owned()));
+                continue;
             }
-            "keyword_separator" | "positional_separator" => continue,
+            "keyword_separator" => {
+                keyword_only = true;
+                continue;
+            }
+            "positional_separator" => continue,
             _ => return None,
         };
-        out.push(param);
+        out.push(match keyword_only {
+            true => Param::Keyword(name, default),
+            false => Param::Named(name, default),
+        });
     }
     Some(out)
 }
@@ -470,12 +489,12 @@ impl<'t> Py<'_, '_, 't> {
         for (k, param) in params.iter().enumerate() {
             let value = match param {
                 _ if spread => None,
-                Param::Named(name, default) => {
-                    match positional
-                        .get(k)
-                        .or_else(|| keywords.get(name.as_str()))
-                        .copied()
-                    {
+                Param::Named(name, default) | Param::Keyword(name, default) => {
+                    let given = match param {
+                        Param::Named(..) => positional.get(k),
+                        _ => None,
+                    };
+                    match given.or_else(|| keywords.get(name.as_str())).copied() {
                         Some(argument) => Some(self.eval(argument, 0)),
                         // A default is evaluated where the function is defined, with no
                         // parameter of any function bound.
@@ -487,7 +506,13 @@ impl<'t> Py<'_, '_, 't> {
                         }),
                     }
                 }
-                Param::Rest(_) => arguments.map(|a| self.eval(a, 0)),
+                Param::Rest(_, from) => Some(Obj::List(
+                    positional
+                        .iter()
+                        .skip(*from)
+                        .map(|a| self.eval(*a, 0).val())
+                        .collect(),
+                )),
                 Param::Unknown(_) => None,
             };
             let name = param_name(param);
@@ -627,6 +652,9 @@ impl<'t> Bound<'t> {
 
 pub(super) fn param_name<'p>(param: &'p Param<'_>) -> &'p str {
     match param {
-        Param::Named(name, _) | Param::Rest(name) | Param::Unknown(name) => name,
+        Param::Named(name, _)
+        | Param::Keyword(name, _)
+        | Param::Rest(name, _)
+        | Param::Unknown(name) => name,
     }
 }

@@ -84,6 +84,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         has_conditionals: false,
         chosen: Vec::new(),
         changed: changes::Changed::default(),
+        lambdas: Vec::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -223,7 +224,14 @@ pub(super) struct Py<'a, 'c, 't> {
     /// Names whose value may be changed in place, or shared where it may be (see
     /// [`changes::Change`]): a list bound to one is not the literal it was bound to.
     changed: changes::Changed<'a, 't>,
+    /// Each lambda with its parameters' names (at most [`MOST_LAMBDAS`]): inside it, they
+    /// are not known.
+    lambdas: Vec<(Node<'t>, Vec<&'a str>)>,
 }
+
+/// Lambdas whose parameters are scoped to them; past these, their names are forgotten
+/// everywhere (a name's every use then checks at most this many).
+const MOST_LAMBDAS: usize = 64;
 
 impl<'a, 'c, 't> Py<'a, 'c, 't> {
     fn text(&self, node: Node<'_>) -> &'a str {
@@ -328,7 +336,26 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 self.forget_in(by_field(node, "name"));
                 self.forget_in(by_field(node, "parameters"));
             }
-            "lambda" => self.forget_in(by_field(node, "parameters")),
+            // A lambda's parameters are its own: not known inside it (see `Py::lambdas`),
+            // and the names as they are outside it. Past a bound, forgotten everywhere.
+            "lambda" => match by_field(node, "parameters") {
+                Some(params) if self.lambdas.len() < MOST_LAMBDAS => {
+                    let mut names = Vec::new();
+                    let mut c = params.walk();
+                    for p in params.named_children(&mut c) {
+                        let name = match kind(p) {
+                            "identifier" => Some(p),
+                            _ => by_field(p, "name").or_else(|| p.named_child(0)),
+                        };
+                        match name.filter(|n| kind(*n) == "identifier") {
+                            Some(n) => names.push(self.text(n)),
+                            None => self.forget_in(Some(p)),
+                        }
+                    }
+                    self.lambdas.push((node, names));
+                }
+                params => self.forget_in(params),
+            },
             // `with tarfile.open(p) as t:` binds `t` to what the expression is.
             "as_pattern"
                 if node.parent().is_some_and(|p| kind(p) == "with_item")

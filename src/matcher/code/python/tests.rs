@@ -2142,3 +2142,41 @@ fn a_dictionarys_keys_stay_known_when_only_its_values_are_shared() {
         ["tee deploy/staging.yaml", "tee deploy/prod.yaml"]
     );
 }
+
+#[test]
+fn a_star_parameter_after_others_takes_the_positional_arguments_left() {
+    assert_eq!(
+        effects(
+            "import subprocess\ndef git(cwd, *args):\n    subprocess.run(['git', *args], cwd=cwd)\ngit('build', 'clean', '-fdx')"
+        ),
+        ["exec git clean -fdx"]
+    );
+    // A parameter after it is given by keyword only: a positional argument never reaches it.
+    assert_eq!(
+        effects("import os\ndef run(*args, cmd='rm -rf ~'):\n    os.system(cmd)\nrun('ls', 'pwd')"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("import os\ndef run(a, *, cmd='rm -rf ~'):\n    os.system(cmd)\nrun('ls', 'pwd')"),
+        ["sh -c rm -rf ~"]
+    );
+}
+
+#[test]
+fn a_lambda_parameter_is_its_own_and_a_path_method_on_an_unknown_object_is_a_path_not_known() {
+    // Round 35 (blind): the sort key's `p` hid the loop's `p`, and `p.unlink()` was read as
+    // a method of nothing known.
+    assert_eq!(
+        effects(
+            "import pathlib; [p.rmdir() if p.is_dir() else p.unlink() for p in sorted(pathlib.Path('/root/proj').rglob('*'), key=lambda p: len(p.parts))]"
+        ),
+        ["rmdir /root/proj/**/*", "rm /root/proj/**/*"]
+    );
+    // A method only a path has, on an object not followed: a path not known.
+    assert_eq!(
+        effects(
+            "class P:\n    def __init__(self, fs):\n        self.files = fs\n    def go(self):\n        for f in self.files:\n            f.write_text('x')\nP(get()).go()"
+        ),
+        ["tee ?"]
+    );
+}

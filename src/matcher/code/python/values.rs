@@ -245,6 +245,13 @@ impl<'t> Py<'_, '_, 't> {
 
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
+        if self
+            .lambdas
+            .iter()
+            .any(|(lambda, params)| params.contains(&name) && contains(*lambda, node))
+        {
+            return Obj::Val(Val::Unknown);
+        }
         if let Some((_, value)) = self.arguments.iter().rev().find(|(n, _)| *n == name) {
             return Obj::Val(value.clone());
         }
