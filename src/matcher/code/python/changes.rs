@@ -141,15 +141,11 @@ pub(super) fn rebinds(path: &[Node<'_>]) -> bool {
 /// place, or an argument of a call of something not a library's or a built-in that only
 /// reads.
 pub(super) fn shares(py: &Py<'_, '_, '_>, path: &[Node<'_>]) -> bool {
-    let [.., grand, parent, node] = path else {
+    let [.., _, parent, _] = path else {
         return false;
     };
     match kind(*parent) {
-        "attribute" => {
-            by_field(*parent, "object") == Some(*node)
-                && kind(*grand) == "call"
-                && by_field(*parent, "attribute").is_some_and(|m| MUTATORS.contains(&py.text(m)))
-        }
+        "attribute" => mutated_by_method(py, path),
         // Handed over whole (`grow(args)`, `f(x=args)`), not spread (`f(*args)` hands over
         // its items).
         "argument_list" | "keyword_argument" => {
