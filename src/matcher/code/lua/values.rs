@@ -122,7 +122,7 @@ impl<'t> Lua<'_, '_, 't> {
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let name = self.text(node);
         match self.names.get(name).cloned() {
-            Some(Slot::Expr(value)) => {
+            Some(Slot::Expr(value)) if !self.wild => {
                 if !self.names.enter(name) {
                     return Obj::Val(Val::Unknown);
                 }

@@ -118,6 +118,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         all_unknown: false,
         at: src.line(root),
         heredocs: std::collections::VecDeque::new(),
+        argv_read: false,
+        argv_set: None,
     };
     // Under `use re 'eval'`, a pattern built at run time runs the code in its `(?{ })`.
     if let Some(at) = src.text.match_indices("use re").find_map(|(k, _)| {
@@ -162,6 +164,12 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     pl.bind_all(root, 0);
     pl.inlined = inline::Subs::of(src.text, root);
     pl.walk(root);
+    // Code that sets `@ARGV` without reading `<>` itself may be the body of the loop `-n`
+    // or `-p` wraps around it (`perl -pi -e 'BEGIN { @ARGV = ... } s/a/b/'`), which reads
+    // those files, and with `-i` writes them: the reader does not see the flags, so both.
+    if let (false, Some(line)) = (pl.argv_read, pl.argv_set) {
+        pl.read_argv(true, line);
+    }
 }
 
 /// Most pattern code blocks read in one program; past it, the rest is not known.
@@ -228,6 +236,10 @@ struct Pl<'a, 'c, 't> {
     /// For each here-document begun and not yet read, whether it is a command
     /// (`` <<`SH` ``), in the order their bodies come.
     heredocs: std::collections::VecDeque<bool>,
+    /// The code reads `<>` itself.
+    argv_read: bool,
+    /// The line where the code first assigns `@ARGV` or adds to it.
+    argv_set: Option<usize>,
 }
 
 /// Built-ins that change none of their arguments: variables passed to any other call may
@@ -348,6 +360,12 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 {
                     self.all_unknown = true;
                 }
+                if matches!(name.as_str(), "push" | "unshift" | "splice")
+                    && let Some(first) = self.arg_nodes(node).first()
+                    && self.text(*first).trim() == "@ARGV"
+                {
+                    self.argv_set.get_or_insert(self.line(node));
+                }
                 // `open`'s handle is the one argument it sets.
                 let sets = match name.as_str() {
                     "open" | "opendir" | "sysopen" => 1,
@@ -360,10 +378,18 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 }
             }
             // A method may change its arguments through `@_`; a class's from a module
-            // (`File::Spec->catfile`) is trusted not to, unless the code defines packages.
+            // (`File::Spec->catfile`), or one of an object made by one
+            // (`HTTP::Tiny->new->post`), is trusted not to, unless the code defines packages.
             "method_invocation" => {
+                let mut made = node;
+                for _ in 0..MAX_NESTING {
+                    match made.named_child(0) {
+                        Some(inner) if kind(inner) == "method_invocation" => made = inner,
+                        _ => break,
+                    }
+                }
                 let named_class =
-                    by_field(node, "package_name").is_some() && !self.src.text.contains("package");
+                    by_field(made, "package_name").is_some() && !self.src.text.contains("package");
                 if !named_class {
                     self.forget_in(by_field(node, "args"));
                 }
@@ -420,6 +446,9 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         match target.map(|t| (t, kind(t))) {
             Some((t, "scalar_variable" | "array_variable" | "hash_variable")) => {
                 let name = self.text(t).to_owned();
+                if name == "@ARGV" {
+                    self.argv_set.get_or_insert(self.line(t));
+                }
                 self.names.bind(&name, Slot::Expr(right));
             }
             Some((
@@ -436,6 +465,16 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 self.forget_in(Some(left));
                 self.all_unknown = true;
             }
+        }
+    }
+
+    /// The files `@ARGV` names read, as `<>` reads them, and with `in_place` written back.
+    fn read_argv(&mut self, in_place: bool, line: usize) {
+        for file in self.name("@ARGV", 0).list() {
+            if in_place {
+                self.cx.command("tee", vec![file.clone()], line);
+            }
+            self.cx.command("cat", vec![file], line);
         }
     }
 
@@ -642,14 +681,8 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 if matches!(self.text(node), "<>" | "<<>>" | "<ARGV>")
                     && self.names.get("@ARGV").is_some() =>
             {
-                let files = self.name("@ARGV", 0).list();
-                let in_place = self.src.text.contains("$^I");
-                for file in files {
-                    if in_place {
-                        self.cx.command("tee", vec![file.clone()], line);
-                    }
-                    self.cx.command("cat", vec![file], line);
-                }
+                self.argv_read = true;
+                self.read_argv(self.src.text.contains("$^I"), line);
             }
             "heredoc_initializer" => {
                 self.heredocs.push_back(self.text(node).contains('`'));

@@ -7,6 +7,29 @@ fn effects(code: &str) -> Vec<String> {
 }
 
 #[test]
+fn a_module_objects_methods_and_list_operators_in_assignments_are_read() {
+    // A method of an object a module's class made does not change its arguments.
+    assert_eq!(
+        effects("my $u = 'http://x/y'; HTTP::Tiny->new->post($u, { content => 'z' })"),
+        ["curl http://x/y"]
+    );
+    // A list operator after `=` takes the whole list.
+    assert_eq!(
+        effects(
+            "my $u = sprintf 'http://%s:%d/%s', '127.0.0.1', 18790, join('/', 'v1', 'a'); HTTP::Tiny->new->post($u)"
+        ),
+        ["curl http://127.0.0.1:18790/v1/a"]
+    );
+    // Unless the code defines packages, or the method is the code's own.
+    assert_eq!(
+        effects(
+            "package P; sub m { $_[1] = 'x' } package main; my $c = 'ls'; P->new->m($c); system($c)"
+        ),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
 fn commands_run_are_shell_lines_or_argument_vectors() {
     assert_eq!(effects("system('rm -rf ~')"), ["sh -c rm -rf ~"]);
     // `<>` reads the files the code put in `@ARGV`; with `$^I` set, it writes them too.
@@ -19,6 +42,12 @@ fn commands_run_are_shell_lines_or_argument_vectors() {
         ["tee HOOKS.yaml", "cat HOOKS.yaml"]
     );
     assert!(effects("while (<>) { print }").is_empty());
+    // Without `<>` in it, the code may be the body of `-n`/`-p`'s loop, and `-i` may be
+    // given: the files are read and written.
+    assert_eq!(
+        effects("BEGIN { @ARGV = (join('.', 'HOOKS', 'yaml')) } s/true/false/"),
+        ["tee HOOKS.yaml", "cat HOOKS.yaml"]
+    );
     assert_eq!(
         effects(
             "@ARGV = grep { /\\.ya?ml$/ } (glob('*'), glob('*/*')); $^I = ''; while (<>) { print }"

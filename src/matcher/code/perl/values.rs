@@ -421,6 +421,16 @@ impl Pl<'_, '_, '_> {
         // Finding a sibling costs a walk over the parent's children: only for the calls
         // whose arguments go on as siblings.
         let mut next = call.next_sibling();
+        // `my $u = sprintf "%s:%d", $h, $p;`: the grammar ends the assignment at the first
+        // comma, where Perl's list operator takes the rest of the list.
+        if next.is_none()
+            && let Some(parent) = call.parent()
+            && kind(parent) == "binary_expression"
+            && by_field(parent, "operator").is_some_and(|op| kind(op) == "=")
+            && parent.named_child(parent.named_child_count().saturating_sub(1) as u32) == Some(call)
+        {
+            next = parent.next_sibling();
+        }
         while let Some(arg) = next
             .filter(|n| is_comma(*n))
             .and_then(|c| c.next_sibling())

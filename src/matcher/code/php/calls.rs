@@ -41,8 +41,8 @@ impl<'t> Php<'_, '_, 't> {
             }
             if let Some(var) = self.var(node)
                 && let name = format!("${var}")
-                && let Some(Slot::Each(array)) = self.names.get(&name)
-                && kind(*array) == "array_creation_expression"
+                && let Some(Slot::Each(iterable)) = self.names.get(&name)
+                && let Some(array) = self.array_literal(*iterable)
             {
                 let mut c = array.walk();
                 let items: Option<Vec<Node<'t>>> = array
@@ -63,11 +63,56 @@ impl<'t> Php<'_, '_, 't> {
         found
     }
 
+    /// The array literal `node` is, or is the variable of: bound once, and never changed
+    /// (PHP copies an array on assignment, so only the variable itself can change it, and
+    /// the pre-pass forgets a variable assigned into, passed by reference or referenced).
+    fn array_literal(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let array = match self.var(node) {
+            Some(var) if !self.wild => match self.names.get(&format!("${var}")) {
+                Some(Slot::Expr(value)) => *value,
+                _ => return None,
+            },
+            _ => node,
+        };
+        (kind(array) == "array_creation_expression").then_some(array)
+    }
+
+    /// Whether `node` is `new C(...)` of a class `C` the code declares, or a variable
+    /// bound once to one.
+    fn own_object(&self, node: Node<'t>) -> bool {
+        let mut node = node;
+        while kind(node) == "parenthesized_expression" {
+            match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => return false,
+            }
+        }
+        if let Some(var) = self.var(node) {
+            return !self.wild
+                && matches!(self.names.get(&format!("${var}")), Some(Slot::Expr(v)) if kind(*v) == "object_creation_expression" && self.own_object(*v));
+        }
+        kind(node) == "object_creation_expression"
+            && node.named_child(0).is_some_and(|class| {
+                matches!(kind(class), "name" | "qualified_name")
+                    && self.classes.contains(
+                        &self
+                            .text(class)
+                            .trim_start_matches('\\')
+                            .to_ascii_lowercase(),
+                    )
+            })
+    }
+
     pub(super) fn call(&mut self, node: Node<'t>) {
         let line = self.line(node);
         let Some(f) = by_field(node, "function") else {
             return;
         };
+        // `(new Task)()` calls the `__invoke` of a class the code declares: its body is
+        // read where it is written.
+        if self.own_object(f) {
+            return;
+        }
         let name = match kind(f) {
             "name" | "qualified_name" => function_name(self.text(f)),
             _ => match self.eval(f, 0) {

@@ -58,6 +58,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         wild: false,
         loops: 0,
         calls: 0,
+        classes: Vec::new(),
     };
     php.bind_all(root, 0);
     php.walk(root);
@@ -72,6 +73,9 @@ struct Php<'a, 'c, 't> {
     loops: usize,
     /// Calls made through callbacks, being followed (`call_user_func('call_user_func', ...)`).
     calls: usize,
+    /// The classes the code declares with an `__invoke`, by name (lower case, as PHP
+    /// compares them).
+    classes: Vec<String>,
 }
 
 const COMPUTED_NAME: &str = "the code calls a function whose name is computed at run time";
@@ -162,6 +166,12 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                 }
             }
             "function_call_expression" => self.bind_call(node),
+            // Only a class that writes its own `__invoke` (not one it inherits).
+            "class_declaration" if self.text(node).contains("function __invoke") => {
+                if let Some(name) = by_field(node, "name") {
+                    self.classes.push(self.text(name).to_ascii_lowercase());
+                }
+            }
             _ => {}
         }
         let mut c = node.walk();
@@ -190,7 +200,8 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                 }
                 _ => {}
             },
-            "extract" | "import_request_variables" => self.wild = true,
+            // Code run by `eval` can assign any variable.
+            "extract" | "import_request_variables" | "eval" => self.wild = true,
             "parse_str" | "mb_parse_str" if args.len() < 2 => self.wild = true,
             _ => {
                 if let Some(from) = by_reference(&name) {
@@ -211,13 +222,20 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
     /// An assignment to something other than a plain variable: the variable under it
     /// (`$a[0] = ...`, `$o->p = ...`) changes; a computed variable name changes any.
     fn forget_target(&mut self, node: Node<'t>) {
-        match kind(node) {
-            "dynamic_variable_name" => self.wild = true,
-            "subscript_expression"
-                if node.named_child(0).and_then(|b| self.var(b)) == Some("GLOBALS") =>
-            {
-                self.wild = true
+        // The variable a target is in: `$GLOBALS['t'][] = ...` changes `$t`.
+        let mut root = node;
+        for _ in 0..MAX_NESTING {
+            match kind(root) {
+                "subscript_expression" | "member_access_expression" => match root.named_child(0) {
+                    Some(inner) => root = inner,
+                    None => break,
+                },
+                _ => break,
             }
+        }
+        match kind(root) {
+            "dynamic_variable_name" => self.wild = true,
+            _ if self.var(root) == Some("GLOBALS") => self.wild = true,
             _ => self.forget_vars(node, 0),
         }
     }

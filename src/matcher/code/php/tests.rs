@@ -210,6 +210,32 @@ fn a_call_in_a_foreach_over_a_literal_array_is_read_for_each_item() {
 }
 
 #[test]
+fn a_foreach_over_a_variable_bound_to_a_literal_array_is_read_for_each_item() {
+    assert_eq!(
+        effects("$t = ['git status', 'rm -rf ~']; foreach ($t as $c) { passthru($c); }"),
+        ["sh -c git status", "sh -c rm -rf ~"]
+    );
+    // Changed after it was bound, through itself, a reference, `$GLOBALS` or `eval`.
+    for code in [
+        "$t = ['ls']; $t[] = 'rm -rf ~'; foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; array_push($t, 'rm -rf ~'); foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; $r = &$t; $r[] = 'rm -rf ~'; foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; function f(&$a) { $a[] = 'x'; } f($t); foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; foreach ($t as &$v) { $v = 'x'; } foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; $GLOBALS['t'][] = 'rm -rf ~'; foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; ${'t'}[] = 'rm -rf ~'; foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; eval('$t[] = 1;'); foreach ($t as $c) { passthru($c); }",
+        "$t = ['ls']; array_walk($t, function(&$v) { $v = 'x'; }); foreach ($t as $c) { passthru($c); }",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+    assert_eq!(
+        effects("$t = 'ls'; eval('$t = 1;'); passthru($t);"),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
 fn a_foreach_over_a_listing_acts_on_what_the_pattern_names() {
     assert_eq!(
         effects("foreach (glob(getenv('HOME') . '/.ssh/id_*') as $f) echo file_get_contents($f);"),
@@ -420,4 +446,17 @@ fn null_coalescing_and_the_short_ternary_pick_the_side_a_known_left_side_picks()
     assert_eq!(effects("system(getenv('HOME') ?: '/root');"), ["sh -c ~"]);
     assert_eq!(effects("system('0' ?: 'ls');"), ["sh -c ls"]);
     assert_eq!(effects("system(getenv('X') ?: 'ls');"), ["sh -c ?"]);
+}
+
+#[test]
+fn an_object_of_a_class_the_code_declares_is_called_through_its_invoke() {
+    let class = "class T { function __invoke() { system('rm -rf ~'); } }";
+    for call in ["(new T)();", "$t = new T(); $t();", "(new \\T())();"] {
+        let code = format!("{class} {call}");
+        assert_eq!(effects(&code), ["sh -c rm -rf ~"], "{code}");
+        assert_eq!(opaque(&code), None, "{code}");
+    }
+    // A class it does not declare, or one without its own `__invoke`, is not known.
+    assert_eq!(opaque("(new Lib)();"), COMPUTED);
+    assert_eq!(opaque("class T extends Lib {} (new T)();"), COMPUTED);
 }

@@ -601,6 +601,18 @@ impl<'a, 't> Py<'a, '_, 't> {
 
     /// The file whose text `node` reads whole, when it is `open(PATH).read()` or
     /// `Path(PATH).read_text()` (or `read_bytes`) with a known path.
+    /// The source `node` compiles, when it is `compile(SOURCE, name, mode)`; else `node`.
+    fn compiled(&mut self, node: Node<'t>) -> Node<'t> {
+        let compiles = kind(node) == "call"
+            && by_field(node, "function").is_some_and(
+                |f| matches!(self.eval(f, 0), Obj::Ref(q) if canonical(&q) == "builtins.compile"),
+            );
+        match compiles {
+            true => Args::of(self, node).node(0, "source").unwrap_or(node),
+            false => node,
+        }
+    }
+
     pub(super) fn file_read(&mut self, node: Node<'t>) -> Option<Val> {
         let function = by_field(node, "function").filter(|_| kind(node) == "call")?;
         let method = by_field(function, "attribute").filter(|_| kind(function) == "attribute")?;
@@ -1048,7 +1060,8 @@ impl<'a, 't> Py<'a, '_, 't> {
             Sink::Eval => {
                 // `exec(open('config/settings.py').read())` runs that file's code, as
                 // `python3 config/settings.py` does (a file the line wrote is read there).
-                if let Some(file) = args.node(0, "source").and_then(|n| self.file_read(n)) {
+                let source = args.node(0, "source").map(|n| self.compiled(n));
+                if let Some(file) = source.and_then(|n| self.file_read(n)) {
                     self.cx.command("python3", vec![file], line);
                 } else {
                     let code = self.undecoded(|py| k(py, 0));

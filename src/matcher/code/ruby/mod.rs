@@ -9,6 +9,7 @@ mod calls;
 mod files;
 mod methods;
 mod process;
+mod rounds;
 mod sinks;
 mod text;
 mod values;
@@ -27,7 +28,7 @@ use tree_sitter::{Node, Tree};
 use super::Effect;
 use super::scope::{Cx, Names, Slot, Val};
 use super::tree::{MAX_NESTING, Source};
-use sinks::{CORE, MUTATORS, listed};
+use sinks::{CORE, listed, may_be_held, mutates};
 use values::Args;
 
 /// What an expression is, as far as the reader follows it.
@@ -80,6 +81,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         same: Vec::new(),
         evals: Vec::new(),
         values: HashMap::new(),
+        blocks: HashMap::new(),
+        searched: 0,
         untrusted: false,
         patched: false,
         env_written: false,
@@ -109,6 +112,11 @@ struct Rb<'a, 'c, 't> {
     /// The code `eval` runs: assigning in it makes no name known.
     evals: Vec<Node<'t>>,
     values: HashMap<&'a str, Obj>,
+    /// The parameters of each block over a receiver (by its node's id), for reading the
+    /// block once per item when the receiver is a literal (see [`rounds`]).
+    blocks: HashMap<usize, rounds::Params<'a>>,
+    /// Nodes looked at for a block's parameters so far (see [`rounds`]).
+    searched: usize,
     /// A value was changed in place through something other than a name bound once, or the
     /// code rebinds names at run time (`eval`, `local_variable_set`): no name's value is known.
     untrusted: bool,
@@ -251,9 +259,38 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             args = args.skip(1);
         }
         if let Some(r) = receiver
-            && (listed(MUTATORS, name) || name.ends_with('!'))
+            && mutates(name)
         {
             self.changed(r);
+        }
+        // `c.method(:reverse!).call` and `c.instance_eval { reverse! }` change `c`;
+        // `list.each(&:reverse!)` changes what `list` holds, which other names may hold too.
+        let named = |n: usize| {
+            args.pos
+                .get(n)
+                .map(|a| self.text(*a).trim_start_matches(':'))
+        };
+        match (name, receiver) {
+            ("method" | "public_method", Some(r)) if named(0).is_some_and(mutates) => {
+                self.changed(r)
+            }
+            ("instance_eval" | "instance_exec", Some(r))
+                if args.block.is_some() || by_field(node, "block").is_some() =>
+            {
+                self.changed(r)
+            }
+            _ => {}
+        }
+        if let Some(b) = args.block
+            && let Some(symbol) = b.named_child(0)
+            && matches!(kind(symbol), "simple_symbol" | "delimited_symbol")
+            && mutates(
+                self.text(symbol)
+                    .trim_start_matches(':')
+                    .trim_matches(['"', '\'']),
+            )
+        {
+            self.untrusted = true;
         }
         match name {
             "eval" | "instance_eval" | "class_eval" | "module_eval" => {
@@ -345,40 +382,38 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         }
     }
 
-    /// Binds the parameter of `RECEIVER.each { |f| ... }`; whether the block is one.
+    /// Binds the parameters of `RECEIVER.each { |f| ... }` (or `{ |k, v| ... }`, over pairs);
+    /// whether the block is one.
     fn bind_each(&mut self, parameters: Node<'t>) -> bool {
-        const ITERATORS: &[&str] = &[
-            "each",
-            "map",
-            "collect",
-            "select",
-            "filter",
-            "reject",
-            "find",
-            "detect",
-            "flat_map",
-            "filter_map",
-            "sort_by",
-        ];
         let mut c = parameters.walk();
         let names: Vec<Node<'t>> = parameters.named_children(&mut c).collect();
-        let (Some(call), [name]) = (
-            parameters.parent().and_then(|block| block.parent()),
-            names.as_slice(),
-        ) else {
+        let Some(call) = parameters.parent().and_then(|block| block.parent()) else {
             return false;
         };
         let (Some(receiver), Some(method)) = (by_field(call, "receiver"), by_field(call, "method"))
         else {
             return false;
         };
-        if kind(call) != "call"
-            || kind(*name) != "identifier"
-            || !ITERATORS.contains(&self.text(method))
-        {
+        let method = self.text(method);
+        let fits = match names.len() {
+            1 => rounds::ITERATORS.contains(&method),
+            2 => rounds::PAIRED.contains(&method),
+            _ => false,
+        };
+        if kind(call) != "call" || !fits || names.iter().any(|n| kind(*n) != "identifier") {
             return false;
         }
-        self.names.bind(self.text(*name), Slot::Each(receiver));
+        let mut params = Vec::new();
+        for (n, name) in names.iter().enumerate() {
+            let part = (names.len() > 1).then_some(n);
+            let slot = match part {
+                None => Slot::Each(receiver),
+                Some(n) => Slot::Part(receiver, n),
+            };
+            self.names.bind(self.text(*name), slot);
+            params.push((self.text(*name), part));
+        }
+        self.blocks.insert(receiver.id(), params);
         true
     }
 
@@ -410,6 +445,8 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 continue;
             }
             match self.names.get(&name) {
+                // `x = list[0]; x.reverse!` changes what `list` holds too.
+                Some(Slot::Expr(value)) if may_be_held(*value, self.src) => self.untrusted = true,
                 Some(Slot::Expr(_)) => self.names.forget(&name),
                 Some(_) => self.untrusted = true,
                 None if name == "ENV" => self.env_written = true,
@@ -458,6 +495,16 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         if !self.cx.enter(depth, self.line(node)) {
             return false;
         }
+        match kind(node) {
+            "call" | "subshell" => self.each_item(node, Self::effect),
+            "identifier" | "heredoc_beginning" | "element_reference" => self.effect(node),
+            _ => {}
+        }
+        true
+    }
+
+    /// The effect of one node, if it has one.
+    fn effect(&mut self, node: Node<'t>) {
         let line = self.line(node);
         match kind(node) {
             "call" => self.call(node),
@@ -492,7 +539,6 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             }
             _ => {}
         }
-        true
     }
 }
 

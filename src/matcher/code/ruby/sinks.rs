@@ -10,8 +10,33 @@ pub(super) const KERNEL: &str = "system exec spawn ` open eval fork syscall load
     autoload format sprintf instance_eval binding";
 
 /// Methods that change their receiver in place: a name they are called on is not known.
-pub(super) const MUTATORS: &str = "<< concat prepend insert replace clear push append unshift pop shift []= \
+const MUTATORS: &str = "<< concat prepend insert replace clear push append unshift pop shift []= \
     setbyte force_encoding delete delete_at delete_if keep_if fill store update";
+
+/// Whether the method `name` changes its receiver in place.
+pub(super) fn mutates(name: &str) -> bool {
+    name.ends_with('!') || listed(MUTATORS, name)
+}
+
+/// Methods that return their receiver or one of its items, not a new object.
+const HELD: &str = "first last fetch dig at sample min max min_by max_by find detect each \
+    each_with_index then yield_self itself tap";
+
+/// Whether `value` may be an object that something else holds too (an item of a list or
+/// hash, or the receiver itself), so changing it in place changes that too.
+pub(super) fn may_be_held(
+    value: tree_sitter::Node<'_>,
+    src: &crate::matcher::code::tree::Source<'_>,
+) -> bool {
+    match super::kind(value) {
+        "element_reference" => true,
+        "call" => super::by_field(value, "method").is_some_and(|m| listed(HELD, src.of(m))),
+        "parenthesized_statements" => value
+            .named_child(value.named_child_count().saturating_sub(1) as u32)
+            .is_some_and(|v| may_be_held(v, src)),
+        _ => false,
+    }
+}
 
 /// Core classes whose methods the reader folds: reopening one makes folding unsound.
 pub(super) const CORE: &str = "String Array Integer Symbol Kernel Object BasicObject Comparable Enumerable File \

@@ -529,3 +529,76 @@ fn or_picks_the_side_a_known_left_side_picks() {
     );
     assert_eq!(effects("system(ENV['X'] || 'ls')"), ["sh -c ?"]);
 }
+
+#[test]
+fn blocks_over_a_literal_are_read_once_per_item() {
+    check(&[
+        (
+            "cmds = %w[status diff]; cmds.each { |c| system(\"git #{c}\") }",
+            &["sh -c git status", "sh -c git diff"],
+        ),
+        (
+            "T = {a: 'ls', b: 'rm -rf ~'}.freeze; T.each { |k, v| system(v) }",
+            &["sh -c ls", "sh -c rm -rf ~"],
+        ),
+        (
+            "[['rm', '-rf'], ['ls', '-l']].each { |a, b| system(a, b, '/') }",
+            &["exec rm -rf /", "exec ls -l /"],
+        ),
+        (
+            "%w[rm ls].each { |c| cmd = \"#{c} -rf ~\"; system(cmd) }",
+            &["sh -c rm -rf ~", "sh -c ls -rf ~"],
+        ),
+        // A word's escaped space is a space also when the word is read alone.
+        (
+            "%w[rm\\ -rf\\ ~].each { |c| system(c) }",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "%w[a b].each { |c| `git #{c}` }",
+            &["sh -c git a", "sh -c git b"],
+        ),
+        // A method named by each symbol of a literal is that method.
+        (
+            "%i[size system].each { |m| Kernel.public_send(m, 'rm -rf ~') }",
+            &["sh -c rm -rf ~"],
+        ),
+        ("%i[size mtime].map { |m| File.public_send(m, 'x') }", &[]),
+        // Not a literal: read once, with the item not known.
+        (
+            "extra = ['rm -rf ~']; ['ls', *extra].each { |c| system(c) }",
+            &["sh -c ?"],
+        ),
+    ]);
+}
+
+#[test]
+fn a_literal_changed_anywhere_is_not_read_per_item() {
+    for code in [
+        "cmds = ['ls']; cmds.each { |c| c << '; rm -rf ~' }; cmds.each { |c| system(c) }",
+        "cmds = ['ls']; cmds.push('rm -rf ~'); cmds.each { |c| system(c) }",
+        "cmds = ['ls']; x = cmds; x << 'rm -rf ~'; cmds.each { |c| system(c) }",
+        "cmds = ['ls']; def f(a) a << 'rm -rf ~' end; f(cmds); cmds.each { |c| system(c) }",
+        "h = {a: 'ls'}; h[:b] = 'rm -rf ~'; h.each { |k, v| system(v) }",
+        "cmds = ['ls']; cmds.map! { |c| c + '; rm -rf ~' }; cmds.each { |c| system(c) }",
+        "cmds = ['ls']; y = cmds.each { }; y << 'rm -rf ~'; cmds.each { |c| system(c) }",
+        "cmds = ['ls']; cmds.instance_eval { push('rm -rf ~') }; cmds.each { |c| system(c) }",
+        "cmds = ['ls']; cmds.method(:push).call('rm -rf ~'); cmds.each { |c| system(c) }",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+}
+
+#[test]
+fn a_value_changed_through_an_item_or_a_symbol_is_not_known() {
+    for code in [
+        "cmds = ['~ fr- mr']; cmds.each(&:reverse!); system(cmds.join)",
+        "c = '~ fr- mr'; [c].each(&:reverse!); system(c)",
+        "cmds = ['~ fr- mr']; x = cmds[0]; x.reverse!; system(cmds[0])",
+        "cmds = ['~ fr- mr']; x = cmds.first; x.reverse!; system(cmds.join)",
+        "c = '~ fr- mr'; c.method(:reverse!).call; system(c)",
+        "h = {a: '~ fr- mr'}; x = h[:a]; x.reverse!; system(h[:a])",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+}

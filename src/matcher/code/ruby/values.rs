@@ -102,8 +102,13 @@ impl<'t> Rb<'_, '_, 't> {
     fn eval_node(&mut self, node: Node<'t>, depth: usize) -> Obj {
         let d = depth + 1;
         match kind(node) {
-            "string" | "chained_string" | "delimited_symbol" | "bare_string" | "bare_symbol"
+            "string" | "chained_string" | "delimited_symbol" | "bare_symbol"
             | "heredoc_beginning" => Obj::Val(self.string(node, d)),
+            // A word of `%w[...]`, also when read alone (a block's parameter over one).
+            "bare_string" => Obj::Val(match self.string(node, d) {
+                Val::Known(word) => Val::Known(word_escapes(&word)),
+                other => other,
+            }),
             "simple_symbol" => Obj::Val(Val::known(self.text(node).trim_start_matches(':'))),
             "hash_key_symbol" => Obj::Val(Val::known(self.text(node))),
             "character" => {
@@ -126,7 +131,6 @@ impl<'t> Rb<'_, '_, 't> {
                 _ => Obj::Val(Val::Unknown),
             },
             "array" | "string_array" | "symbol_array" | "right_assignment_list" => {
-                let words = kind(node) == "string_array";
                 let mut items = Vec::new();
                 let mut c = node.walk();
                 let children: Vec<Node<'t>> = node.named_children(&mut c).collect();
@@ -136,10 +140,6 @@ impl<'t> Rb<'_, '_, 't> {
                             Obj::List(more) => items.extend(more),
                             _ => items.push(Val::Unknown),
                         },
-                        _ if words => items.push(match self.eval(item, d).val() {
-                            Val::Known(word) => Val::Known(word_escapes(&word)),
-                            other => other,
-                        }),
                         _ => items.push(self.eval(item, d).val()),
                     }
                 }
