@@ -11,7 +11,8 @@
 //! (`worst-functions`), and Python classes whose methods and attributes are read at their
 //! calls (`worst-python-classes`), and JavaScript loops over literal tables read per item
 //! (`worst-javascript-loops`); and a chain of method calls in code that loops over a
-//! literal list (`worst-python-chained-calls`).
+//! literal list (`worst-python-chained-calls`), and Ruby blocks and Lua loops over a literal
+//! read per item (`worst-literal-loops`).
 
 use std::hint::black_box;
 
@@ -210,6 +211,35 @@ fn looping_tables(size: usize) -> String {
     s
 }
 
+/// Ruby blocks and Lua loops over a literal read per item (`ruby::rounds`, `lua::rounds`)
+/// as costly as they come: one literal of 16 items (the most read in turn), and in its
+/// block as many commands as fit, each run through a name computed from the parameter, so
+/// that every call looks through that name for the parameter and is read 16 times.
+fn literal_loop(lang: Lang, size: usize) -> String {
+    let items: Vec<String> = (0..16).map(|k| format!("\"ls{k}\"")).collect();
+    let (mut s, unit, end) = match lang {
+        Lang::Ruby => (
+            format!("[{}].each {{ |c|\n", items.join(", ")),
+            "x{k} = \"#{c} -l\"; system(x{k})\n",
+            "}\n",
+        ),
+        _ => (
+            format!("for _, c in ipairs({{{}}}) do\n", items.join(", ")),
+            "local x{k} = c .. \" -l\" os.execute(x{k})\n",
+            "end\n",
+        ),
+    };
+    for k in 0.. {
+        let line = unit.replace("{k}", &k.to_string());
+        if s.len() + line.len() + end.len() > size {
+            break;
+        }
+        s.push_str(&line);
+    }
+    s.push_str(end);
+    s
+}
+
 /// A chain of method calls (`x = os.a().a()...`) in code that loops over a literal list:
 /// each call looks for the loop's variable in what it is given, and must not look through
 /// every call before it in the chain.
@@ -288,6 +318,17 @@ fn code_reader(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(size), &code, |b, code| {
             b.iter(|| black_box(code::read(Lang::JavaScript, black_box(code))))
         });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-literal-loops");
+    group.sample_size(10);
+    for lang in [Lang::Ruby, Lang::Lua] {
+        for size in SIZES {
+            let code = literal_loop(lang, size);
+            group.bench_with_input(BenchmarkId::new(lang.name(), size), &code, |b, code| {
+                b.iter(|| black_box(code::read(lang, black_box(code))))
+            });
+        }
     }
     group.finish();
     let mut group = c.benchmark_group("worst-python-chained-calls");

@@ -154,7 +154,9 @@ pub(super) fn spawns_in_a_function_that_calls_itself(
         }
         if let Some(name) = defined_name(lang, node) {
             open.push((node, name));
-        } else if node.child_count() == 0 && matches!(kind(lang, node), "identifier" | "name") {
+        } else if node.child_count() == 0 && matches!(kind(lang, node), "identifier" | "name")
+            || matches!(kind(lang, node), "scalar_variable" | "variable_name")
+        {
             let text = src.of(node);
             // `subprocess.run` in `def run(c)` is another function: a name after a `.`
             // (`->`, `::`) belongs to an object.
@@ -335,6 +337,30 @@ fn defined_name<'t>(lang: Lang, node: Node<'t>) -> Option<Node<'t>> {
         {
             node.child_by_field_name("name")
         }
+        // Perl's `$g = sub { fork; $g->() }`, PHP's `$g = function () use (&$g) { ...; $g(); }`.
+        "binary_expression" | "assignment_expression"
+            if matches!(lang, Lang::Perl | Lang::Php)
+                && node
+                    .child_by_field_name("operator")
+                    .is_none_or(|op| op.kind() == "=")
+                && node
+                    .named_child(node.named_child_count().saturating_sub(1) as u32)
+                    .is_some_and(|v| {
+                        matches!(
+                            kind(lang, v),
+                            "anonymous_function"
+                                | "anonymous_function_creation_expression"
+                                | "arrow_function"
+                        )
+                    }) =>
+        {
+            let left = node.named_child(0)?;
+            match kind(lang, left) {
+                "scalar_variable" | "variable_name" => Some(left),
+                "variable_declaration" => left.child_by_field_name("variable_name"),
+                _ => None,
+            }
+        }
         // Python's `f = lambda: [os.fork(), f()]`.
         "assignment"
             if node
@@ -377,9 +403,23 @@ mod tests {
                 "const cp = require('child_process'); const f = () => { cp.spawn('sleep', ['9']); f(); }; f()",
             ),
             (Lang::Perl, "sub f { fork; fork; f() } f()"),
+            // A sub held by a variable, calling itself through it.
+            (Lang::Perl, "my $g; $g = sub { fork; $g->() }; $g->()"),
+            (Lang::Perl, "my $g = sub { fork; $g->() }; $g->()"),
+            (
+                Lang::Php,
+                "$g = function () use (&$g) { pcntl_fork(); $g(); }; $g();",
+            ),
+            (Lang::Ruby, "g = ->{ fork; g.() }; g.()"),
         ] {
             assert!(read(lang, code).opaque.is_some(), "{code}");
         }
+        // One that does not call itself is not.
+        assert!(
+            read(Lang::Perl, "my $f = sub { fork }; $f->(); $f->()")
+                .opaque
+                .is_none()
+        );
     }
 
     #[test]

@@ -198,6 +198,7 @@ fn by_program(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
             each(Touch::Delete, true, operands(args).skip(2))
         }
         "npm" => npm_prunes(args),
+        "git" => git_worktree(args),
         // `ddrescue INFILE OUTFILE [MAPFILE]`: copies over its output, a disk or a file.
         "ddrescue" => each(Touch::Overwrite, false, operands(args).skip(1).take(2)),
         // Allocating, punching holes, zeroing or collapsing ranges: the file changes in
@@ -1082,6 +1083,59 @@ fn patchelf(args: &[String]) -> Vec<PathTouch<'_>> {
 }
 
 /// One touch of each path.
+/// `git rm` and `git mv`: what they delete or move in the working tree, as `rm` and `mv`
+/// would (`git rm -r policies/`, `git mv HOOKS.yaml old.yaml`); `git -C DIR` puts the
+/// paths below `DIR`. `git rm --cached` and `--dry-run` change only the index or nothing.
+/// A pathspec with magic (`:/`, `:(glob)...`) or read from a file may name anything in the
+/// tree: it is read as the whole working directory.
+fn git_worktree(args: &[String]) -> Vec<PathTouch<'_>> {
+    let mut base = None;
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        match a.as_str() {
+            "-C" => {
+                base = args.get(k + 1).map(String::as_str);
+                k += 2;
+            }
+            "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env" => k += 2,
+            _ if a.starts_with('-') => k += 1,
+            _ => break,
+        }
+    }
+    let Some((sub, rest)) = args.get(k..).and_then(<[String]>::split_first) else {
+        return Vec::new();
+    };
+    let flag = |long: &str, short: char| {
+        options(rest).any(|o| o == long || (!o.starts_with("--") && o[1..].contains(short)))
+    };
+    let whole = rest.iter().any(|a| a.starts_with("--pathspec-from-file"));
+    let paths = operands(rest).map(|p| if p.starts_with(':') { "." } else { p });
+    let paths: Vec<&str> = paths.chain(whole.then_some(".")).collect();
+    let mut out = match sub.as_str() {
+        "rm" if !flag("--cached", '\0') && !flag("--dry-run", 'n') => {
+            let recursive = flag("-r", 'r') || whole;
+            each(Touch::Delete, recursive, paths.into_iter())
+        }
+        "mv" if !flag("--dry-run", 'n') => match paths.split_last() {
+            // As `mv` is read (see `copies`).
+            Some((dest, sources)) if !sources.is_empty() => {
+                let mut out = vec![PathTouch {
+                    inside: dest.ends_with('/'),
+                    ..PathTouch::new(Touch::Overwrite, dest)
+                }];
+                out.extend(each(Touch::Delete, false, sources.iter().copied()));
+                out
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    for touch in &mut out {
+        touch.base = base;
+    }
+    out
+}
+
 fn each<'a>(
     touch: Touch,
     recursive: bool,
@@ -1188,6 +1242,37 @@ mod tests {
 
     fn paths(list: &[(&str, bool)]) -> Vec<(String, bool)> {
         list.iter().map(|(p, r)| ((*p).to_owned(), *r)).collect()
+    }
+
+    #[test]
+    fn git_rm_and_mv_delete_and_move_in_the_working_tree() {
+        assert_eq!(
+            deleted("git rm -r -q policies/"),
+            paths(&[("policies/", true)])
+        );
+        assert_eq!(deleted("git rm a b"), paths(&[("a", false), ("b", false)]));
+        assert_eq!(
+            deleted("git mv HOOKS.yaml old.yaml"),
+            paths(&[("HOOKS.yaml", false)])
+        );
+        // Magic pathspecs and pathspecs from a file may name the whole tree.
+        assert_eq!(deleted("git rm -r ':/'"), paths(&[(".", true)]));
+        assert_eq!(
+            deleted("git rm --pathspec-from-file=list"),
+            paths(&[(".", true)])
+        );
+        // The index only, or nothing.
+        for line in [
+            "git rm -r --cached policies",
+            "git rm -rn policies",
+            "git status",
+        ] {
+            assert!(deleted(line).is_empty(), "{line}");
+        }
+        let read = crate::matcher::shell::parse("git -C /srv/app rm -r policies");
+        let touched = read.commands.iter().flat_map(touches).collect::<Vec<_>>();
+        assert!(!touched.is_empty());
+        assert!(touched.iter().any(|t| t.base == Some("/srv/app")));
     }
 
     #[test]

@@ -70,6 +70,9 @@ pub(super) struct Env {
     pub(super) arg0: Option<Value>,
     /// Files written by the line, by normalised path.
     pub(super) files: HashMap<String, FileText>,
+    /// Files the line wrote itself, by normalised path: one read from the host and then
+    /// written over is the line's own after that.
+    pub(super) written: std::collections::HashSet<String>,
     /// Directories the line filled with files it downloaded (`git clone URL DIR`), by
     /// normalised path: every file in them is one the line downloaded.
     downloaded_dirs: Vec<String>,
@@ -415,6 +418,7 @@ impl Env {
     /// Records that the line wrote `text` to `path` (appending if `append`).
     pub(super) fn write_file(&mut self, path: &str, text: FileText, append: bool) {
         let key = file_key(path);
+        self.written.insert(key.clone());
         match (self.files.get_mut(&key), text) {
             (Some(FileText::Known(old)), FileText::Known(new)) if append => old.push_str(&new),
             (Some(old), FileText::Unknown) if append => *old = FileText::Unknown,

@@ -257,7 +257,7 @@ impl Reader {
     }
 
     pub(super) fn in_file<T>(&mut self, path: &str, read: impl FnOnce(&mut Self) -> T) -> T {
-        let from_host = self.host_loaded.contains(&super::env::file_key(path));
+        let from_host = self.is_host_file(&super::env::file_key(path));
         if from_host {
             self.host_scripts.push(path.to_owned());
         }
@@ -1158,13 +1158,16 @@ impl Reader {
                 dir: None,
             }
         });
-        self.record(SimpleCommand {
+        let command = SimpleCommand {
             program: program.clone(),
             args,
             redirects: io.redirects.clone(),
             origin,
             dir: None,
-        });
+        };
+        // Marked after the program ran: `perl -pi` is itself a tool that runs project files.
+        let edited = command.clone();
+        self.record(command);
         if let Some(command) = any_case {
             self.record(command);
         }
@@ -1175,7 +1178,9 @@ impl Reader {
         if name.contains('/') && !by_name && self.executable_file(&name, &fields[1..]) {
             return Data::Unknown;
         }
-        called.then(programs::run(self, &program, &fields[1..], io, stdin, env))
+        let out = called.then(programs::run(self, &program, &fields[1..], io, stdin, env));
+        programs::edited_in_place(self, &edited);
+        out
     }
 
     /// Reads the file `./x` that a command runs by its path: a script by its `#!` line's
@@ -1720,7 +1725,9 @@ impl Reader {
     /// Whether the file at normalised `key` was read from the host rather than written by
     /// the line.
     pub(super) fn is_host_file(&self, key: &str) -> bool {
-        self.host_loaded.contains(key)
+        // Read from the host and then written over by the line (`cat package.json; python3
+        // -c '...write...'`): the line's own text, which a build tool then runs.
+        self.host_loaded.contains(key) && !self.env.written.contains(key)
     }
 
     /// Makes the host's file `path` known to the line (as if the line had written it), when

@@ -838,3 +838,27 @@ fn what_a_command_prints_is_not_its_text() {
         ["sh -c cat cmd.txt", "sh -c ?"]
     );
 }
+
+#[test]
+fn a_sub_taken_from_a_hash_of_the_codes_own_subs_is_one_of_them() {
+    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| u.reason);
+    const NAMED: &str = "the code calls a function named at run time";
+    assert_eq!(
+        opaque("my %h = (a => sub { 1 }, b => sub { 2 }); my $f = $h{$ARGV[0]} or die; $f->(1)"),
+        None
+    );
+    // Their bodies are read where they are written.
+    assert_eq!(
+        effects("my %h = (a => sub { system('rm -rf ~') }); my $f = $h{$x}; $f->()"),
+        ["sh -c rm -rf ~"]
+    );
+    // A value changed later, or one that is not a sub written there, is not known.
+    assert_eq!(
+        opaque("my %h = (a => sub { 1 }); $h{b} = \\&CORE::system; my $f = $h{$x}; $f->(1)"),
+        Some(NAMED)
+    );
+    assert_eq!(
+        opaque("my %h = (a => sub { 1 }, b => \\&CORE::system); my $f = $h{$x}; $f->(1)"),
+        Some(NAMED)
+    );
+}

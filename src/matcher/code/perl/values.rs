@@ -110,6 +110,15 @@ impl Pl<'_, '_, '_> {
                 {
                     return self.eval(value, self.src.text, depth + 1);
                 }
+                // `$handler{$ext}` of a hash whose values are all subs the code writes: one
+                // of them, each read where it is written.
+                if kind(node) == "hash_access_variable_simple"
+                    && let Some(name) = base_text.strip_prefix('$')
+                    && let Some(Slot::Expr(list)) = self.names.get(&format!("%{name}")).cloned()
+                    && self.all_subs(list)
+                {
+                    return Obj::Code;
+                }
                 match self.eval(base, code, depth + 1) {
                     Obj::Response => Obj::Response,
                     _ => v(Val::Unknown),
@@ -171,6 +180,21 @@ impl Pl<'_, '_, '_> {
 
     /// The value node of the pair with key `key` in a literal list of pairs (`(tab =>
     /// "/x", job => "y")`); `None` when a key is not a bare word or a plain string.
+    /// Whether `list`, a literal list of pairs, has values that are all anonymous subs.
+    fn all_subs(&self, list: Node<'_>) -> bool {
+        let mut c = list.walk();
+        let items: Vec<Node<'_>> = list
+            .named_children(&mut c)
+            .filter(|n| !matches!(kind(*n), "normal_comma" | "fat_comma"))
+            .collect();
+        kind(list) == "array"
+            && !items.is_empty()
+            && items.len().is_multiple_of(2)
+            && items
+                .chunks(2)
+                .all(|pair| kind(pair[1]) == "anonymous_function")
+    }
+
     fn pair_value<'t>(&self, list: Node<'t>, key: &str) -> Option<Node<'t>> {
         const MOST_PAIRS: usize = 64;
         if kind(list) != "array" {

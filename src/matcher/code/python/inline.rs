@@ -548,17 +548,19 @@ pub(super) struct Returns<'t> {
     def: Node<'t>,
     params: Vec<Param<'t>>,
     changes: Changes,
-    values: Vec<Node<'t>>,
+    /// Each returned or yielded expression, and whether it is a `yield from`'s (whose
+    /// items are what is yielded).
+    values: Vec<(Node<'t>, bool)>,
     generator: bool,
 }
 
 /// Returns after this many are not followed.
 const MOST_RETURNS: usize = 4;
 
-/// The expressions `def` returns (or yields), outside the functions and classes defined in
-/// it, and whether it yields; `None` when it has more than [`MOST_RETURNS`], a `return`
-/// without a value, or a `yield from`.
-fn returned(def: Node<'_>) -> Option<(Vec<Node<'_>>, bool)> {
+/// The expressions `def` returns (or yields, each with whether it is a `yield from`'s),
+/// outside the functions and classes defined in it, and whether it yields; `None` when it
+/// has more than [`MOST_RETURNS`] or a `return` without a value.
+fn returned(def: Node<'_>) -> Option<(Vec<(Node<'_>, bool)>, bool)> {
     let body = by_field(def, "body")?;
     let (mut returns, mut yields, mut other) = (Vec::new(), Vec::new(), false);
     visit(body, |node, _, at| {
@@ -568,12 +570,12 @@ fn returned(def: Node<'_>) -> Option<(Vec<Node<'_>>, bool)> {
         match kind(node) {
             "function_definition" | "class_definition" | "lambda" => return false,
             "return_statement" => match node.named_child(0) {
-                Some(value) => returns.push(value),
+                Some(value) => returns.push((value, false)),
                 None => other = true,
             },
             "yield" => match node.named_child(0) {
-                Some(value) if !py_yield_from(node) => yields.push(value),
-                _ => other = true,
+                Some(value) => yields.push((value, py_yield_from(node))),
+                None => other = true,
             },
             _ => {}
         }
@@ -607,8 +609,12 @@ impl<'t> Py<'_, '_, 't> {
         let outer = self.bound.len();
         self.bind_arguments(def, &params, &changes, call);
         let mut out: Option<Obj> = None;
-        for value in values {
-            let v = self.eval(value, depth + 1);
+        for (value, from) in values {
+            let v = match (self.eval(value, depth + 1), from) {
+                (Obj::Each(item), true) => *item,
+                (_, true) => Obj::Val(Val::Unknown),
+                (v, false) => v,
+            };
             out = Some(match out {
                 None => v,
                 Some(o) => same(o, v),
@@ -624,13 +630,32 @@ impl<'t> Py<'_, '_, 't> {
     }
 }
 
-/// `a`, when `b` is the same value (two `return`s of one function); else not known.
+/// What two `return`s (or `yield`s) of one function give: the value when both give it,
+/// the directory two paths share with all below it (`/**`) when they differ; else not
+/// known.
 fn same(a: Obj, b: Obj) -> Obj {
     match (&a, &b) {
         (Obj::Val(x), Obj::Val(y)) | (Obj::Path(x), Obj::Path(y)) if x == y => a,
         (Obj::Ref(x), Obj::Ref(y)) if x == y => a,
+        (Obj::Val(x), Obj::Val(y)) => covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Val),
+        (Obj::Path(x), Obj::Path(y)) => covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Path),
         _ => Obj::Val(Val::Unknown),
     }
+}
+
+/// A pattern that names both paths `a` and `b`, absolute or in the home directory: the
+/// directory they share, and everything below it (`/**` for `/etc/x` and `/usr/y`).
+fn covering(a: &Val, b: &Val) -> Option<Val> {
+    let (Val::Known(a), Val::Known(b)) = (a, b) else {
+        return None;
+    };
+    let rooted = |p: &str| p.starts_with('/') || p.starts_with('~');
+    if !rooted(a) || !rooted(b) {
+        return None;
+    }
+    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let cut = a.as_bytes()[..common].iter().rposition(|c| *c == b'/')?;
+    Some(Val::Known(format!("{}/**", &a[..cut])))
 }
 
 /// A parameter of a function read at a call, and the value it has there.

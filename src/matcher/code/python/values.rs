@@ -190,11 +190,20 @@ impl<'t> Py<'_, '_, 't> {
         else {
             return Obj::Val(Val::Unknown);
         };
-        if kind(*clause) != "for_in_clause"
-            || kind(left) != "identifier"
-            || !matches!(kind(right), "list" | "tuple")
-            || right.named_child_count() > MOST_ITEMS
-        {
+        if kind(*clause) != "for_in_clause" || kind(left) != "identifier" {
+            return Obj::Val(Val::Unknown);
+        }
+        // Over a listing (`(os.path.join(d, f) for f in files)`): each item is what the
+        // body gives for an element of it, when the name is bound to that listing alone.
+        if !matches!(kind(right), "list" | "tuple") {
+            return match self.names.get(self.text(left)) {
+                Some(Slot::Each(iterable)) if *iterable == right => {
+                    Obj::Each(Box::new(self.eval(*body, depth + 1)))
+                }
+                _ => Obj::Val(Val::Unknown),
+            };
+        }
+        if right.named_child_count() > MOST_ITEMS {
             return Obj::Val(Val::Unknown);
         }
         let name = self.text(left);

@@ -366,6 +366,24 @@ impl<'t> Rb<'_, '_, 't> {
                         Obj::Val(expand(path, dir, q != "File.expand_path"))
                     }
                     "URI.parse" | "Kernel.URI" => Obj::Uri(arg(self, 0)),
+                    // `URI::HTTP.build(host: h, port: p, path: '/x')`: a part not given is
+                    // left out; one not known leaves what comes after it not known.
+                    "URI::HTTP.build" | "URI::HTTPS.build" if args.pos.is_empty() => {
+                        let scheme = if q.starts_with("URI::HTTPS") {
+                            "https://"
+                        } else {
+                            "http://"
+                        };
+                        let mut url = Val::known(scheme);
+                        for (part, before) in
+                            [("host", ""), ("port", ":"), ("path", ""), ("query", "?")]
+                        {
+                            if let Some(value) = args.keyword(self, part) {
+                                url = url.concat(Val::known(before)).concat(value.val());
+                            }
+                        }
+                        Obj::Uri(url)
+                    }
                     "Pathname.new" => Obj::Path(arg(self, 0)),
                     "Pathname.pwd" | "Pathname.getwd" => Obj::Path(Val::known(".")),
                     "String.new" => Obj::Val(arg(self, 0)),

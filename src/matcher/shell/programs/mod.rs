@@ -19,7 +19,7 @@ use super::walk::{Data, Io, Reader};
 use crate::matcher::code::Lang;
 
 pub(crate) use runners::FIND_PATTERN_TESTS;
-pub(super) use runners::planted;
+pub(super) use runners::{edited_in_place, planted};
 pub(super) use table::is_special;
 
 /// Whether `program` has a cache or build cleaner (`runners/caches.rs`).

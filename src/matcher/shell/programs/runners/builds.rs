@@ -219,6 +219,32 @@ pub(in crate::matcher::shell::programs) fn written_files(
     }
 }
 
+/// Programs that edit a file where it is (`sed -i`, `perl -pi`, `ed`): what they leave is
+/// not known before the line runs.
+const IN_PLACE_EDITORS: &[&str] = &["sed", "perl", "ruby", "ed", "red", "gawk", "ex"];
+
+/// A file that tells a build tool which commands to run (package.json's scripts, a
+/// Makefile, a justfile, tox.ini, ...) edited in place by `command` (`sed -i 's/"test":
+/// .*/.../' package.json`): its text is no longer the host's, and not known, so a tool that
+/// then runs it is read as running a file the line wrote with text not known (opaque).
+/// Code files so edited stay the project's own, as when the agent edits them with its file
+/// tools.
+pub(in crate::matcher::shell) fn edited_in_place(r: &mut Reader, command: &SimpleCommand) {
+    if !IN_PLACE_EDITORS.contains(&command.program.as_str()) {
+        return;
+    }
+    for touch in crate::matcher::shell::effects::touches(command) {
+        let name = touch.path.rsplit('/').next().unwrap_or_default();
+        let directs = runs(name).is_some_and(|how| !matches!(how, Runs::Code(_) | Runs::Pth));
+        if directs
+            && touch.base.is_none()
+            && touch.touch != crate::matcher::shell::effects::Touch::Delete
+        {
+            r.env.write_file(touch.path, FileText::Unknown, false);
+        }
+    }
+}
+
 /// At the end of the line: the code files it wrote that nothing ran (`conftest.py`, a
 /// `json.py` that shadows the module, a `.pth`, a script with a `#!` line, what it added to
 /// `~/.bashrc`). What such a file plainly does is read as if it ran later: a payload

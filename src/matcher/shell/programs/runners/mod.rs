@@ -24,10 +24,10 @@ mod tools;
 mod unread;
 
 use awk::awk;
-pub(in crate::matcher::shell) use builds::planted;
 pub(in crate::matcher::shell::programs) use builds::{
     BUILD_TOOLS, stdin_requirements, written_files,
 };
+pub(in crate::matcher::shell) use builds::{edited_in_place, planted};
 pub(super) use caches::{CACHE_CLEANERS, cache_cleaners};
 pub(super) use compiled::compiled_source;
 pub(super) use databases::client as database_client;
