@@ -730,6 +730,23 @@ fn file_find_calls_its_wanted_function_for_each_file_under_each_directory() {
         // The sub is read where it is defined too, with `$_` not known.
         ["sh -c shred -u /etc/**/*", "sh -c shred -u *"]
     );
+    // A `return unless` of a literal ending first narrows the files to those endings,
+    // after the pruning idiom; one after another statement, or in a branch, does not.
+    assert_eq!(
+        effects(
+            "use File::Find; find(sub { if ($_ eq '.git') { $File::Find::prune = 1; return } return unless -f && /\\.(orig|rej)$/; unlink $_ }, '.')"
+        ),
+        ["rm ./**/*.orig", "rm ./**/*.rej"]
+    );
+    for code in [
+        "use File::Find; find(sub { unlink $_; return unless /\\.bak$/ }, '.')",
+        "use File::Find; find(sub { if (-d) { return unless /\\.bak$/ } unlink $_ }, '.')",
+        "use File::Find; find(sub { if ($_ eq 'x') { unlink 'y'; return } return unless /\\.bak$/; unlink $_ }, '.')",
+        "use File::Find; find(sub { return unless /\\.bak$/i; unlink $_ }, '.')",
+        "use File::Find; find(sub { return unless /\\.bak$/ || -l; unlink $_ }, '.')",
+    ] {
+        assert!(effects(code).iter().any(|e| e == "rm ./**/*"), "{code}");
+    }
     // A fork in `wanted` runs once per file.
     assert!(
         effects("use File::Find; find(sub { fork }, '.')")
