@@ -180,9 +180,15 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             }
             "function_call" => {
                 let callee = by_field(node, "name");
+                // `load(code, name, mode, {math = math})` runs the code with a table of
+                // its own for globals: it rebinds none of the program's.
+                let own_env = by_field(node, "arguments")
+                    .map(Self::named)
+                    .and_then(|args| args.get(3).copied())
+                    .is_some_and(|env| kind(env) == "table_constructor");
                 if callee.is_some_and(|c| {
                     let c = self.text(c);
-                    REBINDS.contains(&c) || c.starts_with("debug.")
+                    (REBINDS.contains(&c) && !(c == "load" && own_env)) || c.starts_with("debug.")
                 }) {
                     self.wild = true;
                 }
@@ -257,6 +263,9 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             let value = values
                 .get(n)
                 .filter(|_| n + 1 < values.len() || targets.len() <= values.len());
+            if kind(*target) == "identifier" {
+                self.tables.assigned.insert(self.text(*target));
+            }
             match (self.global_name(*target), value) {
                 (Some(name), Some(v)) => self.names.bind(&name, Slot::Expr(*v)),
                 _ => self.forget_target(*target),
@@ -325,6 +334,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             match kind(child) {
                 "identifier" => {
                     let name = self.text(child);
+                    self.tables.assigned.insert(name);
                     self.names.forget(name);
                 }
                 "variable_list" => self.forget_names(child),

@@ -3,13 +3,14 @@
 //! "luacheck .", test = "busted"}`, runs each item's command, where reading the call once
 //! would run a command named at run time.
 //!
-//! The loop's value variable is bound to each item in turn (its index or key is not
-//! known). That holds only while the table is what the loop goes over: the constructor
-//! itself, or a name bound once to one and never shared where it may change (see
-//! `Lua::forget_shared_tables`); while the loop's variables are not assigned in its body;
-//! while no item is changed through them (a variable assigned into, or handed to a
-//! function, drops its loop from being read per item); and while no code can rebind names
-//! out of sight (`wild`).
+//! The value variable of the innermost such loop around a call is bound to each item in
+//! turn (its index or key is not known); loops may reuse a variable's name. That holds only
+//! while the table is what the loop goes over: the constructor itself, or a name bound
+//! once to one and never shared where it may change (see `Lua::forget_shared_tables`);
+//! while the value variable's name is never assigned but as a loop's; while no item is
+//! changed through the loop's variables (one assigned into, or handed to a function, drops
+//! its loops from being read per item); and while no code can rebind names out of sight
+//! (`wild`).
 
 use std::collections::HashMap;
 
@@ -29,14 +30,27 @@ const MOST_SEARCHED: usize = 1 << 16;
 /// Names whose values are looked into for a loop's variable, from one call.
 const MOST_FOLLOWED: usize = 4;
 
+/// One loop over a table: `for k, v in ipairs(T) do ... end`.
+#[derive(Clone, Copy)]
+struct Loop<'a, 't> {
+    /// The `for` statement: a call inside it is in the loop.
+    at: Node<'t>,
+    /// The table expression it goes over.
+    table: Node<'t>,
+    /// Whether it is an `ipairs`.
+    ipairs: bool,
+    /// Its value variable (the second), if it has one.
+    value: Option<&'a str>,
+}
+
 /// The loops over a table that may be read per item.
 #[derive(Default)]
 pub(super) struct Loops<'a, 't> {
-    /// Each loop's variables, and whether it is an `ipairs`, by the id of the table
-    /// expression it goes over.
-    vars: HashMap<usize, (bool, Vec<&'a str>)>,
-    /// The table expressions each variable name goes over.
-    over: HashMap<&'a str, Vec<Node<'t>>>,
+    /// The loops each variable name is a variable of.
+    of: HashMap<&'a str, Vec<Loop<'a, 't>>>,
+    /// Names assigned other than as a loop's variable (`local c = ...`, a parameter): a
+    /// loop whose value variable is one of them is not read per item.
+    pub(super) assigned: std::collections::HashSet<&'a str>,
     /// Nodes looked at so far.
     searched: usize,
 }
@@ -58,22 +72,25 @@ impl<'a, 't> Lua<'a, '_, 't> {
         let args = by_field(*call, "arguments")
             .map(Self::named)
             .unwrap_or_default();
-        let ("function_call", Some(f @ ("ipairs" | "pairs")), [table]) =
-            (kind(*call), callee, args.as_slice())
+        let ("function_call", Some(f @ ("ipairs" | "pairs")), [table], Some(at)) =
+            (kind(*call), callee, args.as_slice(), clause.parent())
         else {
             return false;
         };
         if self.names.get(f).is_some() || vars.iter().any(|v| kind(*v) != "identifier") {
             return false;
         }
-        let mut names = Vec::new();
+        let this = Loop {
+            at,
+            table: *table,
+            ipairs: f == "ipairs",
+            value: vars.get(1).map(|v| self.text(*v)),
+        };
         for (place, var) in vars.iter().enumerate() {
             let name = self.text(*var);
             self.names.bind(name, Slot::Part(*table, place));
-            self.tables.over.entry(name).or_default().push(*table);
-            names.push(name);
+            self.tables.of.entry(name).or_default().push(this);
         }
-        self.tables.vars.insert(table.id(), (f == "ipairs", names));
         true
     }
 
@@ -81,8 +98,11 @@ impl<'a, 't> Lua<'a, '_, 't> {
     /// variable of are not read per item, and the tables they go over are not known,
     /// unless their items are strings and numbers, which cannot be changed in place.
     pub(super) fn drop_loops_of(&mut self, name: &str) {
-        for table in self.tables.over.remove(name).unwrap_or_default() {
-            let constant = self.literal_values(table, false).is_some_and(|values| {
+        let Some(loops) = self.tables.of.get(name).cloned() else {
+            return;
+        };
+        for l in loops {
+            let constant = self.literal_values(l.table, false).is_some_and(|values| {
                 values
                     .iter()
                     .all(|v| matches!(kind(*v), "string" | "number"))
@@ -90,9 +110,11 @@ impl<'a, 't> Lua<'a, '_, 't> {
             if constant {
                 continue;
             }
-            self.tables.vars.remove(&table.id());
-            if kind(table) == "identifier" {
-                self.names.forget(self.text(table));
+            for loops in self.tables.of.values_mut() {
+                loops.retain(|other| other.at != l.at);
+            }
+            if kind(l.table) == "identifier" {
+                self.names.forget(self.text(l.table));
             }
         }
     }
@@ -110,27 +132,26 @@ impl<'a, 't> Lua<'a, '_, 't> {
         }
     }
 
-    /// The value variable of the loop whose variable `node`'s arguments name (or the
-    /// value of a name they name does), and the values of its table's items.
+    /// The value variable of the innermost loop around `node` whose variable `node`'s
+    /// arguments name (or the value of a name they name does), and the values of its
+    /// table's items.
     fn rounds(&mut self, node: Node<'t>) -> Option<(&'a str, Vec<Node<'t>>)> {
-        if self.tables.vars.is_empty() || self.wild {
+        if self.tables.of.is_empty() || self.wild {
             return None;
         }
-        let table = self.loop_named_in(node)?;
-        let (ipairs, vars) = self.tables.vars.get(&table.id())?.clone();
-        // Each variable is still the loop's (not assigned in its body).
-        let own = vars.iter().enumerate().all(|(place, v)| {
-            matches!(self.names.get(v), Some(Slot::Part(t, p)) if *t == table && *p == place)
-        });
-        let value_var = *vars.get(1).filter(|_| own)?;
-        Some((value_var, self.literal_values(table, ipairs)?))
+        let l = self.loop_named_in(node)?;
+        let value = l.value.filter(|v| !self.tables.assigned.contains(v))?;
+        Some((value, self.literal_values(l.table, l.ipairs)?))
     }
 
-    /// The table of the loop whose variable is named in `node`'s arguments.
-    fn loop_named_in(&mut self, node: Node<'t>) -> Option<Node<'t>> {
+    /// The innermost loop around `node` whose variable is named in `node`'s arguments.
+    fn loop_named_in(&mut self, node: Node<'t>) -> Option<Loop<'a, 't>> {
         let mut search: Vec<Node<'t>> = by_field(node, "arguments").into_iter().collect();
         let (mut nodes, mut followed) = (0, 0);
         let mut found = None;
+        let around = |l: &&Loop<'a, 't>| {
+            l.at.start_byte() <= node.start_byte() && node.end_byte() <= l.at.end_byte()
+        };
         while let Some(root) = search.pop() {
             let mut assigned = Vec::new();
             visit(root, |n, _, at| {
@@ -143,12 +164,15 @@ impl<'a, 't> Lua<'a, '_, 't> {
                 }
                 nodes += 1;
                 if kind(n) == "identifier" {
-                    match self.names.get(self.text(n)) {
-                        Some(Slot::Part(t, _)) if self.tables.vars.contains_key(&t.id()) => {
-                            found = Some(*t)
-                        }
-                        Some(Slot::Expr(value)) => assigned.push(*value),
-                        _ => {}
+                    let name = self.text(n);
+                    if let Some(loops) = self.tables.of.get(name) {
+                        found = loops
+                            .iter()
+                            .filter(around)
+                            .min_by_key(|l| l.at.end_byte() - l.at.start_byte())
+                            .copied();
+                    } else if let Some(Slot::Expr(value)) = self.names.get(name) {
+                        assigned.push(*value);
                     }
                 }
                 true

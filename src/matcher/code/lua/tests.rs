@@ -364,6 +364,16 @@ fn a_loop_over_a_literal_table_is_read_once_per_item() {
             "for _, d in ipairs({'build', 'dist'}) do local c = 'rm -rf ' .. d; os.execute(c) end",
             &["sh -c rm -rf build", "sh -c rm -rf dist"],
         ),
+        // Loops may reuse their variables' names: each call is read in the loop around it.
+        (
+            "for _, c in ipairs({'ls'}) do os.execute(c) end for _, c in ipairs({'rm -rf ~'}) do os.execute(c) end",
+            &["sh -c ls", "sh -c rm -rf ~"],
+        ),
+        // A value variable's name assigned elsewhere is not read per item.
+        (
+            "local c = 'x' for _, c in ipairs({'ls'}) do os.execute(c) end",
+            &["sh -c ?"],
+        ),
     ] {
         assert_eq!(effects(code), want, "{code}");
     }
@@ -398,4 +408,10 @@ fn code_that_can_rebind_names_makes_none_known() {
     ] {
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
+    // Code loaded with a table of its own for globals rebinds none of the program's; what
+    // it does is read.
+    let code = "local t = {'ls'} for _, e in ipairs({'1'}) do load('return ' .. e, 'x', 't', {math = math})() end for _, c in ipairs(t) do os.execute(c) end";
+    assert_eq!(effects(code), ["sh -c ls"], "{code}");
+    let code = "load(\"os.execute('rm -rf ~')\", 'x', 't', {os = os})()";
+    assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
 }
