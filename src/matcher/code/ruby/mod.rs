@@ -81,6 +81,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         same: Vec::new(),
         evals: Vec::new(),
         values: HashMap::new(),
+        defs: Vec::new(),
         blocks: HashMap::new(),
         searched: 0,
         untrusted: false,
@@ -111,10 +112,13 @@ struct Rb<'a, 'c, 't> {
     same: Vec<(String, String)>,
     /// The code `eval` runs: assigning in it makes no name known.
     evals: Vec<Node<'t>>,
-    values: HashMap<&'a str, Obj>,
+    values: HashMap<String, Obj>,
+    /// The byte ranges of the methods the code defines at the top (not inside another),
+    /// in order: each has local variables of its own (see [`Rb::key`]).
+    defs: Vec<(usize, usize)>,
     /// The parameters of each block over a receiver (by its node's id), for reading the
     /// block once per item when the receiver is a literal (see [`rounds`]).
-    blocks: HashMap<usize, rounds::Params<'a>>,
+    blocks: HashMap<usize, rounds::Params>,
     /// Nodes looked at for a block's parameters so far (see [`rounds`]).
     searched: usize,
     /// A value was changed in place through something other than a name bound once, or the
@@ -140,12 +144,41 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         self.src.line(node)
     }
 
+    /// The name a variable is bound under: a local variable inside a method is the
+    /// method's own (`def median; m = ...` is not the `m` of a block outside it), so it is
+    /// kept apart by the method's place. Instance, global and class variables and
+    /// constants are not.
+    fn key(&self, node: Node<'_>) -> String {
+        match kind(node) {
+            "identifier" => self.scoped(node, self.text(node)),
+            _ => self.text(node).to_owned(),
+        }
+    }
+
+    /// `name`, a local variable used at `at`, as it is bound there (see [`Rb::key`]).
+    fn scoped(&self, at: Node<'_>, name: &str) -> String {
+        let start = at.start_byte();
+        let after = self.defs.partition_point(|(s, _)| *s <= start);
+        match after.checked_sub(1).and_then(|k| self.defs.get(k)) {
+            Some((s, e)) if at.end_byte() <= *e => format!("{s}#{name}"),
+            _ => name.to_owned(),
+        }
+    }
+
     /// Gathers the names the code binds (see [`Names`]) and what makes them unknown.
     fn bind_all(&mut self, node: Node<'t>, depth: usize) {
         if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
             return;
         }
         let field = |f| by_field(node, f);
+        if matches!(kind(node), "method" | "singleton_method")
+            && self
+                .defs
+                .last()
+                .is_none_or(|(_, end)| node.start_byte() >= *end)
+        {
+            self.defs.push((node.start_byte(), node.end_byte()));
+        }
         match kind(node) {
             "assignment" => match (field("left"), field("right")) {
                 (Some(l), Some(r)) => self.bind_assignment(l, r),
@@ -170,7 +203,8 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                     (Some("=~"), Some(l)) if kind(l) == "regex" => {
                         for part in self.text(l).split("(?<").skip(1) {
                             let name = part.split('>').next().unwrap_or_default();
-                            self.names.forget(name);
+                            let key = self.scoped(node, name);
+                            self.names.forget(&key);
                         }
                     }
                     _ => {}
@@ -219,10 +253,10 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         match kind(left) {
             "identifier" | "constant" | "instance_variable" | "global_variable"
             | "class_variable" => {
-                let name = self.text(left);
-                self.names.bind(name, Slot::Expr(value));
+                let name = self.key(left);
+                self.names.bind(&name, Slot::Expr(value));
                 if let Some(other) = self.root_name(value) {
-                    self.same.push((name.to_owned(), other));
+                    self.same.push((name, other));
                 }
             }
             "left_assignment_list" if kind(value) == "right_assignment_list" => {
@@ -233,7 +267,8 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 let plain = |n: &Node<'_>| kind(n) == "identifier";
                 if names.len() == values.len() && names.iter().all(plain) {
                     for (n, v) in names.into_iter().zip(values) {
-                        self.names.bind(self.text(n), Slot::Expr(v));
+                        let name = self.key(n);
+                        self.names.bind(&name, Slot::Expr(v));
                     }
                 } else {
                     self.forget_in(Some(left));
@@ -340,7 +375,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     fn changed(&mut self, node: Node<'_>) {
         match kind(node) {
             "identifier" | "constant" | "instance_variable" | "global_variable"
-            | "class_variable" => self.mutated.push(self.text(node).to_owned()),
+            | "class_variable" => self.mutated.push(self.key(node)),
             _ => self.untrusted = true,
         }
     }
@@ -357,7 +392,7 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
     fn root_name(&self, node: Node<'_>) -> Option<String> {
         match kind(node) {
             "identifier" | "constant" | "instance_variable" | "global_variable" => {
-                Some(self.text(node).to_owned())
+                Some(self.key(node))
             }
             "parenthesized_statements" => node.named_child(0).and_then(|n| self.root_name(n)),
             "call" => {
@@ -410,8 +445,9 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
                 None => Slot::Each(receiver),
                 Some(n) => Slot::Part(receiver, n),
             };
-            self.names.bind(self.text(*name), slot);
-            params.push((self.text(*name), part));
+            let name = self.key(*name);
+            self.names.bind(&name, slot);
+            params.push((name, part));
         }
         self.blocks.insert(receiver.id(), params);
         true
@@ -421,7 +457,10 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         let Some(node) = node else { return };
         match kind(node) {
             "identifier" | "constant" | "instance_variable" | "global_variable"
-            | "class_variable" => self.names.forget(self.text(node)),
+            | "class_variable" => {
+                let name = self.key(node);
+                self.names.forget(&name);
+            }
             "element_reference" | "call" => self.set_in(node),
             _ => {
                 let mut c = node.walk();

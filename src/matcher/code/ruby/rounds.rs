@@ -56,7 +56,7 @@ pub(super) const PAIRED: &[&str] = &[
 ];
 
 /// A block's parameters: each name, with the part of an item it takes (`None`: the item).
-pub(super) type Params<'a> = Vec<(&'a str, Option<usize>)>;
+pub(super) type Params = Vec<(String, Option<usize>)>;
 
 /// One item of a literal: an array's item, or a hash's key and value.
 enum Item<'t> {
@@ -97,15 +97,18 @@ impl<'a, 't> Rb<'a, '_, 't> {
             return read(self, node);
         };
         for round in rounds {
-            let outer: Vec<(&'a str, Option<Slot<'t>>)> = round
+            let outer: Vec<(String, Option<Slot<'t>>)> = round
                 .into_iter()
-                .map(|(name, slot)| (name, self.names.replace(name, Some(slot))))
+                .map(|(name, slot)| {
+                    let outer = self.names.replace(&name, Some(slot));
+                    (name, outer)
+                })
                 .collect();
             // Values of names computed from a parameter differ from round to round.
             self.values.clear();
             read(self, node);
             for (name, slot) in outer {
-                self.names.replace(name, slot);
+                self.names.replace(&name, slot);
             }
         }
         self.values.clear();
@@ -113,7 +116,7 @@ impl<'a, 't> Rb<'a, '_, 't> {
 
     /// The rounds of the block whose parameter `node` names (or the value of a name it
     /// names does), each binding all of the block's parameters.
-    fn rounds(&mut self, node: Node<'t>) -> Option<Vec<Vec<(&'a str, Slot<'t>)>>> {
+    fn rounds(&mut self, node: Node<'t>) -> Option<Vec<Vec<(String, Slot<'t>)>>> {
         if self.blocks.is_empty() || self.untrusted || self.patched {
             return None;
         }
@@ -126,7 +129,7 @@ impl<'a, 't> Rb<'a, '_, 't> {
                 .map(|item| {
                     params
                         .iter()
-                        .map(|(name, part)| (*name, item.part(*part)))
+                        .map(|(name, part)| (name.clone(), item.part(*part)))
                         .collect()
                 })
                 .collect(),
@@ -157,7 +160,7 @@ impl<'a, 't> Rb<'a, '_, 't> {
                 }
                 nodes += 1;
                 if kind(n) == "identifier" {
-                    match self.names.get(self.text(n)) {
+                    match self.names.get(&self.key(n)) {
                         Some(Slot::Each(r) | Slot::Part(r, _))
                             if self.blocks.contains_key(&r.id()) =>
                         {
@@ -186,7 +189,7 @@ impl<'a, 't> Rb<'a, '_, 't> {
     /// changed), if it has at most [`MOST_ITEMS`] and none is spread from elsewhere.
     fn literal_items(&self, receiver: Node<'t>) -> Option<Vec<Item<'t>>> {
         let mut list = match kind(receiver) {
-            "identifier" | "constant" => match self.names.get(self.text(receiver)) {
+            "identifier" | "constant" => match self.names.get(&self.key(receiver)) {
                 Some(Slot::Expr(value)) => *value,
                 _ => return None,
             },

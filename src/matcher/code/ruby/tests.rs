@@ -602,3 +602,25 @@ fn a_value_changed_through_an_item_or_a_symbol_is_not_known() {
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
 }
+
+#[test]
+fn a_methods_local_variables_are_its_own() {
+    check(&[
+        // The `m` of `median` is not the block's.
+        (
+            "def median; m = 1; m; end\n%i[size system].each { |m| Kernel.public_send(m, 'ls') }",
+            &["sh -c ls"],
+        ),
+        (
+            "c = 'ls'\ndef f; c = 'rm -rf ~'; system(c); end\nf\nsystem(c)",
+            &["sh -c rm -rf ~", "sh -c ls"],
+        ),
+        // A method does not see the variables outside it.
+        ("c = 'ls'\ndef f; system(c); end", &["sh -c ?"]),
+        // A block inside a method sees the method's.
+        (
+            "def f; x = 'rm -rf ~'; [1].each { system(x) }; end",
+            &["sh -c rm -rf ~"],
+        ),
+    ]);
+}

@@ -155,7 +155,7 @@ impl<'t> Rb<'_, '_, 't> {
             "identifier" | "instance_variable" | "global_variable" | "class_variable" => {
                 self.name(node, d)
             }
-            "constant" => match self.names.get(self.text(node)) {
+            "constant" => match self.names.get(&self.key(node)) {
                 Some(_) => self.name(node, d),
                 None => Obj::Const(self.text(node).to_owned()),
             },
@@ -195,7 +195,8 @@ impl<'t> Rb<'_, '_, 't> {
     }
 
     fn name(&mut self, node: Node<'t>, depth: usize) -> Obj {
-        let name = self.text(node);
+        let key = self.key(node);
+        let name = key.as_str();
         match self.names.get(name).cloned() {
             Some(Slot::Expr(value)) => {
                 // A name's value does not depend on where it is used: computed once.
@@ -205,7 +206,7 @@ impl<'t> Rb<'_, '_, 't> {
                     None => {
                         let out = self.eval(value, depth + 1);
                         self.names.leave();
-                        self.values.insert(name, out.clone());
+                        self.values.insert(key.clone(), out.clone());
                         out
                     }
                 };
