@@ -1,5 +1,5 @@
 //! What the readers that read a function's body at each of its calls share (JavaScript's
-//! `javascript/inline.rs`, Perl's `perl/inline.rs`): the bounds on that reading, and which
+//! `javascript/inline.rs`, Perl's `perl/inline.rs`, PHP's `php/inline.rs`): the bounds on that reading, and which
 //! functions the program's own code reaches, so that a function called only from itself
 //! (or from functions only it calls) is still read, once, by the program's pass.
 
@@ -63,6 +63,16 @@ impl Budget {
     pub(super) fn done(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
+}
+
+/// How many times `name` appears in `text` as a whole word.
+pub(super) fn whole_words(text: &str, name: &str) -> usize {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(name)
+        .filter(|(k, _)| {
+            !word(text[..*k].chars().next_back()) && !word(text[k + name.len()..].chars().next())
+        })
+        .count()
 }
 
 /// Of the definitions `defs` (node ids), those the program's own code reaches: called

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 
 use super::{Obj, Pl, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached};
+use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached, whole_words};
 use crate::matcher::code::tree::{Visit, visit};
 
 /// Where a parameter takes its value in `@_`.
@@ -103,16 +103,6 @@ impl<'t> Subs<'t> {
     pub(super) fn defines(&self, node: Node<'t>) -> bool {
         self.defs.contains(&node.id())
     }
-}
-
-/// How many times `name` appears in `text` as a whole word.
-fn whole_words(text: &str, name: &str) -> usize {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    text.match_indices(name)
-        .filter(|(k, _)| {
-            !word(text[..*k].chars().next_back()) && !word(text[k + name.len()..].chars().next())
-        })
-        .count()
 }
 
 /// The parameters `body` takes from `@_` (see [`Place`]), each `None` where the body

@@ -104,6 +104,7 @@ impl<'t> Php<'_, '_, 't> {
     }
 
     pub(super) fn call(&mut self, node: Node<'t>) {
+        self.read_called_function(node);
         let line = self.line(node);
         let Some(f) = by_field(node, "function") else {
             return;

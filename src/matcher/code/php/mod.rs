@@ -5,6 +5,7 @@
 //! string (`$f(...)`, `call_user_func`, callbacks) and names bound once.
 
 mod calls;
+mod inline;
 mod sinks;
 mod text;
 mod values;
@@ -59,8 +60,11 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         loops: 0,
         calls: 0,
         classes: Vec::new(),
+        functions: inline::Functions::default(),
+        params: Vec::new(),
     };
     php.bind_all(root, 0);
+    php.functions = inline::Functions::of(src.text, root);
     php.walk(root);
 }
 
@@ -76,6 +80,10 @@ struct Php<'a, 'c, 't> {
     /// The classes the code declares with an `__invoke`, by name (lower case, as PHP
     /// compares them).
     classes: Vec<String>,
+    /// The functions read at their calls (see [`inline`]).
+    functions: inline::Functions<'t>,
+    /// The parameters of the function being read at a call, with their values there.
+    params: Vec<(String, Obj)>,
 }
 
 const COMPUTED_NAME: &str = "the code calls a function whose name is computed at run time";
@@ -273,6 +281,10 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
         }
         self.loops += usize::from(is_loop);
         if !self.cx.enter(depth, self.line(node)) {
+            return false;
+        }
+        // A function read at its calls is not read where it is written.
+        if self.functions.defines(node) {
             return false;
         }
         let line = self.line(node);

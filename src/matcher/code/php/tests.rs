@@ -460,3 +460,43 @@ fn an_object_of_a_class_the_code_declares_is_called_through_its_invoke() {
     assert_eq!(opaque("(new Lib)();"), COMPUTED);
     assert_eq!(opaque("class T extends Lib {} (new T)();"), COMPUTED);
 }
+
+#[test]
+fn functions_and_closures_are_read_at_their_calls() {
+    for (code, want) in [
+        (
+            "function f($c) { system($c); } f('ls'); F('rm -rf ~');",
+            &["sh -c ls", "sh -c rm -rf ~"][..],
+        ),
+        (
+            "$r = function ($c) { passthru($c); }; $r('ls');",
+            &["sh -c ls"],
+        ),
+        (
+            "$r = fn($c) => passthru($c); $r('rm -rf ~');",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "function f($c = 'rm -rf ~') { system($c); } f();",
+            &["sh -c rm -rf ~"],
+        ),
+        (
+            "function a() { b('rm -rf ~'); } function b($c) { system($c); } a();",
+            &["sh -c rm -rf ~"],
+        ),
+    ] {
+        assert_eq!(effects(code), want, "{code}");
+    }
+    // Not read at calls: a parameter assigned again, a name used as a callback, named
+    // arguments, a closure's variable assigned again.
+    for code in [
+        "function f($c) { $c .= ' ~'; system($c); } f('ls');",
+        "function f($c) { system($c); } array_map('f', ['x']); f('ls');",
+        "function f($c) { system($c); } f(c: 'ls');",
+        "$r = function ($c) { passthru($c); }; $r = 'system'; $r('ls');",
+    ] {
+        let found = effects(code);
+        assert!(found.iter().all(|e| e != "sh -c ls"), "{code}: {found:?}");
+        assert!(found.iter().any(|e| e == "sh -c ?"), "{code}: {found:?}");
+    }
+}

@@ -293,6 +293,9 @@ impl<'t> Php<'_, '_, 't> {
         if self.wild && key.starts_with('$') {
             return Obj::Val(Val::Unknown);
         }
+        if let Some(value) = self.param(key) {
+            return value;
+        }
         match self.names.get(key).cloned() {
             Some(Slot::Expr(value)) if self.names.enter(key) => {
                 let out = self.eval(value, depth + 1);
