@@ -15,7 +15,7 @@ const MOST_DEPTH: usize = 4;
 const MOST_INLINED: usize = 256;
 /// Functions of one program read at their calls, at most: past it, none is (finding a
 /// function's every mention costs a pass over the text per function).
-pub(super) const MOST_FUNCTIONS: usize = 64;
+const MOST_FUNCTIONS: usize = 64;
 
 /// How a call of a function read at its calls is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +63,25 @@ impl Budget {
     pub(super) fn done(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
+}
+
+/// The functions of `defined` (by name) defined once, when there are at most
+/// [`MOST_FUNCTIONS`] of them; else none. A name defined twice may call either body.
+pub(super) fn defined_once<K: std::hash::Hash + Eq + Clone, F>(
+    defined: impl IntoIterator<Item = (K, F)>,
+) -> HashMap<K, F> {
+    let mut by_name = HashMap::new();
+    let mut twice = HashSet::new();
+    for (name, f) in defined {
+        if by_name.insert(name.clone(), f).is_some() {
+            twice.insert(name);
+        }
+    }
+    by_name.retain(|name, _| !twice.contains(name));
+    if by_name.len() > MOST_FUNCTIONS {
+        by_name.clear();
+    }
+    by_name
 }
 
 /// How many times `name` appears in `text` as a whole word.

@@ -12,7 +12,7 @@ use tree_sitter::Node;
 use super::sinks::MUTATORS;
 use super::{Js, Obj, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached};
+use crate::matcher::code::inline::{Budget, Reading, defined_once, reached};
 use crate::matcher::code::tree::{Visit, visit};
 
 /// Parameters' names, each with its default value if it has one.
@@ -47,8 +47,6 @@ impl<'t> Functions<'t> {
     /// The top-level functions of `root` whose names are only called.
     pub(super) fn of(text: &'t str, root: Node<'t>) -> Functions<'t> {
         let of = |n: Node<'t>| text.get(n.byte_range()).unwrap_or_default();
-        let mut by_name: HashMap<&'t str, Inlined<'t>> = HashMap::new();
-        let mut twice = HashSet::new();
         let mut c = root.walk();
         let statements: Vec<Node<'t>> = root.named_children(&mut c).collect();
         // The program's own functions: one of them may change what it is given.
@@ -56,28 +54,21 @@ impl<'t> Functions<'t> {
             .iter()
             .filter_map(|s| definition(*s).map(|(name, _)| of(name)))
             .collect();
-        for statement in statements {
-            let Some((name, def)) = definition(statement) else {
-                continue;
-            };
-            let (Some((params, rest)), Some(body)) = (parameters(of, def), by_field(def, "body"))
-            else {
-                continue;
-            };
+        let mut by_name = defined_once(statements.iter().filter_map(|statement| {
+            let (name, def) = definition(*statement)?;
+            let (params, rest) = parameters(of, def)?;
+            let body = by_field(def, "body")?;
             let f = Inlined {
-                def: statement,
+                def: *statement,
                 params,
                 rest,
                 body,
                 assigned: assigned_names(of, body),
                 shared: shared_names(of, body, &own),
             };
-            if by_name.insert(of(name), f).is_some() {
-                twice.insert(of(name));
-            }
-        }
-        by_name.retain(|name, _| !twice.contains(name));
-        if by_name.is_empty() || by_name.len() > MOST_FUNCTIONS {
+            Some((of(name), f))
+        }));
+        if by_name.is_empty() {
             return Functions::default();
         }
         // A name used other than by a call or its definition drops the function.

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 
 use super::{Obj, Pl, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached, whole_words};
+use crate::matcher::code::inline::{Budget, Reading, defined_once, reached, whole_words};
 use crate::matcher::code::tree::{Visit, visit};
 
 /// Where a parameter takes its value in `@_`.
@@ -47,16 +47,12 @@ impl<'t> Subs<'t> {
     /// The top-level subs of `root` whose names are only defined and called with brackets.
     pub(super) fn of(text: &str, root: Node<'t>) -> Subs<'t> {
         let of = |n: Node<'_>| text.get(n.byte_range()).unwrap_or_default();
-        let mut by_name: HashMap<String, Inlined<'t>> = HashMap::new();
-        let mut twice = HashSet::new();
         let mut c = root.walk();
-        for def in root.named_children(&mut c) {
+        let mut by_name = defined_once(root.named_children(&mut c).filter_map(|def| {
             if kind(def) != "function_definition" {
-                continue;
+                return None;
             }
-            let (Some(name), Some(body)) = (by_field(def, "name"), by_field(def, "body")) else {
-                continue;
-            };
+            let (name, body) = (by_field(def, "name")?, by_field(def, "body")?);
             let (params, whole) = parameters(text, body);
             let sub = Inlined {
                 def,
@@ -64,12 +60,9 @@ impl<'t> Subs<'t> {
                 params,
                 whole,
             };
-            if by_name.insert(of(name).to_owned(), sub).is_some() {
-                twice.insert(of(name).to_owned());
-            }
-        }
-        by_name.retain(|name, _| !twice.contains(name));
-        if by_name.is_empty() || by_name.len() > MOST_FUNCTIONS {
+            Some((of(name).to_owned(), sub))
+        }));
+        if by_name.is_empty() {
             return Subs::default();
         }
         // Each bracketed call by name; the name anywhere else (`\&run`, `'run'`, a call

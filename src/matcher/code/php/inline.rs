@@ -15,7 +15,7 @@ use tree_sitter::Node;
 
 use super::{Obj, Php, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::inline::{Budget, MOST_FUNCTIONS, Reading, reached, whole_words};
+use crate::matcher::code::inline::{Budget, Reading, defined_once, reached, whole_words};
 use crate::matcher::code::tree::{Visit, visit};
 
 /// Where a parameter takes its value.
@@ -44,46 +44,31 @@ pub(super) struct Functions<'t> {
 }
 
 impl<'t> Functions<'t> {
+    /// The functions and closures at the top of `root` whose names are only defined and
+    /// called.
     pub(super) fn of(text: &str, root: Node<'t>) -> Functions<'t> {
         let of = |n: Node<'_>| text.get(n.byte_range()).unwrap_or_default();
-        let mut by_name: HashMap<String, Inlined<'t>> = HashMap::new();
-        let mut twice = HashSet::new();
         let mut c = root.walk();
-        for statement in root.named_children(&mut c) {
+        let mut by_name = defined_once(root.named_children(&mut c).filter_map(|statement| {
             let (name, def) = match kind(statement) {
-                "function_definition" => match by_field(statement, "name") {
-                    Some(n) => (of(n).to_ascii_lowercase(), statement),
-                    None => continue,
-                },
+                "function_definition" => (
+                    of(by_field(statement, "name")?).to_ascii_lowercase(),
+                    statement,
+                ),
                 "expression_statement" => {
-                    let Some(assign) = statement
+                    let assign = statement
                         .named_child(0)
-                        .filter(|a| kind(*a) == "assignment_expression")
-                    else {
-                        continue;
-                    };
-                    match (by_field(assign, "left"), by_field(assign, "right")) {
-                        (Some(l), Some(r))
-                            if kind(l) == "variable_name"
-                                && matches!(kind(r), "anonymous_function" | "arrow_function") =>
-                        {
-                            (of(l).to_owned(), r)
-                        }
-                        _ => continue,
-                    }
+                        .filter(|a| kind(*a) == "assignment_expression")?;
+                    let (l, r) = (by_field(assign, "left")?, by_field(assign, "right")?);
+                    let closure = matches!(kind(r), "anonymous_function" | "arrow_function");
+                    (kind(l) == "variable_name" && closure).then(|| (of(l).to_owned(), r))?
                 }
-                _ => continue,
+                _ => return None,
             };
-            let (Some(body), Some(params)) = (by_field(def, "body"), parameters(text, def)) else {
-                continue;
-            };
-            let f = Inlined { def, body, params };
-            if by_name.insert(name.clone(), f).is_some() {
-                twice.insert(name);
-            }
-        }
-        by_name.retain(|name, _| !twice.contains(name));
-        if by_name.is_empty() || by_name.len() > MOST_FUNCTIONS {
+            let (body, params) = (by_field(def, "body")?, parameters(text, def)?);
+            Some((name, Inlined { def, body, params }))
+        }));
+        if by_name.is_empty() {
             return Functions::default();
         }
         // Each call by name; the name anywhere else (a callback string, `$run` passed on)
