@@ -285,25 +285,27 @@ pub(super) fn fields<'t>(lang: Lang, node: Node<'t>, name: &str) -> Vec<Node<'t>
 }
 
 fn field_id(lang: Lang, name: &str) -> Option<std::num::NonZeroU16> {
-    type Table = Box<[(&'static str, std::num::NonZeroU16)]>;
+    // The grammar's fields by their name's first byte: a field is looked up on most nodes
+    // the readers visit, so a handful of comparisons of a few bytes each, not a search.
+    type Table = Box<[Vec<(&'static str, std::num::NonZeroU16)>]>;
     static FIELDS: [OnceLock<Table>; Lang::ALL.len()] =
         [const { OnceLock::new() }; Lang::ALL.len()];
     let table = FIELDS[lang as usize].get_or_init(|| {
         let grammar = lang.grammar();
-        let mut table: Vec<_> = (1..=grammar.field_count())
-            .filter_map(|id| {
-                let id = u16::try_from(id).ok()?;
-                Some((
-                    grammar.field_name_for_id(id)?,
-                    std::num::NonZeroU16::new(id)?,
-                ))
-            })
-            .collect();
-        table.sort_unstable();
+        let mut table: Vec<Vec<_>> = vec![Vec::new(); 256];
+        for id in 1..=grammar.field_count() {
+            let Ok(id) = u16::try_from(id) else { continue };
+            if let (Some(name), Some(id)) =
+                (grammar.field_name_for_id(id), std::num::NonZeroU16::new(id))
+                && let Some(first) = name.bytes().next()
+            {
+                table[usize::from(first)].push((name, id));
+            }
+        }
         table.into()
     });
-    let at = table.binary_search_by(|(n, _)| (*n).cmp(name)).ok()?;
-    Some(table[at].1)
+    let bucket = table.get(usize::from(*name.as_bytes().first()?))?;
+    bucket.iter().find(|(n, _)| *n == name).map(|(_, id)| *id)
 }
 
 /// Where a [`visit`] is at a node.
