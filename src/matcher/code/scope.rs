@@ -529,7 +529,7 @@ pub(super) fn any_of(patterns: &[String]) -> Val {
             .take_while(|(a, b)| a == b)
             .count();
     }
-    if rest.is_empty() {
+    if rest.iter().all(|p| p == first) {
         return Val::Known(first.clone());
     }
     while !first.is_char_boundary(common) {

@@ -27,6 +27,10 @@ const MOST_NODES: usize = 512;
 /// Nodes looked at for loops' variables in the whole program: past it, each call is read
 /// once, with the variables not known.
 const MOST_SEARCHED: usize = 1 << 16;
+/// Calls read once per item, over the whole program: past it, a call is read once, with
+/// the loop's variables not known, so that a program of many calls in one loop costs a
+/// bounded multiple of its size.
+const MOST_ROUNDS: usize = 512;
 /// Names whose values are looked into for a loop's variable, from one call.
 const MOST_FOLLOWED: usize = 4;
 
@@ -53,6 +57,8 @@ pub(super) struct Loops<'a, 't> {
     pub(super) assigned: std::collections::HashSet<&'a str>,
     /// Nodes looked at so far.
     searched: usize,
+    /// Calls read once per item so far.
+    rounds: usize,
 }
 
 impl<'a, 't> Lua<'a, '_, 't> {
@@ -141,7 +147,11 @@ impl<'a, 't> Lua<'a, '_, 't> {
         }
         let l = self.loop_named_in(node)?;
         let value = l.value.filter(|v| !self.tables.assigned.contains(v))?;
-        Some((value, self.literal_values(l.table, l.ipairs)?))
+        let values = self
+            .literal_values(l.table, l.ipairs)
+            .filter(|values| self.tables.rounds + values.len() <= MOST_ROUNDS)?;
+        self.tables.rounds += values.len();
+        Some((value, values))
     }
 
     /// The innermost loop around `node` whose variable is named in `node`'s arguments.

@@ -12,7 +12,7 @@ use crate::matcher::code::tree::{Visit, visit};
 /// Methods that only `pathlib` paths have among the objects code commonly handles: called on
 /// an object the reader does not follow, it is a path not known (`for f in self.files:
 /// f.write_text(x)`).
-const PATH_ONLY_METHODS: &[&str] = &[
+pub(super) const PATH_ONLY_METHODS: &[&str] = &[
     "write_text",
     "write_bytes",
     "read_text",
@@ -23,6 +23,9 @@ const PATH_ONLY_METHODS: &[&str] = &[
     "symlink_to",
     "hardlink_to",
     "lchmod",
+    "rename",
+    "chmod",
+    "mkdir",
 ];
 
 /// A literal dictionary's key and value nodes; no value when it may have changed.
@@ -754,6 +757,20 @@ impl<'a, 't> Py<'a, '_, 't> {
                 self.enter_guards(node);
                 let args = self.arguments(node);
                 self.path_method(Val::Unknown, attr, &args, line);
+                return;
+            }
+            // `x.replace(dst)`: a string's `replace` takes two arguments, a path's one (it
+            // moves the file).
+            Obj::Attr(attr) | Obj::StrMethod(_, attr)
+                if attr == "replace" && Args::of(self, node).count() == 1 =>
+            {
+                let path = match &callee {
+                    Obj::StrMethod(v, _) => v.clone(),
+                    _ => Val::Unknown,
+                };
+                self.enter_guards(node);
+                let args = self.arguments(node);
+                self.path_method(path, "replace", &args, line);
                 return;
             }
             // Only the name is known (`ctypes.CDLL(None).system`): the calls that run

@@ -637,25 +637,14 @@ fn same(a: Obj, b: Obj) -> Obj {
     match (&a, &b) {
         (Obj::Val(x), Obj::Val(y)) | (Obj::Path(x), Obj::Path(y)) if x == y => a,
         (Obj::Ref(x), Obj::Ref(y)) if x == y => a,
-        (Obj::Val(x), Obj::Val(y)) => covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Val),
-        (Obj::Path(x), Obj::Path(y)) => covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Path),
+        (Obj::Val(x), Obj::Val(y)) => {
+            super::values::covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Val)
+        }
+        (Obj::Path(x), Obj::Path(y)) => {
+            super::values::covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Path)
+        }
         _ => Obj::Val(Val::Unknown),
     }
-}
-
-/// A pattern that names both paths `a` and `b`, absolute or in the home directory: the
-/// directory they share, and everything below it (`/**` for `/etc/x` and `/usr/y`).
-fn covering(a: &Val, b: &Val) -> Option<Val> {
-    let (Val::Known(a), Val::Known(b)) = (a, b) else {
-        return None;
-    };
-    let rooted = |p: &str| p.starts_with('/') || p.starts_with('~');
-    if !rooted(a) || !rooted(b) {
-        return None;
-    }
-    let common = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    let cut = a.as_bytes()[..common].iter().rposition(|c| *c == b'/')?;
-    Some(Val::Known(format!("{}/**", &a[..cut])))
 }
 
 /// A parameter of a function read at a call, and the value it has there.

@@ -2180,3 +2180,68 @@ fn a_lambda_parameter_is_its_own_and_a_path_method_on_an_unknown_object_is_a_pat
         ["tee ?"]
     );
 }
+
+#[test]
+fn lists_of_paths_not_read_per_item_are_the_directory_they_share() {
+    // A comprehension's list, filtered: each item is one of its paths.
+    assert_eq!(
+        effects(
+            "import os, tarfile\nh = os.path.expanduser('~')\nw = [os.path.join(h, p) for p in ('.kube/config', '.docker/config.json')]\nfor f in filter(os.path.exists, w):\n    open(f).read()"
+        ),
+        ["cat ~/**/*"]
+    );
+    // Two parts of a walk joined, and a generator's yields that differ.
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('/'):\n    for n in dirs + files:\n        os.chmod(os.path.join(root, n), 0o777)"
+        ),
+        ["chmod 777 /**/*"]
+    );
+    assert_eq!(
+        effects(
+            "import os\ndef g(r='/'):\n    for d, s, fs in os.walk(r):\n        yield d\n        yield from (os.path.join(d, f) for f in fs)\nfor p in g():\n    os.chmod(p, 0o777)"
+        ),
+        ["chmod 777 /**/*"]
+    );
+    // Commands are not paths: two that differ are not known.
+    assert_eq!(
+        effects(
+            "import os\ndef c(x):\n    if x:\n        return 'ls /a'\n    return 'ls /b; rm -rf ~'\nos.system(c(1))"
+        ),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn methods_only_a_path_has_make_the_object_a_path() {
+    for (code, want) in [
+        // An item of a list read as one of its values is still the path it names.
+        (
+            "from pathlib import Path\nfiles = [Path('a/HOOKS.yaml'), Path('a/x.yaml')]\nfor f in list(files):\n    f.write_text('x')",
+            "tee a/**/*",
+        ),
+        (
+            "import m\nfor f in m.things:\n    f.rename('/tmp/x')",
+            "mv ? /tmp/x",
+        ),
+        (
+            "import m\nfor f in m.things:\n    f.chmod(0o777)",
+            "chmod 777 ?",
+        ),
+        // A string's `replace` takes two arguments; a path's one, and moves the file.
+        (
+            "import m\nfor f in m.things:\n    f.replace('/tmp/x')",
+            "mv ? /tmp/x",
+        ),
+    ] {
+        assert!(
+            effects(code).iter().any(|e| e == want),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+    assert!(
+        effects("import m\ns = m.a\nprint(s.replace('-', '_'), 'a-b'.replace('-', '_'))")
+            .is_empty()
+    );
+}

@@ -112,6 +112,13 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::PathMethod(p, attr),
                     },
                     Obj::Response => Obj::Response,
+                    // A string has no `write_text`: what it is called on is the path it
+                    // names (an item of a list read as its value, `for f in files`).
+                    Obj::Val(v @ Val::Known(_))
+                        if super::calls::PATH_ONLY_METHODS.contains(&attr.as_str()) =>
+                    {
+                        Obj::PathMethod(v, attr)
+                    }
                     Obj::Val(v @ Val::Known(_)) => Obj::StrMethod(v, attr),
                     Obj::Val(Val::Fetched) => Obj::Response,
                     _ => Obj::Attr(attr),
@@ -246,6 +253,19 @@ impl<'t> Py<'_, '_, 't> {
         }
         let out = match self.eval(iterable, depth + 1) {
             Obj::Each(element) => self.narrowed_element(name, *element),
+            // A list of paths (not read per item here): each of them, as the directory they
+            // share with everything below it.
+            Obj::List(items) => match items.split_first() {
+                Some((first, rest)) => Obj::Val(
+                    rest.iter()
+                        .try_fold(first.clone(), |a, b| match a == *b {
+                            true => Some(a),
+                            false => covering(&a, b),
+                        })
+                        .unwrap_or(Val::Unknown),
+                ),
+                None => Obj::Val(Val::Unknown),
+            },
             _ => Obj::Val(Val::Unknown),
         };
         self.names.leave();
@@ -886,6 +906,8 @@ impl<'t> Py<'_, '_, 't> {
                         };
                         match listing {
                             each @ Obj::Each(_) => each,
+                            // Some of a list's items: each is one of the list's.
+                            list @ Obj::List(_) if q != "itertools.islice" => list,
                             _ => Obj::Val(Val::Unknown),
                         }
                     }
@@ -1483,4 +1505,20 @@ fn slice_range(slice: &str, len: usize) -> Option<std::ops::Range<usize>> {
     };
     let (start, stop) = (bound(start, 0)?, bound(stop, len)?);
     Some(usize::try_from(start).ok()?..usize::try_from(stop.max(start)).ok()?)
+}
+
+/// A pattern that names both `a` and `b`, when both are paths (no spaces, quotes or shell
+/// syntax, which a command would have): what [`any_of`] makes of them (`~/.kube/config`
+/// and `~/.docker/config.json` as `~/**/*`).
+pub(super) fn covering(a: &Val, b: &Val) -> Option<Val> {
+    fn path(v: &Val) -> Option<String> {
+        let shell = |c: char| c.is_whitespace() || "'\"`$;|&()<>\\".contains(c);
+        v.text()
+            .filter(|t| !t.is_empty() && !t.contains(shell))
+            .map(str::to_owned)
+    }
+    match any_of(&[path(a)?, path(b)?]) {
+        Val::Unknown => None,
+        v => Some(v),
+    }
 }

@@ -84,6 +84,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         defs: Vec::new(),
         blocks: HashMap::new(),
         searched: 0,
+        rounds_read: 0,
         untrusted: false,
         patched: false,
         env_written: false,
@@ -121,6 +122,8 @@ struct Rb<'a, 'c, 't> {
     blocks: HashMap<usize, rounds::Params>,
     /// Nodes looked at for a block's parameters so far (see [`rounds`]).
     searched: usize,
+    /// Calls read once per item so far (see [`rounds`]).
+    rounds_read: usize,
     /// A value was changed in place through something other than a name bound once, or the
     /// code rebinds names at run time (`eval`, `local_variable_set`): no name's value is known.
     untrusted: bool,

@@ -23,6 +23,10 @@ const MOST_NODES: usize = 512;
 /// Nodes looked at for blocks' parameters in the whole program: past it, each call is read
 /// once, with its parameters not known.
 const MOST_SEARCHED: usize = 1 << 16;
+/// Calls read once per item, over the whole program: past it, a call is read once, with
+/// the loop's names not known, so that a program of many calls in one loop costs a bounded
+/// multiple of its size.
+const MOST_ROUNDS: usize = 512;
 /// Names whose values are looked into for a block's parameter, from one call.
 const MOST_FOLLOWED: usize = 4;
 
@@ -122,7 +126,10 @@ impl<'a, 't> Rb<'a, '_, 't> {
         }
         let receiver = self.block_named_in(node)?;
         let params = self.blocks.get(&receiver.id())?.clone();
-        let items = self.literal_items(receiver)?;
+        let items = self
+            .literal_items(receiver)
+            .filter(|items| self.rounds_read + items.len() <= MOST_ROUNDS)?;
+        self.rounds_read += items.len();
         Some(
             items
                 .iter()
