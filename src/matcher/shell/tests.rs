@@ -1556,6 +1556,23 @@ fn a_build_file_the_line_writes_is_read_when_a_build_tool_runs() {
     );
     // A file the line did not write is the project's own.
     assert_eq!(parse("make && npm test").opaque, None);
+    // Commands a tool runs, edited in place or read and written over, are not known; a
+    // manifest or code file edited in place stays the project's own.
+    for edited in [
+        "sed -i 's/\"test\": \".*\"/\"test\": \"rm -rf ~\"/' package.json && npm test",
+        "perl -pi -e 's/jest/rm -rf ~/' package.json && npm test",
+        "sed -i 's/x/y/' Makefile && make",
+        "cat package.json > /dev/null; python3 -c 'open(\"package.json\", \"w\").write(input())' && npm test",
+    ] {
+        assert!(parse(edited).opaque.is_some(), "{edited}");
+    }
+    for own in [
+        "sed -i 's/^edition = \"2018\"/edition = \"2021\"/' Cargo.toml && cargo check",
+        "sed -i 's/old/new/g' src/app.py && pytest",
+        "perl -pi -e 's/1.4.2/1.4.3/' package.json",
+    ] {
+        assert_eq!(parse(own).opaque, None, "{own}");
+    }
 }
 
 #[test]

@@ -223,19 +223,24 @@ pub(in crate::matcher::shell::programs) fn written_files(
 /// not known before the line runs.
 const IN_PLACE_EDITORS: &[&str] = &["sed", "perl", "ruby", "ed", "red", "gawk", "ex"];
 
-/// A file that tells a build tool which commands to run (package.json's scripts, a
-/// Makefile, a justfile, tox.ini, ...) edited in place by `command` (`sed -i 's/"test":
-/// .*/.../' package.json`): its text is no longer the host's, and not known, so a tool that
-/// then runs it is read as running a file the line wrote with text not known (opaque).
-/// Code files so edited stay the project's own, as when the agent edits them with its file
-/// tools.
+/// A file whose text is commands a build tool runs (package.json's scripts, a Makefile, a
+/// justfile, tox.ini, an `.envrc`, `.yarnrc.yml`'s `yarnPath`) edited in place by `command`
+/// (`sed -i 's/"test": .*/.../' package.json`): its text is no longer the host's, and not
+/// known, so a tool that then runs it is read as running a file the line wrote with text
+/// not known (opaque). Code files and manifests so edited (`sed -i 's/2018/2021/'
+/// Cargo.toml`) stay the project's own, as when the agent edits them with its file tools.
 pub(in crate::matcher::shell) fn edited_in_place(r: &mut Reader, command: &SimpleCommand) {
     if !IN_PLACE_EDITORS.contains(&command.program.as_str()) {
         return;
     }
     for touch in crate::matcher::shell::effects::touches(command) {
         let name = touch.path.rsplit('/').next().unwrap_or_default();
-        let directs = runs(name).is_some_and(|how| !matches!(how, Runs::Code(_) | Runs::Pth));
+        let directs = runs(name).is_some_and(|how| {
+            matches!(
+                how,
+                Runs::Makefile | Runs::Scripts | Runs::Shell | Runs::Tasks { .. } | Runs::YarnRc
+            )
+        });
         if directs
             && touch.base.is_none()
             && touch.touch != crate::matcher::shell::effects::Touch::Delete
