@@ -17,8 +17,8 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hookgate::matcher::code::{self, Lang};
-use hookgate::matcher::shell;
+use hookgate::code::{self, Lang};
+use hookgate::shell;
 
 #[path = "../src/matcher/code/ordinary.rs"]
 mod ordinary;

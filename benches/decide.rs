@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hookgate::matcher::shell;
+use hookgate::shell;
 use hookgate::{Engine, HookContext, Point, RuleGraph, config};
 use support::shell_lines::{
     NOT_AT_BOUND, NUMBERED, SHAPES, TYPICAL, at_parse_bound, heredoc_file, numbered, repeated,

@@ -1,6 +1,6 @@
 //! Run with: cargo bench --bench shell
 //!
-//! The shell reader alone (`hookgate::matcher::shell::parse`): typical agent commands of at
+//! The shell reader alone (`hookgate::shell::parse`): typical agent commands of at
 //! most 200 bytes, and 64 KiB lines of the shapes that cost the reader most (issue 18's
 //! bound: a typical line in 10 µs or less, a 64 KiB line in 10 ms or less, release build).
 //! Each worst shape is also read at 16 KiB, so the 64K/16K ratio shows whether the work
@@ -15,7 +15,7 @@ mod shipped_allocator;
 mod support;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hookgate::matcher::shell;
+use hookgate::shell;
 use support::shell_lines::{
     NOT_AT_BOUND, NUMBERED, SHAPES, TYPICAL, at_parse_bound, heredoc_file, numbered, repeated,
 };

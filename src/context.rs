@@ -70,7 +70,7 @@ pub struct HookContext {
 /// Whether `path` can be a `cwd` or a `workspace`: absolute (a relative one would resolve
 /// against wherever the gate happens to run) and without a NUL byte. `None` when it can,
 /// else why not.
-pub fn dir_problem(path: &str) -> Option<String> {
+pub(crate) fn dir_problem(path: &str) -> Option<String> {
     if !path.starts_with('/') {
         Some(format!(
             "must be an absolute path (starting with `/`), not `{path}`"

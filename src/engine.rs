@@ -15,19 +15,21 @@ use crate::context::HookContext;
 use crate::decision::{Decision, HookResult, Verdict};
 use crate::graph::{RuleGraph, now_ms};
 use crate::matcher::{self, Filter};
+pub(crate) use checks::Checked;
 use checks::Checks;
-pub use checks::{Checked, Overrun, check_all};
-pub use pool::{Cause, EvalPool, PoolConfig};
+#[cfg(feature = "server")]
+pub(crate) use pool::PoolConfig;
+pub(crate) use pool::{Cause, EvalPool};
 
 mod checks;
-pub mod pool;
+pub(crate) mod pool;
 use crate::notify::Notice;
 use crate::point::Point;
 
 /// Retries of `onFailure: retry` when `retries` is not set.
 const DEFAULT_RETRIES: u32 = 3;
 /// The longest [`Engine::flush`] waits for notifications to be delivered.
-pub const NOTIFY_FLUSH_LIMIT: Duration = Duration::from_secs(3);
+pub(crate) const NOTIFY_FLUSH_LIMIT: Duration = Duration::from_secs(3);
 /// The first retry waits this long; each further retry doubles it.
 const RETRY_BASE: Duration = Duration::from_millis(100);
 

@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 
 /// A JSON object that holds the same key twice.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DuplicateKey {
+pub(crate) struct DuplicateKey {
     /// The repeated key.
     pub key: String,
     /// Where the object is, as a path (`context.toolArgs`); empty at the top level.
@@ -35,7 +35,7 @@ impl std::error::Error for DuplicateKey {}
 
 /// Checks that no object in `input` repeats a key, at any depth. Input that is not valid
 /// JSON passes (the caller's own parse reports it, with its own message).
-pub fn check(input: &[u8]) -> Result<(), DuplicateKey> {
+pub(crate) fn check(input: &[u8]) -> Result<(), DuplicateKey> {
     let mut found = None;
     let mut de = serde_json::Deserializer::from_slice(input);
     let walk = Walk {
@@ -57,7 +57,7 @@ pub fn check(input: &[u8]) -> Result<(), DuplicateKey> {
 }
 
 /// [`check`] over text.
-pub fn check_str(input: &str) -> Result<(), DuplicateKey> {
+pub(crate) fn check_str(input: &str) -> Result<(), DuplicateKey> {
     check(input.as_bytes())
 }
 

@@ -1,7 +1,5 @@
 //! The `hookgate` command: validate policies and ask what they decide.
 
-mod cli;
-
 use std::process::ExitCode;
 
 /// The daemon frees on one thread what another allocated (a request's context is checked on
@@ -12,5 +10,5 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    cli::run()
+    hookgate::run_cli()
 }

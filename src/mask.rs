@@ -4,10 +4,11 @@
 use serde_json::{Map, Value};
 
 /// What replaces a masked value.
-pub const MASKED: &str = "[masked]";
+pub(crate) const MASKED: &str = "[masked]";
 
 /// Field-name fragments masked by default.
-pub const DEFAULT_MASKED_FIELDS: &[&str] = &["token", "secret", "password", "key", "authorization"];
+pub(crate) const DEFAULT_MASKED_FIELDS: &[&str] =
+    &["token", "secret", "password", "key", "authorization"];
 
 /// Which tool-argument fields are masked: those whose name contains one of the fragments,
 /// ignoring case (`apiKey`, `GITHUB_TOKEN`, `db_password` ...), at any depth.

@@ -19,9 +19,9 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
 /// Default time a program may run.
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// Captured bytes per output stream; the rest is read and discarded.
-pub const OUTPUT_CAP: usize = 1024 * 1024;
+pub(crate) const OUTPUT_CAP: usize = 1024 * 1024;
 /// Longest `KEY=value` string, NUL included, that Linux accepts at exec (MAX_ARG_STRLEN).
 const ENV_STRING_CAP: usize = 128 * 1024;
 /// After the program exits, how long its output pipes may take to close.

@@ -33,21 +33,16 @@ pub fn is_escaped(c: char) -> bool {
 /// `text` with every [escaped](is_escaped) character, newlines included, as a visible
 /// escape: for one line of output (a table cell, a log field, a title), so a value cannot
 /// end the line and forge the next. Borrowed when there is nothing to escape.
-pub fn escape(text: &str) -> Cow<'_, str> {
+#[cfg(any(feature = "server", test))]
+pub(crate) fn escape(text: &str) -> Cow<'_, str> {
     escape_except(text, |_| false)
-}
-
-/// As [`escape`], but newlines are kept: for text whose line breaks are the renderer's own
-/// (a report built from escaped values, or pretty-printed JSON).
-pub fn escape_lines(text: &str) -> Cow<'_, str> {
-    escape_except(text, |c| c == '\n')
 }
 
 /// JSON text (as `serde_json` writes it) with DEL, the C1 controls and the bidirectional
 /// formatting characters written as `\u` escapes too (`serde_json` escapes only U+0000–U+001F):
 /// the same JSON value, safe to `cat` or `tail -f`. A C0 control other than the whitespace a
 /// pretty printer writes between tokens is escaped as well; valid JSON holds none.
-pub fn escape_json(json: &str) -> Cow<'_, str> {
+pub(crate) fn escape_json(json: &str) -> Cow<'_, str> {
     let keep = |c: char| matches!(c, '\n' | '\r' | '\t');
     if !json.chars().any(|c| is_escaped(c) && !keep(c)) {
         return Cow::Borrowed(json);
@@ -67,13 +62,14 @@ pub fn escape_json(json: &str) -> Cow<'_, str> {
 }
 
 /// [`escape_json`] of an owned string: the same string back when there is nothing to escape.
-pub fn into_escaped_json(json: String) -> String {
+pub(crate) fn into_escaped_json(json: String) -> String {
     match escape_json(&json) {
         Cow::Borrowed(_) => json,
         Cow::Owned(escaped) => escaped,
     }
 }
 
+#[cfg(any(feature = "server", test))]
 fn escape_except(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(|c| is_escaped(c) && !keep(c)) {
         return Cow::Borrowed(text);
@@ -113,7 +109,6 @@ mod tests {
                 matches!(escape(text), Cow::Borrowed(t) if t == text),
                 "{text:?}"
             );
-            assert!(matches!(escape_lines(text), Cow::Borrowed(t) if t == text));
             assert!(matches!(escape_json(text), Cow::Borrowed(t) if t == text));
         }
     }
@@ -166,14 +161,6 @@ mod tests {
     }
 
     #[test]
-    fn escape_lines_keeps_only_newlines() {
-        assert_eq!(
-            escape_lines("one\ntwo\r\n\tthree\x1b[0m\n"),
-            "one\ntwo\\r\n\\tthree\\x1b[0m\n"
-        );
-    }
-
-    #[test]
     fn escaped_output_holds_nothing_escaped() {
         let hostile: String = ('\0'..='\u{a0}')
             .chain([
@@ -181,11 +168,6 @@ mod tests {
             ])
             .collect();
         assert!(!escape(&hostile).chars().any(is_escaped));
-        assert!(
-            !escape_lines(&hostile)
-                .chars()
-                .any(|c| is_escaped(c) && c != '\n')
-        );
     }
 
     #[test]

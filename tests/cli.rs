@@ -82,6 +82,19 @@ fn validate_json_lists_diagnostics() {
     assert_eq!(items[0]["column"], 23);
     assert_eq!(items[0]["path"], "hooks[0].point[1]");
     assert_eq!(items[3]["message"], "unknown action `blok`");
+    // Every problem has a stable code and a severity, the same shape `lint` prints.
+    let codes: Vec<&str> = items.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(
+        codes,
+        [
+            "hookgate::unknown-point",
+            "hookgate::invalid",
+            "hookgate::unknown-field",
+            "hookgate::unknown-action"
+        ],
+        "{list:#}"
+    );
+    assert!(items.iter().all(|d| d["severity"] == "error"), "{list:#}");
 }
 
 #[test]

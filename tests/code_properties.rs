@@ -3,7 +3,7 @@
 //! code that does something harmful keeps doing it, for the reader, whatever harmless code
 //! surrounds it. Time is measured by `cargo bench --bench code`, not asserted here.
 
-use hookgate::matcher::code::{self, Effect, Lang, MAX_EFFECTS, Val};
+use hookgate::code::{self, Effect, Lang, MAX_EFFECTS, Val};
 use proptest::prelude::*;
 
 const LANGS: &[Lang] = &Lang::ALL;

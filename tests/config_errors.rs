@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use hookgate::config::regular_file::FileKind;
+use hookgate::config::FileKind;
 use hookgate::config::{self, ConfigError, DiagnosticKind};
 use hookgate::{Diagnostic, Point};
 

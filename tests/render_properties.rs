@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use hookgate::config::{self, ConfigError, report};
-use hookgate::terminal;
+use hookgate::config::{self, ConfigError, Diagnostic, DiagnosticKind, Position, report};
+use hookgate::internals::is_escaped;
 use proptest::prelude::*;
 
 const CASES: u32 = 128;
@@ -35,7 +35,7 @@ fn check_render(text: &str) -> Result<String, TestCaseError> {
 /// No control or bidirectional formatting character but `\n`, and no line so long that a
 /// terminal would choke on it.
 fn check_clean(out: &str) -> Result<(), TestCaseError> {
-    if let Some(c) = out.chars().find(|&c| terminal::is_escaped(c) && c != '\n') {
+    if let Some(c) = out.chars().find(|&c| is_escaped(c) && c != '\n') {
         prop_assert!(false, "raw {:?} in:\n{}", c, out);
     }
     for line in out.lines() {
@@ -146,11 +146,16 @@ proptest! {
         title in hostile_fragment(),
         help in prop::option::of(hostile_fragment()),
     ) {
-        let out = report::render_warning(
-            Path::new("w.yaml"), &text, line, column, &title, help.as_deref(), false,
-        );
+        let file = Path::new("w.yaml");
+        let at = Position { line, column };
+        let warning = Diagnostic::new(DiagnosticKind::Lint, file, at, "", title).warning();
+        let shown = match help {
+            Some(help) => warning.clone().with_help(help),
+            None => warning.clone(),
+        };
+        let out = report::render_diagnostics(file, &text, &[shown], false);
         check_clean(&out)?;
-        report::render_warning(Path::new("w.yaml"), &text, line, column, &title, None, true);
+        report::render_diagnostics(file, &text, &[warning], true);
     }
 }
 

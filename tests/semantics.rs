@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use hookgate::actions::Services;
+use hookgate::Services;
 use hookgate::config::{self, Mode};
-use hookgate::matcher::Filter;
-use hookgate::notify::{Notice, Notifier};
+use hookgate::internals::Filter;
 use hookgate::{Decision, Engine, HookContext, Point, RuleGraph, Step, Verdict};
+use hookgate::{Notice, Notifier};
 use serde_json::{Value, json};
 
 /// 2026-02-19T08:00:00.000Z in Unix milliseconds.

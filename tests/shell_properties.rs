@@ -3,7 +3,7 @@
 //! normal form is a fixed point. The parser's time is measured by `cargo bench --bench
 //! shell`, not asserted here.
 
-use hookgate::matcher::shell::{self, MAX_DEPTH};
+use hookgate::shell::{self, MAX_DEPTH};
 use proptest::prelude::*;
 
 /// Characters the reader treats specially, weighted towards the ones that nest.

@@ -1,7 +1,7 @@
 //! Shell command lines for the benches: what agents run every day, and the shapes that
 //! cost the shell reader most.
 
-use hookgate::matcher::shell;
+use hookgate::shell;
 
 /// Everyday lines an agent runs.
 pub(crate) const TYPICAL: &[&str] = &[

@@ -10,7 +10,7 @@ use crate::context::HookContext;
 use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
-pub use super::translate::{Answer, Event, PayloadError};
+pub(crate) use super::translate::{Answer, Event, PayloadError};
 
 /// The events this adapter maps, and where they go.
 fn point_of(event: &str, in_subagent: bool) -> Option<Point> {
@@ -34,7 +34,7 @@ fn point_of(event: &str, in_subagent: bool) -> Option<Point> {
 }
 
 /// Reads a hook payload.
-pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+pub(crate) fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     let fields = super::translate::read_object(payload)?;
     let text = |k: &str| fields.get(k).and_then(Value::as_str).map(str::to_owned);
     let name = text("hook_event_name").unwrap_or_default();
@@ -81,22 +81,9 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     })
 }
 
-/// The payload's `hook_event_name`, if it can be read at all ("" otherwise, which fails
-/// closed).
-pub fn event_name(payload: &[u8]) -> String {
-    #[derive(serde::Deserialize)]
-    struct Name {
-        hook_event_name: Option<String>,
-    }
-    serde_json::from_slice::<Name>(payload)
-        .ok()
-        .and_then(|n| n.hook_event_name)
-        .unwrap_or_default()
-}
-
 /// Whether a broken policy or payload must stop this event (exit 2) rather than let it pass:
 /// every event but those that only report (an event this adapter does not know is stopped).
-pub fn fails_closed(event_name: &str) -> bool {
+pub(crate) fn fails_closed(event_name: &str) -> bool {
     !matches!(
         event_name,
         "PostToolUse"
@@ -111,20 +98,8 @@ pub fn fails_closed(event_name: &str) -> bool {
     )
 }
 
-/// The answer when hookgate cannot decide (no policy, bad input): block where blocking is
-/// possible, and say why.
-pub fn failure(event_name: &str, reason: &str) -> Answer {
-    super::Gateway::ClaudeCode.failure(event_name, reason)
-}
-
-/// The body of an HTTP hook answer: Claude Code reads only the JSON there (a non-2xx status
-/// is a non-blocking error), so a blocking failure becomes the event's own blocking JSON.
-pub fn http_body(name: &str, answer: &Answer) -> Value {
-    super::Gateway::ClaudeCode.http_body(name, answer)
-}
-
 /// The JSON that blocks event `name` with `reason`.
-pub fn deny_json(name: &str, reason: &str) -> Value {
+pub(crate) fn deny_json(name: &str, reason: &str) -> Value {
     match name {
         "PermissionRequest" => json!({ "hookSpecificOutput": {
             "hookEventName": name, "decision": { "behavior": "deny", "message": reason } } }),
@@ -136,7 +111,7 @@ pub fn deny_json(name: &str, reason: &str) -> Value {
 }
 
 /// Claude Code's answer for `decision` at event `name`.
-pub fn answer(name: &str, decision: &Decision) -> Answer {
+pub(crate) fn answer(name: &str, decision: &Decision) -> Answer {
     let reason = decision
         .message
         .clone()
@@ -227,7 +202,17 @@ mod tests {
             parse(br#"{"hook_event_name":"Nope"}"#).unwrap_err(),
             PayloadError::UnknownEvent("Nope".into())
         );
-        assert_eq!(failure("PreToolUse", "x").exit_code, 2);
-        assert_eq!(failure("SessionEnd", "x").exit_code, 1);
+        assert_eq!(
+            super::super::Gateway::ClaudeCode
+                .failure("PreToolUse", "x")
+                .exit_code,
+            2
+        );
+        assert_eq!(
+            super::super::Gateway::ClaudeCode
+                .failure("SessionEnd", "x")
+                .exit_code,
+            1
+        );
     }
 }

@@ -22,7 +22,7 @@ use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
 /// Reads a hook payload.
-pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+pub(crate) fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     let fields = read_object(payload)?;
     let name = text(&fields, "hook_event_name").unwrap_or_default();
     let caller = Caller {
@@ -81,7 +81,7 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
 
 /// Events a failure must stop: all but those that only report. An event this adapter does
 /// not know is stopped.
-pub fn fails_closed(event: &str) -> bool {
+pub(crate) fn fails_closed(event: &str) -> bool {
     !matches!(
         event,
         "PostToolUse"
@@ -96,7 +96,7 @@ pub fn fails_closed(event: &str) -> bool {
 }
 
 /// The JSON that blocks `event`, in the fields Codex accepts for it.
-pub fn deny_json(event: &str, reason: &str) -> Option<Value> {
+pub(crate) fn deny_json(event: &str, reason: &str) -> Option<Value> {
     match event {
         "PreToolUse" | "" => Some(json!({ "hookSpecificOutput": {
             "hookEventName": "PreToolUse", "permissionDecision": "deny",

@@ -20,7 +20,7 @@ use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
 /// Reads a hook payload; `given` is the event name from the command line.
-pub fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError> {
+pub(crate) fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError> {
     let fields = read_object(payload)?;
     let name = non_empty(&fields, "hook_event_name")
         .or_else(|| non_empty(&fields, "hookEventName"))
@@ -95,7 +95,7 @@ pub fn parse(payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError>
 
 /// Events a failure must stop: all but those that only report. An event this adapter does
 /// not know is stopped.
-pub fn fails_closed(event: &str) -> bool {
+pub(crate) fn fails_closed(event: &str) -> bool {
     !matches!(
         event,
         "postToolUse"
@@ -111,7 +111,7 @@ pub fn fails_closed(event: &str) -> bool {
 }
 
 /// The JSON that blocks `event`.
-pub fn deny_json(event: &str, reason: &str) -> Option<Value> {
+pub(crate) fn deny_json(event: &str, reason: &str) -> Option<Value> {
     matches!(event, "preToolUse" | "")
         .then(|| json!({ "permissionDecision": "deny", "permissionDecisionReason": reason }))
 }

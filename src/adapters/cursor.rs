@@ -26,7 +26,7 @@ use crate::point::Point;
 type Call = (String, Map<String, Value>);
 
 /// Reads a hook payload.
-pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+pub(crate) fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     let fields = read_object(payload)?;
     let name = text(&fields, "hook_event_name").unwrap_or_default();
     let caller = Caller {
@@ -117,7 +117,7 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
 
 /// Events a failure must stop: all but those that only report. An event this adapter does
 /// not know is stopped.
-pub fn fails_closed(event: &str) -> bool {
+pub(crate) fn fails_closed(event: &str) -> bool {
     !matches!(
         event,
         "afterShellExecution"
@@ -130,7 +130,7 @@ pub fn fails_closed(event: &str) -> bool {
 }
 
 /// The JSON that blocks `event`.
-pub fn deny_json(event: &str, reason: &str) -> Option<Value> {
+pub(crate) fn deny_json(event: &str, reason: &str) -> Option<Value> {
     match event {
         "beforeShellExecution" | "beforeMCPExecution" | "" => Some(json!({
             "permission": "deny", "user_message": reason, "agent_message": reason })),

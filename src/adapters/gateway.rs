@@ -10,7 +10,7 @@ use crate::engine::Engine;
 
 /// A gateway with a hook-command adapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Gateway {
+pub(crate) enum Gateway {
     /// Claude Code (`settings.json` hooks).
     ClaudeCode,
     /// Gemini CLI (`settings.json` hooks).
@@ -27,7 +27,7 @@ pub enum Gateway {
 
 impl Gateway {
     /// Every gateway, in the order the docs list them.
-    pub const ALL: [Gateway; 6] = [
+    pub(crate) const ALL: [Gateway; 6] = [
         Gateway::ClaudeCode,
         Gateway::Gemini,
         Gateway::Codex,
@@ -37,7 +37,7 @@ impl Gateway {
     ];
 
     /// The name used on the command line, in routes and in session keys.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Gateway::ClaudeCode => "claude-code",
             Gateway::Gemini => "gemini",
@@ -49,13 +49,13 @@ impl Gateway {
     }
 
     /// The gateway named `name` (also `gemini-cli`, `copilot-cli`, `codex-cli`).
-    pub fn from_name(name: &str) -> Option<Gateway> {
+    pub(crate) fn from_name(name: &str) -> Option<Gateway> {
         let name = name.strip_suffix("-cli").unwrap_or(name);
         Gateway::ALL.into_iter().find(|g| g.name() == name)
     }
 
     /// The gateway's name for people.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Gateway::ClaudeCode => "Claude Code",
             Gateway::Gemini => "Gemini CLI",
@@ -68,7 +68,7 @@ impl Gateway {
 
     /// The payload's event name, if it can be read at all; `given` (from the command line
     /// or the route) when the gateway does not put one in the payload. "" fails closed.
-    pub fn event_name(self, payload: &[u8], given: Option<&str>) -> String {
+    pub(crate) fn event_name(self, payload: &[u8], given: Option<&str>) -> String {
         let key = match self {
             Gateway::Opencode => "event",
             _ => "hook_event_name",
@@ -82,7 +82,7 @@ impl Gateway {
 
     /// Reads one payload. `given` is the event name when the gateway does not send it
     /// (Copilot CLI: `--event preToolUse`).
-    pub fn parse(self, payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError> {
+    pub(crate) fn parse(self, payload: &[u8], given: Option<&str>) -> Result<Event, PayloadError> {
         match self {
             Gateway::ClaudeCode => claude_code::parse(payload),
             Gateway::Gemini => gemini::parse(payload),
@@ -96,7 +96,7 @@ impl Gateway {
     /// The gateway's answer for `decision` at `event`. `approvals_kept` says whether an
     /// `ask` was kept where a person can approve it (the daemon), for gateways that cannot
     /// ask and so must say where to approve.
-    pub fn answer(self, event: &Event, decision: &Decision, approvals_kept: bool) -> Answer {
+    pub(crate) fn answer(self, event: &Event, decision: &Decision, approvals_kept: bool) -> Answer {
         let ask = AskAsDeny {
             gateway: self,
             kept: approvals_kept,
@@ -113,7 +113,7 @@ impl Gateway {
 
     /// Whether an event must be stopped when hookgate cannot decide it (a tool call, a
     /// prompt; "" is an unreadable payload, which might have been either).
-    pub fn fails_closed(self, event_name: &str) -> bool {
+    pub(crate) fn fails_closed(self, event_name: &str) -> bool {
         match self {
             Gateway::ClaudeCode => claude_code::fails_closed(event_name),
             Gateway::Gemini => gemini::fails_closed(event_name),
@@ -129,7 +129,7 @@ impl Gateway {
     /// with stderr as the reason; exit 1 is a non-blocking warning to all of them, used only
     /// for events that cannot be stopped. The JSON form of the block is printed too, for
     /// gateways whose command output is read whatever the exit code.
-    pub fn failure(self, event_name: &str, reason: &str) -> Answer {
+    pub(crate) fn failure(self, event_name: &str, reason: &str) -> Answer {
         let reason = format!("hookgate could not evaluate this event: {reason}");
         if !self.fails_closed(event_name) {
             return Answer {
@@ -152,7 +152,7 @@ impl Gateway {
 
     /// The JSON that blocks `event_name` with `reason`, for an HTTP answer (which has no
     /// exit code) and for gateways that read JSON only.
-    pub fn deny_json(self, event_name: &str, reason: &str) -> Option<Value> {
+    pub(crate) fn deny_json(self, event_name: &str, reason: &str) -> Option<Value> {
         match self {
             Gateway::ClaudeCode => Some(claude_code::deny_json(event_name, reason)),
             Gateway::Gemini => gemini::deny_json(event_name, reason),
@@ -165,7 +165,7 @@ impl Gateway {
 
     /// The body of an HTTP hook answer: the JSON the command would print; a blocking exit
     /// becomes the event's blocking JSON (an HTTP caller reads only the body).
-    pub fn http_body(self, event_name: &str, answer: &Answer) -> Value {
+    pub(crate) fn http_body(self, event_name: &str, answer: &Answer) -> Value {
         if let Some(json) = &answer.stdout {
             return json.clone();
         }
@@ -180,7 +180,12 @@ impl Gateway {
 
     /// Evaluates one payload with `engine` (a one-shot command: nothing keeps an `ask`).
     /// Never fails: an unreadable payload is answered per [`Gateway::failure`].
-    pub async fn evaluate(self, engine: &Engine, payload: &[u8], given: Option<&str>) -> Answer {
+    pub(crate) async fn evaluate(
+        self,
+        engine: &Engine,
+        payload: &[u8],
+        given: Option<&str>,
+    ) -> Answer {
         match self.parse(payload, given) {
             Ok(event) => {
                 let decision = engine.evaluate(event.point, &event.context).await;

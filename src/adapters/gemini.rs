@@ -19,7 +19,7 @@ use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
 /// Reads a hook payload.
-pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+pub(crate) fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     let fields = read_object(payload)?;
     let name = text(&fields, "hook_event_name").unwrap_or_default();
     let caller = Caller {
@@ -85,7 +85,7 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
 
 /// Events a failure must stop: all but those that only report (exit 2 after a response
 /// would make Gemini CLI retry the turn). An event this adapter does not know is stopped.
-pub fn fails_closed(event: &str) -> bool {
+pub(crate) fn fails_closed(event: &str) -> bool {
     !matches!(
         event,
         "AfterTool"
@@ -103,7 +103,7 @@ pub fn fails_closed(event: &str) -> bool {
 /// The JSON that blocks `event`: `decision: deny` with the reason, which Gemini CLI sends to
 /// the model as the tool's error (BeforeTool), as the tool's result (AfterTool), or as the
 /// reason the prompt was refused (BeforeAgent).
-pub fn deny_json(event: &str, reason: &str) -> Option<Value> {
+pub(crate) fn deny_json(event: &str, reason: &str) -> Option<Value> {
     matches!(
         event,
         "BeforeTool" | "AfterTool" | "BeforeAgent" | "AfterAgent" | ""

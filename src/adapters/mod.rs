@@ -6,25 +6,17 @@
 //! [`Gateway`] dispatches to one module per gateway. OpenClaw, a plugin API rather than a
 //! hook command, has its own shapes ([`openclaw`]).
 
-pub mod claude_code;
-pub mod codex;
-pub mod copilot;
-pub mod cursor;
+pub(crate) mod claude_code;
+pub(crate) mod codex;
+pub(crate) mod copilot;
+pub(crate) mod cursor;
 mod gateway;
-pub mod gemini;
-pub mod openclaw;
+pub(crate) mod gemini;
+pub(crate) mod openclaw;
 mod openclaw_result;
-pub mod opencode;
-pub mod tools;
-pub mod translate;
+pub(crate) mod opencode;
+pub(crate) mod tools;
+pub(crate) mod translate;
 
-pub use gateway::Gateway;
-pub use translate::{Answer, Event, PayloadError};
-
-use crate::engine::Engine;
-
-/// Evaluates one Claude Code hook payload and answers in Claude Code's format. Never fails:
-/// an unreadable payload is answered per [`claude_code::failure`].
-pub async fn claude_code(engine: &Engine, payload: &[u8]) -> claude_code::Answer {
-    Gateway::ClaudeCode.evaluate(engine, payload, None).await
-}
+pub(crate) use gateway::Gateway;
+pub(crate) use translate::Answer;

@@ -11,11 +11,11 @@ use serde_json::{Map, Value};
 use crate::context::HookContext;
 use crate::point::Point;
 
-pub use super::openclaw_result::result;
+pub(crate) use super::openclaw_result::result;
 
 /// The hooks this adapter takes, which the plugin registers. OpenClaw ignores a hook name it
 /// does not know (with only a log line), so the plugin compares this list with the host's.
-pub const HOOKS: &[&str] = &[
+pub(crate) const HOOKS: &[&str] = &[
     "before_tool_call",
     "after_tool_call",
     "before_prompt_build",
@@ -37,13 +37,9 @@ pub const HOOKS: &[&str] = &[
     "resolve_exec_env",
 ];
 
-/// The hooks OpenClaw registers for a non-bundled plugin only with
-/// `plugins.entries.<id>.hooks.allowConversationAccess: true`.
-pub const CONVERSATION_HOOKS: &[&str] = &["before_prompt_build", "agent_end"];
-
 /// Why a payload could not be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum PayloadError {
+pub(crate) enum PayloadError {
     /// The hook name is not one this adapter maps.
     #[error("unknown OpenClaw hook `{0}`")]
     UnknownHook(String),
@@ -54,7 +50,7 @@ pub enum PayloadError {
 
 /// A hook read: the points to evaluate, in order, and the context.
 #[derive(Debug)]
-pub struct Parsed {
+pub(crate) struct Parsed {
     /// Evaluated in order; the first answer that is not `allow` is the hook's. Empty when this
     /// firing is no hookgate moment (a cron job being edited, say): nothing is evaluated.
     pub points: Vec<Point>,
@@ -225,7 +221,7 @@ fn fill(context: &mut HookContext, hook: &str, event: &Map<String, Value>) {
 }
 
 /// Reads the `{event, ctx}` of `hook` into the points and context to evaluate.
-pub fn parse(hook: &str, body: &[u8]) -> Result<Parsed, PayloadError> {
+pub(crate) fn parse(hook: &str, body: &[u8]) -> Result<Parsed, PayloadError> {
     if !HOOKS.contains(&hook) {
         return Err(PayloadError::UnknownHook(hook.to_owned()));
     }

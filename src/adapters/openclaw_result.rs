@@ -61,7 +61,7 @@ fn require_approval(decision: &Decision, reason: &str) -> Value {
 }
 
 /// The hook's result for `decision`, plus the Decision itself under `hookgate`.
-pub fn result(hook: &str, decision: &Decision) -> Value {
+pub(crate) fn result(hook: &str, decision: &Decision) -> Value {
     let reason = decision
         .message
         .clone()

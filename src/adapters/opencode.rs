@@ -28,7 +28,7 @@ use crate::decision::{Decision, Verdict};
 use crate::point::Point;
 
 /// Reads a payload from the plugin.
-pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
+pub(crate) fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
     let fields = read_object(payload)?;
     let name = text(&fields, "event").unwrap_or_default();
     let session = non_empty(&fields, "sessionID");
@@ -100,7 +100,7 @@ pub fn parse(payload: &[u8]) -> Result<Event, PayloadError> {
 }
 
 /// Events a failure must stop: all but those that only report.
-pub fn fails_closed(event: &str) -> bool {
+pub(crate) fn fails_closed(event: &str) -> bool {
     !matches!(
         event,
         "tool.execute.after" | "session.created" | "session.idle"
@@ -108,7 +108,7 @@ pub fn fails_closed(event: &str) -> bool {
 }
 
 /// The JSON that blocks `event` (the plugin throws `reason`).
-pub fn deny_json(event: &str, reason: &str) -> Option<Value> {
+pub(crate) fn deny_json(event: &str, reason: &str) -> Option<Value> {
     matches!(event, "tool.execute.before" | "chat.message" | "")
         .then(|| json!({ "decision": "block", "reason": reason }))
 }

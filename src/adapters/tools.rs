@@ -14,15 +14,15 @@ use serde_json::{Map, Value};
 use super::translate::against;
 
 /// The canonical shell tool: `command` is the command line.
-pub const SHELL: &str = "Bash";
+pub(crate) const SHELL: &str = "Bash";
 /// The canonical file-reading tool: `file_path`.
-pub const READ: &str = "Read";
+pub(crate) const READ: &str = "Read";
 /// The canonical file-writing tool: `file_path`, `content`.
-pub const WRITE: &str = "Write";
+pub(crate) const WRITE: &str = "Write";
 /// The canonical file-editing tool: `file_path`, `old_string`, `new_string`.
-pub const EDIT: &str = "Edit";
+pub(crate) const EDIT: &str = "Edit";
 /// The canonical patch tool: the patch text in `input`, the files it names in `paths`.
-pub const PATCH: &str = "apply_patch";
+pub(crate) const PATCH: &str = "apply_patch";
 
 /// One gateway tool and how its arguments read.
 #[derive(Debug)]

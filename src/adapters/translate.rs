@@ -9,7 +9,7 @@ use crate::point::Point;
 
 /// A gateway's answer to one hook event.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+pub(crate) struct Answer {
     /// The JSON to print on stdout (or return over HTTP), if any.
     pub stdout: Option<Value>,
     /// The exit code: 0, or 2 to block with `stderr` as the reason.
@@ -41,7 +41,7 @@ impl Answer {
 
 /// Why a payload could not be read.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum PayloadError {
+pub(crate) enum PayloadError {
     /// Not a JSON object.
     #[error("the hook input is not a JSON object: {0}")]
     NotJson(String),
@@ -60,7 +60,7 @@ pub enum PayloadError {
 
 /// A parsed hook event.
 #[derive(Debug, Clone)]
-pub struct Event {
+pub(crate) struct Event {
     /// The gateway's own event name (`PreToolUse`, `BeforeTool`, `beforeShellExecution`).
     pub name: String,
     /// Where it is evaluated.

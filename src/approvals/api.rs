@@ -9,7 +9,7 @@ use crate::config::ApprovalDecision;
 
 /// The pending requests, and why approvals cannot be used if they cannot.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct PendingList {
+pub(crate) struct PendingList {
     /// The requests waiting for a decision.
     pub pending: Vec<ApprovalRequest>,
     /// Why requests are denied without being kept (`null` when they are kept).
@@ -20,7 +20,7 @@ pub struct PendingList {
 /// One request, pending or decided.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "lowercase")]
-pub enum Shown {
+pub(crate) enum Shown {
     /// Still waiting.
     Pending {
         /// The request.
@@ -35,7 +35,7 @@ pub enum Shown {
 
 /// A decision taken, and how the request ended.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Decided {
+pub(crate) struct Decided {
     /// The request decided.
     pub request: ApprovalRequest,
     /// How it ended.
@@ -44,14 +44,14 @@ pub struct Decided {
 
 /// The standing grants.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct GrantList {
+pub(crate) struct GrantList {
     /// Every grant.
     pub grants: Vec<Grant>,
 }
 
 /// A grant removed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Revoked {
+pub(crate) struct Revoked {
     /// Its id.
     pub revoked: String,
 }
@@ -59,7 +59,7 @@ pub struct Revoked {
 /// The body of `POST /v1/approvals/{id}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct DecisionRequest {
+pub(crate) struct DecisionRequest {
     /// The decision.
     pub decision: ApprovalDecision,
     /// Who decides (default "api").

@@ -7,12 +7,13 @@
 //! still queued (a grant, a request found pending): what was acknowledged is on disk. No
 //! file is touched on the async workers.
 
-pub mod api;
-pub mod change;
+#[cfg(feature = "server")]
+pub(crate) mod api;
+mod change;
 mod files;
 mod journal;
-pub mod model;
-pub mod store;
+mod model;
+mod store;
 mod writer;
 
 use std::collections::HashMap;

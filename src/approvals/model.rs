@@ -9,9 +9,9 @@ use crate::config::{ApprovalDecision, Risk, TimeoutAction};
 use crate::point::Point;
 
 /// The format version of the approvals file.
-pub const FORMAT_VERSION: u32 = 1;
+pub(super) const FORMAT_VERSION: u32 = 1;
 /// Decisions kept in the history, at most (the oldest go first).
-pub const HISTORY_LIMIT: usize = 1000;
+pub(super) const HISTORY_LIMIT: usize = 1000;
 
 /// A call waiting for a human.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

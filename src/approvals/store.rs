@@ -214,7 +214,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// The journal beside the snapshot at `path`.
-pub fn journal_path(path: &Path) -> PathBuf {
+pub(super) fn journal_path(path: &Path) -> PathBuf {
     sibling(path, ".journal")
 }
 

@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
-use hookgate::approvals::api::{Decided, DecisionRequest, GrantList, PendingList, Revoked, Shown};
-use hookgate::approvals::{Approvals, FileStore, Options, Resolution, StoreError};
-use hookgate::config::{ApprovalDecision, TimeoutAction};
-use hookgate::terminal::{self, escape};
+use crate::approvals::api::{Decided, DecisionRequest, GrantList, PendingList, Revoked, Shown};
+use crate::approvals::{Approvals, FileStore, Options, Resolution, StoreError};
+use crate::config::{ApprovalDecision, TimeoutAction};
+use crate::terminal::{self, escape};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -346,8 +346,8 @@ fn render(args: &Args, answer: &Answer) -> String {
 }
 
 /// `id  kind  what  by who`.
-fn grant_line(grant: &hookgate::approvals::Grant) -> String {
-    use hookgate::approvals::Grant;
+fn grant_line(grant: &crate::approvals::Grant) -> String {
+    use crate::approvals::Grant;
     let (id, kind, what, by) = match grant {
         Grant::Always {
             id, pattern, by, ..

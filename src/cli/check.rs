@@ -4,10 +4,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use hookgate::config::Unparseable;
-use hookgate::decision::{Decision, Verdict};
-use hookgate::terminal::{self, escape};
-use hookgate::{Engine, HookContext, Point, RuleGraph, Step, matcher};
+use crate::config::Unparseable;
+use crate::decision::{Decision, Verdict};
+use crate::terminal::{self, escape};
+use crate::{Engine, HookContext, Point, RuleGraph, Step, matcher};
 
 use super::context_args::{ContextArgs, parse_context};
 use super::{EXIT_ERROR, Format, emit, load_policy, report};

@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use hookgate::HookContext;
+use crate::HookContext;
 use serde_json::{Map, Value};
 
 /// Where the context comes from.
@@ -38,7 +38,7 @@ pub(crate) struct ContextArgs {
 impl ContextArgs {
     pub(crate) fn build(&self) -> Result<HookContext, String> {
         for (flag, dir) in [("--cwd", &self.cwd), ("--workspace", &self.workspace)] {
-            if let Some(problem) = dir.as_deref().and_then(hookgate::context::dir_problem) {
+            if let Some(problem) = dir.as_deref().and_then(crate::context::dir_problem) {
                 return Err(format!("{flag} {problem}"));
             }
         }
@@ -81,7 +81,7 @@ impl ContextArgs {
                 let (key, value) = pair
                     .split_once('=')
                     .ok_or_else(|| format!("--arg `{pair}` is not KEY=VALUE"))?;
-                hookgate::json_keys::check_str(value).map_err(|e| format!("--arg `{key}`: {e}"))?;
+                crate::json_keys::check_str(value).map_err(|e| format!("--arg `{key}`: {e}"))?;
                 let value =
                     serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
                 // Never last-wins: `--arg command=ls --arg command=rm` is refused.
@@ -97,6 +97,6 @@ impl ContextArgs {
 
 /// Parses a HookContext JSON document, naming the field that is wrong.
 pub(crate) fn parse_context(text: &str) -> Result<HookContext, String> {
-    hookgate::json_keys::check_str(text).map_err(|e| format!("invalid context: {e}"))?;
+    crate::json_keys::check_str(text).map_err(|e| format!("invalid context: {e}"))?;
     serde_json::from_str(text).map_err(|e| format!("invalid context: {e}"))
 }

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use hookgate::config::regular_file;
-use hookgate::server::MAX_TOKEN_FILE_BYTES;
+use crate::config::regular_file;
+use crate::server::MAX_TOKEN_FILE_BYTES;
 use serde_json::Value;
 
 /// The daemon's default address.

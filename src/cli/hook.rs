@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use hookgate::adapters::{Answer, Gateway};
-use hookgate::{Engine, RuleGraph};
+use crate::adapters::{Answer, Gateway};
+use crate::{Engine, RuleGraph};
 
 use super::{daemon, emit, load_policy};
 

@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use hookgate::approvals::{FileStore, StoreError};
-use hookgate::config::{self, EditError, SwitchError};
-use hookgate::terminal::{self, escape};
+use crate::approvals::{FileStore, StoreError};
+use crate::config::{self, EditError, SwitchError};
+use crate::terminal::{self, escape};
 
 use super::{EXIT_ERROR, Format, daemon, emit, load_policy, report};
 

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hookgate::adapters::Gateway;
+use crate::adapters::Gateway;
 use serde_json::{Map, Value, json};
 
 use super::{EXIT_ERROR, emit};

@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use hookgate::lint::{Code, Finding};
+use crate::config::{Code, Diagnostic};
 
 use super::{EXIT_ERROR, Format, emit, report};
 
@@ -25,10 +25,10 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> u8 {
     let mut allowed = Vec::new();
     for name in &args.allow {
-        match Code::from_name(name) {
+        match Code::lint_code(name) {
             Some(code) => allowed.push(code),
             None => {
-                let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+                let codes: Vec<&str> = Code::LINT.iter().map(|c| c.name()).collect();
                 eprintln!(
                     "error: unknown lint code `{name}`; the codes are: {}",
                     codes.join(", ")
@@ -39,17 +39,17 @@ pub(crate) fn run(args: Args) -> u8 {
     }
     // Not `load_policy`: the load's warnings are findings here, not log lines.
     let path = args.policy.path();
-    let policy = match path.and_then(|path| hookgate::config::load_file(&path)) {
+    let policy = match path.and_then(|path| crate::config::load_file(&path)) {
         Ok(policy) => policy,
         Err(error) => {
             match args.format {
                 Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
                     Ok(json) if !error.diagnostics().is_empty() => {
-                        emit(&format!("{}\n", hookgate::terminal::escape_json(&json)))
+                        emit(&format!("{}\n", crate::terminal::escape_json(&json)))
                     }
                     _ => emit(&format!(
                         "{}\n",
-                        hookgate::terminal::escape_json(
+                        crate::terminal::escape_json(
                             &serde_json::json!([{ "message": error.to_string() }]).to_string()
                         )
                     )),
@@ -59,13 +59,13 @@ pub(crate) fn run(args: Args) -> u8 {
             return EXIT_ERROR;
         }
     };
-    let findings: Vec<Finding> = hookgate::lint::lint(&policy)
+    let findings: Vec<Diagnostic> = crate::lint::lint(&policy)
         .into_iter()
-        .filter(|f| !allowed.contains(&f.code))
+        .filter(|f| !allowed.contains(&f.code()))
         .collect();
     match args.format {
         Format::Json => match serde_json::to_string_pretty(&findings) {
-            Ok(json) => emit(&format!("{}\n", hookgate::terminal::escape_json(&json))),
+            Ok(json) => emit(&format!("{}\n", crate::terminal::escape_json(&json))),
             Err(e) => {
                 eprintln!("error: cannot print the findings: {e}");
                 return EXIT_ERROR;
@@ -73,23 +73,7 @@ pub(crate) fn run(args: Args) -> u8 {
         },
         Format::Text => {
             let color = std::io::stdout().is_terminal();
-            let mut text = String::new();
-            for f in &findings {
-                let source = policy
-                    .sources
-                    .iter()
-                    .find(|s| *s.path == *f.file)
-                    .map_or("", |s| &*s.text);
-                text.push_str(&hookgate::config::report::render_warning(
-                    &f.file,
-                    source,
-                    f.line,
-                    f.column,
-                    &f.to_string(),
-                    f.help.as_deref(),
-                    color,
-                ));
-            }
+            let mut text = crate::config::report::render_in(&policy, &findings, color);
             text.push_str(&match findings.len() {
                 0 => "no smells found\n".to_owned(),
                 1 => "1 warning\n".to_owned(),

@@ -18,9 +18,9 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::config::{self, ConfigError, LoadedPolicy};
+use crate::terminal;
 use clap::{Parser, Subcommand, ValueEnum};
-use hookgate::config::{self, ConfigError, LoadedPolicy};
-use hookgate::terminal;
 
 /// The policy gate for AI-agent gateways.
 #[derive(Debug, Parser)]

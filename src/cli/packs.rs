@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use hookgate::config;
-use hookgate::terminal::{self, escape};
+use crate::config;
+use crate::terminal::{self, escape};
 use serde_json::{Value, json};
 
 use super::{EXIT_ERROR, Format, emit, load_policy, report};

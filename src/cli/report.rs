@@ -1,8 +1,8 @@
-//! Config errors and warnings on stderr, rendered by [`hookgate::config::report`].
+//! Config errors and warnings on stderr, rendered by [`crate::config::report`].
 
 use std::io::IsTerminal;
 
-use hookgate::config::{ConfigError, LoadedPolicy, report};
+use crate::config::{ConfigError, LoadedPolicy, report};
 
 /// Prints `error` to stderr: one snippet per problem, then a summary line.
 pub(crate) fn print_config_error(error: &ConfigError) {

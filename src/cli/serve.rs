@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hookgate::actions::Services;
-use hookgate::approvals::{
+use crate::actions::Services;
+use crate::approvals::{
     ApprovalStore, Approvals, DEFAULT_COMPACT_BYTES, DEFAULT_MAX_PENDING, FileStore, Options,
 };
-use hookgate::config::regular_file::{FileError, RegularFile};
-use hookgate::engine::PoolConfig;
-use hookgate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
-use hookgate::server::{
+use crate::config::regular_file::{FileError, RegularFile};
+use crate::engine::PoolConfig;
+use crate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
+use crate::server::{
     self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, LoginAnnouncer,
     MAX_TOKEN_FILE_BYTES, ServerConfig, Tokens,
 };
@@ -96,7 +96,7 @@ pub(crate) struct Args {
     eval_threads: Option<u16>,
     /// Evaluations that may wait for a filter-checking thread; past it a call is blocked at
     /// once (fail closed).
-    #[arg(long, default_value_t = hookgate::engine::pool::DEFAULT_QUEUE, value_name = "N")]
+    #[arg(long, default_value_t = crate::engine::pool::DEFAULT_QUEUE, value_name = "N")]
     eval_queue: usize,
     /// Longest an evaluation's filter checks may take, waiting for a thread included; then
     /// the call is blocked (fail closed). Actions and approval waits are not counted.

@@ -9,13 +9,13 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::ValueEnum;
-use hookgate::config::{self, ConfigError};
-use hookgate::policy_test::report::{self as summary, Summary};
-use hookgate::policy_test::{
+use crate::config::{self, ConfigError};
+use crate::policy_test::report::{self as summary, Summary};
+use crate::policy_test::{
     FileError, FileReport, LoadError, RunOptions, Runner, file, find_test_files, junit,
 };
-use hookgate::terminal::{self, escape};
+use crate::terminal::{self, escape};
+use clap::ValueEnum;
 
 use super::{EXIT_ERROR, emit, policy_path};
 
@@ -254,12 +254,12 @@ fn headline(file: &Path, error: &FileError) -> String {
 /// coverage, and the summary line.
 fn text_epilogue(
     reports: &[FileReport],
-    coverage: &[hookgate::policy_test::Coverage],
+    coverage: &[crate::policy_test::Coverage],
     totals: &Summary,
     fail_uncovered: bool,
 ) -> String {
     let mut out = String::new();
-    let failed: Vec<(&Path, &hookgate::policy_test::CaseResult)> = reports
+    let failed: Vec<(&Path, &crate::policy_test::CaseResult)> = reports
         .iter()
         .flat_map(|r| r.cases().iter().map(move |c| (r.file.as_path(), c)))
         .filter(|(_, c)| !c.passed())

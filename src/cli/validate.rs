@@ -15,14 +15,14 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> u8 {
     // Not `load_policy`: its warnings are printed below with their snippets, not logged.
     let path = args.policy.path();
-    match path.and_then(|path| hookgate::config::load_file(&path)) {
+    match path.and_then(|path| crate::config::load_file(&path)) {
         Ok(policy) => {
             let hooks = &policy.document.hooks;
             let enabled = hooks.iter().filter(|h| h.enabled).count();
             match args.format {
                 // Valid: the array holds only warnings (empty when there are none).
                 Format::Json => match serde_json::to_string_pretty(&policy.warnings) {
-                    Ok(json) => emit(&format!("{}\n", hookgate::terminal::escape_json(&json))),
+                    Ok(json) => emit(&format!("{}\n", crate::terminal::escape_json(&json))),
                     Err(e) => {
                         eprintln!("error: cannot print the warnings: {e}");
                         return EXIT_ERROR;
@@ -43,7 +43,7 @@ pub(crate) fn run(args: Args) -> u8 {
                     };
                     emit(&format!(
                         "{} is valid: {} hook{}{from} ({enabled} enabled){warned}\n",
-                        hookgate::terminal::escape(&policy.path.display().to_string()),
+                        crate::terminal::escape(&policy.path.display().to_string()),
                         hooks.len(),
                         if hooks.len() == 1 { "" } else { "s" },
                     ));
@@ -55,11 +55,11 @@ pub(crate) fn run(args: Args) -> u8 {
             match args.format {
                 Format::Json => match serde_json::to_string_pretty(error.diagnostics()) {
                     Ok(json) if !error.diagnostics().is_empty() => {
-                        emit(&format!("{}\n", hookgate::terminal::escape_json(&json)))
+                        emit(&format!("{}\n", crate::terminal::escape_json(&json)))
                     }
                     _ => emit(&format!(
                         "{}\n",
-                        hookgate::terminal::escape_json(
+                        crate::terminal::escape_json(
                             &serde_json::json!([{ "message": error.to_string() }]).to_string()
                         )
                     )),

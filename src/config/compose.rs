@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::error::{ConfigError, Diagnostic, DiagnosticKind};
+use super::error::{Code, ConfigError, Diagnostic, DiagnosticKind};
 use super::model::{Defaults, Discover, Document, HookSpec};
 use super::regular_file::FileError;
 use super::yaml::{self, Position, SpanMap, YamlBudget};
@@ -308,6 +308,7 @@ impl<'b> Composer<'b> {
                 self.warn_at(
                     path,
                     &format!("/{key}"),
+                    Code::Composition,
                     format!("`{key}` ignored: {why}"),
                     None,
                 );
@@ -357,7 +358,8 @@ impl<'b> Composer<'b> {
                         self.warn_at(
                             path,
                             &pointer,
-                            format!("conflict: {message}; this hook is left out"),
+                            Code::Conflict,
+                            format!("{message}; this hook is left out"),
                             Some(help),
                         );
                         continue;
@@ -381,7 +383,7 @@ impl<'b> Composer<'b> {
         let found = match scan(&base, discover.max_depth, &mut self.touched.dirs) {
             Ok(found) => found,
             Err(message) => {
-                self.warn_at(root, "/discover", message, None);
+                self.warn_at(root, "/discover", Code::Composition, message, None);
                 return;
             }
         };
@@ -397,6 +399,7 @@ impl<'b> Composer<'b> {
                 self.warn_at(
                     root,
                     "/discover",
+                    Code::Composition,
                     format!(
                         "more than {MAX_FILES} policy files: `{}` and later ones are left out",
                         path.display()
@@ -469,7 +472,7 @@ impl<'b> Composer<'b> {
                 format!("discovered policy `{shown}` skipped: {error}"),
             ),
         };
-        self.warnings.push(warning);
+        self.warnings.push(warning.warning());
     }
 
     /// Warns about hooks from different files registered at a common point with the same
@@ -496,7 +499,7 @@ impl<'b> Composer<'b> {
             let (file, pointer) = (Arc::clone(&later.file), format!("/hooks/{}", later.index));
             let line = self.line_of(&earlier.file, &format!("/hooks/{}", earlier.index));
             let message = format!(
-                "conflict: hook `{}` overlaps `{}` (`{}` line {line}): a common point and the same `match`",
+                "hook `{}` overlaps `{}` (`{}` line {line}): a common point and the same `match`",
                 later.id,
                 earlier.id,
                 earlier.file.display(),
@@ -504,6 +507,7 @@ impl<'b> Composer<'b> {
             self.warn_at(
                 &file,
                 &pointer,
+                Code::Conflict,
                 message,
                 Some("both run for the same calls; if one copies the other, remove one".to_owned()),
             );
@@ -609,9 +613,16 @@ impl<'b> Composer<'b> {
         }
     }
 
-    fn warn_at(&mut self, path: &Path, pointer: &str, message: String, help: Option<String>) {
+    fn warn_at(
+        &mut self,
+        path: &Path,
+        pointer: &str,
+        code: Code,
+        message: String,
+        help: Option<String>,
+    ) {
         let warning = self.diagnostic_at(path, pointer, message, help.as_deref());
-        self.warnings.push(warning);
+        self.warnings.push(warning.with_code(code).warning());
     }
 }
 
@@ -658,7 +669,7 @@ fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<Pa
 
 /// A JSON text of `value` with object keys sorted: equal for equal values whatever the
 /// order the keys were written in (`""` for no value).
-pub fn canonical_json(value: Option<&Value>) -> String {
+pub(crate) fn canonical_json(value: Option<&Value>) -> String {
     fn write(value: &Value, out: &mut String) {
         match value {
             Value::Object(map) => {

@@ -15,7 +15,7 @@ use super::{ConfigError, load_str};
 
 /// Why a hook could not be switched.
 #[derive(Debug, Error)]
-pub enum EditError {
+pub(crate) enum EditError {
     /// The policy does not load as it is.
     #[error(transparent)]
     Invalid(#[from] Box<ConfigError>),
@@ -39,7 +39,7 @@ pub enum EditError {
 
 /// The result of [`set_enabled`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Edited {
+pub(super) struct Edited {
     /// The new policy text (the old one when nothing changed).
     pub text: String,
     /// Whether the hook's state changed.
@@ -49,7 +49,7 @@ pub struct Edited {
 }
 
 /// Sets `enabled` of the hook called `name` in the policy `text` (from `origin`).
-pub fn set_enabled(
+pub(super) fn set_enabled(
     text: &str,
     origin: &Path,
     name: &str,
@@ -169,7 +169,7 @@ fn same_ignoring_order(a: &Value, b: &Value) -> bool {
 
 /// What [`switch_in_file`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Switched {
+pub(crate) struct Switched {
     /// The file the hook is written in (the policy file, or one it includes or discovers).
     pub file: std::path::PathBuf,
     /// Whether the file changed (false: the hook was already in that state).
@@ -180,7 +180,7 @@ pub struct Switched {
 
 /// Why [`switch_in_file`] failed.
 #[derive(Debug, Error)]
-pub enum SwitchError {
+pub(crate) enum SwitchError {
     /// The edit itself (see [`set_enabled`]).
     #[error(transparent)]
     Edit(#[from] EditError),
@@ -197,7 +197,11 @@ pub enum SwitchError {
 /// Sets `enabled` of the hook called `name` of the policy at `policy` in the file the hook is
 /// written in, replacing that file at once (a write beside it, then a rename, keeping its
 /// permissions), so a reader (the daemon's watcher) never sees half a file.
-pub fn switch_in_file(policy: &Path, name: &str, enabled: bool) -> Result<Switched, SwitchError> {
+pub(crate) fn switch_in_file(
+    policy: &Path,
+    name: &str,
+    enabled: bool,
+) -> Result<Switched, SwitchError> {
     let invalid = |e: ConfigError| SwitchError::Edit(EditError::Invalid(Box::new(e)));
     let loaded = super::load_file(policy).map_err(invalid)?;
     // An unknown name is looked up in the root file, which reports it with a suggestion.

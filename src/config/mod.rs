@@ -7,29 +7,34 @@
 
 mod action;
 mod compose;
+#[cfg(feature = "server")]
 mod edit;
-pub mod error;
+pub(crate) mod error;
 mod filters;
 mod locate;
 mod model;
 mod pattern;
 mod place;
-pub mod regular_file;
+pub(crate) mod regular_file;
 #[cfg(feature = "cli")]
 pub mod report;
 pub(crate) mod schema;
 mod wildcard;
 
 pub(crate) use wildcard::matches as wildcard_matches;
-pub mod yaml;
+pub(crate) mod yaml;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use action::{Action, ActionName, ApprovalDecision, ApprovalSpec, Risk, Script, TimeoutAction};
-pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched, canonical_json, content_hash};
-pub use edit::{EditError, Edited, SwitchError, Switched, set_enabled, switch_in_file};
-pub use error::{ConfigError, Diagnostic, DiagnosticKind};
+#[cfg(feature = "cli")]
+pub(crate) use compose::canonical_json;
+pub use compose::content_hash;
+pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched};
+#[cfg(feature = "server")]
+pub(crate) use edit::{EditError, SwitchError, switch_in_file};
+pub use error::{Code, ConfigError, Diagnostic, DiagnosticKind, Severity};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub use locate::{ConfigSource, locate_policy};
 pub(crate) use model::js_number;
@@ -40,7 +45,9 @@ pub use model::{
 };
 pub use pattern::{Pattern, PatternError};
 pub use place::Place;
-pub use schema::HOOKS_SCHEMA;
+pub use regular_file::{FileError, FileKind};
+#[cfg(feature = "cli")]
+pub(crate) use schema::HOOKS_SCHEMA;
 pub use yaml::{Position, YamlBudget};
 
 /// A policy read from a file (or a string) and validated, with the files it brought in.

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::action::{
     Action, ActionName, ApprovalDecision, ApprovalSpec, Risk, Script, TimeoutAction,
 };
-use super::error::{Diagnostic, DiagnosticKind};
+use super::error::{Code, Diagnostic, DiagnosticKind};
 use super::filters::{self, ArgFilter, CommandFilter, PathGlob};
 use super::pattern::Pattern;
 use super::yaml::SpanMap;
@@ -501,9 +501,11 @@ pub(crate) fn build(
         && discover.is_none()
     {
         out.push(
-            semantic("", "missing required field `hooks`".to_owned()).with_help(
-                "add a `hooks:` list (it may be empty), or `include:` other policy files",
-            ),
+            semantic("", "missing required field `hooks`".to_owned())
+                .with_code(Code::MissingField)
+                .with_help(
+                    "add a `hooks:` list (it may be empty), or `include:` other policy files",
+                ),
         );
     }
 
@@ -539,7 +541,8 @@ pub(crate) fn build(
             let action = ActionName::from_name(name);
             if action.is_none() {
                 let (message, help) = unknown_action(name);
-                out.push(semantic(&format!("{at}/action"), message).with_help(help));
+                let d = semantic(&format!("{at}/action"), message).with_code(Code::UnknownAction);
+                out.push(d.with_help(help));
             }
             action
         });

@@ -136,7 +136,7 @@ impl FileError {
 
 /// An open regular file, checked on its handle.
 #[derive(Debug)]
-pub struct RegularFile {
+pub(crate) struct RegularFile {
     file: File,
     metadata: Metadata,
     path: PathBuf,
@@ -145,7 +145,7 @@ pub struct RegularFile {
 impl RegularFile {
     /// Opens `path` if it is a regular file (a symlink is followed; what it reaches must be
     /// one); see the [module documentation](self).
-    pub fn open(path: &Path) -> Result<RegularFile, FileError> {
+    pub(crate) fn open(path: &Path) -> Result<RegularFile, FileError> {
         let io = |source| FileError::Io {
             path: path.to_path_buf(),
             source,
@@ -181,25 +181,20 @@ impl RegularFile {
         })
     }
 
-    /// The path it was opened by.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// The opened file's metadata (its size and mode when it was opened).
-    pub fn metadata(&self) -> &Metadata {
+    pub(crate) fn metadata(&self) -> &Metadata {
         &self.metadata
     }
 
     /// The open file, for a caller that reads it its own way (a tail, a stream); it must
     /// bound what it reads itself.
-    pub fn into_file(self) -> File {
+    pub(crate) fn into_file(self) -> File {
         self.file
     }
 
     /// The whole file, if it has at most `limit` bytes; the read stops one byte past the
     /// limit whatever the file's size claims.
-    pub fn read_to_end(self, limit: u64) -> Result<Vec<u8>, FileError> {
+    pub(crate) fn read_to_end(self, limit: u64) -> Result<Vec<u8>, FileError> {
         let size = self.metadata.len();
         if size > limit {
             return Err(FileError::TooLarge {
@@ -231,7 +226,7 @@ impl RegularFile {
     }
 
     /// [`read_to_end`](Self::read_to_end), as UTF-8 text.
-    pub fn read_to_string(self, limit: u64) -> Result<String, FileError> {
+    pub(crate) fn read_to_string(self, limit: u64) -> Result<String, FileError> {
         let path = self.path.clone();
         let bytes = self.read_to_end(limit)?;
         String::from_utf8(bytes).map_err(|e| FileError::NotUtf8 {
@@ -241,13 +236,8 @@ impl RegularFile {
     }
 }
 
-/// The regular file at `path`, whole, if it has at most `limit` bytes.
-pub fn read(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
-    RegularFile::open(path)?.read_to_end(limit)
-}
-
 /// The regular file at `path` as UTF-8 text, if it has at most `limit` bytes.
-pub fn read_to_string(path: &Path, limit: u64) -> Result<String, FileError> {
+pub(crate) fn read_to_string(path: &Path, limit: u64) -> Result<String, FileError> {
     RegularFile::open(path)?.read_to_string(limit)
 }
 
@@ -300,6 +290,10 @@ fn kernel_filesystem(_file: &File) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn read(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+        RegularFile::open(path)?.read_to_end(limit)
+    }
 
     #[test]
     fn a_regular_file_is_read_within_its_budget() {

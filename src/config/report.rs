@@ -42,8 +42,9 @@ pub fn render_error(error: &ConfigError, color: bool) -> String {
     out
 }
 
-/// `diagnostics` of `file` (whose text is `text`), each as a snippet followed by a newline;
-/// `color`: with ANSI styles. Lines are not wrapped, so `file:line:column` stays whole.
+/// `diagnostics` of `file` (whose text is `text`), each as a snippet followed by a newline,
+/// marked as its severity says; `color`: with ANSI styles. Lines are not wrapped, so
+/// `file:line:column` stays whole.
 pub fn render_diagnostics(
     file: &Path,
     text: &str,
@@ -54,77 +55,30 @@ pub fn render_diagnostics(
     let lines = Lines::of(text);
     let mut out = String::new();
     for d in diagnostics {
-        render(
-            &handler,
-            &mut out,
-            &Problem {
-                file,
-                lines: &lines,
-                line: d.line(),
-                column: d.column(),
-                title: &title(d),
-                help: d.help(),
-                severity: Severity::Error,
-            },
-        );
+        render(&handler, &mut out, file, &lines, d);
+    }
+    out
+}
+
+/// `diagnostics` of the files of `policy` (its load's warnings, or what `hookgate lint`
+/// found), each as a snippet of the file it names.
+pub fn render_in(policy: &LoadedPolicy, diagnostics: &[Diagnostic], color: bool) -> String {
+    let handler = handler(color);
+    let mut out = String::new();
+    for d in diagnostics {
+        let text = policy
+            .sources
+            .iter()
+            .find(|s| *s.path == *d.file())
+            .map_or("", |s| &*s.text);
+        render(&handler, &mut out, d.file(), &Lines::of(text), d);
     }
     out
 }
 
 /// The warnings of a policy that loaded, each as a snippet of the file it names.
 pub fn render_warnings(policy: &LoadedPolicy, color: bool) -> String {
-    let handler = handler(color);
-    let mut out = String::new();
-    for d in &policy.warnings {
-        let text = policy
-            .sources
-            .iter()
-            .find(|s| *s.path == *d.file())
-            .map_or("", |s| &*s.text);
-        render(
-            &handler,
-            &mut out,
-            &Problem {
-                file: d.file(),
-                lines: &Lines::of(text),
-                line: d.line(),
-                column: d.column(),
-                title: &title(d),
-                help: d.help(),
-                severity: Severity::Warning,
-            },
-        );
-    }
-    out
-}
-
-/// One warning as a snippet: `title`, the token at 1-based `line`/`column` (in characters) of
-/// `text` (the text of `file`) labelled, and `help`; `color`: with ANSI styles. Used by
-/// `hookgate lint`.
-pub fn render_warning(
-    file: &Path,
-    text: &str,
-    line: usize,
-    column: usize,
-    title: &str,
-    help: Option<&str>,
-    color: bool,
-) -> String {
-    let mut out = String::new();
-    render(
-        &handler(color),
-        &mut out,
-        &Problem {
-            file,
-            lines: &Lines::of(text),
-            line,
-            column,
-            title,
-            help,
-            severity: Severity::Warning,
-        },
-    );
-    out
+    render_in(policy, &policy.warnings, color)
 }
 
 /// The snippet renderer: lines are not wrapped, so `file:line:column` stays whole.
@@ -142,36 +96,27 @@ fn handler(color: bool) -> GraphicalReportHandler {
 /// Lines shown before and after the problem's.
 const CONTEXT: usize = 1;
 
-/// `file:line:column: field: message`.
-fn title(d: &Diagnostic) -> String {
-    let mut title = format!("{}:{}:{}: ", d.file().display(), d.line(), d.column());
-    if !d.path().is_empty() {
-        title.push_str(d.path());
-        title.push_str(": ");
-    }
-    title.push_str(d.message());
-    title
-}
-
-struct Problem<'a> {
-    file: &'a Path,
-    lines: &'a Lines<'a>,
-    line: usize,
-    column: usize,
-    title: &'a str,
-    help: Option<&'a str>,
-    severity: Severity,
-}
-
-/// Appends `problem` and a newline to `out`.
-fn render(handler: &GraphicalReportHandler, out: &mut String, problem: &Problem<'_>) {
-    let title = escape(&shorten(problem.title)).into_owned();
-    let mut m = MietteDiagnostic::new(title.clone()).with_severity(problem.severity);
-    if let Some(help) = problem.help {
+/// Appends `d`, a problem in `file` whose text is `lines`, and a newline to `out`.
+fn render(
+    handler: &GraphicalReportHandler,
+    out: &mut String,
+    file: &Path,
+    lines: &Lines<'_>,
+    d: &Diagnostic,
+) {
+    let title = escape(&shorten(&d.title())).into_owned();
+    let severity = match d.severity() {
+        super::Severity::Error => Severity::Error,
+        super::Severity::Warning => Severity::Warning,
+    };
+    let mut m = MietteDiagnostic::new(title.clone())
+        .with_severity(severity)
+        .with_code(d.code().to_string());
+    if let Some(help) = d.help() {
         m = m.with_help(escape(&shorten(help)));
     }
-    let name = escape(&problem.file.display().to_string()).into_owned();
-    let snippet = Snippet::new(name, problem.lines, problem.line, problem.column);
+    let name = escape(&file.display().to_string()).into_owned();
+    let snippet = Snippet::new(name, lines, d.line(), d.column());
     if let Some((span, _)) = snippet.label {
         m = m.with_label(LabeledSpan::new_with_span(Some("here".to_owned()), span));
     }

@@ -7,13 +7,13 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-use super::error::{Diagnostic, DiagnosticKind};
+use super::error::{Code, Diagnostic, DiagnosticKind};
 use super::yaml::{SpanMap, push_token};
 use crate::point::Point;
 use crate::suggest;
 
 /// The JSON Schema of HOOKS.yaml (draft 2020-12), as shipped in `schemas/`.
-pub const HOOKS_SCHEMA: &str = include_str!("../../schemas/hooks.schema.json");
+pub(crate) const HOOKS_SCHEMA: &str = include_str!("../../schemas/hooks.schema.json");
 
 struct Compiled {
     schema: Value,
@@ -93,7 +93,8 @@ impl Ctx<'_> {
                         self.spans.key(&at),
                         &at,
                         format!("unknown field `{name}`"),
-                    );
+                    )
+                    .with_code(Code::UnknownField);
                     if let Some(s) = suggest::closest(name, allowed.iter().map(String::as_str)) {
                         d = d.with_help(format!("did you mean `{s}`?"));
                     } else if !allowed.is_empty() {
@@ -104,7 +105,8 @@ impl Ctx<'_> {
             }
             ValidationErrorKind::Required { property } => {
                 let name = property.as_str().unwrap_or_default();
-                out.push(self.diag(pointer, format!("missing required field `{name}`")));
+                let d = self.diag(pointer, format!("missing required field `{name}`"));
+                out.push(d.with_code(Code::MissingField));
             }
             ValidationErrorKind::Enum { options } => {
                 out.push(self.enum_error(pointer, instance, options))
@@ -200,6 +202,7 @@ impl Ctx<'_> {
         if is_point && let Err(unknown) = given.parse::<Point>() {
             return self
                 .diag(pointer, unknown.message())
+                .with_code(Code::UnknownPoint)
                 .with_help(unknown.help(true));
         }
         let message = format!(

@@ -24,7 +24,7 @@ pub struct Checked {
 
 /// The checks of one evaluation that ran past their deadline: no decision can be drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Overrun;
+pub(crate) struct Overrun;
 
 /// Where the engine's loop gets each candidate's filter verdict.
 // Boxing the subject would allocate on the library's allocation-free path; there is one of
@@ -118,7 +118,7 @@ impl<'a> Checks<'a> {
 
 /// Checks every candidate of `ctx` at `point`, stopping at `deadline`: the ones that passed,
 /// in evaluation order. An explanation is not made this way (the daemon never explains).
-pub fn check_all(
+pub(crate) fn check_all(
     graph: &RuleGraph,
     point: Point,
     ctx: &HookContext,

@@ -39,10 +39,10 @@ use crate::point::Point;
 /// Reading the longest command the shell reader takes (64 KiB) costs 10 to 30 ms, and a
 /// realistic policy's regexes a fraction of a millisecond, so an honest call is far below
 /// it even on a loaded machine; a hostile one holds a thread for at most this long.
-pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(1);
 /// The default length of the queue: the daemon's default connection limit, so that with
 /// default settings a call waits for a thread rather than being turned away.
-pub const DEFAULT_QUEUE: usize = 1024;
+pub(crate) const DEFAULT_QUEUE: usize = 1024;
 /// The most text (command, session key, tool arguments) a call may hold to be light, or
 /// to wait in the short lane.
 const LIGHT_BYTES: usize = 4 * 1024;

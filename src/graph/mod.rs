@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use template::Template;
+pub(crate) use template::Template;
 pub(crate) use template::{Vars, iso_timestamp, now_ms};
 
 use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode, NotifySettings, Pattern};

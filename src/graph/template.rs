@@ -34,7 +34,7 @@ enum Segment {
 /// A parsed template. Unknown `{names}` stay as written, as in the seed. Substituted values
 /// are never re-scanned, so a session key containing `{point}` cannot inject a variable.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Template {
+pub(crate) struct Template {
     segments: Vec<Segment>,
 }
 
@@ -49,7 +49,7 @@ pub(crate) struct Vars<'a> {
 
 impl Template {
     /// Parses `text`.
-    pub fn parse(text: &str) -> Template {
+    pub(crate) fn parse(text: &str) -> Template {
         let mut segments = Vec::new();
         let mut literal = String::new();
         let mut rest = text;
@@ -92,7 +92,8 @@ impl Template {
     }
 
     /// Whether the template has no variables (renders to the same text every time).
-    pub fn is_constant(&self) -> bool {
+    #[cfg(test)]
+    fn is_constant(&self) -> bool {
         self.segments.iter().all(|s| matches!(s, Segment::Text(_)))
     }
 

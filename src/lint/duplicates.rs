@@ -7,10 +7,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{Code, Finding, Lint};
+use super::{Code, Diagnostic, Lint};
 use crate::config::{HookSpec, canonical_json};
 
-pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
     let mut first: HashMap<(&Path, String), &HookSpec> = HashMap::new();
     for hook in cx.hooks() {
         if !hook.enabled {
@@ -81,9 +81,9 @@ mod tests {
         ));
         let found = findings(&yaml, Code::Duplicate);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!((found[0].line, found[0].column), (7, 5));
-        assert_eq!(found[0].path, "hooks[1]");
-        assert!(found[0].message.contains("`a` (line 3)"), "{found:#?}");
+        assert_eq!((found[0].line(), found[0].column()), (7, 5));
+        assert_eq!(found[0].path(), "hooks[1]");
+        assert!(found[0].message().contains("`a` (line 3)"), "{found:#?}");
     }
 
     #[test]

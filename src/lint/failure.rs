@@ -9,10 +9,10 @@
 //! again, and a `block` action refuses every time, so the retries run out and the result
 //! passes too.
 
-use super::{Code, Finding, Lint};
+use super::{Code, Diagnostic, Lint};
 use crate::config::{Action, ActionName, FailureAction, Risk, TimeoutAction};
 
-pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
     for hook in cx.hooks() {
         if let Some(on_failure) = &hook.on_failure
             && on_failure.action != FailureAction::Block
@@ -93,13 +93,13 @@ mod tests {
             ));
             let found = findings(&yaml, Code::FailsOpen);
             assert_eq!(found.len(), 1, "{action}: {found:#?}");
-            assert_eq!((found[0].line, found[0].column), (7, 15), "{action}");
-            assert_eq!(found[0].path, "hooks[0].onFailure.action");
-            assert!(found[0].message.contains(action), "{found:#?}");
+            assert_eq!((found[0].line(), found[0].column()), (7, 15), "{action}");
+            assert_eq!(found[0].path(), "hooks[0].onFailure.action");
+            assert!(found[0].message().contains(action), "{found:#?}");
             if action == "retry" {
                 assert!(
                     found[0]
-                        .message
+                        .message()
                         .contains("3 retries run out (700 ms later)"),
                     "{found:#?}"
                 );
@@ -110,7 +110,10 @@ mod tests {
             Code::FailsOpen,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].message.contains("refused approval"), "{found:#?}");
+        assert!(
+            found[0].message().contains("refused approval"),
+            "{found:#?}"
+        );
     }
 
     #[test]
@@ -135,7 +138,7 @@ mod tests {
             Code::ApprovalTimesOutOpen,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!((found[0].line, found[0].column), (7, 20));
+        assert_eq!((found[0].line(), found[0].column()), (7, 20));
         for clean in [
             "    action: require_approval\n    risk: low\n    timeoutAction: allow\n",
             "    action: require_approval\n    risk: critical\n    timeoutAction: deny\n",

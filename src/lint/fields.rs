@@ -2,9 +2,9 @@
 //! `log`, `notifyUser` on a `require_approval`). The hook loads as the seed's did, but an
 //! author who wrote `notifyUser: true` expects a notice that never comes.
 
-use super::{Code, Finding, Lint};
+use super::{Code, Diagnostic, Lint};
 
-pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
     for hook in cx.hooks() {
         let action = hook.action.label();
         for field in &hook.unused_fields {
@@ -32,8 +32,8 @@ mod tests {
         let policy = load_str(yaml, Path::new("/p/HOOKS.yaml")).expect("policy");
         lint(&policy)
             .into_iter()
-            .filter(|f| f.code == Code::UnusedField)
-            .map(|f| (f.path, f.line))
+            .filter(|f| f.code() == Code::UnusedField)
+            .map(|f| (f.path().to_owned(), f.line()))
             .collect()
     }
 

@@ -2,7 +2,7 @@
 //!
 //! `validate` reports errors: a policy that cannot load. [`lint`] looks at a policy that did
 //! load and reports hooks that can never fire, blocks that let everything through, copies,
-//! and regexes that likely mean something else than they say. Every [`Finding`] names its
+//! and regexes that likely mean something else than they say. Every finding (a warning [`Diagnostic`]) names its
 //! file, line and column, found with one positioned parse of each source file.
 //!
 //! The checks, one file per group:
@@ -21,130 +21,22 @@ mod reach;
 mod regex;
 
 use std::collections::HashMap;
-use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use serde::Serialize;
 use serde_json::Value;
 
+pub(crate) use crate::config::Code;
 use crate::config::yaml::{self, Parsed};
 use crate::config::{Diagnostic, HookSpec, LoadedPolicy, Pattern, Position, YamlBudget};
 
-/// What kind of smell a [`Finding`] is: a stable id, written in kebab-case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Code {
-    /// A hook that an earlier unconditional block keeps from ever running at a point.
-    Shadowed,
-    /// A `match` that contradicts itself, so the hook can never fire.
-    Contradiction,
-    /// A filter that cannot match the subject of the tools the hook is limited to.
-    ToolSubject,
-    /// A `block` (or `require_approval`) whose `onFailure` turns its refusal into a pass.
-    FailsOpen,
-    /// A high-risk `require_approval` that lets the call through when nobody answers.
-    ApprovalTimesOutOpen,
-    /// Two hooks of one file with the same points, `match` and action.
-    Duplicate,
-    /// An unescaped `.` between words: a domain or file name whose dot matches anything.
-    UnescapedDot,
-    /// A pattern that was clearly meant to be anchored and is not.
-    Unanchored,
-    /// A field the hook's action does not read.
-    UnusedField,
-    /// Hooks of different files that overlap or share a name (a composition warning).
-    Conflict,
-    /// Another composition warning: a file skipped, a setting ignored.
-    Composition,
-}
-
-impl Code {
-    /// Every code, in the order the documentation lists them.
-    pub const ALL: &'static [Code] = &[
-        Code::Shadowed,
-        Code::Contradiction,
-        Code::ToolSubject,
-        Code::FailsOpen,
-        Code::ApprovalTimesOutOpen,
-        Code::Duplicate,
-        Code::UnescapedDot,
-        Code::Unanchored,
-        Code::UnusedField,
-        Code::Conflict,
-        Code::Composition,
-    ];
-
-    /// The id as written in reports and `--allow`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Shadowed => "shadowed",
-            Code::Contradiction => "contradiction",
-            Code::ToolSubject => "tool-subject",
-            Code::FailsOpen => "fails-open",
-            Code::ApprovalTimesOutOpen => "approval-times-out-open",
-            Code::Duplicate => "duplicate",
-            Code::UnescapedDot => "unescaped-dot",
-            Code::Unanchored => "unanchored",
-            Code::UnusedField => "unused-field",
-            Code::Conflict => "conflict",
-            Code::Composition => "composition",
-        }
-    }
-
-    /// The code named `name`, if there is one.
-    pub fn from_name(name: &str) -> Option<Code> {
-        Code::ALL.iter().copied().find(|c| c.as_str() == name)
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One smell, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// What kind of smell.
-    pub code: Code,
-    /// The policy file it is in.
-    pub file: PathBuf,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column, in characters.
-    pub column: usize,
-    /// The field, as `hooks[3].match.commandPattern` (empty for the whole document).
-    pub path: String,
-    /// What is wrong, in lower case without a final period.
-    pub message: String,
-    /// How to fix it, when there is advice to give.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
-}
-
-impl fmt::Display for Finding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: [{}] {}",
-            self.file.display(),
-            self.line,
-            self.column,
-            self.code,
-            self.message
-        )
-    }
-}
-
 /// The smells of `policy`, sorted by file (the root first, then the other files in the
 /// order they were brought in), line and column.
-pub fn lint(policy: &LoadedPolicy) -> Vec<Finding> {
+pub(crate) fn lint(policy: &LoadedPolicy) -> Vec<Diagnostic> {
     lint_with(policy, &YamlBudget::default())
 }
 
 /// [`lint`] with the budgets the policy was loaded with (for its positioned parse).
-pub fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Finding> {
+pub(crate) fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Diagnostic> {
     let cx = Lint::new(policy, budget);
     let mut out = Vec::new();
     reach::check(&cx, &mut out);
@@ -152,27 +44,10 @@ pub fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Finding> {
     duplicates::check(&cx, &mut out);
     regex::check(&cx, &mut out);
     fields::check(&cx, &mut out);
-    out.extend(policy.warnings.iter().map(from_warning));
+    out.extend(policy.warnings.iter().cloned());
     cx.sort(&mut out);
     out.dedup();
     out
-}
-
-/// A composition warning of the load, as a finding.
-fn from_warning(d: &Diagnostic) -> Finding {
-    let (code, message) = match d.message().strip_prefix("conflict: ") {
-        Some(rest) => (Code::Conflict, rest.to_owned()),
-        None => (Code::Composition, d.message().to_owned()),
-    };
-    Finding {
-        code,
-        file: d.file().to_path_buf(),
-        line: d.line(),
-        column: d.column(),
-        path: d.path().to_owned(),
-        message,
-        help: d.help().map(str::to_owned),
-    }
 }
 
 /// One source file, parsed again with positions.
@@ -260,7 +135,7 @@ impl<'p> Lint<'p> {
         suffix: &str,
         message: String,
         help: Option<String>,
-    ) -> Finding {
+    ) -> Diagnostic {
         let pointer = hook_pointer(hook, suffix);
         let position = self.position(&hook.file, &pointer);
         self.at(code, &hook.file, position, &pointer, message, help)
@@ -275,15 +150,11 @@ impl<'p> Lint<'p> {
         pointer: &str,
         message: String,
         help: Option<String>,
-    ) -> Finding {
-        Finding {
-            code,
-            file: file.to_path_buf(),
-            line: position.line,
-            column: position.column,
-            path: crate::config::error::field_path(pointer),
-            message,
-            help,
+    ) -> Diagnostic {
+        let finding = Diagnostic::lint(code, file, position, pointer, message);
+        match help {
+            Some(help) => finding.with_help(help),
+            None => finding,
         }
     }
 
@@ -303,22 +174,16 @@ impl<'p> Lint<'p> {
         }
     }
 
-    fn sort(&self, findings: &mut [Finding]) {
-        let rank = |f: &Finding| {
-            self.by_path
-                .get(f.file.as_path())
-                .copied()
-                .unwrap_or(self.sources.len())
+    fn sort(&self, findings: &mut [Diagnostic]) {
+        let key = |f: &Diagnostic| {
+            let rank = self.by_path.get(f.file()).copied();
+            let rank = rank.unwrap_or(self.sources.len());
+            (rank, f.file().to_path_buf(), f.line(), f.column(), f.code())
         };
         findings.sort_by(|a, b| {
-            (rank(a), &a.file, a.line, a.column, a.code, &a.message).cmp(&(
-                rank(b),
-                &b.file,
-                b.line,
-                b.column,
-                b.code,
-                &b.message,
-            ))
+            key(a)
+                .cmp(&key(b))
+                .then_with(|| a.message().cmp(b.message()))
         });
     }
 }
@@ -591,30 +456,45 @@ pub(crate) mod tests {
     use super::*;
 
     /// Lints `yaml` as the file `HOOKS.yaml`.
-    pub(crate) fn lint_yaml(yaml: &str) -> Vec<Finding> {
+    pub(crate) fn lint_yaml(yaml: &str) -> Vec<Diagnostic> {
         let policy = crate::config::load_str(yaml, Path::new("HOOKS.yaml"))
             .unwrap_or_else(|e| panic!("policy does not load: {e}: {:?}", e.diagnostics()));
         lint(&policy)
     }
 
     /// The findings of `code` in `yaml`.
-    pub(crate) fn findings(yaml: &str, code: Code) -> Vec<Finding> {
+    pub(crate) fn findings(yaml: &str, code: Code) -> Vec<Diagnostic> {
         lint_yaml(yaml)
             .into_iter()
-            .filter(|f| f.code == code)
+            .filter(|f| f.code() == code)
             .collect()
     }
 
     #[test]
-    fn codes_round_trip_and_serialize_in_kebab_case() {
-        for code in Code::ALL {
-            assert_eq!(Code::from_name(code.as_str()), Some(*code));
+    fn lint_codes_round_trip_and_serialize_with_their_prefix() {
+        for code in Code::LINT {
+            assert_eq!(Code::lint_code(code.name()), Some(*code));
+            assert_eq!(Code::lint_code(&code.to_string()), Some(*code));
             assert_eq!(
                 serde_json::to_value(code).ok(),
-                Some(Value::String(code.as_str().to_owned()))
+                Some(Value::String(format!("hookgate::{}", code.name())))
             );
         }
-        assert_eq!(Code::from_name("nope"), None);
+        assert_eq!(Code::lint_code("nope"), None);
+        // A load error's code is not one `--allow` takes.
+        assert_eq!(Code::lint_code("unknown-point"), None);
+    }
+
+    #[test]
+    fn every_finding_is_a_warning_of_the_lint_kind() {
+        let yaml = "version: 1\nhooks:\n  - name: a\n    point: turn:pre\n    match: { tool: exec, commandPattern: 'sudo' }\n    action: block\n";
+        let found = lint_yaml(yaml);
+        assert!(!found.is_empty());
+        for f in &found {
+            assert_eq!(f.severity(), crate::config::Severity::Warning, "{f}");
+            assert_eq!(f.kind(), crate::config::DiagnosticKind::Lint, "{f}");
+            assert!(f.to_string().starts_with("HOOKS.yaml:5:"), "{f}");
+        }
     }
 
     #[test]
@@ -665,17 +545,21 @@ pub(crate) mod tests {
         .expect("write");
         let policy = crate::config::load_file(&root).expect("policy");
         let found = lint(&policy);
-        let conflicts: Vec<&Finding> = found.iter().filter(|f| f.code == Code::Conflict).collect();
+        let conflicts: Vec<&Diagnostic> = found
+            .iter()
+            .filter(|f| f.code() == Code::Conflict)
+            .collect();
         assert_eq!(conflicts.len(), 1, "{found:#?}");
-        assert!(conflicts[0].file.ends_with("pack.yaml"));
-        assert_eq!(conflicts[0].line, 3);
+        assert!(conflicts[0].file().ends_with("pack.yaml"));
+        assert_eq!(conflicts[0].line(), 3);
+        assert_eq!(conflicts[0].severity(), crate::config::Severity::Warning);
         assert!(
-            conflicts[0].message.starts_with("hook `b` overlaps"),
+            conflicts[0].message().starts_with("hook `b` overlaps"),
             "{found:#?}"
         );
         // Not reported a second time as a duplicate: they are in different files.
         assert!(
-            found.iter().all(|f| f.code != Code::Duplicate),
+            found.iter().all(|f| f.code() != Code::Duplicate),
             "{found:#?}"
         );
     }

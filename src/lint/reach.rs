@@ -10,11 +10,11 @@ use serde_json::Value;
 use super::regex::{
     anchored_strings, can_match, hir, is_anchored_path, is_shell_command, requires_literal,
 };
-use super::{Code, Finding, Lint, PatternKind, patterns};
+use super::{Code, Diagnostic, Lint, PatternKind, patterns};
 use crate::config::{ActionName, FailureAction, HookSpec, MatchSpec, Mode};
 use crate::point::Point;
 
-pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
     shadowed(cx, out);
     for hook in cx.hooks() {
         contradictions(cx, hook, out);
@@ -88,7 +88,7 @@ impl Scope<'_> {
 
 /// A hook that can never fire at some of its points, because an earlier hook in evaluation
 /// order blocks every call there first.
-fn shadowed(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+fn shadowed(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
     let hooks = cx.hooks();
     // The unconditional blocks met so far at each point, in evaluation order.
     let mut blockers: HashMap<Point, Vec<(usize, Scope<'_>)>> = HashMap::new();
@@ -169,7 +169,7 @@ fn list(tools: &[String]) -> String {
 /// The text that marks a sub-agent's session key.
 const SUBAGENT_MARK: &str = ":subagent:";
 
-fn contradictions(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
+fn contradictions(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Diagnostic>) {
     let f = &hook.filter;
     // A regex that can match nothing.
     for field in patterns(hook) {
@@ -301,7 +301,7 @@ pub(super) fn subject_of(tool: &str) -> Option<SubjectKind> {
     }
 }
 
-fn tool_subject(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Finding>) {
+fn tool_subject(cx: &Lint<'_>, hook: &HookSpec, out: &mut Vec<Diagnostic>) {
     let Some(tools) = hook.filter.tool.as_deref() else {
         return;
     };
@@ -409,14 +409,14 @@ mod tests {
         );
         let found = findings(&yaml, Code::Shadowed);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!((found[0].line, found[0].column), (6, 5));
-        assert_eq!(found[0].path, "hooks[1]");
+        assert_eq!((found[0].line(), found[0].column()), (6, 5));
+        assert_eq!(found[0].path(), "hooks[1]");
         assert!(
-            found[0].message.contains("`stop-all` (line 3)"),
+            found[0].message().contains("`stop-all` (line 3)"),
             "{found:#?}"
         );
         assert!(
-            found[0].message.contains("never fire at turn:tool:pre:"),
+            found[0].message().contains("never fire at turn:tool:pre:"),
             "{found:#?}"
         );
     }
@@ -434,8 +434,11 @@ mod tests {
         );
         let found = findings(&yaml, Code::Shadowed);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].message.contains("priority 90 > 50"), "{found:#?}");
-        assert_eq!(found[0].line, 3);
+        assert!(
+            found[0].message().contains("priority 90 > 50"),
+            "{found:#?}"
+        );
+        assert_eq!(found[0].line(), 3);
     }
 
     #[test]
@@ -448,7 +451,7 @@ mod tests {
         ));
         let found = findings(&yaml, Code::Shadowed);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert!(found[0].message.starts_with("hook `rm`"), "{found:#?}");
+        assert!(found[0].message().starts_with("hook `rm`"), "{found:#?}");
     }
 
     #[test]
@@ -490,7 +493,7 @@ mod tests {
             Code::Contradiction,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "hooks[0].match.sessionPattern");
+        assert_eq!(found[0].path(), "hooks[0].match.sessionPattern");
         let found = findings(
             &hook("{ isSubAgent: false, sessionPattern: '^agent:[^:]+:subagent:' }"),
             Code::Contradiction,
@@ -519,13 +522,13 @@ mod tests {
             Code::Contradiction,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "hooks[0].match.commandPattern");
+        assert_eq!(found[0].path(), "hooks[0].match.commandPattern");
         let found = findings(
             &hook("{ tool: exec, command: { program: [rm, '!rm'] } }"),
             Code::Contradiction,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "hooks[0].match.command.program");
+        assert_eq!(found[0].path(), "hooks[0].match.command.program");
         let found = findings(
             &hook("{ tool: exec, command: { program: [mkfs.ext4, '!mkfs*'] } }"),
             Code::Contradiction,
@@ -565,7 +568,7 @@ mod tests {
             &hook("{ tool: Read, commandPattern: 'rm\\s+-rf' }"),
             Code::ToolSubject,
         );
-        assert_eq!(found[0].path, "hooks[0].match.commandPattern");
+        assert_eq!(found[0].path(), "hooks[0].match.commandPattern");
         for clean in [
             "{ tool: [Read, exec], commandPattern: 'rm\\s+-rf' }",
             "{ tool: Read, commandPattern: '^/etc/' }",

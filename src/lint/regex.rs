@@ -10,7 +10,7 @@ use regex_syntax::ast::{self, Ast};
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 use super::reach::{SubjectKind, subject_of};
-use super::{Code, Finding, Lint, PatternKind, char_position, hook_pointer, patterns};
+use super::{Code, Diagnostic, Lint, PatternKind, char_position, hook_pointer, patterns};
 use crate::config::{HookSpec, Position};
 use crate::point::Point;
 
@@ -19,7 +19,7 @@ const MAX_STRINGS: usize = 256;
 /// Most characters a class may hold to be enumerated.
 const MAX_CLASS_CHARS: u32 = 16;
 
-pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Finding>) {
+pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
     for hook in cx.hooks() {
         for field in patterns(hook) {
             let source = field.pattern.as_str();
@@ -666,14 +666,9 @@ mod tests {
         );
         assert_eq!(found.len(), 1, "{found:#?}");
         // `    match: { tool: web_fetch, args: { url: '` is 44 characters; `https://github` 14.
-        assert_eq!((found[0].line, found[0].column), (5, 45 + 14));
-        assert_eq!(found[0].path, "hooks[0].match.args.url");
-        assert!(
-            found[0]
-                .help
-                .as_deref()
-                .is_some_and(|h| h.contains(r"github\.com"))
-        );
+        assert_eq!((found[0].line(), found[0].column()), (5, 45 + 14));
+        assert_eq!(found[0].path(), "hooks[0].match.args.url");
+        assert!(found[0].help().is_some_and(|h| h.contains(r"github\.com")));
 
         // Double quotes: the help doubles the backslash.
         let found = findings(
@@ -681,11 +676,10 @@ mod tests {
             Code::UnescapedDot,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!((found[0].line, found[0].column), (5, 31 + 8));
+        assert_eq!((found[0].line(), found[0].column()), (5, 31 + 8));
         assert!(
             found[0]
-                .help
-                .as_deref()
+                .help()
                 .is_some_and(|h| h.contains(r"`api\\.example\\.com`")),
             "{found:#?}"
         );
@@ -704,7 +698,7 @@ mod tests {
         let yaml = "version: 1\nhooks:\n  - name: h\n    point: turn:tool:pre\n    match:\n      commandPattern: |-\n        (?x)\n          ^curl\\s\n        | evil.example\n    action: block\n";
         let found = findings(yaml, Code::UnescapedDot);
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!((found[0].line, found[0].column), (9, 15));
+        assert_eq!((found[0].line(), found[0].column()), (9, 15));
     }
 
     #[test]
@@ -728,8 +722,8 @@ mod tests {
             Code::Unanchored,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "hooks[0].match.commandPattern");
-        assert!(found[0].message.contains("pseudo"), "{found:#?}");
+        assert_eq!(found[0].path(), "hooks[0].match.commandPattern");
+        assert!(found[0].message().contains("pseudo"), "{found:#?}");
         // Without a tool filter, at a tool call too.
         let yaml = "version: 1\nhooks:\n  - { point: turn:tool:pre, match: { commandPattern: rm }, action: block }\n";
         assert_eq!(findings(yaml, Code::Unanchored).len(), 1);
@@ -779,7 +773,7 @@ mod tests {
             Code::Unanchored,
         );
         assert_eq!(found.len(), 1, "{found:#?}");
-        assert_eq!(found[0].path, "hooks[0].match.sessionPattern");
+        assert_eq!(found[0].path(), "hooks[0].match.sessionPattern");
         assert_eq!(
             findings(
                 &one_hook("{ sessionPattern: '^agent:main:' }"),

@@ -10,16 +10,19 @@
 #[cfg(feature = "llm")]
 mod worker;
 
-use std::time::Duration;
-
 use crate::config::LlmSettings;
 
 /// How long a call may take when `timeoutMs` is not set.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+#[cfg(feature = "llm")]
+pub(crate) const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// One completion to run.
 #[derive(Debug, Clone)]
-pub struct Prompt {
+#[cfg_attr(
+    not(feature = "llm"),
+    allow(dead_code, reason = "only the LLM worker reads it")
+)]
+pub(crate) struct Prompt {
     /// The model name.
     pub model: String,
     /// The system prompt.
@@ -30,21 +33,25 @@ pub struct Prompt {
 
 /// Handle to the LLM worker. Cheap to clone; the clones share one worker.
 #[derive(Debug, Clone, Default)]
-pub struct LlmClient {
+pub(crate) struct LlmClient {
     #[cfg(feature = "llm")]
     worker: std::sync::Arc<std::sync::OnceLock<worker::Worker>>,
 }
 
 impl LlmClient {
     /// A client whose worker starts with its first call.
-    pub fn new() -> LlmClient {
+    pub(crate) fn new() -> LlmClient {
         LlmClient::default()
     }
 
     /// The endpoint's answer to `prompt`, or why there is none. Never takes longer than the
     /// endpoint's timeout.
     #[cfg(feature = "llm")]
-    pub async fn complete(&self, settings: &LlmSettings, prompt: Prompt) -> Result<String, String> {
+    pub(crate) async fn complete(
+        &self,
+        settings: &LlmSettings,
+        prompt: Prompt,
+    ) -> Result<String, String> {
         self.worker
             .get_or_init(worker::Worker::start)
             .complete(settings, prompt)
@@ -53,7 +60,11 @@ impl LlmClient {
 
     /// Without the `llm` feature: why there is no answer.
     #[cfg(not(feature = "llm"))]
-    pub async fn complete(&self, settings: &LlmSettings, prompt: Prompt) -> Result<String, String> {
+    pub(crate) async fn complete(
+        &self,
+        settings: &LlmSettings,
+        prompt: Prompt,
+    ) -> Result<String, String> {
         let _ = (settings, prompt);
         Err("this build of hookgate has no LLM client (the `llm` feature is off)".to_owned())
     }

@@ -11,10 +11,10 @@ use crate::point::Point;
 use crate::process::{self, Ended, Program};
 
 /// How long a matcher may run when the hook sets no `timeoutMs`.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Whether the program at `path` accepts `ctx` at `point`.
-pub async fn matches(
+pub(crate) async fn matches(
     hook: &str,
     path: &Path,
     ctx: &HookContext,

@@ -4,19 +4,19 @@
 //! An external matcher (`match.custom`) is a program, run by [`custom::matches`] only after
 //! the built-in filters passed.
 
-pub mod code;
-pub mod custom;
+pub(crate) mod code;
+pub(crate) mod custom;
 mod deadline;
-pub mod paths;
-pub mod places;
+pub(crate) mod paths;
+pub(crate) mod places;
 mod prefilter;
 mod sed_script;
-pub mod shell;
+pub(crate) mod shell;
 mod sql;
 mod trees;
 
-pub use deadline::Deadline;
-pub use prefilter::{Hits, PatternIndex};
+pub(crate) use deadline::Deadline;
+pub(crate) use prefilter::{Hits, PatternIndex};
 
 use std::cell::OnceCell;
 use std::sync::Arc;
@@ -654,12 +654,6 @@ fn value_matches(value: &serde_json::Value, pattern: &Pattern) -> bool {
     }
 }
 
-/// [`check_subject`] with a subject of its own (unreadable commands match).
-pub fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<Matched, Filter> {
-    let subject = Subject::of(ctx, Unparseable::Match);
-    check_subject(filter, PatternIds::default(), &subject)
-}
-
 /// How a hook's filters matched: by what the call says, or, for at least one of them,
 /// only because its shell command could not be read (`defaults.onUnparseable: match`, or
 /// `unparseable: true`); a block then says why it was not read.
@@ -674,7 +668,7 @@ pub enum Matched {
 /// Checks every present filter (AND): the seed's in its order, then the structured ones;
 /// `Err` names the first that fails. Allocation-free on the common path: a shell command is
 /// read only when a filter needs its commands, and then once per evaluation.
-pub fn check_subject(
+pub(crate) fn check_subject(
     filter: &MatchSpec,
     ids: PatternIds,
     subject: &Subject<'_>,
@@ -759,6 +753,12 @@ mod tests {
     use super::*;
     use crate::config::Pattern;
     use serde_json::json;
+
+    /// [`check_subject`] with a subject of its own (unreadable commands match).
+    fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<Matched, Filter> {
+        let subject = Subject::of(ctx, Unparseable::Match);
+        check_subject(filter, PatternIds::default(), &subject)
+    }
 
     fn pattern(p: &str) -> Option<Pattern> {
         Some(Pattern::new(p).expect("pattern"))

@@ -22,7 +22,7 @@ const PATH_FIELDS: &[&str] = &[
 
 /// Most wildcard paths (`~/.ssh/*`) of one call tested for what they could name; a call
 /// with more matches a `pathGlob` outright.
-pub const MAX_WILDCARD_PATHS: usize = 32;
+pub(crate) const MAX_WILDCARD_PATHS: usize = 32;
 
 /// Programs whose arguments are text, not files: only their redirections name files.
 const TEXT_PROGRAMS: &[&str] = &["echo", "printf"];
@@ -493,7 +493,7 @@ pub(crate) fn after_home_variable(path: &str) -> Option<&str> {
 /// `path` with empty and `.` components dropped and `..` applied to the component before
 /// it (lexically: symbolic links are not followed), and a process's view of the root
 /// (`/proc/self/root/...`) written as `/`.
-pub fn normalize(path: &str) -> String {
+pub(crate) fn normalize(path: &str) -> String {
     let tilde;
     let path = match after_home_variable(path) {
         Some(rest) => {

@@ -14,13 +14,13 @@ use std::time::{Duration, Instant, SystemTime};
 
 use ignore::gitignore::Gitignore;
 
-pub use crate::config::Place;
+pub(crate) use crate::config::Place;
 use crate::context::HookContext;
 use crate::matcher::paths::{after_home_variable, normalize};
 use crate::matcher::shell::effects::{PathTouch, Touch};
 
 /// Directory names whose contents a build or an install makes again.
-pub const REGENERABLE: &[&str] = &[
+pub(crate) const REGENERABLE: &[&str] = &[
     "node_modules",
     "target",
     "build",
@@ -678,7 +678,8 @@ fn look_up(cwd: &str, home: Option<&str>) -> (Option<String>, bool) {
 /// decision log: a daemon on another machine than the agent's, or a `.gitignore` it may not
 /// read. Paths are placed all the same, build outputs by their built-in names only. Looked
 /// up in the caches placing fills, so it costs no more than a decision's placing.
-pub fn unseen(ctx: &HookContext) -> Option<String> {
+#[cfg(any(feature = "server", test))]
+pub(crate) fn unseen(ctx: &HookContext) -> Option<String> {
     if ctx.cwd.is_none() && ctx.workspace.is_none() {
         return None;
     }

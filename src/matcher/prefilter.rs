@@ -20,7 +20,7 @@ use crate::config::Pattern;
 
 /// Positions (in [`PatternIndex`] order) of the patterns that matched a subject, ascending.
 /// Inline up to 8, which covers every realistic call; more spill to the heap.
-pub type Hits = SmallVec<[u32; 8]>;
+pub(crate) type Hits = SmallVec<[u32; 8]>;
 
 /// The distinct patterns of one subject kind (command subjects, session keys), indexed by
 /// their literals.

@@ -8,7 +8,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::{Notice, Notifier, log};
 
 /// Notices waiting for delivery, at most; more are dropped and counted.
-pub const QUEUE_CAPACITY: usize = 1024;
+pub(crate) const QUEUE_CAPACITY: usize = 1024;
 
 enum Job {
     Deliver(Notice),
@@ -18,7 +18,7 @@ enum Job {
 /// Queues notices for a background thread, started with the first notice; `notify` never
 /// waits.
 #[derive(Debug, Clone)]
-pub struct Dispatcher {
+pub(crate) struct Dispatcher {
     tx: mpsc::Sender<Job>,
     dropped: Arc<AtomicU64>,
     /// The queue's other end, until the first notice starts the delivery thread with it:
@@ -39,12 +39,12 @@ impl std::fmt::Debug for Job {
 
 impl Dispatcher {
     /// A dispatcher with a queue of [`QUEUE_CAPACITY`] and its delivery thread.
-    pub fn spawn() -> Dispatcher {
+    pub(crate) fn spawn() -> Dispatcher {
         Dispatcher::with_capacity(QUEUE_CAPACITY)
     }
 
     /// A dispatcher with a queue of `capacity` (at least 1).
-    pub fn with_capacity(capacity: usize) -> Dispatcher {
+    pub(crate) fn with_capacity(capacity: usize) -> Dispatcher {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         Dispatcher {
             tx,
@@ -68,11 +68,6 @@ impl Dispatcher {
             // Without the thread the queue fills and every notice is dropped, counted and logged.
             tracing::error!(error = %e, "cannot start the notification thread");
         }
-    }
-
-    /// Notices dropped because the queue was full.
-    pub fn dropped(&self) -> u64 {
-        self.dropped.load(Ordering::Relaxed)
     }
 }
 

@@ -7,6 +7,7 @@
 //! Decision also lists its notices, so an embedding gateway can deliver them itself.
 
 mod dispatcher;
+#[cfg(feature = "notify")]
 mod target;
 #[cfg(feature = "notify")]
 mod telegram;
@@ -17,8 +18,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-pub use dispatcher::{Dispatcher, QUEUE_CAPACITY};
-pub use target::{TelegramTarget, parse_target};
+pub(crate) use dispatcher::Dispatcher;
+#[cfg(feature = "notify")]
+pub(crate) use target::{TelegramTarget, parse_target};
 
 use crate::config::NotifySettings;
 use crate::point::Point;
@@ -56,9 +58,11 @@ pub trait Notifier: Send + Sync + std::fmt::Debug {
 }
 
 /// Writes notices to the log only, at WARN level.
+#[cfg(test)]
 #[derive(Debug, Default, Clone, Copy)]
-pub struct LogNotifier;
+pub(crate) struct LogNotifier;
 
+#[cfg(test)]
 impl Notifier for LogNotifier {
     fn notify(&self, notice: Notice) {
         log(&notice);

@@ -3,7 +3,7 @@
 
 /// A Telegram chat, and the forum topic within it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TelegramTarget {
+pub(crate) struct TelegramTarget {
     /// The chat id (`-100123…` for groups).
     pub chat_id: String,
     /// The forum topic (`message_thread_id`).
@@ -12,7 +12,7 @@ pub struct TelegramTarget {
 
 /// The chat a session key names, as the seed reads it: `telegram:group:<id>:topic:<n>`,
 /// `telegram:group:<id>`, or a key ending in `telegram:<numeric id>`.
-pub fn parse_target(session_key: &str) -> Option<TelegramTarget> {
+pub(crate) fn parse_target(session_key: &str) -> Option<TelegramTarget> {
     if let Some(at) = session_key.find("telegram:group:") {
         let rest = &session_key[at + "telegram:group:".len()..];
         let id_len = rest

@@ -14,11 +14,11 @@ use crate::decision::Verdict;
 use crate::point::Point;
 
 /// The session key of a case that names none.
-pub const DEFAULT_SESSION: &str = "test:session";
+pub(crate) const DEFAULT_SESSION: &str = "test:session";
 /// The session key of a case with `subagent: true` that names none.
-pub const DEFAULT_SUBAGENT_SESSION: &str = "agent:main:subagent:test";
+pub(crate) const DEFAULT_SUBAGENT_SESSION: &str = "agent:main:subagent:test";
 /// The point of a case that names none.
-pub const DEFAULT_POINT: Point = Point::TurnToolPre;
+pub(crate) const DEFAULT_POINT: Point = Point::TurnToolPre;
 
 /// The keys of the file's top level.
 const FILE_KEYS: &[&str] = &["policy", "cases"];
@@ -136,7 +136,7 @@ pub fn load_file(path: &Path) -> Result<TestFile, LoadError> {
 
 /// Checks test-file `text`; `path` names it in diagnostics, and `policy:` is resolved
 /// against its directory.
-pub fn parse_str(text: &str, path: &Path) -> Result<TestFile, LoadError> {
+pub(crate) fn parse_str(text: &str, path: &Path) -> Result<TestFile, LoadError> {
     let source_text: Arc<str> = Arc::from(text);
     let invalid = |diagnostics: Vec<Diagnostic>| LoadError::Invalid {
         file: path.to_path_buf(),

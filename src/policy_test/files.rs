@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 
 /// Directories that are never searched.
-pub const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "dist"];
+pub(crate) const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", "dist"];
 
 /// Whether `path` is named like a test file (`*.test.yaml`, `*.test.yml`).
-pub fn is_test_file(path: &Path) -> bool {
+pub(crate) fn is_test_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.ends_with(".test.yaml") || n.ends_with(".test.yml"))
@@ -16,7 +16,7 @@ pub fn is_test_file(path: &Path) -> bool {
 /// recursively for `*.test.yaml` / `*.test.yml`, skipping [`SKIPPED_DIRS`] and not following
 /// links to directories. Sorted by path, without repeats; a leading `./` is dropped. A path
 /// that cannot be read is returned with its error, and the others are still searched.
-pub fn find_test_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, std::io::Error)>) {
+pub(crate) fn find_test_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, std::io::Error)>) {
     let mut found = Vec::new();
     let mut errors = Vec::new();
     for path in paths {

@@ -9,7 +9,11 @@ use std::fmt::Write;
 use super::run::{Coverage, FileError, FileReport};
 
 /// The whole report as JUnit XML.
-pub fn render(reports: &[FileReport], coverage: &[Coverage], fail_uncovered: bool) -> String {
+pub(crate) fn render(
+    reports: &[FileReport],
+    coverage: &[Coverage],
+    fail_uncovered: bool,
+) -> String {
     let mut suites = String::new();
     let (mut tests, mut failures, mut errors) = (0, 0, 0);
     let mut time = 0.0;
@@ -139,13 +143,13 @@ fn coverage_of<'c>(coverage: &'c [Coverage], policy: &std::path::Path) -> Option
 /// Escapes text for element content: the five XML specials become entities, a carriage
 /// return a character reference (a parser would drop it), and what XML 1.0 cannot hold
 /// (control characters but tab and newline, U+FFFE, U+FFFF) becomes `\u{..}`.
-pub fn escape_text(s: &str) -> String {
+pub(crate) fn escape_text(s: &str) -> String {
     escape(s, false)
 }
 
 /// Escapes text for an attribute value: as [`escape_text`], and tab and newline become
 /// character references too (a parser would turn them into spaces).
-pub fn escape_attr(s: &str) -> String {
+pub(crate) fn escape_attr(s: &str) -> String {
     escape(s, true)
 }
 

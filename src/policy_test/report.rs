@@ -7,7 +7,7 @@ use crate::config::Diagnostic;
 
 /// The totals of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Cases that met their expectations.
     pub passed: usize,
     /// Cases that did not.
@@ -20,7 +20,7 @@ pub struct Summary {
 
 impl Summary {
     /// The totals of `reports` and `coverage`.
-    pub fn of(reports: &[FileReport], coverage: &[Coverage]) -> Summary {
+    pub(crate) fn of(reports: &[FileReport], coverage: &[Coverage]) -> Summary {
         Summary {
             passed: reports.iter().map(FileReport::passed).sum(),
             failed: reports.iter().map(FileReport::failed).sum(),
@@ -31,12 +31,12 @@ impl Summary {
 
     /// Whether the run succeeded: no failed case and no error (and, with `fail_uncovered`,
     /// every enabled hook exercised).
-    pub fn ok(&self, fail_uncovered: bool) -> bool {
+    pub(crate) fn ok(&self, fail_uncovered: bool) -> bool {
         self.failed == 0 && self.errors == 0 && !(fail_uncovered && self.unexercised > 0)
     }
 
     /// `ok. 12 passed, 0 failed` / `FAILED. 11 passed, 1 failed, 1 error`.
-    pub fn line(&self, fail_uncovered: bool) -> String {
+    pub(crate) fn line(&self, fail_uncovered: bool) -> String {
         let mut line = format!(
             "{}. {} passed, {} failed",
             if self.ok(fail_uncovered) {
@@ -66,7 +66,7 @@ impl Summary {
 }
 
 /// `policies/x.yaml: 6 of 7 enabled hooks exercised; not exercised: fork-bomb (line 88)`.
-pub fn coverage_line(c: &Coverage) -> String {
+pub(crate) fn coverage_line(c: &Coverage) -> String {
     let mut line = format!(
         "{}: {} of {} enabled hook{} exercised",
         c.policy.display(),
@@ -93,7 +93,7 @@ pub fn coverage_line(c: &Coverage) -> String {
 
 /// The problems behind `error`, one per line (`file:line:column: field: message`), or its
 /// message when it has none.
-pub fn error_details(error: &FileError) -> String {
+pub(crate) fn error_details(error: &FileError) -> String {
     let diagnostics = diagnostics(error);
     if diagnostics.is_empty() {
         return error.to_string();
@@ -104,7 +104,7 @@ pub fn error_details(error: &FileError) -> String {
 }
 
 /// The positioned problems behind `error`.
-pub fn diagnostics(error: &FileError) -> &[Diagnostic] {
+pub(crate) fn diagnostics(error: &FileError) -> &[Diagnostic] {
     match error {
         FileError::TestFile(e) => e.diagnostics(),
         FileError::Policy { error, .. } => error.diagnostics(),
@@ -113,7 +113,11 @@ pub fn diagnostics(error: &FileError) -> &[Diagnostic] {
 
 /// The whole run as one JSON document: `files` (each with its `cases` and their decisions, or
 /// its `error`), `coverage` and `summary`.
-pub fn to_json(reports: &[FileReport], coverage: &[Coverage], fail_uncovered: bool) -> Value {
+pub(crate) fn to_json(
+    reports: &[FileReport],
+    coverage: &[Coverage],
+    fail_uncovered: bool,
+) -> Value {
     let summary = Summary::of(reports, coverage);
     let files: Vec<Value> = reports
         .iter()

@@ -14,7 +14,7 @@ use crate::graph::RuleGraph;
 
 /// How to run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RunOptions {
+pub(crate) struct RunOptions {
     /// Run the actions for real: `log` and `summarize_and_log` write, LLMs are asked,
     /// notices are sent. By default a run is dry (see [`Services::dry_run`]).
     pub live_actions: bool,
@@ -22,7 +22,7 @@ pub struct RunOptions {
 
 /// The outcome of one case.
 #[derive(Debug, Clone)]
-pub struct CaseResult {
+pub(crate) struct CaseResult {
     /// The case's name.
     pub name: String,
     /// The line the case starts on.
@@ -37,14 +37,14 @@ pub struct CaseResult {
 
 impl CaseResult {
     /// Whether the decision met every expectation.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         self.failures.is_empty()
     }
 }
 
 /// Why a test file's cases could not be run.
 #[derive(Debug, thiserror::Error)]
-pub enum FileError {
+pub(crate) enum FileError {
     /// The test file is unreadable or malformed.
     #[error(transparent)]
     TestFile(#[from] LoadError),
@@ -60,7 +60,7 @@ pub enum FileError {
 
 /// What happened to one test file.
 #[derive(Debug)]
-pub struct FileReport {
+pub(crate) struct FileReport {
     /// The test file.
     pub file: PathBuf,
     /// The policy its cases ran against, when known.
@@ -73,7 +73,7 @@ pub struct FileReport {
 
 impl FileReport {
     /// The report of a file whose cases could not be run.
-    pub fn error(file: PathBuf, policy: Option<PathBuf>, error: FileError) -> FileReport {
+    pub(crate) fn error(file: PathBuf, policy: Option<PathBuf>, error: FileError) -> FileReport {
         FileReport {
             file,
             policy,
@@ -83,24 +83,24 @@ impl FileReport {
     }
 
     /// The results of the cases that ran.
-    pub fn cases(&self) -> &[CaseResult] {
+    pub(crate) fn cases(&self) -> &[CaseResult] {
         self.outcome.as_deref().unwrap_or_default()
     }
 
     /// Cases that passed.
-    pub fn passed(&self) -> usize {
+    pub(crate) fn passed(&self) -> usize {
         self.cases().iter().filter(|c| c.passed()).count()
     }
 
     /// Cases that failed.
-    pub fn failed(&self) -> usize {
+    pub(crate) fn failed(&self) -> usize {
         self.cases().iter().filter(|c| !c.passed()).count()
     }
 }
 
 /// The enabled hooks of one policy that no case exercised.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Coverage {
+pub(crate) struct Coverage {
     /// The policy, as the first test file that used it named it.
     pub policy: PathBuf,
     /// Its enabled hooks.
@@ -111,14 +111,14 @@ pub struct Coverage {
 
 impl Coverage {
     /// Enabled hooks that some case exercised.
-    pub fn exercised(&self) -> usize {
+    pub(crate) fn exercised(&self) -> usize {
         self.enabled.saturating_sub(self.unexercised.len())
     }
 }
 
 /// An enabled hook that no case exercised.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unexercised {
+pub(crate) struct Unexercised {
     /// The hook's id.
     pub hook: String,
     /// The file it is written in, when not the policy file itself (it was included).
@@ -129,7 +129,7 @@ pub struct Unexercised {
 
 /// Runs test files, loading each policy once, and records which hooks ran.
 #[derive(Debug)]
-pub struct Runner {
+pub(crate) struct Runner {
     services: Arc<Services>,
     policies: Vec<PolicyRun>,
     by_path: HashMap<PathBuf, usize>,
@@ -151,7 +151,7 @@ struct Loaded {
 
 impl Runner {
     /// A runner; its services are a dry run's unless `options.live_actions`.
-    pub fn new(options: RunOptions) -> Runner {
+    pub(crate) fn new(options: RunOptions) -> Runner {
         let services = if options.live_actions {
             Services::default()
         } else {
@@ -165,7 +165,7 @@ impl Runner {
     }
 
     /// Runs every case of `file` against the policy at `policy`, in order.
-    pub async fn run(&mut self, file: &TestFile, policy: &Path) -> FileReport {
+    pub(crate) async fn run(&mut self, file: &TestFile, policy: &Path) -> FileReport {
         let started = Instant::now();
         let slot = self.policy(policy);
         // Named as the first file that used it named it, as coverage names it.
@@ -228,7 +228,7 @@ impl Runner {
     }
 
     /// Per policy that loaded, in first-use order: the enabled hooks no case exercised.
-    pub fn coverage(&self) -> Vec<Coverage> {
+    pub(crate) fn coverage(&self) -> Vec<Coverage> {
         self.policies
             .iter()
             .filter_map(|run| {
@@ -276,7 +276,7 @@ impl Runner {
     }
 
     /// Waits for what the actions queued (log lines, notices) in a live run.
-    pub async fn flush(&self) {
+    pub(crate) async fn flush(&self) {
         if let Some(loaded) = self.policies.iter().find_map(|p| p.loaded.as_ref().ok()) {
             // The services are shared: one engine flushes them all.
             loaded.engine.flush().await;
@@ -285,7 +285,7 @@ impl Runner {
 }
 
 /// Evaluates one case and judges the decision.
-pub async fn run_case(engine: &Engine, case: &TestCase) -> CaseResult {
+pub(crate) async fn run_case(engine: &Engine, case: &TestCase) -> CaseResult {
     let started = Instant::now();
     let decision = engine.evaluate(case.point, &case.context).await;
     CaseResult {
@@ -299,7 +299,7 @@ pub async fn run_case(engine: &Engine, case: &TestCase) -> CaseResult {
 
 /// What `decision` fails of `expect`, one line per unmet expectation (empty: it passed).
 /// A wrong verdict is reported alone: the hook and message checks are moot then.
-pub fn judge(expect: &Expectation, decision: &Decision) -> Vec<String> {
+pub(crate) fn judge(expect: &Expectation, decision: &Decision) -> Vec<String> {
     if decision.decision != expect.verdict {
         return vec![format!(
             "expected {}, got {}",
@@ -331,7 +331,7 @@ pub fn judge(expect: &Expectation, decision: &Decision) -> Vec<String> {
 }
 
 /// The decision in one line: `block by rm-guard: "..."`, `allow (hooks that ran: audit)`.
-pub fn describe(decision: &Decision) -> String {
+pub(crate) fn describe(decision: &Decision) -> String {
     match decision.decision {
         Verdict::Allow => {
             let ran: Vec<String> = decision
@@ -361,7 +361,7 @@ pub fn describe(decision: &Decision) -> String {
 }
 
 /// `allow`, `block` or `ask`.
-pub fn verdict_name(verdict: Verdict) -> &'static str {
+pub(crate) fn verdict_name(verdict: Verdict) -> &'static str {
     match verdict {
         Verdict::Allow => "allow",
         Verdict::Block => "block",

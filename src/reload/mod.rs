@@ -20,7 +20,6 @@ use serde::Serialize;
 pub use watch::{PolicyWatcher, WatchError};
 
 use crate::actions::Services;
-pub use crate::config::content_hash;
 use crate::config::{self, ConfigError, Diagnostic, Touched, YamlBudget};
 use crate::engine::Engine;
 use crate::graph::{RuleGraph, iso_timestamp};
@@ -381,6 +380,7 @@ mod properties;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::content_hash;
 
     const GOOD: &str =
         "version: \"1\"\nhooks:\n  - name: a\n    point: turn:pre\n    action: block\n";

@@ -14,7 +14,7 @@ use crate::point::Point;
 
 /// Where decisions are logged and what is masked.
 #[derive(Debug, Clone)]
-pub struct DecisionLog {
+pub(crate) struct DecisionLog {
     /// The JSONL file.
     pub path: PathBuf,
     /// Fields hidden in tool arguments.

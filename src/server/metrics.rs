@@ -29,7 +29,7 @@ pub(crate) const UPKEEP_INTERVAL: Duration = Duration::from_secs(5);
 
 /// Installs the process-wide Prometheus recorder. `None` when another recorder is installed
 /// already (the daemon then serves only the policy gauges).
-pub fn install_recorder() -> Option<PrometheusHandle> {
+pub(crate) fn install_recorder() -> Option<PrometheusHandle> {
     let builder = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Full(LATENCY.to_owned()), LATENCY_BUCKETS)
         .ok()?;

@@ -32,12 +32,10 @@ use axum::routing::{get, post};
 use metrics_exporter_prometheus::PrometheusHandle;
 use tower_http::catch_panic::CatchPanicLayer;
 
-pub use crate::mask::{DEFAULT_MASKED_FIELDS, FieldMask, MASKED};
-pub use auth::{
-    BearerToken, LoginAnnouncer, MAX_TOKEN_FILE_BYTES, SharedToken, TokenError, Tokens,
-};
-pub use decision_log::DecisionLog;
-pub use metrics::install_recorder;
+pub(crate) use crate::mask::{DEFAULT_MASKED_FIELDS, FieldMask};
+pub(crate) use auth::{BearerToken, LoginAnnouncer, MAX_TOKEN_FILE_BYTES, Tokens};
+pub(crate) use decision_log::DecisionLog;
+pub(crate) use metrics::install_recorder;
 
 use crate::engine::{EvalPool, PoolConfig};
 use crate::reload::LivePolicy;
@@ -45,29 +43,29 @@ use error::ApiError;
 use recent::RecentDecisions;
 
 /// The default listen address.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:18790";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:18790";
 /// The default request body limit: 1 MiB.
-pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+pub(crate) const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// The default time a request may take, actions included.
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// How often pending approval requests past their expiry are resolved.
 const APPROVAL_SWEEP: Duration = Duration::from_millis(500);
 /// The default largest batch of `POST /v1/evaluate`.
-pub const DEFAULT_MAX_BATCH: usize = 1000;
+pub(crate) const DEFAULT_MAX_BATCH: usize = 1000;
 /// The default time a client has to send a request's headers (and, on a kept-alive
 /// connection, to start the next request) before the connection is closed.
-pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default time a client has to send a request's body, from the end of its headers.
-pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default largest number of connections served at once.
-pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+pub(crate) const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// How long to pause accepting after an accept error that is not the client's (such as
 /// too many open files), so the loop does not spin.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// How the daemon treats requests.
 #[derive(Debug, Clone)]
-pub struct ServerConfig {
+pub(crate) struct ServerConfig {
     /// One token per role (see `docs/daemon.md`, "Roles").
     pub tokens: Tokens,
     /// Where the console's one-time login codes go; without it, no console login exists.
@@ -115,7 +113,7 @@ impl Default for ServerConfig {
 
 /// What every request handler shares.
 #[derive(Debug)]
-pub struct AppState {
+pub(crate) struct AppState {
     live: Arc<LivePolicy>,
     config: ServerConfig,
     metrics: Option<PrometheusHandle>,
@@ -131,7 +129,7 @@ pub struct AppState {
 impl AppState {
     /// State over `live`; `metrics` renders `/metrics` (see [`install_recorder`]). Starts the
     /// evaluation pool's threads, which is what can fail.
-    pub fn new(
+    pub(crate) fn new(
         live: Arc<LivePolicy>,
         config: ServerConfig,
         metrics: Option<PrometheusHandle>,
@@ -152,7 +150,7 @@ impl AppState {
 
 /// The daemon's routes and middleware. Each guarded route names the [`auth::Access`] it
 /// needs, here in one table.
-pub fn router(app: Arc<AppState>) -> Router {
+pub(crate) fn router(app: Arc<AppState>) -> Router {
     use auth::Access::{Admin, Approve, Evaluate, Read};
     let need = |access| middleware::from_fn_with_state((Arc::clone(&app), access), auth::require);
     // Evaluations bound their own time: one that waits for a human may take longer.
@@ -213,7 +211,7 @@ pub fn router(app: Arc<AppState>) -> Router {
 
 /// Serves on `listener` until `shutdown` resolves; then stops accepting, lets requests in
 /// flight finish, and flushes the logs.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: tokio::net::TcpListener,
     app: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,

@@ -73,7 +73,7 @@ hooks:
 
 /// `sha256:<hex>` of a policy text, as the daemon reports it.
 pub fn hash(text: &str) -> String {
-    hookgate::reload::content_hash(text)
+    hookgate::config::content_hash(text)
 }
 
 /// An evaluation request for `exec` of `command` at `turn:tool:pre`.

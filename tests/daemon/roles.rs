@@ -333,7 +333,7 @@ fn roles_that_share_a_token_or_a_readable_token_file_are_refused() {
 fn the_self_protection_corpus_is_decided_the_same_over_http_with_the_gateway_token() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let corpus =
-        hookgate::policy_test::file::load_file(&repo.join("policies/self-protection.test.yaml"))
+        hookgate::internals::load_test_file(&repo.join("policies/self-protection.test.yaml"))
             .expect("the corpus loads");
     let dir = Dir::new();
     token_file(&dir, "evaluate.token", GATEWAY);

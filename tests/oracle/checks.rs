@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use hookgate::matcher::shell::parse;
+use hookgate::shell::parse;
 
 use super::sandbox::{self, HOME, TIMEOUT};
 use super::{Event, Verdict, check, check_against};

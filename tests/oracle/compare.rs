@@ -16,8 +16,8 @@
 
 use std::fmt;
 
-use hookgate::matcher::shell::effects::touches;
-use hookgate::matcher::shell::{CommandLine, SUBSTITUTION};
+use hookgate::shell::touches;
+use hookgate::shell::{CommandLine, SUBSTITUTION};
 
 use super::events::Event;
 use super::glob::{self, Item};
@@ -311,7 +311,7 @@ pub(super) fn directories(line: &CommandLine) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hookgate::matcher::shell::parse;
+    use hookgate::shell::parse;
 
     fn exec(program: &str, args: &[&str]) -> Event {
         Event::Exec {

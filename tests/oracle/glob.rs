@@ -6,7 +6,7 @@
 //! matches `/` and a leading dot. Over-prediction only costs the reader false positives;
 //! the oracle looks for what the reader did not predict at all.
 
-use hookgate::matcher::shell::SUBSTITUTION;
+use hookgate::shell::SUBSTITUTION;
 
 /// Whether `word` may stand for other text: glob characters or the placeholder.
 pub fn is_wild(word: &str) -> bool {

@@ -1,7 +1,7 @@
 //! The differential oracle for the shell reader: each command line is run by real bash in
 //! a sandbox under strace, and what bash did (the programs it ran, the planted secrets it
 //! read, the planted files it deleted) is compared with what
-//! `hookgate::matcher::shell::parse` predicted. The rule: everything bash did was
+//! `hookgate::shell::parse` predicted. The rule: everything bash did was
 //! predicted, or the reader said the line is opaque. See `docs/shell-oracle.md`.
 //!
 //! - `sandbox`: bubblewrap + strace + process cap + timeout, the planted home;
@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use hookgate::matcher::shell::{CommandLine, parse};
+use hookgate::shell::{CommandLine, parse};
 
 pub use compare::Verdict;
 pub use events::Event;

@@ -9,8 +9,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use hookgate::config::Place;
-use hookgate::matcher::paths::read_words;
-use hookgate::matcher::places::Where;
+use hookgate::internals::Where;
+use hookgate::internals::read_words;
 use hookgate::{Engine, HookContext, Point, RuleGraph, config};
 
 use super::sandbox::{HOME, WORK};

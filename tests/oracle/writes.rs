@@ -1,13 +1,13 @@
 //! What a command writes, against bash: each generated line writes (or moves away) a
 //! planted file in a way bash accepts, and every planted file bash really truncated,
 //! wrote, replaced, renamed away or deleted must be one the reader's
-//! [`effects::touches`](hookgate::matcher::shell::effects::touches) names for some command
+//! [`effects::touches`](hookgate::shell::touches) names for some command
 //! of the line, or the line must be opaque. This is what the `overwrites`, `writes` and
 //! `deletes` filters place, so a write the reader does not name is a write no place rule
 //! can stop.
 
-use hookgate::matcher::shell::effects::touches;
-use hookgate::matcher::shell::{CommandLine, SUBSTITUTION};
+use hookgate::shell::touches;
+use hookgate::shell::{CommandLine, SUBSTITUTION};
 
 use super::compare::{directories, path_covered};
 use super::paths::{expand_home, resolve};

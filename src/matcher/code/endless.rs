@@ -10,7 +10,8 @@ use super::tree::{Source, Visit, kind, visit};
 
 /// Devices whose reading never ends: what a shell filter or code reads whole from one
 /// fills memory or, copied, the disk.
-pub const ENDLESS_DEVICES: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+pub(crate) const ENDLESS_DEVICES: &[&str] =
+    &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
 
 /// How the loops of some code end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -26,7 +26,7 @@ mod scope;
 pub(crate) mod testing;
 mod tree;
 
-pub use endless::ENDLESS_DEVICES;
+pub(crate) use endless::ENDLESS_DEVICES;
 
 pub use scope::Val;
 
@@ -47,7 +47,7 @@ pub const PARSE_WORK: usize = 768;
 /// Most effects kept from one piece of code.
 pub const MAX_EFFECTS: usize = 256;
 /// Deepest nesting of code run by code (`exec("exec('...')")`).
-pub const MAX_DEPTH: usize = 4;
+pub(crate) const MAX_DEPTH: usize = 4;
 /// Most rounds of a loop over constants that a `fork` in it may take without being a fork
 /// bomb: at most 2^4 processes, the children going round too.
 pub(super) const FEW_ROUNDS: usize = 4;
@@ -200,7 +200,7 @@ pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Re
 /// [`read_within`], for the code of the script file at `path` (relative to the line's
 /// directory) when it is one: its directory is what `__DIR__` and `__dirname` are; `env`
 /// holds the environment variables the command line gives the program.
-pub fn read_script(
+pub(crate) fn read_script(
     lang: Lang,
     code: &str,
     args: &[Val],

@@ -71,7 +71,7 @@ pub fn touches(command: &SimpleCommand) -> Vec<PathTouch<'_>> {
 /// except those of `sed -i` and `ed`, which read the file they rewrite. A `<>` redirection opens its
 /// file for reading too, so it is left out. Each path borrows from the command's arguments
 /// or redirections.
-pub fn written_unread(command: &SimpleCommand) -> Vec<&str> {
+pub(crate) fn written_unread(command: &SimpleCommand) -> Vec<&str> {
     if matches!(command.program.as_str(), "sed" | "ed" | "red") {
         return Vec::new();
     }

@@ -14,7 +14,7 @@
 pub use host::Host;
 
 mod arith;
-pub mod effects;
+pub(crate) mod effects;
 mod env;
 mod expand;
 mod host;
@@ -27,7 +27,7 @@ mod traps;
 mod walk;
 
 pub(crate) use programs::FIND_PATTERN_TESTS;
-pub use programs::{http, resources};
+pub(crate) use programs::{http, resources};
 
 /// Longest input read, in bytes.
 pub const MAX_INPUT: usize = 64 * 1024;
@@ -249,7 +249,7 @@ fn read_parsed(input: &str, host: Option<Host>) -> (CommandLine, usize) {
 /// quoting, expansion, operator, redirection or comment; single spaces; and a first word
 /// that is a plain program name, not a wrapper, shell or interpreter. The common case
 /// (`ls -la`) then costs a byte scan instead of a parse.
-pub fn is_plain(input: &str) -> bool {
+pub(crate) fn is_plain(input: &str) -> bool {
     // One table lookup per byte: this runs on every command a pattern looks at.
     const NOT_PLAIN: [bool; 256] = {
         let mut table = [false; 256];

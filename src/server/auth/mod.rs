@@ -25,10 +25,10 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+pub(crate) use roles::Tokens;
 pub(crate) use roles::{Access, Grants};
-pub use roles::{SharedToken, Tokens};
-pub use session::LoginAnnouncer;
-pub use token::{BearerToken, MAX_TOKEN_FILE_BYTES, TokenError};
+pub(crate) use session::LoginAnnouncer;
+pub(crate) use token::{BearerToken, MAX_TOKEN_FILE_BYTES};
 
 use super::AppState;
 use super::error::ApiError;

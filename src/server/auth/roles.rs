@@ -70,7 +70,7 @@ impl Grants {
 /// The daemon's tokens, one per role; a role without a token is reached otherwise (see
 /// [`Tokens::grants_of`]).
 #[derive(Debug, Clone, Default)]
-pub struct Tokens {
+pub(crate) struct Tokens {
     /// The gateway's: evaluate, and read state.
     pub evaluate: Option<BearerToken>,
     /// People's: decide approvals and revoke grants, and read state.
@@ -82,7 +82,7 @@ pub struct Tokens {
 /// Why a set of tokens was refused.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("the {first} and {second} tokens are the same; each role needs its own")]
-pub struct SharedToken {
+pub(crate) struct SharedToken {
     first: &'static str,
     second: &'static str,
 }
@@ -90,7 +90,7 @@ pub struct SharedToken {
 impl Tokens {
     /// Checks that no two roles share a token: a shared token would hand the gateway (and so
     /// the agent) the approver's or the admin's power.
-    pub fn check(&self) -> Result<(), SharedToken> {
+    pub(crate) fn check(&self) -> Result<(), SharedToken> {
         let named = self.named();
         for (i, (first, a)) in named.iter().enumerate() {
             for (second, b) in &named[i + 1..] {
@@ -105,7 +105,7 @@ impl Tokens {
     }
 
     /// Whether any role has a token.
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.named().iter().any(|(_, t)| t.is_some())
     }
 

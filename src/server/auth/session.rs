@@ -23,11 +23,11 @@ const MAX_SESSIONS: usize = 16;
 /// Receives each new one-time login code, to show it to the operator (`hookgate serve`
 /// prints `http://<listen>/login?code=<code>` on its standard error).
 #[derive(Clone)]
-pub struct LoginAnnouncer(Arc<dyn Fn(&str) + Send + Sync>);
+pub(crate) struct LoginAnnouncer(Arc<dyn Fn(&str) + Send + Sync>);
 
 impl LoginAnnouncer {
     /// An announcer that calls `show` with each code.
-    pub fn new(show: impl Fn(&str) + Send + Sync + 'static) -> LoginAnnouncer {
+    pub(crate) fn new(show: impl Fn(&str) + Send + Sync + 'static) -> LoginAnnouncer {
         LoginAnnouncer(Arc::new(show))
     }
 }

@@ -9,11 +9,11 @@ use subtle::ConstantTimeEq;
 /// The most a token file may hold, in bytes: a token is a line of printable ASCII, and a
 /// token file is read only if it is a regular file no larger than this (see
 /// [`regular_file`](crate::config::regular_file)).
-pub const MAX_TOKEN_FILE_BYTES: u64 = 4096;
+pub(crate) const MAX_TOKEN_FILE_BYTES: u64 = 4096;
 
 /// The daemon's shared secret.
 #[derive(Clone)]
-pub struct BearerToken {
+pub(crate) struct BearerToken {
     digest: [u8; 32],
 }
 
@@ -25,7 +25,7 @@ impl std::fmt::Debug for BearerToken {
 
 /// Why a token was refused at start-up.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum TokenError {
+pub(crate) enum TokenError {
     /// Empty, or only whitespace.
     #[error("the token is empty")]
     Empty,
@@ -36,7 +36,7 @@ pub enum TokenError {
 
 impl BearerToken {
     /// A token from its text; surrounding whitespace (a file's trailing newline) is ignored.
-    pub fn new(secret: &str) -> Result<BearerToken, TokenError> {
+    pub(crate) fn new(secret: &str) -> Result<BearerToken, TokenError> {
         let secret = secret.trim();
         if secret.is_empty() {
             return Err(TokenError::Empty);
@@ -50,7 +50,7 @@ impl BearerToken {
     }
 
     /// Whether `presented` is the token.
-    pub fn verify(&self, presented: &str) -> bool {
+    pub(crate) fn verify(&self, presented: &str) -> bool {
         let digest: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
         digest.ct_eq(&self.digest).into()
     }

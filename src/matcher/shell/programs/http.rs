@@ -15,7 +15,7 @@ use super::super::options::{self, Opt, Options};
 
 /// One command's HTTP request, as far as the reader knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Request {
+pub(crate) struct Request {
     /// The method, upper case (`DELETE`); `None` when it is not known before the line runs.
     pub method: Option<String>,
     /// Whether a URL is on another machine than the local one, or cannot be placed.
@@ -25,7 +25,7 @@ pub struct Request {
 impl Request {
     /// Whether the request goes off the machine with one of `methods` (upper case); an
     /// unknown method is any.
-    pub fn sends(&self, methods: &[String]) -> bool {
+    pub(crate) fn sends(&self, methods: &[String]) -> bool {
         self.remote
             && self
                 .method
@@ -35,7 +35,7 @@ impl Request {
 }
 
 /// Whether `program` is an HTTP client this module reads.
-pub fn is_client(program: &str) -> bool {
+pub(crate) fn is_client(program: &str) -> bool {
     matches!(
         program,
         "curl" | "wget" | "http" | "https" | "xh" | "xhs" | "gh" | "glab"
@@ -43,7 +43,7 @@ pub fn is_client(program: &str) -> bool {
 }
 
 /// The request `program` sends with `args`, or `None` when it sends none this module reads.
-pub fn request(program: &str, args: &[String]) -> Option<Request> {
+pub(crate) fn request(program: &str, args: &[String]) -> Option<Request> {
     match program {
         "curl" => Some(curl(args)),
         "wget" => Some(wget(args)),

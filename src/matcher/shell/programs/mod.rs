@@ -5,8 +5,8 @@
 
 mod builtins;
 mod git_view;
-pub mod http;
-pub mod resources;
+pub(crate) mod http;
+pub(crate) mod resources;
 mod runners;
 pub(super) mod signals;
 mod table;

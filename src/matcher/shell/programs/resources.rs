@@ -39,13 +39,13 @@ fn find(program: &str) -> Option<&'static Resource> {
 }
 
 /// Whether `program` is read by the resource table (`verbs` can match it).
-pub fn has_verbs(program: &str) -> bool {
+pub(crate) fn has_verbs(program: &str) -> bool {
     find(program).is_some()
 }
 
 /// What a command of a resource tool does, as the table reads it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Verbs {
+pub(crate) struct Verbs {
     /// The subcommand path, lowercased (`["s3", "rm"]`); where an unlisted option may have
     /// taken a word as its value, the words of both readings.
     pub words: Vec<String>,
@@ -61,7 +61,7 @@ impl Verbs {
     /// Whether one of `wanted` (lowercase) is a verb of the command: a path word, a `-` or
     /// `:`-separated part of one (`delete-bucket`, `apps:destroy`), or an implied verb. An
     /// unknown path matches any list; an inert command matches none.
-    pub fn any_of(&self, wanted: &[String]) -> bool {
+    pub(crate) fn any_of(&self, wanted: &[String]) -> bool {
         if self.inert {
             return false;
         }
@@ -78,7 +78,7 @@ impl Verbs {
 }
 
 /// The verbs of `program` run with `args`, or `None` when the table does not list it.
-pub fn verbs(program: &str, args: &[String]) -> Option<Verbs> {
+pub(crate) fn verbs(program: &str, args: &[String]) -> Option<Verbs> {
     let row = find(program)?;
     // After `--` come operands, or another program's command (`kubectl exec pod -- rm`).
     let all = args;
