@@ -159,7 +159,7 @@ pub(crate) fn js_string(v: &Value) -> String {
     match v {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(n) => crate::config::js_number(n),
+        Value::Number(n) => crate::js::number(n),
         Value::String(s) => s.clone(),
         Value::Array(items) => items
             .iter()

@@ -58,6 +58,7 @@ mod context;
 mod decision;
 mod engine;
 mod graph;
+mod js;
 #[cfg(feature = "server")]
 mod json_keys;
 #[cfg(feature = "cli")]
@@ -70,6 +71,7 @@ mod point;
 #[cfg(feature = "cli")]
 mod policy_test;
 mod process;
+mod regular_file;
 pub mod reload;
 #[cfg(feature = "server")]
 mod server;

@@ -137,7 +137,7 @@ fn environment(inv: &Invocation<'_>) -> Vec<(&'static str, String)> {
         .and_then(|a| serde_json::to_string(a).ok())
         .unwrap_or_else(|| "{}".to_owned());
     let timestamp = serde_json::Number::from_f64(inv.timestamp_ms)
-        .map(|n| crate::config::js_number(&n))
+        .map(|n| crate::js::number(&n))
         .unwrap_or_default();
     let text = |v: &Option<String>| v.clone().unwrap_or_default();
     let vars = [

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::{Invocation, Outcome};
-use crate::config::regular_file::{FileError, RegularFile};
+use crate::regular_file::{FileError, RegularFile};
 
 /// Entries taken from a `.jsonl` source when `lastN` is not set.
 const DEFAULT_LAST_N: usize = 5;
@@ -53,7 +53,7 @@ pub(super) async fn run(inv: &Invocation<'_>, last_n: Option<u32>) -> Outcome {
 
 /// The content to inject from `path`, or the reason it cannot be read. Only a regular file
 /// is read (a FIFO or a device would block or never end; see
-/// [`regular_file`](crate::config::regular_file)).
+/// [`regular_file`](crate::regular_file)).
 fn load(path: &Path, last_n: usize) -> Result<String, String> {
     let not_readable = |e: std::io::Error| io_message(&e, path);
     let refused = |e: FileError| match e {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::config::regular_file;
+use crate::regular_file;
 use crate::server::MAX_TOKEN_FILE_BYTES;
 use serde_json::Value;
 

@@ -9,8 +9,8 @@ use crate::actions::Services;
 use crate::approvals::{
     ApprovalStore, Approvals, DEFAULT_COMPACT_BYTES, DEFAULT_MAX_PENDING, FileStore, Options,
 };
-use crate::config::regular_file::{FileError, RegularFile};
 use crate::engine::PoolConfig;
+use crate::regular_file::{FileError, RegularFile};
 use crate::reload::{LivePolicy, PolicyWatcher, ReloadTrigger};
 use crate::server::{
     self, AppState, BearerToken, DEFAULT_MASKED_FIELDS, DecisionLog, FieldMask, LoginAnnouncer,

@@ -16,9 +16,9 @@ use sha2::{Digest, Sha256};
 
 use super::error::{Code, ConfigError, Diagnostic, DiagnosticKind};
 use super::model::{Defaults, Discover, Document, HookSpec};
-use super::regular_file::FileError;
 use super::yaml::{self, Position, SpanMap, YamlBudget};
 use super::{LoadedPolicy, load_single, read_policy_file, read_text};
+use crate::regular_file::FileError;
 
 /// Most policy files one policy may be composed of.
 pub const MAX_FILES: usize = 256;

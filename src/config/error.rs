@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::regular_file::FileKind;
 use super::yaml::Position;
+use crate::regular_file::FileKind;
 
 /// Which check found a problem.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

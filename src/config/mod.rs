@@ -10,23 +10,21 @@ mod compose;
 #[cfg(feature = "server")]
 mod edit;
 pub(crate) mod error;
-mod filters;
+pub(crate) mod filters;
 mod locate;
 mod model;
-mod pattern;
+pub(crate) mod pattern;
 mod place;
-pub(crate) mod regular_file;
 #[cfg(feature = "cli")]
 pub mod report;
 pub(crate) mod schema;
-mod wildcard;
 
-pub(crate) use wildcard::matches as wildcard_matches;
 pub(crate) mod yaml;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use crate::regular_file::{FileError, FileKind};
 pub use action::{Action, ActionName, ApprovalDecision, ApprovalSpec, Risk, Script, TimeoutAction};
 #[cfg(feature = "cli")]
 pub(crate) use compose::canonical_json;
@@ -37,15 +35,13 @@ pub(crate) use edit::{EditError, SwitchError, switch_in_file};
 pub use error::{Code, ConfigError, Diagnostic, DiagnosticKind, Severity};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub use locate::{ConfigSource, locate_policy};
-pub(crate) use model::js_number;
 pub use model::{
     DEFAULT_DISCOVER_DEPTH, DEFAULT_PRIORITY, Defaults, Discover, Document, FailureAction,
     HookSpec, HostFiles, LlmProvider, LlmSettings, MatchSpec, Mode, NotifySettings, OnFailure,
     TelegramSettings, Unparseable, WebhookSettings,
 };
-pub use pattern::{Pattern, PatternError};
+pub use pattern::{PatternError, Regex};
 pub use place::Place;
-pub use regular_file::{FileError, FileKind};
 #[cfg(feature = "cli")]
 pub(crate) use schema::HOOKS_SCHEMA;
 pub use yaml::{Position, YamlBudget};
@@ -95,20 +91,23 @@ pub fn load_file_tracked(
     }
 }
 
-/// Reads the policy text at `path`: a regular file (see [`regular_file`]), within the size
+/// Reads the policy text at `path`: a regular file (see [`regular_file`](crate::regular_file)), within the size
 /// budget, and UTF-8.
 pub fn read_text(path: &Path, budget: &YamlBudget) -> Result<String, ConfigError> {
     read_policy_file(path, budget).map_err(|e| config_error(path, e))
 }
 
 /// [`read_text`], with the typed reason it failed.
-fn read_policy_file(path: &Path, budget: &YamlBudget) -> Result<String, regular_file::FileError> {
-    regular_file::read_to_string(path, budget.max_bytes as u64)
+fn read_policy_file(
+    path: &Path,
+    budget: &YamlBudget,
+) -> Result<String, crate::regular_file::FileError> {
+    crate::regular_file::read_to_string(path, budget.max_bytes as u64)
 }
 
 /// A policy file's read error as the config stage reports it.
-fn config_error(path: &Path, e: regular_file::FileError) -> ConfigError {
-    use regular_file::FileError;
+fn config_error(path: &Path, e: crate::regular_file::FileError) -> ConfigError {
+    use crate::regular_file::FileError;
     match e {
         FileError::Io { path, source } => ConfigError::Read { path, source },
         FileError::NotRegular { path, kind } => ConfigError::NotRegular { path, kind },

@@ -12,7 +12,7 @@ use super::action::{
 };
 use super::error::{Code, Diagnostic, DiagnosticKind};
 use super::filters::{self, ArgFilter, CommandFilter, PathGlob};
-use super::pattern::Pattern;
+use super::pattern::Regex;
 use super::yaml::SpanMap;
 use crate::point::Point;
 
@@ -234,19 +234,20 @@ pub struct HookSpec {
     pub on_failure: Option<OnFailure>,
 }
 
-/// The `match` section, with patterns compiled.
+/// The `match` section as written, checked (regexes within their limits, globs parsed):
+/// plain data, which `matcher::Filters` compiles.
 #[derive(Debug, Clone, Default)]
 pub struct MatchSpec {
     /// Exact tool names (one of them must be the context's tool).
     pub tool: Option<Vec<String>>,
     /// Regex on the command subject.
-    pub command_pattern: Option<Pattern>,
+    pub command_pattern: Option<Regex>,
     /// Topic id as a string; `*` = any present topic.
     pub topic_id: Option<String>,
     /// Whether the session must (or must not) be a sub-agent's.
     pub is_sub_agent: Option<bool>,
     /// Regex on the session key.
-    pub session_pattern: Option<Pattern>,
+    pub session_pattern: Option<Regex>,
     /// Whether the shell command must (or must not) be one the reader cannot understand.
     pub unparseable: Option<bool>,
     /// Test on the simple commands of a shell command.
@@ -458,7 +459,7 @@ pub(crate) fn build(
 
     let version = match value.get("version") {
         Some(Value::String(s)) => Some(s.clone()),
-        Some(Value::Number(n)) => Some(js_number(n)),
+        Some(Value::Number(n)) => Some(crate::js::number(n)),
         _ => None,
     };
     let defaults = value
@@ -559,9 +560,9 @@ pub(crate) fn build(
             );
         }
         let filter = raw.get("match");
-        let mut compile = |field: &str| {
+        let mut regex = |field: &str| {
             let source = filter?.get(field)?.as_str()?;
-            Pattern::new(source)
+            Regex::new(source)
                 .map_err(|e| {
                     let d = semantic(&format!("{at}/match/{field}"), e.message);
                     out.push(match e.help {
@@ -571,9 +572,9 @@ pub(crate) fn build(
                 })
                 .ok()
         };
-        let command_pattern = compile("commandPattern");
-        let session_pattern = compile("sessionPattern");
-        let (structured, problems) = filter.map(filters::compile).unwrap_or_default();
+        let command_pattern = regex("commandPattern");
+        let session_pattern = regex("sessionPattern");
+        let (structured, problems) = filter.map(filters::parse).unwrap_or_default();
         for (place, message, help) in problems {
             let d = semantic(&format!("{at}/match{place}"), message);
             out.push(match help {
@@ -617,7 +618,7 @@ pub(crate) fn build(
                     .and_then(|m| m.topic_id.as_ref())
                     .map(|t| match t {
                         StringOrNumber::String(s) => s.clone(),
-                        StringOrNumber::Number(n) => js_number(n),
+                        StringOrNumber::Number(n) => crate::js::number(n),
                     }),
                 is_sub_agent: m.as_ref().and_then(|m| m.is_sub_agent),
                 session_pattern,
@@ -695,33 +696,4 @@ fn unknown_action(name: &str) -> (String, String) {
 /// (`./actions/check.sh`, `/opt/hooks/x`).
 fn is_program_path(name: &str) -> bool {
     name.contains('/')
-}
-
-/// Formats a JSON number the way JavaScript's `String(n)` does for the values YAML produces.
-pub(crate) fn js_number(n: &serde_json::Number) -> String {
-    if let Some(f) = n.as_f64().filter(|_| n.is_f64()) {
-        if f.fract() == 0.0 && f.abs() < 1e21 {
-            // JavaScript prints integral doubles without a fraction: 42.0 -> "42".
-            return format!("{f:.0}");
-        }
-        return f.to_string();
-    }
-    n.to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_print_like_javascript() {
-        let n = |v: serde_json::Value| match v {
-            Value::Number(n) => js_number(&n),
-            _ => unreachable!(),
-        };
-        assert_eq!(n(serde_json::json!(42)), "42");
-        assert_eq!(n(serde_json::json!(42.0)), "42");
-        assert_eq!(n(serde_json::json!(-7)), "-7");
-        assert_eq!(n(serde_json::json!(1.5)), "1.5");
-    }
 }

@@ -1,19 +1,18 @@
 //! User regexes: checked at load, with size and nesting limits, and with errors that explain
-//! the JavaScript constructs (look-around, backreferences) the Rust dialect lacks; compiled
-//! for matching the first time they are used.
+//! the JavaScript constructs (look-around, backreferences) the Rust dialect lacks. A
+//! [`Regex`] is the checked text; `matcher::Pattern` is what matches, built from it.
 //!
 //! A compiled matcher costs 3 to 160 µs and 2 to 30 KiB per pattern, and the pattern index
 //! (`matcher::PatternIndex`) runs only the patterns whose literals a subject contains, so
-//! most patterns of a large policy never run. Loading therefore checks each pattern by
-//! compiling its automaton within the size limit and dropping it (3 to 30 µs); the matcher
-//! is built on first use and shared by every clone of the pattern.
+//! most patterns of a large policy never run. Loading therefore checks each pattern by a
+//! bound over its syntax tree or, when that cannot tell, by compiling its automaton within
+//! the size limit and dropping it (3 to 30 µs); the matcher is built on first use.
 
 mod floor;
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use regex_automata::meta;
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::syntax;
 use regex_syntax::ast::ErrorKind as AstErrorKind;
@@ -21,27 +20,22 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 use regex_syntax::utf8::Utf8Sequences;
 
 /// Compiled-program size limit for one pattern (bytes of the compiled automaton).
-const SIZE_LIMIT: usize = 1 << 20;
+pub(crate) const SIZE_LIMIT: usize = 1 << 20;
 /// Deepest nesting of groups and repetitions in one pattern.
 const NEST_LIMIT: u32 = 64;
 /// Longest pattern text accepted.
 const MAX_PATTERN_LEN: usize = 4096;
 
-/// A regex from a policy file, with its source text. Clones share the compiled matcher.
-#[derive(Clone)]
-pub struct Pattern {
-    inner: Arc<Inner>,
+/// A regex from a policy file, as written, checked within the limits: plain data that
+/// `matcher::Pattern` compiles.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Regex {
+    source: Arc<str>,
 }
 
-struct Inner {
-    source: String,
-    /// `None` once a build failed (see [`Pattern::is_match`]).
-    regex: OnceLock<Option<meta::Regex>>,
-}
-
-impl Pattern {
+impl Regex {
     /// Checks `source` within the limits.
-    pub fn new(source: &str) -> Result<Pattern, PatternError> {
+    pub fn new(source: &str) -> Result<Regex, PatternError> {
         if source.len() > MAX_PATTERN_LEN {
             return Err(PatternError {
                 message: format!(
@@ -68,11 +62,8 @@ impl Pattern {
         }
         let small = hir.is_ok_and(|hir| automaton_bound(&hir) <= SIZE_LIMIT);
         if small {
-            return Ok(Pattern {
-                inner: Arc::new(Inner {
-                    source: source.to_owned(),
-                    regex: OnceLock::new(),
-                }),
+            return Ok(Regex {
+                source: Arc::from(source),
             });
         }
         // The forward automaton is what the size limit bounds; building it is the check. One
@@ -94,65 +85,14 @@ impl Pattern {
                 .map(drop)
                 .map_err(|e| explain_build_error(&e))
         })?;
-        Ok(Pattern {
-            inner: Arc::new(Inner {
-                source: source.to_owned(),
-                regex: OnceLock::new(),
-            }),
+        Ok(Regex {
+            source: Arc::from(source),
         })
     }
 
     /// The pattern as written.
     pub fn as_str(&self) -> &str {
-        &self.inner.source
-    }
-
-    /// Whether the pattern matches anywhere in `haystack` (unanchored, like JavaScript's `test`).
-    ///
-    /// The first call builds the matcher. Its build was checked at load, with a stricter
-    /// limit than this one; should it fail anyway, the pattern matches everything, so that a
-    /// blocking hook fails closed, and the error is logged once.
-    #[inline]
-    pub fn is_match(&self, haystack: &str) -> bool {
-        match self.inner.regex.get_or_init(|| self.build()) {
-            Some(regex) => regex.is_match(haystack),
-            None => true,
-        }
-    }
-
-    /// Builds the matcher now, if it is not built yet, so that the first call to match
-    /// does not pay for it.
-    pub fn warm(&self) {
-        self.inner.regex.get_or_init(|| self.build());
-    }
-
-    #[cold]
-    fn build(&self) -> Option<meta::Regex> {
-        let built = meta::Regex::builder()
-            .syntax(syntax_config())
-            .configure(
-                meta::Config::new()
-                    // Only "does it match" is asked: no capture groups, and no one-pass DFA
-                    // (which serves captures), a quarter of the memory.
-                    .which_captures(WhichCaptures::None)
-                    .onepass(false)
-                    // The reverse automaton can be a little larger than the forward one
-                    // the load-time check bounded.
-                    .nfa_size_limit(Some(2 * SIZE_LIMIT))
-                    .hybrid_cache_capacity(SIZE_LIMIT),
-            )
-            .build(&self.inner.source);
-        match built {
-            Ok(regex) => Some(regex),
-            Err(error) => {
-                tracing::error!(
-                    pattern = %self.inner.source,
-                    %error,
-                    "a pattern that passed validation did not compile; it matches everything"
-                );
-                None
-            }
-        }
+        &self.source
     }
 }
 
@@ -194,13 +134,13 @@ fn states(hir: &Hir) -> usize {
 }
 
 /// The regex crate's defaults (Unicode, UTF-8), with our nesting limit.
-fn syntax_config() -> syntax::Config {
+pub(crate) fn syntax_config() -> syntax::Config {
     syntax::Config::new().nest_limit(NEST_LIMIT)
 }
 
-impl fmt::Debug for Pattern {
+impl fmt::Debug for Regex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Pattern({:?})", self.inner.source)
+        write!(f, "Regex({:?})", self.source)
     }
 }
 
@@ -266,41 +206,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seed_style_patterns_compile_and_match_unanchored() {
-        for (pattern, subject) in [
-            ("^rm\\s", "rm -rf /"),
-            ("rm\\s+(-[rRfF]{1,4}|--recursive|--force)", "sudo rm -rf /"),
-            ("\\d{3}", "abc123"),
-            ("(?i)SUDO", "sudo ls"),
-            ("[^/]+\\.env$", "app/prod.env"),
-            ("https?:\\/\\/evil", "https://evil.example"),
-        ] {
-            let p = Pattern::new(pattern).unwrap_or_else(|e| panic!("{pattern}: {e:?}"));
-            assert!(p.is_match(subject), "{pattern} should match {subject}");
-        }
-    }
-
-    #[test]
     fn look_around_and_backreferences_are_explained() {
-        let e = Pattern::new("rm(?!\\s+-i)").unwrap_err();
+        let e = Regex::new("rm(?!\\s+-i)").unwrap_err();
         assert!(e.message.contains("look-around"), "{e:?}");
         assert!(e.help.is_some());
-        let e = Pattern::new("(a)\\1").unwrap_err();
+        let e = Regex::new("(a)\\1").unwrap_err();
         assert!(e.message.contains("backreference"), "{e:?}");
     }
 
     #[test]
     fn oversized_patterns_are_rejected() {
         assert!(
-            Pattern::new("a{1000}{1000}")
+            Regex::new("a{1000}{1000}")
                 .unwrap_err()
                 .message
                 .contains("more than")
         );
         let deep = format!("{}a{}", "(".repeat(100), ")".repeat(100));
-        assert!(Pattern::new(&deep).unwrap_err().message.contains("nests"));
+        assert!(Regex::new(&deep).unwrap_err().message.contains("nests"));
         assert!(
-            Pattern::new(&"a".repeat(5000))
+            Regex::new(&"a".repeat(5000))
                 .unwrap_err()
                 .message
                 .contains("limit")
@@ -348,7 +273,7 @@ mod tests {
 
     #[test]
     fn plain_syntax_errors_are_reported() {
-        let e = Pattern::new("rm (").unwrap_err();
+        let e = Regex::new("rm (").unwrap_err();
         assert!(e.message.starts_with("invalid regex"), "{e:?}");
     }
 }

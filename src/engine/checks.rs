@@ -87,8 +87,7 @@ impl<'a> Checks<'a> {
                 matched,
             } => {
                 let hook = candidates.next()?;
-                let accepted =
-                    matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), subject);
+                let accepted = matcher::check_subject(hook.filters(), hook.pattern_ids(), subject);
                 *matched = accepted.unwrap_or(Matched::Read);
                 Some((hook, accepted.map(|_| ())))
             }
@@ -131,9 +130,7 @@ pub(crate) fn check_all(
         if subject.overran() || !subject.deadline().step() {
             return Err(Overrun);
         }
-        if let Ok(matched) =
-            matcher::check_subject(&hook.spec().filter, hook.pattern_ids(), &subject)
-        {
+        if let Ok(matched) = matcher::check_subject(hook.filters(), hook.pattern_ids(), &subject) {
             passed.push(Checked {
                 rank,
                 note: note(&subject, hook, matched),
@@ -166,7 +163,7 @@ fn note(subject: &Subject<'_>, hook: &CompiledHook, matched: Matched) -> Option<
         ));
     }
     // A path matched through a symlink: say which real path was checked.
-    let filter = &hook.spec().filter;
+    let filter = hook.filters();
     if let Some((written, real)) = (filter.path_glob.iter())
         .chain(filter.read_glob.iter())
         .find_map(|glob| subject.linked_match(glob))
@@ -175,7 +172,7 @@ fn note(subject: &Subject<'_>, hook: &CompiledHook, matched: Matched) -> Option<
             "(hookgate checked `{written}` as `{real}`, the file it links to)"
         ));
     }
-    subject.found_by(&hook.spec().filter).map(|found| {
+    subject.found_by(hook.filters()).map(|found| {
         let origin = found.origin.as_deref().unwrap_or_default();
         format!(
             "(hookgate read `{}` {origin})",

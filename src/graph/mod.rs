@@ -11,9 +11,9 @@ use std::sync::Arc;
 pub(crate) use template::Template;
 pub(crate) use template::{Vars, iso_timestamp, now_ms};
 
-use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode, NotifySettings, Pattern};
+use crate::config::{Defaults, Document, HookSpec, LoadedPolicy, Mode, NotifySettings};
 use crate::context::HookContext;
-use crate::matcher::{PatternIds, PatternIndex, PatternIndexes, Subject};
+use crate::matcher::{Filters, Pattern, PatternIds, PatternIndex, PatternIndexes, Subject};
 use crate::point::Point;
 use index::{Merge, PointIndex};
 
@@ -21,6 +21,8 @@ use index::{Merge, PointIndex};
 #[derive(Debug, Clone)]
 pub struct CompiledHook {
     spec: HookSpec,
+    /// Its `match` section compiled.
+    filters: Filters,
     /// Its points joined by ", " (the seed's block message names them all).
     points_label: String,
     /// The action's path template (`Action::path_template`), parsed.
@@ -36,6 +38,10 @@ impl CompiledHook {
     /// The validated spec.
     pub fn spec(&self) -> &HookSpec {
         &self.spec
+    }
+    /// Its `match` section compiled.
+    pub(crate) fn filters(&self) -> &Filters {
+        &self.filters
     }
     /// The hook's id.
     pub fn id(&self) -> &str {
@@ -116,33 +122,35 @@ impl RuleGraph {
         let mut topics = Distinct::default();
         let ordered: Vec<CompiledHook> = specs
             .into_iter()
-            .map(|spec| CompiledHook {
-                points_label: spec
-                    .points
-                    .iter()
-                    .map(|p| p.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                path: spec.action.path_template().map(Template::parse),
-                failure_message: spec
-                    .on_failure
-                    .as_ref()
-                    .and_then(|f| f.message.as_deref())
-                    .map(Template::parse),
-                ids: PatternIds {
-                    command: spec
-                        .filter
-                        .command_pattern
+            .map(|spec| {
+                let filters = Filters::compile(&spec.filter);
+                CompiledHook {
+                    points_label: spec
+                        .points
+                        .iter()
+                        .map(|p| p.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    path: spec.action.path_template().map(Template::parse),
+                    failure_message: spec
+                        .on_failure
                         .as_ref()
-                        .map(|p| command_patterns.id(p)),
-                    session: spec
-                        .filter
-                        .session_pattern
-                        .as_ref()
-                        .map(|p| session_patterns.id(p)),
-                },
-                base_dir: base_dirs.of(&spec.file),
-                spec,
+                        .and_then(|f| f.message.as_deref())
+                        .map(Template::parse),
+                    ids: PatternIds {
+                        command: filters
+                            .command_pattern
+                            .as_ref()
+                            .map(|p| command_patterns.id(p)),
+                        session: filters
+                            .session_pattern
+                            .as_ref()
+                            .map(|p| session_patterns.id(p)),
+                    },
+                    base_dir: base_dirs.of(&spec.file),
+                    filters,
+                    spec,
+                }
             })
             .collect();
 
@@ -262,7 +270,7 @@ impl RuleGraph {
         self.patterns.command.warm_unindexed();
         self.patterns.session.warm_unindexed();
         for hook in &self.ordered {
-            let filter = &hook.spec.filter;
+            let filter = &hook.filters;
             for arg in filter.args.iter().flatten() {
                 arg.pattern.warm();
             }

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 pub(crate) use crate::config::Code;
 use crate::config::yaml::{self, Parsed};
-use crate::config::{Diagnostic, HookSpec, LoadedPolicy, Pattern, Position, YamlBudget};
+use crate::config::{Diagnostic, HookSpec, LoadedPolicy, Position, Regex, YamlBudget};
 
 /// The smells of `policy`, sorted by file (the root first, then the other files in the
 /// order they were brought in), line and column.
@@ -205,7 +205,7 @@ pub(crate) struct PatternField<'h> {
     /// Which field it is.
     pub(crate) kind: PatternKind,
     /// The pattern.
-    pub(crate) pattern: &'h Pattern,
+    pub(crate) pattern: &'h Regex,
 }
 
 /// Which regex field a pattern is.

@@ -7,23 +7,27 @@
 pub(crate) mod code;
 pub(crate) mod custom;
 mod deadline;
+mod filters;
 pub(crate) mod paths;
+mod pattern;
 pub(crate) mod places;
 mod prefilter;
 mod sed_script;
 pub(crate) mod shell;
 mod sql;
 mod trees;
+mod wildcard;
 
 pub(crate) use deadline::Deadline;
+pub(crate) use filters::{ArgMatcher, CommandMatcher, Filters, PathMatcher};
+pub(crate) use pattern::Pattern;
 pub(crate) use prefilter::{Hits, PatternIndex};
+pub(crate) use wildcard::matches as wildcard_matches;
 
 use std::cell::OnceCell;
 use std::sync::Arc;
 
-use crate::config::{
-    ArgFilter, CommandFilter, HostFiles, MatchSpec, PathGlob, Pattern, Place, Unparseable,
-};
+use crate::config::{HostFiles, Place, Unparseable};
 use crate::context::HookContext;
 
 /// A filter of the `match` section, named when it rejects a context.
@@ -301,7 +305,7 @@ impl<'a> Subject<'a> {
 
     /// Whether `pattern` matches the raw subject (the seed's rule) or any simple command the
     /// shell would run; an unreadable command matches per `defaults.onUnparseable`.
-    pub fn matches(&self, pattern: &Pattern) -> Option<Matched> {
+    pub(crate) fn matches(&self, pattern: &Pattern) -> Option<Matched> {
         if pattern.is_match(self.raw) {
             return Some(Matched::Read);
         }
@@ -317,7 +321,11 @@ impl<'a> Subject<'a> {
 
     /// [`Subject::matches`] for a command pattern with an id in the indexes: a lookup in
     /// this call's hits.
-    pub fn matches_command_pattern(&self, pattern: &Pattern, id: Option<u32>) -> Option<Matched> {
+    pub(crate) fn matches_command_pattern(
+        &self,
+        pattern: &Pattern,
+        id: Option<u32>,
+    ) -> Option<Matched> {
         match (id, self.indexes) {
             (Some(id), Some(_)) if self.command_hits().binary_search(&id).is_ok() => {
                 Some(Matched::Read)
@@ -329,7 +337,7 @@ impl<'a> Subject<'a> {
     }
 
     /// Whether the session pattern matches the session key, by lookup when it has an id.
-    pub fn matches_session_pattern(&self, pattern: &Pattern, id: Option<u32>) -> bool {
+    pub(crate) fn matches_session_pattern(&self, pattern: &Pattern, id: Option<u32>) -> bool {
         match (id, self.indexes) {
             (Some(id), Some(_)) => self.session_hits().binary_search(&id).is_ok(),
             _ => pattern.is_match(&self.ctx.session_key),
@@ -346,7 +354,7 @@ impl<'a> Subject<'a> {
     }
 
     /// Whether one simple command of the shell command satisfies `filter`.
-    pub fn matches_command(&self, filter: &CommandFilter) -> Option<Matched> {
+    pub(crate) fn matches_command(&self, filter: &CommandMatcher) -> Option<Matched> {
         let line = self.command_line()?;
         let joined = filter.args_pattern.as_ref().map(|_| {
             self.joined_args
@@ -366,23 +374,23 @@ impl<'a> Subject<'a> {
 
     /// Whether the line's `index`th simple command deletes, writes or changes the mode of
     /// something in the places `filter` names (true when it names none).
-    fn touches_places(&self, filter: &CommandFilter, index: usize) -> bool {
+    fn touches_places(&self, filter: &CommandMatcher, index: usize) -> bool {
         use shell::effects::Touch;
         const DELETE: &[Touch] = &[Touch::Delete];
         const MODE: &[Touch] = &[Touch::Mode];
         let wanted = [
-            (&filter.deletes, DELETE, false),
-            (&filter.deletes_tree, DELETE, true),
-            (&filter.overwrites, &[Touch::Overwrite][..], false),
+            (&filter.spec.deletes, DELETE, false),
+            (&filter.spec.deletes_tree, DELETE, true),
+            (&filter.spec.overwrites, &[Touch::Overwrite][..], false),
             (
-                &filter.writes,
+                &filter.spec.writes,
                 &[Touch::Overwrite, Touch::Append][..],
                 false,
             ),
-            (&filter.changes_mode, MODE, false),
-            (&filter.changes_mode_tree, MODE, true),
+            (&filter.spec.changes_mode, MODE, false),
+            (&filter.spec.changes_mode_tree, MODE, true),
         ];
-        if let Some(want) = &filter.reads {
+        if let Some(want) = &filter.spec.reads {
             let read = self.placed_reads().get(index);
             if !read.is_some_and(|read| read.iter().any(|p| want.contains(p))) {
                 return false;
@@ -465,7 +473,7 @@ impl<'a> Subject<'a> {
     /// runs it): what a block message names so the agent sees what was read. A
     /// `commandPattern` that matches the raw text matched as the seed plugin would, and
     /// its message stays the seed's.
-    pub fn found_by(&self, filter: &MatchSpec) -> Option<&shell::SimpleCommand> {
+    pub(crate) fn found_by(&self, filter: &Filters) -> Option<&shell::SimpleCommand> {
         if !self.is_shell_line()
             || filter.command.is_none()
                 && filter
@@ -491,7 +499,7 @@ impl<'a> Subject<'a> {
     }
 
     /// Whether every named tool argument matches its regex.
-    pub fn matches_args(&self, filters: &[ArgFilter]) -> bool {
+    pub(crate) fn matches_args(&self, filters: &[ArgMatcher]) -> bool {
         let Some(args) = &self.ctx.tool_args else {
             return false;
         };
@@ -502,7 +510,7 @@ impl<'a> Subject<'a> {
     }
 
     /// Whether a path-like argument matches `glob`.
-    pub fn matches_paths(&self, glob: &PathGlob) -> Option<Matched> {
+    pub(crate) fn matches_paths(&self, glob: &PathMatcher) -> Option<Matched> {
         let paths = self
             .paths
             .get_or_init(|| self.collect_paths(paths::of_command_line));
@@ -511,7 +519,7 @@ impl<'a> Subject<'a> {
 
     /// Whether a path-like argument the call may read matches `glob`: for a shell command,
     /// not one it only writes (`echo X >> .env`, `cp .env.example .env`).
-    pub fn matches_read_paths(&self, glob: &PathGlob) -> Option<Matched> {
+    pub(crate) fn matches_read_paths(&self, glob: &PathMatcher) -> Option<Matched> {
         let paths = self
             .read_paths
             .get_or_init(|| self.collect_paths(paths::read_of_command_line));
@@ -520,11 +528,11 @@ impl<'a> Subject<'a> {
 
     /// Whether a path-like argument (only those it may read, with `reads_only`) of a
     /// simple command that `command` takes matches `glob`.
-    pub fn matches_paths_of(
+    pub(crate) fn matches_paths_of(
         &self,
-        glob: &PathGlob,
+        glob: &PathMatcher,
         reads_only: bool,
-        command: &CommandFilter,
+        command: &CommandMatcher,
     ) -> Option<Matched> {
         let Some(line) = self.command_line() else {
             return self.unreadable_matches();
@@ -547,7 +555,7 @@ impl<'a> Subject<'a> {
         self.paths_match(&out, glob)
     }
 
-    fn paths_match(&self, paths: &[String], glob: &PathGlob) -> Option<Matched> {
+    fn paths_match(&self, paths: &[String], glob: &PathMatcher) -> Option<Matched> {
         let cwd = self.ctx.cwd.as_deref().filter(|c| c.starts_with('/'));
         if Self::any_matches(paths, glob, cwd) {
             return Some(Matched::Read);
@@ -578,7 +586,7 @@ impl<'a> Subject<'a> {
     /// a bound, a command full of them is taken to name a match. A relative wildcard is
     /// below the working directory when that is known (`./**/*.d`, what `find . -name
     /// '*.d'` finds, names no `/etc/sudoers.d`).
-    fn any_matches(paths: &[String], glob: &PathGlob, cwd: Option<&str>) -> bool {
+    fn any_matches(paths: &[String], glob: &PathMatcher, cwd: Option<&str>) -> bool {
         let mut wildcards = 0;
         paths.iter().any(|p| {
             if glob.is_match(p) {
@@ -629,17 +637,17 @@ impl Subject<'_> {
     }
 
     /// A symlink whose real path `glob` matches: `(as written, real)`.
-    pub fn linked_match(&self, glob: &PathGlob) -> Option<&(String, String)> {
+    pub(crate) fn linked_match(&self, glob: &PathMatcher) -> Option<&(String, String)> {
         self.links().iter().find(|(_, real)| glob.is_match(real))
     }
 }
 
 /// Whether `command` has one of the verbs `filter` names (read by the resource table) and
 /// sends one of its HTTP methods off the machine; true for each of the two it does not name.
-fn acts(filter: &CommandFilter, command: &shell::SimpleCommand) -> bool {
-    filter.verbs.as_ref().is_none_or(|want| {
+fn acts(filter: &CommandMatcher, command: &shell::SimpleCommand) -> bool {
+    filter.spec.verbs.as_ref().is_none_or(|want| {
         shell::resources::verbs(&command.program, &command.args).is_some_and(|v| v.any_of(want))
-    }) && filter.http_methods.as_ref().is_none_or(|want| {
+    }) && filter.spec.http_methods.as_ref().is_none_or(|want| {
         shell::http::request(&command.program, &command.args).is_some_and(|r| r.sends(want))
     })
 }
@@ -669,7 +677,7 @@ pub enum Matched {
 /// `Err` names the first that fails. Allocation-free on the common path: a shell command is
 /// read only when a filter needs its commands, and then once per evaluation.
 pub(crate) fn check_subject(
-    filter: &MatchSpec,
+    filter: &Filters,
     ids: PatternIds,
     subject: &Subject<'_>,
 ) -> Result<Matched, Filter> {
@@ -751,11 +759,10 @@ pub(crate) fn check_subject(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Pattern;
     use serde_json::json;
 
     /// [`check_subject`] with a subject of its own (unreadable commands match).
-    fn check(filter: &MatchSpec, ctx: &HookContext) -> Result<Matched, Filter> {
+    fn check(filter: &Filters, ctx: &HookContext) -> Result<Matched, Filter> {
         let subject = Subject::of(ctx, Unparseable::Match);
         check_subject(filter, PatternIds::default(), &subject)
     }
@@ -771,17 +778,17 @@ mod tests {
     #[test]
     fn empty_filter_matches_everything() {
         assert_eq!(
-            check(&MatchSpec::default(), &ctx(json!({"sessionKey": ""}))),
+            check(&Filters::default(), &ctx(json!({"sessionKey": ""}))),
             Ok(Matched::Read)
         );
     }
 
     #[test]
     fn a_match_made_only_because_the_command_is_unreadable_says_so() {
-        let f = MatchSpec {
+        let f = Filters {
             tool: Some(vec!["exec".into()]),
             command_pattern: pattern("^rm\\b"),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         let call = |command: &str| {
             ctx(json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": command}}))
@@ -791,14 +798,14 @@ mod tests {
         assert_eq!(check(&f, &call("cd /; rm -rf x")), Ok(Matched::Read));
         assert_eq!(check(&f, &call("ls | wc")), Err(Filter::CommandPattern));
         // Filters that do not read the command match as read.
-        let tool_only = MatchSpec {
+        let tool_only = Filters {
             tool: Some(vec!["exec".into()]),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(check(&tool_only, &call("echo 'x")), Ok(Matched::Read));
-        let unparseable = MatchSpec {
+        let unparseable = Filters {
             unparseable: Some(true),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(check(&unparseable, &call("echo 'x")), Ok(Matched::Unread));
         assert_eq!(check(&unparseable, &call("ls")), Err(Filter::Unparseable));
@@ -806,9 +813,9 @@ mod tests {
 
     #[test]
     fn tool_is_exact_and_case_sensitive() {
-        let f = MatchSpec {
+        let f = Filters {
             tool: Some(vec!["exec".into()]),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(
             check(&f, &ctx(json!({"sessionKey": "s", "toolName": "exec"}))),
@@ -826,9 +833,9 @@ mod tests {
 
     #[test]
     fn command_pattern_uses_the_subject_and_is_unanchored() {
-        let f = MatchSpec {
+        let f = Filters {
             command_pattern: pattern("rm\\s+-rf"),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(
             check(
@@ -849,9 +856,9 @@ mod tests {
             Err(Filter::CommandPattern)
         );
         // An empty subject still matches a pattern that accepts "".
-        let empty = MatchSpec {
+        let empty = Filters {
             command_pattern: pattern("^$"),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(
             check(&empty, &ctx(json!({"sessionKey": "s"}))),
@@ -861,9 +868,9 @@ mod tests {
 
     #[test]
     fn topic_id_compares_as_strings_and_star_needs_a_topic() {
-        let f = |t: &str| MatchSpec {
+        let f = |t: &str| Filters {
             topic_id: Some(t.into()),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(
             check(&f("42"), &ctx(json!({"sessionKey": "s", "topicId": 42}))),
@@ -893,13 +900,13 @@ mod tests {
 
     #[test]
     fn sub_agent_and_session_pattern() {
-        let sub = MatchSpec {
+        let sub = Filters {
             is_sub_agent: Some(true),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
-        let main = MatchSpec {
+        let main = Filters {
             is_sub_agent: Some(false),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         let s = ctx(json!({"sessionKey": "agent:main:subagent:abc"}));
         let m = ctx(json!({"sessionKey": "agent:main:telegram:1"}));
@@ -907,9 +914,9 @@ mod tests {
         assert_eq!(check(&sub, &m), Err(Filter::IsSubAgent));
         assert_eq!(check(&main, &m), Ok(Matched::Read));
         assert_eq!(check(&main, &s), Err(Filter::IsSubAgent));
-        let sp = MatchSpec {
+        let sp = Filters {
             session_pattern: pattern("^agent:main:telegram"),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         assert_eq!(check(&sp, &m), Ok(Matched::Read));
         assert_eq!(check(&sp, &s), Err(Filter::SessionPattern));
@@ -917,11 +924,11 @@ mod tests {
 
     #[test]
     fn filters_and_together_and_report_the_first_failure() {
-        let f = MatchSpec {
+        let f = Filters {
             tool: Some(vec!["exec".into()]),
             command_pattern: pattern("^rm"),
             is_sub_agent: Some(true),
-            ..MatchSpec::default()
+            ..Filters::default()
         };
         let c =
             ctx(json!({"sessionKey": "main", "toolName": "exec", "toolArgs": {"command": "rm x"}}));

@@ -580,7 +580,7 @@ pub(super) fn expand_on_host(host: &crate::matcher::shell::Host, paths: &mut Vec
                 return true;
             }
             let entry = entry.file_name().to_string_lossy().into_owned();
-            if crate::config::wildcard_matches(name, &entry) {
+            if crate::matcher::wildcard_matches(name, &entry) {
                 found.push(match dir {
                     Some("/") => format!("/{entry}"),
                     Some(dir) => format!("{dir}/{entry}"),

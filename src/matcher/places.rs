@@ -250,7 +250,7 @@ impl Where {
         if path.contains(['*', '?', '[']) {
             return ancestors(workspace)
                 .chain([workspace])
-                .any(|a| crate::config::wildcard_matches(&path, a));
+                .any(|a| crate::matcher::wildcard_matches(&path, a));
         }
         below(workspace, &path).is_some_and(|rest| !rest.is_empty())
     }
@@ -273,9 +273,9 @@ impl Where {
             if pattern {
                 // A pattern names a gate file, or, for a delete, a directory holding one.
                 let deletes_tree = t.touch == Touch::Delete || t.recursive;
-                return crate::config::wildcard_matches(&path, file)
+                return crate::matcher::wildcard_matches(&path, file)
                     || deletes_tree
-                        && ancestors(file).any(|a| crate::config::wildcard_matches(&path, a));
+                        && ancestors(file).any(|a| crate::matcher::wildcard_matches(&path, a));
             }
             if t.inside {
                 // What lands in a directory goes directly in it as far as the reader can
@@ -332,7 +332,7 @@ impl Where {
                     // the root, rather than in whichever home `**` could reach.
                     if parts.len() == depth + 2
                         && !parts[..=depth].contains(&"**")
-                        && crate::config::wildcard_matches(&parts[..=depth].join("/"), home)
+                        && crate::matcher::wildcard_matches(&parts[..=depth].join("/"), home)
                     {
                         return self.place_of(&format!("{home}/x"));
                     }
@@ -577,7 +577,7 @@ fn gitignore_seen(workspace: &str) -> (Option<Arc<Gitignore>>, Sight) {
 /// read. Only a regular file is read, and no more than its budget: one swapped for a FIFO
 /// after it was looked at would otherwise hold the decision at its open.
 fn read_gitignore(dir: &str, file: &Path) -> (Gitignore, bool) {
-    let text = match crate::config::regular_file::read_to_string(file, MAX_GITIGNORE) {
+    let text = match crate::regular_file::read_to_string(file, MAX_GITIGNORE) {
         Ok(text) => text,
         Err(e) => {
             tracing::debug!(file = %file.display(), error = %e, "a .gitignore was not read");
@@ -756,7 +756,7 @@ fn may_name_git(rest: &str) -> bool {
             None => return false,
         }
     };
-    (skipped || first.contains(['*', '?', '['])) && crate::config::wildcard_matches(first, ".git")
+    (skipped || first.contains(['*', '?', '['])) && crate::matcher::wildcard_matches(first, ".git")
 }
 
 #[cfg(test)]

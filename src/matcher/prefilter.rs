@@ -16,7 +16,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use smallvec::SmallVec;
 
 use super::Deadline;
-use crate::config::Pattern;
+use super::Pattern;
 
 /// Positions (in [`PatternIndex`] order) of the patterns that matched a subject, ascending.
 /// Inline up to 8, which covers every realistic call; more spill to the heap.

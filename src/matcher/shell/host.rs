@@ -262,10 +262,10 @@ pub(super) fn splits(name: &str) -> bool {
 }
 
 /// The text of the regular file at `path`, bounded, read as every file hookgate reads is
-/// (`config::regular_file`: a FIFO or a device is never waited on or read, the type is
+/// (`regular_file`: a FIFO or a device is never waited on or read, the type is
 /// checked on the open file).
 fn read_regular(path: &str) -> HostFile {
-    use crate::config::regular_file::{self, FileError, FileKind};
+    use crate::regular_file::{self, FileError, FileKind};
     let limit = u64::try_from(MAX_FILE).unwrap_or(u64::MAX);
     let path = std::path::Path::new(path);
     if is_compiled(path) {
@@ -298,7 +298,7 @@ fn read_regular(path: &str) -> HostFile {
 /// that writing a stray byte into a script cannot hide it.
 fn is_compiled(path: &std::path::Path) -> bool {
     use std::io::Read;
-    let Ok(file) = crate::config::regular_file::RegularFile::open(path) else {
+    let Ok(file) = crate::regular_file::RegularFile::open(path) else {
         return false;
     };
     let mut magic = [0u8; 4];

@@ -8,7 +8,7 @@ use subtle::ConstantTimeEq;
 
 /// The most a token file may hold, in bytes: a token is a line of printable ASCII, and a
 /// token file is read only if it is a regular file no larger than this (see
-/// [`regular_file`](crate::config::regular_file)).
+/// [`regular_file`](crate::regular_file)).
 pub(crate) const MAX_TOKEN_FILE_BYTES: u64 = 4096;
 
 /// The daemon's shared secret.

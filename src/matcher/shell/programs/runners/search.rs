@@ -808,7 +808,7 @@ fn conjunction_of(args: &[Field], k: usize) -> &[Field] {
 /// What `{}` stands for below a starting point: a file at any depth under it, hidden or not
 /// (`./**/*`), or (with `-name P`) one named P (`./**/P`); see [`wildcard`'s `**`].
 ///
-/// [`wildcard`'s `**`]: crate::config::wildcard_matches
+/// [`wildcard`'s `**`]: crate::matcher::wildcard_matches
 fn under(start: &str, name: Option<&str>) -> String {
     format!("{}/**/{}", start.trim_end_matches('/'), name.unwrap_or("*"))
 }
