@@ -98,6 +98,27 @@ fn validate_json_lists_diagnostics() {
 }
 
 #[test]
+fn a_duplicate_name_points_at_its_first_use() {
+    let dir = Dir::new();
+    dir.write(
+        "dup.yaml",
+        "version: \"1\"\nhooks:\n  - name: a\n    point: turn:pre\n    action: log\n  - name: a\n    point: turn:pre\n    action: log\n",
+    );
+    let out = run(dir.hookgate(&["validate", "dup.yaml", "--format", "json"]));
+    assert_eq!(code(&out), 1);
+    let list = decision(&out);
+    assert_eq!(list[0]["line"], 6, "{list:#}");
+    assert_eq!(list[0]["related"][0]["line"], 3, "{list:#}");
+    assert_eq!(list[0]["related"][0]["column"], 11, "{list:#}");
+    let out = run(dir.hookgate(&["validate", "dup.yaml"]));
+    let err = stderr(&out);
+    assert!(
+        err.contains("note: dup.yaml:3:11: the first use of the name"),
+        "{err}"
+    );
+}
+
+#[test]
 fn validate_reports_an_error_past_column_65535_without_panicking() {
     let dir = Dir::new();
     dir.write(

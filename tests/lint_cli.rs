@@ -113,6 +113,24 @@ fn every_planted_smell_is_reported_at_its_line() {
     ];
     assert_eq!(summary(&findings), expected, "{findings:#?}");
 
+    // A finding about two hooks names the other one as a related place.
+    let related = |code: &str| {
+        let f = findings.iter().find(|f| lint_code(f) == code);
+        f.and_then(|f| f["related"][0]["line"].as_u64())
+            .unwrap_or_default() as usize
+    };
+    assert_eq!(related("shadowed"), at("name: no-sub-browser"));
+    let original = SMELLY
+        .lines()
+        .position(|l| l.ends_with("name: log-publish"));
+    assert_eq!(Some(related("duplicate")), original.map(|i| i + 1));
+    assert!(
+        findings
+            .iter()
+            .filter(|f| lint_code(f) == "unanchored")
+            .all(|f| f.get("related").is_none())
+    );
+
     // Columns: the most specific field.
     let column = |code: &str| {
         findings

@@ -352,7 +352,9 @@ impl<'b> Composer<'b> {
                 let message = format!("duplicate hook name `{}`", hook.id);
                 match on_duplicate {
                     OnDuplicate::Error => {
-                        return Err(self.error_at(path, &pointer, message, Some(&help)));
+                        let d = self.diagnostic_at(path, &pointer, message, Some(&help));
+                        let d = self.related_hook(d, &file, index, "the first use of the name");
+                        return Err(self.error(path, d));
                     }
                     OnDuplicate::Skip => {
                         self.warn_at(
@@ -362,6 +364,7 @@ impl<'b> Composer<'b> {
                             format!("{message}; this hook is left out"),
                             Some(help),
                         );
+                        self.relate_last_warning(&file, index, "the first use of the name");
                         continue;
                     }
                 }
@@ -511,6 +514,7 @@ impl<'b> Composer<'b> {
                 message,
                 Some("both run for the same calls; if one copies the other, remove one".to_owned()),
             );
+            self.relate_last_warning(&earlier.file, earlier.index, "the hook it overlaps");
         }
     }
 
@@ -606,11 +610,28 @@ impl<'b> Composer<'b> {
         help: Option<&str>,
     ) -> ConfigError {
         let diagnostic = self.diagnostic_at(path, pointer, message, help);
+        self.error(path, diagnostic)
+    }
+
+    /// `diagnostic`, a problem of the loaded file `path`, as the error of the load.
+    fn error(&self, path: &Path, diagnostic: Diagnostic) -> ConfigError {
         ConfigError::Invalid {
             file: path.to_path_buf(),
             source_text: self.text_of(path).unwrap_or_else(|| Arc::from("")),
             diagnostics: vec![diagnostic],
         }
+    }
+
+    /// `diagnostic` with the hook at `hooks[index]` of `file` as a related place.
+    fn related_hook(
+        &mut self,
+        diagnostic: Diagnostic,
+        file: &Path,
+        index: usize,
+        message: &str,
+    ) -> Diagnostic {
+        let position = self.position(file, &format!("/hooks/{index}"));
+        diagnostic.with_related(file, position, message)
     }
 
     fn warn_at(
@@ -623,6 +644,14 @@ impl<'b> Composer<'b> {
     ) {
         let warning = self.diagnostic_at(path, pointer, message, help.as_deref());
         self.warnings.push(warning.with_code(code).warning());
+    }
+
+    /// The last warning, with the hook at `hooks[index]` of `file` as a related place.
+    fn relate_last_warning(&mut self, file: &Path, index: usize, message: &str) {
+        if let Some(warning) = self.warnings.pop() {
+            let warning = self.related_hook(warning, file, index, message);
+            self.warnings.push(warning);
+        }
     }
 }
 

@@ -165,6 +165,52 @@ pub struct Diagnostic {
     message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<Related>,
+}
+
+/// Another place a problem involves: the hook that shadows this one, the first use of a
+/// name used twice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    file: PathBuf,
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+impl Related {
+    /// The policy file.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+    /// 1-based line.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+    /// 1-based column (in characters).
+    pub fn column(&self) -> usize {
+        self.column
+    }
+    /// What is there, such as `the first use`.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for Related {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (file, line, column) = (self.file.display(), self.line, self.column);
+        write!(f, "{file}:{line}:{column}: {}", self.message)
+    }
+}
+
+impl std::error::Error for Related {}
+
+impl miette::Diagnostic for Related {
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Advice)
+    }
 }
 
 impl Diagnostic {
@@ -187,6 +233,7 @@ impl Diagnostic {
             path: field_path(pointer),
             message: message.into(),
             help: None,
+            related: Vec::new(),
         }
     }
 
@@ -213,6 +260,22 @@ impl Diagnostic {
     /// The same problem as a warning: the policy loads.
     pub fn warning(mut self) -> Self {
         self.severity = Severity::Warning;
+        self
+    }
+
+    /// The same problem, with another place it involves.
+    pub fn with_related(
+        mut self,
+        file: &Path,
+        position: Position,
+        message: impl Into<String>,
+    ) -> Self {
+        self.related.push(Related {
+            file: file.to_path_buf(),
+            line: position.line,
+            column: position.column,
+            message: message.into(),
+        });
         self
     }
 
@@ -257,6 +320,10 @@ impl Diagnostic {
     /// How to fix it, when there is advice to give.
     pub fn help(&self) -> Option<&str> {
         self.help.as_deref()
+    }
+    /// The other places the problem involves.
+    pub fn related(&self) -> &[Related] {
+        &self.related
     }
 
     /// `file:line:column: ` and what follows it in a report's title: an error names the
@@ -311,6 +378,15 @@ impl miette::Diagnostic for Diagnostic {
         self.help
             .as_ref()
             .map(|h| Box::new(h) as Box<dyn fmt::Display + 'a>)
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
     }
 }
 

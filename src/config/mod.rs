@@ -32,7 +32,7 @@ pub use compose::content_hash;
 pub use compose::{MAX_FILES, SourceFile, SourceRole, Touched};
 #[cfg(feature = "server")]
 pub(crate) use edit::{EditError, SwitchError, switch_in_file};
-pub use error::{Code, ConfigError, Diagnostic, DiagnosticKind, Severity};
+pub use error::{Code, ConfigError, Diagnostic, DiagnosticKind, Related, Severity};
 pub use filters::{ArgFilter, CommandFilter, NameSet, PathGlob};
 pub use locate::{ConfigSource, locate_policy};
 pub use model::{

@@ -524,6 +524,7 @@ pub(crate) fn build(
         if let Some(name) = raw.get("name").and_then(Value::as_str)
             && let Some(first) = names.insert(name, index)
         {
+            let first_at = spans.value(&format!("/hooks/{first}/name"));
             out.push(
                 semantic(
                     &format!("{at}/name"),
@@ -531,8 +532,9 @@ pub(crate) fn build(
                 )
                 .with_help(format!(
                     "hooks[{first}] (line {}) already uses it; names must be unique",
-                    spans.value(&format!("/hooks/{first}/name")).line
-                )),
+                    first_at.line
+                ))
+                .with_related(file, first_at, "the first use of the name"),
             );
         }
         let action = raw.get("action").and_then(Value::as_str).and_then(|name| {

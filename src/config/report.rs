@@ -128,6 +128,9 @@ fn render(
         // Rendering into a String cannot fail; keep the plain title if it ever did.
         out.push_str(&title);
     }
+    for related in d.related() {
+        let _ = writeln!(out, "  note: {}", escape(&shorten(&related.to_string())));
+    }
     out.push('\n');
 }
 

@@ -21,20 +21,23 @@ pub(super) fn check(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
         };
         let key = (&*hook.file, key_of(hook, raw));
         match first.get(&key) {
-            Some(original) => out.push(cx.at_hook(
-                Code::Duplicate,
-                hook,
-                "",
-                format!(
-                    "hook `{}` repeats {}: the same points, `match` and action",
-                    hook.id,
-                    cx.describe(original, &hook.file)
-                ),
-                Some(format!(
-                    "both run for the same calls; remove one, or change what `{}` matches",
-                    hook.id
-                )),
-            )),
+            Some(original) => {
+                let finding = cx.at_hook(
+                    Code::Duplicate,
+                    hook,
+                    "",
+                    format!(
+                        "hook `{}` repeats {}: the same points, `match` and action",
+                        hook.id,
+                        cx.describe(original, &hook.file)
+                    ),
+                    Some(format!(
+                        "both run for the same calls; remove one, or change what `{}` matches",
+                        hook.id
+                    )),
+                );
+                out.push(cx.relate(finding, original, "the hook it repeats"));
+            }
             None => {
                 first.insert(key, hook);
             }

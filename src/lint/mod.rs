@@ -163,6 +163,12 @@ impl<'p> Lint<'p> {
         &self.order
     }
 
+    /// `finding` with `hook` as a related place, said to be `what`.
+    pub(crate) fn relate(&self, finding: Diagnostic, hook: &HookSpec, what: &str) -> Diagnostic {
+        let position = self.position(&hook.file, &hook_pointer(hook, ""));
+        finding.with_related(&hook.file, position, format!("{what}: `{}`", hook.id))
+    }
+
     /// How `hook` is named in a message: its id, with its line (and its file when that is not
     /// `from`'s).
     pub(crate) fn describe(&self, hook: &HookSpec, from: &Path) -> String {
@@ -553,6 +559,11 @@ pub(crate) mod tests {
         assert!(conflicts[0].file().ends_with("pack.yaml"));
         assert_eq!(conflicts[0].line(), 3);
         assert_eq!(conflicts[0].severity(), crate::config::Severity::Warning);
+        // The hook it overlaps, in the root file, is its related place.
+        let related = conflicts[0].related();
+        assert_eq!(related.len(), 1, "{found:#?}");
+        assert!(related[0].file().ends_with("HOOKS.yaml"));
+        assert_eq!(related[0].line(), 4);
         assert!(
             conflicts[0].message().starts_with("hook `b` overlaps"),
             "{found:#?}"

@@ -135,7 +135,7 @@ fn shadowed(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
             } else {
                 format!("same priority {}, earlier in the policy", blocker.priority)
             };
-            out.push(cx.at_hook(
+            let finding = cx.at_hook(
                 Code::Shadowed,
                 hook,
                 "",
@@ -148,7 +148,8 @@ fn shadowed(cx: &Lint<'_>, out: &mut Vec<Diagnostic>) {
                     "the first block ends the chain; give `{}` a higher priority than `{}`, narrow `{}`'s `match`, or remove one of them",
                     hook.id, blocker.id, blocker.id
                 )),
-            ));
+            );
+            out.push(cx.relate(finding, blocker, "the hook that blocks first"));
         }
         if let Some(scope) = unconditional_block(hook) {
             for point in &hook.points {
