@@ -7,6 +7,7 @@ mod builtins;
 mod git_view;
 pub(crate) mod http;
 pub(crate) mod resources;
+mod rows;
 mod runners;
 pub(super) mod signals;
 mod table;
