@@ -376,3 +376,57 @@ pub(super) fn foreign_shell(r: &mut Reader, t: &[String], stdin: &Data) {
     }
     r.opaque("the command runs code of a shell language hookgate does not read");
 }
+
+/// `dc`: a `!` runs the rest of its line as a shell command (`printf '!rm -rf ~' | dc`).
+/// Its program is the `-e`/`--expression` values, the files named (`-f FILE` and
+/// operands), then standard input: known text is read for its `!` lines; a file or input
+/// not known may hold them.
+pub(in crate::matcher::shell::programs) fn dc(r: &mut Reader, args: &[Field], stdin: &Data) {
+    let mut programs: Vec<Option<String>> = Vec::new();
+    let mut expression_next = false;
+    let mut reads_input = true;
+    for a in args {
+        let t = a.text.as_str();
+        let value = |v: &str| (!a.unknown).then(|| v.to_owned());
+        if std::mem::take(&mut expression_next) {
+            programs.push(value(t));
+        } else if t == "-e" || t == "--expression" {
+            expression_next = true;
+            reads_input = false;
+        } else if let Some(e) = t
+            .strip_prefix("--expression=")
+            .or_else(|| t.strip_prefix("-e"))
+        {
+            programs.push(value(e));
+            reads_input = false;
+        } else if t.starts_with('-') && t.len() > 1 && !a.unknown {
+            // `-f FILE`, `--file=FILE`, `-V`, `-h`: a file's text is not known here.
+            if t.starts_with("-f") || t.starts_with("--file") {
+                programs.push(None);
+                reads_input = false;
+            }
+        } else {
+            // An operand is a file of commands.
+            programs.push(None);
+            reads_input = false;
+        }
+    }
+    if reads_input {
+        programs.push(match stdin {
+            Data::Known(text) => Some(text.clone()),
+            Data::Nothing => Some(String::new()),
+            Data::Unknown | Data::Listing(..) => None,
+        });
+    }
+    for program in programs {
+        let Some(text) = program else {
+            r.opaque("dc runs the commands after a '!' in a program not known here");
+            continue;
+        };
+        for line in text.lines() {
+            if let Some((_, command)) = line.split_once('!') {
+                shell_c(r, command);
+            }
+        }
+    }
+}

@@ -6,6 +6,7 @@ mod ansible;
 mod awk;
 mod builds;
 mod caches;
+mod cmake;
 mod compiled;
 mod databases;
 mod escapes;
@@ -15,13 +16,17 @@ mod interactive;
 mod interpreters;
 mod logrotate;
 mod option_commands;
+mod packages;
 mod patches;
 mod search;
 mod sed;
 mod sessions;
+mod shell_code;
 mod shells;
 mod tools;
+mod transfers;
 mod unread;
+mod variables;
 
 use awk::awk;
 pub(in crate::matcher::shell::programs) use builds::{
@@ -29,8 +34,10 @@ pub(in crate::matcher::shell::programs) use builds::{
 };
 pub(in crate::matcher::shell) use builds::{edited_in_place, planted};
 pub(super) use caches::{CACHE_CLEANERS, cache_cleaners};
+use cmake::{cmake_script, cmake_tool};
 pub(super) use compiled::compiled_source;
 pub(super) use databases::client as database_client;
+pub(in crate::matcher::shell::programs) use escapes::dc;
 use git::git;
 pub(super) use handoff::downloaded_operands;
 pub(in crate::matcher::shell::programs) use interpreters::takes_unknown_option;
@@ -38,17 +45,25 @@ pub(super) use interpreters::{
     DJANGO, RAILS, console, erb_templates, inspect_mode, interpreter, rails_credentials, rake_code,
 };
 pub(super) use option_commands::{OPTION_COMMAND_PROGRAMS, option_commands};
+use packages::{is_git_dependency, package_scripts};
 pub(crate) use search::FIND_PATTERN_TESTS;
 use search::{cpio, find, xargs};
 pub(in crate::matcher::shell::programs) use search::{grep, ls, rg};
 use sed::sed;
+use shell_code::{code_value, stdin_shell};
+pub(super) use shell_code::{file_text, record_written, shell_c, shell_c_reading, shell_minus_c};
 use shells::env_command;
 pub(in crate::matcher::shell::programs) use shells::noexec;
 pub(super) use shells::shell;
 use tools::{container, ex_command, make, package_runner, ssh_options, tar};
+use transfers::{sftp_batch, smbclient};
+pub(super) use variables::line_variable;
+pub(in crate::matcher::shell::programs) use variables::{
+    browser, environment, perl_debugger_port, sysctl,
+};
 
 use super::super::SimpleCommand;
-use super::super::env::{FileText, Value, file_key};
+use super::super::env::Value;
 use super::super::expand::Field;
 use super::super::options::{self, Opt, Options};
 use super::super::walk::{Data, Io, Reader, is_stdin_path};
@@ -536,556 +551,5 @@ pub(super) fn run(
             )
         }
         _ => Data::Unknown,
-    }
-}
-
-/// A value that a program runs as a shell command.
-fn code_value(r: &mut Reader, v: Value) {
-    match v {
-        Value::Known(code) => {
-            r.script(
-                code.trim_start_matches('|').trim_start_matches('!'),
-                Data::Nothing,
-            );
-        }
-        Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
-    }
-}
-
-/// `npm pkg set scripts.NAME=CODE` and `npm set-script NAME CODE` write a package script,
-/// which `npm run NAME` (or `npm test`, or an install hook) hands to `sh -c`: the code is
-/// read as what the line sets up to run.
-fn package_scripts(r: &mut Reader, args: &[Field]) {
-    let set_script = args.first().is_some_and(|a| a.text == "set-script");
-    let script_key = |a: &Field| {
-        a.text.starts_with("scripts")
-            // A value not known could be a `scripts.` key, unless its key is known.
-            || (a.unknown
-                && a.text
-                    .split_once('=')
-                    .is_none_or(|(key, _)| key.contains(crate::matcher::shell::SUBSTITUTION)))
-    };
-    let codes: Vec<&Field> = if set_script {
-        let operands = args.iter().skip(1).filter(|a| !a.text.starts_with('-'));
-        operands.skip(1).take(1).collect()
-    } else if args.get(1).is_some_and(|a| a.text == "set") {
-        args.iter().skip(2).filter(|a| script_key(a)).collect()
-    } else {
-        Vec::new()
-    };
-    // A dependency set to a URL or a repository is installed from there by the next
-    // `npm install`: read as that install.
-    if args.get(1).is_some_and(|a| a.text == "set") {
-        const KINDS: &[&str] = &[
-            "dependencies.",
-            "devDependencies.",
-            "optionalDependencies.",
-            "peerDependencies.",
-        ];
-        for a in args.iter().skip(2) {
-            if let Some((key, source)) = a.text.split_once('=')
-                && KINDS.iter().any(|k| key.starts_with(k))
-            {
-                r.record(SimpleCommand::implied(
-                    "npm",
-                    vec!["install".to_owned(), source.to_owned()],
-                    Some("a dependency set by npm pkg".to_owned()),
-                ));
-            }
-        }
-    }
-    for field in codes {
-        if field.unknown {
-            r.opaque("the command sets a package script from a value not known before it runs");
-            continue;
-        }
-        let code = match set_script {
-            true => Some(field.text.as_str()),
-            false => field.text.split_once('=').map(|(_, code)| code),
-        };
-        if let Some(code) = code {
-            r.reached("a package script set on the line".to_owned(), |r| {
-                shell_c(r, code)
-            });
-        }
-    }
-}
-
-/// `sftp -b FILE` (`-` for standard input): each `put`/`mput` sends a local file, read as
-/// `scp FILE` is; `!command` runs a local shell command. A batch not known may send any.
-fn sftp_batch(r: &mut Reader, t: &[String], stdin: &Data) {
-    let batch = t.iter().enumerate().find_map(|(k, a)| match a.as_str() {
-        "-b" => t.get(k + 1).cloned(),
-        _ => a
-            .strip_prefix("-b")
-            .filter(|v| !v.is_empty())
-            .map(str::to_owned),
-    });
-    let Some(batch) = batch else { return };
-    let text = match file_text(r, &batch, false, stdin) {
-        Some(Data::Known(text)) => text,
-        None | Some(Data::Nothing) => return,
-        Some(_) => return r.opaque("sftp runs a batch of commands not known before it runs"),
-    };
-    // Sent to the machine sftp connects to.
-    let host = t
-        .last()
-        .filter(|h| !h.starts_with('-'))
-        .map_or("", String::as_str);
-    transfer_commands(r, text.lines(), host, "an sftp batch");
-}
-
-/// The commands of a file-transfer client (sftp's batch, smbclient's `-c`): `!CMD` runs the
-/// shell here, `put`/`mput`/`reput LOCAL` sends LOCAL to `host`, read as `scp LOCAL HOST:`.
-fn transfer_commands<'a>(
-    r: &mut Reader,
-    commands: impl Iterator<Item = &'a str>,
-    host: &str,
-    origin: &str,
-) {
-    for line in commands.map(str::trim_start) {
-        if let Some(command) = line.strip_prefix('!') {
-            shell_c(r, command);
-            continue;
-        }
-        let mut words = line.trim_start_matches(['-', '@']).split_whitespace();
-        if let Some("put" | "mput" | "reput") = words.next() {
-            let mut files: Vec<String> = words
-                .filter(|w| !w.starts_with('-'))
-                .take(1)
-                .map(str::to_owned)
-                .collect();
-            files.push(format!("{}:", host.trim_end_matches(':')));
-            r.record(SimpleCommand::implied(
-                "scp",
-                files,
-                Some(origin.to_owned()),
-            ));
-        }
-    }
-}
-
-/// `smbclient //HOST/SHARE -c 'put .env x; ...'`: its commands, separated by `;`.
-fn smbclient(r: &mut Reader, args: &[Field]) {
-    let host = args
-        .iter()
-        .find(|a| a.text.starts_with("//"))
-        .map_or("", |a| {
-            a.text
-                .trim_start_matches('/')
-                .split('/')
-                .next()
-                .unwrap_or("")
-        });
-    for (k, a) in args.iter().enumerate() {
-        let commands = match a.text.as_str() {
-            "-c" | "--command" => args.get(k + 1),
-            _ => None,
-        };
-        if let Some(commands) = commands {
-            if commands.unknown {
-                r.opaque("smbclient runs commands not known before the line runs");
-            } else {
-                transfer_commands(r, commands.text.split(';'), host, "smbclient's commands");
-            }
-        }
-    }
-}
-
-/// The text of a file a program reads, named on the line (`text`; `unknown`: not known
-/// before the line runs): what the line wrote there, the host's file (`hostFiles: read`),
-/// or standard input for `-` and `/dev/stdin`; `None` when there is no such file.
-pub(super) fn file_text(r: &mut Reader, text: &str, unknown: bool, stdin: &Data) -> Option<Data> {
-    if unknown {
-        return Some(Data::Unknown);
-    }
-    if is_stdin_path(text) || text == "-" {
-        return Some(stdin.clone());
-    }
-    if r.load_host_file(text).is_err() {
-        return Some(Data::Unknown);
-    }
-    match r.env.files.get(&file_key(text)) {
-        Some(FileText::Known(t)) => Some(Data::Known(t.clone())),
-        Some(FileText::Unknown) => Some(Data::Unknown),
-        None => None,
-    }
-}
-
-/// Code a program hands to `/bin/sh -c` (awk's `system`, sed's `e`, tar's checkpoint
-/// actions, make's recipes): the shell runs too, and then the code.
-pub(super) fn shell_c(r: &mut Reader, code: &str) {
-    shell_c_reading(r, code, Data::Nothing);
-}
-
-/// As [`shell_c`], for a shell whose standard input is `stdin`.
-pub(super) fn shell_c_reading(r: &mut Reader, code: &str, stdin: Data) {
-    shell_minus_c(r, "sh", code, stdin);
-}
-
-/// `shell -c code` run by a program (`sh`, or the user's shell: tmux's panes).
-pub(super) fn shell_minus_c(r: &mut Reader, shell: &str, code: &str, stdin: Data) {
-    r.record(SimpleCommand {
-        program: shell.to_owned(),
-        args: vec!["-c".to_owned(), code.to_owned()],
-        redirects: Vec::new(),
-        origin: None,
-        dir: None,
-    });
-    r.script(code, stdin);
-}
-
-/// Whether an npm, pnpm or yarn argument names a dependency in a git repository
-/// (`git+https://…`, `git://…`, `github:user/repo`, `git@host:repo`, `…/repo.git`).
-fn is_git_dependency(arg: &str) -> bool {
-    let spec = arg.split_once('@').map_or(arg, |(name, spec)| {
-        // `name@git+https://…`; a scoped name (`@scope/x`) or `user@host:` is not a version.
-        if name.is_empty() || name.contains(':') {
-            arg
-        } else {
-            spec
-        }
-    });
-    [
-        "git+",
-        "git://",
-        "github:",
-        "gitlab:",
-        "bitbucket:",
-        "gist:",
-        "git@",
-    ]
-    .iter()
-    .any(|p| spec.starts_with(p))
-        || (spec.contains("://") && spec.trim_end_matches('/').ends_with(".git"))
-}
-
-/// What a shell reads on standard input runs as its script.
-fn stdin_shell(r: &mut Reader, stdin: Data) {
-    match stdin {
-        Data::Known(script) => {
-            r.script(&script, Data::Nothing);
-        }
-        Data::Unknown | Data::Listing(..) => r.opaque("a script is piped into a shell"),
-        Data::Nothing => {}
-    }
-}
-
-/// Files a program writes that its arguments do not name as files (sed's `w`, awk's
-/// `print > FILE`, `find -fprint`), recorded as `tee FILE...` (`tee -a` for `append`), the
-/// command whose effect on paths the filters know.
-pub(super) fn record_written(r: &mut Reader, paths: Vec<String>, append: bool, origin: &str) {
-    let mut args = Vec::with_capacity(paths.len() + 1);
-    if append {
-        args.push("-a".to_owned());
-    }
-    args.extend(paths);
-    r.record(SimpleCommand {
-        program: "tee".to_owned(),
-        args,
-        redirects: Vec::new(),
-        origin: Some(origin.to_owned()),
-        dir: None,
-    });
-}
-
-/// `sysctl -w kernel.threads-max=20` (`-w` may be left out): a kernel setting written, as
-/// `tee /proc/sys/kernel/threads-max` writes it (`.` and `/` both separate the name's
-/// parts). Settings loaded from files (`-p FILE`, `--system`, `--load`) may be any of
-/// them: `/proc/sys/*`. Reading settings (`sysctl -a`, `sysctl vm.swappiness`) writes none.
-pub(in crate::matcher::shell::programs) fn sysctl(r: &mut Reader, args: &[Field]) {
-    let mut paths = Vec::new();
-    for a in args {
-        let t = a.text.as_str();
-        let loads = matches!(t, "--system" | "--load")
-            || t.starts_with("--load=")
-            || (t.starts_with('-') && !t.starts_with("--") && t.contains('p'));
-        if loads {
-            paths.push("/proc/sys/*".to_owned());
-        } else if let Some((name, _)) = t.split_once('=').filter(|_| !t.starts_with('-')) {
-            let name = if a.unknown && name.contains(super::super::SUBSTITUTION) {
-                "*".to_owned()
-            } else {
-                name.replace('.', "/")
-            };
-            paths.push(format!("/proc/sys/{}", name.trim_start_matches('/')));
-        }
-    }
-    if !paths.is_empty() {
-        record_written(r, paths, false, "written by sysctl");
-    }
-}
-
-/// `BROWSER` in a program's environment: the commands, `:`-separated, that Python's
-/// `webbrowser` (and `xdg-open`, `sensible-browser`) run to open a page, with the page's
-/// address put for `%s`. That address comes from the program, not the line: such a command
-/// is code not known (`BROWSER='bash -c %s' python3 ...`); one without it is read.
-pub(in crate::matcher::shell::programs) fn browser(r: &mut Reader, env: &[(String, Value)]) {
-    let Some((_, value)) = env.iter().find(|(name, _)| name == "BROWSER") else {
-        return;
-    };
-    match value {
-        Value::Known(commands) if commands.contains("%s") => {
-            r.opaque("the program opens an address it chooses with a command from BROWSER");
-        }
-        Value::Known(commands) => {
-            for command in commands.split(':').filter(|c| !c.trim().is_empty()) {
-                r.script(command, Data::Nothing);
-            }
-        }
-        Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
-    }
-}
-
-/// `cmake [-D VAR=VALUE] -P FILE`: a CMake script, of a language hookgate does not read,
-/// looked at as such when the line wrote it or gives it on standard input; the host's own
-/// scripts run as the project's do.
-fn cmake_script(r: &mut Reader, args: &[Field], stdin: &Data) {
-    let Some(script) = args
-        .iter()
-        .position(|a| a.text == "-P")
-        .and_then(|k| args.get(k + 1))
-    else {
-        return;
-    };
-    if is_stdin_path(&script.text) || script.text == "-" {
-        match stdin {
-            Data::Known(text) => unread::read(r, "cmake", text),
-            Data::Nothing => {}
-            _ => r.opaque("a script is piped into an interpreter"),
-        }
-        return;
-    }
-    if let Some((text, false)) = interpreters::script_file(r, &script.text, script.unknown) {
-        unread::read(r, "cmake", &text);
-    }
-}
-
-/// `cmake -E COMMAND ARGS`: CMake's portable file commands, as the programs they stand for
-/// (`cmake -E rm -rf DIR` is `rm -rf DIR`), and the commands `chdir` and `env` run.
-fn cmake_tool(r: &mut Reader, args: &[Field], stdin: Data) -> Data {
-    let Some((command, rest)) = args.split_first() else {
-        return Data::Unknown;
-    };
-    let program: &[&str] = match command.text.as_str() {
-        "rm" | "remove" => &["rm"],
-        "remove_directory" => &["rm", "-r", "-f"],
-        "copy" => &["cp"],
-        "copy_directory" | "copy_directory_if_different" => &["cp", "-r"],
-        "copy_if_different" => &["cp"],
-        "rename" => &["mv"],
-        "make_directory" => &["mkdir", "-p"],
-        "touch" | "touch_nocreate" => &["touch"],
-        "cat" => &["cat"],
-        "create_symlink" => &["ln", "-s"],
-        "create_hardlink" => &["ln"],
-        "tar" => &["tar"],
-        // `chdir DIR CMD...`: the command, in DIR.
-        "chdir" => {
-            let command = rest.get(1..).unwrap_or_default().to_vec();
-            return r.run(command, &Io::default(), stdin, &[]);
-        }
-        // `env [--unset=NAME] [NAME=VALUE]... CMD...`.
-        "env" => {
-            let at = rest
-                .iter()
-                .position(|a| !a.text.starts_with("--unset=") && !a.text.contains('='));
-            let command = at.map(|k| rest[k..].to_vec()).unwrap_or_default();
-            return r.run(command, &Io::default(), stdin, &[]);
-        }
-        _ if command.unknown => {
-            r.opaque("cmake -E runs a command not known before the line runs");
-            return Data::Unknown;
-        }
-        _ => return Data::Unknown,
-    };
-    let mut words: Vec<Field> = program.iter().map(|w| Field::literal(w)).collect();
-    words.extend(rest.iter().cloned());
-    r.run(words, &Io::default(), stdin, &[])
-}
-
-/// The variables [`environment`] reads.
-const ENVIRONMENT_READ: &[&str] = &[
-    "SSH_ASKPASS",
-    "SUDO_ASKPASS",
-    "GCONV_PATH",
-    "AWKLIBPATH",
-    "TAR_OPTIONS",
-    "KUBECONFIG",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG",
-    "DOCKER_CONFIG",
-    "AWS_CONFIG_FILE",
-    "NPM_CONFIG_USERCONFIG",
-    "AWKPATH",
-    "LUA_PATH",
-    "LUA_PATH_5_4",
-    "LUA_CPATH",
-    "LUA_CPATH_5_4",
-    "PERL5LIB",
-    "PERLLIB",
-    "RUBYLIB",
-    "NODE_PATH",
-    "PYTHONPATH",
-];
-
-/// Environment variables that make a program run or load something: an askpass program
-/// (`SSH_ASKPASS=/tmp/x ssh ...` runs it for a passphrase), native modules found on a path
-/// (`GCONV_PATH`, gawk's `AWKLIBPATH`), tar's options that run commands (`TAR_OPTIONS=
-/// --checkpoint-action=exec=sh`), and a configuration file that can name commands to
-/// run (a kubeconfig's `exec` plugin, git's aliases and filters) when the line downloaded
-/// it or its text is not known.
-pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(String, Value)]) {
-    // The command's own assignments, and those the line made before it (`export
-    // KUBECONFIG=...; kubectl ...`): reading one the shell did not export only reads more.
-    let mut env: Vec<(String, Value)> = env.to_vec();
-    for name in ENVIRONMENT_READ {
-        if r.env.assigned(name) && !env.iter().any(|(n, _)| n == name) {
-            env.push(((*name).to_owned(), r.env.get(name)));
-        }
-    }
-    for (name, value) in &env {
-        match name.as_str() {
-            "SSH_ASKPASS" | "SUDO_ASKPASS" => code_value(r, value.clone()),
-            "GCONV_PATH" | "AWKLIBPATH" => {
-                r.opaque("the program loads native modules from a path its environment sets")
-            }
-            // tar's options from the environment, which can run commands as tar's own do.
-            "TAR_OPTIONS" => {
-                let runs = match value {
-                    Value::Known(options) => ["exec", "command", "program", "script", "-I"]
-                        .iter()
-                        .any(|w| options.contains(w)),
-                    Value::Unknown => true,
-                };
-                if runs {
-                    r.opaque(
-                        "tar takes options that run commands from its environment (TAR_OPTIONS)",
-                    );
-                }
-            }
-            // Where interpreters look for the modules code loads (`AWKPATH=/tmp/lib gawk
-            // '@include "x"'`, `LUA_PATH='/tmp/lib/?.lua;;' lua -l json`): a directory of
-            // downloads there is code the line runs.
-            "AWKPATH" | "LUA_PATH" | "LUA_PATH_5_4" | "LUA_CPATH" | "LUA_CPATH_5_4"
-            | "PERL5LIB" | "PERLLIB" | "RUBYLIB" | "NODE_PATH" | "PYTHONPATH" => {
-                let downloaded = match value {
-                    Value::Known(paths) => paths.split([':', ';']).any(|entry| {
-                        // A Lua pattern (`dir/?.lua`) names its directory.
-                        let dir = entry.split_once('?').map_or(entry, |(d, _)| d);
-                        !dir.is_empty() && r.env.holds_unknown_below(dir.trim_end_matches('/'))
-                    }),
-                    Value::Unknown => false,
-                };
-                if downloaded {
-                    r.opaque("the program loads modules from a directory the line downloaded into");
-                }
-            }
-            "KUBECONFIG"
-            | "GIT_CONFIG_GLOBAL"
-            | "GIT_CONFIG_SYSTEM"
-            | "GIT_CONFIG"
-            | "DOCKER_CONFIG"
-            | "AWS_CONFIG_FILE"
-            | "NPM_CONFIG_USERCONFIG" => {
-                let downloaded = match value {
-                    Value::Known(path) => path.split(':').any(|p| r.env.holds_unknown_text(p)),
-                    Value::Unknown => true,
-                };
-                if downloaded {
-                    r.opaque(
-                        "the program reads a configuration the line downloaded or does not know, which can name commands to run",
-                    );
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// The value the line gives variable `name` for a command: in the command's own
-/// assignments (`X=1 cmd`), else set before it on the line; `None` when the line sets none.
-pub(super) fn line_variable(r: &Reader, env: &[(String, Value)], name: &str) -> Option<Value> {
-    match env.iter().find(|(n, _)| n == name) {
-        Some((_, v)) => Some(v.clone()),
-        None => r.env.assigned(name).then(|| r.env.get(name)),
-    }
-}
-
-/// Perl's debugger given a `RemotePort=HOST:PORT` in `PERLDB_OPTS` (for the command, or
-/// set before it) connects there: read as `nc HOST PORT`.
-pub(in crate::matcher::shell::programs) fn perl_debugger_port(
-    r: &mut Reader,
-    env: &[(String, Value)],
-) {
-    let Some(value) = line_variable(r, env, "PERLDB_OPTS") else {
-        return;
-    };
-    let Value::Known(options) = value else {
-        r.opaque("the Perl debugger's options are not known before it runs");
-        return;
-    };
-    let Some((_, rest)) = options.split_once("RemotePort=") else {
-        return;
-    };
-    let address = rest.split([' ', '\t', ':']).take(2).map(Field::literal);
-    let argv = std::iter::once(Field::literal("nc"))
-        .chain(address)
-        .collect();
-    r.run(argv, &Io::default(), Data::Nothing, &[]);
-}
-
-/// `dc`: a `!` runs the rest of its line as a shell command (`printf '!rm -rf ~' | dc`).
-/// Its program is the `-e`/`--expression` values, the files named (`-f FILE` and
-/// operands), then standard input: known text is read for its `!` lines; a file or input
-/// not known may hold them.
-pub(in crate::matcher::shell::programs) fn dc(r: &mut Reader, args: &[Field], stdin: &Data) {
-    let mut programs: Vec<Option<String>> = Vec::new();
-    let mut expression_next = false;
-    let mut reads_input = true;
-    for a in args {
-        let t = a.text.as_str();
-        let value = |v: &str| (!a.unknown).then(|| v.to_owned());
-        if std::mem::take(&mut expression_next) {
-            programs.push(value(t));
-        } else if t == "-e" || t == "--expression" {
-            expression_next = true;
-            reads_input = false;
-        } else if let Some(e) = t
-            .strip_prefix("--expression=")
-            .or_else(|| t.strip_prefix("-e"))
-        {
-            programs.push(value(e));
-            reads_input = false;
-        } else if t.starts_with('-') && t.len() > 1 && !a.unknown {
-            // `-f FILE`, `--file=FILE`, `-V`, `-h`: a file's text is not known here.
-            if t.starts_with("-f") || t.starts_with("--file") {
-                programs.push(None);
-                reads_input = false;
-            }
-        } else {
-            // An operand is a file of commands.
-            programs.push(None);
-            reads_input = false;
-        }
-    }
-    if reads_input {
-        programs.push(match stdin {
-            Data::Known(text) => Some(text.clone()),
-            Data::Nothing => Some(String::new()),
-            Data::Unknown | Data::Listing(..) => None,
-        });
-    }
-    for program in programs {
-        let Some(text) = program else {
-            r.opaque("dc runs the commands after a '!' in a program not known here");
-            continue;
-        };
-        for line in text.lines() {
-            if let Some((_, command)) = line.split_once('!') {
-                shell_c(r, command);
-            }
-        }
     }
 }

@@ -1,0 +1,176 @@
+//! What the code reader found the code does (deletes, writes, runs), given to the reader as
+//! the simple commands filters already see.
+
+use super::super::shell_c_reading;
+use crate::matcher::code::{Effect, Val};
+use crate::matcher::shell::SUBSTITUTION;
+use crate::matcher::shell::expand::Field;
+use crate::matcher::shell::walk::{Data, Io, Reader};
+
+/// File tools that read every word after `--` as an operand (getopt's convention).
+pub(super) const ENDS_OPTIONS_AT_DASHES: &[&str] = &[
+    "rm", "rmdir", "unlink", "shred", "mv", "cp", "ln", "install", "chmod", "chown", "chgrp",
+    "truncate", "tee", "cat", "touch", "mkdir",
+];
+
+/// The programs code's own file operations are read as, which take no options from it.
+const FILE_OPERATIONS: &[&str] = &[
+    "mv", "cp", "ln", "tee", "cat", "mkdir", "rmdir", "rm", "chmod", "chown", "touch", "unlink",
+];
+
+/// Records what one effect runs.
+pub(super) fn effect(r: &mut Reader, effect: Effect) {
+    match effect {
+        // The code's input, as for `Exec` below (Perl's `open(STDIN, ">&S"); exec "/bin/sh -i"`).
+        Effect::Shell(Val::Known(script)) => shell_c_reading(r, &script, Data::Unknown),
+        Effect::Shell(Val::Fetched) => {
+            r.opaque("the code runs a command it downloaded or decoded");
+        }
+        Effect::Shell(Val::Unknown | Val::Prefix(_) | Val::NameIn(_)) => {
+            r.opaque("the code runs a shell command built at run time");
+        }
+        // What a program started by code reads on its input is the code's to choose: a
+        // socket it connected (`os.dup2(s.fileno(), 0)` before `sh -i`), data it holds. So a
+        // shell or interpreter started with no script reads an unknown one.
+        Effect::Load(_) if r.in_host_file() => {}
+        Effect::Exec(mut argv) | Effect::Load(mut argv) => {
+            // A program the code found on `PATH` (`shutil.which('pytest')`, read as
+            // `/**/pytest`) runs as its name does in the shell.
+            if let Some(Val::Known(program)) = argv.first_mut()
+                && let Some(name) = program.strip_prefix("/**/")
+                && !name.contains(['/', '*', '?', '[', '{'])
+            {
+                *program = name.to_owned();
+            }
+            for fields in fields_of(&argv) {
+                r.run(fields, &Io::default(), Data::Unknown, &[]);
+            }
+        }
+        Effect::ModulePath(path) => {
+            let downloaded = match &path {
+                Val::Known(p) => r.env.holds_unknown_below(p.trim_end_matches('/')),
+                Val::Fetched => true,
+                Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => false,
+            };
+            if downloaded {
+                r.opaque("the code imports modules from where the line downloaded them");
+            }
+        }
+        // What the code writes, when known, is the file's text: a script run from it is read.
+        Effect::Write(args, text) => {
+            // Nothing written over a file (`File.write(f, "")`) is the file emptied.
+            let appends = args.iter().any(|a| a.text() == Some("-a"));
+            let mut argv = if text == Val::known("") && !appends {
+                ["truncate", "-s", "0"].map(Val::known).to_vec()
+            } else {
+                vec![Val::known("tee")]
+            };
+            argv.extend(args);
+            let data = match text {
+                Val::Known(text) => Data::Known(text),
+                _ => Data::Unknown,
+            };
+            for fields in fields_of(&argv) {
+                r.run(fields, &Io::default(), data.clone(), &[]);
+            }
+        }
+        Effect::Command(program, args) => {
+            let fields = match (program, args.as_slice()) {
+                // A raw connection reads as the program that makes one: `nc HOST PORT`.
+                ("curl", [Val::Known(url)]) if url.starts_with("tcp://") => {
+                    let address = url.trim_start_matches("tcp://");
+                    let (host, port) = address.rsplit_once(':').unwrap_or((address, ""));
+                    let host = host.trim_start_matches('[').trim_end_matches(']');
+                    ["nc", host, port]
+                        .iter()
+                        .filter(|w| !w.is_empty())
+                        .map(|w| Field::literal(w))
+                        .collect()
+                }
+                _ => {
+                    let mut argv = vec![Val::known(program)];
+                    // A file operation of the code's own (`rename($a, $b)`, `os.remove(p)`,
+                    // `shutil.rmtree(p)` read as `rm -r -f`) parses no options: a value not
+                    // known there is a path, never a flag, as `--` after the flags its
+                    // reading gives it says to the program read in its place.
+                    let flag = |a: &Val| a.text().is_some_and(|t| t.starts_with('-'));
+                    let flags = args.iter().take_while(|a| flag(a)).count();
+                    let operands = &args[flags..];
+                    let unknown = operands.iter().any(|a| a.text().is_none());
+                    let mut args = args.clone();
+                    if unknown && !operands.iter().any(flag) && FILE_OPERATIONS.contains(&program) {
+                        args.insert(flags, Val::known("--"));
+                    }
+                    argv.extend(args);
+                    // Its input is the code's own (`runpy.run_path('/dev/stdin')`), as for
+                    // `Exec` above.
+                    for fields in fields_of(&argv) {
+                        let first = r.recorded();
+                        r.run(fields, &Io::default(), Data::Unknown, &[]);
+                        // `cp /dev/zero f` from code fills the disk as in the shell.
+                        r.judge_recorded(first, false);
+                    }
+                    return;
+                }
+            };
+            r.run(fields, &Io::default(), Data::Nothing, &[]);
+        }
+    }
+}
+
+/// Values of the code as the fields of a command: an unknown one reads as a substitution
+/// would. A value known only by how it starts (`home + '/.ssh/' + name`) gives the command
+/// twice: once with it not known, as it may hold anything after its start (`../..`), and
+/// once as the pattern `START*`, for the filters that look at where it points. A name in a
+/// directory is `DIR/*`, and again `DIR/..`.
+fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
+    // How the command is read again: a value known by its start as a pattern; a name in a
+    // directory as `..` (pathlib's `with_name('..')` climbs).
+    #[derive(PartialEq)]
+    enum Reading {
+        First,
+        Patterns,
+        Parents,
+    }
+    let field = |value: &Val, reading: &Reading| match value {
+        Val::Known(text) => Field {
+            text: text.clone(),
+            quoted: true,
+            ..Field::default()
+        },
+        Val::Prefix(start) if *reading == Reading::Patterns => Field {
+            text: format!("{start}*"),
+            glob: true,
+            ..Field::default()
+        },
+        Val::NameIn(dir) if *reading == Reading::Parents => Field {
+            text: format!("{dir}.."),
+            quoted: true,
+            ..Field::default()
+        },
+        // One name, in a directory: the pattern is all it can be, or `..`.
+        Val::NameIn(dir) => Field {
+            text: format!("{dir}*"),
+            glob: true,
+            ..Field::default()
+        },
+        Val::Unknown | Val::Fetched | Val::Prefix(_) => Field {
+            text: SUBSTITUTION.to_owned(),
+            unknown: true,
+            ..Field::default()
+        },
+    };
+    let mut out = vec![values.iter().map(|v| field(v, &Reading::First)).collect()];
+    if values.iter().any(|v| matches!(v, Val::Prefix(_))) {
+        out.push(
+            values
+                .iter()
+                .map(|v| field(v, &Reading::Patterns))
+                .collect(),
+        );
+    }
+    if values.iter().any(|v| matches!(v, Val::NameIn(_))) {
+        out.push(values.iter().map(|v| field(v, &Reading::Parents)).collect());
+    }
+    out
+}
