@@ -9,10 +9,12 @@
 //! comma (`system "a", "b", "c"` is the call and `, "c"` its siblings), so the arguments of
 //! such a call run on over the commas that follow it.
 
+mod binds;
 mod calls;
 mod find;
 mod gaps;
 mod inline;
+mod loops;
 mod text;
 mod values;
 
@@ -45,9 +47,8 @@ use std::borrow::Borrow;
 use tree_sitter::{Node, Tree};
 
 use super::Effect;
-use super::scope::{Cx, Names, Slot, Val};
-use super::tree::{MAX_NESTING, Source};
-use values::operator;
+use super::scope::{Cx, Names, Val};
+use super::tree::Source;
 
 pub(super) use gaps::{bare_file_tests, errors_are_inert};
 
@@ -242,72 +243,6 @@ struct Pl<'a, 'c, 't> {
     argv_set: Option<usize>,
 }
 
-/// Built-ins that change none of their arguments: variables passed to any other call may
-/// be changed through `@_` (or by `chomp`, `push`, `open`...) and are no longer known.
-const PURE: &[&str] = &[
-    "print",
-    "printf",
-    "say",
-    "system",
-    "exec",
-    "join",
-    "sprintf",
-    "die",
-    "warn",
-    "lc",
-    "uc",
-    "lcfirst",
-    "ucfirst",
-    "length",
-    "defined",
-    "ref",
-    "chr",
-    "ord",
-    "hex",
-    "oct",
-    "abs",
-    "int",
-    "reverse",
-    "scalar",
-    "exists",
-    "unlink",
-    "rmdir",
-    "chmod",
-    "kill",
-    "rename",
-    "symlink",
-    "link",
-    "mkdir",
-    "readpipe",
-    "eval",
-    "glob",
-    "keys",
-    "values",
-    "sort",
-    "split",
-    "index",
-    "rindex",
-    "decode_json",
-    "encode_json",
-    "decode_base64",
-    "pack",
-    "unpack",
-    "rmtree",
-    "remove_tree",
-    "move",
-    "copy",
-    "get",
-    "getstore",
-    "getprint",
-    "mirror",
-    "exit",
-    "sleep",
-    "time",
-    "localtime",
-    "gmtime",
-    "quotemeta",
-];
-
 impl<'a, 'c, 't> Pl<'a, 'c, 't> {
     fn text(&self, node: Node<'_>) -> &'a str {
         self.src.of(node)
@@ -317,157 +252,6 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
         self.src.line(node)
     }
 
-    /// Gathers the names the code binds (see [`Names`]) and what makes them not known.
-    fn bind_all(&mut self, node: Node<'t>, depth: usize) {
-        if depth > 2 * MAX_NESTING || !self.cx.step(self.line(node)) {
-            return;
-        }
-        match kind(node) {
-            "binary_expression" => self.bind_binary(node),
-            "unary_expression"
-                if self.text(node).contains("++") || self.text(node).contains("--") =>
-            {
-                self.forget_in(Some(node))
-            }
-            "to_reference" => self.forget_in(by_field(node, "variable")),
-            "for_statement_2" | "function_signature" => {
-                let listing = self
-                    .loop_over_glob(node)
-                    .or_else(|| self.loop_over_literal(node));
-                let mut c = node.walk();
-                for child in node.named_children(&mut c) {
-                    if kind(child) != "block" && Some(child) != listing.map(|(var, _)| var) {
-                        self.forget_in(Some(child));
-                    }
-                }
-                if let Some((var, glob)) = listing {
-                    let name = self.text(var).to_owned();
-                    self.names.bind(&name, Slot::Each(glob));
-                }
-            }
-            "function_definition" | "function_definition_without_sub" => {
-                if let Some(name) = by_field(node, "name") {
-                    let body = by_field(node, "body").unwrap_or(node);
-                    self.subs.push((self.text(name).to_owned(), body));
-                }
-            }
-            "scalar_dereference" | "array_dereference" | "hash_dereference" | "typeglob" => {
-                self.all_unknown = true
-            }
-            "call_expression_with_spaced_args" | "call_expression_with_args_with_brackets" => {
-                let name = self.callee(node).unwrap_or_default();
-                if matches!(name.as_str(), "eval" | "do" | "require") && self.block(node).is_none()
-                {
-                    self.all_unknown = true;
-                }
-                if matches!(name.as_str(), "push" | "unshift" | "splice")
-                    && let Some(first) = self.arg_nodes(node).first()
-                    && self.text(*first).trim() == "@ARGV"
-                {
-                    self.argv_set.get_or_insert(self.line(node));
-                }
-                // `open`'s handle is the one argument it sets.
-                let sets = match name.as_str() {
-                    "open" | "opendir" | "sysopen" => 1,
-                    _ => usize::MAX,
-                };
-                if !PURE.contains(&name.as_str()) && !self.is_file_find(&name) {
-                    for arg in self.arg_nodes(node).into_iter().take(sets) {
-                        self.forget_in(Some(arg));
-                    }
-                }
-            }
-            // A method may change its arguments through `@_`; a class's from a module
-            // (`File::Spec->catfile`), or one of an object made by one
-            // (`HTTP::Tiny->new->post`), is trusted not to, unless the code defines packages.
-            "method_invocation" => {
-                let mut made = node;
-                for _ in 0..MAX_NESTING {
-                    match made.named_child(0) {
-                        Some(inner) if kind(inner) == "method_invocation" => made = inner,
-                        _ => break,
-                    }
-                }
-                let named_class =
-                    by_field(made, "package_name").is_some() && !self.src.text.contains("package");
-                if !named_class {
-                    self.forget_in(by_field(node, "args"));
-                }
-            }
-            _ => {}
-        }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.bind_all(child, depth + 1);
-        }
-    }
-
-    fn bind_binary(&mut self, node: Node<'t>) {
-        let op = operator(node, self.src.text);
-        let mut c = node.walk();
-        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
-        let (Some(&left), Some(&right)) = (parts.first(), parts.last()) else {
-            return;
-        };
-        if op == "=~" {
-            if matches!(
-                kind(right),
-                "substitution_pattern_s" | "transliteration_tr_or_y"
-            ) {
-                self.forget_in(Some(left));
-            }
-            return;
-        }
-        if op != "=" {
-            if op.ends_with('=') && !matches!(op, "==" | "!=" | "<=" | ">=" | "<=>") {
-                self.forget_in(Some(left));
-            }
-            return;
-        }
-        // `my ($cmd, @args) = ...` declares those names: no other is changed.
-        if kind(left) == "variable_declaration"
-            && let Some(list) = left
-                .named_children(&mut left.walk())
-                .find(|n| kind(*n) == "array")
-            && list.named_children(&mut list.walk()).all(|v| {
-                matches!(
-                    kind(v),
-                    "scalar_variable" | "array_variable" | "hash_variable" | "normal_comma"
-                )
-            })
-        {
-            return self.forget_in(Some(list));
-        }
-        let target = if kind(left) == "variable_declaration" {
-            by_field(left, "variable_name")
-        } else {
-            Some(left)
-        };
-        match target.map(|t| (t, kind(t))) {
-            Some((t, "scalar_variable" | "array_variable" | "hash_variable")) => {
-                let name = self.text(t).to_owned();
-                if name == "@ARGV" {
-                    self.argv_set.get_or_insert(self.line(t));
-                }
-                self.names.bind(&name, Slot::Expr(right));
-            }
-            Some((
-                t,
-                "array_access_variable" | "hash_access_variable" | "hash_access_variable_simple",
-            )) if t
-                .named_child(0)
-                .is_some_and(|b| kind(b) == "scalar_variable") =>
-            {
-                self.forget_in(t.named_child(0));
-            }
-            Some((t, "array")) => self.forget_in(Some(t)),
-            _ => {
-                self.forget_in(Some(left));
-                self.all_unknown = true;
-            }
-        }
-    }
-
     /// The files `@ARGV` names read, as `<>` reads them, and with `in_place` written back.
     fn read_argv(&mut self, in_place: bool, line: usize) {
         for file in self.name("@ARGV", 0).list() {
@@ -475,72 +259,6 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 self.cx.command("tee", vec![file.clone()], line);
             }
             self.cx.command("cat", vec![file], line);
-        }
-    }
-
-    /// `for my $f (LIST) { ... }`: the loop's named variable and its list.
-    fn foreach_parts(node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-        if kind(node) != "for_statement_2" {
-            return None;
-        }
-        let mut c = node.walk();
-        let parts: Vec<Node<'t>> = node.named_children(&mut c).collect();
-        let var = parts.iter().find(|p| kind(**p) == "scalar_variable")?;
-        let list = parts.iter().find(|p| kind(**p) == "array")?;
-        Some((*var, *list))
-    }
-
-    /// `for my $f (glob PATTERN) { ... }`: the loop's named variable, and the `glob` call
-    /// whose names it takes in turn.
-    fn loop_over_glob(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-        let (var, list) = Self::foreach_parts(node)?;
-        let glob = match list.named_children(&mut list.walk()).collect::<Vec<_>>()[..] {
-            [call] => call,
-            _ => return None,
-        };
-        (self.callee(glob).as_deref() == Some("glob")).then_some((var, glob))
-    }
-
-    /// `foreach my $f ('a', 'b')`, `for my $f (qw(a b))`, or `for my $f (@a)` of an array
-    /// assigned such a list once: the loop's named variable and the list of a few literal
-    /// items it takes in turn (see `Pl::call`).
-    fn loop_over_literal(&self, node: Node<'t>) -> Option<(Node<'t>, Node<'t>)> {
-        let (var, mut list) = Self::foreach_parts(node)?;
-        let mut c = list.walk();
-        if let [array] = list.named_children(&mut c).collect::<Vec<_>>()[..]
-            && kind(array) == "array_variable"
-            && let Some(Slot::Expr(value)) = self.names.get(self.text(array).trim())
-        {
-            list = *value;
-        }
-        literal_items(list).map(|_| (var, list))
-    }
-
-    /// Every variable under `node` becomes not known, in all its sigils (`$a[0]` is `@a`).
-    fn forget_in(&mut self, node: Option<Node<'_>>) {
-        let Some(node) = node else { return };
-        if matches!(
-            kind(node),
-            "scalar_variable" | "array_variable" | "hash_variable"
-        ) {
-            let name = self
-                .text(node)
-                .get(1..)
-                .unwrap_or_default()
-                .trim_start_matches('{');
-            let name = name.trim_end_matches('}').trim();
-            for sigil in ['$', '@', '%'] {
-                self.names.forget(&format!("{sigil}{name}"));
-            }
-            return;
-        }
-        // Interpolation reads a variable; it cannot change it.
-        if kind(node).starts_with("string_") || kind(node) == "word_list_qw" {
-            return;
-        }
-        let mut c = node.walk();
-        for child in node.named_children(&mut c) {
-            self.forget_in(Some(child));
         }
     }
 
@@ -564,48 +282,6 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
     /// A call's argument expressions, in order, the commas that follow it included.
     fn arg_nodes(&self, call: Node<'t>) -> Vec<Node<'t>> {
         self.arg_nodes_in(call)
-    }
-
-    /// Whether `node` is a `foreach` over a literal list of at most
-    /// [`FEW_ROUNDS`](crate::matcher::code::FEW_ROUNDS) items (`(1 .. 4)`, `qw(a b)`,
-    /// `('a', 'b')`): a `fork` in it makes at most 2^N processes, not a fork bomb.
-    fn few_rounds(&self, node: Node<'t>) -> bool {
-        if kind(node) != "for_statement_2" {
-            return false;
-        }
-        let mut c = node.walk();
-        let Some(list) = node.named_children(&mut c).find(|n| kind(*n) == "array") else {
-            return false;
-        };
-        let mut c = list.walk();
-        let items: Vec<Node<'t>> = list.named_children(&mut c).collect();
-        let few = crate::matcher::code::FEW_ROUNDS;
-        match items.as_slice() {
-            [range] if kind(*range) == "binary_expression" => {
-                let bounds = self.text(*range).split_once("..").and_then(|(a, b)| {
-                    Some((a.trim().parse::<i64>().ok()?, b.trim().parse::<i64>().ok()?))
-                });
-                matches!(bounds, Some((a, b)) if b - a < few as i64)
-            }
-            [words] if kind(*words) == "word_list_qw" => {
-                let mut c = words.walk();
-                words
-                    .named_children(&mut c)
-                    .filter(|n| kind(*n) == "list_item")
-                    .count()
-                    <= few
-            }
-            _ => {
-                let values = items.iter().filter(|n| kind(**n) != "normal_comma");
-                values.clone().count() <= few
-                    && values.into_iter().all(|n| {
-                        matches!(
-                            kind(*n),
-                            "string_single_quoted" | "string_double_quoted" | "integer"
-                        )
-                    })
-            }
-        }
     }
 
     /// Visits every node, reading the calls' effects.
