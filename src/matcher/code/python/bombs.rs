@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::values::Args;
+use super::args::Args;
 use super::{Obj, Py, by_field, kind};
 
 /// Digits past which a number is a memory bomb (a billion digits: about 400 MB).

@@ -8,16 +8,20 @@
 //! functions that only it calls, is not reached from the module: the module's pass reads
 //! it, as it reads any other function.
 
+mod bind;
+mod returns;
+
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
 use super::changes::Changes;
-use super::classes::{Receiver, This};
-use super::values::contains;
+use super::classes::Receiver;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::scope::Val;
 use crate::matcher::code::tree::{Visit, visit};
+
+pub(super) use returns::Returns;
 
 /// Calls inside calls read this deep at most.
 const MOST_DEPTH: usize = 4;
@@ -237,32 +241,6 @@ impl<'t> Functions<'t> {
         }
     }
 
-    /// What the functions read at their calls return, by name (see [`Returns`]).
-    pub(super) fn returns(&self, py: &Py<'_, '_, 't>) -> HashMap<String, Returns<'t>> {
-        self.by_name
-            .iter()
-            .filter_map(|(name, id)| {
-                let f = self.by_def.get(id)?;
-                if kind(f.def) != "function_definition"
-                    || by_field(f.def, "name").is_none_or(|n| py.text(n) == "__init__")
-                {
-                    return None;
-                }
-                let (values, generator) = returned(f.def)?;
-                Some((
-                    name.clone(),
-                    Returns {
-                        def: f.def,
-                        params: f.params.clone(),
-                        changes: f.changes.clone(),
-                        values,
-                        generator,
-                    },
-                ))
-            })
-            .collect()
-    }
-
     /// Whether `call` calls a function read at its calls that leaves its argument at place
     /// `k` as it is: a plain parameter there that its body does not change in place nor
     /// hand on.
@@ -439,211 +417,6 @@ impl<'t> Py<'_, '_, 't> {
         }
         self.bound.truncate(outer);
         self.selves.truncate(outer_selves);
-    }
-
-    /// Binds the instance a method of `def` is read for: the one `made` makes, or one not
-    /// known.
-    fn bind_self(&mut self, def: Node<'t>, method: bool, made: Option<Node<'t>>) {
-        if method {
-            self.selves.push(This { def, made });
-        }
-    }
-
-    /// Binds `params` of `def` to values not known.
-    pub(super) fn bind_unknown(&mut self, def: Node<'t>, params: &[Param<'t>]) {
-        for param in params {
-            self.bound.push(Bound::unknown(param_name(param), def));
-        }
-    }
-
-    /// Binds `params` of `def` to the arguments of `call`, each evaluated here, where the
-    /// call is, before any is bound: inside the function, its parameters' names hide the
-    /// caller's (`def g(b, a)` called as `g(a, 'ls')` runs the caller's `a`).
-    pub(super) fn bind_arguments(
-        &mut self,
-        def: Node<'t>,
-        params: &[Param<'t>],
-        changes: &Changes,
-        call: Node<'t>,
-    ) {
-        let mut positional = Vec::new();
-        let mut keywords = HashMap::new();
-        let mut spread = false;
-        let arguments = by_field(call, "arguments");
-        if let Some(arguments) = arguments {
-            let mut c = arguments.walk();
-            for a in arguments.named_children(&mut c) {
-                match kind(a) {
-                    "keyword_argument" => {
-                        if let (Some(n), Some(v)) = (by_field(a, "name"), by_field(a, "value")) {
-                            keywords.insert(self.text(n), v);
-                        }
-                    }
-                    "list_splat" | "dictionary_splat" => spread = true,
-                    "comment" => {}
-                    _ => positional.push(a),
-                }
-            }
-        }
-        let mut values = Vec::with_capacity(params.len());
-        for (k, param) in params.iter().enumerate() {
-            let value = match param {
-                _ if spread => None,
-                Param::Named(name, default) | Param::Keyword(name, default) => {
-                    let given = match param {
-                        Param::Named(..) => positional.get(k),
-                        _ => None,
-                    };
-                    match given.or_else(|| keywords.get(name.as_str())).copied() {
-                        Some(argument) => Some(self.eval(argument, 0)),
-                        // A default is evaluated where the function is defined, with no
-                        // parameter of any function bound.
-                        None => default.map(|d| {
-                            let bound = std::mem::take(&mut self.bound);
-                            let value = self.eval(d, 0);
-                            self.bound = bound;
-                            value
-                        }),
-                    }
-                }
-                Param::Rest(_, from) => Some(Obj::List(
-                    positional
-                        .iter()
-                        .skip(*from)
-                        .map(|a| self.eval(*a, 0).val())
-                        .collect(),
-                )),
-                Param::Unknown(_) => None,
-            };
-            let name = param_name(param);
-            // Bound again in the body, or a list it may change in place: not the argument.
-            let rebound = changes.rebound.iter().any(|r| r == name);
-            let shared = changes.shared.iter().any(|r| r == name);
-            let value =
-                value.filter(|v| !(rebound || shared && matches!(v, Obj::List(_) | Obj::Each(_))));
-            values.push(Bound {
-                name: name.to_owned(),
-                def,
-                value: value.unwrap_or(Obj::Val(Val::Unknown)),
-            });
-        }
-        self.bound.extend(values);
-    }
-
-    /// The value of the parameter `name` at `node`, when `node` is inside a function being
-    /// read at its call that has such a parameter (the innermost such call's).
-    pub(super) fn bound_value(&self, name: &str, node: Node<'t>) -> Option<Obj> {
-        self.bound
-            .iter()
-            .rev()
-            .find(|b| b.name == name && contains(b.def, node))
-            .map(|b| b.value.clone())
-    }
-}
-
-/// What a function read at its calls returns: the expressions of its `return`s, or of its
-/// `yield`s for a generator, whose value at a call is what each round of a loop over it
-/// gets.
-pub(super) struct Returns<'t> {
-    def: Node<'t>,
-    params: Vec<Param<'t>>,
-    changes: Changes,
-    /// Each returned or yielded expression, and whether it is a `yield from`'s (whose
-    /// items are what is yielded).
-    values: Vec<(Node<'t>, bool)>,
-    generator: bool,
-}
-
-/// Returns after this many are not followed.
-const MOST_RETURNS: usize = 4;
-
-/// The expressions `def` returns (or yields, each with whether it is a `yield from`'s),
-/// outside the functions and classes defined in it, and whether it yields; `None` when it
-/// has more than [`MOST_RETURNS`] or a `return` without a value.
-fn returned(def: Node<'_>) -> Option<(Vec<(Node<'_>, bool)>, bool)> {
-    let body = by_field(def, "body")?;
-    let (mut returns, mut yields, mut other) = (Vec::new(), Vec::new(), false);
-    visit(body, |node, _, at| {
-        if at == Visit::Leave || other {
-            return false;
-        }
-        match kind(node) {
-            "function_definition" | "class_definition" | "lambda" => return false,
-            "return_statement" => match node.named_child(0) {
-                Some(value) => returns.push((value, false)),
-                None => other = true,
-            },
-            "yield" => match node.named_child(0) {
-                Some(value) => yields.push((value, py_yield_from(node))),
-                None => other = true,
-            },
-            _ => {}
-        }
-        true
-    });
-    let generator = !yields.is_empty();
-    let values = if generator { yields } else { returns };
-    (!other && !values.is_empty() && values.len() <= MOST_RETURNS).then_some((values, generator))
-}
-
-/// Whether a `yield` node is a `yield from`.
-fn py_yield_from(node: Node<'_>) -> bool {
-    let mut c = node.walk();
-    node.children(&mut c).any(|t| t.kind() == "from")
-}
-
-impl<'t> Py<'_, '_, 't> {
-    /// The value `call` returns when it calls a function read at its calls by name: its
-    /// returned expressions with its parameters bound to the call's arguments, when they
-    /// all have the same value; for a generator, what each round of a loop over it gets.
-    pub(super) fn returned_value(&mut self, call: Node<'t>, depth: usize) -> Option<Obj> {
-        let function = by_field(call, "function").filter(|f| kind(*f) == "identifier")?;
-        let f = self.returns.get(self.text(function))?;
-        let (def, params, values, generator) =
-            (f.def, f.params.clone(), f.values.clone(), f.generator);
-        let changes = f.changes.clone();
-        if self.returning >= MOST_DEPTH || self.bound_value(self.text(function), call).is_some() {
-            return Some(Obj::Val(Val::Unknown));
-        }
-        self.returning += 1;
-        let outer = self.bound.len();
-        self.bind_arguments(def, &params, &changes, call);
-        let mut out: Option<Obj> = None;
-        for (value, from) in values {
-            let v = match (self.eval(value, depth + 1), from) {
-                (Obj::Each(item), true) => *item,
-                (_, true) => Obj::Val(Val::Unknown),
-                (v, false) => v,
-            };
-            out = Some(match out {
-                None => v,
-                Some(o) => same(o, v),
-            });
-        }
-        self.bound.truncate(outer);
-        self.returning -= 1;
-        let out = out?;
-        Some(match generator {
-            true => Obj::Each(Box::new(out)),
-            false => out,
-        })
-    }
-}
-
-/// What two `return`s (or `yield`s) of one function give: the value when both give it,
-/// the directory two paths share with all below it (`/**`) when they differ; else not
-/// known.
-fn same(a: Obj, b: Obj) -> Obj {
-    match (&a, &b) {
-        (Obj::Val(x), Obj::Val(y)) | (Obj::Path(x), Obj::Path(y)) if x == y => a,
-        (Obj::Ref(x), Obj::Ref(y)) if x == y => a,
-        (Obj::Val(x), Obj::Val(y)) => {
-            super::values::covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Val)
-        }
-        (Obj::Path(x), Obj::Path(y)) => {
-            super::values::covering(x, y).map_or(Obj::Val(Val::Unknown), Obj::Path)
-        }
-        _ => Obj::Val(Val::Unknown),
     }
 }
 

@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
+use super::args::Args;
 use super::text::parse_int;
-use super::values::Args;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
 
