@@ -3461,3 +3461,30 @@ fn awk_runs_a_command_for_each_listed_path_however_it_quotes_it() {
         assert!(runs_line(&line, "rm -f docs/*.md"), "{input}: {line:?}");
     }
 }
+
+#[test]
+fn element_slices_take_elements_as_bash_does() {
+    // What bash runs, checked with `printf '[%s]'` in place of each program.
+    for (input, want) in [
+        ("f(){ rm \"${@:2}\"; }; f x -rf /", "rm -rf /"),
+        (
+            "g(){ \"hook$1\" \"${@:2}\"; }; g gate approvals approve a1",
+            "hookgate approvals approve a1",
+        ),
+        ("f(){ \"${@: -2}\"; }; f x rm /tmp/t", "rm /tmp/t"),
+        ("f(){ rm ${@:2:2} x; }; f a -rf / b", "rm -rf / x"),
+        ("f(){ rm \"${*:2}\"; }; f a -rf /", "rm '-rf /'"),
+        ("a=(echo rm -rf /); \"${a[@]:1}\"", "rm -rf /"),
+        ("a=(rm -rf / x); \"${a[@]:0:3}\"", "rm -rf /"),
+        ("a=(x y z); a[7]=/; rm -rf \"${a[@]: -2}\"", "rm -rf /"),
+    ] {
+        assert!(runs(input, want), "{input}: {:?}", texts(input));
+    }
+    // Past the end there is nothing.
+    assert!(runs("f(){ echo x \"${@: -9}\"; }; f a", "echo x"));
+    // A slice of what is not known is not known.
+    assert_eq!(
+        texts("f(){ rm -rf \"${@:$n}\"; }; f a /"),
+        ["rm -rf '$(...)'", "f a /"]
+    );
+}

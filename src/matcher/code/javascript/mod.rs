@@ -27,6 +27,33 @@ use super::scope::{Cx, Names, Slot, Val};
 use super::tree::{MAX_NESTING, Source};
 use modules::module_name;
 use sinks::MUTATORS;
+
+/// Methods whose result is a new value, not their object nor one of their arguments: what
+/// is changed in place after them is that new value (`Object.keys(o).sort()`).
+const RETURNS_NEW: &[&str] = &[
+    "filter",
+    "map",
+    "slice",
+    "concat",
+    "flat",
+    "flatMap",
+    "toSorted",
+    "toReversed",
+    "split",
+    "keys",
+    "values",
+    "entries",
+    "from",
+    "of",
+    "readdirSync",
+    "readFileSync",
+    "parse",
+    "match",
+    "matchAll",
+    "trim",
+    "toString",
+    "join",
+];
 use text::{cat, num_text};
 
 /// What an expression is, as far as the reader follows it.
@@ -391,6 +418,22 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
                 "identifier" => return self.forget_in(Some(n)),
                 "member_expression" | "subscript_expression" => node = by_field(n, "object"),
                 "parenthesized_expression" => node = n.named_child(0),
+                // `fs.readdirSync(d).filter(f).sort()` sorts a new array: no name holds it.
+                // `a.sort().push(x)` changes `a`, which `sort` returns.
+                "call_expression" => {
+                    let callee =
+                        by_field(n, "function").filter(|c| kind(*c) == "member_expression");
+                    let method = callee
+                        .and_then(|c| by_field(c, "property"))
+                        .map(|p| self.text(p));
+                    match method {
+                        Some("sort" | "reverse" | "fill" | "copyWithin") => {
+                            node = callee.and_then(|c| by_field(c, "object"));
+                        }
+                        Some(m) if RETURNS_NEW.contains(&m) => return,
+                        _ => return self.forget_in(Some(n)),
+                    }
+                }
                 _ => return self.forget_in(Some(n)),
             }
         }

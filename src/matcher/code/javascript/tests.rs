@@ -351,6 +351,19 @@ fn names_bound_more_than_once_are_not_known() {
         effects("let cp = require('child_process'); cp = {}; cp.execSync('rm -rf ~')"),
         ["sh -c rm -rf ~"]
     );
+    // Sorting what a call made changes no name; sorting what `sort` returns changes its object.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); const d = 'src'; const f = fs.readdirSync(d).filter(x => x).sort(); fs.writeFileSync(d + '/index.ts', f.join())"
+        ),
+        ["tee src/index.ts"]
+    );
+    assert_eq!(
+        effects(
+            "const a = ['ls']; a.sort().push('-rf'); require('child_process').spawnSync(a[0], a)"
+        ),
+        ["exec ? ?"]
+    );
 }
 
 #[test]

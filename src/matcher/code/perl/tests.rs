@@ -123,6 +123,17 @@ fn strings_built_from_constants_are_folded() {
     );
     // In list context `reverse` reverses the list, not the text.
     assert_eq!(effects("system(reverse('~ fr- mr'))"), ["sh -c ~ fr- mr"]);
+    // A scalar takes it in scalar context, whatever context the scalar is used in after.
+    for code in [
+        "$c = reverse '~ fr- mr'; system $c",
+        "my $c = reverse('~ fr', '- mr'); system($c)",
+    ] {
+        assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
+    }
+    assert_eq!(
+        effects("my @a = reverse('~', '-rf', 'rm'); system(@a)"),
+        ["exec rm -rf ~"]
+    );
     assert_eq!(
         effects("my $h = $ENV{HOME}; system(\"rm -rf ${h}/x\")"),
         ["sh -c rm -rf ~/x"]

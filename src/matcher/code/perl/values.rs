@@ -157,7 +157,8 @@ impl Pl<'_, '_, '_> {
         if let Some(value) = self.param(&name) {
             return value;
         }
-        match self.names.get(&name).cloned() {
+        let slot = self.names.get(&name).cloned();
+        match slot {
             // The variable of a loop over a `glob`: each name the pattern matches.
             Some(Slot::Each(value)) | Some(Slot::Expr(value)) => {
                 if !self.names.enter(&name) {
@@ -166,6 +167,11 @@ impl Pl<'_, '_, '_> {
                 let out = self.eval(value, self.src.text, depth + 1);
                 self.names.leave();
                 match out {
+                    // A scalar is assigned in scalar context: `$c = reverse "~ fr- mr"` holds
+                    // the text reversed, which a list context would not reverse.
+                    Obj::Rev(_) if name.starts_with('$') && matches!(slot, Some(Slot::Expr(_))) => {
+                        Obj::Val(out.val())
+                    }
                     // What the code may have changed unseen keeps only its kind: an agent
                     // stays an agent, so its requests are still seen.
                     Obj::Val(_) | Obj::List(_) | Obj::Rev(_) if self.all_unknown => {

@@ -90,6 +90,36 @@ fn commands_run_are_shell_lines_or_argument_vectors() {
         effects("import os; os.system('~ fr- mr'[::-1])"),
         ["sh -c rm -rf ~"]
     );
+    // Slices take what Python takes, in its order (each checked with python3).
+    for (code, want) in [
+        ("import os; os.system('XXrm -rf ~'[2:])", "sh -c rm -rf ~"),
+        (
+            "import os; os.system('rXmX X-XrXfX X~'[::2])",
+            "sh -c rm -rf ~",
+        ),
+        (
+            "import subprocess; subprocess.run('approve approvals hookgate'.split()[::-1] + ['a1'])",
+            "exec hookgate approvals approve a1",
+        ),
+        (
+            "import subprocess; a = ['~', 'x', '-rf', 'y', 'rm']; subprocess.run(a[::-2])",
+            "exec rm -rf ~",
+        ),
+        (
+            "import subprocess; b = ['rm', '-rf', '~', 'echo']; subprocess.run(b[5:-100:-1])",
+            "exec echo ~ -rf rm",
+        ),
+    ] {
+        assert_eq!(effects(code), [want], "{code}");
+    }
+    // Which items a slice with a bound not known takes is not known.
+    let found = effects(
+        "import subprocess, sys; a = ['echo', 'rm', '-rf', '~']; subprocess.run(a[len(sys.argv):])",
+    );
+    assert!(
+        !found.iter().any(|f| f.starts_with("exec echo")),
+        "{found:?}"
+    );
     assert_eq!(
         effects("getattr(__import__('o'+'s'), 'sys'+'tem')('rm -rf ~')"),
         ["sh -c rm -rf ~"]

@@ -276,25 +276,35 @@ impl<'t> Py<'_, '_, 't> {
             return item;
         }
         let base = self.eval(value, depth + 1);
-        // `s[::-1]`
-        if let (Some(i), Obj::Val(Val::Known(s))) = (index, &base)
-            && kind(i) == "slice"
-            && self.text(i).replace(' ', "") == "::-1"
-        {
-            return Obj::Val(Val::Known(s.chars().rev().collect()));
-        }
-        // A slice of a list with constant bounds is those items (`argv[1:3] + argv[4:]`).
-        if let (Some(i), Obj::List(items)) = (index, &base)
-            && kind(i) == "slice"
-            && let Some(range) = slice_range(&self.text(i).replace([' ', '\t'], ""), items.len())
-        {
-            return Obj::List(items[range].to_vec());
-        }
-        // A slice of a listing is part of it (`sorted(glob(p))[:-keep]`), and of a list some
-        // of its items: the whole list, which can only name more.
-        if index.is_some_and(|i| kind(i) == "slice") && matches!(base, Obj::Each(_) | Obj::List(_))
-        {
-            return base;
+        let slice = index
+            .filter(|i| kind(*i) == "slice")
+            .map(|i| self.text(i).replace([' ', '\t'], ""));
+        if let Some(slice) = &slice {
+            match &base {
+                // `s[::-1]`, `s[2:]`
+                Obj::Val(Val::Known(s)) => {
+                    let chars: Vec<char> = s.chars().collect();
+                    if let Some(taken) = slice_indices(slice, chars.len()) {
+                        return Obj::Val(Val::Known(taken.into_iter().map(|k| chars[k]).collect()));
+                    }
+                }
+                // A slice of a list with constant bounds is those items, in that order
+                // (`argv[1:3] + argv[4:]`, `words[::-1]`).
+                Obj::List(items) => {
+                    return match slice_indices(slice, items.len()) {
+                        Some(taken) => {
+                            Obj::List(taken.into_iter().map(|k| items[k].clone()).collect())
+                        }
+                        // Which items, and in which order, is not known: the program of an
+                        // argument list may be any of them.
+                        None => Obj::Val(Val::Unknown),
+                    };
+                }
+                // A slice of a listing is part of it (`sorted(glob(p))[:-keep]`): the whole
+                // listing, which can only name more.
+                Obj::Each(_) => return base,
+                _ => {}
+            }
         }
         let key = index.map(|i| self.eval(i, depth + 1).val());
         match (base, key) {
@@ -401,24 +411,49 @@ pub(super) fn install_path(key: &str) -> Option<&'static str> {
     }
 }
 
-/// The items `[start:stop]` (or `[start:stop:1]`) takes of a list of `len` items, when both
-/// bounds are integers or left out, counted from the end when negative, as Python does.
-fn slice_range(slice: &str, len: usize) -> Option<std::ops::Range<usize>> {
+/// The indices `[start:stop:step]` takes of a sequence of `len` items, in order, as Python
+/// takes them (negative bounds count from the end, a negative step walks back), when every
+/// part is an integer or left out.
+fn slice_indices(slice: &str, len: usize) -> Option<Vec<usize>> {
     let parts: Vec<&str> = slice.split(':').collect();
-    let (start, stop) = match parts.as_slice() {
-        [start, stop] | [start, stop, "" | "1"] => (*start, *stop),
+    let (start, stop, step) = match parts.as_slice() {
+        [start, stop] => (*start, *stop, ""),
+        [start, stop, step] => (*start, *stop, *step),
         _ => return None,
     };
-    let len = i64::try_from(len).ok()?;
-    let bound = |text: &str, default: i64| -> Option<i64> {
-        if text.is_empty() {
-            return Some(default);
+    let number = |text: &str| -> Option<Option<i64>> {
+        match text {
+            "" => Some(None),
+            t => t.parse().ok().map(Some),
         }
-        let n: i64 = text.parse().ok()?;
-        Some(if n < 0 { (len + n).max(0) } else { n.min(len) })
     };
-    let (start, stop) = (bound(start, 0)?, bound(stop, len)?);
-    Some(usize::try_from(start).ok()?..usize::try_from(stop.max(start)).ok()?)
+    let n = i64::try_from(len).ok()?;
+    let step = number(step)?.unwrap_or(1);
+    let (start, stop) = (number(start)?, number(stop)?);
+    // Python clamps a bound to [low, high] after counting a negative one from the end.
+    let bound = |b: Option<i64>, default: i64, low: i64, high: i64| match b {
+        None => default,
+        Some(v) if v < 0 => v.saturating_add(n).max(low),
+        Some(v) => v.min(high),
+    };
+    let mut taken = Vec::new();
+    if step > 0 {
+        let (mut k, stop) = (bound(start, 0, 0, n), bound(stop, n, 0, n));
+        while k < stop {
+            taken.push(usize::try_from(k).ok()?);
+            k = k.saturating_add(step);
+        }
+    } else if step < 0 {
+        let (mut k, stop) = (bound(start, n - 1, -1, n - 1), bound(stop, -1, -1, n - 1));
+        while k > stop {
+            taken.push(usize::try_from(k).ok()?);
+            k = k.saturating_add(step);
+        }
+    } else {
+        // A step of 0 is an error: the code stops there.
+        return None;
+    }
+    Some(taken)
 }
 
 /// A pattern that names both `a` and `b`, when both are paths (no spaces, quotes or shell
