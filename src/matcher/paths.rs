@@ -1,10 +1,15 @@
 //! The path-like arguments of a tool call, normalised, for `match.pathGlob`.
 
+mod host;
+mod lexical;
+
 use serde_json::{Map, Value};
 
 use super::sed_script;
 use super::shell::effects;
 use super::shell::{CommandLine, SimpleCommand};
+pub(super) use host::{expand_on_host, real_paths};
+pub(crate) use lexical::{after_home_variable, below_proc_root, normalize};
 
 /// `toolArgs` fields that name files for the file tools (Claude Code's `file_path` and
 /// `notebook_path`, OpenClaw's `path`, and common spellings of both).
@@ -463,174 +468,6 @@ fn search_pattern(program: &str, args: &[String]) -> Option<usize> {
         };
     }
     None
-}
-
-/// The components of an absolute path after a process's view of the root
-/// (`/proc/self/root/etc/shadow` is `/etc/shadow`), else all of them.
-pub(crate) fn below_proc_root<'a>(parts: &'a [&'a str]) -> &'a [&'a str] {
-    match parts {
-        ["proc", pid, "root", rest @ ..]
-            if *pid == "self"
-                || *pid == "thread-self"
-                || pid.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            rest
-        }
-        all => all,
-    }
-}
-
-/// What follows `$HOME` or `${HOME}` at the start of `path` (`""` or from a `/` on), if it
-/// starts so: the shell reader writes `$HOME` as `~` where bash expands `~`, and keeps it
-/// inside a word (`of=$HOME/x`, `@$HOME/x`), which is still the home directory.
-pub(crate) fn after_home_variable(path: &str) -> Option<&str> {
-    ["$HOME", "${HOME}"].iter().find_map(|h| {
-        path.strip_prefix(h)
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
-    })
-}
-
-/// `path` with empty and `.` components dropped and `..` applied to the component before
-/// it (lexically: symbolic links are not followed), and a process's view of the root
-/// (`/proc/self/root/...`) written as `/`.
-pub(crate) fn normalize(path: &str) -> String {
-    let tilde;
-    let path = match after_home_variable(path) {
-        Some(rest) => {
-            tilde = format!("~{rest}");
-            tilde.as_str()
-        }
-        None => path,
-    };
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for component in path.split('/') {
-        match component {
-            "" | "." => {}
-            ".." => {
-                if parts.last().is_some_and(|p| *p != "..") {
-                    parts.pop();
-                } else if !absolute {
-                    parts.push("..");
-                }
-            }
-            c => parts.push(c),
-        }
-    }
-    let parts = if absolute {
-        below_proc_root(&parts)
-    } else {
-        &parts[..]
-    };
-    let joined = parts.join("/");
-    match (absolute, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => joined,
-    }
-}
-
-/// Most paths whose symlinks are looked up for one decision.
-const MAX_LINK_LOOKUPS: usize = 64;
-
-/// Most directory entries read to expand the wildcards of one decision; past it, the
-/// wildcards left are tested for what they could name, as on a gate that cannot list.
-const MAX_LISTED_ENTRIES: usize = 4096;
-
-/// Adds what the wildcard paths of `paths` name on `host`: a path whose wildcards are all in
-/// its last component (`*`, `src/*.rs`, `~/.ssh/id_*`), in a directory that exists, names
-/// the entries the shell would expand it to, and where those that are symlinks lead (`cat *`
-/// in a directory holding a link to `~/.ssh/id_rsa`).
-///
-/// A bare pattern of the working directory made only of wildcards (`*`, `./*`) is then
-/// replaced by what it names, which may be nothing: `wc -l *` in a project names its files,
-/// not every file a credential filter could match. Any other pattern stays too, to be tested
-/// for what it could name ([`PathGlob::could_match`](crate::config::PathGlob::could_match)):
-/// `cat .env*` and `cat ~/.ssh/*` say what they are after whether or not it is there now.
-/// A directory that does not exist, cannot be listed or holds too many entries keeps its
-/// pattern. Files an earlier command of the same line creates are not seen; one that holds
-/// a secret had to be read from where it was, which the filters see.
-pub(super) fn expand_on_host(host: &crate::matcher::shell::Host, paths: &mut Vec<String>) {
-    let mut listed = 0;
-    let mut expanded = Vec::new();
-    paths.retain(|path| {
-        let (dir, name) = match path.rsplit_once('/') {
-            Some((dir, name)) => (Some(if dir.is_empty() { "/" } else { dir }), name),
-            None => (None, path.as_str()),
-        };
-        let is_pattern = |s: &str| s.contains(['*', '?', '[']);
-        if !is_pattern(name)
-            || dir.is_some_and(is_pattern)
-            || path.contains(['$', '{', '\\'])
-            || path.contains(crate::matcher::shell::SUBSTITUTION)
-        {
-            return true;
-        }
-        let Some(absolute) = host.absolute(Some("."), dir.unwrap_or(".")) else {
-            return true;
-        };
-        let Ok(entries) = std::fs::read_dir(&absolute) else {
-            return true;
-        };
-        let mut found = Vec::new();
-        for entry in entries {
-            listed += 1;
-            let Ok(entry) = entry else { return true };
-            if listed > MAX_LISTED_ENTRIES {
-                return true;
-            }
-            let entry = entry.file_name().to_string_lossy().into_owned();
-            if crate::matcher::wildcard_matches(name, &entry) {
-                found.push(match dir {
-                    Some("/") => format!("/{entry}"),
-                    Some(dir) => format!("{dir}/{entry}"),
-                    None => entry,
-                });
-            }
-        }
-        expanded.extend(found);
-        // `*`, `./*`: nothing but wildcards, in the working directory.
-        let bare = matches!(dir, None | Some(".")) && name.chars().all(|c| "*?".contains(c));
-        !bare
-    });
-    let links = real_paths(host, &expanded);
-    paths.extend(expanded);
-    paths.extend(links.into_iter().map(|(_, real)| real));
-}
-
-/// The paths of `written` that are (or pass through) symlinks on `host`, with the real path
-/// each names, written `~/...` in the home directory as [`normalize`] writes paths.
-pub(super) fn real_paths(
-    host: &crate::matcher::shell::Host,
-    written: &[String],
-) -> Vec<(String, String)> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for path in written
-        .iter()
-        .filter(|p| !p.is_empty() && !p.starts_with('-') && !p.contains(['*', '?', '[', '$']))
-        .filter(|p| seen.insert(p.as_str()))
-        .take(MAX_LINK_LOOKUPS)
-    {
-        let Some(absolute) = host.absolute(Some("."), path) else {
-            continue;
-        };
-        let Ok(real) = std::fs::canonicalize(&absolute) else {
-            continue;
-        };
-        let real = real.to_string_lossy();
-        if normalize(&absolute) == normalize(&real) {
-            continue;
-        }
-        let written_home = match &host.home {
-            Some(home) if real.starts_with(&format!("{home}/")) => {
-                format!("~{}", &real[home.len()..])
-            }
-            _ => real.into_owned(),
-        };
-        out.push((path.clone(), normalize(&written_home)));
-    }
-    out
 }
 
 #[cfg(test)]

@@ -6,94 +6,26 @@
 //! `.git`; the home directory and `/` are never one. Relative paths and `cd` on the line
 //! resolve against `cwd`; without one, a relative path is in an `unknown` place.
 
+mod gitignore;
+mod host;
+mod names;
+
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::path::Path;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant, SystemTime};
+use std::sync::Arc;
 
 use ignore::gitignore::Gitignore;
+
+use gitignore::gitignore;
+#[cfg(any(feature = "server", test))]
+pub(crate) use host::unseen;
+use host::{find_workspace, home_dir};
+use names::{HOME_CACHES, REGENERABLE, REGENERABLE_ANYWHERE, may_name_git, names_a_tree};
 
 pub(crate) use crate::config::Place;
 use crate::context::HookContext;
 use crate::matcher::paths::{after_home_variable, normalize};
 use crate::matcher::shell::effects::{PathTouch, Touch};
-
-/// Directory names whose contents a build or an install makes again.
-pub(crate) const REGENERABLE: &[&str] = &[
-    "node_modules",
-    "target",
-    "build",
-    "dist",
-    "out",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".tox",
-    ".next",
-    ".nuxt",
-    ".turbo",
-    ".parcel-cache",
-    ".cache",
-    "coverage",
-    // Framework caches (`var/cache`, `tmp/cache`, `storage/framework/cache`).
-    "cache",
-    ".gradle",
-    ".dart_tool",
-    "bin",
-    "obj",
-    "_build",
-    "cmake-build-debug",
-    "cmake-build-release",
-    // Test and tool outputs: coverage reports, bundlers', notebooks' and linters' caches,
-    // static builds, Terraform's downloaded providers and modules (`terraform init`).
-    "htmlcov",
-    ".coverage",
-    ".hypothesis",
-    ".nox",
-    ".eggs",
-    ".ipynb_checkpoints",
-    ".vite",
-    ".svelte-kit",
-    ".angular",
-    ".docusaurus",
-    ".eslintcache",
-    ".sass-cache",
-    "storybook-static",
-    ".terraform",
-    "blib",
-];
-
-/// The directories among [`REGENERABLE`] that only package managers and tools make, so
-/// their contents are regenerable wherever they are outside the system (`~/node_modules`
-/// after an `npm install` in the home directory); `build` or `bin` in the home directory may
-/// be the user's own.
-const REGENERABLE_ANYWHERE: &[&str] = &[
-    // XDG's cache directory (`~/.cache`): what programs keep there they can make again.
-    ".cache",
-    "node_modules",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    // npm's download cache and npx's installs (`~/.npm/_cacache`, `~/.npm/_npx`), pnpm's
-    // store: refilled from the registry on the next install.
-    "_cacache",
-    "_npx",
-    ".pnpm-store",
-];
-
-/// Package managers' download caches at fixed places in the home directory, filled again
-/// by the next build (`go clean -modcache` empties Go's).
-const HOME_CACHES: &[&str] = &[
-    "go/pkg/mod",
-    ".cargo/registry",
-    ".m2/repository",
-    ".gradle/caches",
-];
 
 /// What a command does to a path, and where the path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +51,8 @@ pub struct Where {
     nested: bool,
     /// The `.gitignore` of each directory below the root looked at in this evaluation.
     below_root: RefCell<HashMap<String, Option<Arc<Gitignore>>>>,
-    /// How many `.gitignore` matchers this evaluation has consulted (see [`MAX_CONSULTED`]).
+    /// How many `.gitignore` matchers this evaluation has consulted (see
+    /// [`MAX_CONSULTED`](gitignore::MAX_CONSULTED)).
     consulted: Cell<usize>,
     /// The gate's own files, absolute and normalised (see [`Place::Gate`]).
     gate: Option<Arc<[String]>>,
@@ -440,172 +373,6 @@ impl Where {
     }
 }
 
-impl Where {
-    /// Whether the workspace's `.gitignore` files ignore `path` (in the workspace): what
-    /// git does not keep, the project makes again. Not `.env` files, which people ignore to
-    /// keep them out of git, not because they are made again. As in git, the `.gitignore`
-    /// nearest the path decides first (`!keep.txt` in `build/.gitignore` keeps it), up to
-    /// [`MAX_NESTED`] directories below the root.
-    fn is_ignored(&self, path: &str) -> bool {
-        let name = path.rsplit('/').next().unwrap_or("");
-        if name.starts_with(".env") {
-            return false;
-        }
-        let Some(root) = self.workspace.as_deref() else {
-            return false;
-        };
-        let Some(rest) = below(path, root) else {
-            return false;
-        };
-        let mut dirs = vec![root.to_owned()];
-        if self.nested {
-            let parts: Vec<&str> = rest.split('/').collect();
-            let deepest = parts.len().saturating_sub(1).min(MAX_NESTED);
-            dirs.extend((1..=deepest).map(|k| format!("{root}/{}", parts[..k].join("/"))));
-        }
-        let is_dir = self.nested && Path::new(path).is_dir();
-        for dir in dirs.iter().rev() {
-            // Past the budget, what is not yet known to be ignored is taken as kept: a
-            // workspace file, which the policy guards more than a build output.
-            self.consulted.set(self.consulted.get() + 1);
-            if self.consulted.get() > MAX_CONSULTED {
-                return false;
-            }
-            let ignored = match dir == root {
-                true => self.ignored.clone(),
-                false => self
-                    .below_root
-                    .borrow_mut()
-                    .entry(dir.clone())
-                    .or_insert_with(|| gitignore(dir))
-                    .clone(),
-            };
-            let Some(ignored) = ignored else {
-                continue;
-            };
-            if !Path::new(path).starts_with(ignored.path()) {
-                continue;
-            }
-            match ignored.matched_path_or_any_parents(path, is_dir) {
-                ignore::Match::Ignore(_) => return true,
-                ignore::Match::Whitelist(_) => return false,
-                ignore::Match::None => {}
-            }
-        }
-        false
-    }
-}
-
-/// How many directories below the workspace's root have their `.gitignore` read.
-const MAX_NESTED: usize = 16;
-/// How many `.gitignore` matchers one evaluation consults, over all its paths: a line of
-/// thousands of deep paths stays bounded.
-const MAX_CONSULTED: usize = 2048;
-
-/// How long a `.gitignore` read is trusted before its modification time is looked at again.
-const IGNORE_CHECKED_FOR: Duration = Duration::from_secs(2);
-/// Largest `.gitignore` read.
-const MAX_GITIGNORE: u64 = 256 * 1024;
-
-/// What this host showed of a directory's `.gitignore`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Sight {
-    /// The directory is here, and its `.gitignore` was read or there is none.
-    Seen,
-    /// The `.gitignore` is there but could not be read (too large, not permitted).
-    Unreadable,
-    /// The directory is not here.
-    Missing,
-}
-
-/// The `.gitignore` in the directory `workspace` (its root, or a directory below),
-/// compiled; read again when it changes (a stat at most every 2 s per directory, never a
-/// process per decision).
-fn gitignore(workspace: &str) -> Option<Arc<Gitignore>> {
-    gitignore_seen(workspace).0
-}
-
-/// [`gitignore`], and what this host showed of it.
-fn gitignore_seen(workspace: &str) -> (Option<Arc<Gitignore>>, Sight) {
-    type Read = (Option<SystemTime>, Instant, Option<Arc<Gitignore>>, Sight);
-    static READ: Mutex<Option<HashMap<String, Read>>> = Mutex::new(None);
-    let now = Instant::now();
-    let mut read = READ.lock().unwrap_or_else(PoisonError::into_inner);
-    let read = read.get_or_insert_with(HashMap::new);
-    if let Some((_, at, ignored, sight)) = read.get(workspace)
-        && now.duration_since(*at) < IGNORE_CHECKED_FOR
-    {
-        return (ignored.clone(), *sight);
-    }
-    let file = Path::new(workspace).join(".gitignore");
-    let meta = std::fs::metadata(&file).ok().filter(|m| m.is_file());
-    let modified = meta.as_ref().and_then(|m| m.modified().ok());
-    // Without a file there is nothing to compare: whether the directory is here is looked
-    // at again.
-    if let Some((seen, at, ignored, sight)) = read.get_mut(workspace)
-        && modified.is_some()
-        && *seen == modified
-    {
-        *at = now;
-        return (ignored.clone(), *sight);
-    }
-    // A .gitignore that cannot be read leaves the built-in names alone in force.
-    let (ignored, sight) = match meta {
-        None if Path::new(workspace).is_dir() => (None, Sight::Seen),
-        None => (None, Sight::Missing),
-        Some(m) if m.len() > MAX_GITIGNORE => (None, Sight::Unreadable),
-        Some(_) => {
-            let (matcher, read) = read_gitignore(workspace, &file);
-            match (matcher.is_empty(), read) {
-                (true, false) => (None, Sight::Unreadable),
-                (true, true) => (None, Sight::Seen),
-                (false, _) => (Some(Arc::new(matcher)), Sight::Seen),
-            }
-        }
-    };
-    if read.len() >= REMEMBERED {
-        read.clear();
-    }
-    read.insert(
-        workspace.to_owned(),
-        (modified, now, ignored.clone(), sight),
-    );
-    (ignored, sight)
-}
-
-/// The `.gitignore` at `file` (of the directory `dir`), compiled, and whether all of it was
-/// read. Only a regular file is read, and no more than its budget: one swapped for a FIFO
-/// after it was looked at would otherwise hold the decision at its open.
-fn read_gitignore(dir: &str, file: &Path) -> (Gitignore, bool) {
-    let text = match crate::regular_file::read_to_string(file, MAX_GITIGNORE) {
-        Ok(text) => text,
-        Err(e) => {
-            tracing::debug!(file = %file.display(), error = %e, "a .gitignore was not read");
-            return (Gitignore::empty(), false);
-        }
-    };
-    let mut builder = ignore::gitignore::GitignoreBuilder::new(dir);
-    let mut whole = true;
-    for line in text.lines() {
-        if let Err(e) = builder.add_line(Some(file.to_path_buf()), line) {
-            tracing::debug!(file = %file.display(), error = %e, "part of a .gitignore was not read");
-            whole = false;
-        }
-    }
-    match builder.build() {
-        Ok(matcher) => (matcher, whole),
-        Err(_) => (Gitignore::empty(), false),
-    }
-}
-
-/// The home directory of the user hookgate runs as, normalised.
-fn home_dir() -> Option<String> {
-    std::env::var("HOME")
-        .ok()
-        .filter(|h| h.starts_with('/'))
-        .map(|h| normalize(&h))
-}
-
 /// `rest` of `~/rest` (or `""` for `~`).
 fn home_relative(path: &str) -> Option<&str> {
     match path {
@@ -633,130 +400,6 @@ fn below<'p>(path: &'p str, root: &str) -> Option<&'p str> {
         Some(rest) => Some(rest),
         None => rest.is_empty().then_some(""),
     }
-}
-
-/// How long a workspace found on disk is trusted before it is looked for again.
-const FOUND_FOR: Duration = Duration::from_secs(10);
-/// Most directories whose workspace is remembered.
-const REMEMBERED: usize = 1024;
-
-/// The nearest ancestor of `cwd` (itself included) holding `.git`, other than `home` and `/`;
-/// remembered for a few seconds so a decision costs no file-system walk.
-fn find_workspace(cwd: &str, home: Option<&str>) -> Option<String> {
-    look_up(cwd, home).0
-}
-
-/// [`find_workspace`], and whether `cwd` is a directory on this host.
-fn look_up(cwd: &str, home: Option<&str>) -> (Option<String>, bool) {
-    type Found = HashMap<String, (Option<String>, bool, Instant)>;
-    static FOUND: Mutex<Option<Found>> = Mutex::new(None);
-    let now = Instant::now();
-    {
-        let found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((workspace, here, at)) = found.as_ref().and_then(|f| f.get(cwd))
-            && now.duration_since(*at) < FOUND_FOR
-        {
-            return (workspace.clone(), *here);
-        }
-    }
-    let here = Path::new(cwd).is_dir();
-    let workspace = Path::new(cwd)
-        .ancestors()
-        .filter(|d| d.as_os_str() != "/" && Some(d.as_os_str()) != home.map(AsRef::as_ref))
-        .find(|d| d.join(".git").exists())
-        .and_then(|d| d.to_str().map(str::to_owned));
-    let mut found = FOUND.lock().unwrap_or_else(PoisonError::into_inner);
-    let found = found.get_or_insert_with(HashMap::new);
-    if found.len() >= REMEMBERED {
-        found.clear();
-    }
-    found.insert(cwd.to_owned(), (workspace.clone(), here, now));
-    (workspace, here)
-}
-
-/// What this host could not show of the directories `ctx` names, in words for the
-/// decision log: a daemon on another machine than the agent's, or a `.gitignore` it may not
-/// read. Paths are placed all the same, build outputs by their built-in names only. Looked
-/// up in the caches placing fills, so it costs no more than a decision's placing.
-#[cfg(any(feature = "server", test))]
-pub(crate) fn unseen(ctx: &HookContext) -> Option<String> {
-    if ctx.cwd.is_none() && ctx.workspace.is_none() {
-        return None;
-    }
-    let home = home_dir();
-    let cwd = ctx.cwd.as_deref().map(normalize);
-    let (found, cwd_here) = match cwd.as_deref() {
-        Some(c) => look_up(c, home.as_deref()),
-        None => (None, true),
-    };
-    let workspace = ctx
-        .workspace
-        .as_deref()
-        .map(normalize)
-        .or(found)
-        .filter(|w| w != "/" && Some(w) != home.as_ref());
-    let names_only = "build outputs are known by their built-in names only";
-    match workspace {
-        Some(w) => match gitignore_seen(&w).1 {
-            Sight::Seen => None,
-            Sight::Unreadable => Some(format!(
-                "the workspace's {w}/.gitignore could not be read: {names_only}"
-            )),
-            Sight::Missing => Some(format!(
-                "the workspace {w} is not a directory on this host: {names_only}"
-            )),
-        },
-        None => (!cwd_here).then(|| {
-            format!(
-                "the cwd {} is not a directory on this host, so no workspace was found: \
-                 {names_only}",
-                cwd.unwrap_or_default()
-            )
-        }),
-    }
-}
-
-/// Kinds of files a project is written in: deleting every one of a kind is deleting the
-/// project's work, where `*.pyc`, `*.o` or `*.log` are what a build or a run leaves.
-const SOURCE_KINDS: &[&str] = &[
-    "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "vue", "svelte", "rs", "go", "java", "kt",
-    "kts", "scala", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "cs", "rb", "php", "swift", "m",
-    "mm", "sh", "bash", "zsh", "pl", "pm", "lua", "sql", "dart", "ex", "exs", "erl", "hs", "ml",
-    "clj", "r", "jl", "md", "rst", "ipynb",
-];
-
-/// Whether a wildcard `path` names every file of a directory or of a tree (`dir/*`,
-/// `dir/**/*`, `dir/**`), or every source file of a kind in one (`*.py`, `src/**/*.ts`,
-/// `*.{rb,js}`).
-fn names_a_tree(path: &str) -> bool {
-    let last = path.rsplit('/').next().unwrap_or(path);
-    if matches!(last, "*" | "**") {
-        return true;
-    }
-    // `*.{py,js}` names every file of each kind.
-    last.strip_prefix("*.").is_some_and(|kinds| {
-        let kinds = kinds
-            .strip_prefix('{')
-            .and_then(|k| k.strip_suffix('}'))
-            .unwrap_or(kinds);
-        kinds.split(',').any(|kind| SOURCE_KINDS.contains(&kind))
-    })
-}
-
-/// Whether a pattern below the workspace may name its `.git` itself, or something in it:
-/// its first name, after any `**` (which may stand for no directory), matches `.git` as
-/// the shell matches (`.gi?`, `.[g]it`, `**/.git`; not `*`, which skips hidden names).
-fn may_name_git(rest: &str) -> bool {
-    let mut parts = rest.split('/');
-    let mut skipped = false;
-    let first = loop {
-        match parts.next() {
-            Some("**") => skipped = true,
-            Some(first) => break first,
-            None => return false,
-        }
-    };
-    (skipped || first.contains(['*', '?', '['])) && crate::matcher::wildcard_matches(first, ".git")
 }
 
 #[cfg(test)]

@@ -1,4 +1,6 @@
 use super::*;
+use crate::config::Unparseable;
+use crate::context::HookContext;
 use serde_json::json;
 
 /// [`check_subject`] with a subject of its own (unreadable commands match).

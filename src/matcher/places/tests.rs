@@ -1,3 +1,6 @@
+use std::path::Path;
+
+use super::gitignore::{MAX_GITIGNORE, read_gitignore};
 use super::*;
 
 fn at(cwd: Option<&str>, workspace: Option<&str>) -> Where {
