@@ -1,6 +1,7 @@
 //! Tests of the live approvals: patterns, the pending bound, masking, and that an answer
 //! comes only once its change is stored.
 
+use super::grants::{compile_glob, glob_literal, split_pattern};
 use super::*;
 
 #[test]
