@@ -5,29 +5,27 @@
 //! Hooks keep their own file: ids of unnamed hooks name it, relative paths resolve beside it,
 //! and `enable`/`disable` edit it. Only the root file's `version` and `defaults` apply.
 
+mod diagnostics;
+mod discover;
+mod hash;
+
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
-use super::error::{Code, ConfigError, Diagnostic, DiagnosticKind};
-use super::model::{Defaults, Discover, Document, HookSpec};
-use super::yaml::{self, Position, SpanMap, YamlBudget};
-use super::{LoadedPolicy, load_single, read_policy_file, read_text};
+use super::error::{Code, ConfigError, Diagnostic};
+use super::model::{Defaults, Document, HookSpec};
+use super::yaml::{SpanMap, YamlBudget};
+use super::{LoadedPolicy, load_single, read_policy_file};
 use crate::regular_file::FileError;
+pub(crate) use hash::canonical_json;
+pub use hash::content_hash;
 
 /// Most policy files one policy may be composed of.
 pub const MAX_FILES: usize = 256;
-/// Most directories one discovery scan reads.
-const MAX_SCANNED_DIRS: usize = 10_000;
-/// Directories discovery never enters.
-const SKIPPED_DIRS: &[&str] = &["node_modules", ".git", "dist"];
-/// The file name discovery looks for.
-const POLICY_FILE_NAME: &str = "HOOKS.yaml";
 
 /// One file a policy was composed from.
 #[derive(Debug, Clone)]
@@ -60,39 +58,6 @@ pub struct Touched {
     pub files: Vec<PathBuf>,
     /// Every directory a discovery scan read (a new `HOOKS.yaml` may appear in one).
     pub dirs: Vec<PathBuf>,
-}
-
-/// `sha256:<hex>` of `text`.
-pub fn content_hash(text: &str) -> String {
-    hex_digest(Sha256::digest(text.as_bytes()).as_slice())
-}
-
-fn hex_digest(digest: &[u8]) -> String {
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for byte in digest {
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
-}
-
-impl LoadedPolicy {
-    /// `sha256:<hex>`: of the file's bytes for a single-file policy; otherwise of every
-    /// source's path and text, in order, so a change to any of them changes it.
-    pub fn hash(&self) -> String {
-        if let [only] = self.sources.as_slice() {
-            return content_hash(&only.text);
-        }
-        let mut hasher = Sha256::new();
-        for source in &self.sources {
-            let path = source.path.as_os_str().as_encoded_bytes();
-            hasher.update((path.len() as u64).to_le_bytes());
-            hasher.update(path);
-            hasher.update((source.text.len() as u64).to_le_bytes());
-            hasher.update(source.text.as_bytes());
-        }
-        hex_digest(hasher.finalize().as_slice())
-    }
 }
 
 /// Loads the policy at `root` (whose text is `text`) with every file it brings in.
@@ -379,105 +344,6 @@ impl<'b> Composer<'b> {
         Ok(())
     }
 
-    /// Scans the workspace and brings in each `HOOKS.yaml` found; an invalid one is skipped
-    /// with a warning.
-    fn discover(&mut self, root: &Path, discover: &Discover) {
-        let base = dir_of(root).join(discover.root.as_deref().unwrap_or(""));
-        let found = match scan(&base, discover.max_depth, &mut self.touched.dirs) {
-            Ok(found) => found,
-            Err(message) => {
-                self.warn_at(root, "/discover", Code::Composition, message, None);
-                return;
-            }
-        };
-        for path in found {
-            self.touched.files.push(path.clone());
-            let Ok(canonical) = path.canonicalize() else {
-                continue;
-            };
-            if self.seen.contains(&canonical) {
-                continue;
-            }
-            if self.sources.len() >= MAX_FILES {
-                self.warn_at(
-                    root,
-                    "/discover",
-                    Code::Composition,
-                    format!(
-                        "more than {MAX_FILES} policy files: `{}` and later ones are left out",
-                        path.display()
-                    ),
-                    None,
-                );
-                return;
-            }
-            let mark = self.mark();
-            let mut chain = vec![Link {
-                canonical: canonical.clone(),
-                shown: path.clone(),
-            }];
-            let brought = read_text(&path, self.budget).and_then(|text| {
-                self.bring_in(
-                    &path,
-                    canonical,
-                    text,
-                    SourceRole::Discovered,
-                    &mut chain,
-                    OnDuplicate::Skip,
-                )
-            });
-            if let Err(error) = brought {
-                self.rollback(mark);
-                self.skipped(&path, &error);
-            }
-        }
-    }
-
-    fn skipped(&mut self, path: &Path, error: &ConfigError) {
-        let shown = path.display();
-        let warning = match error.diagnostics() {
-            [first, rest @ ..] => {
-                let field = if first.path().is_empty() {
-                    String::new()
-                } else {
-                    format!("{}: ", first.path())
-                };
-                let more = match rest.len() {
-                    0 => String::new(),
-                    1 => " (and 1 more problem)".to_owned(),
-                    n => format!(" (and {n} more problems)"),
-                };
-                let position = Position {
-                    line: first.line(),
-                    column: first.column(),
-                };
-                let message = format!(
-                    "discovered policy `{shown}` skipped: {field}{}{more}",
-                    first.message()
-                );
-                let warning = Diagnostic::new(
-                    DiagnosticKind::Composition,
-                    first.file(),
-                    position,
-                    "",
-                    message,
-                );
-                match first.help() {
-                    Some(help) => warning.with_help(help),
-                    None => warning,
-                }
-            }
-            [] => Diagnostic::new(
-                DiagnosticKind::Composition,
-                path,
-                Position { line: 1, column: 1 },
-                "",
-                format!("discovered policy `{shown}` skipped: {error}"),
-            ),
-        };
-        self.warnings.push(warning.warning());
-    }
-
     /// Warns about hooks from different files registered at a common point with the same
     /// `match`: both run for the same calls, which is rarely meant.
     fn report_overlaps(&mut self) {
@@ -552,189 +418,11 @@ impl<'b> Composer<'b> {
         }
         path.strip_prefix(&self.root_dir).unwrap_or(path)
     }
-
-    fn text_of(&self, path: &Path) -> Option<Arc<str>> {
-        self.sources
-            .iter()
-            .rev()
-            .find(|s| *s.path == *path)
-            .map(|s| Arc::clone(&s.text))
-    }
-
-    /// The position of `pointer` in the loaded file `path` (read again with positions once).
-    fn position(&mut self, path: &Path, pointer: &str) -> Position {
-        if !self.spans.contains_key(path) {
-            let spans = self
-                .text_of(path)
-                .and_then(|text| yaml::parse(&text, self.budget).ok())
-                .map(|parsed| parsed.spans)
-                .unwrap_or_default();
-            self.spans.insert(path.to_path_buf(), spans);
-        }
-        self.spans
-            .get(path)
-            .map_or(Position { line: 1, column: 1 }, |s| s.value(pointer))
-    }
-
-    fn line_of(&mut self, path: &Arc<Path>, pointer: &str) -> usize {
-        self.position(path, pointer).line
-    }
-
-    /// A composition problem at `pointer` of the loaded file `path`.
-    fn diagnostic_at(
-        &mut self,
-        path: &Path,
-        pointer: &str,
-        message: String,
-        help: Option<&str>,
-    ) -> Diagnostic {
-        let position = self.position(path, pointer);
-        let diagnostic = Diagnostic::new(
-            DiagnosticKind::Composition,
-            path,
-            position,
-            pointer,
-            message,
-        );
-        match help {
-            Some(help) => diagnostic.with_help(help),
-            None => diagnostic,
-        }
-    }
-
-    fn error_at(
-        &mut self,
-        path: &Path,
-        pointer: &str,
-        message: String,
-        help: Option<&str>,
-    ) -> ConfigError {
-        let diagnostic = self.diagnostic_at(path, pointer, message, help);
-        self.error(path, diagnostic)
-    }
-
-    /// `diagnostic`, a problem of the loaded file `path`, as the error of the load.
-    fn error(&self, path: &Path, diagnostic: Diagnostic) -> ConfigError {
-        ConfigError::Invalid {
-            file: path.to_path_buf(),
-            source_text: self.text_of(path).unwrap_or_else(|| Arc::from("")),
-            diagnostics: vec![diagnostic],
-        }
-    }
-
-    /// `diagnostic` with the hook at `hooks[index]` of `file` as a related place.
-    fn related_hook(
-        &mut self,
-        diagnostic: Diagnostic,
-        file: &Path,
-        index: usize,
-        message: &str,
-    ) -> Diagnostic {
-        let position = self.position(file, &format!("/hooks/{index}"));
-        diagnostic.with_related(file, position, message)
-    }
-
-    fn warn_at(
-        &mut self,
-        path: &Path,
-        pointer: &str,
-        code: Code,
-        message: String,
-        help: Option<String>,
-    ) {
-        let warning = self.diagnostic_at(path, pointer, message, help.as_deref());
-        self.warnings.push(warning.with_code(code).warning());
-    }
-
-    /// The last warning, with the hook at `hooks[index]` of `file` as a related place.
-    fn relate_last_warning(&mut self, file: &Path, index: usize, message: &str) {
-        if let Some(warning) = self.warnings.pop() {
-            let warning = self.related_hook(warning, file, index, message);
-            self.warnings.push(warning);
-        }
-    }
 }
 
 /// The directory of a policy file (`""` for a bare file name).
 fn dir_of(path: &Path) -> &Path {
     path.parent().unwrap_or(Path::new(""))
-}
-
-/// The `HOOKS.yaml` files under `base`, at most `max_depth` directory levels down, sorted;
-/// `node_modules`, `.git` and `dist` are not entered, nor are symlinked directories (a link
-/// could loop or leave the workspace). The directories read are added to `dirs`.
-fn scan(base: &Path, max_depth: usize, dirs: &mut Vec<PathBuf>) -> Result<Vec<PathBuf>, String> {
-    let walk = crate::walk::Walk {
-        max_depth,
-        skipped: SKIPPED_DIRS,
-        max_dirs: MAX_SCANNED_DIRS,
-    };
-    let found = walk
-        .run(base, |path| {
-            path.file_name() == Some(POLICY_FILE_NAME.as_ref())
-        })
-        .map_err(|too_many| {
-            format!(
-                "discovery stopped: more than {} directories under `{}`",
-                too_many.0,
-                base.display()
-            )
-        })?;
-    // The base always reads as a directory; a directory below it that vanished or is
-    // unreadable holds no policy we could load.
-    if found.dirs.is_empty() {
-        let why = found
-            .errors
-            .first()
-            .map_or_else(|| "not a directory".to_owned(), |(_, e)| e.to_string());
-        return Err(format!(
-            "cannot scan `{}` for policy files: {why}",
-            base.display()
-        ));
-    }
-    dirs.extend(found.dirs);
-    Ok(found.files)
-}
-
-/// A JSON text of `value` with object keys sorted: equal for equal values whatever the
-/// order the keys were written in (`""` for no value).
-pub(crate) fn canonical_json(value: Option<&Value>) -> String {
-    fn write(value: &Value, out: &mut String) {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                out.push('{');
-                for (n, key) in keys.into_iter().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&Value::String(key.clone()).to_string());
-                    out.push(':');
-                    if let Some(v) = map.get(key) {
-                        write(v, out);
-                    }
-                }
-                out.push('}');
-            }
-            Value::Array(items) => {
-                out.push('[');
-                for (n, item) in items.iter().enumerate() {
-                    if n > 0 {
-                        out.push(',');
-                    }
-                    write(item, out);
-                }
-                out.push(']');
-            }
-            other => out.push_str(&other.to_string()),
-        }
-    }
-    let mut out = String::new();
-    if let Some(value) = value {
-        write(value, &mut out);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,3 +1,4 @@
+use super::discover::scan;
 use super::*;
 
 #[test]
