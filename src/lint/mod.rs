@@ -9,11 +9,13 @@
 //! - `reach.rs`: `shadowed`, `contradiction`, `tool-subject`;
 //! - `failure.rs`: `fails-open`, `approval-times-out-open`;
 //! - `duplicates.rs`: `duplicate`;
-//! - `regex.rs`: `unescaped-dot`, `unanchored` (and the regex analysis the others use);
+//! - `regex.rs`: `unescaped-dot`, `unanchored`;
+//! - `analysis.rs`: what a regex can match, for the others;
 //! - `fields.rs`: `unused-field`.
 //!
 //! The composition warnings of the load (`conflict`, `composition`) are findings too.
 
+mod analysis;
 mod duplicates;
 mod failure;
 mod fields;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use globset::Glob;
 use serde_json::Value;
 
-use super::regex::{
+use super::analysis::{
     anchored_strings, can_match, hir, is_anchored_path, is_shell_command, requires_literal,
 };
 use super::{Code, Diagnostic, Lint, PatternKind, patterns};

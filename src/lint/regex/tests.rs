@@ -1,5 +1,10 @@
 use super::super::tests::findings;
+use regex_syntax::hir::Hir;
+
 use super::*;
+use crate::lint::analysis::{
+    anchored_strings, can_match, hir, is_anchored_path, is_shell_command, requires_literal,
+};
 
 fn parse(source: &str) -> Ast {
     ast::parse::Parser::new().parse(source).expect("parses")
