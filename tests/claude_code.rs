@@ -236,3 +236,43 @@ fn the_daemon_answers_the_same_over_http() {
         "{body}"
     );
 }
+
+/// The repository's own policy, run as Claude Code's hook on a `Write` in a project without
+/// `.git` below the home directory: the directory the session started in
+/// (`CLAUDE_PROJECT_DIR`) is the workspace, so the project's files are the agent's to
+/// write, and the home directory's start-up files still are not.
+#[test]
+fn the_session_s_project_directory_is_the_workspace_without_git() {
+    let dir = Dir::new();
+    let home = dir.path().join("no-home");
+    let project = home.join("app");
+    std::fs::create_dir_all(&project).expect("mkdir project");
+    let policy = format!("{}/HOOKS.yaml", env!("CARGO_MANIFEST_DIR"));
+    let write = |path: &std::path::Path, project_dir: Option<&std::path::Path>| {
+        let payload = json!({
+            "session_id": "s1", "transcript_path": "/tmp/t.jsonl",
+            "cwd": project.display().to_string(), "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": { "file_path": path.display().to_string(), "content": "x\n" },
+        });
+        let mut cmd = dir.hookgate(&["claude-code", "--config", &policy]);
+        match project_dir {
+            Some(p) => cmd.env("CLAUDE_PROJECT_DIR", p),
+            None => cmd.env_remove("CLAUDE_PROJECT_DIR"),
+        };
+        let out = run_with_stdin(cmd, &payload.to_string());
+        let answer: Value = serde_json::from_str(&stdout(&out)).unwrap_or(Value::Null);
+        answer["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap_or("allow")
+            .to_owned()
+    };
+    let index = project.join("index.html");
+    assert_eq!(write(&index, Some(&project)), "allow");
+    // Without it the project is only a directory of the home directory.
+    assert_eq!(write(&index, None), "deny");
+    // A start-up file of the home directory is not the project's.
+    assert_eq!(write(&home.join(".bashrc"), Some(&project)), "deny");
+    // The home directory itself is never a workspace.
+    assert_eq!(write(&home.join(".bashrc"), Some(&home)), "deny");
+}

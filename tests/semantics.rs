@@ -254,6 +254,7 @@ fn filter_name(f: Filter) -> &'static str {
         Filter::Args => "args",
         Filter::PathGlob => "pathGlob",
         Filter::ReadGlob => "readGlob",
+        Filter::PathIn => "pathIn",
         Filter::Custom => "custom",
     }
 }

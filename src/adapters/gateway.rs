@@ -179,15 +179,20 @@ impl Gateway {
     }
 
     /// Evaluates one payload with `engine` (a one-shot command: nothing keeps an `ask`).
-    /// Never fails: an unreadable payload is answered per [`Gateway::failure`].
+    /// `workspace` is the project's, for an event that names none. Never fails: an
+    /// unreadable payload is answered per [`Gateway::failure`].
     pub(crate) async fn evaluate(
         self,
         engine: &Engine,
         payload: &[u8],
         given: Option<&str>,
+        workspace: Option<String>,
     ) -> Answer {
         match self.parse(payload, given) {
-            Ok(event) => {
+            Ok(mut event) => {
+                if event.context.workspace.is_none() {
+                    event.context.workspace = workspace;
+                }
                 let decision = engine.evaluate(event.point, &event.context).await;
                 self.answer(&event, &decision, false)
             }

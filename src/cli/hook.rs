@@ -118,8 +118,17 @@ fn answer(gateway: Gateway, args: &Common, answering: &Answering) -> Answer {
         Err(e) => return gateway.failure(&name, &e.to_string()),
     };
     let engine = Engine::new(Arc::new(RuleGraph::from_policy(&policy)));
+    // Claude Code runs its hooks with the directory the session started in: the project,
+    // whose files are the agent's to write even where it has no `.git` yet. The agent's own
+    // `cd` does not change it.
+    let workspace = match gateway {
+        Gateway::ClaudeCode => std::env::var("CLAUDE_PROJECT_DIR")
+            .ok()
+            .and_then(|dir| crate::matcher::places::project_workspace(&dir)),
+        _ => None,
+    };
     runtime.block_on(async {
-        let answer = gateway.evaluate(&engine, &payload, given).await;
+        let answer = gateway.evaluate(&engine, &payload, given, workspace).await;
         engine.flush().await;
         answer
     })

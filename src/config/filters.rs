@@ -84,6 +84,7 @@ pub(super) struct Structured {
     pub(super) args: Option<Vec<ArgFilter>>,
     pub(super) path_glob: Option<PathGlob>,
     pub(super) read_glob: Option<PathGlob>,
+    pub(super) path_in: Option<Vec<super::Place>>,
 }
 
 /// A problem at a JSON pointer below the `match` section: (pointer suffix, message, help).
@@ -167,12 +168,19 @@ pub(super) fn parse(raw: &Value) -> (Structured, Vec<Problem>) {
     let read_globs = raw
         .get("readGlob")
         .and_then(|g| path_glob("readGlob", g, &mut problems));
+    let path_in = raw.get("pathIn").map(|p| {
+        strings(p)
+            .iter()
+            .filter_map(|(_, n)| super::Place::from_name(n))
+            .collect()
+    });
     (
         Structured {
             command,
             args,
             path_glob: globs,
             read_glob: read_globs,
+            path_in,
         },
         problems,
     )

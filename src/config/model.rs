@@ -257,6 +257,9 @@ pub struct MatchSpec {
     /// Globs on the path-like arguments a shell command may read: `pathGlob` without the
     /// paths it only writes (`> f`, `cp a f`).
     pub read_glob: Option<PathGlob>,
+    /// Places one of the file tools' path fields must lie in (`Write ~/.bashrc` is in
+    /// `home`).
+    pub path_in: Option<Vec<super::Place>>,
     /// External matcher program (relative to the policy's directory).
     pub custom: Option<String>,
 }

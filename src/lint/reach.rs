@@ -59,6 +59,7 @@ fn unconditional_block(hook: &HookSpec) -> Option<Scope<'_>> {
         args: None,
         path_glob: None,
         read_glob: None,
+        path_in: None,
         custom: None,
     } = &hook.filter
     else {

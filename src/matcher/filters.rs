@@ -12,7 +12,7 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use super::pattern::Pattern;
 use super::wildcard_matches;
 use crate::config::filters::Names as NamesSpec;
-use crate::config::{ArgFilter, CommandFilter, MatchSpec, NameSet, PathGlob};
+use crate::config::{ArgFilter, CommandFilter, MatchSpec, NameSet, PathGlob, Place};
 
 /// A hook's `match` section compiled: the plain fields as written, the patterns and globs
 /// as matchers.
@@ -38,6 +38,8 @@ pub(crate) struct Filters {
     pub(crate) path_glob: Option<PathMatcher>,
     /// Globs on the paths a shell command may read.
     pub(crate) read_glob: Option<PathMatcher>,
+    /// Places one of the file tools' path fields must lie in.
+    pub(crate) path_in: Option<Vec<Place>>,
 }
 
 impl Filters {
@@ -57,6 +59,7 @@ impl Filters {
                 .map(|args| args.iter().map(ArgMatcher::compile).collect()),
             path_glob: spec.path_glob.as_ref().map(PathMatcher::compile),
             read_glob: spec.read_glob.as_ref().map(PathMatcher::compile),
+            path_in: spec.path_in.clone(),
         }
     }
 }

@@ -49,6 +49,8 @@ pub enum Filter {
     PathGlob,
     /// `match.readGlob`
     ReadGlob,
+    /// `match.pathIn`
+    PathIn,
     /// `match.custom`
     Custom,
 }
@@ -67,6 +69,7 @@ impl Filter {
             Filter::Args => "args",
             Filter::PathGlob => "pathGlob",
             Filter::ReadGlob => "readGlob",
+            Filter::PathIn => "pathIn",
             Filter::Custom => "custom",
         }
     }
@@ -180,6 +183,9 @@ pub(crate) fn check_subject(
             _ => subject.matches_read_paths(glob),
         };
         check(hit, Filter::ReadGlob)?;
+    }
+    if let Some(places) = &filter.path_in {
+        check(holds(subject.path_in(places)), Filter::PathIn)?;
     }
     Ok(matched)
 }

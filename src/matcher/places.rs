@@ -27,6 +27,19 @@ use crate::context::HookContext;
 use crate::matcher::paths::{after_home_variable, normalize};
 use crate::matcher::shell::effects::{PathTouch, Touch};
 
+/// The workspace of a project started in `dir` (absolute): the nearest ancestor holding
+/// `.git`, else `dir` itself; never the home directory nor `/` ([`Where::new`] drops them).
+/// For a gateway that says where its session started (Claude Code's
+/// `CLAUDE_PROJECT_DIR`), so that a project without git still has its own files.
+#[cfg(feature = "cli")]
+pub(crate) fn project_workspace(dir: &str) -> Option<String> {
+    if !dir.starts_with('/') || !std::path::Path::new(dir).is_dir() {
+        return None;
+    }
+    let dir = normalize(dir);
+    Some(find_workspace(&dir, home_dir().as_deref()).unwrap_or(dir))
+}
+
 /// What a command does to a path, and where the path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placed {

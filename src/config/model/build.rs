@@ -79,6 +79,8 @@ struct RawMatch {
     _path_glob: Option<Value>,
     #[serde(rename = "readGlob")]
     _read_glob: Option<Value>,
+    #[serde(rename = "pathIn")]
+    _path_in: Option<Value>,
     custom: Option<String>,
 }
 
@@ -387,6 +389,7 @@ pub(crate) fn build(
                 args: structured.args,
                 path_glob: structured.path_glob,
                 read_glob: structured.read_glob,
+                path_in: structured.path_in,
                 custom: m.as_ref().and_then(|m| m.custom.clone()),
             },
             action,

@@ -74,6 +74,42 @@ impl Subject<'_> {
     }
 
     /// What this subject's paths are placed against, looked up once.
+    /// Whether one of the file tools' path fields (`Write`'s `file_path`), or the real path
+    /// of one that is a symlink on this host, lies in one of `want`: placed as a write of
+    /// it would be, the gate's own files in [`Place::Gate`] too. A shell command's words are
+    /// not among them: `command`'s `writes`, `reads` and `deletes` place those.
+    pub(crate) fn path_in(&self, want: &[Place]) -> bool {
+        let Some(args) = &self.ctx.tool_args else {
+            return false;
+        };
+        let mut written = Vec::new();
+        paths::of_tool_args(args, &mut written);
+        if written.is_empty() {
+            return false;
+        }
+        let real = self
+            .links()
+            .iter()
+            .filter(|(link, _)| written.contains(link))
+            .map(|(_, real)| real.clone())
+            .collect::<Vec<_>>();
+        let touches: Vec<shell::effects::PathTouch<'_>> = written
+            .iter()
+            .chain(&real)
+            .map(|path| shell::effects::PathTouch {
+                touch: shell::effects::Touch::Overwrite,
+                path,
+                recursive: false,
+                inside: false,
+                base: None,
+            })
+            .collect();
+        self.places()
+            .place_touches(None, &touches)
+            .iter()
+            .any(|p| want.contains(&p.place))
+    }
+
     fn places(&self) -> &places::Where {
         self.places
             .get_or_init(|| places::Where::of(self.ctx).with_gate(self.gate.clone()))
