@@ -393,10 +393,10 @@ impl<'t> Rb<'_, '_, 't> {
                     "Net::HTTP.new" | "Net::HTTP.start" => {
                         Obj::Addr(match (arg(self, 0), arg(self, 1)) {
                             (Val::Known(h), Val::Known(p)) => {
-                                Val::Known(format!("http://{}:{p}", super::calls::bracketed(&h)))
+                                Val::Known(format!("http://{}:{p}", super::network::bracketed(&h)))
                             }
                             (Val::Known(h), _) if args.pos.len() < 2 => {
-                                Val::Known(format!("http://{}", super::calls::bracketed(&h)))
+                                Val::Known(format!("http://{}", super::network::bracketed(&h)))
                             }
                             _ => Val::Unknown,
                         })
