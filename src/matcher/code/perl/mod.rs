@@ -11,10 +11,12 @@
 
 mod binds;
 mod calls;
+mod computed;
 mod find;
 mod gaps;
 mod inline;
 mod loops;
+mod methods;
 mod text;
 mod values;
 
