@@ -5,6 +5,8 @@
 //! string (`$f(...)`, `call_user_func`, callbacks) and names bound once.
 
 mod calls;
+mod computed;
+mod files;
 mod inline;
 mod sinks;
 mod text;
@@ -307,7 +309,7 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                     } else {
                         Val::known("r")
                     };
-                    self.open(calls::resource(a.val(0)), mode, line);
+                    self.open(files::resource(a.val(0)), mode, line);
                 }
                 // `new CURLFile($path)`: the file a request then uploads is read.
                 if class == "curlfile" {
