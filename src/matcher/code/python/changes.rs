@@ -3,6 +3,8 @@
 //! through an item, or shared where it may be (another name for it, a container, a
 //! function of the code's own).
 
+mod library;
+
 use std::collections::HashSet;
 
 use tree_sitter::Node;
@@ -11,6 +13,7 @@ use super::inline::{Param, param_name};
 use super::{Py, by_field, kind};
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::{Visit, visit};
+use library::{library_or_reader, shares_nothing};
 
 /// The parameters of a function whose values in its body may not be the arguments'.
 #[derive(Debug, Clone, Default)]
@@ -41,36 +44,6 @@ pub(super) const MUTATORS: &[&str] = &[
     "__setitem__",
     "__delitem__",
     "__iadd__",
-];
-
-/// Built-ins that do not change what they are given.
-const READS_ONLY: &[&str] = &[
-    "print",
-    "len",
-    "str",
-    "repr",
-    "list",
-    "tuple",
-    "set",
-    "frozenset",
-    "sorted",
-    "any",
-    "all",
-    "min",
-    "max",
-    "isinstance",
-    "type",
-    "bool",
-    "int",
-    "float",
-    "enumerate",
-    "zip",
-    "iter",
-    "reversed",
-    "sum",
-    "hash",
-    "id",
-    "format",
 ];
 
 impl Changes {
@@ -160,45 +133,6 @@ pub(super) fn shares(py: &Py<'_, '_, '_>, path: &[Node<'_>]) -> bool {
         _ => false,
     }
 }
-
-/// Whether `function` names a library's callable (reached from an imported name), a method
-/// of a literal string, or a built-in that only reads its arguments.
-fn library_or_reader(py: &Py<'_, '_, '_>, function: Node<'_>) -> bool {
-    let mut root = function;
-    while kind(root) == "attribute" {
-        match by_field(root, "object") {
-            Some(object) => root = object,
-            None => return false,
-        }
-    }
-    match kind(root) {
-        // A method of a literal (`' '.join(args)`) changes none of its arguments.
-        "string" | "concatenated_string" => true,
-        "identifier" => match py.names.get(py.text(root)) {
-            Some(crate::matcher::code::scope::Slot::Ref(_)) => true,
-            None => root == function && READS_ONLY.contains(&py.text(root)),
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-/// Library functions that change the list they are given (`random.shuffle(argv)`).
-const LIBRARY_MUTATORS: &[&str] = &[
-    "random.shuffle",
-    "heapq.heappush",
-    "heapq.heappop",
-    "heapq.heapify",
-    "heapq.heapreplace",
-    "heapq.heappushpop",
-    "bisect.insort",
-    "bisect.insort_left",
-    "bisect.insort_right",
-    "operator.setitem",
-    "operator.delitem",
-    "operator.iadd",
-    "operator.iconcat",
-];
 
 /// How a name's value may be changed where it is used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,29 +294,6 @@ impl<'a, 't> Py<'a, '_, 't> {
         }
     }
 
-    /// Whether the value last in `path` is an argument of a library function that changes
-    /// what it is given.
-    fn library_changes(&self, path: &[Node<'t>]) -> bool {
-        let [.., call, arguments, _] = path else {
-            return false;
-        };
-        kind(*arguments) == "argument_list"
-            && kind(*call) == "call"
-            && by_field(*call, "function").is_some_and(|f| {
-                let text = self.text(f);
-                LIBRARY_MUTATORS.iter().any(|m| {
-                    *m == text
-                        || m.rsplit_once('.').is_some_and(|(module, name)| {
-                            name == text
-                                && matches!(
-                                    self.names.get(name),
-                                    Some(Slot::Ref(q)) if q == m || q.starts_with(module)
-                                )
-                        })
-                })
-            })
-    }
-
     /// Carries what a loop variable's changes say to what it loops over: an item changed
     /// in place changes the list (`for t in TOOLS: t.append(x)`), one shared may change
     /// it; a dictionary's keys (`for k in D`, `D.keys()`, the first name of `D.items()`)
@@ -482,12 +393,6 @@ impl<'a, 't> Py<'a, '_, 't> {
         }
         out
     }
-}
-
-/// Whether `call` calls a library's function or a built-in that only reads what it is
-/// given.
-fn shares_nothing(py: &Py<'_, '_, '_>, call: Node<'_>) -> bool {
-    by_field(call, "function").is_some_and(|f| library_or_reader(py, f))
 }
 
 /// Whether the value last in `path` is the object of a method that changes it in place.
