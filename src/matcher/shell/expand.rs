@@ -5,6 +5,7 @@
 //! [`SUBSTITUTION`] and marks its field unknown.
 
 mod braces;
+mod elements;
 mod parameters;
 mod pieces;
 
