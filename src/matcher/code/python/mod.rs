@@ -435,6 +435,16 @@ pub(super) const BUILTINS: &[&str] = &[
 /// `items` or `keys` when `node` is a call of that method with no arguments
 /// (`files.items()`), whatever its object.
 pub(super) fn dict_view<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<&'static str> {
+    // `sorted(d.items())`, `list(d.keys())`: the same pairs or keys, in another order.
+    if kind(node) == "call"
+        && let Some(f) = by_field(node, "function").filter(|f| kind(*f) == "identifier")
+        && matches!(py.text(f), "sorted" | "reversed" | "list" | "tuple")
+        && py.names.get(py.text(f)).is_none()
+        && let Some(args) = by_field(node, "arguments").filter(|a| a.named_child_count() == 1)
+        && let Some(inner) = args.named_child(0)
+    {
+        return dict_view(py, inner);
+    }
     let function =
         by_field(node, "function").filter(|f| kind(node) == "call" && kind(*f) == "attribute")?;
     let method = by_field(function, "attribute").map(|a| py.text(a))?;

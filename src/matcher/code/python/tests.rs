@@ -2275,3 +2275,20 @@ fn methods_only_a_path_has_make_the_object_a_path() {
             .is_empty()
     );
 }
+
+#[test]
+fn a_loop_variable_reused_over_a_sorted_dictionary_is_still_each_loops_own() {
+    // `path` names each file the globs find in the first two loops, and each key in the
+    // third: a write in the first is of what its glob finds.
+    let code = "import pathlib\nchanged = {}\nfor path in pathlib.Path('.').glob('src/**/*.py'):\n    path.write_text('x')\n    changed[str(path)] = 1\nfor path in pathlib.Path('.').glob('tests/*.py'):\n    path.write_text('y')\nfor path, n in sorted(changed.items()):\n    print(path, n)";
+    assert_eq!(effects(code), ["tee ./src/**/*.py", "tee ./tests/*.py"]);
+    // A name shadowing `sorted` is not the builtin.
+    let code = "import pathlib\nsorted = lambda d: [('/etc/x', 1)]\nfor path in pathlib.Path('.').glob('src/*.py'):\n    path.write_text('x')\nfor path, n in sorted({}.items()):\n    path.write_text('y')";
+    assert!(
+        effects(code)
+            .iter()
+            .any(|e| e.contains('?') || e.contains("$(")),
+        "{:?}",
+        effects(code)
+    );
+}
