@@ -371,8 +371,10 @@ mod tests {
     async fn a_dry_run_summarizes_without_the_llm_or_the_file() {
         let dir = tempfile::tempdir().expect("tempdir");
         let (listener, url) = silent_endpoint();
+        // Long enough for the live run to connect on a loaded machine; the endpoint never
+        // answers, so the live run waits it out.
         let yaml = format!(
-            "version: 1\ndefaults: {{ model: m, llm: {{ baseUrl: \"{url}\", timeoutMs: 300 }} }}\nhooks: [{{ point: turn:pre, action: summarize_and_log, target: summary.jsonl }}]\n"
+            "version: 1\ndefaults: {{ model: m, llm: {{ baseUrl: \"{url}\", timeoutMs: 3000 }} }}\nhooks: [{{ point: turn:pre, action: summarize_and_log, target: summary.jsonl }}]\n"
         );
         let dry = engine(&yaml, dir.path(), Services::dry_run());
         let decision = dry.evaluate(Point::TurnPre, &HookContext::new("s")).await;
