@@ -3,8 +3,9 @@
 //! build` in a project deletes a build output, the same line in the home directory does not.
 //!
 //! The project is the context's `workspace`, else the nearest ancestor of its `cwd` holding
-//! `.git`; the home directory and `/` are never one. Relative paths and `cd` on the line
-//! resolve against `cwd`; without one, a relative path is in an `unknown` place.
+//! `.git`; the home directory, a directory holding it and `/` are never one. Relative paths
+//! and `cd` on the line resolve against `cwd`; without one, a relative path is in an
+//! `unknown` place.
 
 mod gitignore;
 mod host;
@@ -28,7 +29,8 @@ use crate::matcher::paths::{after_home_variable, normalize};
 use crate::matcher::shell::effects::{PathTouch, Touch};
 
 /// The workspace of a project started in `dir` (absolute): the nearest ancestor holding
-/// `.git`, else `dir` itself; never the home directory nor `/` ([`Where::new`] drops them).
+/// `.git`, else `dir` itself; never the home directory, a directory holding it, nor `/`
+/// ([`Where::new`] drops them).
 /// For a gateway that says where its session started (Claude Code's
 /// `CLAUDE_PROJECT_DIR`), so that a project without git still has its own files.
 #[cfg(feature = "cli")]
@@ -100,8 +102,14 @@ impl Where {
         home: Option<String>,
         temp: Vec<String>,
     ) -> Where {
-        // The home directory and `/` are never a workspace.
-        let workspace = workspace.filter(|w| w != "/" && Some(w) != home.as_ref());
+        // The home directory, `/` and a directory holding the home directory (`/home`) are
+        // never a workspace: the home's files would be the agent's to write.
+        let workspace = workspace.filter(|w| {
+            w != "/"
+                && home
+                    .as_deref()
+                    .is_none_or(|h| h != w && !h.starts_with(&format!("{w}/")))
+        });
         Where {
             cwd,
             workspace,

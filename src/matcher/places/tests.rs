@@ -136,6 +136,15 @@ fn without_a_cwd_relative_paths_are_unknown_and_home_is_never_a_workspace() {
     assert_eq!(w.place(Some("."), "~/build"), Place::Home);
     assert_eq!(at(Some("/home/u"), Some("/home/u")).workspace(), None);
     assert_eq!(at(Some("/"), Some("/")).workspace(), None);
+    // Nor a directory holding it: its files would be the agent's to write.
+    let w = at(Some("/home"), Some("/home"));
+    assert_eq!(w.workspace(), None);
+    assert_eq!(w.place(None, "/home/u/.bashrc"), Place::Home);
+    // A sibling named alike is a workspace like any other.
+    assert_eq!(
+        at(Some("/home/u2"), Some("/home/u2")).workspace(),
+        Some("/home/u2")
+    );
 }
 
 #[test]

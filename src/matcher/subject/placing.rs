@@ -73,7 +73,6 @@ impl Subject<'_> {
         })
     }
 
-    /// What this subject's paths are placed against, looked up once.
     /// Whether one of the file tools' path fields (`Write`'s `file_path`), or the real path
     /// of one that is a symlink on this host, lies in one of `want`: placed as a write of
     /// it would be, the gate's own files in [`Place::Gate`] too. A shell command's words are
@@ -110,6 +109,7 @@ impl Subject<'_> {
             .any(|p| want.contains(&p.place))
     }
 
+    /// What this subject's paths are placed against, looked up once.
     fn places(&self) -> &places::Where {
         self.places
             .get_or_init(|| places::Where::of(self.ctx).with_gate(self.gate.clone()))
