@@ -94,6 +94,9 @@ pub(super) struct Env {
     /// Names declared references to other variables (`declare -n ref`); a `for` loop over
     /// such a name makes it refer to each word's variable in turn.
     pub(super) namerefs: Vec<String>,
+    /// Names declared associative arrays (`declare -A m`): bash orders their elements its
+    /// own way, so a slice of one is not known.
+    pub(super) associative: Vec<String>,
     /// Variables a trap's code names (see `Reader::trap`), and whether one has changed
     /// since the traps were last read.
     pub(super) watched: Vec<String>,

@@ -3477,9 +3477,18 @@ fn element_slices_take_elements_as_bash_does() {
         ("a=(echo rm -rf /); \"${a[@]:1}\"", "rm -rf /"),
         ("a=(rm -rf / x); \"${a[@]:0:3}\"", "rm -rf /"),
         ("a=(x y z); a[7]=/; rm -rf \"${a[@]: -2}\"", "rm -rf /"),
+        // In the order of the indices, not of the assignments.
+        ("a=(x y z); a[9]=/; a[5]=q; rm \"${a[@]:4}\"", "rm q /"),
     ] {
         assert!(runs(input, want), "{input}: {:?}", texts(input));
     }
+    // An associative array's order is bash's own (`[-rf][rm][echo]` here): not known.
+    let line = parse("declare -A m=([0]=echo [1]=rm [2]=-rf); \"${m[@]:1}\" /");
+    assert!(
+        line.opaque.is_some(),
+        "{:?}",
+        texts("declare -A m=([0]=echo [1]=rm [2]=-rf); \"${m[@]:1}\" /")
+    );
     // Past the end there is nothing.
     assert!(runs("f(){ echo x \"${@: -9}\"; }; f a", "echo x"));
     // A slice of what is not known is not known.

@@ -34,6 +34,12 @@ impl Reader {
                 let (Some(keys), Some(items)) = (self.env.keys(name), self.env.array(name)) else {
                     return unknown;
                 };
+                // Past the bound on names remembered, any array may be one.
+                if self.env.associative.iter().any(|a| a == name)
+                    || self.env.associative.len() >= 64
+                {
+                    return unknown;
+                }
                 let mut indexed = Vec::with_capacity(items.len());
                 for (key, item) in keys.iter().zip(items) {
                     // An associative array's order is bash's own.
@@ -42,6 +48,9 @@ impl Reader {
                     };
                     indexed.push((i, item));
                 }
+                // Bash expands an indexed array in the order of its indices, whatever the
+                // order they were assigned in.
+                indexed.sort_by_key(|(i, _)| *i);
                 indexed
             }
             _ => {

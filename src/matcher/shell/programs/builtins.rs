@@ -160,6 +160,16 @@ pub(super) fn run(
             // Assignments are applied by the walker; `-n` makes a name refer to another.
             let t = texts(args);
             if t.iter()
+                .any(|a| a.starts_with('-') && a.contains('A') && !a.starts_with("--"))
+            {
+                for a in t.iter().filter(|a| !a.starts_with('-')) {
+                    let name = a.split(['=', '[']).next().unwrap_or_default();
+                    if r.env.associative.len() < 64 {
+                        r.env.associative.push(name.to_owned());
+                    }
+                }
+            }
+            if t.iter()
                 .any(|a| a.starts_with('-') && a.contains('n') && !a.starts_with("--"))
             {
                 for a in t.iter().filter(|a| !a.starts_with('-')) {
