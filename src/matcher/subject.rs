@@ -39,6 +39,8 @@ pub struct Subject<'a> {
     placed: OnceCell<Vec<Vec<places::Placed>>>,
     /// Where each simple command may read, for `reads`.
     placed_reads: OnceCell<Vec<Vec<Place>>>,
+    /// Where the file tools' path fields are, for `pathIn`.
+    placed_tool_paths: OnceCell<Vec<Place>>,
     /// What paths are placed against: the context's directories and this host's.
     places: OnceCell<places::Where>,
     on_unparseable: Unparseable,
@@ -84,6 +86,7 @@ impl<'a> Subject<'a> {
             session_hits: OnceCell::new(),
             placed: OnceCell::new(),
             placed_reads: OnceCell::new(),
+            placed_tool_paths: OnceCell::new(),
             places: OnceCell::new(),
             on_unparseable,
             host_files: HostFiles::Ignore,

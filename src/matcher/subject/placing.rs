@@ -78,13 +78,21 @@ impl Subject<'_> {
     /// it would be, the gate's own files in [`Place::Gate`] too. A shell command's words are
     /// not among them: `command`'s `writes`, `reads` and `deletes` place those.
     pub(crate) fn path_in(&self, want: &[Place]) -> bool {
+        self.placed_tool_paths
+            .get_or_init(|| self.place_tool_paths())
+            .iter()
+            .any(|p| want.contains(p))
+    }
+
+    /// The places of [`Subject::path_in`], once per subject however many hooks ask.
+    fn place_tool_paths(&self) -> Vec<Place> {
         let Some(args) = &self.ctx.tool_args else {
-            return false;
+            return Vec::new();
         };
         let mut written = Vec::new();
         paths::of_tool_args(args, &mut written);
         if written.is_empty() {
-            return false;
+            return Vec::new();
         }
         let real = self
             .links()
@@ -105,8 +113,9 @@ impl Subject<'_> {
             .collect();
         self.places()
             .place_touches(None, &touches)
-            .iter()
-            .any(|p| want.contains(&p.place))
+            .into_iter()
+            .map(|p| p.place)
+            .collect()
     }
 
     /// What this subject's paths are placed against, looked up once.

@@ -432,18 +432,25 @@ pub(super) const BUILTINS: &[&str] = &[
     "bytearray",
 ];
 
+/// The one argument of a call of the builtin `sorted`, `reversed`, `list` or `tuple`.
+fn reordered<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<Node<'t>> {
+    let f =
+        by_field(node, "function").filter(|f| kind(node) == "call" && kind(*f) == "identifier")?;
+    let builtin = matches!(py.text(f), "sorted" | "reversed" | "list" | "tuple")
+        && py.names.get(py.text(f)).is_none();
+    let args = by_field(node, "arguments").filter(|a| builtin && a.named_child_count() == 1)?;
+    args.named_child(0)
+}
+
 /// `items` or `keys` when `node` is a call of that method with no arguments
 /// (`files.items()`), whatever its object.
-pub(super) fn dict_view<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<&'static str> {
+pub(super) fn dict_view<'t>(py: &Py<'_, '_, 't>, mut node: Node<'t>) -> Option<&'static str> {
     // `sorted(d.items())`, `list(d.keys())`: the same pairs or keys, in another order.
-    if kind(node) == "call"
-        && let Some(f) = by_field(node, "function").filter(|f| kind(*f) == "identifier")
-        && matches!(py.text(f), "sorted" | "reversed" | "list" | "tuple")
-        && py.names.get(py.text(f)).is_none()
-        && let Some(args) = by_field(node, "arguments").filter(|a| a.named_child_count() == 1)
-        && let Some(inner) = args.named_child(0)
-    {
-        return dict_view(py, inner);
+    for _ in 0..8 {
+        let Some(inner) = reordered(py, node) else {
+            break;
+        };
+        node = inner;
     }
     let function =
         by_field(node, "function").filter(|f| kind(node) == "call" && kind(*f) == "attribute")?;
