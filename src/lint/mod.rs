@@ -28,18 +28,12 @@ use std::path::Path;
 use serde_json::Value;
 
 pub(crate) use crate::config::Code;
-use crate::config::yaml::{self, Parsed};
-use crate::config::{Diagnostic, HookSpec, LoadedPolicy, Position, Regex, YamlBudget};
+use crate::config::{Diagnostic, HookSpec, LoadedPolicy, Position, Regex, SourceFile};
 
 /// The smells of `policy`, sorted by file (the root first, then the other files in the
 /// order they were brought in), line and column.
 pub(crate) fn lint(policy: &LoadedPolicy) -> Vec<Diagnostic> {
-    lint_with(policy, &YamlBudget::default())
-}
-
-/// [`lint`] with the budgets the policy was loaded with (for its positioned parse).
-pub(crate) fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Diagnostic> {
-    let cx = Lint::new(policy, budget);
+    let cx = Lint::new(policy);
     let mut out = Vec::new();
     reach::check(&cx, &mut out);
     failure::check(&cx, &mut out);
@@ -52,18 +46,11 @@ pub(crate) fn lint_with(policy: &LoadedPolicy, budget: &YamlBudget) -> Vec<Diagn
     out
 }
 
-/// One source file, parsed again with positions.
-struct Source<'p> {
-    path: &'p Path,
-    text: &'p str,
-    parsed: Option<Parsed>,
-}
-
 /// What the checks share: the policy, each file's positions and raw values, and the hooks
 /// in evaluation order.
 pub(crate) struct Lint<'p> {
     policy: &'p LoadedPolicy,
-    sources: Vec<Source<'p>>,
+    sources: &'p [SourceFile],
     /// Index into `sources` by file path.
     by_path: HashMap<&'p Path, usize>,
     /// Indexes into `policy.document.hooks`, in evaluation order (priority descending, then
@@ -72,19 +59,11 @@ pub(crate) struct Lint<'p> {
 }
 
 impl<'p> Lint<'p> {
-    fn new(policy: &'p LoadedPolicy, budget: &YamlBudget) -> Lint<'p> {
-        let sources: Vec<Source<'p>> = policy
-            .sources
-            .iter()
-            .map(|s| Source {
-                path: &s.path,
-                text: &s.text,
-                parsed: yaml::parse(&s.text, budget).ok(),
-            })
-            .collect();
+    fn new(policy: &'p LoadedPolicy) -> Lint<'p> {
+        let sources = policy.sources.as_slice();
         let mut by_path = HashMap::new();
         for (i, s) in sources.iter().enumerate() {
-            by_path.entry(s.path).or_insert(i);
+            by_path.entry(&*s.path).or_insert(i);
         }
         let hooks = &policy.document.hooks;
         let mut order: Vec<usize> = (0..hooks.len()).collect();
@@ -103,25 +82,24 @@ impl<'p> Lint<'p> {
         &self.policy.document.hooks
     }
 
-    fn source(&self, file: &Path) -> Option<&Source<'p>> {
+    fn source(&self, file: &Path) -> Option<&'p SourceFile> {
         self.by_path.get(file).and_then(|&i| self.sources.get(i))
     }
 
     /// The text of `file`, if it is one of the policy's files.
     pub(crate) fn text(&self, file: &Path) -> Option<&'p str> {
-        self.source(file).map(|s| s.text)
+        self.source(file).map(|s| &*s.text)
     }
 
     /// The position of the value at `pointer` in `file` (1:1 when unknown).
     pub(crate) fn position(&self, file: &Path, pointer: &str) -> Position {
         self.source(file)
-            .and_then(|s| s.parsed.as_ref())
-            .map_or(Position { line: 1, column: 1 }, |p| p.spans.value(pointer))
+            .map_or(Position { line: 1, column: 1 }, |s| s.position(pointer))
     }
 
     /// The raw value at `pointer` in `file`.
     pub(crate) fn raw(&self, file: &Path, pointer: &str) -> Option<&Value> {
-        self.source(file)?.parsed.as_ref()?.value.pointer(pointer)
+        self.source(file)?.positioned()?.value.pointer(pointer)
     }
 
     /// The raw value of `hook` (its entry in its file's `hooks` list).

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::file::{Expectation, LoadError, TestCase, TestFile};
 use crate::actions::Services;
-use crate::config::{self, ConfigError, YamlBudget};
+use crate::config::{self, ConfigError};
 use crate::decision::{Decision, Verdict};
 use crate::engine::Engine;
 use crate::graph::RuleGraph;
@@ -248,19 +248,15 @@ impl Runner {
                     .collect();
                 // Lines only for files that have an unexercised hook: a positioned read
                 // costs a parse.
-                let mut spans: HashMap<&Path, Option<config::yaml::Parsed>> = HashMap::new();
                 let unexercised = missing
                     .iter()
                     .map(|spec| {
-                        let parsed = spans.entry(&spec.file).or_insert_with(|| {
-                            let source = loaded.sources.iter().find(|s| s.path == spec.file)?;
-                            config::yaml::parse(&source.text, &YamlBudget::default()).ok()
-                        });
+                        let source = loaded.sources.iter().find(|s| s.path == spec.file);
                         let root = loaded.sources.first().is_none_or(|s| s.path == spec.file);
                         Unexercised {
                             hook: spec.id.clone(),
                             file: (!root).then(|| spec.file.to_path_buf()),
-                            line: parsed.as_ref().map(|parsed| {
+                            line: source.and_then(|s| s.positioned()).map(|parsed| {
                                 parsed.spans.value(&format!("/hooks/{}", spec.index)).line
                             }),
                         }

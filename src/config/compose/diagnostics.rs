@@ -1,44 +1,35 @@
-//! Where a composition problem is: positions in the loaded files (read again with spans
-//! only when a problem needs them), and the errors and warnings built at them.
+//! Where a composition problem is: positions in the loaded files (each file's positioned
+//! read, made only when a problem needs it), and the errors and warnings built at them.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::Composer;
+use super::{Composer, SourceFile};
 use crate::config::error::{Code, ConfigError, Diagnostic, DiagnosticKind};
-use crate::config::yaml::{self, Position};
+use crate::config::yaml::Position;
 
 impl Composer<'_> {
+    fn source(&self, path: &Path) -> Option<&SourceFile> {
+        self.sources.iter().rev().find(|s| *s.path == *path)
+    }
+
     fn text_of(&self, path: &Path) -> Option<Arc<str>> {
-        self.sources
-            .iter()
-            .rev()
-            .find(|s| *s.path == *path)
-            .map(|s| Arc::clone(&s.text))
+        self.source(path).map(|s| Arc::clone(&s.text))
     }
 
-    /// The position of `pointer` in the loaded file `path` (read again with positions once).
-    fn position(&mut self, path: &Path, pointer: &str) -> Position {
-        if !self.spans.contains_key(path) {
-            let spans = self
-                .text_of(path)
-                .and_then(|text| yaml::parse(&text, self.budget).ok())
-                .map(|parsed| parsed.spans)
-                .unwrap_or_default();
-            self.spans.insert(path.to_path_buf(), spans);
-        }
-        self.spans
-            .get(path)
-            .map_or(Position { line: 1, column: 1 }, |s| s.value(pointer))
+    /// The position of `pointer` in the loaded file `path`.
+    fn position(&self, path: &Path, pointer: &str) -> Position {
+        self.source(path)
+            .map_or(Position { line: 1, column: 1 }, |s| s.position(pointer))
     }
 
-    pub(super) fn line_of(&mut self, path: &Arc<Path>, pointer: &str) -> usize {
+    pub(super) fn line_of(&self, path: &Arc<Path>, pointer: &str) -> usize {
         self.position(path, pointer).line
     }
 
     /// A composition problem at `pointer` of the loaded file `path`.
     pub(super) fn diagnostic_at(
-        &mut self,
+        &self,
         path: &Path,
         pointer: &str,
         message: String,
@@ -59,7 +50,7 @@ impl Composer<'_> {
     }
 
     pub(super) fn error_at(
-        &mut self,
+        &self,
         path: &Path,
         pointer: &str,
         message: String,
@@ -80,7 +71,7 @@ impl Composer<'_> {
 
     /// `diagnostic` with the hook at `hooks[index]` of `file` as a related place.
     pub(super) fn related_hook(
-        &mut self,
+        &self,
         diagnostic: Diagnostic,
         file: &Path,
         index: usize,
