@@ -21,7 +21,7 @@ use gitignore::gitignore;
 #[cfg(any(feature = "server", test))]
 pub(crate) use host::unseen;
 use host::{find_workspace, home_dir};
-use names::{HOME_CACHES, REGENERABLE, REGENERABLE_ANYWHERE, may_name_git, names_a_tree};
+use names::{HOME_CACHES, REGENERABLE_ANYWHERE, may_name_git, names_a_tree, regenerable};
 
 pub(crate) use crate::config::Place;
 use crate::context::HookContext;
@@ -300,7 +300,7 @@ impl Where {
                     .unwrap_or("")
                     .trim_start_matches('*');
                 match inside {
-                    Place::Workspace if REGENERABLE.contains(&name) => Place::Regenerable,
+                    Place::Workspace if regenerable(name) => Place::Regenerable,
                     place => place,
                 }
             }
@@ -367,7 +367,7 @@ impl Where {
             if rest.is_empty() || rest == ".git" || rest.starts_with(".git/") {
                 return Place::WorkspaceRoot;
             }
-            if rest.split('/').any(|c| REGENERABLE.contains(&c)) || self.is_ignored(path) {
+            if rest.split('/').any(regenerable) || self.is_ignored(path) {
                 return Place::Regenerable;
             }
             return Place::Workspace;

@@ -35,6 +35,8 @@ pub(crate) const REGENERABLE: &[&str] = &[
     // static builds, Terraform's downloaded providers and modules (`terraform init`).
     "htmlcov",
     ".coverage",
+    "coverage.xml",
+    ".nyc_output",
     ".hypothesis",
     ".nox",
     ".eggs",
@@ -49,6 +51,15 @@ pub(crate) const REGENERABLE: &[&str] = &[
     ".terraform",
     "blib",
 ];
+
+/// Endings of names a build makes again: setuptools' `NAME.egg-info`, TypeScript's
+/// incremental `NAME.tsbuildinfo`.
+const REGENERABLE_ENDINGS: &[&str] = &[".egg-info", ".tsbuildinfo"];
+
+/// Whether `name`, one name of a path, is one a build or an install makes again.
+pub(crate) fn regenerable(name: &str) -> bool {
+    REGENERABLE.contains(&name) || REGENERABLE_ENDINGS.iter().any(|e| name.ends_with(e))
+}
 
 /// The directories among [`REGENERABLE`] that only package managers and tools make, so
 /// their contents are regenerable wherever they are outside the system (`~/node_modules`

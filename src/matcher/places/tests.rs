@@ -79,6 +79,10 @@ fn places_paths_against_the_workspace_home_and_temp() {
         ("../target/*", Place::Regenerable),
         ("../*__pycache__", Place::Regenerable),
         ("../*src", Place::Workspace),
+        // Names a build makes by their ending: setuptools' `NAME.egg-info`.
+        ("../*.egg-info", Place::Regenerable),
+        ("../src/app.egg-info/PKG-INFO", Place::Regenerable),
+        ("../egg-info", Place::Workspace),
         // A pattern that may name the workspace's `.git` (what `find .. -name .git`
         // finds, at no depth too); `*` does not name a hidden directory.
         ("../.gi?", Place::WorkspaceRoot),

@@ -32,6 +32,18 @@ pub(super) const EACH_ITEM: &[&str] = &[
     "forEach", "map", "filter", "some", "every", "flatMap", "find",
 ];
 
+/// Methods of an array that read it and change nothing (what they return is new).
+const READS_ARRAY: &[&str] = &[
+    "join",
+    "includes",
+    "indexOf",
+    "lastIndexOf",
+    "slice",
+    "at",
+    "concat",
+    "toString",
+];
+
 /// Built-in functions that only read what they are given (and `console.*`).
 const READS_ONLY: &[&str] = &[
     "JSON.stringify",
@@ -271,19 +283,24 @@ impl<'a, 't> Js<'a, '_, 't> {
             "variable_declarator" => by_field(parent, "name") == Some(node),
             "for_in_statement" => by_field(parent, "right") == Some(node),
             "member_expression" => {
+                let property = by_field(parent, "property").map(|p| self.text(p));
+                let called = parent.parent().is_some_and(|c| {
+                    kind(c) == "call_expression" && by_field(c, "function") == Some(parent)
+                });
                 by_field(parent, "object") == Some(node)
-                    && by_field(parent, "property")
-                        .is_some_and(|p| EACH_ITEM.contains(&self.text(p)))
-                    && parent.parent().is_some_and(|c| {
-                        kind(c) == "call_expression" && by_field(c, "function") == Some(parent)
-                    })
+                    && match property {
+                        Some(p) if EACH_ITEM.contains(&p) || READS_ARRAY.contains(&p) => called,
+                        Some("length") => !called,
+                        _ => false,
+                    }
             }
             "arguments" => parent.parent().is_some_and(|c| {
                 by_field(c, "function").is_some_and(|f| {
-                    matches!(
-                        self.text(f),
-                        "Object.entries" | "Object.values" | "Object.keys"
-                    )
+                    let f = self.text(f);
+                    matches!(f, "Object.entries" | "Object.values" | "Object.keys")
+                        || f.strip_prefix("console.").is_some_and(|m| {
+                            matches!(m, "log" | "info" | "warn" | "error" | "debug")
+                        })
                 })
             }),
             _ => false,

@@ -541,6 +541,20 @@ fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
         ),
         ["rm -r dist", "rm -r ~"]
     );
+    // A named list also read (joined, logged, measured) stays as written.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); const dirs = ['dist', '.turbo']; dirs.map(d => fs.rmSync(d, {recursive: true})); console.log(dirs.length, dirs.join(', '), dirs)"
+        ),
+        ["rm -r dist", "rm -r .turbo"]
+    );
+    // Changed, it is not.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); const dirs = ['dist']; dirs.push(process.argv[2]); dirs.forEach(d => fs.rmSync(d, {recursive: true}))"
+        ),
+        ["rm -r ?"]
+    );
     // A spread item may be anything.
     assert_eq!(
         effects(

@@ -208,7 +208,7 @@ fn has_effects(q: &str) -> bool {
 }
 
 /// The calls [`Lua::apply`] reads.
-fn is_sink(q: &str) -> bool {
+pub(super) fn is_sink(q: &str) -> bool {
     q.starts_with("ffi.")
         || q.starts_with("debug.set")
         || q == "debug.upvaluejoin"

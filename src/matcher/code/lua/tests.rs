@@ -191,6 +191,16 @@ fn code_run_by_load_is_read_too() {
         ["sh -c rm -rf ~"]
     );
     assert_eq!(effects("loadstring([[os.remove('/x')]])()"), ["rm /x"]);
+    // Whichever of the two this Lua has.
+    assert_eq!(
+        effects("(loadstring or load)([[os.remove('/x')]])()"),
+        ["rm /x"]
+    );
+    assert!(opaque("local f = loadstring or load; f(io.read('*a'))()").is_some());
+    assert_eq!(
+        effects("(os.execute or print)('rm -rf ~')"),
+        ["sh -c rm -rf ~"]
+    );
 }
 
 #[test]

@@ -79,8 +79,16 @@ impl<'t> Lua<'_, '_, 't> {
                 // `c and a or b`: Lua's conditional value, where the left side's truth is
                 // known (a string, a number or a table is true; `nil` and `false` are not
                 // read, so their side is not known).
+                // A standard function the reader follows is there in every Lua but
+                // `loadstring` and `setfenv` (gone from 5.2).
                 let truth = |o: &Obj| match o {
                     Obj::Val(Val::Known(_)) | Obj::Table(_) | Obj::Func => Some(true),
+                    Obj::Ref(q) => {
+                        let q = canonical(q);
+                        (super::calls::is_sink(&q)
+                            && !matches!(q.as_str(), "loadstring" | "setfenv"))
+                        .then_some(true)
+                    }
                     _ => None,
                 };
                 match self.text(op) {
@@ -94,8 +102,15 @@ impl<'t> Lua<'_, '_, 't> {
                     },
                     "or" => {
                         let l = self.eval(l, depth + 1);
-                        match truth(&l) {
-                            Some(true) => l,
+                        if truth(&l) == Some(true) {
+                            return l;
+                        }
+                        // `loadstring or load`: whichever this Lua has (`loadstring` is
+                        // gone from 5.2), both compile a string.
+                        match (l, self.eval(r, depth + 1)) {
+                            (Obj::Ref(a), Obj::Ref(b)) if compiles(&a) && compiles(&b) => {
+                                Obj::Ref("load".into())
+                            }
                             _ => Obj::Val(Val::Unknown),
                         }
                     }
@@ -257,6 +272,11 @@ pub(super) fn get(args: &[Obj], n: usize) -> Val {
 }
 
 /// Qualified names spelled another way: `_G.os` is `os`, `package.loaded.os` is `os`.
+/// Whether global `q` compiles a string of Lua into a function.
+fn compiles(q: &str) -> bool {
+    matches!(canonical(q).as_str(), "load" | "loadstring")
+}
+
 pub(super) fn canonical(q: &str) -> String {
     let mut q = q;
     loop {

@@ -1,8 +1,9 @@
 //! What a comprehension's `if`, or an `if` statement around a call, says of a loop's
 //! variable: `[os.remove(f) for f in os.listdir('.') if f.endswith('.log')]` removes
 //! `*.log`, not every file (which could be `.env`). Only a plain `NAME.endswith('...')` (or
-//! a tuple of such suffixes) or `NAME.startswith('...')`, alone or joined by `and`,
-//! narrows; anything else leaves the listing whole.
+//! a tuple of such suffixes), `NAME.startswith('...')`, or `NAME == '...'` and `NAME in
+//! ('...', ...)` (the name is one of those), alone or joined by `and`, narrows; anything
+//! else leaves the listing whole.
 
 use tree_sitter::Node;
 
@@ -13,6 +14,8 @@ use super::{Py, by_field, kind};
 pub(super) struct Narrow {
     prefix: String,
     suffix: String,
+    /// The name itself, or its alternatives (`{a,b}`); empty when not known.
+    exact: String,
 }
 
 impl Narrow {
@@ -24,6 +27,10 @@ impl Narrow {
             d if d.ends_with('/') => d,
             _ => return None,
         };
+        if !self.exact.is_empty() {
+            // Alternatives (`{a,b}`) become several paths in a file operation's operands.
+            return Some(format!("{dir}{}", self.exact));
+        }
         Some(format!("{dir}{}*{}", self.prefix, self.suffix))
     }
 }
@@ -91,7 +98,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 }
             }
             "comparison_operator" => {
-                if let Some((name, _)) = self.suffix_test(test)
+                if let Some((name, _)) = self.suffix_test(test).or(self.name_test(test))
                     && !out.contains(&name)
                 {
                     out.push(name);
@@ -142,6 +149,22 @@ impl<'a, 't> Py<'a, '_, 't> {
         Some((name, suffixes))
     }
 
+    /// `NAME == 'x'` or `NAME in ('x', 'y')` (a tuple, set or list): the name tested, and
+    /// what it is (the alternatives as `{x,y}`).
+    fn name_test(&self, test: Node<'t>) -> Option<(&'a str, String)> {
+        if test.named_child_count() != 2 {
+            return None;
+        }
+        let (left, right) = (test.named_child(0)?, test.named_child(1)?);
+        let operator = test.child(1).map(|o| self.text(o))?;
+        let names = match (operator, kind(right)) {
+            ("==", _) => self.plain_string(right)?,
+            ("in", "tuple" | "set" | "list") => self.alternatives(right)?,
+            _ => return None,
+        };
+        (kind(left) == "identifier").then(|| (self.text(left), names))
+    }
+
     /// Whether `node`, a name or a chain of attributes of one, is the imported `qualified`
     /// (`os.path.splitext` with `os` imported, or `splitext` imported from `os.path`).
     fn refers_to(&self, node: Node<'t>, qualified: &str) -> bool {
@@ -189,6 +212,11 @@ impl<'a, 't> Py<'a, '_, 't> {
                     && narrow.suffix.is_empty()
                 {
                     narrow.suffix = suffix;
+                } else if let Some((tested, names)) = self.name_test(test)
+                    && tested == name
+                    && narrow.exact.is_empty()
+                {
+                    narrow.exact = names;
                 }
             }
             "call" => {
@@ -270,8 +298,8 @@ mod tests {
     #[test]
     fn a_narrowed_listing_keeps_its_directory() {
         let ends = Narrow {
-            prefix: String::new(),
             suffix: ".log".into(),
+            ..Narrow::default()
         };
         assert_eq!(ends.apply("*").as_deref(), Some("*.log"));
         assert_eq!(ends.apply("dist/*").as_deref(), Some("dist/*.log"));
@@ -280,7 +308,19 @@ mod tests {
         let both = Narrow {
             prefix: "tmp".into(),
             suffix: ".json".into(),
+            ..Narrow::default()
         };
         assert_eq!(both.apply("*").as_deref(), Some("tmp*.json"));
+        let named = Narrow {
+            exact: "{build,dist}".into(),
+            ..Narrow::default()
+        };
+        assert_eq!(named.apply("./**/*").as_deref(), Some("./**/{build,dist}"));
+        assert_eq!(named.apply("*").as_deref(), Some("{build,dist}"));
+        let one = Narrow {
+            exact: "build".into(),
+            ..Narrow::default()
+        };
+        assert_eq!(one.apply("*").as_deref(), Some("build"));
     }
 }

@@ -381,6 +381,32 @@ fn a_walk_acts_on_every_file_below_unless_an_if_narrows_it() {
         ),
         ["cat ./**/*{.py,.ts}"]
     );
+    // A name tested against constants is one of them: a pattern of those alternatives
+    // where the path is a pattern already, the one name anywhere.
+    assert_eq!(
+        effects(
+            "import os, shutil\nfor root, dirs, files in os.walk('.'):\n    for d in list(dirs):\n        if d in ('__pycache__', '.tox'):\n            shutil.rmtree(os.path.join(root, d))"
+        ),
+        ["rm -r -f ./**/{__pycache__,.tox}"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfor f in os.listdir('.'):\n    if f == 'build.log':\n        os.remove(f)"
+        ),
+        ["rm build.log"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfor f in os.listdir('.'):\n    if f in ('a.log', '.env'):\n        os.remove(f)"
+        ),
+        ["rm {a.log,.env}"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfor f in os.listdir('.'):\n    if f not in ('a.log', 'b.log'):\n        os.remove(f)"
+        ),
+        ["rm *"]
+    );
     // A test of the extension narrows as `endswith` does: `splitext`'s, or a path's suffix.
     assert_eq!(
         effects(

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::sinks::{CORE, listed, may_be_held, mutates};
 use super::values::Args;
-use super::{Rb, by_field, kind, rounds};
+use super::{BlockScope, Rb, by_field, kind, rounds};
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::MAX_NESTING;
 
@@ -25,6 +25,9 @@ impl<'t> Rb<'_, '_, 't> {
                 .is_none_or(|(_, end)| node.start_byte() >= *end)
         {
             self.defs.push((node.start_byte(), node.end_byte()));
+        }
+        if matches!(kind(node), "block" | "do_block") {
+            self.scope_block(node);
         }
         match kind(node) {
             "assignment" => match (field("left"), field("right")) {
@@ -255,7 +258,37 @@ impl<'t> Rb<'_, '_, 't> {
         }
     }
 
-    /// Every name under `node` becomes not known.
+    /// Records the block `node`'s parameter names as its own (see [`Rb::scoped`]); blocks
+    /// come here in the order of the code.
+    fn scope_block(&mut self, node: Node<'t>) {
+        let Some(parameters) = by_field(node, "parameters") else {
+            return;
+        };
+        let mut c = parameters.walk();
+        let names: Vec<String> = parameters
+            .named_children(&mut c)
+            .filter(|n| kind(*n) == "identifier")
+            .map(|n| self.text(n).to_owned())
+            .collect();
+        if names.is_empty() {
+            return;
+        }
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let mut parent = self.scopes.len().checked_sub(1);
+        while let Some(p) = parent.and_then(|i| self.scopes.get(i)) {
+            if end <= p.end {
+                break;
+            }
+            parent = p.parent;
+        }
+        self.scopes.push(BlockScope {
+            start,
+            end,
+            parent,
+            names,
+        });
+    }
+
     /// A block's parameters are not known, but for `RECEIVER.each { |f| ... }` (and `map`,
     /// `select`, ...) with that one parameter, which is each of what the receiver gives.
     fn bind_block_parameters(&mut self, parameters: Node<'t>) {
@@ -264,8 +297,8 @@ impl<'t> Rb<'_, '_, 't> {
         }
     }
 
-    /// Binds the parameters of `RECEIVER.each { |f| ... }` (or `{ |k, v| ... }`, over pairs);
-    /// whether the block is one.
+    /// Binds the parameters of `RECEIVER.each { |f| ... }` (or `{ |k, v| ... }`, over pairs)
+    /// and of `RECEIVER.then { |x| ... }`; whether the block is one.
     fn bind_each(&mut self, parameters: Node<'t>) -> bool {
         let mut c = parameters.walk();
         let names: Vec<Node<'t>> = parameters.named_children(&mut c).collect();
@@ -277,6 +310,16 @@ impl<'t> Rb<'_, '_, 't> {
             return false;
         };
         let method = self.text(method);
+        // `ENV["HOME"].then { |h| ... }`: the one parameter is the receiver itself.
+        if kind(call) == "call"
+            && matches!(method, "then" | "yield_self" | "tap")
+            && let [name] = names.as_slice()
+            && kind(*name) == "identifier"
+        {
+            let name = self.key(*name);
+            self.names.bind(&name, Slot::Expr(receiver));
+            return true;
+        }
         let fits = match names.len() {
             1 => rounds::ITERATORS.contains(&method),
             2 => rounds::PAIRED.contains(&method),
@@ -300,6 +343,7 @@ impl<'t> Rb<'_, '_, 't> {
         true
     }
 
+    /// Every name under `node` becomes not known.
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
         match kind(node) {

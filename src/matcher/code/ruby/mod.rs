@@ -67,6 +67,15 @@ impl Obj {
     }
 }
 
+/// A block with named parameters (`{ |f| ... }`, `do |k, v| ... end`).
+struct BlockScope {
+    start: usize,
+    end: usize,
+    /// The innermost such block around it, by index.
+    parent: Option<usize>,
+    names: Vec<String>,
+}
+
 /// Reads a Ruby program.
 pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     cx.allow(src.text.len());
@@ -83,6 +92,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         evals: Vec::new(),
         values: HashMap::new(),
         defs: Vec::new(),
+        scopes: Vec::new(),
         blocks: HashMap::new(),
         searched: 0,
         rounds_read: 0,
@@ -118,6 +128,8 @@ struct Rb<'a, 'c, 't> {
     /// The byte ranges of the methods the code defines at the top (not inside another),
     /// in order: each has local variables of its own (see [`Rb::key`]).
     defs: Vec<(usize, usize)>,
+    /// The blocks with named parameters, in the order of the code (see [`Rb::scoped`]).
+    scopes: Vec<BlockScope>,
     /// The parameters of each block over a receiver (by its node's id), for reading the
     /// block once per item when the receiver is a literal (see [`rounds`]).
     blocks: HashMap<usize, rounds::Params>,
@@ -159,9 +171,23 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
         }
     }
 
-    /// `name`, a local variable used at `at`, as it is bound there (see [`Rb::key`]).
+    /// `name`, a local variable used at `at`, as it is bound there (see [`Rb::key`]). A
+    /// block's parameter is the block's own (`f = "build"; x.each { |f| ... }` has two `f`),
+    /// so it is kept apart by the block's place.
     fn scoped(&self, at: Node<'_>, name: &str) -> String {
         let start = at.start_byte();
+        // The blocks around `at` are the last one begun before it and that one's enclosing
+        // blocks, as blocks nest.
+        let mut scope = self
+            .scopes
+            .partition_point(|b| b.start <= start)
+            .checked_sub(1);
+        while let Some(b) = scope.and_then(|i| self.scopes.get(i)) {
+            if at.end_byte() <= b.end && b.names.iter().any(|n| n == name) {
+                return format!("{{{}#{name}", b.start);
+            }
+            scope = b.parent;
+        }
         let after = self.defs.partition_point(|(s, _)| *s <= start);
         match after.checked_sub(1).and_then(|k| self.defs.get(k)) {
             Some((s, e)) if at.end_byte() <= *e => format!("{s}#{name}"),

@@ -253,6 +253,24 @@ fn a_block_over_a_listing_acts_on_what_the_pattern_names() {
             "Dir.glob('tmp/*.log').each do |f|\n  File.delete(f)\nend",
             &["rm tmp/*.log"],
         ),
+        (
+            "Dir.glob('coverage/**/*').select { |f| File.file?(f) }.each { |f| File.delete(f) }",
+            &["rm coverage/**/*"],
+        ),
+        (
+            "print ENV.fetch(%q(HOME)).then { |h| File.read(h + %q(/.kube/config)) }",
+            &["cat ~/.kube/config"],
+        ),
+        ("Dir.home.tap { |h| FileUtils.rm_rf(h) }", &["rm -r -f ~"]),
+        // A block's parameter is its own, apart from a name outside it.
+        (
+            "f = 'build'; Dir['/etc/*'].each { |f| File.delete(f) }; FileUtils.rm_rf(f)",
+            &["rm /etc/*", "rm -r -f build"],
+        ),
+        (
+            "x = '/etc'; %w[tmp].each { |x| FileUtils.rm_rf(x) }; FileUtils.rm_rf(x)",
+            &["rm -r -f tmp", "rm -r -f /etc"],
+        ),
         // Over what is not a listing, or with two parameters, the name is not known.
         (
             "File.readlines('list').each { |f| File.delete(f) }",

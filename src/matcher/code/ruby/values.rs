@@ -442,6 +442,27 @@ impl<'t> Rb<'_, '_, 't> {
                 _ => unknown,
             },
             _ if self.patched => unknown,
+            // `Dir.glob(p).select { ... }`: some of what the pattern names, in some order.
+            Some(Obj::Each(element))
+                if matches!(
+                    name,
+                    "select"
+                        | "filter"
+                        | "reject"
+                        | "sort"
+                        | "sort_by"
+                        | "uniq"
+                        | "to_a"
+                        | "reverse"
+                        | "first"
+                        | "last"
+                        | "take"
+                        | "drop"
+                        | "compact"
+                ) =>
+            {
+                Obj::Each(element)
+            }
             Some(Obj::Val(Val::Known(s))) => self.string_method(s, name, args),
             Some(Obj::List(items)) => self.list_method(items, name, args),
             _ => unknown,

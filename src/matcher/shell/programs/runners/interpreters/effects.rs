@@ -18,6 +18,44 @@ const FILE_OPERATIONS: &[&str] = &[
     "mv", "cp", "ln", "tee", "cat", "mkdir", "rmdir", "rm", "chmod", "chown", "touch", "unlink",
 ];
 
+/// Of those, the ones whose operands are each acted on alike, so one operand that names
+/// several files is those files side by side (where `mv a {b,c}` would not be).
+const SAME_OPERANDS: &[&str] = &[
+    "tee", "cat", "mkdir", "rmdir", "rm", "chmod", "chown", "touch", "unlink",
+];
+
+/// Most names one operand's `{a,b}` stands for.
+const MOST_ALTERNATIVES: usize = 16;
+
+/// `DIR/{a,b}`, a path whose last name is one of several (`if d in ('a', 'b')` narrows a
+/// listing so), as the paths it names: a path of the code's is a literal to every filter,
+/// which would take the braces for part of a name. Any other word is itself.
+fn alternatives(arg: &Val) -> Vec<Val> {
+    let Some(text) = arg.text() else {
+        return vec![arg.clone()];
+    };
+    let (dir, last) = match text.rsplit_once('/') {
+        Some((dir, last)) => (Some(dir), last),
+        None => (None, text),
+    };
+    let names = last
+        .strip_prefix('{')
+        .and_then(|l| l.strip_suffix('}'))
+        .filter(|n| n.contains(',') && !n.contains(['{', '}']))
+        .map(|n| n.split(',').collect::<Vec<_>>())
+        .filter(|n| n.len() <= MOST_ALTERNATIVES && n.iter().all(|n| !n.is_empty()));
+    match names {
+        Some(names) => names
+            .into_iter()
+            .map(|n| match dir {
+                Some(dir) => Val::Known(format!("{dir}/{n}")),
+                None => Val::known(n),
+            })
+            .collect(),
+        None => vec![arg.clone()],
+    }
+}
+
 /// Records what one effect runs.
 pub(super) fn effect(r: &mut Reader, effect: Effect) {
     match effect {
@@ -97,7 +135,10 @@ pub(super) fn effect(r: &mut Reader, effect: Effect) {
                     let flags = args.iter().take_while(|a| flag(a)).count();
                     let operands = &args[flags..];
                     let unknown = operands.iter().any(|a| a.text().is_none());
-                    let mut args = args.clone();
+                    let mut args = match SAME_OPERANDS.contains(&program) {
+                        true => args.iter().flat_map(alternatives).collect(),
+                        false => args.clone(),
+                    };
                     if unknown && !operands.iter().any(flag) && FILE_OPERATIONS.contains(&program) {
                         args.insert(flags, Val::known("--"));
                     }
