@@ -63,7 +63,7 @@ proptest! {
         prop_assert!(reading.found.len() <= MAX_EFFECTS);
     }
 
-    /// A harmful call stays found, or the code is called opaque, whatever harmless
+    /// A harmful call stays found, or the code is called unreadable, whatever harmless
     /// statements come before and after it.
     #[test]
     fn harmless_code_around_a_harmful_call_does_not_hide_it(
@@ -79,7 +79,7 @@ proptest! {
         let code = lines.join("\n");
         let reading = code::read(lang, &code);
         let shell = reading.found.iter().any(|f| f.effect == Effect::Shell(Val::known("rm -rf ~")));
-        prop_assert!(shell || reading.opaque.is_some(), "{code}\n{reading:?}");
+        prop_assert!(shell || reading.unreadable.is_some(), "{code}\n{reading:?}");
     }
 }
 

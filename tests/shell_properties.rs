@@ -74,7 +74,7 @@ fn assert_linear(input: &str) {
 
 proptest! {
     // Most generated lines are read; the ones bash would refuse (`{`, `!` in odd places)
-    // are opaque and skipped by `normalising_twice_equals_once`, hence the reject budget.
+    // are unreadable and skipped by `normalising_twice_equals_once`, hence the reject budget.
     #![proptest_config(ProptestConfig {
         cases: 512,
         max_global_rejects: 16_384,
@@ -94,10 +94,10 @@ proptest! {
     #[test]
     fn normalising_twice_equals_once(input in readable()) {
         let line = shell::parse(&input);
-        prop_assume!(line.opaque.is_none());
+        prop_assume!(line.unreadable.is_none());
         let once = line.normalized();
         let again = shell::parse(&once);
-        prop_assert!(again.opaque.is_none(), "{once:?} became unreadable: {again:?}");
+        prop_assert!(again.unreadable.is_none(), "{once:?} became unreadable: {again:?}");
         prop_assert_eq!(again.normalized(), once);
     }
 }
@@ -135,24 +135,24 @@ fn pathological_inputs_stay_linear_and_are_not_understood() {
         let input = &input[..input.len().min(shell::MAX_INPUT)];
         assert_linear(input);
     }
-    assert!(shell::parse(&"$(".repeat(n)).opaque.is_some());
+    assert!(shell::parse(&"$(".repeat(n)).unreadable.is_some());
     assert!(
         shell::parse(&("$(echo ".repeat(40) + &")".repeat(40)))
-            .opaque
+            .unreadable
             .is_some()
     );
     assert!(
         shell::parse(&"x".repeat(shell::MAX_INPUT + 1))
-            .opaque
+            .unreadable
             .is_some()
     );
 }
 
-/// Issue 18's bad input: each gets a decision (opaque) and none takes the process down. Run
+/// Issue 18's bad input: each gets a decision (unreadable) and none takes the process down. Run
 /// on a thread with a 2 MiB stack, the size of a tokio worker's, where an unbounded
 /// recursive parse of 10,000 levels would overflow (a crash no `catch_unwind` can stop).
 #[test]
-fn bad_input_is_opaque_and_never_crashes() {
+fn bad_input_is_unreadable_and_never_crashes() {
     let n = 10_000;
     let nested = [
         "(".repeat(n),
@@ -185,10 +185,10 @@ fn bad_input_is_opaque_and_never_crashes() {
             for input in nested.iter().chain(other.iter()) {
                 let line = shell::parse(input);
                 assert!(
-                    line.opaque.is_some(),
+                    line.unreadable.is_some(),
                     "{:?}...: {:?}",
                     &input[..input.len().min(40)],
-                    line.opaque
+                    line.unreadable
                 );
             }
         })

@@ -71,7 +71,7 @@ pub(crate) fn numbered(prefix: &str, unit: &str, last: &str, size: usize) -> Str
 /// Whether `line` was refused for its number of tokens.
 fn over_parse_bound(line: &str) -> bool {
     shell::parse(line)
-        .opaque
+        .unreadable
         .is_some_and(|why| why.contains("too many words"))
 }
 

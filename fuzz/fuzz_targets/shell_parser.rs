@@ -11,10 +11,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let (line, steps) = shell::parse_counting(input);
     assert!(steps <= 6 * (shell::MAX_DEPTH + 2) * (input.chars().count() + 1));
-    if line.opaque.is_none() {
+    if line.unreadable.is_none() {
         let once = line.normalized();
         let again = shell::parse(&once);
-        if again.opaque.is_none() {
+        if again.unreadable.is_none() {
             assert_eq!(again.normalized(), once);
         }
     }

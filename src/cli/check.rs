@@ -241,7 +241,7 @@ fn explain(
                 ));
             }
         }
-        if let Some(reason) = line.opaque {
+        if let Some(reason) = line.unreadable {
             s.push_str(&format!(
                 "unread:  {}; shell-aware filters {}\n",
                 escape(reason),

@@ -57,7 +57,7 @@ pub(crate) struct Reading {
     /// SQLite's own functions read and write, as commands (`readfile('x')` is `cat 'x'`).
     pub(crate) programs: Vec<String>,
     /// Why a statement cannot be read as commands (SQLite's `load_extension`).
-    pub(crate) opaque: Option<&'static str>,
+    pub(crate) unreadable: Option<&'static str>,
 }
 
 /// The marker on a statement hookgate could not read.
@@ -126,7 +126,7 @@ fn sqlite_functions(tokens: &[Token], reading: &mut Reading) {
         let called = matches!(after(1), Some(Token::LParen));
         let command = match name.as_str() {
             "load_extension" if called => {
-                reading.opaque = Some("the SQL loads a native extension");
+                reading.unreadable = Some("the SQL loads a native extension");
                 continue;
             }
             "readfile" | "writefile" if called => literal(after(2)).map(|f| {
@@ -141,7 +141,7 @@ fn sqlite_functions(tokens: &[Token], reading: &mut Reading) {
             // `edit(text, editor)`: sqlite3 runs `sh -c 'EDITOR "TEMPFILE"'`, the file's
             // name a random one of its own.
             "edit" if called => {
-                reading.opaque = Some("the SQL runs an editor's command line (`edit()`)");
+                reading.unreadable = Some("the SQL runs an editor's command line (`edit()`)");
                 continue;
             }
             "attach" => {

@@ -153,7 +153,7 @@ impl<'a> Subject<'a> {
 
     /// Why the shell command could not be read, if it could not.
     pub fn unreadable(&self) -> Option<&'static str> {
-        self.command_line().and_then(|l| l.opaque)
+        self.command_line().and_then(|l| l.unreadable)
     }
 
     /// Whether every shell-aware filter matches this call because its command is unreadable

@@ -30,10 +30,10 @@ fn deleted(events: &[Event]) -> Vec<String> {
 
 #[test]
 fn oracle_a_wrong_prediction_for_rm_rf_home_is_unsound() {
-    // A prediction that saw nothing and did not say opaque.
+    // A prediction that saw nothing and did not say unreadable.
     let mut nothing = parse("ls");
     nothing.commands.clear();
-    nothing.opaque = None;
+    nothing.unreadable = None;
     let case = check_against("rm -rf ~", nothing);
     let Verdict::Unsound { unpredicted } = &case.verdict else {
         panic!("{}", case.report());

@@ -1,6 +1,6 @@
 //! The comparison: was everything bash did predicted by the reader?
 //!
-//! The rule: **everything bash did was predicted, or the reader said opaque.** An opaque
+//! The rule: **everything bash did was predicted, or the reader said unreadable.** An unreadable
 //! line needs nothing (the policy blocks or asks about it); otherwise each event must be
 //! covered by the prediction:
 //!
@@ -30,7 +30,7 @@ pub enum Verdict {
     /// Everything bash did was predicted.
     Sound,
     /// The reader said it could not read the line: nothing is required.
-    Opaque,
+    Unreadable,
     /// These events were not predicted.
     Unsound { unpredicted: Vec<Event> },
 }
@@ -39,7 +39,7 @@ impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Verdict::Sound => f.write_str("sound"),
-            Verdict::Opaque => f.write_str("opaque"),
+            Verdict::Unreadable => f.write_str("unreadable"),
             Verdict::Unsound { unpredicted } => {
                 write!(f, "UNSOUND ({} unpredicted)", unpredicted.len())
             }
@@ -49,8 +49,8 @@ impl fmt::Display for Verdict {
 
 /// The verdict on `events` given the reader's `predicted` reading of the line.
 pub fn verdict(predicted: &CommandLine, events: &[Event]) -> Verdict {
-    if predicted.opaque.is_some() {
-        return Verdict::Opaque;
+    if predicted.unreadable.is_some() {
+        return Verdict::Unreadable;
     }
     let prediction = Prediction::new(predicted);
     let unpredicted: Vec<Event> = events
@@ -356,7 +356,7 @@ mod tests {
                 .into_iter()
                 .filter(|c| c.program == "cut")
                 .collect(),
-            opaque: None,
+            unreadable: None,
         };
         assert_eq!(verdict(&cut_only, &[ran]), Verdict::Sound);
     }
@@ -424,7 +424,7 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_prediction_covers_nothing_and_opaque_needs_nothing() {
+    fn an_empty_prediction_covers_nothing_and_unreadable_needs_nothing() {
         let empty = CommandLine::default();
         let events = [
             exec("rm", &["-rf", "/home/agent"]),
@@ -434,11 +434,11 @@ mod tests {
             panic!("an empty prediction must be unsound");
         };
         assert_eq!(unpredicted, events);
-        let mut opaque = parse("ls");
+        let mut unreadable = parse("ls");
         // `.into()`: the reason's type is being changed from `&'static str` to a string.
         #[allow(clippy::useless_conversion)]
         let reason = Some("said by the test".into());
-        opaque.opaque = reason;
-        assert_eq!(verdict(&opaque, &events), Verdict::Opaque);
+        unreadable.unreadable = reason;
+        assert_eq!(verdict(&unreadable, &events), Verdict::Unreadable);
     }
 }

@@ -1,7 +1,7 @@
 //! Every shell-command corpus of the repository through the oracle, held by a ratchet:
 //! `tests/oracle/known-unsound.txt` lists exactly the lines the reader gets wrong today.
 //! A new unsound line fails the test, and so does a listed line that is now sound or
-//! opaque (take it off the list: the list only shrinks). `ORACLE_BLESS=1` rewrites the
+//! unreadable (take it off the list: the list only shrinks). `ORACLE_BLESS=1` rewrites the
 //! list from this run instead, for the reader's rewrite to record its progress.
 
 use std::collections::BTreeSet;
@@ -103,7 +103,7 @@ fn write_list(path: &Path, header: &str, lines: &[(String, Option<String>)]) {
 const HEADER: &str = "\
 # Lines of the shell corpora (tests/shell-corpus/, the policy packs' test files) that the
 # oracle finds UNSOUND with the current reader: bash did something the reader neither
-# predicted nor called opaque. One JSON string per line; the `#` line above each says what
+# predicted nor called unreadable. One JSON string per line; the `#` line above each says what
 # was missed first. The list must stay exact and may only shrink: tests/oracle/corpus.rs
 # fails on an unsound line missing here and on a line here that is no longer unsound.
 # Rewrite it from a run with ORACLE_BLESS=1 (scripts/oracle --bless).

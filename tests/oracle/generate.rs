@@ -18,7 +18,7 @@ use super::{Case, Tally, Verdict, check_all, corpus::target_dir};
 #[derive(Debug, Clone)]
 pub struct Generated {
     pub line: String,
-    /// From the everyday shapes: the reader should read it (not call it opaque).
+    /// From the everyday shapes: the reader should read it (not call it unreadable).
     pub benign: bool,
 }
 
@@ -431,11 +431,12 @@ pub fn run(lines: &[Generated]) -> Findings {
     }
     std::fs::create_dir_all(target_dir()).expect("target dir");
     std::fs::write(&path, text).expect("write the findings");
-    let opaque_benign = 100.0 * benign_tally.opaque as f64 / benign_tally.total().max(1) as f64;
+    let unreadable_benign =
+        100.0 * benign_tally.unreadable as f64 / benign_tally.total().max(1) as f64;
     let summary = format!(
         "oracle, generated: {all}\n\
          oracle, generated: unsound per 10,000: {per_10k} (must be 0)\n\
-         oracle, generated: opaque rate on benign shapes: {opaque_benign:.1}% of {}\n\
+         oracle, generated: unreadable rate on benign shapes: {unreadable_benign:.1}% of {}\n\
          oracle, generated: {} unsound line(s) written to {}",
         benign_tally.total(),
         unsound.len(),

@@ -2,7 +2,7 @@
 //! a sandbox under strace, and what bash did (the programs it ran, the planted secrets it
 //! read, the planted files it deleted) is compared with what
 //! `hookgate::shell::parse` predicted. The rule: everything bash did was
-//! predicted, or the reader said the line is opaque. See `docs/shell-oracle.md`.
+//! predicted, or the reader said the line is unreadable. See `docs/shell-oracle.md`.
 //!
 //! - `sandbox`: bubblewrap + strace + process cap + timeout, the planted home;
 //! - `strace`, `events`: the trace read back into events;
@@ -135,8 +135,8 @@ impl Case {
             let _ = writeln!(r, "  (no exec, secret read or deletion)");
         }
         let _ = writeln!(r, "reader:  {}", predicted_text(&self.predicted));
-        if let Some(why) = &self.predicted.opaque {
-            let _ = writeln!(r, "         opaque: {why}");
+        if let Some(why) = &self.predicted.unreadable {
+            let _ = writeln!(r, "         unreadable: {why}");
         }
         let _ = writeln!(r, "verdict: {}", self.verdict);
         if let Verdict::Unsound { unpredicted } = &self.verdict {
@@ -188,7 +188,7 @@ fn list(r: &mut String, prefix: &str, events: &[Event]) {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Tally {
     pub sound: usize,
-    pub opaque: usize,
+    pub unreadable: usize,
     pub unsound: usize,
 }
 
@@ -198,7 +198,7 @@ impl Tally {
         for c in cases {
             match c.verdict {
                 Verdict::Sound => t.sound += 1,
-                Verdict::Opaque => t.opaque += 1,
+                Verdict::Unreadable => t.unreadable += 1,
                 Verdict::Unsound { .. } => t.unsound += 1,
             }
         }
@@ -206,7 +206,7 @@ impl Tally {
     }
 
     pub fn total(&self) -> usize {
-        self.sound + self.opaque + self.unsound
+        self.sound + self.unreadable + self.unsound
     }
 }
 
@@ -215,11 +215,11 @@ impl std::fmt::Display for Tally {
         let pct = |n: usize| 100.0 * n as f64 / self.total().max(1) as f64;
         write!(
             f,
-            "{} lines: {} sound, {} opaque ({:.1}%), {} unsound ({:.1}%)",
+            "{} lines: {} sound, {} unreadable ({:.1}%), {} unsound ({:.1}%)",
             self.total(),
             self.sound,
-            self.opaque,
-            pct(self.opaque),
+            self.unreadable,
+            pct(self.unreadable),
             self.unsound,
             pct(self.unsound)
         )

@@ -1,6 +1,6 @@
 //! What a command reads, against bash, for `match.readGlob`: a hook that blocks the planted
 //! secrets by `readGlob` must block every line in which bash opened one of them for reading
-//! (or the line must be opaque). `readGlob` leaves out what a command only writes (`> f`,
+//! (or the line must be unreadable). `readGlob` leaves out what a command only writes (`> f`,
 //! `cp a f`, `tee f`), so the lines here write the secrets every way the reader leaves out,
 //! and read them while writing (`sed -i ... w`, `<>`, `cat f > f.bak`): a write wrongly taken as
 //! write-only would let a read through.
@@ -144,7 +144,7 @@ fn oracle_every_secret_bash_reads_is_one_read_glob_matches() {
     let read = cases.iter().filter(|c| read_a_secret(c)).count();
     let let_through: Vec<String> = cases
         .iter()
-        .filter(|c| read_a_secret(c) && !matches!(c.verdict, Verdict::Opaque))
+        .filter(|c| read_a_secret(c) && !matches!(c.verdict, Verdict::Unreadable))
         .filter(|c| !blocked(&engine, &c.line))
         .map(|c| c.report())
         .collect();
@@ -196,7 +196,7 @@ fn oracle_every_secret_bash_reads_is_one_read_glob_matches() {
     let home_read = cases.iter().filter(|c| read_a_home_secret(c)).count();
     let unplaced: Vec<String> = cases
         .iter()
-        .filter(|c| read_a_home_secret(c) && !matches!(c.verdict, Verdict::Opaque))
+        .filter(|c| read_a_home_secret(c) && !matches!(c.verdict, Verdict::Unreadable))
         .filter(|c| !reads_in_home(c))
         .map(|c| c.report())
         .collect();

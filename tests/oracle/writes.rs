@@ -2,7 +2,7 @@
 //! planted file in a way bash accepts, and every planted file bash really truncated,
 //! wrote, replaced, renamed away or deleted must be one the reader's
 //! [`effects::touches`](hookgate::shell::touches) names for some command
-//! of the line, or the line must be opaque. This is what the `overwrites`, `writes` and
+//! of the line, or the line must be unreadable. This is what the `overwrites`, `writes` and
 //! `deletes` filters place, so a write the reader does not name is a write no place rule
 //! can stop.
 
@@ -87,9 +87,9 @@ fn lines() -> Vec<String> {
 }
 
 /// The planted paths bash wrote, replaced or took away that the reader's touches do not
-/// name (empty for an opaque line).
+/// name (empty for an unreadable line).
 fn unnamed(case: &Case) -> Vec<String> {
-    if matches!(case.verdict, Verdict::Opaque) {
+    if matches!(case.verdict, Verdict::Unreadable) {
         return Vec::new();
     }
     let named = named(&case.predicted);
@@ -164,11 +164,11 @@ fn oracle_every_write_bash_makes_is_one_the_reader_names() {
         })
         .collect();
     eprintln!(
-        "writes oracle: {} lines, {written} wrote a planted file, {} opaque, {} unnamed",
+        "writes oracle: {} lines, {written} wrote a planted file, {} unreadable, {} unnamed",
         lines.len(),
         cases
             .iter()
-            .filter(|c| matches!(c.verdict, Verdict::Opaque))
+            .filter(|c| matches!(c.verdict, Verdict::Unreadable))
             .count(),
         missed.len()
     );

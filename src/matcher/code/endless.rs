@@ -19,7 +19,7 @@ pub(super) enum Looping {
     /// Every loop may end.
     Ends,
     /// A loop never ends by its condition: starting programs or writing files in it makes
-    /// the code opaque.
+    /// the code unreadable.
     Endless,
     /// Such a loop also grows what it holds each time round (a memory bomb).
     Grows,

@@ -9,7 +9,7 @@
 //! commands* the shell reader already knows (`rm -r -f PATH` for `shutil.rmtree(PATH)`,
 //! `cat PATH` for a file read, `curl URL` for a network request). Code that cannot be read
 //! statically (an `eval` of a value not known, a function named at run time, code that was
-//! downloaded or decoded, a fork in a loop) makes the reading *opaque*, with the reason.
+//! downloaded or decoded, a fork in a loop) makes the reading *unreadable*, with the reason.
 
 mod endless;
 mod inline;
@@ -41,7 +41,7 @@ pub const MAX_CODE: usize = 64 * 1024;
 /// operations. 64 KiB of the code agents and libraries write needs 100 to 690 (windows of
 /// Python's standard library, of npm's and of Ruby's sources; `docs/performance.md`), and
 /// code as dense as code gets three to four times that, so this reads the one whole and
-/// stops the other (opaque, rather than slow) at about 16 ms of parsing on the 2-core
+/// stops the other (unreadable, rather than slow) at about 16 ms of parsing on the 2-core
 /// machine the benches run on.
 pub const PARSE_WORK: usize = 768;
 /// Most effects kept from one piece of code.
@@ -180,7 +180,7 @@ pub struct Reading {
     /// The effects, in the order of the code.
     pub found: Vec<Found>,
     /// Set when the code cannot be read statically: the first reason.
-    pub opaque: Option<Unread>,
+    pub unreadable: Option<Unread>,
 }
 
 /// Reads `code` written in `lang`, with a whole [`PARSE_WORK`].
@@ -191,7 +191,7 @@ pub fn read(lang: Lang, code: &str) -> Reading {
 
 /// Reads `code` written in `lang`, run with the script arguments `args` (what follows the
 /// code on its command line: `python3 -c CODE a b` has `sys.argv[1]` `a`), spending parse
-/// work from `work` (the work left for the code of a command line). The code is opaque if
+/// work from `work` (the work left for the code of a command line). The code is unreadable if
 /// `work` runs out.
 pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Reading {
     read_script(lang, code, args, &[], None, work)
@@ -257,7 +257,7 @@ fn may_act(lang: Lang, code: &str) -> bool {
 /// Reads `code` (found at `line` of the outer code, `depth` levels of `eval` down) into `cx`.
 fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usize) {
     if depth > MAX_DEPTH {
-        cx.opaque(
+        cx.unreadable(
             "the code runs code that runs code, too deeply to read",
             line,
         );
@@ -266,7 +266,7 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
     let tree = match tree::parse(lang, code, &mut cx.parse_work) {
         Ok(tree) => tree,
         Err(unread) => {
-            cx.opaque(unread.reason, line + unread.line.saturating_sub(1));
+            cx.unreadable(unread.reason, line + unread.line.saturating_sub(1));
             return;
         }
     };
@@ -283,19 +283,19 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
     let spawns = cx.spawned_since(before);
     let looping = endless::looping(lang, code);
     if !spawns.is_empty() && looping != endless::Looping::Ends {
-        cx.opaque(
+        cx.unreadable(
             "the code starts programs or writes files in a loop that never ends (a fork bomb or a disk filler)",
             line,
         );
     } else if looping == endless::Looping::Grows {
-        cx.opaque(
+        cx.unreadable(
             "the code grows what it holds in a loop that never ends (a memory bomb)",
             line,
         );
     } else if let Some(at) =
         endless::spawns_in_a_function_that_calls_itself(lang, &tree, &src, &spawns)
     {
-        cx.opaque(
+        cx.unreadable(
             "the code starts programs, forks or writes files in a function that calls itself (a fork bomb or a disk filler)",
             at,
         );

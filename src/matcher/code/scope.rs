@@ -1,4 +1,4 @@
-//! What a read keeps: the effects found so far, the first reason the code is opaque, the
+//! What a read keeps: the effects found so far, the first reason the code is unreadable, the
 //! code that code runs (read next), a work budget; and the names a piece of code binds.
 
 use std::collections::HashMap;
@@ -96,7 +96,7 @@ const STEPS_BASE: usize = 10_000;
 /// The state of one read, shared by the code it reads and the code that code runs.
 pub(super) struct Cx {
     found: Vec<Found>,
-    opaque: Option<Unread>,
+    unreadable: Option<Unread>,
     nested: Vec<(String, usize)>,
     steps: usize,
     budget: usize,
@@ -131,7 +131,7 @@ impl Cx {
     pub(super) fn new(parse_work: usize) -> Cx {
         Cx {
             found: Vec::new(),
-            opaque: None,
+            unreadable: None,
             nested: Vec::new(),
             steps: 0,
             budget: STEPS_BASE,
@@ -196,21 +196,21 @@ impl Cx {
             .saturating_add(bytes.saturating_mul(STEPS_PER_BYTE));
     }
 
-    /// Spends one step; false (and the read is opaque) once the budget is gone.
+    /// Spends one step; false (and the read is unreadable) once the budget is gone.
     pub(super) fn step(&mut self, line: usize) -> bool {
         self.steps += 1;
         if self.steps > self.budget {
-            self.opaque("the code is too complex to read in time", line);
+            self.unreadable("the code is too complex to read in time", line);
             return false;
         }
         true
     }
 
-    /// Enters a node at `depth` of a walk: false (and the read is opaque) past the nesting
+    /// Enters a node at `depth` of a walk: false (and the read is unreadable) past the nesting
     /// bound or the work budget.
     pub(super) fn enter(&mut self, depth: usize, line: usize) -> bool {
         if depth > 2 * super::tree::MAX_NESTING {
-            self.opaque("the code nests too deeply to read", line);
+            self.unreadable("the code nests too deeply to read", line);
             return false;
         }
         self.step(line)
@@ -219,7 +219,7 @@ impl Cx {
     /// Records an effect at `line`.
     pub(super) fn found(&mut self, effect: Effect, line: usize) {
         if self.found.len() >= MAX_EFFECTS {
-            self.opaque("the code does too many things to list", line);
+            self.unreadable("the code does too many things to list", line);
             return;
         }
         self.found.push(Found { effect, line });
@@ -299,25 +299,25 @@ impl Cx {
     }
 
     /// A file read to its end: a device that never ends (`/dev/zero`) fills memory, and
-    /// the code is opaque.
+    /// the code is unreadable.
     pub(super) fn ends(&mut self, path: &Val, line: usize) {
         if path.is_endless_device() {
-            self.opaque(READS_ENDLESS, line);
+            self.unreadable(READS_ENDLESS, line);
         }
     }
 
     /// Records why the code cannot be read (the first reason is kept).
-    pub(super) fn opaque(&mut self, reason: &'static str, line: usize) {
-        self.opaque.get_or_insert(Unread { reason, line });
+    pub(super) fn unreadable(&mut self, reason: &'static str, line: usize) {
+        self.unreadable.get_or_insert(Unread { reason, line });
     }
 
     /// Code the code runs in its own language (`exec(...)`, `eval(...)`): read after the
-    /// code that runs it, or opaque when it is not known.
+    /// code that runs it, or unreadable when it is not known.
     pub(super) fn eval(&mut self, code: Val, line: usize) {
         match code {
             Val::Known(text) => self.nested.push((text, line)),
-            Val::Fetched => self.opaque("the code runs code it downloaded or decoded", line),
-            Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => self.opaque(
+            Val::Fetched => self.unreadable("the code runs code it downloaded or decoded", line),
+            Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => self.unreadable(
                 "the code runs code built at run time (an eval of a value not known before it runs)",
                 line,
             ),
@@ -328,7 +328,7 @@ impl Cx {
         std::mem::take(&mut self.nested)
     }
 
-    /// Why the code is opaque when it reads a file whose name is not known and also reaches
+    /// Why the code is unreadable when it reads a file whose name is not known and also reaches
     /// the network: the name may be a secret's (decoded, joined in a loop, read from a
     /// list) and what was read is sent; neither is known, so the pair is not allowed.
     fn unknown_read_sent(&self) -> Option<Unread> {
@@ -359,7 +359,7 @@ impl Cx {
         })
     }
 
-    /// Why the code is opaque when a path it acts on was decoded or downloaded at run time
+    /// Why the code is unreadable when a path it acts on was decoded or downloaded at run time
     /// (`open(bytes.fromhex('2f6574632f736861646f77').decode())`). A URL taken from a
     /// response (the next page of an API) is only fetched.
     fn decoded_operand(&self) -> Option<Unread> {
@@ -375,12 +375,12 @@ impl Cx {
     }
 
     pub(super) fn finish(mut self) -> Reading {
-        if self.opaque.is_none() {
-            self.opaque = self.decoded_operand().or_else(|| self.unknown_read_sent());
+        if self.unreadable.is_none() {
+            self.unreadable = self.decoded_operand().or_else(|| self.unknown_read_sent());
         }
         Reading {
             found: self.found,
-            opaque: self.opaque,
+            unreadable: self.unreadable,
         }
     }
 }

@@ -5,7 +5,7 @@ use super::{Effect, Lang, Val, read};
 pub(crate) use super::ordinary::ordinary_python;
 
 /// The effects `code` has, written as shell words (`?` for a value not known,
-/// `<fetched>` for downloaded or decoded data), and the reason it is opaque, if it is.
+/// `<fetched>` for downloaded or decoded data), and the reason it is unreadable, if it is.
 pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
     let reading = read(lang, code);
     let words = |vals: &[Val]| {
@@ -31,8 +31,8 @@ pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
             Effect::ModulePath(v) => format!("import-path {}", words(std::slice::from_ref(v))),
         })
         .collect();
-    if let Some(u) = reading.opaque {
-        out.push(format!("opaque: {} (line {})", u.reason, u.line));
+    if let Some(u) = reading.unreadable {
+        out.push(format!("unreadable: {} (line {})", u.reason, u.line));
     }
     out
 }

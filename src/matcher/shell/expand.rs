@@ -313,14 +313,14 @@ impl Reader {
     }
 
     /// `raw` parsed as a word, its cost spent (about 10 ns a byte, and a fixed cost);
-    /// `None`, the line opaque, if it cannot be read.
+    /// `None`, the line unreadable, if it cannot be read.
     fn parse_word(&mut self, raw: &str) -> Option<Vec<WordPieceWithSource>> {
         if !self.spend_parse(1 + raw.len() / 64) {
             return None;
         }
         let parsed = word::parse(raw, &self.options);
         if parsed.is_err() {
-            self.opaque("a word could not be read");
+            self.unreadable("a word could not be read");
         }
         parsed.ok()
     }
@@ -338,7 +338,7 @@ impl Reader {
             return Value::Unknown;
         }
         let Ok(pieces) = word::parse_heredoc(body, &self.options) else {
-            self.opaque("a here-document could not be read");
+            self.unreadable("a here-document could not be read");
             return Value::Unknown;
         };
         let mut b = Builder::default();

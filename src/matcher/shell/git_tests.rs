@@ -91,7 +91,7 @@ fn unknown_arguments_and_autocorrect_make_the_line_unreadable() {
         "git checkout \"$(cat branch)\"",
         "git -c help.autocorrect=1 rset --hard",
     ] {
-        assert!(parse(input).opaque.is_some(), "{input}");
+        assert!(parse(input).unreadable.is_some(), "{input}");
     }
     // Subcommands that cannot discard work keep reading an unknown argument as before; so
     // does `push`, whose rules ask about an unknown refspec (`$(...)`) instead.
@@ -101,7 +101,7 @@ fn unknown_arguments_and_autocorrect_make_the_line_unreadable() {
         "git log \"$REV\"",
         "git -C \"$DIR\" status",
     ] {
-        assert!(parse(input).opaque.is_none(), "{input}");
+        assert!(parse(input).unreadable.is_none(), "{input}");
     }
 }
 
@@ -212,7 +212,7 @@ fn what_ls_files_lists_is_below_the_directory_for_xargs() {
         "git ls-files -z ':(top)' | xargs -0 rm -f",
         "git -C /srv ls-files -z | xargs -0 rm -f",
     ] {
-        assert!(parse(input).opaque.is_some(), "{input}");
+        assert!(parse(input).unreadable.is_some(), "{input}");
     }
 }
 
@@ -239,7 +239,7 @@ fn object_names_printed_are_known_to_hold_no_quote() {
         r#"python3 -c "print('$(git show --format=%h HEAD)')""#,
         r#"python3 -c "print('$(git rev-parse "a'b")')""#,
     ] {
-        assert!(parse(input).opaque.is_some(), "{input}");
+        assert!(parse(input).unreadable.is_some(), "{input}");
     }
 }
 
@@ -262,7 +262,7 @@ fn files_git_writes_and_configuration_from_the_environment_are_read() {
     // Pairs of keys and values are `-c` options.
     let safe =
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0=/r git status";
-    assert_eq!(parse(safe).opaque, None);
+    assert_eq!(parse(safe).unreadable, None);
     let alias =
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.st GIT_CONFIG_VALUE_0='!rm -rf /x' git st";
     assert!(
@@ -272,5 +272,5 @@ fn files_git_writes_and_configuration_from_the_environment_are_read() {
     );
     let unknown =
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=\"$P\" git log";
-    assert!(parse(unknown).opaque.is_some());
+    assert!(parse(unknown).unreadable.is_some());
 }

@@ -6,7 +6,7 @@
 //! (`env.rs`): words are expanded (`expand.rs`), and each simple command is handed to the
 //! program table (`programs/`), which reads the commands and code that wrappers, shells and
 //! other programs run on its behalf. A value the reader cannot know is *unknown*; it makes
-//! the line opaque in program position, or as an argument of a program where it could
+//! the line unreadable in program position, or as an argument of a program where it could
 //! change what happens. The whole read spends from a work budget proportional to the input,
 //! so it is linear whatever the line repeats. The design and the parser evaluation are in
 //! `docs/shell-reader.md`; what is read is listed in `docs/hooks-reference.md`.
@@ -165,7 +165,7 @@ pub struct CommandLine {
     /// (a substitution's commands come before the command that uses its output).
     pub commands: Vec<SimpleCommand>,
     /// Why part of the line could not be understood, if so.
-    pub opaque: Option<&'static str>,
+    pub unreadable: Option<&'static str>,
 }
 
 impl CommandLine {
@@ -204,7 +204,7 @@ fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
     if input.len() > MAX_INPUT {
         let line = CommandLine {
             commands: Vec::new(),
-            opaque: Some("the command is over the size limit"),
+            unreadable: Some("the command is over the size limit"),
         };
         return (line, 0);
     }
@@ -228,7 +228,7 @@ fn read(input: &str, host: Option<Host>) -> (CommandLine, usize) {
         commands.extend(fills);
         let line = CommandLine {
             commands,
-            opaque: None,
+            unreadable: None,
         };
         return (line, input.len());
     }

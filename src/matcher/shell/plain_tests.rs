@@ -40,7 +40,7 @@ fn agrees(input: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{input:?}: the fast path reads {:?}, the parser {:?} (opaque {:?})",
+            "{input:?}: the fast path reads {:?}, the parser {:?} (unreadable {:?})",
             fast.commands
                 .iter()
                 .map(SimpleCommand::text)
@@ -50,7 +50,7 @@ fn agrees(input: &str) -> Result<(), String> {
                 .iter()
                 .map(SimpleCommand::text)
                 .collect::<Vec<_>>(),
-            parsed.opaque
+            parsed.unreadable
         ))
     }
 }

@@ -4,7 +4,7 @@
 //! Written to a file on the way, it fills the disk (`cat /dev/zero | tee f`, `yes | gzip >
 //! f.gz`, `cp /dev/zero f`), read as the `dd` with no count that filters know; given to
 //! `xargs -P 0`, it starts processes without bound (`seq inf | xargs -P0 -n1 sleep`), and
-//! the line is opaque. A pipeline's commands are judged one by one as the reader runs them,
+//! the line is unreadable. A pipeline's commands are judged one by one as the reader runs them,
 //! each knowing whether what it reads is endless.
 
 use std::borrow::Cow;

@@ -6,7 +6,7 @@
 //! signal), so it is read with every value the variables it names take from there on: when
 //! it is set, if those variables are set by then, and again after each command that changes
 //! one of them or the directory; and at the end of the line if it was never read, when a
-//! variable still unknown makes it opaque as before.
+//! variable still unknown makes it unreadable as before.
 
 use super::env::DIR;
 use super::expand::Field;
@@ -27,7 +27,7 @@ impl Reader {
     /// `trap CODE SIGNAL...` with `code` as the code.
     pub(super) fn trap(&mut self, code: &Field) {
         if code.unknown {
-            self.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
+            self.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN);
             return;
         }
         // `trap - EXIT` resets and `trap '' INT` ignores: neither runs anything.
@@ -135,7 +135,7 @@ mod tests {
     #[test]
     fn a_trap_is_read_with_each_value_its_variables_take_after_it() {
         let line = parse(r#"trap 'rm -rf "$tmp"' EXIT; tmp=$(mktemp -d); cp -r src "$tmp""#);
-        assert!(line.opaque.is_none(), "{line:?}");
+        assert!(line.unreadable.is_none(), "{line:?}");
         assert_eq!(
             deletes(r#"trap 'rm -rf "$tmp"' EXIT; tmp=$(mktemp -d); cp -r src "$tmp""#),
             [("-rf /tmp/tmp.*".to_owned(), Some(".".to_owned()))]
@@ -155,7 +155,7 @@ mod tests {
         // Never given a value: unknown, as before.
         assert!(
             parse(r#"trap 'rm -rf "$d"' EXIT; echo hi"#)
-                .opaque
+                .unreadable
                 .is_some()
         );
         assert!(deletes("trap - EXIT; trap '' INT").is_empty());

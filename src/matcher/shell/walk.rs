@@ -20,7 +20,7 @@ use super::env::{Branches, Env, Mark};
 use super::expand::Field;
 use super::{CommandLine, MAX_COMMANDS, Redirect, SimpleCommand, syntax};
 
-/// Work units allowed per input byte, and a floor: past them the line is opaque. This keeps
+/// Work units allowed per input byte, and a floor: past them the line is unreadable. This keeps
 /// the whole read linear in the input whatever the line makes the reader repeat (function
 /// calls, loops, nested scripts).
 const STEPS_PER_BYTE: usize = 24;
@@ -201,9 +201,9 @@ impl Reader {
     /// `script-file --unreadable PATH REASON` command instead, for the policy to weigh (a
     /// project's own `./gradlew` holds `exec "$JAVACMD"`): what the file plainly runs is
     /// still read, and the bounds still make the whole line unreadable.
-    pub(super) fn opaque(&mut self, reason: &'static str) {
+    pub(super) fn unreadable(&mut self, reason: &'static str) {
         let Some(path) = self.host_scripts.last().cloned() else {
-            return self.opaque_line(reason);
+            return self.unreadable_line(reason);
         };
         self.unreadable_script(path, reason);
     }
@@ -221,7 +221,7 @@ impl Reader {
         }
     }
 
-    /// Spends `units` of the parse budget before a parse; past it the line is opaque and
+    /// Spends `units` of the parse budget before a parse; past it the line is unreadable and
     /// the parse is not to be made.
     pub(super) fn spend_parse(&mut self, units: usize) -> bool {
         match self.parse_left.checked_sub(units) {
@@ -231,19 +231,19 @@ impl Reader {
             }
             None => {
                 self.parse_left = 0;
-                self.opaque_line(syntax::TOO_MUCH_TO_PARSE);
+                self.unreadable_line(syntax::TOO_MUCH_TO_PARSE);
                 false
             }
         }
     }
 
     /// Records why the line is not understood, wherever the reader is.
-    pub(super) fn opaque_line(&mut self, reason: &'static str) {
-        self.line.opaque.get_or_insert(reason);
+    pub(super) fn unreadable_line(&mut self, reason: &'static str) {
+        self.line.unreadable.get_or_insert(reason);
     }
 
     /// Runs `read` on the file `path`: as a script file of the host's when that is where its
-    /// text came from (see [`Reader::opaque`]).
+    /// text came from (see [`Reader::unreadable`]).
     /// Whether what is being read comes from a file of the host (a script a command runs).
     pub(super) fn in_host_file(&self) -> bool {
         !self.host_scripts.is_empty()
@@ -261,14 +261,14 @@ impl Reader {
         out
     }
 
-    /// Whether reading must stop: a bound was hit (the line is then opaque).
+    /// Whether reading must stop: a bound was hit (the line is then unreadable).
     fn exhausted(&mut self) -> bool {
         if self.steps > self.budget {
-            self.opaque_line("the command is too complex to read in time");
+            self.unreadable_line("the command is too complex to read in time");
             return true;
         }
         if self.line.commands.len() >= MAX_COMMANDS {
-            self.opaque_line("the command holds too many commands");
+            self.unreadable_line("the command holds too many commands");
             return true;
         }
         false

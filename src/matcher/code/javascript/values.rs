@@ -351,7 +351,7 @@ impl<'t> Js<'_, '_, 't> {
         let Val::Known(key) = key else {
             // `global[x]`, `require('child_process')[x]`: a function named at run time.
             if matches!(&base, Obj::Ref(q) if !q.contains('.')) {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code looks up a function by a name computed at run time",
                     self.line(node),
                 );

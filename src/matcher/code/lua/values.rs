@@ -55,7 +55,7 @@ impl<'t> Lua<'_, '_, 't> {
                     (Obj::Ref(q), Val::Known(k)) => Obj::Ref(canonical(&format!("{q}.{k}"))),
                     (Obj::Ref(q), _) => {
                         if !DATA_MODULES.contains(&q.as_str()) {
-                            self.cx.opaque(COMPUTED_NAME, self.line(node));
+                            self.cx.unreadable(COMPUTED_NAME, self.line(node));
                         }
                         Obj::Val(Val::Unknown)
                     }

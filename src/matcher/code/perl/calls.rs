@@ -241,15 +241,15 @@ impl<'t> Pl<'_, '_, 't> {
                 ),
                 _ => self
                     .cx
-                    .opaque("the code runs a file whose name is computed", line),
+                    .unreadable("the code runs a file whose name is computed", line),
             },
             "fork" if self.loops > 0 || self.jumps => self
                 .cx
-                .opaque("the code forks in a loop (a fork bomb)", line),
+                .unreadable("the code forks in a loop (a fork bomb)", line),
             "fork" => self.cx.forked(line),
-            "syscall" | "DynaLoader::dl_load_file" | "DynaLoader::dl_install_xsub" => {
-                self.cx.opaque("the code calls native code directly", line)
-            }
+            "syscall" | "DynaLoader::dl_load_file" | "DynaLoader::dl_install_xsub" => self
+                .cx
+                .unreadable("the code calls native code directly", line),
             _ => {}
         }
     }

@@ -24,7 +24,7 @@ impl<'t> Pl<'_, '_, 't> {
             let code = node.named_child(0).map(|o| self.eval(o, self.src.text, 0));
             if dynamic || !matches!(code, Some(Obj::Code)) {
                 self.cx
-                    .opaque("the code calls a function named at run time", line);
+                    .unreadable("the code calls a function named at run time", line);
             }
             return;
         };

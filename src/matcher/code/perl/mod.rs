@@ -131,7 +131,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     }) {
         let line = src.line(root) + src.text[..at].matches('\n').count();
         pl.cx
-            .opaque("the code lets patterns run code (use re 'eval')", line);
+            .unreadable("the code lets patterns run code (use re 'eval')", line);
     }
     // Code the grammar holds as text: a pattern's `(?{ code })` and `(??{ code })`, run
     // at every step of the match (read as in a loop, so a `fork` there is a bomb).
@@ -143,14 +143,14 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         };
         pl.cx.eval(code, line_at(at));
     }
-    // Those subs are read, and the line stays opaque: they are code the walk of the
+    // Those subs are read, and the line stays unreadable: they are code the walk of the
     // program does not reach the way perl does (by `AUTOLOAD`, at a call).
     if src.text.contains("SelfLoader")
         && let Some(at) = src.text.find("\n__DATA__")
     {
         let data = &src.text[at + "\n__DATA__".len()..];
         pl.cx.eval(Val::Known(data.to_owned()), line_at(at));
-        pl.cx.opaque(
+        pl.cx.unreadable(
             "the code compiles subroutines kept after __DATA__ (SelfLoader)",
             line_at(at),
         );
@@ -159,7 +159,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     // (`unshift @INC, sub { ... fetch ... }`): what runs is whatever it returns.
     if let Some(at) = inc_hook(src.text) {
         let line = src.line(root) + src.text[..at].matches('\n').count();
-        pl.cx.opaque(
+        pl.cx.unreadable(
             "the code loads modules through a function of its own in @INC",
             line,
         );
@@ -380,7 +380,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 let target = node.named_child(0);
                 if !target.is_some_and(|t| matches!(self.eval(t, self.src.text, 0), Obj::Code)) {
                     self.cx
-                        .opaque("the code calls a function named at run time", line);
+                        .unreadable("the code calls a function named at run time", line);
                 }
             }
             "use_no_statement" => {
@@ -391,7 +391,8 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                         "Inline" | "FFI::Platypus" | "FFI::Raw" | "FFI::CheckLib" | "Win32::API"
                     )
                 }) {
-                    self.cx.opaque("the code calls native code directly", line);
+                    self.cx
+                        .unreadable("the code calls native code directly", line);
                 }
             }
             _ => {}

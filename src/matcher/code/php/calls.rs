@@ -120,7 +120,7 @@ impl<'t> Php<'_, '_, 't> {
                 Obj::Val(Val::Known(s)) => function_name(&s),
                 Obj::Func(n) => n,
                 Obj::Closure | Obj::Array(_) | Obj::Handle(_) => return,
-                Obj::Val(_) | Obj::Each(_) => return self.cx.opaque(COMPUTED_NAME, line),
+                Obj::Val(_) | Obj::Each(_) => return self.cx.unreadable(COMPUTED_NAME, line),
             },
         };
         if sink(&name).is_none() {
@@ -138,7 +138,7 @@ impl<'t> Php<'_, '_, 't> {
             Some(n) => match self.eval(n, 0).val() {
                 Val::Known(m) => m.to_ascii_lowercase(),
                 _ => {
-                    return self.cx.opaque(
+                    return self.cx.unreadable(
                         "the code calls a method whose name is computed at run time",
                         line,
                     );
@@ -175,7 +175,7 @@ impl<'t> Php<'_, '_, 't> {
         let scope = by_field(node, "scope").map(|s| self.text(s));
         let name = by_field(node, "name");
         if name.is_some_and(|n| kind(n) != "name") {
-            return self.cx.opaque(
+            return self.cx.unreadable(
                 "the code calls a method whose name is computed at run time",
                 line,
             );
@@ -184,7 +184,8 @@ impl<'t> Php<'_, '_, 't> {
             .map(|n| self.text(n).to_ascii_lowercase())
             .unwrap_or_default();
         if scope.is_some_and(|s| function_name(s) == "ffi") && name != "string" {
-            self.cx.opaque("the code calls native code directly", line);
+            self.cx
+                .unreadable("the code calls native code directly", line);
         }
     }
 
@@ -195,14 +196,14 @@ impl<'t> Php<'_, '_, 't> {
             Obj::Val(Val::Known(s)) => self.apply(&function_name(&s), args, line),
             Obj::Func(f) => self.apply(&f, args, line),
             Obj::Closure | Obj::Array(_) | Obj::Handle(_) => {}
-            Obj::Val(_) | Obj::Each(_) => self.cx.opaque(COMPUTED_NAME, line),
+            Obj::Val(_) | Obj::Each(_) => self.cx.unreadable(COMPUTED_NAME, line),
         }
     }
 
     /// The effect of calling function `name` (lower case, no namespace).
     fn apply(&mut self, name: &str, a: &Args<'t>, line: usize) {
         if self.calls > 8 {
-            return self.cx.opaque(COMPUTED_NAME, line);
+            return self.cx.unreadable(COMPUTED_NAME, line);
         }
         self.calls += 1;
         self.apply_inner(name, a, line);
@@ -312,11 +313,14 @@ impl<'t> Php<'_, '_, 't> {
             Sink::Connect => self.cx.command("curl", vec![a.val(0)], line),
             Sink::Fork if self.loops > 0 => self
                 .cx
-                .opaque("the code forks in a loop (a fork bomb)", line),
-            Sink::Native => self.cx.opaque("the code calls native code directly", line),
+                .unreadable("the code forks in a loop (a fork bomb)", line),
+            Sink::Native => self
+                .cx
+                .unreadable("the code calls native code directly", line),
             // `LD_PRELOAD` loads a library into the next program run (`mail()`).
             Sink::Putenv if a.val(0).text().is_none_or(|v| v.starts_with("LD_")) => {
-                self.cx.opaque("the code calls native code directly", line);
+                self.cx
+                    .unreadable("the code calls native code directly", line);
             }
             Sink::CallUserFunc => self.callback(a.get(0), &rest(1), line),
             Sink::CallUserFuncArray => self.callback(a.get(0), &spread(a.get(1)), line),

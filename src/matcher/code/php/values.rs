@@ -241,7 +241,7 @@ impl<'t> Php<'_, '_, 't> {
                     Obj::Val(Val::Known(f)) => Obj::Func(function_name(&f)),
                     Obj::Closure => Obj::Closure,
                     _ => {
-                        self.cx.opaque(COMPUTED_NAME, self.line(node));
+                        self.cx.unreadable(COMPUTED_NAME, self.line(node));
                         Obj::Val(Val::Unknown)
                     }
                 }

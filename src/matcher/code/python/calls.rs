@@ -48,7 +48,7 @@ impl<'a, 't> Py<'a, '_, 't> {
     }
 
     /// The value `f` evaluates, or [`Val::Fetched`] when a decoder made it: decoded bytes
-    /// run as code or as a command are opaque, whatever they say.
+    /// run as code or as a command are unreadable, whatever they say.
     pub(super) fn undecoded(&mut self, f: impl FnOnce(&mut Self) -> Val) -> Val {
         let before = std::mem::replace(&mut self.decoded, false);
         let value = f(self);

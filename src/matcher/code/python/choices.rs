@@ -1,6 +1,6 @@
 //! Either side of a conditional expression: `argv = ['black', '--check'] if ci else
 //! ['black']` then `subprocess.run(argv)` runs one of two commands, so the call is read
-//! once with each (both are then judged), where a value not known would make it opaque.
+//! once with each (both are then judged), where a value not known would make it unreadable.
 
 use tree_sitter::Node;
 

@@ -215,7 +215,7 @@ pub(super) struct Py<'a, 'c, 't> {
     /// `getattr` lookups checked for being only looked at (see `Py::only_looked_at`).
     looked_at_checks: usize,
     /// Whether a decoder was evaluated since this was last cleared: a base64 constant is
-    /// read as its text, but code or a command decoded before it runs stays opaque.
+    /// read as its text, but code or a command decoded before it runs stays unreadable.
     decoded: bool,
     /// Whether each name bound to a literal dictionary keeps it as written (see
     /// `stays_as_written`): a scan of the whole code, made once per name, not per use.
@@ -350,13 +350,13 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             if kind(node) == "attribute"
                 && by_field(node, "attribute").is_some_and(|a| INTERNALS.contains(&self.text(a)))
             {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code reaches objects through Python's internals (`__subclasses__`, `__globals__`, frames), where any function can be found",
                     self.line(node),
                 );
             }
             if matches!(kind(node), "binary_operator" | "call") && self.builds_too_much(node) {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code builds a value too large for memory (a memory bomb)",
                     self.line(node),
                 );

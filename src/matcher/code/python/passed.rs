@@ -57,7 +57,7 @@ impl<'a, 't> Py<'a, '_, 't> {
         if self.called_by_library(node, &q) {
             return;
         }
-        self.cx.opaque(
+        self.cx.unreadable(
             "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed",
             self.line(node),
         );

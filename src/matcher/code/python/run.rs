@@ -233,8 +233,8 @@ impl<'a, 't> Py<'a, '_, 't> {
                 if let Val::Known(text) = k(self, 0) {
                     let reading =
                         crate::matcher::sql::read(crate::matcher::sql::Dialect::Sqlite, &text);
-                    if let Some(why) = reading.opaque {
-                        self.cx.opaque(why, line);
+                    if let Some(why) = reading.unreadable {
+                        self.cx.unreadable(why, line);
                     }
                     for program in reading.programs {
                         self.cx.found(Effect::Shell(Val::Known(program)), line);
@@ -275,7 +275,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 // A name decoded (`codecs.decode('fuhgvy', 'rot13')`) is computed too.
                 if k(self, 0).text().is_none() {
                     self.cx
-                        .opaque("the code imports a module whose name is computed", line);
+                        .unreadable("the code imports a module whose name is computed", line);
                 }
             }
             Sink::Getattr => {
@@ -284,7 +284,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                     && k(self, 1).text().is_none()
                     && !self.only_looked_at(node)
                 {
-                    self.cx.opaque(
+                    self.cx.unreadable(
                         "the code calls a function whose name is computed at run time",
                         line,
                     );
@@ -320,12 +320,12 @@ impl<'a, 't> Py<'a, '_, 't> {
                     .map(|v| v.val().text() == Some("True"));
                 // Left out: numpy's `allow_pickle` is off, torch's `weights_only` on.
                 if set.unwrap_or(!when) == when {
-                    self.cx.opaque(super::sinks::UNPICKLES, line);
+                    self.cx.unreadable(super::sinks::UNPICKLES, line);
                 }
             }
             Sink::Fork if self.loops > 0 => self
                 .cx
-                .opaque("the code forks in a loop (a fork bomb)", line),
+                .unreadable("the code forks in a loop (a fork bomb)", line),
             Sink::Fork | Sink::Spawn => self.cx.forked(line),
             Sink::Network(n, keyword, scheme) => {
                 let target = args.pos_or_kw(self, n, keyword);
@@ -366,7 +366,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                         || kind(n) == "call"
                 });
                 if built && !matches!(host, Val::Known(_)) {
-                    self.cx.opaque(
+                    self.cx.unreadable(
                         "the code looks up a host name it builds at run time (what it holds is sent in the name)",
                         line,
                     );
@@ -405,10 +405,10 @@ impl<'a, 't> Py<'a, '_, 't> {
                 };
                 self.cx.command("curl", argv, line);
             }
-            Sink::Opaque(reason) => self.cx.opaque(reason, line),
+            Sink::Unreadable(reason) => self.cx.unreadable(reason, line),
             Sink::OwnDoctests if args.node(0, "m").is_none() => self
                 .cx
-                .opaque("the code runs the examples of its own docstrings", line),
+                .unreadable("the code runs the examples of its own docstrings", line),
             Sink::OwnDoctests => {}
             // A name of one word is a browser webbrowser knows; anything else may be a
             // command (`webbrowser.get("rm -rf %s")`).
@@ -419,7 +419,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
                 });
                 if !named {
-                    self.cx.opaque(
+                    self.cx.unreadable(
                         "the code names the command a browser is opened with, and the address it gets",
                         line,
                     );
@@ -432,7 +432,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 match k(self, 0) {
                     _ if safe => {}
                     Val::Fetched => self.cx.eval(Val::Fetched, line),
-                    Val::Known(data) if names_a_callable(&data) => self.cx.opaque(
+                    Val::Known(data) if names_a_callable(&data) => self.cx.unreadable(
                         "the data names a Python callable for the loader to call, which can \
                          run any code",
                         line,
@@ -444,7 +444,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 if let Val::Known(text) = k(self, 0)
                     && (text.contains("<%") || text.contains("${") || text.contains("__"))
                 {
-                    self.cx.opaque(
+                    self.cx.unreadable(
                         "the code renders a template that holds Python code, or reaches it \
                          through `__` attributes",
                         line,
@@ -455,7 +455,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 if args.node(0, "config").is_some_and(|d| {
                     self.text(d).contains("\"()\"") || self.text(d).contains("'()'")
                 }) {
-                    self.cx.opaque(
+                    self.cx.unreadable(
                         "the logging configuration names a factory to call (its '()' key)",
                         line,
                     );

@@ -99,7 +99,7 @@ pub(super) enum Sink {
     /// weights_only=False)`).
     UnpicklesWhen(&'static str, bool),
     /// Cannot be read: why.
-    Opaque(&'static str),
+    Unreadable(&'static str),
     /// `doctest.testmod()`: given no module, it runs the examples in the docstrings of the
     /// code itself, which the reader does not read as code; a module's own are its tests.
     OwnDoctests,
@@ -139,7 +139,7 @@ use table::SINKS;
 const RM_RF: Sink = Command("rm", &["-r", "-f"], &[0]);
 /// Why code that unpickles cannot be read.
 pub(super) const UNPICKLES: &str = "the code unpickles data, which can run any code";
-const NATIVE: Sink = Opaque("the code calls native code directly");
+const NATIVE: Sink = Unreadable("the code calls native code directly");
 
 /// HTTP client modules whose request functions are named by method.
 const HTTP_CLIENTS: &[&str] = &["requests", "httpx", "aiohttp", "urllib3.PoolManager"];
@@ -201,7 +201,9 @@ fn private_helper(q: &str) -> Option<Sink> {
     let private = |p: &str| p.starts_with('_') && !(p.starts_with("__") && p.ends_with("__"));
     let listed = MODULES_WITH_EFFECTS.contains(&module);
     (listed && (private(module) || parts.any(private)) && !PRIVATE_EVERYDAY.contains(&q)).then_some(
-        Opaque("the code calls a library's private helper, whose effects hookgate does not read"),
+        Unreadable(
+            "the code calls a library's private helper, whose effects hookgate does not read",
+        ),
     )
 }
 

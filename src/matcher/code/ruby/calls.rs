@@ -44,7 +44,8 @@ impl<'t> Rb<'_, '_, 't> {
     ) {
         const COMPUTED: &str = "the code calls a method whose name is computed at run time";
         if depth > MAX_NESTING {
-            self.cx.opaque("the code nests too deeply to read", line);
+            self.cx
+                .unreadable("the code nests too deeply to read", line);
             return;
         }
         match name {
@@ -53,7 +54,7 @@ impl<'t> Rb<'_, '_, 't> {
                     Val::Known(m) => {
                         self.invoke(receiver, &m, &args.skip(1), line, true, depth + 1)
                     }
-                    _ => self.cx.opaque(COMPUTED, line),
+                    _ => self.cx.unreadable(COMPUTED, line),
                 }
                 return;
             }
@@ -64,7 +65,7 @@ impl<'t> Rb<'_, '_, 't> {
                 let from_method =
                     name == "define_method" && matches!(self.arg(args, 1), Obj::Method(_));
                 if computed && name != "define_method" || from_method {
-                    self.cx.opaque(
+                    self.cx.unreadable(
                         if name == "const_get" {
                             "the code looks up a class or module by a name computed at run time"
                         } else {
@@ -397,13 +398,13 @@ impl<'t> Rb<'_, '_, 't> {
             },
             "Kernel.fork" | "Process.fork" if self.loops > 0 || self.always_loops => self
                 .cx
-                .opaque("the code forks in a loop (a fork bomb)", line),
+                .unreadable("the code forks in a loop (a fork bomb)", line),
             // A thread of the program's own: a bomb in code that does not end.
             "Thread.new" | "Thread.start" | "Thread.fork" => self.cx.forked(line),
             "Kernel.require" | "Kernel.require_relative" | "Kernel.load"
                 if k(self, 0).text().is_none() =>
             {
-                self.cx.opaque(
+                self.cx.unreadable(
                     "the code loads a library whose name is computed at run time",
                     line,
                 )
@@ -429,7 +430,7 @@ impl<'t> Rb<'_, '_, 't> {
                     let run = vec![Val::known("ruby"), Val::known(path)];
                     self.cx.found(Effect::Load(run), line);
                 }
-                None => self.cx.opaque(
+                None => self.cx.unreadable(
                     "the code loads a library whose name is computed at run time",
                     line,
                 ),
@@ -438,19 +439,23 @@ impl<'t> Rb<'_, '_, 't> {
             | "Marshal.restore"
             | "YAML.unsafe_load"
             | "Psych.unsafe_load"
-            | "RubyVM::InstructionSequence.load_from_binary" => self.cx.opaque(
+            | "RubyVM::InstructionSequence.load_from_binary" => self.cx.unreadable(
                 "the code loads serialised objects, which can run any code",
                 line,
             ),
-            "Kernel.syscall" => self.cx.opaque("the code calls native code directly", line),
+            "Kernel.syscall" => self
+                .cx
+                .unreadable("the code calls native code directly", line),
             _ if ["Fiddle", "FFI", "DL"]
                 .iter()
                 .any(|m| q.strip_prefix(m).is_some_and(|r| r.starts_with(['.', ':']))) =>
             {
-                self.cx.opaque("the code calls native code directly", line)
+                self.cx
+                    .unreadable("the code calls native code directly", line)
             }
             "Kernel.extend" | "Kernel.include" if matches!(self.arg(args, 0), Obj::Const(c) if c.starts_with("FFI")) => {
-                self.cx.opaque("the code calls native code directly", line)
+                self.cx
+                    .unreadable("the code calls native code directly", line)
             }
             _ if is_network(q) => {
                 let url = self.url_of(q, args);

@@ -13,10 +13,9 @@ fn check(cases: &[(&str, &[&str])]) {
     }
 }
 
-const COMPUTED: &str = "opaque: the code calls a method whose name is computed at run time";
-const BUILT: &str =
-    "opaque: the code runs code built at run time (an eval of a value not known before it runs)";
-const DECODED: &str = "opaque: the code runs code it downloaded or decoded";
+const COMPUTED: &str = "unreadable: the code calls a method whose name is computed at run time";
+const BUILT: &str = "unreadable: the code runs code built at run time (an eval of a value not known before it runs)";
+const DECODED: &str = "unreadable: the code runs code it downloaded or decoded";
 
 #[test]
 fn commands_run_are_shell_lines_or_argument_vectors() {
@@ -309,8 +308,8 @@ fn code_run_by_eval_is_read_too() {
 }
 
 #[test]
-fn code_that_cannot_be_read_is_opaque_with_the_reason() {
-    let fork = "opaque: the code forks in a loop (a fork bomb)";
+fn code_that_cannot_be_read_is_unreadable_with_the_reason() {
+    let fork = "unreadable: the code forks in a loop (a fork bomb)";
     check(&[
         ("eval(ARGV[0])", &[&format!("{BUILT} (line 1)")]),
         (
@@ -334,7 +333,7 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         (
             "Object.const_get(ARGV[0]).new",
             &[
-                "opaque: the code looks up a class or module by a name computed at run time (line 1)",
+                "unreadable: the code looks up a class or module by a name computed at run time (line 1)",
             ],
         ),
         ("loop { fork }", &[&format!("{fork} (line 1)")]),
@@ -343,15 +342,15 @@ fn code_that_cannot_be_read_is_opaque_with_the_reason() {
         ("fork { exec('ls') }", &["sh -c ls"]),
         (
             "require ARGV[0]",
-            &["opaque: the code loads a library whose name is computed at run time (line 1)"],
+            &["unreadable: the code loads a library whose name is computed at run time (line 1)"],
         ),
         (
             "require 'fiddle'; Fiddle.dlopen(nil)",
-            &["opaque: the code calls native code directly (line 1)"],
+            &["unreadable: the code calls native code directly (line 1)"],
         ),
         (
             "Marshal.load(STDIN.read)",
-            &["opaque: the code loads serialised objects, which can run any code (line 1)"],
+            &["unreadable: the code loads serialised objects, which can run any code (line 1)"],
         ),
     ]);
 }
@@ -401,20 +400,24 @@ const BENIGN: &[&str] = &[
 ];
 
 #[test]
-fn bad_code_is_opaque_without_panicking() {
-    let opaque = |code: &str| read(Lang::Ruby, code).opaque.map(|u| (u.reason, u.line));
+fn bad_code_is_unreadable_without_panicking() {
+    let unreadable = |code: &str| {
+        read(Lang::Ruby, code)
+            .unreadable
+            .map(|u| (u.reason, u.line))
+    };
     let syntax = Some(("the ruby code has a syntax error", 2));
-    assert_eq!(opaque("x = 1\nputs(x"), syntax);
-    assert_eq!(opaque("puts 1\nputs 'abc"), syntax);
-    assert_eq!(opaque("x = 1\ndef f(\nend"), syntax);
+    assert_eq!(unreadable("x = 1\nputs(x"), syntax);
+    assert_eq!(unreadable("puts 1\nputs 'abc"), syntax);
+    assert_eq!(unreadable("x = 1\ndef f(\nend"), syntax);
     let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
-    assert!(opaque(&deep).is_some());
+    assert!(unreadable(&deep).is_some());
     let chain = format!("x{}", ".y".repeat(5000));
-    assert!(opaque(&chain).is_some());
+    assert!(unreadable(&chain).is_some());
     let nested = format!("{}1{}", "eval(\"".repeat(60), "\")".repeat(60));
-    assert!(opaque(&nested).is_some());
+    assert!(unreadable(&nested).is_some());
     for calls in ["format ", "system format "] {
-        assert!(opaque(&format!("{}'x'", calls.repeat(3000))).is_some());
+        assert!(unreadable(&format!("{}'x'", calls.repeat(3000))).is_some());
     }
     for sends in ["send(", "x = send(", "send(:format, "] {
         let _ = effects(&format!("{sends}{}'ls')", ":send, ".repeat(8000)));
@@ -441,7 +444,7 @@ fn bad_code_is_opaque_without_panicking() {
 fn threads_started_in_a_loop_that_never_ends_are_a_bomb() {
     assert!(
         read(Lang::Ruby, "loop { Thread.new { sleep } }")
-            .opaque
+            .unreadable
             .is_some()
     );
     assert_eq!(
@@ -449,7 +452,7 @@ fn threads_started_in_a_loop_that_never_ends_are_a_bomb() {
             Lang::Ruby,
             "ts = 4.times.map { |i| Thread.new { i * 2 } }; ts.each(&:join)"
         )
-        .opaque,
+        .unreadable,
         None
     );
 }

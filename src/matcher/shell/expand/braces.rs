@@ -6,7 +6,7 @@ use brush_parser::word;
 
 impl Reader {
     /// `raw` after brace expansion, when it has a brace expression: `Some(None)` when it
-    /// expands to more words than are read (or is over the parse budget, the line opaque).
+    /// expands to more words than are read (or is over the parse budget, the line unreadable).
     pub(super) fn braces(&mut self, raw: &str) -> Option<Option<Vec<String>>> {
         if !raw.contains('{') {
             return None;
@@ -18,7 +18,7 @@ impl Reader {
         let parsed = word::parse_brace_expansions(raw, &self.options).ok()??;
         // bash builds every word in memory first (`echo {0..9999}{0..9999}{0..99}`).
         if words_of(&parsed) > MAX_BASH_BRACE_WORDS {
-            self.opaque_line(
+            self.unreadable_line(
                 "a brace expression expands to more words than memory holds (a memory bomb)",
             );
             return Some(None);

@@ -146,7 +146,7 @@ impl Reader {
         let ifs = match self.env.get("IFS") {
             Value::Known(s) => s,
             Value::Unknown => {
-                self.opaque("the command splits words with an unknown $IFS");
+                self.unreadable("the command splits words with an unknown $IFS");
                 " \t\n".to_owned()
             }
         };
@@ -267,7 +267,7 @@ impl Reader {
         if std::mem::take(&mut self.last_endless)
             && let Some(reason) = super::super::streams::Outcome::Hoards.reason()
         {
-            self.opaque_line(reason);
+            self.unreadable_line(reason);
         }
         out
     }

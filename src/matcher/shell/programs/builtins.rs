@@ -139,7 +139,7 @@ pub(super) fn run(
                 a.starts_with("-C")
                     || (a.starts_with('-') && !a.starts_with("--") && a.contains('C'))
             }) {
-                r.opaque("mapfile runs a command for the lines it reads (-C)");
+                r.unreadable("mapfile runs a command for the lines it reads (-C)");
             }
             let name = t
                 .iter()
@@ -227,7 +227,7 @@ pub(super) fn run(
             for a in args {
                 if let Some((name, value)) = a.text.split_once('=') {
                     if a.unknown {
-                        r.opaque("an alias is defined from a value not known before it runs");
+                        r.unreadable("an alias is defined from a value not known before it runs");
                         continue;
                     }
                     let texts = r.env.aliases.entry(name.to_owned()).or_default();

@@ -148,13 +148,13 @@ pub(super) fn run(
         && runners::takes_unknown_option(program, args)
         && !checks_only
     {
-        r.opaque("an argument that changes what the program does is not known before it runs");
+        r.unreadable("an argument that changes what the program does is not known before it runs");
     }
     if env
         .iter()
         .any(|(name, _)| name == "LD_PRELOAD" || name == "LD_AUDIT")
     {
-        r.opaque("the command preloads a library");
+        r.unreadable("the command preloads a library");
     }
     // Flags given to make through its environment may override any variable of the
     // makefile (`MAKEFLAGS='DIR=/' make clean`); flags that only set how it runs
@@ -165,7 +165,7 @@ pub(super) fn run(
                 && !matches!(value, Value::Known(flags) if only_pacing(flags))
         })
     {
-        r.opaque("make takes flags from the environment (MAKEFLAGS)");
+        r.unreadable("make takes flags from the environment (MAKEFLAGS)");
     }
     if program == "sysctl" {
         runners::sysctl(r, args);
@@ -212,7 +212,7 @@ pub(super) fn run(
             t.starts_with(flag) || t.contains("PKCS11Provider")
         })
     {
-        r.opaque("the program loads a library it is given (a PKCS#11 provider)");
+        r.unreadable("the program loads a library it is given (a PKCS#11 provider)");
     }
     if runners::BUILD_TOOLS.contains(&program) {
         runners::written_files(r, program, args);
@@ -369,10 +369,10 @@ fn texts(args: &[Field]) -> Vec<String> {
 }
 
 /// Reads `args` joined by spaces as a shell script (`eval a b`, `watch 'cmd'`); an unknown
-/// part makes the line opaque.
+/// part makes the line unreadable.
 fn script_of(r: &mut Reader, args: &[Field]) {
     if args.iter().any(|a| a.unknown) {
-        r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
+        r.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN);
         return;
     }
     let script = texts(args).join(" ");

@@ -98,7 +98,7 @@ const GROUPS: &[&[Program]] = &[
 
 /// Programs where an argument the reader cannot know may change what happens: it could be
 /// an option (`-rf`), a path the policy guards, or code. For these, an unknown argument
-/// makes the line opaque; for others (`echo "$x"`, `cd "$DIR"`) it does not matter.
+/// makes the line unreadable; for others (`echo "$x"`, `cd "$DIR"`) it does not matter.
 pub(super) const SENSITIVE: &[&str] = &[
     "rm",
     "rmdir",

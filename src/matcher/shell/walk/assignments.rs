@@ -23,7 +23,7 @@ impl Reader {
         if matches!(target.as_str(), "BASH_CMDS" | "BASH_ALIASES")
             || target.starts_with("BASH_FUNC_")
         {
-            self.opaque(
+            self.unreadable(
                 "the line changes what a command name runs (BASH_CMDS, BASH_ALIASES, BASH_FUNC_)",
             );
         }
@@ -81,7 +81,7 @@ impl Reader {
         if let Value::Known(text) = &value
             && (text.contains("[$(") || text.contains("[`") || text.contains("[${"))
         {
-            self.opaque(
+            self.unreadable(
                 "a value holds a command that bash runs when it evaluates the value as arithmetic",
             );
         }
@@ -105,7 +105,7 @@ impl Reader {
             // (`PS1="(.venv) ${PS1-}"` in a virtualenv's activate script) runs nothing in
             // the shell a tool runs. PS4 is expanded by `set -x` in any shell.
             ("PROMPT_COMMAND" | "PS4", Value::Unknown) => {
-                self.opaque("a prompt or PROMPT_COMMAND comes from an unknown value");
+                self.unreadable("a prompt or PROMPT_COMMAND comes from an unknown value");
             }
             // Options and code every later interpreter of the line takes from its
             // environment (`NODE_OPTIONS='-r ./x.js' npm test`): read as that interpreter
@@ -138,7 +138,7 @@ impl Reader {
                 });
             }
             ("PERL5DB", Value::Unknown) => {
-                self.opaque("PERL5DB, the code perl -d runs, comes from an unknown value");
+                self.unreadable("PERL5DB, the code perl -d runs, comes from an unknown value");
             }
             // Lua runs `LUA_INIT` (or the file after its `@`) before anything else.
             (lua, Value::Known(init)) if lua == "LUA_INIT" || lua.starts_with("LUA_INIT_5_") => {

@@ -35,7 +35,7 @@ impl Reader {
                 .any(|d| text.contains(d));
         let leaves = has_word(&["break", "exit", "return"]);
         if spawns && !leaves {
-            self.opaque_line(
+            self.unreadable_line(
                 "a loop that never ends starts a process in the background each time round (a fork bomb)",
             );
         }
@@ -48,17 +48,19 @@ impl Reader {
             || has_word(&["tee", "dd", "cp", "fallocate", "truncate"]);
         let pauses = has_word(&["sleep", "read", "wait", "inotifywait", "timeout"]);
         if writes && !leaves && !pauses {
-            self.opaque_line("a loop that never ends writes files each time round (a disk filler)");
+            self.unreadable_line(
+                "a loop that never ends writes files each time round (a disk filler)",
+            );
         }
         if grows(&text) && !leaves && !pauses {
-            self.opaque_line(
+            self.unreadable_line(
                 "a loop that never ends makes a variable longer each time round (a memory bomb)",
             );
         }
         // Anything else run with no pause and no way out holds a core for good, and floods
         // whatever the command feeds (`while :; do logger ...; done`).
         if !leaves && !pauses {
-            self.opaque_line(
+            self.unreadable_line(
                 "a loop that never ends runs its commands with no pause and no way out (it \
                  holds a core until killed)",
             );
@@ -124,7 +126,7 @@ impl Reader {
                         .map(|t| t.starts_with("((") && t.ends_with("))"))
                 });
                 if written != Some(true) {
-                    self.opaque("nested subshells written like arithmetic are not read");
+                    self.unreadable("nested subshells written like arithmetic are not read");
                 }
                 self.arithmetic_command(&a.expr.value);
                 Data::Nothing

@@ -190,7 +190,7 @@ impl Reader {
 
     /// Reads the script file `path` if the line wrote it, or the host holds it (see
     /// [`Reader::load_host_file`]); a script the line downloaded or produced from a
-    /// command's output, or one on the host that cannot be read, makes the line opaque.
+    /// command's output, or one on the host that cannot be read, makes the line unreadable.
     pub(in crate::matcher::shell) fn run_file(&mut self, path: &str, stdin: Data) -> Data {
         // `exec 5< <(curl ...); bash /dev/fd/5`: a descriptor holds what another command
         // wrote.
@@ -199,11 +199,11 @@ impl Reader {
                 .iter()
                 .any(|d| path.starts_with(d))
         {
-            self.opaque("the line runs a script from a file descriptor");
+            self.unreadable("the line runs a script from a file descriptor");
             return Data::Unknown;
         }
         if let Err(why) = self.load_host_file(path) {
-            self.opaque(why);
+            self.unreadable(why);
             return Data::Unknown;
         }
         // A script run again (with other arguments: `sort` runs its compressor as `PROG`
@@ -214,7 +214,7 @@ impl Reader {
         let runs = self.file_runs.entry(key.clone()).or_default();
         *runs += 1;
         if *runs > MAX_FILE_RUNS {
-            self.opaque("the line runs one script it wrote more often than it is read");
+            self.unreadable("the line runs one script it wrote more often than it is read");
             return Data::Unknown;
         }
         match self.env.files.remove(&key) {
@@ -224,7 +224,9 @@ impl Reader {
                 out
             }
             Some(FileText::Unknown) => {
-                self.opaque("the line runs a script it downloaded or made from a command's output");
+                self.unreadable(
+                    "the line runs a script it downloaded or made from a command's output",
+                );
                 Data::Unknown
             }
             None => Data::Unknown,

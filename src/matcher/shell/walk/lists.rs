@@ -12,7 +12,7 @@ impl Reader {
     /// Reads `text` as a script with `stdin` on its standard input; returns what it prints.
     pub(in crate::matcher::shell) fn script(&mut self, text: &str, stdin: Data) -> Data {
         if self.depth >= MAX_DEPTH {
-            self.opaque_line("the command nests too deeply");
+            self.unreadable_line("the command nests too deeply");
             return Data::Unknown;
         }
         self.steps += text.len() / 4 + 1;
@@ -33,7 +33,7 @@ impl Reader {
                 return Data::Unknown;
             }
             Err(reason) => {
-                self.opaque(reason);
+                self.unreadable(reason);
                 return Data::Unknown;
             }
         };
@@ -100,7 +100,7 @@ impl Reader {
         let mut out = self.pipeline(&list.first, stdin.clone());
         let mut pending = Vec::new();
         for next in &list.additional {
-            // As in a list: past a bound the line is opaque and nothing more is read.
+            // As in a list: past a bound the line is unreadable and nothing more is read.
             if self.exhausted() {
                 return Data::Unknown;
             }
@@ -165,7 +165,7 @@ impl Reader {
     /// What the simple command `command` (recorded first at `first`) does with an endless
     /// stream (see [`streams`]): whether what it prints is endless, given whether what it
     /// reads is (`endless_in`). A disk filler is recorded as what it amounts to, a process
-    /// bomb makes the line opaque.
+    /// bomb makes the line unreadable.
     fn judge_stream(&mut self, command: &ast::Command, first: usize, endless_in: bool) -> bool {
         let ast::Command::Simple(_) = command else {
             return false;
@@ -207,7 +207,7 @@ impl Reader {
             self.record(fill);
         }
         if let Some(reason) = outcome.reason() {
-            self.opaque_line(reason);
+            self.unreadable_line(reason);
         }
         outcome == streams::Outcome::Endless
     }
@@ -230,7 +230,7 @@ impl Reader {
                 if bodies.len() < MAX_DEFINITIONS {
                     bodies.push(f.body.clone());
                 } else {
-                    self.opaque_line("a function is defined too many times");
+                    self.unreadable_line("a function is defined too many times");
                 }
                 // bash runs it for any command name it does not find (a typo is enough):
                 // read as run where it is defined.

@@ -36,7 +36,7 @@ impl Reader {
         if self.depth < MAX_DEPTH {
             self.list(&s.list, stdin);
         } else {
-            self.opaque_line("the command nests too deeply");
+            self.unreadable_line("the command nests too deeply");
         }
         self.process_fds_open = outer_open;
         self.process_fds = before + 1;
@@ -113,7 +113,7 @@ impl Reader {
                         ast::IoFileRedirectTarget::Filename(w) => {
                             let mut fields = self.expand(&w.value);
                             if fields.len() != 1 {
-                                self.opaque("a redirection's file name is not one word");
+                                self.unreadable("a redirection's file name is not one word");
                             }
                             fields.pop().unwrap_or_default()
                         }

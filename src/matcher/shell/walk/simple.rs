@@ -182,9 +182,9 @@ impl Reader {
         }
         self.stdin_built = io.stdin_built;
         if first.unknown {
-            self.opaque("the program comes from a variable or a substitution");
+            self.unreadable("the program comes from a variable or a substitution");
         } else if first.glob {
-            self.opaque("the program name is a glob pattern");
+            self.unreadable("the program name is a glob pattern");
         }
         let name = first.text.clone();
         // A listing is only read by `xargs`, `cpio` and `tar -T -`, and passed on by the
@@ -283,7 +283,7 @@ impl Reader {
     /// binary not at all. Whether it was read by another program than a shell.
     fn executable_file(&mut self, name: &str, args: &[Field]) -> bool {
         if let Err(why) = self.load_host_file(name) {
-            self.opaque(why);
+            self.unreadable(why);
             return false;
         }
         let key = super::super::env::file_key(name);
@@ -324,7 +324,7 @@ impl Reader {
             super::super::env::Value::Unknown => None,
         };
         if self.line.commands.len() >= MAX_COMMANDS {
-            self.opaque_line("the command holds too many commands");
+            self.unreadable_line("the command holds too many commands");
             return;
         }
         let through_link = (!self.env.links.is_empty())
@@ -353,7 +353,7 @@ impl Reader {
                 ..command.clone()
             }),
             Err(super::super::programs::urls::TooMany) => {
-                self.opaque_line("curl's URL globs expand to too many requests");
+                self.unreadable_line("curl's URL globs expand to too many requests");
                 None
             }
         };
@@ -418,7 +418,7 @@ impl Reader {
         self.record_redirects(&body_io);
         let stdin = body_io.stdin.clone().unwrap_or(stdin);
         let out = if self.depth >= MAX_DEPTH {
-            self.opaque_line("the command nests too deeply");
+            self.unreadable_line("the command nests too deeply");
             Data::Unknown
         } else {
             self.reached(format!("from function {name}"), |r| {
@@ -436,7 +436,9 @@ impl Reader {
             .filter(|(called, _)| called == name)
             .fold((0, false), |(n, f), (_, forks)| (n + 1, f || *forks));
         if again >= 2 && forked {
-            self.opaque_line("a function starts copies of itself in new processes (a fork bomb)");
+            self.unreadable_line(
+                "a function starts copies of itself in new processes (a fork bomb)",
+            );
         }
         if self.calls.is_empty() {
             self.recursions.clear();

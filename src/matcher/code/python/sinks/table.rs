@@ -4,14 +4,14 @@
 use super::Sink::{self, *};
 use super::{Method, NATIVE, RM_RF, UNPICKLES};
 
-const HELP: Sink = Opaque("the code starts help or the debugger, which run other commands");
-const UNPICKLE: Sink = Opaque(UNPICKLES);
+const HELP: Sink = Unreadable("the code starts help or the debugger, which run other commands");
+const UNPICKLE: Sink = Unreadable(UNPICKLES);
 const URL: Sink = Network(0, "url", "");
-const DOCTEST: Sink = Opaque("the code runs the examples of a text as Python");
+const DOCTEST: Sink = Unreadable("the code runs the examples of a text as Python");
 const BROWSER: Sink =
-    Opaque("the code names the command a browser is opened with, and the address it gets");
+    Unreadable("the code names the command a browser is opened with, and the address it gets");
 const INTERPRETER: Sink =
-    Opaque("the code starts a Python interpreter of its own, which runs any code");
+    Unreadable("the code starts a Python interpreter of its own, which runs any code");
 
 /// The calls, by qualified name. `?.name` is a method of an object the reader does not
 /// follow, recognised by its name alone.
@@ -71,7 +71,7 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     ("imaplib.IMAP4_stream", Shell),
     (
         "pipes.Template",
-        Opaque("the code builds a shell pipeline (pipes.Template), which runs commands"),
+        Unreadable("the code builds a shell pipeline (pipes.Template), which runs commands"),
     ),
     ("webbrowser.get", BrowserCommand),
     ("webbrowser.GenericBrowser", BROWSER),
@@ -216,11 +216,11 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     ),
     (
         "importlib.machinery.SourceFileLoader.exec_module",
-        Opaque("the code runs a module it loads itself"),
+        Unreadable("the code runs a module it loads itself"),
     ),
     (
         "importlib.machinery.SourceFileLoader.load_module",
-        Opaque("the code runs a module it loads itself"),
+        Unreadable("the code runs a module it loads itself"),
     ),
     // Writers of the file they are given.
     (
@@ -251,7 +251,7 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     ("pip._internal.cli.main.main", Tool("pip")),
     (
         "operator.methodcaller",
-        Opaque("the code calls a method by a name given as data"),
+        Unreadable("the code calls a method by a name given as data"),
     ),
     ("builtins.exec", Eval),
     ("builtins.eval", Eval),
@@ -264,7 +264,7 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     // A function run in every child a fork makes: one that forks again never stops.
     (
         "os.register_at_fork",
-        Opaque("the code runs a function in every process it forks (os.register_at_fork)"),
+        Unreadable("the code runs a function in every process it forks (os.register_at_fork)"),
     ),
     ("pty.fork", Fork),
     ("multiprocessing.Process", Spawn),
@@ -282,7 +282,7 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     ("?.runcode", Eval),
     (
         "?.exec_module",
-        Opaque("the code runs a module it loads itself"),
+        Unreadable("the code runs a module it loads itself"),
     ),
     // `runpy` runs a script or a module as `python3 FILE` and `python3 -m NAME` would.
     ("runpy.run_path", Command("python3", &[], &[0])),
@@ -320,20 +320,20 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     ("distutils.spawn.spawn", ArgvList),
     (
         "distutils.ccompiler.new_compiler",
-        Opaque("the code compiles and links native code"),
+        Unreadable("the code compiles and links native code"),
     ),
     // Code run in a sub-interpreter.
     (
         "_xxsubinterpreters.run_string",
-        Opaque("the code runs code in a sub-interpreter"),
+        Unreadable("the code runs code in a sub-interpreter"),
     ),
     (
         "_interpreters.run_string",
-        Opaque("the code runs code in a sub-interpreter"),
+        Unreadable("the code runs code in a sub-interpreter"),
     ),
     (
         "_interpreters.exec",
-        Opaque("the code runs code in a sub-interpreter"),
+        Unreadable("the code runs code in a sub-interpreter"),
     ),
     // Writers of the file they are given: a mailbox rewrites it.
     ("mailbox.mbox", Command("tee", &[], &[0])),
@@ -347,16 +347,16 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     // A socket that takes logging configurations, which may name any callable to build.
     (
         "logging.config.listen",
-        Opaque("the code takes logging configurations from a socket, which can run any code"),
+        Unreadable("the code takes logging configurations from a socket, which can run any code"),
     ),
     // SQLite extensions are native libraries.
     (
         "?.enable_load_extension",
-        Opaque("the code lets SQLite load native extensions"),
+        Unreadable("the code lets SQLite load native extensions"),
     ),
     (
         "?.load_extension",
-        Opaque("the code loads a native SQLite extension"),
+        Unreadable("the code loads a native SQLite extension"),
     ),
     ("runpy.run_module", Command("python3", &["-m"], &[0])),
     // GitPython's `git.execute([...])` runs any command it is given, not only git.
@@ -446,13 +446,13 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
     // A function made of a code object (`compile` gives one) runs it when called.
     (
         "types.FunctionType",
-        Opaque(
+        Unreadable(
             "the code makes a function of a code object, to be called where it cannot be followed",
         ),
     ),
     (
         "types.CodeType",
-        Opaque(
+        Unreadable(
             "the code makes a function of a code object, to be called where it cannot be followed",
         ),
     ),

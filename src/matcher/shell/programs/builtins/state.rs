@@ -9,7 +9,7 @@ use super::super::texts;
 /// Options of `set` or the shell's own command line that change how the rest of the script
 /// is read in a way the reader does not follow: `-k`, which puts assignment words after
 /// the command's name into its environment (`git commit GIT_EDITOR='sh -c …'`). What
-/// follows is opaque.
+/// follows is unreadable.
 pub(in crate::matcher::shell) fn unread_shell_options(r: &mut Reader, args: &[String]) {
     let args = &args[..args.iter().position(|a| a == "--").unwrap_or(args.len())];
     let bundle_k = |a: &String| a.starts_with('-') && !a.starts_with("--") && a.contains('k');
@@ -19,7 +19,7 @@ pub(in crate::matcher::shell) fn unread_shell_options(r: &mut Reader, args: &[St
         .enumerate()
         .any(|(k, a)| bundle_k(a) || a == "keyword" && enabling(k));
     if unread {
-        r.opaque("the line turns on `set -k`, which changes what its words mean");
+        r.unreadable("the line turns on `set -k`, which changes what its words mean");
     }
 }
 

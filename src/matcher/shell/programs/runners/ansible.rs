@@ -24,7 +24,7 @@ pub(super) fn ansible(r: &mut Reader, args: &[Field]) {
     };
     let arguments = value(&["-a", "--args"]);
     if module.unknown || arguments.is_some_and(|a| a.unknown) {
-        r.opaque("ansible runs a task not known before the line runs");
+        r.unreadable("ansible runs a task not known before the line runs");
         return;
     }
     let module = module.text.rsplit('.').next().unwrap_or_default();

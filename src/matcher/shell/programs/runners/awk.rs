@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use text::{awk_string, is_name, masked, plain_name_char, statement_end};
 
 /// `awk`: `system(...)`, `print | "cmd"`, `"cmd" | getline` with a constant command are
-/// read; any other of these forms makes the line opaque.
+/// read; any other of these forms makes the line unreadable.
 /// The awk programs, read alike.
 pub(super) const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk", "busybox-awk"];
 
@@ -38,7 +38,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
         }
         // A library found on `AWKPATH`, which the reader does not search.
         if option_value(o, 'i', "include").is_some_and(|name| !is_inplace(&name)) {
-            r.opaque(INCLUDES);
+            r.unreadable(INCLUDES);
         }
         if let Some(extension) = option_value(o, 'l', "load") {
             extension_loaded(r, &extension, &programs_text(args, at));
@@ -64,7 +64,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
         && let Some(p) = args.get(at)
     {
         if p.unknown {
-            r.opaque("awk's program is not known before it runs");
+            r.unreadable("awk's program is not known before it runs");
         }
         programs.push(p.text.clone());
         operands += 1;
@@ -79,7 +79,7 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
         };
         match data {
             Data::Known(text) => programs.push(text),
-            _ => r.opaque("awk reads its program from a file that is not known before it runs"),
+            _ => r.unreadable("awk reads its program from a file that is not known before it runs"),
         }
     }
     for a in args.get(operands..).unwrap_or_default() {
@@ -126,13 +126,13 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
         for (directive, name) in directives(&p) {
             match directive {
                 "load" => extension_loaded(r, name, &p),
-                "include" if !is_inplace(name) => r.opaque(INCLUDES),
+                "include" if !is_inplace(name) => r.unreadable(INCLUDES),
                 _ => {}
             }
         }
         values.assign_in(&p);
         if !indirect_calls_known(&p, &values) {
-            r.opaque("awk calls a function named by a value");
+            r.unreadable("awk calls a function named by a value");
         }
         awk_program(r, &p, &values);
     }
@@ -163,7 +163,7 @@ fn extension_loaded(r: &mut Reader, name: &str, program: &str) {
     let quiet =
         QUIET_EXTENSIONS.contains(&name) && !(name == "filefuncs" && program.contains("chdir"));
     if !quiet {
-        r.opaque(
+        r.unreadable(
             "awk loads an extension, which adds functions that run, read or write what it is given",
         );
     }

@@ -3,7 +3,7 @@
 //! line itself wrote before such a tool runs is read as the code it is
 //! (`printf 'all:\n\trm -rf ~\n' > Makefile && make`); one whose text is not known, or in
 //! a language the reader does not read (`build.rs`, `CMakeLists.txt`), makes the line
-//! opaque. Files already on the host are the project's own, as `bash build.sh` is.
+//! unreadable. Files already on the host are the project's own, as `bash build.sh` is.
 //!
 //! Any code file the line wrote may be what the tool runs, whatever names it there: a
 //! pytest plugin named in `pytest.ini`, a build backend named in `pyproject.toml`, jest's
@@ -162,7 +162,7 @@ pub(in crate::matcher::shell::programs) fn stdin_requirements(
             &[],
         ),
         Data::Nothing => {}
-        _ => r.opaque("pip installs requirements read from input not known before it runs"),
+        _ => r.unreadable("pip installs requirements read from input not known before it runs"),
     }
 }
 
@@ -195,7 +195,7 @@ pub(in crate::matcher::shell::programs) fn written_files(
         Value::Unknown => r.env.downloads_any(),
     };
     if here {
-        r.opaque("a build tool runs in a directory the line downloaded");
+        r.unreadable("a build tool runs in a directory the line downloaded");
     }
     let named: Vec<String> = args.iter().map(|a| file_key(&a.text)).collect();
     let mut written: Vec<(String, FileText)> = r
@@ -227,7 +227,7 @@ const IN_PLACE_EDITORS: &[&str] = &["sed", "perl", "ruby", "ed", "red", "gawk", 
 /// justfile, tox.ini, an `.envrc`, `.yarnrc.yml`'s `yarnPath`) edited in place by `command`
 /// (`sed -i 's/"test": .*/.../' package.json`): its text is no longer the host's, and not
 /// known, so a tool that then runs it is read as running a file the line wrote with text
-/// not known (opaque). Code files and manifests so edited (`sed -i 's/2018/2021/'
+/// not known (unreadable). Code files and manifests so edited (`sed -i 's/2018/2021/'
 /// Cargo.toml`) stay the project's own, as when the agent edits them with its file tools.
 pub(in crate::matcher::shell) fn edited_in_place(r: &mut Reader, command: &SimpleCommand) {
     if !IN_PLACE_EDITORS.contains(&command.program.as_str()) {
@@ -267,7 +267,7 @@ pub(in crate::matcher::shell) fn planted(r: &mut Reader) {
         })
         .collect();
     written.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut opaque = r.line.opaque.take();
+    let mut unreadable = r.line.unreadable.take();
     for (path, text) in written {
         let name = path.rsplit('/').next().unwrap_or_default();
         let how = match runs(name) {
@@ -284,13 +284,13 @@ pub(in crate::matcher::shell) fn planted(r: &mut Reader) {
         });
         // What the reader cannot follow is no harm in itself, but code that plainly runs
         // what it downloads or never ends is.
-        if let Some(why) = r.line.opaque.take()
+        if let Some(why) = r.line.unreadable.take()
             && HARM_UNREAD.iter().any(|word| why.contains(word))
         {
-            opaque.get_or_insert(why);
+            unreadable.get_or_insert(why);
         }
     }
-    r.line.opaque = opaque;
+    r.line.unreadable = unreadable;
 }
 
 /// How a script that names its interpreter on its first line (`#!/bin/sh`, `#!/usr/bin/env
@@ -333,8 +333,9 @@ const HARM_UNREAD: &[&str] = &[
 
 fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
     let FileText::Known(text) = text else {
-        return r
-            .opaque("a build tool runs a file the line wrote with text not known before it runs");
+        return r.unreadable(
+            "a build tool runs a file the line wrote with text not known before it runs",
+        );
     };
     match how {
         Runs::Makefile => makefile(r, Data::Known(text), args),
@@ -344,13 +345,15 @@ fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
                 for script in scripts.into_iter().flat_map(|s| s.values()) {
                     match script.as_str() {
                         Some(line) => shell_c(r, line),
-                        None => {
-                            r.opaque("a build tool runs scripts the line wrote that are not text")
-                        }
+                        None => r.unreadable(
+                            "a build tool runs scripts the line wrote that are not text",
+                        ),
                     }
                 }
             }
-            Err(_) => r.opaque("a build tool reads a JSON file the line wrote that does not parse"),
+            Err(_) => {
+                r.unreadable("a build tool reads a JSON file the line wrote that does not parse")
+            }
         },
         // A PHP file opens with `<?php`; the reader reads the code inside.
         Runs::Code(Lang::Php) => {
@@ -442,7 +445,7 @@ fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
                 "ENV{",
             ];
             if REACHES.iter().any(|word| text.contains(word)) {
-                r.opaque("a build tool runs code the line wrote, in a language hookgate does not read, that may run programs or reach the network or files");
+                r.unreadable("a build tool runs code the line wrote, in a language hookgate does not read, that may run programs or reach the network or files");
             }
         }
     }

@@ -19,7 +19,7 @@ pub(super) fn cmake_script(r: &mut Reader, args: &[Field], stdin: &Data) {
         match stdin {
             Data::Known(text) => unread::read(r, "cmake", text),
             Data::Nothing => {}
-            _ => r.opaque("a script is piped into an interpreter"),
+            _ => r.unreadable("a script is piped into an interpreter"),
         }
         return;
     }
@@ -61,7 +61,7 @@ pub(super) fn cmake_tool(r: &mut Reader, args: &[Field], stdin: Data) -> Data {
             return r.run(command, &Io::default(), stdin, &[]);
         }
         _ if command.unknown => {
-            r.opaque("cmake -E runs a command not known before the line runs");
+            r.unreadable("cmake -E runs a command not known before the line runs");
             return Data::Unknown;
         }
         _ => return Data::Unknown,

@@ -51,7 +51,7 @@ pub(in crate::matcher::shell::programs) fn compiled_source(
         if let Some(source) = source
             && acts(r, program, source, stdin)
         {
-            r.opaque("java runs source the line wrote, which calls functions that run programs, delete or connect");
+            r.unreadable("java runs source the line wrote, which calls functions that run programs, delete or connect");
         }
     }
 }
@@ -85,7 +85,7 @@ fn compiler(r: &mut Reader, program: &str, args: &[Field], stdin: &Data) {
         return;
     }
     if program == "tcc" && args.iter().any(|a| a.text == "-run") {
-        r.opaque("tcc runs C source the line wrote, which calls functions that run programs, delete or connect");
+        r.unreadable("tcc runs C source the line wrote, which calls functions that run programs, delete or connect");
     } else if !only_compiles {
         let output = output.unwrap_or_else(|| "a.out".to_owned());
         r.env.write_file(&output, FileText::Unknown, false);

@@ -289,8 +289,8 @@ fn sql_text(r: &mut Reader, program: &str, dialect: Dialect, text: &Data) {
         Data::Known(text) => {
             let sql = r.reached(origin.clone(), |r| meta_commands(r, program, text));
             let reading = sql::read(dialect, &sql);
-            if let Some(why) = reading.opaque {
-                r.opaque(why);
+            if let Some(why) = reading.unreadable {
+                r.unreadable(why);
             }
             r.reached(origin, |r| {
                 for words in reading.statements {

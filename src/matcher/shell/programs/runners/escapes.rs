@@ -46,7 +46,7 @@ pub(super) fn gdb(r: &mut Reader, args: &[Field], stdin: &Data) {
                 }
             }
             Some(Data::Unknown | Data::Listing(..)) => {
-                r.opaque("gdb runs a file of commands the line downloaded or does not know");
+                r.unreadable("gdb runs a file of commands the line downloaded or does not know");
             }
             Some(Data::Nothing) | None => {}
         }
@@ -79,7 +79,7 @@ fn gdb_command(r: &mut Reader, command: &str) {
         }
         // Without code on the line, the code comes from the commands that follow.
         "python" | "py" | "pi" | "python-interactive" | "guile" | "gu" => {
-            r.opaque("gdb runs Python or Guile code that hookgate does not read");
+            r.unreadable("gdb runs Python or Guile code that hookgate does not read");
         }
         "set" if words.next() == Some("logging") && words.next() == Some("file") => {
             if let Some(file) = words.next() {
@@ -117,7 +117,7 @@ pub(super) fn ed(r: &mut Reader, stdin: &Data) {
             }
         }
         Data::Unknown | Data::Listing(..) => {
-            r.opaque("an editor reads commands from standard input")
+            r.unreadable("an editor reads commands from standard input")
         }
         Data::Nothing => {}
     }
@@ -161,7 +161,7 @@ pub(super) fn split(r: &mut Reader, args: &[Field], stdin: &Data) {
             None => None,
         };
         match code {
-            Some(f) if f.unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+            Some(f) if f.unknown => r.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN),
             Some(f) => shell_c_reading(r, &f.text, chunks.clone()),
             None => {}
         }
@@ -224,7 +224,7 @@ pub(super) fn m4(r: &mut Reader, args: &[Field], stdin: &Data) {
             // A file of the project that neither the line nor the host shows.
             Data::Nothing => {}
             Data::Unknown | Data::Listing(..) => {
-                r.opaque("m4 reads input not known before it runs, which may run commands");
+                r.unreadable("m4 reads input not known before it runs, which may run commands");
             }
         }
     }
@@ -234,14 +234,14 @@ fn m4_text(r: &mut Reader, text: &str) {
     const BUILDERS: &[&str] = &["indir", "builtin", "defn", "changequote", "changeword"];
     let cut_name = text.contains("sys") && text.contains("cmd") && !text.contains("syscmd");
     if BUILDERS.iter().any(|b| text.contains(b)) || text.contains("sys`") || cut_name {
-        r.opaque("m4 input that builds or renames macros may run commands");
+        r.unreadable("m4 input that builds or renames macros may run commands");
         return;
     }
     for (at, _) in text.match_indices("syscmd") {
         let rest = &text[at + "syscmd".len()..];
         match m4_argument(rest) {
             Some(command) => shell_c(r, command),
-            None => r.opaque("m4 runs a command (syscmd) that is not plain text"),
+            None => r.unreadable("m4 runs a command (syscmd) that is not plain text"),
         }
     }
     // `include(FILE)`, `sinclude(FILE)` and GNU's `undivert(FILE)` copy the file into the
@@ -258,7 +258,7 @@ fn m4_text(r: &mut Reader, text: &str) {
                     let words = ["cat", "--", file].map(Field::literal).to_vec();
                     r.run(words, &Io::default(), Data::Nothing, &[]);
                 }
-                None => r.opaque("m4 includes a file that is not named in plain text"),
+                None => r.unreadable("m4 includes a file that is not named in plain text"),
             }
         }
     }
@@ -281,7 +281,7 @@ fn m4_argument(rest: &str) -> Option<&str> {
 fn sh_c_of(r: &mut Reader, field: Option<&Field>) {
     match field {
         Some(f) if f.unknown => {
-            r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
+            r.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN);
         }
         Some(f) => shell_c(r, &f.text),
         None => {}
@@ -337,7 +337,7 @@ pub(super) fn emacs(r: &mut Reader, args: &[Field]) {
         };
         k += 1;
         match kind {
-            _ if unknown => r.opaque("emacs runs Lisp that comes from a substitution"),
+            _ if unknown => r.unreadable("emacs runs Lisp that comes from a substitution"),
             Lisp::Inline => super::unread::read(r, "emacs", &value),
             // A library name (`-l ert`) is found on the load path.
             Lisp::File if value.contains('/') || value.ends_with(".el") => {
@@ -348,7 +348,7 @@ pub(super) fn emacs(r: &mut Reader, args: &[Field]) {
             Lisp::File => {}
             Lisp::Directory => {
                 if r.env.holds_unknown_below(value.trim_end_matches('/')) {
-                    r.opaque("emacs loads libraries from a directory the line downloaded into");
+                    r.unreadable("emacs loads libraries from a directory the line downloaded into");
                 }
             }
         }
@@ -374,7 +374,7 @@ pub(super) fn foreign_shell(r: &mut Reader, t: &[String], stdin: &Data) {
     if t.is_empty() && matches!(stdin, Data::Nothing) || !t.is_empty() && informational {
         return;
     }
-    r.opaque("the command runs code of a shell language hookgate does not read");
+    r.unreadable("the command runs code of a shell language hookgate does not read");
 }
 
 /// `dc`: a `!` runs the rest of its line as a shell command (`printf '!rm -rf ~' | dc`).
@@ -420,7 +420,7 @@ pub(in crate::matcher::shell::programs) fn dc(r: &mut Reader, args: &[Field], st
     }
     for program in programs {
         let Some(text) = program else {
-            r.opaque("dc runs the commands after a '!' in a program not known here");
+            r.unreadable("dc runs the commands after a '!' in a program not known here");
             continue;
         };
         for line in text.lines() {

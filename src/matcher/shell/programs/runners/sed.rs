@@ -19,7 +19,7 @@ pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
             scripts.push(s);
         }
         if option_value(o, 'f', "file").is_some() {
-            r.opaque("sed reads its script from a file");
+            r.unreadable("sed reads its script from a file");
         }
     }
     if scripts.is_empty()
@@ -27,13 +27,13 @@ pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     {
         scripts.push(s.clone());
         if args[at].unknown {
-            r.opaque("sed's script is not known before it runs");
+            r.unreadable("sed's script is not known before it runs");
         }
     }
     for s in scripts {
         let found = read_script(&s);
-        if let Some(reason) = found.opaque {
-            r.opaque(reason);
+        if let Some(reason) = found.unreadable {
+            r.unreadable(reason);
         }
         for command in found.runs {
             shell_c(r, &command);
@@ -53,7 +53,7 @@ struct Script {
     /// Files written by `w`, `W` and `s///w`.
     writes: Vec<String>,
     /// Why the script is not read: it runs text only known when it runs.
-    opaque: Option<&'static str>,
+    unreadable: Option<&'static str>,
 }
 
 /// Reads `script` command by command: addresses, `!`, blocks, then each command with the
@@ -100,7 +100,7 @@ fn read_script(script: &str) -> Script {
                             break;
                         }
                         b'e' => {
-                            out.opaque =
+                            out.unreadable =
                                 Some("sed runs its pattern space as a command (the s///e flag)");
                         }
                         _ => {}
@@ -123,7 +123,8 @@ fn read_script(script: &str) -> Script {
             b'e' => {
                 let command = s.rest_of_line();
                 if command.is_empty() {
-                    out.opaque = Some("sed runs its pattern space as a command (the e command)");
+                    out.unreadable =
+                        Some("sed runs its pattern space as a command (the e command)");
                 } else {
                     out.runs.push(command);
                 }
@@ -253,9 +254,9 @@ mod tests {
     }
 
     #[test]
-    fn e_runs_its_command_and_the_e_flag_is_opaque() {
+    fn e_runs_its_command_and_the_e_flag_is_unreadable() {
         assert_eq!(read_script("1e rm -rf ~").runs, ["rm -rf ~"]);
-        assert!(read_script("s/x/rm -rf ~/e").opaque.is_some());
-        assert!(read_script("e").opaque.is_some());
+        assert!(read_script("s/x/rm -rf ~/e").unreadable.is_some());
+        assert!(read_script("e").unreadable.is_some());
     }
 }

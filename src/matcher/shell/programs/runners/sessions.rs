@@ -77,7 +77,7 @@ pub(super) fn tmux(r: &mut Reader, args: &[Field]) {
             "set-hook" | "bind-key" | "bind" => match operands.get(1..).unwrap_or_default() {
                 [] => {}
                 later if later.iter().any(|a| a.unknown) => {
-                    r.opaque("tmux runs a command that is not known before it runs");
+                    r.unreadable("tmux runs a command that is not known before it runs");
                 }
                 [one] => {
                     r.script(&format!("tmux {}", one.text), Data::Nothing);
@@ -97,7 +97,7 @@ fn shell_of(r: &mut Reader, shell: &str, words: &[Field]) {
         return;
     }
     if words.iter().any(|w| w.unknown) {
-        r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN);
+        r.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN);
         return;
     }
     let code = words
@@ -154,7 +154,7 @@ pub(super) fn at(r: &mut Reader, args: &[Field], stdin: Data) {
         .position(|a| a.text == "-f")
         .and_then(|k| args.get(k + 1));
     match file {
-        Some(f) if f.unknown => r.opaque("the script comes from a substitution"),
+        Some(f) if f.unknown => r.unreadable("the script comes from a substitution"),
         Some(f) if !is_stdin_path(&f.text) => {
             r.run_file(&f.text, Data::Nothing);
         }
@@ -176,7 +176,7 @@ pub(super) fn run_parts(r: &mut Reader, args: &[Field]) {
         return;
     };
     if dir.unknown {
-        r.opaque("run-parts runs every program of a directory not known before it runs");
+        r.unreadable("run-parts runs every program of a directory not known before it runs");
         return;
     }
     let inside = format!("{}/", crate::matcher::shell::env::file_key(&dir.text));

@@ -14,7 +14,7 @@ pub(super) fn code_value(r: &mut Reader, v: Value) {
                 Data::Nothing,
             );
         }
-        Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+        Value::Unknown => r.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN),
     }
 }
 
@@ -81,7 +81,7 @@ pub(super) fn stdin_shell(r: &mut Reader, stdin: Data) {
         Data::Known(script) => {
             r.script(&script, Data::Nothing);
         }
-        Data::Unknown | Data::Listing(..) => r.opaque("a script is piped into a shell"),
+        Data::Unknown | Data::Listing(..) => r.unreadable("a script is piped into a shell"),
         Data::Nothing => {}
     }
 }

@@ -47,7 +47,9 @@ pub(in crate::matcher::shell::programs) fn shell(
                 Value::Known(path) => {
                     r.run_file(path, Data::Nothing);
                 }
-                Value::Unknown => r.opaque("the shell's start-up file comes from an unknown value"),
+                Value::Unknown => {
+                    r.unreadable("the shell's start-up file comes from an unknown value")
+                }
             }
         }
     }
@@ -78,7 +80,7 @@ pub(in crate::matcher::shell::programs) fn shell(
             break;
         }
         if a.unknown {
-            r.opaque("an option of the shell is not known before it runs");
+            r.unreadable("an option of the shell is not known before it runs");
         }
         if matches!(t, "-o" | "+o" | "-O" | "+O") {
             i += 1;
@@ -99,7 +101,7 @@ pub(in crate::matcher::shell::programs) fn shell(
     match args.get(i) {
         Some(script) if command_string => {
             if script.unknown {
-                r.opaque("the shell runs a script that comes from a substitution");
+                r.unreadable("the shell runs a script that comes from a substitution");
             }
             let positional: Vec<Value> = args
                 .get(i + 2..)
@@ -121,7 +123,7 @@ pub(in crate::matcher::shell::programs) fn shell(
         }
         Some(file) if !from_stdin => {
             if file.unknown || is_stdin_path(&file.text) && stdin == Data::Unknown {
-                r.opaque("the shell runs a script that comes from a substitution");
+                r.unreadable("the shell runs a script that comes from a substitution");
             } else if is_stdin_path(&file.text) {
                 stdin_shell(r, stdin);
             } else {
@@ -165,7 +167,7 @@ pub(super) fn env_command(
     while let Some(a) = args.get(k) {
         // A function a child bash imports (`BASH_FUNC_make%%=() { ...; }`).
         if a.text.starts_with("BASH_FUNC_") && a.text.contains('=') {
-            r.opaque(
+            r.unreadable(
                 "the line changes what a command name runs (BASH_CMDS, BASH_ALIASES, BASH_FUNC_)",
             );
             k += 1;

@@ -47,7 +47,7 @@ pub(super) fn ssh_options(r: &mut Reader, t: &[String]) {
             r.script(value, Data::Nothing);
         }
         if key == "match" && value.to_ascii_lowercase().contains("exec") {
-            r.opaque("an ssh Match exec option runs a command");
+            r.unreadable("an ssh Match exec option runs a command");
         }
     }
 }
@@ -254,7 +254,7 @@ pub(super) fn container(r: &mut Reader, args: &[Field]) -> Data {
             break;
         }
         if a == "--entrypoint" || a.starts_with("--entrypoint=") {
-            r.opaque("the container's entry point is set on the command line");
+            r.unreadable("the container's entry point is set on the command line");
         }
         if WITH_VALUE.contains(&a.as_str()) && (a != "-d" || t[sub] == "exec") {
             k += 1;
@@ -289,7 +289,7 @@ pub(super) fn ex_command(r: &mut Reader, command: &str) {
     {
         let code = code.trim_start_matches('=');
         if VIM_LUA_API.iter().any(|api| code.contains(api)) {
-            r.opaque("the editor runs code given on its command line");
+            r.unreadable("the editor runs code given on its command line");
         } else {
             super::interpreters::read_code(r, Some(Lang::Lua), code, &[], None);
         }
@@ -327,7 +327,7 @@ pub(super) fn ex_command(r: &mut Reader, command: &str) {
         || "source".starts_with(name.as_str()) && name.len() >= 2
         || "runtime".starts_with(name.as_str()) && name.len() >= 2;
     if runs_code || ACTS.iter().any(|word| c.contains(word)) {
-        r.opaque("the editor runs code given on its command line");
+        r.unreadable("the editor runs code given on its command line");
     }
 }
 
@@ -379,7 +379,7 @@ pub(super) fn rename(r: &mut Reader, program: &str, row: &Program, args: &[Field
     }
     if perl {
         if operands.iter().take(skip).any(|f| f.unknown) {
-            r.opaque("rename runs a Perl expression not known before the line runs");
+            r.unreadable("rename runs a Perl expression not known before the line runs");
         }
         for text in code {
             super::interpreters::read_code(r, Some(Lang::Perl), text, &[], None);

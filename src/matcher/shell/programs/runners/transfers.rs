@@ -20,7 +20,7 @@ pub(super) fn sftp_batch(r: &mut Reader, t: &[String], stdin: &Data) {
     let text = match file_text(r, &batch, false, stdin) {
         Some(Data::Known(text)) => text,
         None | Some(Data::Nothing) => return,
-        Some(_) => return r.opaque("sftp runs a batch of commands not known before it runs"),
+        Some(_) => return r.unreadable("sftp runs a batch of commands not known before it runs"),
     };
     // Sent to the machine sftp connects to.
     let host = t
@@ -79,7 +79,7 @@ pub(super) fn smbclient(r: &mut Reader, args: &[Field]) {
         };
         if let Some(commands) = commands {
             if commands.unknown {
-                r.opaque("smbclient runs commands not known before the line runs");
+                r.unreadable("smbclient runs commands not known before the line runs");
             } else {
                 transfer_commands(r, commands.text.split(';'), host, "smbclient's commands");
             }

@@ -1,7 +1,7 @@
 //! Code given inline or on standard input to an interpreter of a language hookgate has no
 //! reader for (R, Tcl, Julia, PowerShell, AppleScript, ...). Such code is plain when it
 //! names none of the language's functions that run programs, delete, fetch, open sockets
-//! or evaluate text (`Rscript -e 'print(summary(x))'`), and opaque when it does, since
+//! or evaluate text (`Rscript -e 'print(summary(x))'`), and unreadable when it does, since
 //! what it then does cannot be told. The few deletions agents write in R and Tcl with
 //! literal paths (`unlink("build", recursive = TRUE)`, `file delete -force build`) are
 //! read as the `rm` they are.
@@ -62,7 +62,7 @@ pub(super) fn read(r: &mut Reader, program: &str, text: &str) {
         None => text,
     };
     if calls_any(rest, lang) {
-        r.opaque(
+        r.unreadable(
             "the interpreter runs code of a language hookgate does not read, which calls \
              functions that run programs, delete, fetch or evaluate text",
         );

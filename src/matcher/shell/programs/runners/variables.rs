@@ -43,14 +43,14 @@ pub(in crate::matcher::shell::programs) fn browser(r: &mut Reader, env: &[(Strin
     };
     match value {
         Value::Known(commands) if commands.contains("%s") => {
-            r.opaque("the program opens an address it chooses with a command from BROWSER");
+            r.unreadable("the program opens an address it chooses with a command from BROWSER");
         }
         Value::Known(commands) => {
             for command in commands.split(':').filter(|c| !c.trim().is_empty()) {
                 r.script(command, Data::Nothing);
             }
         }
-        Value::Unknown => r.opaque(crate::matcher::shell::walk::CODE_NOT_KNOWN),
+        Value::Unknown => r.unreadable(crate::matcher::shell::walk::CODE_NOT_KNOWN),
     }
 }
 
@@ -99,7 +99,7 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
         match name.as_str() {
             "SSH_ASKPASS" | "SUDO_ASKPASS" => code_value(r, value.clone()),
             "GCONV_PATH" | "AWKLIBPATH" => {
-                r.opaque("the program loads native modules from a path its environment sets")
+                r.unreadable("the program loads native modules from a path its environment sets")
             }
             // tar's options from the environment, which can run commands as tar's own do.
             "TAR_OPTIONS" => {
@@ -110,7 +110,7 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
                     Value::Unknown => true,
                 };
                 if runs {
-                    r.opaque(
+                    r.unreadable(
                         "tar takes options that run commands from its environment (TAR_OPTIONS)",
                     );
                 }
@@ -129,7 +129,9 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
                     Value::Unknown => false,
                 };
                 if downloaded {
-                    r.opaque("the program loads modules from a directory the line downloaded into");
+                    r.unreadable(
+                        "the program loads modules from a directory the line downloaded into",
+                    );
                 }
             }
             "KUBECONFIG"
@@ -144,7 +146,7 @@ pub(in crate::matcher::shell::programs) fn environment(r: &mut Reader, env: &[(S
                     Value::Unknown => true,
                 };
                 if downloaded {
-                    r.opaque(
+                    r.unreadable(
                         "the program reads a configuration the line downloaded or does not know, which can name commands to run",
                     );
                 }
@@ -177,7 +179,7 @@ pub(in crate::matcher::shell::programs) fn perl_debugger_port(
         return;
     };
     let Value::Known(options) = value else {
-        r.opaque("the Perl debugger's options are not known before it runs");
+        r.unreadable("the Perl debugger's options are not known before it runs");
         return;
     };
     let Some((_, rest)) = options.split_once("RemotePort=") else {

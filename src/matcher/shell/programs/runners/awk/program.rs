@@ -84,9 +84,9 @@ pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
         .any(|l| bare.contains(l))
     {
         if bare.contains("system(") {
-            r.opaque("awk runs commands in an endless loop");
+            r.unreadable("awk runs commands in an endless loop");
         } else if print_redirects(program).next().is_some() {
-            r.opaque("awk writes a file in an endless loop");
+            r.unreadable("awk writes a file in an endless loop");
         }
     }
     let b = program.as_bytes();
@@ -122,7 +122,7 @@ pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
                 Some(code) if rest.starts_with('(') => shell_c(r, &code),
                 _ => match listed_commands(program, group, values) {
                     Some(commands) => commands.iter().for_each(|c| shell_c(r, c)),
-                    None => r.opaque("awk runs a command it builds at run time"),
+                    None => r.unreadable("awk runs a command it builds at run time"),
                 },
             }
         }
@@ -147,14 +147,14 @@ pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
                 };
                 match code {
                     Some(code) => shell_c(r, &code),
-                    None => r.opaque("awk runs a command it builds at run time"),
+                    None => r.unreadable("awk runs a command it builds at run time"),
                 }
             } else {
                 // `print X | "cmd"`: what is printed is the command's input, which a shell
                 // or an interpreter runs as its program.
                 match awk_string(after) {
                     Some((code, _)) => shell_c_reading(r, &code, awk_printed(&program[..i])),
-                    None => r.opaque("awk runs a command it builds at run time"),
+                    None => r.unreadable("awk runs a command it builds at run time"),
                 }
             }
         }

@@ -89,7 +89,7 @@ pub(super) fn meta_command(r: &mut Reader, program: &str, command: &str) {
                 if let Some(file) = unquoted.split_whitespace().find(|w| !w.starts_with('-')) {
                     file_command(r, "tee", file);
                 } else if unquoted.split_whitespace().any(|w| w == "-e") {
-                    r.opaque("sqlite3 opens its output in the editor of the environment");
+                    r.unreadable("sqlite3 opens its output in the editor of the environment");
                 }
             }
         }
@@ -151,7 +151,7 @@ pub(super) fn meta_command(r: &mut Reader, program: &str, command: &str) {
                 shell(r, value.trim().trim_matches('\''));
             }
         }
-        "load" => r.opaque("the database client loads a native extension"),
+        "load" => r.unreadable("the database client loads a native extension"),
         _ => {}
     }
 }

@@ -18,13 +18,13 @@ fn sqlite_dot_commands_that_pipe_read_and_write() {
     let texts = |line: &str| {
         let read = crate::matcher::shell::parse(line);
         let commands: Vec<String> = read.commands.iter().map(|c| c.text()).collect();
-        (commands, read.opaque)
+        (commands, read.unreadable)
     };
     // The rows a query gives go into the command: a shell reading them is not read.
-    let (_, opaque) = texts(r#"sqlite3 :memory: ".once '|sh'" "select 'id'""#);
-    assert!(opaque.is_some());
-    let (commands, opaque) = texts(r#"sqlite3 :memory: ".once '|less'" "select 1""#);
-    assert_eq!(opaque, None, "{commands:?}");
+    let (_, unreadable) = texts(r#"sqlite3 :memory: ".once '|sh'" "select 'id'""#);
+    assert!(unreadable.is_some());
+    let (commands, unreadable) = texts(r#"sqlite3 :memory: ".once '|less'" "select 1""#);
+    assert_eq!(unreadable, None, "{commands:?}");
     let (commands, _) = texts("sqlite3 db '.output' '.open' '.once'");
     assert!(
         !commands

@@ -96,7 +96,7 @@ pub(super) fn git_with_environment_config(
                     fields.push(Field::literal("-c"));
                     fields.push(Field::literal(&format!("{key}={value}")));
                 }
-                _ => r.opaque("git's configuration comes from the environment"),
+                _ => r.unreadable("git's configuration comes from the environment"),
             }
         } else if !name.starts_with("GIT_CONFIG_VALUE_") && name != "GIT_CONFIG_COUNT" {
             rest.push((name.clone(), value.clone()));

@@ -335,7 +335,7 @@ pub(super) fn preload<'a>(
                 option,
                 "-r" | "--require" | "--import" | "--loader" | "--experimental-loader"
             );
-        return node_code.then_some(Code::Opaque(
+        return node_code.then_some(Code::Unreadable(
             "the interpreter preloads code that comes from a substitution",
         ));
     }
@@ -373,7 +373,7 @@ fn data_url(data: &str) -> Code<'_> {
         Some((kind, text)) if !kind.ends_with(";base64") && !text.contains('%') => {
             Code::Inline(vec![(Cow::Borrowed(text), false)])
         }
-        _ => Code::Opaque("the interpreter runs code from an encoded data: URL"),
+        _ => Code::Unreadable("the interpreter runs code from an encoded data: URL"),
     }
 }
 

@@ -62,10 +62,10 @@ pub(super) fn effect(r: &mut Reader, effect: Effect) {
         // The code's input, as for `Exec` below (Perl's `open(STDIN, ">&S"); exec "/bin/sh -i"`).
         Effect::Shell(Val::Known(script)) => shell_c_reading(r, &script, Data::Unknown),
         Effect::Shell(Val::Fetched) => {
-            r.opaque("the code runs a command it downloaded or decoded");
+            r.unreadable("the code runs a command it downloaded or decoded");
         }
         Effect::Shell(Val::Unknown | Val::Prefix(_) | Val::NameIn(_)) => {
-            r.opaque("the code runs a shell command built at run time");
+            r.unreadable("the code runs a shell command built at run time");
         }
         // What a program started by code reads on its input is the code's to choose: a
         // socket it connected (`os.dup2(s.fileno(), 0)` before `sh -i`), data it holds. So a
@@ -91,7 +91,7 @@ pub(super) fn effect(r: &mut Reader, effect: Effect) {
                 Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => false,
             };
             if downloaded {
-                r.opaque("the code imports modules from where the line downloaded them");
+                r.unreadable("the code imports modules from where the line downloaded them");
             }
         }
         // What the code writes, when known, is the file's text: a script run from it is read.

@@ -66,7 +66,7 @@ pub(in crate::matcher::shell::programs) fn rake_code(r: &mut Reader, args: &[Fie
             }
         };
         if unknown {
-            r.opaque("rake runs Ruby code that comes from a substitution");
+            r.unreadable("rake runs Ruby code that comes from a substitution");
         } else {
             read_code(r, Some(Lang::Ruby), text, &[], None);
         }
@@ -180,7 +180,7 @@ pub(in crate::matcher::shell::programs) fn console(
         }
     }
     match text {
-        Some((_, true)) => r.opaque("the console runs code that comes from a substitution"),
+        Some((_, true)) => r.unreadable("the console runs code that comes from a substitution"),
         // `rails runner script/fix.rb`: the file, as `ruby script/fix.rb` runs it.
         Some((path, false))
             if console.operand

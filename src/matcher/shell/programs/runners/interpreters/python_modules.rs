@@ -111,7 +111,7 @@ pub(super) fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usi
         }
         // `python3 -m pickle FILE` unpickles the file to print it.
         "pickle" => {
-            return Code::Opaque("the module unpickles a file, which can run any code");
+            return Code::Unreadable("the module unpickles a file, which can run any code");
         }
         // The module's own `__main__` prints the file it parses: `~/.netrc`, or the one
         // named.
@@ -145,18 +145,18 @@ pub(super) fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usi
         let runs_code = module == "timeit" && matches!(name, "-s" | "--setup")
             || module == "pdb" && matches!(name, "-c" | "--command");
         if a.unknown && t.starts_with(['-', '$']) {
-            return Code::Opaque("a module's option is not known before it runs");
+            return Code::Unreadable("a module's option is not known before it runs");
         }
         if !module_option.is_empty() && t == module_option {
             let Some(inner) = args.get(i + 1) else {
                 return Code::Elsewhere;
             };
             if inner.unknown || depth > 2 {
-                return Code::Opaque("a module runs a module that is not known here");
+                return Code::Unreadable("a module runs a module that is not known here");
             }
             // `pdb -c '!code' -m MODULE`: the statements run before the module does.
             if !code.is_empty() {
-                return Code::Opaque(DEBUGGER_STATEMENTS);
+                return Code::Unreadable(DEBUGGER_STATEMENTS);
             }
             *args = args.get(i + 2..).unwrap_or_default();
             return python_module(&inner.text, args, depth + 1);
@@ -211,7 +211,7 @@ pub(super) fn python_module<'a>(module: &str, args: &mut &'a [Field], depth: usi
     if code.is_empty() {
         file_of(script)
     } else {
-        Code::Opaque(DEBUGGER_STATEMENTS)
+        Code::Unreadable(DEBUGGER_STATEMENTS)
     }
 }
 

@@ -23,7 +23,7 @@ pub(in crate::matcher::shell::programs::runners) fn make(
         if let Some(dir) = option_value(o, 'C', "directory")
             && r.env.in_downloaded_dir(&file_key(&dir))
         {
-            r.opaque("make runs the makefile of a directory the line downloaded");
+            r.unreadable("make runs the makefile of a directory the line downloaded");
         }
         if let Some(file) =
             option_value(o, 'f', "file").or_else(|| option_value(o, 'f', "makefile"))
@@ -107,7 +107,7 @@ pub(in crate::matcher::shell::programs::runners) fn makefile(
                 shell_c(r, &vars.expand(recipe));
             }
             if text.contains("$(shell") {
-                r.opaque("a makefile runs $(shell ...)");
+                r.unreadable("a makefile runs $(shell ...)");
             }
             // GNU make's `load` (`-load`) directive loads a shared object into make.
             if text.lines().any(|l| {
@@ -115,12 +115,12 @@ pub(in crate::matcher::shell::programs::runners) fn makefile(
                 l.strip_prefix("load")
                     .is_some_and(|rest| rest.starts_with([' ', '\t']))
             }) {
-                r.opaque("a makefile loads a shared object into make (load)");
+                r.unreadable("a makefile loads a shared object into make (load)");
             }
             make_file_function(r, &text);
         }
         Data::Unknown | Data::Listing(..) => {
-            r.opaque("make reads a makefile that is not known before it runs")
+            r.unreadable("make reads a makefile that is not known before it runs")
         }
         Data::Nothing => {}
     }
@@ -143,7 +143,7 @@ fn make_file_function(r: &mut Reader, text: &str) {
             .unwrap_or_default()
             .trim();
         if file.contains('$') {
-            r.opaque("a makefile writes a file whose name it computes ($(file ...))");
+            r.unreadable("a makefile writes a file whose name it computes ($(file ...))");
         } else {
             super::super::record_written(r, vec![file.to_owned()], append, "make's $(file ...)");
         }

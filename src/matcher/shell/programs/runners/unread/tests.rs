@@ -39,7 +39,7 @@ fn r_deletions_with_literal_paths_read_as_rm() {
         r_deletions(r#"file.remove("a.txt")"#).expect("read").0,
         [["rm", "-f", "--", "a.txt"]]
     );
-    // A computed path is not read: the call stays in the text, which is then opaque.
+    // A computed path is not read: the call stays in the text, which is then unreadable.
     assert!(r_deletions("unlink(path.expand(x), recursive = TRUE)").is_none());
     // Past the most read, the calls left stay in the text.
     let many = r#"unlink("a"); "#.repeat(MOST_DELETIONS + 1);
