@@ -38,6 +38,8 @@ pub(super) struct Field {
     pub(super) quoted: bool,
     /// Some part is a variable's or a substitution's known value.
     pub(super) expanded: bool,
+    /// A part not known was not quoted: the shell may split it into more words.
+    pub(super) splits: bool,
 }
 
 impl Field {
@@ -184,6 +186,7 @@ impl Builder {
     fn push_unknown(&mut self, quoted: bool) {
         self.current.text.push_str(SUBSTITUTION);
         self.current.unknown = true;
+        self.current.splits |= !quoted;
         self.current.quoted |= quoted;
         self.started = true;
     }

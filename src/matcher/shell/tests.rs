@@ -1947,6 +1947,31 @@ fn unknown_words_an_interpreter_passes_to_its_program_are_data() {
 }
 
 #[test]
+fn tars_unknown_words_are_paths_only_where_a_known_slash_comes_first() {
+    let changes = "an argument that changes what the program does is not known before it runs";
+    for input in [
+        "tar -czf \"artifacts/app-$V.tar.gz\" -C dist .",
+        "tar czf \"dist/app-$V.tgz\" \"src/$W\"",
+        "tar -cf \"/tmp/$V.tar\" -- src",
+    ] {
+        assert_eq!(parse(input).unreadable, None, "{input}");
+    }
+    // An option or its value, the old-style options, an archive that may be HOST:FILE.
+    for input in [
+        "tar -czf \"$V.tar.gz\" dist",
+        "tar -czf \"app:$V\" dist",
+        "tar -x --to-command \"/bin/sh $V\" -f a.tar",
+        "tar -C \"/tmp/$V\" -xf a.tar",
+        "tar \"$V\" a.tar",
+        "tar -cf a.tar \"$V\"",
+        // Unquoted, a value may split into more words (`src/x --to-command=sh`).
+        "tar czf dist/app.tgz src/$W",
+    ] {
+        assert_eq!(parse(input).unreadable, Some(changes), "{input}");
+    }
+}
+
+#[test]
 fn pwd_is_the_absolute_working_directory_where_the_host_is_known() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().to_string_lossy().into_owned();

@@ -130,7 +130,13 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     && alias.named_child_count() == 1
                     && kind(name) == "identifier" =>
             {
-                self.names.bind(self.text(name), Slot::Expr(value));
+                // An archive opened in several `with`s under one name (`t`) is an archive
+                // in each: bound to its kind, the name stays known.
+                let slot = match self.archive_opened(value) {
+                    Some(kind) => Slot::Ref(kind.to_owned()),
+                    None => Slot::Expr(value),
+                };
+                self.names.bind(self.text(name), slot);
             }
             "as_pattern" | "with_item" | "except_clause" => {
                 let mut c = node.walk();
@@ -212,5 +218,30 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 self.forget_in(Some(child));
             }
         }
+    }
+}
+
+impl<'t> Py<'_, '_, 't> {
+    /// The kind of archive `value` opens, when it is a call of an archive's constructor
+    /// named through an import (`tarfile.open(...)`, `zipfile.ZipFile(...)`, or `ZipFile`
+    /// imported from `zipfile`).
+    fn archive_opened(&self, value: Node<'t>) -> Option<&'static str> {
+        let function = by_field(value, "function").filter(|_| kind(value) == "call")?;
+        let qualified = match kind(function) {
+            "identifier" => match self.names.get(self.text(function)) {
+                Some(Slot::Ref(q)) => q.clone(),
+                _ => return None,
+            },
+            "attribute" => {
+                let object = by_field(function, "object").filter(|o| kind(*o) == "identifier")?;
+                let attribute = by_field(function, "attribute")?;
+                match self.names.get(self.text(object)) {
+                    Some(Slot::Ref(q)) => format!("{q}.{}", self.text(attribute)),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        super::computed::archive(&super::sinks::canonical(&qualified))
     }
 }

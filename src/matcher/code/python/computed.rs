@@ -11,6 +11,16 @@ use super::{Obj, Py, by_field};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{TEMP_DIR, home, join, normalized};
 
+/// The archive object the call `constructor` makes (`tarfile.open(...)` is a
+/// `tarfile.TarFile`), whose methods the sinks name.
+pub(super) fn archive(constructor: &str) -> Option<&'static str> {
+    match constructor {
+        "tarfile.open" | "tarfile.TarFile" | "tarfile.TarFile.open" => Some("tarfile.TarFile"),
+        "zipfile.ZipFile" => Some("zipfile.ZipFile"),
+        _ => None,
+    }
+}
+
 impl<'t> Py<'_, '_, 't> {
     /// The name `mkdtemp(suffix, prefix, dir)` gives: the prefix (`tmp` when not given),
     /// random characters, the suffix; a pattern, as the random part is not known.
@@ -62,10 +72,9 @@ impl<'t> Py<'_, '_, 't> {
                     // `Py::arguments`).
                     "functools.partial" => args.pos(self, 0),
                     // Objects whose methods the sinks name (`tarfile.TarFile.add`).
-                    "tarfile.open" | "tarfile.TarFile" | "tarfile.TarFile.open" => {
-                        Obj::Ref("tarfile.TarFile".to_owned())
+                    q if archive(q).is_some() => {
+                        Obj::Ref(archive(q).unwrap_or_default().to_owned())
                     }
-                    "zipfile.ZipFile" => Obj::Ref("zipfile.ZipFile".to_owned()),
                     "xml.etree.ElementTree.ElementTree" | "xml.etree.ElementTree.parse" => {
                         Obj::Ref("xml.etree.ElementTree.ElementTree".to_owned())
                     }

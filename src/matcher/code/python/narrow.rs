@@ -52,11 +52,14 @@ impl<'a, 't> Py<'a, '_, 't> {
         (narrow != Narrow::default()).then_some(narrow)
     }
 
-    /// What the `if` statements whose body holds `call` say of the names they test: `for f
-    /// in files: if f.endswith('.py'): open(f)` reads `*.py` only. Looks a bounded way up,
-    /// so deeply nested code costs no more per call.
+    /// What the `if` statements whose body holds `call`, and the `if not ...: continue`
+    /// before it, say of the names they test: `for f in files: if f.endswith('.py'):
+    /// open(f)` reads `*.py` only. Looks a bounded way up and back, so deeply nested code
+    /// costs no more per call.
     pub(super) fn guards(&self, call: Node<'t>) -> Vec<(&'a str, Narrow)> {
         const MOST_LEVELS: usize = 64;
+        // Statements before one in its block looked at for an `if not ...: continue`.
+        const MOST_SIBLINGS: usize = 16;
         let mut out = Vec::new();
         let mut node = call;
         for _ in 0..MOST_LEVELS {
@@ -65,19 +68,58 @@ impl<'a, 't> Py<'a, '_, 't> {
                 && by_field(parent, "consequence").is_some_and(|c| c.id() == node.id())
                 && let Some(test) = by_field(parent, "condition")
             {
-                let mut names = Vec::new();
-                self.tested_names(test, &mut names);
-                for name in names {
-                    let mut narrow = Narrow::default();
-                    self.narrow_by(test, name, &mut narrow);
-                    if narrow != Narrow::default() {
-                        out.push((name, narrow));
+                self.guard(test, &mut out);
+            }
+            // `if not f.endswith('.py'): continue` before it in its block: what follows runs
+            // only when the test holds.
+            if kind(parent) == "block" {
+                let mut before = node.prev_named_sibling();
+                for _ in 0..MOST_SIBLINGS {
+                    let Some(statement) = before else { break };
+                    if let Some(test) = self.skips_unless(statement) {
+                        self.guard(test, &mut out);
                     }
+                    before = statement.prev_named_sibling();
                 }
             }
             node = parent;
         }
         out
+    }
+
+    /// What `test`, known to hold, says of the names it tests.
+    fn guard(&self, test: Node<'t>, out: &mut Vec<(&'a str, Narrow)>) {
+        let mut names = Vec::new();
+        self.tested_names(test, &mut names);
+        for name in names {
+            let mut narrow = Narrow::default();
+            self.narrow_by(test, name, &mut narrow);
+            if narrow != Narrow::default() {
+                out.push((name, narrow));
+            }
+        }
+    }
+
+    /// `TEST` when `statement` is `if not TEST: continue` (or `break`, or `return`), with no
+    /// `elif` or `else`: the statements after it run only when `TEST` holds.
+    fn skips_unless(&self, statement: Node<'t>) -> Option<Node<'t>> {
+        if kind(statement) != "if_statement" || by_field(statement, "alternative").is_some() {
+            return None;
+        }
+        let body = by_field(statement, "consequence")?;
+        let only = body
+            .named_child(0)
+            .filter(|_| body.named_child_count() == 1)?;
+        if !matches!(
+            kind(only),
+            "continue_statement" | "break_statement" | "return_statement"
+        ) {
+            return None;
+        }
+        let condition = by_field(statement, "condition")?;
+        (kind(condition) == "not_operator")
+            .then(|| by_field(condition, "argument"))
+            .flatten()
     }
 
     /// The names whose `endswith`/`startswith` a test calls, in the shapes `narrow_by` reads.

@@ -407,6 +407,26 @@ fn a_walk_acts_on_every_file_below_unless_an_if_narrows_it() {
         ),
         ["rm *"]
     );
+    // So does skipping the rest of the loop unless it holds.
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if not f.endswith(('.py', '.ts')):\n            continue\n        path = os.path.join(root, f)\n        with open(path) as fh:\n            print(fh.read())"
+        ),
+        ["cat ./**/*{.py,.ts}"]
+    );
+    // Not with an `else`, nor when the skip is not the whole body.
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if not f.endswith('.py'):\n            print(f)\n            continue\n        print(open(os.path.join(root, f)).read())"
+        ),
+        ["cat ./**/*"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfor root, dirs, files in os.walk('.'):\n    for f in files:\n        if f.endswith('.py'):\n            continue\n        print(open(os.path.join(root, f)).read())"
+        ),
+        ["cat ./**/*"]
+    );
     // A test of the extension narrows as `endswith` does: `splitext`'s, or a path's suffix.
     assert_eq!(
         effects(
