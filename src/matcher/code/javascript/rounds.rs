@@ -23,6 +23,8 @@ use crate::matcher::code::tree::{Visit, visit};
 const MOST_ITEMS: usize = 16;
 /// Nodes of one call's arguments looked at for a loop's name.
 const MOST_NODES: usize = 512;
+/// Names whose values are looked into for a loop's name, from one call.
+const MOST_FOLLOWED: usize = 4;
 /// Names whose uses are checked (each a scan of the whole program), at most: past it, a
 /// name is taken as changed, and its loop not read per item.
 const MOST_SCANS: usize = 16;
@@ -125,18 +127,34 @@ impl<'a, 't> Js<'a, '_, 't> {
         let arguments = by_field(call, "arguments")?;
         let mut found = None;
         let mut nodes = 0;
-        visit(arguments, |node, _, at| {
-            if found.is_some() || at == Visit::Leave || nodes >= MOST_NODES {
-                return false;
+        // The loop's name in the arguments, or in the value of a name they name (`const p
+        // = path.join(root, d); fs.rmSync(p)`).
+        let mut search = vec![arguments];
+        let mut followed = 0;
+        while let Some(root) = search.pop() {
+            let mut assigned = Vec::new();
+            visit(root, |node, _, at| {
+                if found.is_some() || at == Visit::Leave || nodes >= MOST_NODES {
+                    return false;
+                }
+                nodes += 1;
+                if matches!(kind(node), "identifier" | "shorthand_property_identifier") {
+                    match self.names.get(self.text(node)) {
+                        Some(Slot::Each(list)) => found = Some(*list),
+                        Some(Slot::Expr(value)) => assigned.push(*value),
+                        _ => {}
+                    }
+                }
+                true
+            });
+            if found.is_some() {
+                break;
             }
-            nodes += 1;
-            if matches!(kind(node), "identifier" | "shorthand_property_identifier")
-                && let Some(Slot::Each(list)) = self.names.get(self.text(node))
-            {
-                found = Some(*list);
+            if followed < MOST_FOLLOWED {
+                followed += assigned.len();
+                search.extend(assigned);
             }
-            true
-        });
+        }
         let list = found?;
         let pattern = *self.patterns.get(&list.id())?;
         let (mut names, mut other) = (Vec::new(), Vec::new());

@@ -548,6 +548,26 @@ fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
         ),
         ["rm -r dist", "rm -r .turbo"]
     );
+    // Through a name bound in the loop to a value made of the loop's name.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); const path = require('path'); for (const d of ['dist', '/etc']) { const p = path.join('.', d); fs.rmSync(p, {recursive: true}); }"
+        ),
+        ["rm -r ./dist", "rm -r /etc"]
+    );
+    // A listed name with a pattern replaced is a name in the same directory.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); for (const f of fs.readdirSync('config')) fs.writeFileSync(require('path').join('out', f.replace(/\\.ya?ml$/, '.json')), '{}')"
+        ),
+        ["tee out/*"]
+    );
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); for (const f of fs.readdirSync('config')) fs.writeFileSync(require('path').join('out', f.replace(/x/, '../../etc/')), '{}')"
+        ),
+        ["tee ?"]
+    );
     // Changed, it is not.
     assert_eq!(
         effects(

@@ -40,6 +40,11 @@ pub(super) fn cat(a: Val, b: Val) -> Val {
     }
 }
 
+/// Whether `s` is the pattern of a listing's names: no `/`, some wildcard.
+fn is_name_pattern(s: &str) -> bool {
+    !s.contains('/') && s.contains(['*', '?', '['])
+}
+
 /// Methods of a known string.
 pub(super) fn string_method(s: &str, m: &str, args: &Args) -> Obj {
     let text = |n: usize| args.val(n).text().map(str::to_owned);
@@ -60,6 +65,9 @@ pub(super) fn string_method(s: &str, m: &str, args: &Args) -> Obj {
                     s.replace(&a, &b)
                 })
             }
+            // A listing's name (`*`, `*.yml`) with a pattern replaced by text with no `/` is
+            // still a name in the same directory: any name, as the pattern is not followed.
+            (_, Some(b)) if is_name_pattern(s) && !b.contains('/') => v("*".to_owned()),
             _ => Obj::Val(Val::Unknown),
         },
         "concat" => {

@@ -23,11 +23,13 @@ pub(super) fn archive(constructor: &str) -> Option<&'static str> {
 
 impl<'t> Py<'_, '_, 't> {
     /// The name `mkdtemp(suffix, prefix, dir)` gives: the prefix (`tmp` when not given),
-    /// random characters, the suffix; a pattern, as the random part is not known.
-    fn temp_name(&mut self, args: &Args<'t>) -> String {
-        let mut part = |n: usize, name: &str, default: &str| match args.node(n, name) {
+    /// random characters, the suffix; a pattern, as the random part is not known. `first`:
+    /// the place of `suffix` among the positional arguments (`NamedTemporaryFile` has four
+    /// before it).
+    fn temp_name(&mut self, args: &Args<'t>, first: usize) -> String {
+        let mut part = |n: usize, name: &str, default: &str| match args.node(first + n, name) {
             None => Some(default.to_owned()),
-            Some(_) => match args.pos_or_kw(self, n, name).val() {
+            Some(_) => match args.pos_or_kw(self, first + n, name).val() {
                 Val::Known(t) if t == "None" => Some(default.to_owned()),
                 Val::Known(t) if !t.contains(['/', '*', '?', '[']) => Some(t),
                 _ => None,
@@ -191,12 +193,18 @@ impl<'t> Py<'_, '_, 't> {
                     // `with TemporaryDirectory(suffix, prefix, dir) as d:` gives `d` such a
                     // name too.
                     // `mkstemp` gives `(fd, name)`.
+                    // A `NamedTemporaryFile` is a file object whose `name` is such a path.
                     "tempfile.mkdtemp"
                     | "tempfile.mktemp"
                     | "tempfile.TemporaryDirectory"
-                    | "tempfile.mkstemp" => {
-                        let name = self.temp_name(&args);
-                        let path = match args.pos_or_kw(self, 2, "dir").val() {
+                    | "tempfile.mkstemp"
+                    | "tempfile.NamedTemporaryFile" => {
+                        let first = match q.as_str() {
+                            "tempfile.NamedTemporaryFile" => 4,
+                            _ => 0,
+                        };
+                        let name = self.temp_name(&args, first);
+                        let path = match args.pos_or_kw(self, first + 2, "dir").val() {
                             Val::Known(d) if d.is_empty() || d == "None" => {
                                 Val::Known(format!("{TEMP_DIR}/{name}"))
                             }
@@ -205,6 +213,7 @@ impl<'t> Py<'_, '_, 't> {
                         };
                         match q.as_str() {
                             "tempfile.mkstemp" => Obj::List(vec![Val::Unknown, path]),
+                            "tempfile.NamedTemporaryFile" => Obj::TempFile(path),
                             _ => Obj::Val(path),
                         }
                     }
@@ -341,6 +350,15 @@ impl<'t> Py<'_, '_, 't> {
                     _ => Obj::Val(Val::Unknown),
                 },
                 "replace" => match (p, arg(self, 0), arg(self, 1)) {
+                    // A listed name's pattern (`old_*.snap`): what the text replaced in a name
+                    // that matches it may span its wildcard, so the new name is any name,
+                    // when nothing put in holds a `/`.
+                    (Val::Known(s), _, Val::Known(b)) if s.contains(['*', '?', '[']) => {
+                        Obj::Val(match s.contains('/') || b.contains('/') {
+                            true => Val::Unknown,
+                            false => Val::known("*"),
+                        })
+                    }
                     (Val::Known(s), Val::Known(a), Val::Known(b)) if !a.is_empty() => {
                         Obj::Val(Val::Known(s.replace(&a, &b)))
                     }

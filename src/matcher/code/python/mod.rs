@@ -59,6 +59,8 @@ enum Obj {
     /// What `os.walk` yields for the tree at this path: a directory at any depth in it,
     /// and the names of that directory's subdirectories and files.
     Walk(Val),
+    /// A `tempfile.NamedTemporaryFile`, whose `name` is this path.
+    TempFile(Val),
 }
 
 impl Obj {

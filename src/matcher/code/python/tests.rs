@@ -362,6 +362,40 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
 }
 
 #[test]
+fn the_parts_of_a_listed_path_are_patterns_too() {
+    let code = |body: &str| {
+        format!("from pathlib import Path\nfor m in Path('src/app').glob('*.py'):\n    {body}")
+    };
+    for (body, want) in [
+        (
+            "(Path('tests') / f'test_{m.stem}.py').write_text('x')",
+            "tee tests/test_*.py",
+        ),
+        (
+            "(m.parent / (m.name + '.bak')).write_text('x')",
+            "tee src/app/*.py.bak",
+        ),
+        (
+            "(Path('out') / ('x' + m.suffix)).write_text('x')",
+            "tee out/x.py",
+        ),
+    ] {
+        assert_eq!(effects(&code(body)), [want], "{body}");
+    }
+    // The home directory's name is not `~`; any name may have any suffix.
+    assert_eq!(
+        effects("from pathlib import Path\n(Path('/tmp') / Path.home().name).write_text('x')"),
+        ["tee ?"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfrom pathlib import Path\nfor f in Path('.').glob('*'):\n    (Path('out') / ('x' + f.suffix)).write_text('x')"
+        ),
+        ["tee ?"]
+    );
+}
+
+#[test]
 fn a_walk_acts_on_every_file_below_unless_an_if_narrows_it() {
     assert_eq!(
         effects(
@@ -1089,6 +1123,13 @@ fn a_path_renamed_stays_in_its_directory() {
         ),
         ["mv t/old_*.snap t/*"]
     );
+    // Text replaced in a listed name may span its wildcard (`ab*` with `bc` replaced).
+    assert_eq!(
+        effects(
+            "import os\nfor f in os.listdir('t'):\n    if f.startswith('ab'):\n        os.rename(os.path.join('t', f), os.path.join('t', f.replace('bc', 'X')))"
+        ),
+        ["mv t/ab* t/*"]
+    );
 }
 
 #[test]
@@ -1262,6 +1303,22 @@ fn a_temporary_directory_is_a_new_name_in_the_temporary_directory() {
             "import os, tempfile\nwith tempfile.TemporaryDirectory(prefix='wheel-') as tmp:\n    os.remove(os.path.join(tmp, 'x.whl'))"
         ),
         ["rm /tmp/wheel-*/x.whl"]
+    );
+}
+
+#[test]
+fn a_named_temporary_files_name_is_a_temporary_path() {
+    assert_eq!(
+        effects(
+            "import os, tempfile\nwith tempfile.NamedTemporaryFile('w+', suffix='.md', delete=False) as tf:\n    tf.write('x')\n    name = tf.name\nos.remove(name)"
+        ),
+        ["rm /tmp/tmp*.md"]
+    );
+    assert_eq!(
+        effects(
+            "import os, tempfile\nf = tempfile.NamedTemporaryFile(dir='build', prefix='x-', delete=False)\nos.remove(f.name)"
+        ),
+        ["rm build/x-*"]
     );
 }
 
