@@ -1920,55 +1920,61 @@ fn a_write_through_a_link_the_line_made_writes_its_target() {
     );
 }
 
-#[test]
-fn unknown_words_an_interpreter_passes_to_its_program_are_data() {
+/// Each of `data` reads with its unknown words as data; each of `options` is unreadable,
+/// as an unknown word there may change what the program does.
+fn unknown_words_are_data_only_in(data: &[&str], options: &[&str]) {
     let changes = "an argument that changes what the program does is not known before it runs";
-    for input in [
-        "python3 -c 'import sys; print(sys.argv)' \"$X\"",
-        "python3 scripts/report.py \"$X\"",
-        "python3 -m pytest --shard-id=\"$(cat n)\" tests",
-        "node script.js \"$X\"",
-        "perl -e 'print @ARGV' notes.txt \"$X\"",
-    ] {
+    for input in data {
         assert_eq!(parse(input).unreadable, None, "{input}");
     }
-    // The interpreter's own options; perl, ruby and node read switches after `-e CODE`;
-    // a module other than a test runner takes its arguments as options.
-    for input in [
-        "python3 \"$X\"",
-        "python3 -W \"$X\" -c 1",
-        "perl -e 'print 1' \"$X\"",
-        "ruby -e 'p 1' \"$X\"",
-        "node -e 1 \"$X\"",
-        "python3 -m pip install \"$X\"",
-    ] {
+    for input in options {
         assert_eq!(parse(input).unreadable, Some(changes), "{input}");
     }
 }
 
 #[test]
+fn unknown_words_an_interpreter_passes_to_its_program_are_data() {
+    unknown_words_are_data_only_in(
+        &[
+            "python3 -c 'import sys; print(sys.argv)' \"$X\"",
+            "python3 scripts/report.py \"$X\"",
+            "python3 -m pytest --shard-id=\"$(cat n)\" tests",
+            "node script.js \"$X\"",
+            "perl -e 'print @ARGV' notes.txt \"$X\"",
+        ],
+        // The interpreter's own options; perl, ruby and node read switches after `-e
+        // CODE`; a module other than a test runner takes its arguments as options.
+        &[
+            "python3 \"$X\"",
+            "python3 -W \"$X\" -c 1",
+            "perl -e 'print 1' \"$X\"",
+            "ruby -e 'p 1' \"$X\"",
+            "node -e 1 \"$X\"",
+            "python3 -m pip install \"$X\"",
+        ],
+    );
+}
+
+#[test]
 fn tars_unknown_words_are_paths_only_where_a_known_slash_comes_first() {
-    let changes = "an argument that changes what the program does is not known before it runs";
-    for input in [
-        "tar -czf \"artifacts/app-$V.tar.gz\" -C dist .",
-        "tar czf \"dist/app-$V.tgz\" \"src/$W\"",
-        "tar -cf \"/tmp/$V.tar\" -- src",
-    ] {
-        assert_eq!(parse(input).unreadable, None, "{input}");
-    }
-    // An option or its value, the old-style options, an archive that may be HOST:FILE.
-    for input in [
-        "tar -czf \"$V.tar.gz\" dist",
-        "tar -czf \"app:$V\" dist",
-        "tar -x --to-command \"/bin/sh $V\" -f a.tar",
-        "tar -C \"/tmp/$V\" -xf a.tar",
-        "tar \"$V\" a.tar",
-        "tar -cf a.tar \"$V\"",
-        // Unquoted, a value may split into more words (`src/x --to-command=sh`).
-        "tar czf dist/app.tgz src/$W",
-    ] {
-        assert_eq!(parse(input).unreadable, Some(changes), "{input}");
-    }
+    unknown_words_are_data_only_in(
+        &[
+            "tar -czf \"artifacts/app-$V.tar.gz\" -C dist .",
+            "tar czf \"dist/app-$V.tgz\" \"src/$W\"",
+            "tar -cf \"/tmp/$V.tar\" -- src",
+        ],
+        // An option or its value, the old-style options, an archive that may be HOST:FILE,
+        // and a value unquoted, which may split into more words (`src/x --to-command=sh`).
+        &[
+            "tar -czf \"$V.tar.gz\" dist",
+            "tar -czf \"app:$V\" dist",
+            "tar -x --to-command \"/bin/sh $V\" -f a.tar",
+            "tar -C \"/tmp/$V\" -xf a.tar",
+            "tar \"$V\" a.tar",
+            "tar -cf a.tar \"$V\"",
+            "tar czf dist/app.tgz src/$W",
+        ],
+    );
 }
 
 #[test]

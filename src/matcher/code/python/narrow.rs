@@ -154,16 +154,7 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// '.py'`: the name tested, and the suffix (or the suffixes as alternatives) it must end
     /// with.
     fn suffix_test(&self, test: Node<'t>) -> Option<(&'a str, String)> {
-        if test.named_child_count() != 2 {
-            return None;
-        }
-        let (left, right) = (test.named_child(0)?, test.named_child(1)?);
-        let operator = test.child(1).map(|o| self.text(o))?;
-        let suffixes = match (operator, kind(right)) {
-            ("==", _) => self.plain_string(right)?,
-            ("in", "tuple" | "set" | "list") => self.alternatives(right)?,
-            _ => return None,
-        };
+        let (left, suffixes) = self.compared(test)?;
         if !suffixes.starts_with(['.', '{']) {
             return None;
         }
@@ -194,17 +185,24 @@ impl<'a, 't> Py<'a, '_, 't> {
     /// `NAME == 'x'` or `NAME in ('x', 'y')` (a tuple, set or list): the name tested, and
     /// what it is (the alternatives as `{x,y}`).
     fn name_test(&self, test: Node<'t>) -> Option<(&'a str, String)> {
+        let (left, names) = self.compared(test)?;
+        (kind(left) == "identifier").then(|| (self.text(left), names))
+    }
+
+    /// `LEFT == 'x'` or `LEFT in ('x', 'y')` (a tuple, set or list): `LEFT`, and the text
+    /// it equals (the alternatives as `{x,y}`).
+    fn compared(&self, test: Node<'t>) -> Option<(Node<'t>, String)> {
         if test.named_child_count() != 2 {
             return None;
         }
         let (left, right) = (test.named_child(0)?, test.named_child(1)?);
         let operator = test.child(1).map(|o| self.text(o))?;
-        let names = match (operator, kind(right)) {
+        let text = match (operator, kind(right)) {
             ("==", _) => self.plain_string(right)?,
             ("in", "tuple" | "set" | "list") => self.alternatives(right)?,
             _ => return None,
         };
-        (kind(left) == "identifier").then(|| (self.text(left), names))
+        Some((left, text))
     }
 
     /// Whether `node`, a name or a chain of attributes of one, is the imported `qualified`
