@@ -15,10 +15,9 @@ const MAX_LISTED_ENTRIES: usize = 4096;
 /// the entries the shell would expand it to, and where those that are symlinks lead (`cat *`
 /// in a directory holding a link to `~/.ssh/id_rsa`).
 ///
-/// A bare pattern of the working directory made only of wildcards (`*`, `./*`, and the
-/// whole tree, `./**/*`, which a walk of `.` reads) is then replaced by what it names,
-/// which may be nothing: `wc -l *` in a project names its files, not every file a
-/// credential filter could match. Any other pattern stays too, to be tested
+/// A bare pattern of the working directory made only of wildcards (`*`, `./*`) is then
+/// replaced by what it names, which may be nothing: `wc -l *` in a project names its files,
+/// not every file a credential filter could match. Any other pattern stays too, to be tested
 /// for what it could name ([`PathGlob::could_match`](crate::config::PathGlob::could_match)):
 /// `cat .env*` and `cat ~/.ssh/*` say what they are after whether or not it is there now.
 /// A directory that does not exist, cannot be listed or holds too many entries keeps its
@@ -31,15 +30,6 @@ pub(in crate::matcher) fn expand_on_host(
     let mut listed = 0;
     let mut expanded = Vec::new();
     paths.retain(|path| {
-        if let Some(tree) = bare_tree(path) {
-            return match walk_tree(host, tree, &mut listed) {
-                Some(found) => {
-                    expanded.extend(found);
-                    false
-                }
-                None => true,
-            };
-        }
         let (dir, name) = match path.rsplit_once('/') {
             Some((dir, name)) => (Some(if dir.is_empty() { "/" } else { dir }), name),
             None => (None, path.as_str()),
@@ -82,48 +72,6 @@ pub(in crate::matcher) fn expand_on_host(
     let links = real_paths(host, &expanded);
     paths.extend(expanded);
     paths.extend(links.into_iter().map(|(_, real)| real));
-}
-
-/// The start (`.` or empty) of a bare pattern of the whole tree below the working
-/// directory (`**/*`, `./**/*`, what a walk of `.` reads), else `None`.
-fn bare_tree(path: &str) -> Option<&str> {
-    let rest = path.strip_prefix("./").unwrap_or(path);
-    matches!(rest, "**/*" | "**").then(|| if path.starts_with("./") { "." } else { "" })
-}
-
-/// Every entry of the tree below the working directory that `**/*` names there: not inside
-/// hidden directories (`**` below a relative start does not cross them), hidden names
-/// included. `None` when it cannot all be listed within the budget, or holds a symlink
-/// (where it leads is not followed here), so the pattern stays to be tested for what it
-/// could name.
-fn walk_tree(
-    host: &crate::matcher::shell::Host,
-    start: &str,
-    listed: &mut usize,
-) -> Option<Vec<String>> {
-    let root = host.absolute(Some("."), ".")?;
-    let mut found = Vec::new();
-    let mut dirs = vec![(std::path::PathBuf::from(&root), start.to_owned())];
-    while let Some((dir, written)) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).ok()? {
-            *listed += 1;
-            let entry = entry.ok()?;
-            let kind = entry.file_type().ok()?;
-            if *listed > MAX_LISTED_ENTRIES || kind.is_symlink() {
-                return None;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let path = match written.as_str() {
-                "" => name.clone(),
-                w => format!("{w}/{name}"),
-            };
-            if kind.is_dir() && !name.starts_with('.') {
-                dirs.push((entry.path(), path.clone()));
-            }
-            found.push(path);
-        }
-    }
-    Some(found)
 }
 
 /// The paths of `written` that are (or pass through) symlinks on `host`, with the real path

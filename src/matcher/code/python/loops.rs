@@ -3,7 +3,6 @@
 
 use tree_sitter::Node;
 
-use super::narrow::Narrow;
 use super::values::{contains, covering};
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
@@ -55,13 +54,9 @@ impl<'t> Py<'_, '_, 't> {
     /// An element of a listing bound to `name`, narrowed by its comprehension's `if`.
     fn narrowed_element(&self, name: &str, element: Obj) -> Obj {
         let mut narrows = self.narrowed.iter().filter(|(n, _)| *n == name);
-        // A name narrowed by two tests is chosen by both, which is not read: any name, as
-        // a test not read leaves it.
-        let unread = Narrow::unread();
-        let narrow = match (narrows.next(), narrows.next()) {
-            (None, _) => return element,
-            (Some((_, narrow)), None) => narrow,
-            (Some(_), Some(_)) => &unread,
+        // A name narrowed by two comprehensions is bound twice, so not read: be sure.
+        let (Some((_, narrow)), None) = (narrows.next(), narrows.next()) else {
+            return element;
         };
         match element {
             Obj::Val(Val::Known(p)) => match narrow.apply(&p) {

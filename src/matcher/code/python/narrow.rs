@@ -19,16 +19,6 @@ pub(super) struct Narrow {
 }
 
 impl Narrow {
-    /// A name chosen by a test the reader does not read (`re.match(p, f)`): any name, the
-    /// hidden ones said outright, so the listing is never taken for a plain walk of the
-    /// whole tree (which the host's files may show to hold nothing a filter looks for).
-    pub(super) fn unread() -> Narrow {
-        Narrow {
-            exact: "{*,.*}".to_owned(),
-            ..Narrow::default()
-        }
-    }
-
     /// `pattern` (a listing's glob, `*` or `dir/*`) narrowed to the names that start with the
     /// prefix and end with the suffix; unchanged unless its last part is a bare `*`.
     pub(super) fn apply(&self, pattern: &str) -> Option<String> {
@@ -51,26 +41,15 @@ impl<'a, 't> Py<'a, '_, 't> {
     pub(super) fn narrow(&self, clause: Node<'t>, name: &str) -> Option<Narrow> {
         let comprehension = clause.parent()?;
         let mut narrow = Narrow::default();
-        let mut unread = false;
         let mut c = comprehension.walk();
         for child in comprehension.named_children(&mut c) {
             if kind(child) == "if_clause"
                 && let Some(test) = child.named_child(0)
             {
-                let before = narrow.clone();
                 self.narrow_by(test, name, &mut narrow);
-                let mut mentioned = Vec::new();
-                self.unread_names(test, &[], &mut mentioned);
-                unread |= narrow == before
-                    && !self.neutral(test)
-                    && mentioned.iter().any(|(n, _)| *n == name);
             }
         }
-        match (unread, narrow != Narrow::default()) {
-            (true, _) => Some(Narrow::unread()),
-            (false, true) => Some(narrow),
-            (false, false) => None,
-        }
+        (narrow != Narrow::default()).then_some(narrow)
     }
 
     /// What the `if` statements whose body holds `call`, and the `if not ...: continue`
@@ -97,13 +76,8 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let mut before = node.prev_named_sibling();
                 for _ in 0..MOST_SIBLINGS {
                     let Some(statement) = before else { break };
-                    match self.skips_unless(statement) {
-                        Some((test, true)) => self.guard(test, &mut out),
-                        // `if f.startswith('.'): continue`: what is left is not read.
-                        Some((test, false)) if !self.neutral(test) => {
-                            self.unread_names(test, &[], &mut out)
-                        }
-                        _ => {}
+                    if let Some(test) = self.skips_unless(statement) {
+                        self.guard(test, &mut out);
                     }
                     before = statement.prev_named_sibling();
                 }
@@ -113,74 +87,22 @@ impl<'a, 't> Py<'a, '_, 't> {
         out
     }
 
-    /// What `test`, known to hold, says of the names it tests; a name it tests in a way not
-    /// read is chosen by it all the same ([`Narrow::unread`]).
+    /// What `test`, known to hold, says of the names it tests.
     fn guard(&self, test: Node<'t>, out: &mut Vec<(&'a str, Narrow)>) {
         let mut names = Vec::new();
         self.tested_names(test, &mut names);
-        for name in names.iter().copied() {
+        for name in names {
             let mut narrow = Narrow::default();
             self.narrow_by(test, name, &mut narrow);
             if narrow != Narrow::default() {
                 out.push((name, narrow));
-            } else if !self.neutral(test) {
-                out.push((name, Narrow::unread()));
             }
-        }
-        if !self.neutral(test) {
-            self.unread_names(test, &names, out);
         }
     }
 
-    /// Marks the names `test` mentions, other than `read`, as chosen by a test not read.
-    fn unread_names(&self, test: Node<'t>, read: &[&'a str], out: &mut Vec<(&'a str, Narrow)>) {
-        const MOST_NODES: usize = 64;
-        let mut nodes = 0;
-        crate::matcher::code::tree::visit(test, |node, _, at| {
-            nodes += 1;
-            if nodes > MOST_NODES || at == crate::matcher::code::tree::Visit::Leave {
-                return false;
-            }
-            if kind(node) == "identifier" {
-                let name = self.text(node);
-                if !read.contains(&name) && !out.iter().any(|(n, _)| *n == name) {
-                    out.push((name, Narrow::unread()));
-                }
-            }
-            true
-        });
-    }
-
-    /// Whether `test` only asks whether a path is there, or of what kind (`os.path.isfile(p)`,
-    /// `p.is_dir()`, and `not`, `and`, `or` of those), which chooses no name.
-    fn neutral(&self, test: Node<'t>) -> bool {
-        const KINDS: &[&str] = &[
-            "isfile",
-            "isdir",
-            "exists",
-            "islink",
-            "is_file",
-            "is_dir",
-            "is_symlink",
-            "lexists",
-        ];
-        match kind(test) {
-            "not_operator" => by_field(test, "argument").is_some_and(|a| self.neutral(a)),
-            "boolean_operator" => [by_field(test, "left"), by_field(test, "right")]
-                .into_iter()
-                .all(|side| side.is_some_and(|s| self.neutral(s))),
-            "parenthesized_expression" => test.named_child(0).is_some_and(|i| self.neutral(i)),
-            "call" => by_field(test, "function")
-                .and_then(|f| by_field(f, "attribute"))
-                .is_some_and(|a| KINDS.contains(&self.text(a))),
-            _ => false,
-        }
-    }
-
-    /// The test of `statement` when it is `if TEST: continue` (or `break`, or `return`),
-    /// with no `elif` or `else`, and whether the statements after it run only when that
-    /// test holds (`if not TEST: ...`, `true`), or only when it does not.
-    fn skips_unless(&self, statement: Node<'t>) -> Option<(Node<'t>, bool)> {
+    /// `TEST` when `statement` is `if not TEST: continue` (or `break`, or `return`), with no
+    /// `elif` or `else`: the statements after it run only when `TEST` holds.
+    fn skips_unless(&self, statement: Node<'t>) -> Option<Node<'t>> {
         if kind(statement) != "if_statement" || by_field(statement, "alternative").is_some() {
             return None;
         }
@@ -195,10 +117,9 @@ impl<'a, 't> Py<'a, '_, 't> {
             return None;
         }
         let condition = by_field(statement, "condition")?;
-        match kind(condition) {
-            "not_operator" => Some((by_field(condition, "argument")?, true)),
-            _ => Some((condition, false)),
-        }
+        (kind(condition) == "not_operator")
+            .then(|| by_field(condition, "argument"))
+            .flatten()
     }
 
     /// The names whose `endswith`/`startswith` a test calls, in the shapes `narrow_by` reads.
@@ -311,25 +232,13 @@ impl<'a, 't> Py<'a, '_, 't> {
         match kind(test) {
             "boolean_operator" => {
                 let op = by_field(test, "operator").map(|o| self.text(o));
-                let sides = [by_field(test, "left"), by_field(test, "right")];
                 if op == Some("and") {
-                    for side in sides.into_iter().flatten() {
+                    for side in [by_field(test, "left"), by_field(test, "right")]
+                        .into_iter()
+                        .flatten()
+                    {
                         self.narrow_by(side, name, narrow);
                     }
-                } else if op == Some("or") && *narrow == Narrow::default() {
-                    // Either side's names: `f == '.env' or f.startswith('.env.')`.
-                    let mut either = Vec::new();
-                    for side in sides.into_iter().flatten() {
-                        let mut one = Narrow::default();
-                        self.narrow_by(side, name, &mut one);
-                        match one.apply("*") {
-                            Some(p) if one != Narrow::default() && !p.contains(['{', ',']) => {
-                                either.push(p)
-                            }
-                            _ => return,
-                        }
-                    }
-                    narrow.exact = format!("{{{}}}", either.join(","));
                 }
             }
             "parenthesized_expression" => {
