@@ -2,8 +2,8 @@
 //! variable: `[os.remove(f) for f in os.listdir('.') if f.endswith('.log')]` removes
 //! `*.log`, not every file (which could be `.env`). Only a plain `NAME.endswith('...')` (or
 //! a tuple of such suffixes), `NAME.startswith('...')`, or `NAME == '...'` and `NAME in
-//! ('...', ...)` (the name is one of those), alone or joined by `and`, narrows; anything
-//! else leaves the listing whole.
+//! ('...', ...)` (the name is one of those), alone, joined by `and`, or two joined by `or`
+//! (either), narrows; anything else leaves the listing whole.
 
 use tree_sitter::Node;
 
@@ -232,13 +232,25 @@ impl<'a, 't> Py<'a, '_, 't> {
         match kind(test) {
             "boolean_operator" => {
                 let op = by_field(test, "operator").map(|o| self.text(o));
+                let sides = [by_field(test, "left"), by_field(test, "right")];
                 if op == Some("and") {
-                    for side in [by_field(test, "left"), by_field(test, "right")]
-                        .into_iter()
-                        .flatten()
-                    {
+                    for side in sides.into_iter().flatten() {
                         self.narrow_by(side, name, narrow);
                     }
+                } else if op == Some("or") && *narrow == Narrow::default() {
+                    // Either side's names: `f == '.env' or f.startswith('.env.')`.
+                    let mut either = Vec::new();
+                    for side in sides.into_iter().flatten() {
+                        let mut one = Narrow::default();
+                        self.narrow_by(side, name, &mut one);
+                        match one.apply("*") {
+                            Some(p) if one != Narrow::default() && !p.contains(['{', ',']) => {
+                                either.push(p)
+                            }
+                            _ => return,
+                        }
+                    }
+                    narrow.exact = format!("{{{}}}", either.join(","));
                 }
             }
             "parenthesized_expression" => {

@@ -492,6 +492,19 @@ fn a_walk_acts_on_every_file_below_unless_an_if_narrows_it() {
         );
         assert_eq!(effects(&code), ["cat ./**/*"], "{test}");
     }
+    // Either side of an `or`.
+    assert_eq!(
+        effects(
+            "import os\nfor r, _, fs in os.walk('.'):\n    for f in fs:\n        if f == '.env' or f.startswith('.env.'):\n            print(open(os.path.join(r, f)).read())"
+        ),
+        ["cat ./**/{.env,.env.*}"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nfor r, _, fs in os.walk('.'):\n    for f in fs:\n        if f == '.env' or len(f) > 3:\n            print(open(os.path.join(r, f)).read())"
+        ),
+        ["cat ./**/*"]
+    );
     // An `if` around other code, or testing another name, narrows nothing.
     assert_eq!(
         effects(
