@@ -174,3 +174,39 @@ impl<'a, 't> Py<'a, '_, 't> {
         }
     }
 }
+
+/// `Path(p).name` (`stem`, `suffix`, `parent`) of a known path, or of a listing's pattern,
+/// whose parts are patterns too (`src/*.py` has the name `*.py` and the stem `*`). Not known
+/// where pathlib's answer is not plain text: the home directory, `..`, alternatives.
+pub(super) fn path_part(path: &str, part: &str) -> Obj {
+    let trimmed = path.trim_end_matches('/');
+    let (dir, name) = match trimmed.rsplit_once('/') {
+        Some((dir, name)) => (Some(dir), name),
+        None => (None, trimmed),
+    };
+    if name.is_empty() || name.starts_with('~') || matches!(name, "." | "..") || name.contains('{')
+    {
+        return Obj::Val(Val::Unknown);
+    }
+    let dot = name.rfind('.').filter(|&i| i > 0);
+    let text = match part {
+        "name" => name.to_owned(),
+        "stem" => dot.map_or(name, |i| &name[..i]).to_owned(),
+        "suffix" => match dot.map(|i| &name[i..]) {
+            Some(s) if !s.contains(['*', '?', '[']) => s.to_owned(),
+            // `*` may have any suffix, or none.
+            _ if name.contains(['*', '?', '[']) => return Obj::Val(Val::Unknown),
+            _ => String::new(),
+        },
+        // `parent`
+        _ => match dir {
+            Some("") => "/".to_owned(),
+            Some(dir) => dir.to_owned(),
+            None => ".".to_owned(),
+        },
+    };
+    match part {
+        "parent" => Obj::Path(Val::Known(text)),
+        _ => Obj::Val(Val::Known(text)),
+    }
+}

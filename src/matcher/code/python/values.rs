@@ -111,7 +111,7 @@ impl<'t> Py<'_, '_, 't> {
                     Obj::Ref(q) => Obj::Ref(format!("{q}.{attr}")),
                     Obj::Path(p) => match attr.as_str() {
                         "parent" | "name" | "stem" | "suffix" => match &p {
-                            Val::Known(p) => path_part(p, &attr),
+                            Val::Known(p) => super::files::path_part(p, &attr),
                             _ => Obj::Val(Val::Unknown),
                         },
                         _ => Obj::PathMethod(p, attr),
@@ -473,41 +473,5 @@ pub(super) fn covering(a: &Val, b: &Val) -> Option<Val> {
     match any_of(&[path(a)?, path(b)?]) {
         Val::Unknown => None,
         v => Some(v),
-    }
-}
-
-/// `Path(p).name` (`stem`, `suffix`, `parent`) of a known path, or of a listing's pattern,
-/// whose parts are patterns too (`src/*.py` has the name `*.py` and the stem `*`). Not known
-/// where pathlib's answer is not plain text: the home directory, `..`, alternatives.
-fn path_part(path: &str, part: &str) -> Obj {
-    let trimmed = path.trim_end_matches('/');
-    let (dir, name) = match trimmed.rsplit_once('/') {
-        Some((dir, name)) => (Some(dir), name),
-        None => (None, trimmed),
-    };
-    if name.is_empty() || name.starts_with('~') || matches!(name, "." | "..") || name.contains('{')
-    {
-        return Obj::Val(Val::Unknown);
-    }
-    let dot = name.rfind('.').filter(|&i| i > 0);
-    let text = match part {
-        "name" => name.to_owned(),
-        "stem" => dot.map_or(name, |i| &name[..i]).to_owned(),
-        "suffix" => match dot.map(|i| &name[i..]) {
-            Some(s) if !s.contains(['*', '?', '[']) => s.to_owned(),
-            // `*` may have any suffix, or none.
-            _ if name.contains(['*', '?', '[']) => return Obj::Val(Val::Unknown),
-            _ => String::new(),
-        },
-        // `parent`
-        _ => match dir {
-            Some("") => "/".to_owned(),
-            Some(dir) => dir.to_owned(),
-            None => ".".to_owned(),
-        },
-    };
-    match part {
-        "parent" => Obj::Path(Val::Known(text)),
-        _ => Obj::Val(Val::Known(text)),
     }
 }

@@ -1,6 +1,7 @@
 //! What the file calls do, as virtual commands: `open` and the `IO` methods (a command
 //! when the path starts with `|`, a URL fetched, a read or a write), the paths a call is
-//! given, `program FLAGS PATH` and `program FLAGS FROM TO`, and a `Pathname`'s methods.
+//! given, `program FLAGS PATH` and `program FLAGS FROM TO`, a `Pathname`'s methods, and
+//! paths joined and expanded as `File.join` and `File.expand_path` do.
 
 use super::kind;
 use tree_sitter::Node;
@@ -176,5 +177,35 @@ impl<'t> Rb<'_, '_, 't> {
             }
             _ => {}
         }
+    }
+}
+
+/// Paths joined as `File.join` does: one `/` between parts.
+pub(super) fn file_join(parts: &[Val]) -> Val {
+    let mut out = String::new();
+    for (n, part) in parts.iter().enumerate() {
+        let Some(p) = part.text() else {
+            return part.clone().concat(Val::Unknown);
+        };
+        if n == 0 {
+            out.push_str(p);
+        } else {
+            out.truncate(out.trim_end_matches('/').len());
+            out.push('/');
+            out.push_str(p.trim_start_matches('/'));
+        }
+    }
+    Val::Known(out)
+}
+
+/// `File.expand_path(path, dir)`: `~` kept, a relative path put under `dir`.
+pub(super) fn expand(path: Val, dir: Option<Val>, plain: bool) -> Val {
+    let Val::Known(p) = path else { return path };
+    if p.starts_with('/') || (!plain && p.starts_with('~')) {
+        return Val::Known(p);
+    }
+    match dir {
+        Some(d) => file_join(&[expand(d, None, plain), Val::Known(p)]),
+        None => Val::Known(p),
     }
 }

@@ -5,6 +5,7 @@
 use super::{by_field, kind};
 use tree_sitter::Node;
 
+use super::files::{expand, file_join};
 use super::methods::joined;
 use super::sinks::{canonical, is_decoder, is_network};
 use super::text::{parse_int, percent, unescape, word_escapes};
@@ -475,35 +476,5 @@ impl<'t> Rb<'_, '_, 't> {
             Some(name) if !self.env_written => self.cx.env(name),
             _ => Val::Unknown,
         }
-    }
-}
-
-/// Paths joined as `File.join` does: one `/` between parts.
-fn file_join(parts: &[Val]) -> Val {
-    let mut out = String::new();
-    for (n, part) in parts.iter().enumerate() {
-        let Some(p) = part.text() else {
-            return part.clone().concat(Val::Unknown);
-        };
-        if n == 0 {
-            out.push_str(p);
-        } else {
-            out.truncate(out.trim_end_matches('/').len());
-            out.push('/');
-            out.push_str(p.trim_start_matches('/'));
-        }
-    }
-    Val::Known(out)
-}
-
-/// `File.expand_path(path, dir)`: `~` kept, a relative path put under `dir`.
-fn expand(path: Val, dir: Option<Val>, plain: bool) -> Val {
-    let Val::Known(p) = path else { return path };
-    if p.starts_with('/') || (!plain && p.starts_with('~')) {
-        return Val::Known(p);
-    }
-    match dir {
-        Some(d) => file_join(&[expand(d, None, plain), Val::Known(p)]),
-        None => Val::Known(p),
     }
 }

@@ -228,7 +228,7 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
             return args
                 .iter()
                 .enumerate()
-                .any(|(k, a)| a.unknown && !tar_path(args, k));
+                .any(|(k, a)| a.unknown && !super::tools::tar_path(args, k));
         }
         // Past a written `--`, the file tools take every word as an operand.
         let options = match args.iter().position(|a| a.text == "--" && !a.unknown) {
@@ -262,23 +262,6 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
     };
     let looked_at = if data_args { &args[..own] } else { args };
     looked_at.iter().any(|a| a.unknown)
-}
-
-/// Whether tar's word `k`, not all known, can only be a path: a member, or the archive
-/// after `-f` (`tar -czf "dist/app-$V.tgz"`). What is unknown in it is quoted (so it stays
-/// one word), its start is known and not a `-`, it is not the first word (old-style
-/// options, `czf`) nor the value of an option other than `-f`, and a `/` comes before
-/// anything unknown: GNU tar takes `HOST:FILE` for an archive on another host, run through
-/// rsh, only when no `/` comes before the colon.
-fn tar_path(args: &[Field], k: usize) -> bool {
-    let (Some(word), Some(before)) = (args.get(k), k.checked_sub(1).and_then(|b| args.get(b)))
-    else {
-        return false;
-    };
-    let after_option = before.text.starts_with('-')
-        && (before.text.starts_with("--") || !before.text.ends_with('f'));
-    let known = word.text.split(SUBSTITUTION).next().unwrap_or_default();
-    !word.splits && !after_option && !known.starts_with('-') && known.contains('/')
 }
 
 /// The command a file helper library runs when its function is the whole program and the

@@ -5,12 +5,12 @@ mod make;
 
 use super::{shell_c, shell_c_reading};
 use crate::matcher::code::Lang;
-use crate::matcher::shell::SimpleCommand;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::options::{self, Opt, Options};
 use crate::matcher::shell::programs::table::Program;
 use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Io, Reader};
+use crate::matcher::shell::{SUBSTITUTION, SimpleCommand};
 pub(super) use make::{make, makefile};
 
 /// `ssh -o ProxyCommand=...` and the other options whose value ssh runs as a command.
@@ -398,4 +398,21 @@ pub(super) fn rename(r: &mut Reader, program: &str, row: &Program, args: &[Field
         ];
         r.run(words, &Io::default(), Data::Nothing, &[]);
     }
+}
+
+/// Whether tar's word `k`, not all known, can only be a path: a member, or the archive
+/// after `-f` (`tar -czf "dist/app-$V.tgz"`). What is unknown in it is quoted (so it stays
+/// one word), its start is known and not a `-`, it is not the first word (old-style
+/// options, `czf`) nor the value of an option other than `-f`, and a `/` comes before
+/// anything unknown: GNU tar takes `HOST:FILE` for an archive on another host, run through
+/// rsh, only when no `/` comes before the colon.
+pub(super) fn tar_path(args: &[Field], k: usize) -> bool {
+    let (Some(word), Some(before)) = (args.get(k), k.checked_sub(1).and_then(|b| args.get(b)))
+    else {
+        return false;
+    };
+    let after_option = before.text.starts_with('-')
+        && (before.text.starts_with("--") || !before.text.ends_with('f'));
+    let known = word.text.split(SUBSTITUTION).next().unwrap_or_default();
+    !word.splits && !after_option && !known.starts_with('-') && known.contains('/')
 }
