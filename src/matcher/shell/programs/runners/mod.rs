@@ -3,6 +3,7 @@
 //! containers, editors and pagers, `trap`, `source`.
 
 mod ansible;
+mod as_another;
 mod awk;
 mod builds;
 mod caches;
@@ -28,6 +29,7 @@ mod transfers;
 mod unread;
 mod variables;
 
+use as_another::as_another;
 use awk::awk;
 pub(in crate::matcher::shell::programs) use builds::{
     BUILD_TOOLS, stdin_requirements, written_files,
@@ -70,13 +72,6 @@ use super::super::walk::{Data, Io, Reader, is_stdin_path};
 use super::table::Program;
 use super::{option_value, script_of, texts};
 
-/// setarch's personality flags (`-R`, `-3`, `--addr-no-randomize`, ...), none with a value.
-const SETARCH_FLAGS: Options = Options {
-    short_with_value: "",
-    long: &[],
-    abbreviations: true,
-};
-
 /// Reads a program marked [`table::Runs::Own`].
 pub(super) fn run(
     r: &mut Reader,
@@ -90,67 +85,8 @@ pub(super) fn run(
     let t = texts(args);
     match program {
         "env" => env_command(r, row, args, stdin, env),
-        // `setarch ARCH -R CMD`: options before and after the architecture.
-        "setarch" => {
-            let (_, at) = options::leading(&t, &row.options);
-            let after = (at + 1).min(t.len());
-            let (_, k) = options::leading(&t[after..], &SETARCH_FLAGS);
-            r.run(args[after + k..].to_vec(), &Io::default(), stdin, env)
-        }
-        "sudo" | "doas" => {
-            let (opts, at) = options::leading(&t, &row.options);
-            let shell = opts.iter().any(|o| {
-                matches!(o, Opt::Short('s' | 'i', None))
-                    || matches!(o, Opt::Long(l, _) if l == "shell" || l == "login")
-            });
-            let rest = &args[at.min(args.len())..];
-            if shell && !rest.is_empty() {
-                script_of(r, rest);
-                return Data::Unknown;
-            }
-            r.run(rest.to_vec(), &Io::default(), stdin, env)
-        }
-        "su" | "runuser" => {
-            let (opts, at) = options::leading(&t, &row.options);
-            for o in &opts {
-                if let Some(code) = option_value(o, 'c', "command")
-                    .or_else(|| option_value(o, 'c', "session-command"))
-                {
-                    r.script(&code, Data::Nothing);
-                }
-            }
-            // `runuser -u user -- cmd`: a command; `su user`: a login shell on stdin.
-            if program == "runuser"
-                && opts.iter().any(|o| {
-                    matches!(o, Opt::Short('u', _)) || matches!(o, Opt::Long(l, _) if l == "user")
-                })
-            {
-                return r.run(
-                    args[at.min(args.len())..].to_vec(),
-                    &Io::default(),
-                    stdin,
-                    env,
-                );
-            }
-            let rest = &t[at.min(t.len())..];
-            // `su - root -c cmd`: options may follow the user.
-            let (late, _) = options::leading(rest.get(1..).unwrap_or_default(), &row.options);
-            for o in &late {
-                if let Some(code) = option_value(o, 'c', "command") {
-                    r.script(&code, Data::Nothing);
-                }
-            }
-            stdin_shell(r, stdin);
-            Data::Unknown
-        }
-        "sg" => {
-            // `sg group -c cmd` or `sg group cmd`
-            if let Some(k) = t.iter().position(|a| a == "-c") {
-                script_of(r, args.get(k + 1..k + 2).unwrap_or_default());
-            } else {
-                script_of(r, args.get(1..).unwrap_or_default());
-            }
-            Data::Unknown
+        "setarch" | "sudo" | "doas" | "su" | "runuser" | "sg" => {
+            as_another(r, program, row, args, stdin, env)
         }
         "flock" => {
             let (opts, at) = options::leading(&t, &row.options);
