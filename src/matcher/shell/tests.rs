@@ -1956,6 +1956,22 @@ fn unknown_words_an_interpreter_passes_to_its_program_are_data() {
 }
 
 #[test]
+fn code_that_runs_a_program_and_names_a_start_up_variable_is_unreadable() {
+    for input in [
+        "python3 -c 'import subprocess; subprocess.run([\"bash\", \"-c\", \"true\"], env={\"BASH_ENV\": \"/tmp/x\"})'",
+        "ruby -e 'Process.spawn({\"BASH_ENV\" => \"/tmp/.rc\"}, \"bash\", \"-c\", \"true\")'",
+        "node -e 'require(\"child_process\").execSync(\"ls\", {env: {LD_PRELOAD: \"/tmp/x.so\"}})'",
+    ] {
+        assert!(parse(input).unreadable.is_some(), "{input}");
+    }
+    // Naming one without running anything reads it, as printing it does.
+    assert_eq!(
+        parse("python3 -c 'import os; print(os.environ.get(\"LD_PRELOAD\"))'").unreadable,
+        None
+    );
+}
+
+#[test]
 fn tars_unknown_words_are_paths_only_where_a_known_slash_comes_first() {
     unknown_words_are_data_only_in(
         &[

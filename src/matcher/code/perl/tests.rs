@@ -146,6 +146,13 @@ fn strings_built_from_constants_are_folded() {
         effects("system(sprintf('%s -rf %s', 'rm', '~'))"),
         ["sh -c rm -rf ~"]
     );
+    // Up to the first argument not known, the text is.
+    assert_eq!(
+        effects(
+            "use HTTP::Tiny; HTTP::Tiny->new->post(sprintf('http://%s:%d/v1/approvals/%s', '127.0.0.1', 18790, $x))"
+        ),
+        ["curl http://127.0.0.1:18790/v1/approvals/*"]
+    );
     assert_eq!(
         effects("system \"\\x72\\x6d -rf \\x{7e}\""),
         ["sh -c rm -rf ~"]

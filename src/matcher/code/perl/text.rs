@@ -395,7 +395,8 @@ pub(super) fn case(func: &str, s: &str) -> String {
     }
 }
 
-/// `sprintf` with `%s`, `%d` and `%%` of known arguments.
+/// `sprintf` with `%s`, `%d` and `%%` of known arguments; past the first argument not
+/// known, only the text before it is (`sprintf "http://%s/%s", $h, shift`).
 pub(super) fn sprintf(format: Val, args: &[Val]) -> Val {
     let Some(format) = format.text() else {
         return Val::Unknown;
@@ -410,11 +411,12 @@ pub(super) fn sprintf(format: Val, args: &[Val]) -> Val {
         }
         match chars.next() {
             Some('%') => out.push('%'),
-            Some('s' | 'd' | 'i') => match items.next().and_then(Val::text) {
-                Some(t) => out.push_str(t),
-                None => return Val::Unknown,
+            Some('s' | 'd' | 'i') => match items.next() {
+                Some(Val::Known(t)) => out.push_str(t),
+                Some(other) => return Val::Known(out).concat(other.clone()),
+                None => return Val::Known(out).concat(Val::Unknown),
             },
-            _ => return Val::Unknown,
+            _ => return Val::Known(out).concat(Val::Unknown),
         }
     }
     Val::Known(out)

@@ -437,6 +437,13 @@ pub(super) fn read_code(
     let env = std::mem::take(&mut r.code_env);
     let reading = code::read_script(lang, text, args, &env, path, &mut r.code_work);
     r.code_env = env;
+    if effects::hands_code_through_environment(text, &reading.found) {
+        r.unreadable(
+            "the code runs a program and names an environment variable that makes a program \
+             run other code (BASH_ENV, LD_PRELOAD, GIT_SSH_COMMAND, ...), which the reader does \
+             not follow into what it runs",
+        );
+    }
     for found in reading.found {
         let origin = format!("from {} code, line {}", lang.name(), found.line);
         r.reached(origin, |r| effect(r, found.effect));

@@ -2,7 +2,7 @@
 //! the simple commands filters already see.
 
 use super::super::shell_c_reading;
-use crate::matcher::code::{Effect, Val};
+use crate::matcher::code::{Effect, Found, Val};
 use crate::matcher::shell::SUBSTITUTION;
 use crate::matcher::shell::expand::Field;
 use crate::matcher::shell::walk::{Data, Io, Reader};
@@ -214,4 +214,33 @@ fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
         out.push(values.iter().map(|v| field(v, &Reading::Parents)).collect());
     }
     out
+}
+
+/// Environment variables whose value makes the program given them run other code: the
+/// shell's start-up file, a preloaded library, perl's debugger, git's ssh and diff
+/// commands, an exported bash function. Code that names one and runs a program may hand it
+/// over in the program's environment (`Process.spawn({"BASH_ENV" => f}, "bash", "-c",
+/// "true")`), which no reader follows.
+const RUNS_CODE_FROM_ENVIRONMENT: &[&str] = &[
+    "BASH_ENV",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "PERL5DB",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "BASH_FUNC_",
+];
+
+/// Whether code of `text`, which had the effects `found`, runs a program and names one of
+/// [`RUNS_CODE_FROM_ENVIRONMENT`].
+pub(super) fn hands_code_through_environment(text: &str, found: &[Found]) -> bool {
+    let runs = found.iter().any(|f| {
+        matches!(
+            f.effect,
+            Effect::Shell(_) | Effect::Exec(_) | Effect::Load(_)
+        )
+    });
+    runs && RUNS_CODE_FROM_ENVIRONMENT
+        .iter()
+        .any(|name| text.contains(name))
 }
