@@ -1989,6 +1989,11 @@ fn tars_unknown_words_are_paths_only_where_a_known_slash_comes_first() {
             "tar \"$V\" a.tar",
             "tar -cf a.tar \"$V\"",
             "tar czf dist/app.tgz src/$W",
+            // Old-style letters that take a value take the words after them in turn.
+            "tar cIf \"dir/$V\" a.tar",
+            "tar cfI a.tar \"dir/$V\"",
+            "tar -cIf \"dir/$V\" a.tar",
+            "tar -cvI \"dir/$V\" -f a.tar",
         ],
     );
 }

@@ -403,16 +403,30 @@ pub(super) fn rename(r: &mut Reader, program: &str, row: &Program, args: &[Field
 /// Whether tar's word `k`, not all known, can only be a path: a member, or the archive
 /// after `-f` (`tar -czf "dist/app-$V.tgz"`). What is unknown in it is quoted (so it stays
 /// one word), its start is known and not a `-`, it is not the first word (old-style
-/// options, `czf`) nor the value of an option other than `-f`, and a `/` comes before
-/// anything unknown: GNU tar takes `HOST:FILE` for an archive on another host, run through
-/// rsh, only when no `/` comes before the colon.
+/// options, `czf`), and a `/` comes before anything unknown: GNU tar takes `HOST:FILE` for
+/// an archive on another host, run through rsh, only when no `/` comes before the colon.
+/// Nor may it be an option's value other than `-f`'s: the word before it is no option but
+/// a bundle of flags ending in `f`, and old-style options (whose letters take the words
+/// after them in turn) hold no letter that takes a value but `f`.
 pub(super) fn tar_path(args: &[Field], k: usize) -> bool {
-    let (Some(word), Some(before)) = (args.get(k), k.checked_sub(1).and_then(|b| args.get(b)))
-    else {
+    // Letters that take no value (operations, compressions, verbosity, ...), and `f`.
+    let plain = |letters: &str| letters.chars().all(|c| "cxtruzjJvpkOShPWwaf".contains(c));
+    let (Some(word), Some(before), Some(first)) = (
+        args.get(k),
+        k.checked_sub(1).and_then(|b| args.get(b)),
+        args.first(),
+    ) else {
         return false;
     };
-    let after_option = before.text.starts_with('-')
-        && (before.text.starts_with("--") || !before.text.ends_with('f'));
+    let old_style = !first.text.starts_with('-');
+    let after_option = match before.text.strip_prefix('-') {
+        Some(flags) => flags.starts_with('-') || !flags.ends_with('f') || !plain(flags),
+        None => k == 1 && old_style && !first.text.ends_with('f'),
+    };
     let known = word.text.split(SUBSTITUTION).next().unwrap_or_default();
-    !word.splits && !after_option && !known.starts_with('-') && known.contains('/')
+    !word.splits
+        && !after_option
+        && (!old_style || plain(&first.text))
+        && !known.starts_with('-')
+        && known.contains('/')
 }
