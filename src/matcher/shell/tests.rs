@@ -1956,6 +1956,32 @@ fn unknown_words_an_interpreter_passes_to_its_program_are_data() {
 }
 
 #[test]
+fn names_a_listing_is_narrowed_to_are_each_a_path_wherever_the_code_uses_them() {
+    let listing = "import os, shutil, subprocess\nfor d in os.listdir('.'):\n    if d in ('policies', 'x'):\n        ";
+    for (call, want) in [
+        (
+            "os.remove(os.path.join(d, 'a.yaml'))",
+            "rm policies/a.yaml x/a.yaml",
+        ),
+        (
+            "subprocess.run(['rm', '-f', os.path.join(d, 'a.yaml')])",
+            "rm -f policies/a.yaml x/a.yaml",
+        ),
+        (
+            "shutil.move(os.path.join(d, 'a.yaml'), '/tmp')",
+            "mv policies/a.yaml x/a.yaml /tmp",
+        ),
+        (
+            "open(os.path.join(d, 'a.yaml'), 'w').write('')",
+            "truncate -s 0 policies/a.yaml x/a.yaml",
+        ),
+    ] {
+        let line = format!("python3 - <<'EOF'\n{listing}{call}\nEOF");
+        assert!(runs(&line, want), "{call}: {:?}", parse(&line));
+    }
+}
+
+#[test]
 fn code_that_runs_a_program_and_names_a_start_up_variable_is_unreadable() {
     for input in [
         "python3 -c 'import subprocess; subprocess.run([\"bash\", \"-c\", \"true\"], env={\"BASH_ENV\": \"/tmp/x\"})'",

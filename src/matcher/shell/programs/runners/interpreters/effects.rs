@@ -18,42 +18,38 @@ const FILE_OPERATIONS: &[&str] = &[
     "mv", "cp", "ln", "tee", "cat", "mkdir", "rmdir", "rm", "chmod", "chown", "touch", "unlink",
 ];
 
-/// Of those, the ones whose operands are each acted on alike, so one operand that names
-/// several files is those files side by side (where `mv a {b,c}` would not be).
-const SAME_OPERANDS: &[&str] = &[
-    "tee", "cat", "mkdir", "rmdir", "rm", "chmod", "chown", "touch", "unlink",
-];
+/// Most paths one operand's `{a,b}` groups stand for; past it, the operand is not known.
+const MOST_ALTERNATIVES: usize = 64;
 
-/// Most names one operand's `{a,b}` stands for.
-const MOST_ALTERNATIVES: usize = 16;
-
-/// `DIR/{a,b}`, a path whose last name is one of several (`if d in ('a', 'b')` narrows a
-/// listing so), as the paths it names: a path of the code's is a literal to every filter,
-/// which would take the braces for part of a name. Any other word is itself.
+/// `DIR/{a,b}/x`, a path with names that are one of several (`if d in ('a', 'b')` narrows
+/// a listing so), as the paths it names, as bash expands braces among a command's words: a
+/// word of the code's is a literal to every filter, which would take the braces for part of
+/// a name. Any other word is itself.
 fn alternatives(arg: &Val) -> Vec<Val> {
     let Some(text) = arg.text() else {
         return vec![arg.clone()];
     };
-    let (dir, last) = match text.rsplit_once('/') {
-        Some((dir, last)) => (Some(dir), last),
-        None => (None, text),
-    };
-    let names = last
-        .strip_prefix('{')
-        .and_then(|l| l.strip_suffix('}'))
-        .filter(|n| n.contains(',') && !n.contains(['{', '}']))
-        .map(|n| n.split(',').collect::<Vec<_>>())
-        .filter(|n| n.len() <= MOST_ALTERNATIVES && n.iter().all(|n| !n.is_empty()));
-    match names {
-        Some(names) => names
-            .into_iter()
-            .map(|n| match dir {
-                Some(dir) => Val::Known(format!("{dir}/{n}")),
-                None => Val::known(n),
-            })
-            .collect(),
-        None => vec![arg.clone()],
+    let mut done = Vec::new();
+    let mut open = vec![text.to_owned()];
+    while let Some(path) = open.pop() {
+        let group = path.find('{').and_then(|start| {
+            let len = path[start..].find('}')?;
+            let inner = &path[start + 1..start + len];
+            (inner.contains(',') && !inner.contains('{')).then_some((start, start + len))
+        });
+        let Some((start, end)) = group else {
+            done.push(Val::Known(path));
+            continue;
+        };
+        for name in path[start + 1..end].split(',') {
+            open.push(format!("{}{name}{}", &path[..start], &path[end + 1..]));
+        }
+        if open.len() + done.len() > MOST_ALTERNATIVES {
+            return vec![Val::Unknown];
+        }
     }
+    done.reverse();
+    done
 }
 
 /// Records what one effect runs.
@@ -80,6 +76,7 @@ pub(super) fn effect(r: &mut Reader, effect: Effect) {
             {
                 *program = name.to_owned();
             }
+            let argv: Vec<Val> = argv.iter().flat_map(alternatives).collect();
             for fields in fields_of(&argv) {
                 r.run(fields, &Io::default(), Data::Unknown, &[]);
             }
@@ -103,7 +100,7 @@ pub(super) fn effect(r: &mut Reader, effect: Effect) {
             } else {
                 vec![Val::known("tee")]
             };
-            argv.extend(args);
+            argv.extend(args.iter().flat_map(alternatives));
             let data = match text {
                 Val::Known(text) => Data::Known(text),
                 _ => Data::Unknown,
@@ -135,10 +132,7 @@ pub(super) fn effect(r: &mut Reader, effect: Effect) {
                     let flags = args.iter().take_while(|a| flag(a)).count();
                     let operands = &args[flags..];
                     let unknown = operands.iter().any(|a| a.text().is_none());
-                    let mut args = match SAME_OPERANDS.contains(&program) {
-                        true => args.iter().flat_map(alternatives).collect(),
-                        false => args.clone(),
-                    };
+                    let mut args: Vec<Val> = args.iter().flat_map(alternatives).collect();
                     if unknown && !operands.iter().any(flag) && FILE_OPERATIONS.contains(&program) {
                         args.insert(flags, Val::known("--"));
                     }
