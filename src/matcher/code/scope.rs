@@ -10,7 +10,9 @@ use super::{ENDLESS_DEVICES, Effect, Found, MAX_EFFECTS, Reading, Unread};
 
 mod paths;
 
-pub(super) use paths::{TEMP_DIR, any_of, curl_request, home, join, normalized, program_lookup};
+pub(super) use paths::{
+    TEMP_DIR, any_of, curl_request, home, join, normalized, program_lookup, stays_a_name,
+};
 
 /// Why code that reads a device that never ends whole is not let through.
 pub(super) const READS_ENDLESS: &str =

@@ -568,6 +568,13 @@ fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
         ),
         ["tee ?"]
     );
+    // Dots alone may make `..`, the directory above.
+    assert_eq!(
+        effects(
+            "const fs = require('fs'); for (const f of fs.readdirSync('out')) fs.rmSync(require('path').join('out', f.replace(/.*/, '..')), {recursive: true})"
+        ),
+        ["rm -r ?"]
+    );
     // Changed, it is not.
     assert_eq!(
         effects(

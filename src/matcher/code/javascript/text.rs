@@ -65,9 +65,12 @@ pub(super) fn string_method(s: &str, m: &str, args: &Args) -> Obj {
                     s.replace(&a, &b)
                 })
             }
-            // A listing's name (`*`, `*.yml`) with a pattern replaced by text with no `/` is
-            // still a name in the same directory: any name, as the pattern is not followed.
-            (_, Some(b)) if is_name_pattern(s) && !b.contains('/') => v("*".to_owned()),
+            // A listing's name (`*`, `*.yml`) with a pattern replaced is still a name in the
+            // same directory (any name, as the pattern is not followed) when what is put in
+            // has no `/` and something but dots, so the result is never `.` or `..`.
+            (_, Some(b)) if is_name_pattern(s) && crate::matcher::code::scope::stays_a_name(&b) => {
+                v("*".to_owned())
+            }
             _ => Obj::Val(Val::Unknown),
         },
         "concat" => {

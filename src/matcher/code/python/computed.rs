@@ -9,7 +9,7 @@ use super::text::{dedent, format_braces, parse_int};
 use super::values::{SITE_PACKAGES, install_path};
 use super::{Obj, Py, by_field};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{TEMP_DIR, home, join, normalized};
+use crate::matcher::code::scope::{TEMP_DIR, home, join, normalized, stays_a_name};
 
 /// The archive object the call `constructor` makes (`tarfile.open(...)` is a
 /// `tarfile.TarFile`), whose methods the sinks name.
@@ -351,12 +351,12 @@ impl<'t> Py<'_, '_, 't> {
                 },
                 "replace" => match (p, arg(self, 0), arg(self, 1)) {
                     // A listed name's pattern (`old_*.snap`): what the text replaced in a name
-                    // that matches it may span its wildcard, so the new name is any name,
-                    // when nothing put in holds a `/`.
+                    // that matches it may span its wildcard, so the new name is any name, when
+                    // what is put in keeps it a name (see `stays_a_name`).
                     (Val::Known(s), _, Val::Known(b)) if s.contains(['*', '?', '[']) => {
-                        Obj::Val(match s.contains('/') || b.contains('/') {
-                            true => Val::Unknown,
-                            false => Val::known("*"),
+                        Obj::Val(match !s.contains('/') && stays_a_name(&b) {
+                            true => Val::known("*"),
+                            false => Val::Unknown,
                         })
                     }
                     (Val::Known(s), Val::Known(a), Val::Known(b)) if !a.is_empty() => {

@@ -1143,6 +1143,13 @@ fn a_path_renamed_stays_in_its_directory() {
         ),
         ["mv t/ab* t/*"]
     );
+    // Dots alone may make `..`, the directory above.
+    assert_eq!(
+        effects(
+            "import os, shutil\nfor f in os.listdir('t'):\n    if f.startswith('..'):\n        shutil.rmtree(os.path.join('t', f.replace('x', '')))"
+        ),
+        ["rm -r -f ?"]
+    );
 }
 
 #[test]

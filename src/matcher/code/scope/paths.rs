@@ -68,6 +68,12 @@ pub(in crate::matcher::code) fn any_of(patterns: &[String]) -> Val {
     }
 }
 
+/// Whether a name with part of it replaced by `put` is still a name, not `.`, `..` or a
+/// path: `put` holds no `/` and something but dots.
+pub(in crate::matcher::code) fn stays_a_name(put: &str) -> bool {
+    !put.contains('/') && put.chars().any(|c| c != '.')
+}
+
 /// Paths joined as `os.path.join` and `path.join` do: a later absolute part starts over.
 pub(in crate::matcher::code) fn join(parts: &[Val]) -> Val {
     let mut out = String::new();
