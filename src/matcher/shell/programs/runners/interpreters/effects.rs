@@ -26,7 +26,7 @@ const MOST_ALTERNATIVES: usize = 64;
 /// word of the code's is a literal to every filter, which would take the braces for part of
 /// a name. Any other word is itself.
 fn alternatives(arg: &Val) -> Vec<Val> {
-    let Some(text) = arg.text() else {
+    let Some(text) = arg.text().filter(|t| t.contains('{')) else {
         return vec![arg.clone()];
     };
     let mut done = Vec::new();
