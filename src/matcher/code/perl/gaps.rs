@@ -167,8 +167,10 @@ fn is_inert(piece: &str) -> bool {
         let after_subscript = std::mem::take(&mut subscript);
         match b {
             b'{' if after_subscript => {
-                let key = word_len(&bytes[at + 1..]);
-                if key > 0 && bytes.get(at + 1 + key) == Some(&b'}') {
+                // A key that is a word or a plain variable (`{total}`, `{$_}`, `{$name}`).
+                let sigil = usize::from(bytes.get(at + 1) == Some(&b'$'));
+                let key = sigil + word_len(&bytes[at + 1 + sigil..]);
+                if key > sigil && bytes.get(at + 1 + key) == Some(&b'}') {
                     at += key + 2;
                     subscript = true;
                 } else {
@@ -203,6 +205,14 @@ fn is_inert(piece: &str) -> bool {
             b'-' if piece[at..].starts_with("->") => return false,
             b'$' | b'@' | b'%' => {
                 at += 1;
+                // A dereference of a plain variable (`@$_`, `%$h`, `$$ref`) is a variable.
+                if bytes.get(at) == Some(&b'$')
+                    && bytes
+                        .get(at + 1)
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                {
+                    at += 1;
+                }
                 // A package's variable (`$File::Find::name`) is a name too.
                 let mut name = word_len(&bytes[at..]);
                 while name > 0
@@ -264,6 +274,9 @@ mod tests {
             "$j->{scripts}{$_}",
             "$h{system}",
             ", $File::Find::name",
+            "$s->{total}{$_}{pct} for",
+            "@$_ for",
+            "%$h",
         ] {
             assert!(is_inert(piece), "{piece}");
         }
@@ -285,6 +298,9 @@ mod tests {
             "$x {unlink}",
             "$j->{a}->run",
             "$j->{a}{unlink $_}",
+            "$j->{$x->run}",
+            "@$_->run",
+            "@{$x}",
             "é",
         ] {
             assert!(!is_inert(piece), "{piece}");

@@ -92,7 +92,7 @@ const SINKS: &[(&str, Sink)] = &[
     ("link", Command("ln", &[], &[0, 1])),
     ("file_put_contents", Write),
     ("error_log", ErrorLog),
-    ("touch", Write),
+    ("touch", Command("touch", &[], &[0])),
     ("fopen", Fopen),
     // A local file sent to an FTP server: read, as `cat` of it.
     ("ftp_put", Command("cat", &[], &[2])),

@@ -155,7 +155,7 @@ impl<'a, 't> Py<'a, '_, 't> {
                 let text = first(self);
                 self.cx.write(vec![path], text, line);
             }
-            "touch" => self.cx.command("tee", vec![path], line),
+            "touch" => self.cx.command("touch", vec![path], line),
             "mkdir" => self.cx.command("mkdir", vec![path], line),
             "rename" | "replace" | "move" => {
                 let to = first(self);

@@ -133,7 +133,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
             "call" => {
                 if let Some(object) = by_field(test, "function").and_then(|f| by_field(f, "object"))
-                    && kind(object) == "identifier"
+                    && let Some(object) = self.path_or_its_name(object)
                     && !out.contains(&self.text(object))
                 {
                     out.push(self.text(object));
@@ -283,9 +283,13 @@ impl<'a, 't> Py<'a, '_, 't> {
                 ) else {
                     return;
                 };
+                let Some(tested) = self.path_or_its_name(object) else {
+                    return;
+                };
+                // `p.name.startswith(x)` tests the last name, not the path's start.
+                let of_name = tested != object;
                 if kind(function) != "attribute"
-                    || kind(object) != "identifier"
-                    || self.text(object) != name
+                    || self.text(tested) != name
                     || args.named_child_count() != 1
                 {
                     return;
@@ -295,11 +299,25 @@ impl<'a, 't> Py<'a, '_, 't> {
                 };
                 match self.text(method) {
                     "endswith" if narrow.suffix.is_empty() => narrow.suffix = text,
-                    "startswith" if narrow.prefix.is_empty() => narrow.prefix = text,
+                    "startswith" if narrow.prefix.is_empty() && !of_name => narrow.prefix = text,
                     _ => {}
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The variable a test looks at: `f` itself, or `f` of `f.name` (a path's last name,
+    /// which ends as the path does).
+    fn path_or_its_name(&self, object: Node<'t>) -> Option<Node<'t>> {
+        match kind(object) {
+            "identifier" => Some(object),
+            "attribute"
+                if by_field(object, "attribute").is_some_and(|a| self.text(a) == "name") =>
+            {
+                by_field(object, "object").filter(|o| kind(*o) == "identifier")
+            }
+            _ => None,
         }
     }
 

@@ -330,6 +330,23 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         ["rm logs/run-*.txt"]
     );
     assert_eq!(listed("(f.endswith('.log'))"), ["rm logs/*.log"]);
+    // `touch` makes an empty file or changes a time; it writes no text.
+    assert_eq!(
+        effects("from pathlib import Path; Path('pb/__init__.py').touch()"),
+        ["touch pb/__init__.py"]
+    );
+    // A path's `name` ends as the path does; its start is not the path's.
+    let paths = |test: &str| {
+        effects(&format!(
+            "from pathlib import Path\nfor f in Path('pb').iterdir():\n    if {test}:\n        f.unlink()"
+        ))
+    };
+    assert_eq!(
+        paths("f.name.endswith(('_pb2.py', '_pb2.pyi'))"),
+        ["rm pb/*{_pb2.py,_pb2.pyi}"]
+    );
+    assert_eq!(paths("f.name.startswith('x')"), ["rm pb/*"]);
+    assert_eq!(paths("f.stem.endswith('x')"), ["rm pb/*"]);
     for whole in [
         "f.endswith('.log') or True",
         "not f.endswith('.py')",

@@ -277,7 +277,7 @@ impl<'t> Rb<'_, '_, 't> {
             }
             "FileUtils.touch" => {
                 let paths = self.list_arg(args, 0);
-                self.each("tee", &[], paths, line)
+                self.each("touch", &[], paths, line)
             }
             "File.delete" | "File.unlink" => {
                 let paths = self.paths(args, 0);

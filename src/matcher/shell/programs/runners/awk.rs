@@ -94,6 +94,23 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
     // and no shell syntax, as a listing's, since a command built from one (`system("rm -f
     // \"" $0 "\"")`) is read with its quotes taken off.
     const MOST_LINES: usize = 64;
+    // Whole lines of any listing, or of known text, which `getline < $0` reads as files,
+    // blanks or not.
+    match stdin {
+        Data::Listing(lists, _) if values.files.is_empty() => {
+            values.listed_lines = lists
+                .iter()
+                .map(|list| list.iter().map(|f| f.text.clone()).collect())
+                .collect();
+        }
+        Data::Known(text)
+            if values.files.is_empty() && (1..=MOST_LINES).contains(&text.lines().count()) =>
+        {
+            values.listed_lines = vec![text.lines().map(str::to_owned).collect()];
+            values.lines_are_text = true;
+        }
+        _ => {}
+    }
     match stdin {
         Data::Listing(lists, false)
             if values.files.is_empty() && lists.iter().flatten().all(|f| !f.unknown) =>
@@ -253,6 +270,12 @@ struct Values {
     /// names hold no blank or shell syntax (`ls tests/*.sh | awk ...`): each alternative
     /// list of [`Data::Listing`].
     listed: Vec<Vec<String>>,
+    /// Each alternative list of the paths of a listing on standard input, one a line, which
+    /// a record is (`$0`) as long as the program does not change it, blanks or not.
+    listed_lines: Vec<Vec<String>>,
+    /// Whether those lines are known text (`echo PATH | awk ...`), not a listing: their
+    /// fields are known too.
+    lines_are_text: bool,
     /// Whether fields are split at blanks, as by default (no `-F`, no `FS` set): `$1` of a
     /// listed path is then the path.
     default_fields: bool,
@@ -381,6 +404,24 @@ impl Values {
     /// `ENVIRON["NAME"]` of a known variable, `ARGV[N]`, `FILENAME` and variables with
     /// such a value; `None` otherwise.
     fn eval(&self, r: &Reader, expression: &str, depth: usize) -> Option<String> {
+        self.eval_in(r, expression, depth, None)
+    }
+
+    /// The text of a command built from constants and data (`"mkdir -p out/" $1`), with
+    /// `data` in the place of each term the data decides: a field, an array element, a
+    /// variable with no one known value, a function's result. `None` for any other
+    /// expression (operators, conditions).
+    fn eval_with_data(&self, r: &Reader, expression: &str, data: &str) -> Option<String> {
+        self.eval_in(r, expression, 0, Some(data))
+    }
+
+    fn eval_in(
+        &self,
+        r: &Reader,
+        expression: &str,
+        depth: usize,
+        data: Option<&str>,
+    ) -> Option<String> {
         if depth > Self::MAX_DEPTH || self.terms.get() > Self::MAX_TERMS {
             return None;
         }
@@ -398,8 +439,21 @@ impl Values {
             } else if rest.starts_with('(') {
                 let group = operand(rest);
                 let inner = group.strip_prefix('(')?.strip_suffix(')')?;
-                out.push_str(&self.eval(r, inner, depth + 1)?);
+                out.push_str(&self.eval_in(r, inner, depth + 1, data)?);
                 rest = &rest[group.len()..];
+            } else if let (Some(data), Some(after)) = (data, rest.strip_prefix('$')) {
+                // A field: `$1`, `$NF`, `$(NF-1)`.
+                let len = match after.starts_with('(') {
+                    true => operand(after).len(),
+                    false => after
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(after.len()),
+                };
+                if len == 0 {
+                    return None;
+                }
+                out.push_str(data);
+                rest = &after[len..];
             } else if let Some(after) = rest.strip_prefix("ENVIRON[") {
                 if self.environ_written {
                     return None;
@@ -432,9 +486,24 @@ impl Values {
                         [Some(only)] => out.push_str(only),
                         _ => return None,
                     }
+                } else if let Some(value) = self.vars.get(word).and_then(|v| v.as_deref()) {
+                    out.push_str(&self.eval_in(r, value, depth + 1, data)?);
                 } else {
-                    let value = self.vars.get(word)?.as_deref()?;
-                    out.push_str(&self.eval(r, value, depth + 1)?);
+                    // An array element (`dirs[i]`), a call (`tolower($1)`) or a variable
+                    // the data sets.
+                    let data = data.filter(|_| is_name(word))?;
+                    let after = rest[len..].trim_start();
+                    let taken = if after.starts_with('(') {
+                        operand(after).len()
+                    } else if after.starts_with('[') {
+                        after.find(']')? + 1
+                    } else {
+                        0
+                    };
+                    out.push_str(data);
+                    rest = &after[taken..];
+                    rest = rest.trim_start();
+                    continue;
                 }
                 rest = &rest[len..];
             }

@@ -21,7 +21,6 @@ pub(super) fn awk_files(r: &mut Reader, program: &str, values: &Values) {
             for path in lists.iter().flatten() {
                 record_written(r, vec![path.clone()], append, "from awk's print > FILE");
             }
-            continue;
         }
         let file = values
             .eval(r, target.trim(), 0)
@@ -48,6 +47,19 @@ pub(super) fn awk_files(r: &mut Reader, program: &str, values: &Values) {
     }
     read.extend(values.argv_added.iter().map(String::as_str));
     for expression in read {
+        // `getline line < $0` (or `f = $0; ... < f`) of a listing reads each file it names.
+        if let Some(lists) = record_files(expression.trim(), program, values) {
+            for path in lists.iter().flatten() {
+                r.record(crate::matcher::shell::SimpleCommand {
+                    program: "cat".to_owned(),
+                    args: vec![path.clone()],
+                    redirects: Vec::new(),
+                    origin: Some("read by awk".to_owned()),
+                    dir: None,
+                });
+            }
+            continue;
+        }
         let file = values
             .eval(r, expression.trim(), 0)
             .unwrap_or_else(|| SUBSTITUTION.to_owned());
@@ -103,6 +115,41 @@ pub(super) fn changed_in_place(program: &str, start: usize, end: usize, substitu
 
 /// The operand at the start of `text`: a parenthesised group, or what runs up to the
 /// next `)`, `;`, `}` or line end (`(getline l < f) > 0`).
+/// The paths a file expression names when it is the record as read (`$0`, or a variable
+/// whose one value is `$0`) and the records are the lines of a listing: the program must
+/// not split records otherwise (`RS`) or change them (`sub`, `gsub`, a field assigned).
+/// A `getline` with no variable reads into `$0`, so the reads after the first are of
+/// files not known, which are recorded too.
+fn record_files(expression: &str, program: &str, values: &Values) -> Option<Vec<Vec<String>>> {
+    let value = values
+        .vars
+        .get(expression)
+        .and_then(|v| v.as_deref())
+        .map_or(expression, str::trim);
+    // `$1`, with fields split at blanks: the first word of known text, or a whole line of a
+    // listing of plain names.
+    if value == "$1" {
+        let at_blanks =
+            values.default_fields && !program.contains("FS") && !values.vars.contains_key("FS");
+        if values.lines_are_text && at_blanks && !program.contains("sub(") {
+            let first_words = values.listed_lines.iter().map(|lines| {
+                lines
+                    .iter()
+                    .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+                    .collect()
+            });
+            return Some(first_words.collect());
+        }
+        return listed_records("$1", program, "", values).map(<[_]>::to_vec);
+    }
+    let record = value == "$0";
+    let changes = program.contains("RS")
+        || program.contains("sub(")
+        || super::program::assigns_field(program);
+    (record && !changes && !values.listed_lines.is_empty() && values.argv_added.is_empty())
+        .then(|| values.listed_lines.clone())
+}
+
 pub(super) fn operand(text: &str) -> &str {
     if text.starts_with('(') {
         return match outside_strings(text, |c, depth| c == ')' && depth == 1) {

@@ -6,6 +6,7 @@ use super::Values;
 use super::files::{awk_files, operand, print_redirects};
 use super::text::{awk_printed, awk_string, is_name, statement_end, top_level_redirect};
 use crate::matcher::shell::walk::{Data, Reader};
+use crate::matcher::shell::{SUBSTITUTION, SimpleCommand};
 
 /// Whether every indirect call of a (masked) program (`@name(...)`) calls a function the
 /// program defines: `name` is given once, by `-v` or in the program, the name of such a
@@ -122,7 +123,7 @@ pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
                 Some(code) if rest.starts_with('(') => shell_c(r, &code),
                 _ => match listed_commands(program, group, values) {
                     Some(commands) => commands.iter().for_each(|c| shell_c(r, c)),
-                    None => r.unreadable("awk runs a command it builds at run time"),
+                    None => built_from_data(r, group, values),
                 },
             }
         }
@@ -160,6 +161,50 @@ pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
         }
         i += 1;
     }
+}
+
+/// The variable that stands for the data in a command awk builds from it: the shell reader
+/// takes its value as one not known, as it takes the field's.
+const DATA: &str = "HOOKGATE_AWK_DATA";
+
+/// `system("mkdir -p out/" $1)`: a command built from constants and the data awk reads.
+/// What the constants run is read with the data as a value not known (`mkdir -p
+/// out/${HOOKGATE_AWK_DATA}`), and the command is also reported as a virtual
+/// `command-from-data awk COMMAND`, for the policy to weigh: the shell parses the data too,
+/// so a line of it (`x;rm -rf ~`) can run anything. Anything else built at run time
+/// (`system($0)`, a condition, a variable set on the line to the stand-in's name) is
+/// unreadable.
+fn built_from_data(r: &mut Reader, group: &str, values: &Values) {
+    const REASON: &str = "awk runs a command it builds at run time";
+    let stand_in = format!("${{{DATA}}}");
+    let command = group
+        .strip_prefix('(')
+        .and_then(|g| g.strip_suffix(')'))
+        .filter(|_| matches!(r.env.get(DATA), crate::matcher::shell::env::Value::Unknown))
+        .and_then(|argument| values.eval_with_data(r, argument, &stand_in));
+    // The data must be in a command with a program of its own written out.
+    let Some(command) = command.filter(|c| {
+        c.contains(&stand_in)
+            && c.trim_start()
+                .starts_with(|ch: char| ch.is_ascii_alphanumeric() || "./_".contains(ch))
+    }) else {
+        return r.unreadable(REASON);
+    };
+    // Shown, and checked by the oracle, with the data as any text.
+    let shown = command.replace(&stand_in, SUBSTITUTION);
+    let virtual_command = |program: &str, args: Vec<String>| SimpleCommand {
+        program: program.to_owned(),
+        args,
+        redirects: Vec::new(),
+        origin: None,
+        dir: None,
+    };
+    r.record(virtual_command("sh", vec!["-c".to_owned(), shown.clone()]));
+    r.script(&command, Data::Nothing);
+    r.record(virtual_command(
+        "command-from-data",
+        vec!["awk".to_owned(), shown],
+    ));
 }
 
 /// The commands `system("CMD " $0)` (or `$1` with the default field splitting) runs for
@@ -238,7 +283,7 @@ pub(super) fn listed_records<'v>(
 
 /// Whether awk code assigns a field (`$0 = x`, `$1="y"`, `$(i) += 1`), which rewrites the
 /// record: a `$` term followed by an assignment operator, not by `==`.
-fn assigns_field(code: &str) -> bool {
+pub(super) fn assigns_field(code: &str) -> bool {
     code.match_indices('$').any(|(at, _)| {
         let term = code[at + 1..]
             .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || "_()".contains(c))
