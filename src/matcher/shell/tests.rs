@@ -3700,6 +3700,9 @@ fn awk_runs_a_command_built_from_its_data_with_the_data_not_known() {
         "awk '{ system($1 \" -rf ~\") }' f",
         "awk '{ system(\"ls \" ($1 > 2 ? \"a\" : \"b\")) }' f",
         "export HOOKGATE_AWK_DATA=build; awk '{ system(\"rm -rf \" $1) }' f",
+        // The data on the line: a here-string, or a file the line wrote.
+        "awk '{ system(\"echo \" $0) }' <<< 'x;rm -rf ~'",
+        "printf 'x;rm -rf ~\\n' > f.txt; awk '{ system(\"echo \" $0) }' f.txt",
     ] {
         let line = parse(input);
         assert!(line.unreadable.is_some(), "{input}: {line:?}");

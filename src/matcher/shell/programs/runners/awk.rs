@@ -93,6 +93,9 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
     // and no shell syntax, as a listing's, since a command built from one (`system("rm -f
     // \"" $0 "\"")`) is read with its quotes taken off.
     const MOST_LINES: usize = 64;
+    // Data written out on the line (`<<< 'x;rm -rf ~'`, `echo ... |`, a file the line
+    // wrote): a command awk builds from it is not asked about but read, or unreadable.
+    values.data_on_line = matches!(stdin, Data::Known(_)) || !r.env.written.is_empty();
     // Whole lines of any listing, or of known text, which `getline < $0` reads as files,
     // blanks or not.
     match stdin {

@@ -172,15 +172,19 @@ const DATA: &str = "HOOKGATE_AWK_DATA";
 /// out/${HOOKGATE_AWK_DATA}`), and the command is also reported as a virtual
 /// `command-from-data awk COMMAND`, for the policy to weigh: the shell parses the data too,
 /// so a line of it (`x;rm -rf ~`) can run anything. Anything else built at run time
-/// (`system($0)`, a condition, a variable set on the line to the stand-in's name) is
-/// unreadable.
+/// (`system($0)`, a condition, a variable set on the line to the stand-in's name), or
+/// built from data the line itself holds or wrote (`<<< 'x;rm -rf ~'`, a file written
+/// before), is unreadable.
 fn built_from_data(r: &mut Reader, group: &str, values: &Values) {
     const REASON: &str = "awk runs a command it builds at run time";
     let stand_in = format!("${{{DATA}}}");
     let command = group
         .strip_prefix('(')
         .and_then(|g| g.strip_suffix(')'))
-        .filter(|_| matches!(r.env.get(DATA), crate::matcher::shell::env::Value::Unknown))
+        .filter(|_| {
+            !values.data_on_line
+                && matches!(r.env.get(DATA), crate::matcher::shell::env::Value::Unknown)
+        })
         .and_then(|argument| values.eval_with_data(r, argument, &stand_in));
     // The data must be in a command with a program of its own written out.
     let Some(command) = command.filter(|c| {

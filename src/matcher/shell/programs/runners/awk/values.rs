@@ -34,6 +34,8 @@ pub(super) struct Values {
     /// Whether those lines are known text (`echo PATH | awk ...`), not a listing: their
     /// fields are known too.
     pub(super) lines_are_text: bool,
+    /// Whether the data awk reads may be text the line itself holds or wrote.
+    pub(super) data_on_line: bool,
     /// Whether fields are split at blanks, as by default (no `-F`, no `FS` set): `$1` of a
     /// listed path is then the path.
     pub(super) default_fields: bool,
