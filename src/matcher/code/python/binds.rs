@@ -182,9 +182,32 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             for (k, part) in parts.into_iter().enumerate() {
                 self.names.bind(self.text(part), Slot::Item(value, k));
             }
+        } else if let Some(key) = self.environ_key(left) {
+            self.environ
+                .entry(key)
+                .and_modify(|v| *v = None)
+                .or_insert(Some(value));
         } else {
             self.forget_in(Some(left));
         }
+    }
+
+    /// `K` of `os.environ['K']` (or `environ['K']`), a plain string.
+    fn environ_key(&self, left: Node<'t>) -> Option<&'a str> {
+        if kind(left) != "subscript"
+            || !matches!(
+                by_field(left, "value").map(|v| self.text(v)),
+                Some("os.environ" | "environ")
+            )
+        {
+            return None;
+        }
+        let key = by_field(left, "subscript").filter(|k| kind(*k) == "string")?;
+        let text = self.text(key);
+        let quote = text.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+        text.strip_prefix(quote)?
+            .strip_suffix(quote)
+            .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
     }
 
     /// Every identifier under `node` becomes not known.

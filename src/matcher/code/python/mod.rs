@@ -97,6 +97,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         chosen: Vec::new(),
         changed: changes::Changed::default(),
         lambdas: Vec::new(),
+        environ: std::collections::HashMap::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -239,6 +240,9 @@ pub(super) struct Py<'a, 'c, 't> {
     /// Each lambda with its parameters' names (at most [`MOST_LAMBDAS`]): inside it, they
     /// are not known.
     lambdas: Vec<(Node<'t>, Vec<&'a str>)>,
+    /// The value code gives each environment variable (`os.environ['K'] = v`), `None`
+    /// where it gives more than one: the code reads it back, and so do its children.
+    environ: std::collections::HashMap<&'a str, Option<Node<'t>>>,
 }
 
 /// Lambdas whose parameters are scoped to them; past these, their names are forgotten

@@ -330,6 +330,20 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         ["rm logs/run-*.txt"]
     );
     assert_eq!(listed("(f.endswith('.log'))"), ["rm logs/*.log"]);
+    // An environment variable the code sets is what it reads back; one set twice is not
+    // known.
+    assert_eq!(
+        effects(
+            "import os, shutil\nos.environ['T'] = os.path.expanduser('~/.ssh')\nshutil.rmtree(os.getenv('T'))"
+        ),
+        ["rm -r -f ~/.ssh"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nos.environ['T'] = 'a'\nos.environ['T'] = 'b'\nos.remove(os.environ['T'])"
+        ),
+        ["rm ?"]
+    );
     // `touch` makes an empty file or changes a time; it writes no text.
     assert_eq!(
         effects("from pathlib import Path; Path('pb/__init__.py').touch()"),

@@ -13,6 +13,17 @@ use crate::matcher::code::scope::{Slot, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Py<'_, '_, 't> {
+    /// Environment variable `name` as the code reads it: the value the code gave it
+    /// (`os.environ['D'] = os.path.expanduser('~/.ssh')`), not known where it gave more
+    /// than one, else the line's.
+    pub(super) fn environ_value(&mut self, name: &str, depth: usize) -> Obj {
+        match self.environ.get(name).copied() {
+            Some(Some(value)) => Obj::Val(self.eval(value, depth + 1).val()),
+            Some(None) => Obj::Val(Val::Unknown),
+            None => Obj::Val(self.cx.env(name)),
+        }
+    }
+
     /// What `node` evaluates to.
     pub(super) fn eval(&mut self, node: Node<'t>, depth: usize) -> Obj {
         if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
@@ -312,7 +323,9 @@ impl<'t> Py<'_, '_, 't> {
         }
         let key = index.map(|i| self.eval(i, depth + 1).val());
         match (base, key) {
-            (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => Obj::Val(self.cx.env(&k)),
+            (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => {
+                self.environ_value(&k, depth)
+            }
             (Obj::Ref(q), Some(Val::Known(k))) if q == "sysconfig.get_paths()" => {
                 Obj::Val(install_path(&k).map_or(Val::Unknown, Val::known))
             }
