@@ -344,6 +344,20 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         ),
         ["rm ?"]
     );
+    // A list bound once and grown by `+=` holds every item any growth adds; bound again
+    // after, it is not known.
+    assert_eq!(
+        effects(
+            "import subprocess, os\nargv = ['git', 'push']\nif os.environ.get('CI'):\n    argv += ['--force']\nelse:\n    argv += ['-q']\nsubprocess.run(argv)"
+        ),
+        ["exec git push --force -q"]
+    );
+    assert_eq!(
+        effects(
+            "import subprocess\na = ['ls']\na += ['x']\na = ['rm', '-rf', '/']\nsubprocess.run(a)"
+        ),
+        ["sh -c ?"]
+    );
     // `touch` makes an empty file or changes a time; it writes no text.
     assert_eq!(
         effects("from pathlib import Path; Path('pb/__init__.py').touch()"),

@@ -24,6 +24,20 @@ impl<'t> Py<'_, '_, 't> {
         }
     }
 
+    /// List `first` with every list `+=` adds to it, or not known when one is not a list.
+    fn grown_list(&mut self, first: Obj, added: &[Node<'t>], depth: usize) -> Obj {
+        let Obj::List(mut items) = first else {
+            return Obj::Val(Val::Unknown);
+        };
+        for &more in added {
+            match self.eval(more, depth + 1) {
+                Obj::List(more) => items.extend(more),
+                _ => return Obj::Val(Val::Unknown),
+            }
+        }
+        Obj::List(items)
+    }
+
     /// What `node` evaluates to.
     pub(super) fn eval(&mut self, node: Node<'t>, depth: usize) -> Obj {
         if depth > MAX_NESTING || !self.cx.step(self.line(node)) {
@@ -230,6 +244,19 @@ impl<'t> Py<'_, '_, 't> {
                     }
                     out => out,
                 }
+            }
+            // A list bound once and then only grown by `+=`.
+            Some(Slot::Many) if matches!(self.grown.get(name), Some(Some(_))) => {
+                let Some(Some((first, added))) = self.grown.get(name).cloned() else {
+                    return Obj::Val(Val::Unknown);
+                };
+                if self.changed.value(name) || !self.names.enter(name) {
+                    return Obj::Val(Val::Unknown);
+                }
+                let first = self.eval(first, depth + 1);
+                let out = self.grown_list(first, &added, depth);
+                self.names.leave();
+                out
             }
             Some(Slot::Ref(q)) => Obj::Ref(q),
             Some(Slot::Each(iterable)) => self.element_of(name, iterable, depth),
