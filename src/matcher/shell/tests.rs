@@ -3621,6 +3621,11 @@ fn awk_writes_each_file_its_records_name() {
         "echo /etc/shadow | awk '{ sub(/x/, \"y\"); print > $0 }'",
         "tee /etc/shadow"
     ));
+    // The listed files are all it writes: no file not known besides.
+    assert!(!runs(
+        "printf '%s\\n' out/a.txt out/b.txt | awk '{ print \"x\" > $0 }'",
+        "tee '$(...)'"
+    ));
     // A line with shell syntax is not a name: a command quoting it is read whole.
     let line = parse("echo 'a\";id;\"' | awk '{ system(\"rm -f \\\"\" $0 \"\\\"\") }'");
     assert!(
@@ -3700,6 +3705,7 @@ fn awk_runs_a_command_built_from_its_data_with_the_data_not_known() {
         "awk '{ system($1 \" -rf ~\") }' f",
         "awk '{ system(\"ls \" ($1 > 2 ? \"a\" : \"b\")) }' f",
         "export HOOKGATE_AWK_DATA=build; awk '{ system(\"rm -rf \" $1) }' f",
+        "awk '{ system(\"HOOKGATE_AWK_DATA=build; rm -rf $HOOKGATE_AWK_DATA\" $1) }' f",
         // The data on the line: a here-string, or a file the line wrote.
         "awk '{ system(\"echo \" $0) }' <<< 'x;rm -rf ~'",
         "printf 'x;rm -rf ~\\n' > f.txt; awk '{ system(\"echo \" $0) }' f.txt",

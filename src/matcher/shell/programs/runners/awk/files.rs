@@ -21,6 +21,7 @@ pub(super) fn awk_files(r: &mut Reader, program: &str, values: &Values) {
             for path in lists.iter().flatten() {
                 record_written(r, vec![path.clone()], append, "from awk's print > FILE");
             }
+            continue;
         }
         let file = values
             .eval(r, target.trim(), 0)
@@ -58,7 +59,6 @@ pub(super) fn awk_files(r: &mut Reader, program: &str, values: &Values) {
                     dir: None,
                 });
             }
-            continue;
         }
         let file = values
             .eval(r, expression.trim(), 0)
@@ -113,8 +113,6 @@ pub(super) fn changed_in_place(program: &str, start: usize, end: usize, substitu
         || (substitutes && before.ends_with(','))
 }
 
-/// The operand at the start of `text`: a parenthesised group, or what runs up to the
-/// next `)`, `;`, `}` or line end (`(getline l < f) > 0`).
 /// The paths a file expression names when it is the record as read (`$0`, or a variable
 /// whose one value is `$0`) and the records are the lines of a listing: the program must
 /// not split records otherwise (`RS`) or change them (`sub`, `gsub`, a field assigned).
@@ -126,12 +124,18 @@ fn record_files(expression: &str, program: &str, values: &Values) -> Option<Vec<
         .get(expression)
         .and_then(|v| v.as_deref())
         .map_or(expression, str::trim);
+    let changes = program.contains("RS")
+        || program.contains("sub(")
+        || super::program::assigns_field(program);
+    if changes || !values.argv_added.is_empty() {
+        return None;
+    }
     // `$1`, with fields split at blanks: the first word of known text, or a whole line of a
     // listing of plain names.
     if value == "$1" {
         let at_blanks =
             values.default_fields && !program.contains("FS") && !values.vars.contains_key("FS");
-        if values.lines_are_text && at_blanks && !program.contains("sub(") {
+        if values.lines_are_text && at_blanks {
             let first_words = values.listed_lines.iter().map(|lines| {
                 lines
                     .iter()
@@ -142,14 +146,11 @@ fn record_files(expression: &str, program: &str, values: &Values) -> Option<Vec<
         }
         return listed_records("$1", program, "", values).map(<[_]>::to_vec);
     }
-    let record = value == "$0";
-    let changes = program.contains("RS")
-        || program.contains("sub(")
-        || super::program::assigns_field(program);
-    (record && !changes && !values.listed_lines.is_empty() && values.argv_added.is_empty())
-        .then(|| values.listed_lines.clone())
+    (value == "$0" && !values.listed_lines.is_empty()).then(|| values.listed_lines.clone())
 }
 
+/// The operand at the start of `text`: a parenthesised group, or what runs up to the
+/// next `)`, `;`, `}` or line end (`(getline l < f) > 0`).
 pub(super) fn operand(text: &str) -> &str {
     if text.starts_with('(') {
         return match outside_strings(text, |c, depth| c == ')' && depth == 1) {

@@ -181,8 +181,11 @@ fn built_from_data(r: &mut Reader, group: &str, values: &Values) {
     let command = group
         .strip_prefix('(')
         .and_then(|g| g.strip_suffix(')'))
-        .filter(|_| {
+        // The stand-in's name written in the program could give it a value in the command
+        // (`system("HOOKGATE_AWK_DATA=x; rm -rf " $1)`).
+        .filter(|g| {
             !values.data_on_line
+                && !g.contains(DATA)
                 && matches!(r.env.get(DATA), crate::matcher::shell::env::Value::Unknown)
         })
         .and_then(|argument| values.eval_with_data(r, argument, &stand_in));
