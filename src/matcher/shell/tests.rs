@@ -678,6 +678,11 @@ fn programs_that_run_commands_are_read() {
         ("x='y'; y='a[$(rm -rf ~)]'; let 'z = x'", "rm -rf ~"),
         ("ln -s /bin/rm ./x && ./x -rf ~", "rm -rf ~"),
         ("cp /bin/rm /tmp/c && /tmp/c -rf ~", "rm -rf ~"),
+        // A slice of the script's arguments is those arguments.
+        (
+            "python3 -c 'import subprocess, sys\nsubprocess.call([\"rm\", \"-rf\"] + sys.argv[1:])' build ~",
+            "rm -rf build ~",
+        ),
         // The script arguments after inline code are its argv.
         (
             "python3 -c \"import sys; open(sys.argv[1],'w').write('')\" ~/.bashrc",

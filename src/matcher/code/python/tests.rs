@@ -358,6 +358,10 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
         ),
         ["sh -c ?"]
     );
+    assert_eq!(
+        effects("import subprocess\na = ['ls']\na += ['-l'] or ['-a']\nsubprocess.run(a)"),
+        ["exec ls -l -a"]
+    );
     // `touch` makes an empty file or changes a time; it writes no text.
     assert_eq!(
         effects("from pathlib import Path; Path('pb/__init__.py').touch()"),

@@ -30,9 +30,16 @@ impl<'t> Py<'_, '_, 't> {
             return Obj::Val(Val::Unknown);
         };
         for &more in added {
-            match self.eval(more, depth + 1) {
-                Obj::List(more) => items.extend(more),
-                _ => return Obj::Val(Val::Unknown),
+            // `args += sys.argv[1:] or ['tests']`: what either side adds.
+            let sides = match (kind(more), by_field(more, "left"), by_field(more, "right")) {
+                ("boolean_operator", Some(left), Some(right)) => vec![left, right],
+                _ => vec![more],
+            };
+            for side in sides {
+                match self.eval(side, depth + 1) {
+                    Obj::List(more) => items.extend(more),
+                    _ => return Obj::Val(Val::Unknown),
+                }
             }
         }
         Obj::List(items)
@@ -345,6 +352,19 @@ impl<'t> Py<'_, '_, 't> {
                 // A slice of a listing is part of it (`sorted(glob(p))[:-keep]`): the whole
                 // listing, which can only name more.
                 Obj::Each(_) => return base,
+                // `sys.argv[1:]` of `python3 -c CODE a b`: the arguments, when each is known.
+                Obj::Ref(q) if q == "sys.argv" => {
+                    let from = slice
+                        .strip_suffix(':')
+                        .and_then(|n| n.parse::<usize>().ok());
+                    let given = from
+                        .filter(|&n| n > 0)
+                        .and_then(|n| self.cx.args().get(n - 1..))
+                        .filter(|a| a.len() <= 16 && a.iter().all(|v| matches!(v, Val::Known(_))));
+                    if let Some(given) = given {
+                        return Obj::List(given.to_vec());
+                    }
+                }
                 _ => {}
             }
         }

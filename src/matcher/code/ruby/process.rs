@@ -14,9 +14,11 @@ impl<'t> Rb<'_, '_, 't> {
     pub(super) fn command_items(&mut self, args: &Args<'t>) -> (Vec<Obj>, bool) {
         let mut items = Vec::new();
         let mut exact = !(args.splat && args.pos.is_empty());
-        for node in &args.pos {
+        for (n, node) in args.pos.iter().enumerate() {
             match kind(node) {
                 "hash" | "hash_splat_argument" => {}
+                // `env = {...}; IO.popen(env, [...])`: the leading environment by name.
+                "identifier" if n == 0 && self.names_a_hash(*node) => {}
                 "splat_argument" => match node.named_child(0).map(|n| self.eval(n, 0)) {
                     Some(Obj::List(vals)) => items.extend(vals.into_iter().map(Obj::Val)),
                     _ => exact = false,
@@ -35,6 +37,14 @@ impl<'t> Rb<'_, '_, 't> {
             }
         }
         (items, exact)
+    }
+
+    /// Whether `node` is a name bound once to a hash literal.
+    fn names_a_hash(&self, node: Node<'t>) -> bool {
+        matches!(
+            self.names.get(self.text(node)),
+            Some(crate::matcher::code::scope::Slot::Expr(value)) if kind(*value) == "hash"
+        )
     }
 
     /// `system`'s rules: one string is a shell line; several arguments (or an array as

@@ -59,6 +59,10 @@ fn commands_run_are_shell_lines_or_argument_vectors() {
             "IO.popen([{'A' => 'b'}, 'rm', '-rf', '/', err: :out])",
             &["exec rm -rf /"],
         ),
+        (
+            "env = {'A' => 'b'}; IO.popen(env, ['rm', '-rf', '/'], &:read)",
+            &["exec rm -rf /"],
+        ),
         ("<<~`CMD`\n  rm -rf ~\nCMD", &["sh -c rm -rf ~\n"]),
         (
             "IO.write('|sh', 'rm -rf ~')",
