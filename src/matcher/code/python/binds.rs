@@ -24,7 +24,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                         _ => {
                             let full = self.text(name);
                             let first = full.split('.').next().unwrap_or(full);
-                            self.bind_name(first, Slot::Ref(first.into()));
+                            self.names.bind(first, Slot::Ref(first.into()));
                         }
                     }
                 }
@@ -46,21 +46,21 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     };
                     if let (Some(n), Some(a)) = (n, alias) {
                         let q = format!("{module}.{}", self.text(n));
-                        self.bind_name(self.text(a), Slot::Ref(q));
+                        self.names.bind(self.text(a), Slot::Ref(q));
                     }
                 }
             }
             "assignment" => self.bind_assignment(node),
             "named_expression" => {
                 if let (Some(n), Some(v)) = (by_field(node, "name"), by_field(node, "value")) {
-                    self.bind_name(self.text(n), Slot::Expr(v));
+                    self.names.bind(self.text(n), Slot::Expr(v));
                 }
             }
-            "augmented_assignment" => self.bind_augmented(node),
+            "augmented_assignment" => self.forget_in(by_field(node, "left")),
             "for_statement" | "for_in_clause" => {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
-                        self.bind_loop_name(self.text(left), right);
+                        self.names.bind_loop(self.text(left), right);
                         self.over_literals |= matches!(
                             kind(right),
                             "list"
@@ -89,8 +89,8 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                             items || matches!(kind(right), "list" | "tuple" | "set");
                         for (k, part) in parts.into_iter().enumerate() {
                             match k {
-                                0 if items => self.bind_loop_name(self.text(part), right),
-                                _ => self.bind_name(self.text(part), Slot::Part(right, k)),
+                                0 if items => self.names.bind_loop(self.text(part), right),
+                                _ => self.names.bind(self.text(part), Slot::Part(right, k)),
                             }
                         }
                     }
@@ -136,7 +136,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     Some(kind) => Slot::Ref(kind.to_owned()),
                     None => Slot::Expr(value),
                 };
-                self.bind_name(self.text(name), slot);
+                self.names.bind(self.text(name), slot);
             }
             "as_pattern" | "with_item" | "except_clause" => {
                 let mut c = node.walk();
@@ -173,67 +173,22 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             right
         };
         if kind(left) == "identifier" {
-            self.bind_name(self.text(left), Slot::Expr(value));
+            self.names.bind(self.text(left), Slot::Expr(value));
         } else if matches!(kind(left), "pattern_list" | "tuple_pattern") && self.unpacks_names(left)
         {
             // `fd, path = tempfile.mkstemp(dir='build')`: each name one item of the value.
             let mut c = left.walk();
             let parts: Vec<Node<'t>> = left.named_children(&mut c).collect();
             for (k, part) in parts.into_iter().enumerate() {
-                self.bind_name(self.text(part), Slot::Item(value, k));
+                self.names.bind(self.text(part), Slot::Item(value, k));
             }
         } else if let Some(key) = self.environ_key(left) {
             self.environ
                 .entry(key)
                 .and_modify(|v| *v = None)
-                .or_insert(Some(value));
+                .or_insert(Some((node, value)));
         } else {
             self.forget_in(Some(left));
-        }
-    }
-
-    /// `NAME += VALUE` grows the list `NAME` bound once before it (see `Py::grown`); any
-    /// other operator or shape, or more than a few, leaves it not known.
-    fn bind_augmented(&mut self, node: Node<'t>) {
-        const MOST_GROWTHS: usize = 8;
-        let left = by_field(node, "left");
-        let plus = by_field(node, "operator").is_some_and(|o| self.text(o) == "+=");
-        if let (Some(left), Some(right), true) = (left, by_field(node, "right"), plus)
-            && kind(left) == "identifier"
-        {
-            let name = self.text(left);
-            let first = match self.names.get(name) {
-                Some(Slot::Expr(first)) => Some(*first),
-                _ => None,
-            };
-            let entry = self
-                .grown
-                .entry(name)
-                .or_insert_with(|| first.map(|f| (f, Vec::new())));
-            match entry {
-                Some((_, added)) if added.len() < MOST_GROWTHS => added.push(right),
-                _ => *entry = None,
-            }
-            self.names.forget(name);
-            return;
-        }
-        self.forget_in(left);
-    }
-
-    /// Binds `name`; a list it grows (`+=`) is then not known.
-    fn bind_name(&mut self, name: &'a str, slot: Slot<'t>) {
-        self.stop_growing(name);
-        self.names.bind(name, slot);
-    }
-
-    fn bind_loop_name(&mut self, name: &'a str, iterable: Node<'t>) {
-        self.stop_growing(name);
-        self.names.bind_loop(name, iterable);
-    }
-
-    fn stop_growing(&mut self, name: &str) {
-        if let Some(entry) = self.grown.get_mut(name) {
-            *entry = None;
         }
     }
 
@@ -260,7 +215,6 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         let Some(node) = node else { return };
         if kind(node) == "identifier" {
             let name = self.text(node);
-            self.stop_growing(name);
             self.names.forget(name);
             return;
         }

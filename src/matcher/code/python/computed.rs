@@ -150,7 +150,7 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getenv" | "os.environ.get" => match arg(self, 0) {
-                        Val::Known(k) => self.environ_value(&k, depth),
+                        Val::Known(k) => self.environ_value(&k, node, depth),
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),

@@ -98,7 +98,6 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         changed: changes::Changed::default(),
         lambdas: Vec::new(),
         environ: std::collections::HashMap::new(),
-        grown: std::collections::HashMap::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
@@ -241,15 +240,9 @@ pub(super) struct Py<'a, 'c, 't> {
     /// Each lambda with its parameters' names (at most [`MOST_LAMBDAS`]): inside it, they
     /// are not known.
     lambdas: Vec<(Node<'t>, Vec<&'a str>)>,
-    /// The value code gives each environment variable (`os.environ['K'] = v`), `None`
-    /// where it gives more than one: the code reads it back, and so do its children.
-    environ: std::collections::HashMap<&'a str, Option<Node<'t>>>,
-    /// What `NAME += VALUE` adds to a list, anywhere in the code (a few at most): a list
-    /// bound once and grown only so is its items and then every item added, which names
-    /// every program and path the list can hold (`argv += ['-x']` in one branch,
-    /// `argv += ['--ci']` in another).
-    /// `None` once the name is bound any other way.
-    grown: std::collections::HashMap<&'a str, Option<(Node<'t>, Vec<Node<'t>>)>>,
+    /// The assignment and value by which code gives an environment variable a value
+    /// (`os.environ['K'] = v`), `None` where it gives more than one.
+    environ: std::collections::HashMap<&'a str, Option<(Node<'t>, Node<'t>)>>,
 }
 
 /// Lambdas whose parameters are scoped to them; past these, their names are forgotten

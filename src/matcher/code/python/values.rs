@@ -13,36 +13,26 @@ use crate::matcher::code::scope::{Slot, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
 
 impl<'t> Py<'_, '_, 't> {
-    /// Environment variable `name` as the code reads it: the value the code gave it
-    /// (`os.environ['D'] = os.path.expanduser('~/.ssh')`), not known where it gave more
-    /// than one, else the line's.
-    pub(super) fn environ_value(&mut self, name: &str, depth: usize) -> Obj {
+    /// Environment variable `name` as the code reads it at `at`: the value the code gave it
+    /// (`os.environ['D'] = os.path.expanduser('~/.ssh')`) where that assignment is a
+    /// statement of the module's own, before `at`; the line's where the code gives it
+    /// none; else not known (a value given in a branch, a function, or after the read, may
+    /// or may not be the one read).
+    pub(super) fn environ_value(&mut self, name: &str, at: Node<'t>, depth: usize) -> Obj {
         match self.environ.get(name).copied() {
-            Some(Some(value)) => Obj::Val(self.eval(value, depth + 1).val()),
-            Some(None) => Obj::Val(Val::Unknown),
             None => Obj::Val(self.cx.env(name)),
-        }
-    }
-
-    /// List `first` with every list `+=` adds to it, or not known when one is not a list.
-    fn grown_list(&mut self, first: Obj, added: &[Node<'t>], depth: usize) -> Obj {
-        let Obj::List(mut items) = first else {
-            return Obj::Val(Val::Unknown);
-        };
-        for &more in added {
-            // `args += sys.argv[1:] or ['tests']`: what either side adds.
-            let sides = match (kind(more), by_field(more, "left"), by_field(more, "right")) {
-                ("boolean_operator", Some(left), Some(right)) => vec![left, right],
-                _ => vec![more],
-            };
-            for side in sides {
-                match self.eval(side, depth + 1) {
-                    Obj::List(more) => items.extend(more),
-                    _ => return Obj::Val(Val::Unknown),
-                }
+            Some(Some((assignment, value)))
+                if assignment.end_byte() <= at.start_byte()
+                    && assignment
+                        .parent()
+                        .filter(|p| kind(*p) == "expression_statement")
+                        .and_then(|p| p.parent())
+                        .is_some_and(|m| kind(m) == "module") =>
+            {
+                Obj::Val(self.eval(value, depth + 1).val())
             }
+            Some(_) => Obj::Val(Val::Unknown),
         }
-        Obj::List(items)
     }
 
     /// What `node` evaluates to.
@@ -252,19 +242,6 @@ impl<'t> Py<'_, '_, 't> {
                     out => out,
                 }
             }
-            // A list bound once and then only grown by `+=`.
-            Some(Slot::Many) if matches!(self.grown.get(name), Some(Some(_))) => {
-                let Some(Some((first, added))) = self.grown.get(name).cloned() else {
-                    return Obj::Val(Val::Unknown);
-                };
-                if self.changed.value(name) || !self.names.enter(name) {
-                    return Obj::Val(Val::Unknown);
-                }
-                let first = self.eval(first, depth + 1);
-                let out = self.grown_list(first, &added, depth);
-                self.names.leave();
-                out
-            }
             Some(Slot::Ref(q)) => Obj::Ref(q),
             Some(Slot::Each(iterable)) => self.element_of(name, iterable, depth),
             Some(Slot::Loops(iterables)) => match enclosing_loop(node, &iterables) {
@@ -371,7 +348,7 @@ impl<'t> Py<'_, '_, 't> {
         let key = index.map(|i| self.eval(i, depth + 1).val());
         match (base, key) {
             (Obj::Ref(q), Some(Val::Known(k))) if q == "os.environ" => {
-                self.environ_value(&k, depth)
+                self.environ_value(&k, node, depth)
             }
             (Obj::Ref(q), Some(Val::Known(k))) if q == "sysconfig.get_paths()" => {
                 Obj::Val(install_path(&k).map_or(Val::Unknown, Val::known))
