@@ -88,50 +88,42 @@ pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -
             values.files.push(Some(a.text.clone()));
         }
     }
-    // A listing on standard input, read when no file operand is; or lines known to be
-    // plain names (`printf '%s\n' a b | awk ...`), which awk reads the same way: no blank
-    // and no shell syntax, as a listing's, since a command built from one (`system("rm -f
-    // \"" $0 "\"")`) is read with its quotes taken off.
     const MOST_LINES: usize = 64;
     // Data written out on the line (`<<< 'x;rm -rf ~'`, `echo ... |`, a file the line
     // wrote): a command awk builds from it is not asked about but read, or unreadable.
     values.data_on_line = matches!(stdin, Data::Known(_)) || !r.env.written.is_empty();
     // Whole lines of any listing, or of known text, which `getline < $0` reads as files,
     // blanks or not.
-    match stdin {
-        Data::Listing(lists, _) if values.files.is_empty() => {
-            values.listed_lines = lists
-                .iter()
-                .map(|list| list.iter().map(|f| f.text.clone()).collect())
-                .collect();
+    if values.files.is_empty() {
+        match stdin {
+            Data::Listing(lists, _) => {
+                values.listed_lines = lists
+                    .iter()
+                    .map(|list| list.iter().map(|f| f.text.clone()).collect())
+                    .collect();
+            }
+            Data::Known(text) if (1..=MOST_LINES).contains(&text.lines().count()) => {
+                values.listed_lines = vec![text.lines().map(str::to_owned).collect()];
+                values.lines_are_text = true;
+            }
+            _ => {}
         }
-        Data::Known(text)
-            if values.files.is_empty() && (1..=MOST_LINES).contains(&text.lines().count()) =>
-        {
-            values.listed_lines = vec![text.lines().map(str::to_owned).collect()];
-            values.lines_are_text = true;
-        }
-        _ => {}
     }
-    match stdin {
-        Data::Listing(lists, false)
-            if values.files.is_empty() && lists.iter().flatten().all(|f| !f.unknown) =>
-        {
-            values.listed = lists
-                .iter()
-                .map(|list| list.iter().map(|f| f.text.clone()).collect())
-                .collect();
-        }
-        Data::Known(text)
-            if values.files.is_empty()
-                && (1..=MOST_LINES).contains(&text.lines().count())
-                && text
-                    .lines()
-                    .all(|l| !l.is_empty() && l.chars().all(plain_name_char)) =>
-        {
-            values.listed = vec![text.lines().map(str::to_owned).collect()];
-        }
-        _ => {}
+    // Of those, the paths of a listing whose names are all known, or lines known to be
+    // plain names (`printf '%s\n' a b | awk ...`), which awk reads the same way: no blank
+    // and no shell syntax, as a listing's, since a command built from one (`system("rm -f
+    // \"" $0 "\"")`) is read with its quotes taken off.
+    let plain = match stdin {
+        Data::Listing(lists, false) => lists.iter().flatten().all(|f| !f.unknown),
+        Data::Known(_) => values
+            .listed_lines
+            .iter()
+            .flatten()
+            .all(|l| !l.is_empty() && l.chars().all(plain_name_char)),
+        _ => false,
+    };
+    if plain {
+        values.listed = values.listed_lines.clone();
     }
     let printed = match programs.as_slice() {
         [one] => begin_only_output(one),

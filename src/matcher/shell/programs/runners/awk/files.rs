@@ -50,27 +50,26 @@ pub(super) fn awk_files(r: &mut Reader, program: &str, values: &Values) {
     for expression in read {
         // `getline line < $0` (or `f = $0; ... < f`) of a listing reads each file it names.
         if let Some(lists) = record_files(expression.trim(), program, values) {
-            for path in lists.iter().flatten() {
-                r.record(crate::matcher::shell::SimpleCommand {
-                    program: "cat".to_owned(),
-                    args: vec![path.clone()],
-                    redirects: Vec::new(),
-                    origin: Some("read by awk".to_owned()),
-                    dir: None,
-                });
+            for path in lists.into_iter().flatten() {
+                read_by_awk(r, path);
             }
         }
         let file = values
             .eval(r, expression.trim(), 0)
             .unwrap_or_else(|| SUBSTITUTION.to_owned());
-        r.record(crate::matcher::shell::SimpleCommand {
-            program: "cat".to_owned(),
-            args: vec![file],
-            redirects: Vec::new(),
-            origin: Some("read by awk".to_owned()),
-            dir: None,
-        });
+        read_by_awk(r, file);
     }
+}
+
+/// Records that awk reads `file`, as `cat FILE`.
+fn read_by_awk(r: &mut Reader, file: String) {
+    r.record(crate::matcher::shell::SimpleCommand {
+        program: "cat".to_owned(),
+        args: vec![file],
+        redirects: Vec::new(),
+        origin: Some("read by awk".to_owned()),
+        dir: None,
+    });
 }
 
 /// What follows the `>` of each `print > FILE` (or `printf`, `>>`) in `program`.
