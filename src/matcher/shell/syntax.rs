@@ -90,7 +90,28 @@ fn bracket_nesting(text: &str) -> usize {
     let mut max = 0;
     let mut in_backticks = false;
     let mut before = b' ';
-    for b in text.bytes() {
+    let bytes = text.as_bytes();
+    // The text of a here-document whose delimiter is quoted is data the parser never
+    // reads (one token): its brackets (a regex's `\(` in `python3 - <<'EOF'`) do not nest.
+    let mut pending: Vec<(&str, bool)> = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if b == b'<'
+            && let Some((delimiter, dash, end)) = quoted_heredoc(text, at)
+        {
+            pending.push((delimiter, dash));
+            at = end;
+            before = b'x';
+            continue;
+        }
+        if b == b'\n' && !pending.is_empty() {
+            at = skip_heredoc_bodies(text, at + 1, &pending);
+            pending.clear();
+            before = b'\n';
+            continue;
+        }
+        at += 1;
         let opens =
             before == b'$' || matches!(before, b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(');
         match b {
@@ -114,6 +135,54 @@ fn bracket_nesting(text: &str) -> usize {
         max = max.max(parens + braces + squares);
     }
     max
+}
+
+/// The delimiter of a here-document operator at `at` whose delimiter is quoted
+/// (`<<'EOF'`, `<<-"END"`), whether it strips tabs, and where the operator ends.
+fn quoted_heredoc(text: &str, at: usize) -> Option<(&str, bool, usize)> {
+    let rest = text.get(at..)?.strip_prefix("<<")?;
+    if rest.starts_with('<') || text[..at].ends_with('<') {
+        return None;
+    }
+    let dash = rest.starts_with('-');
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let quote = rest.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
+    let word = &rest[1..];
+    // A delimiter is a short word: looking further for the quote would make the scan's
+    // time grow with the square of a line of `<<'`.
+    let len = word.bytes().take(64).position(|c| c == quote as u8)?;
+    let delimiter = &word[..len];
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    if delimiter.is_empty() || !delimiter.chars().all(plain) {
+        return None;
+    }
+    let end = text.len() - word.len() + len + 1;
+    Some((delimiter, dash, end))
+}
+
+/// Where the bodies of `heredocs`, one after another from `from`, end: past each
+/// terminating line (a line that is the delimiter, after tabs for `<<-`), or the text's end.
+fn skip_heredoc_bodies(text: &str, mut from: usize, heredocs: &[(&str, bool)]) -> usize {
+    for (delimiter, dash) in heredocs {
+        loop {
+            let Some(rest) = text.get(from..).filter(|r| !r.is_empty()) else {
+                return text.len();
+            };
+            let line_end = rest.find('\n').map_or(text.len(), |n| from + n);
+            let line = &text[from..line_end];
+            let line = if *dash {
+                line.trim_start_matches('\t')
+            } else {
+                line
+            };
+            from = (line_end + 1).min(text.len());
+            if line == *delimiter {
+                break;
+            }
+        }
+    }
+    from
 }
 
 /// How deeply `tokens` nest compound commands: brush-parser's recursive descent goes down
@@ -151,6 +220,34 @@ mod tests {
         let groups = "{ ".repeat(13) + "x; " + &"}; ".repeat(13);
         assert_eq!(
             parse(&groups, &options, usize::MAX).err(),
+            Some("the command nests too deeply")
+        );
+    }
+
+    #[test]
+    fn brackets_in_a_quoted_here_document_are_data() {
+        let options = ParserOptions::default();
+        let codemod = format!(
+            "python3 - <<'EOF'\nimport re\n{}print(1)\nEOF",
+            "s = re.sub(r\"\\bassertEquals\\(\", \"assertEqual(\", s)\n".repeat(20)
+        );
+        assert!(parse(&codemod, &options, usize::MAX).is_ok());
+        let dashed = format!("cat <<-\"END\" > f\n\t{}\n\tEND\necho ok", "(".repeat(40));
+        assert!(parse(&dashed, &options, usize::MAX).is_ok());
+        // The delimiter unquoted, the text is read for substitutions: it counts.
+        let unquoted = format!("cat <<EOF\n{}\nEOF", "$(".repeat(20));
+        assert_eq!(
+            parse(&unquoted, &options, usize::MAX).err(),
+            Some("the command nests too deeply")
+        );
+        // After the terminating line, brackets count again.
+        let after = format!(
+            "cat <<'EOF'\n((\nEOF\n{}x{}",
+            "( ".repeat(20),
+            ") ".repeat(20)
+        );
+        assert_eq!(
+            parse(&after, &options, usize::MAX).err(),
             Some("the command nests too deeply")
         );
     }
