@@ -12,6 +12,7 @@
 //! downloaded or decoded, a fork in a loop) makes the reading *unreadable*, with the reason.
 
 mod endless;
+mod growths;
 mod inline;
 mod javascript;
 mod lua;
@@ -131,7 +132,7 @@ impl Lang {
 }
 
 /// What a piece of code does that a filter may care about.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Effect {
     /// Runs a shell command line (`os.system(s)`, `` `s` ``, `child_process.exec(s)`).
     Shell(Val),
@@ -157,7 +158,7 @@ pub enum Effect {
 }
 
 /// One effect and where in the code it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Found {
     /// What the code does.
     pub effect: Effect,
@@ -194,7 +195,21 @@ pub fn read(lang: Lang, code: &str) -> Reading {
 /// work from `work` (the work left for the code of a command line). The code is unreadable if
 /// `work` runs out.
 pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Reading {
-    read_script(lang, code, args, &[], None, work)
+    read_script(lang, code, (args, Origin::Inline), &[], None, work)
+}
+
+/// Where the code an interpreter runs came from, which tells what its own list of
+/// arguments holds (`sys.argv`, `process.argv`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// The code of `-c` or `-e`, run with the arguments after it: `sys.argv` is `['-c',
+    /// ...]`, `process.argv` `[node, ...]`.
+    Inline,
+    /// Standard input (`python3 - a b`, `node - a b`): `sys.argv` is `['-', ...]`,
+    /// `process.argv` `[node, '-', ...]`.
+    Stdin,
+    /// A file, or code whose arguments the reader is not given: they are not known.
+    Elsewhere,
 }
 
 /// [`read_within`], for the code of the script file at `path` (relative to the line's
@@ -203,7 +218,7 @@ pub fn read_within(lang: Lang, code: &str, args: &[Val], work: &mut usize) -> Re
 pub(crate) fn read_script(
     lang: Lang,
     code: &str,
-    args: &[Val],
+    (args, origin): (&[Val], Origin),
     env: &[(String, Val)],
     path: Option<&str>,
     work: &mut usize,
@@ -212,7 +227,7 @@ pub(crate) fn read_script(
         return Reading::default();
     }
     let mut cx = scope::Cx::new(*work)
-        .with_args(args)
+        .with_args(args, origin)
         .with_env(env)
         .in_script(path);
     read_into(&mut cx, lang, code, 0, 1);
@@ -300,8 +315,16 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
             at,
         );
     }
-    // Code run by code (`exec('...')`) is read where the walk found it.
-    for (text, at) in cx.take_nested() {
-        read_into(cx, lang, &text, depth + 1, at);
+    // Code run by code (`exec('...')`) is read where the walk found it, with the names of
+    // the code that runs it (see `scope::Outer`).
+    for (text, at, outer) in cx.take_nested() {
+        if outer.called_in(&text).is_some() {
+            cx.unreadable(
+                "the code runs code that calls a name of the code around it (a function or module not followed there)",
+                at,
+            );
+            continue;
+        }
+        cx.with_inherited(outer, |cx| read_into(cx, lang, &text, depth + 1, at));
     }
 }

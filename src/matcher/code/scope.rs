@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
 use tree_sitter::Node;
 
@@ -19,7 +20,7 @@ pub(super) const READS_ENDLESS: &str =
     "the code reads a device that never ends whole (a memory bomb)";
 
 /// A value in code, as far as it is known before the code runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Val {
     /// Exactly this text. A home directory is written `~` at the start of a path, as the
     /// shell reader writes it.
@@ -99,13 +100,19 @@ const STEPS_BASE: usize = 10_000;
 pub(super) struct Cx {
     found: Vec<Found>,
     unreadable: Option<Unread>,
-    nested: Vec<(String, usize)>,
+    nested: Vec<(String, usize, Rc<Outer>)>,
+    /// The names of the code being read, as code it runs would see them (see [`Outer`]).
+    outer: Rc<Outer>,
+    /// The names of the code that ran the code being read.
+    inherited: Rc<Outer>,
     steps: usize,
     budget: usize,
     /// Parse work left (see [`PARSE_WORK`](super::PARSE_WORK)).
     pub(super) parse_work: usize,
-    /// The script arguments the code runs with (`sys.argv[1:]`, `@ARGV`).
+    /// The script arguments the code runs with (`sys.argv[1:]`, `@ARGV`), and where the
+    /// code came from (see [`Origin`](super::Origin)).
     args: Vec<Val>,
+    origin: super::Origin,
     /// The lines of forks and of processes or threads started, which no virtual command
     /// stands for.
     forks: Vec<usize>,
@@ -135,10 +142,13 @@ impl Cx {
             found: Vec::new(),
             unreadable: None,
             nested: Vec::new(),
+            outer: Rc::default(),
+            inherited: Rc::default(),
             steps: 0,
             budget: STEPS_BASE,
             parse_work,
             args: Vec::new(),
+            origin: super::Origin::Elsewhere,
             forks: Vec::new(),
             script_dir: ".".to_owned(),
             env: Vec::new(),
@@ -160,10 +170,16 @@ impl Cx {
         Val::Known(self.script_dir.clone())
     }
 
-    /// This context, for code run with the script arguments `args`.
-    pub(super) fn with_args(mut self, args: &[Val]) -> Cx {
+    /// This context, for code from `origin` run with the script arguments `args`.
+    pub(super) fn with_args(mut self, args: &[Val], origin: super::Origin) -> Cx {
         self.args = args.to_vec();
+        self.origin = origin;
         self
+    }
+
+    /// Where the code came from (see [`Origin`](super::Origin)).
+    pub(super) fn origin(&self) -> super::Origin {
+        self.origin
     }
 
     pub(super) fn with_env(mut self, env: &[(String, Val)]) -> Cx {
@@ -186,9 +202,10 @@ impl Cx {
         self.args.get(n).cloned().unwrap_or(Val::Unknown)
     }
 
-    /// The script arguments.
-    pub(super) fn args(&self) -> &[Val] {
-        &self.args
+    /// The script arguments, all of them; `None` where they are not given (see
+    /// [`Origin::Elsewhere`](super::Origin::Elsewhere)).
+    pub(super) fn args(&self) -> Option<&[Val]> {
+        (self.origin != super::Origin::Elsewhere).then_some(&self.args[..])
     }
 
     /// Allows work in proportion to `bytes` more of code.
@@ -226,6 +243,26 @@ impl Cx {
         }
         self.found.push(Found { effect, line });
         self.calls.push(self.call.clone());
+    }
+
+    /// How many effects have been found: a mark for [`Cx::drop_repeats`].
+    pub(super) fn found_so_far(&self) -> usize {
+        self.found.len()
+    }
+
+    /// Drops each effect found since `mark` that repeats one found since it at the same
+    /// line (a call read once each way its choices go finds what no choice changes once
+    /// each way).
+    pub(super) fn drop_repeats(&mut self, mark: usize) {
+        let found = self.found.split_off(mark.min(self.found.len()));
+        let calls = self.calls.split_off(mark.min(self.calls.len()));
+        let mut seen = std::collections::HashSet::new();
+        for (found, call) in found.into_iter().zip(calls) {
+            if seen.insert(found.clone()) {
+                self.found.push(found);
+                self.calls.push(call);
+            }
+        }
     }
 
     /// What is found from here on comes from the call at `bytes` of the code, until
@@ -317,7 +354,7 @@ impl Cx {
     /// code that runs it, or unreadable when it is not known.
     pub(super) fn eval(&mut self, code: Val, line: usize) {
         match code {
-            Val::Known(text) => self.nested.push((text, line)),
+            Val::Known(text) => self.nested.push((text, line, Rc::clone(&self.outer))),
             Val::Fetched => self.unreadable("the code runs code it downloaded or decoded", line),
             Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => self.unreadable(
                 "the code runs code built at run time (an eval of a value not known before it runs)",
@@ -326,8 +363,36 @@ impl Cx {
         }
     }
 
-    pub(super) fn take_nested(&mut self) -> Vec<(String, usize)> {
+    pub(super) fn take_nested(&mut self) -> Vec<(String, usize, Rc<Outer>)> {
         std::mem::take(&mut self.nested)
+    }
+
+    /// Notes the names the code being read binds, for the code it runs (see [`Outer`]):
+    /// those it was given by the code that ran it count too.
+    pub(super) fn publish(&mut self, names: &Names<'_>) {
+        let mut outer = Outer::default();
+        for (name, slot) in &names.slots {
+            match slot {
+                Slot::Ref(q) => outer.refs.push((name.clone(), q.clone())),
+                _ => outer.others.push(name.clone()),
+            }
+        }
+        outer.others.extend(self.inherited.others.iter().cloned());
+        self.outer = Rc::new(outer);
+    }
+
+    /// Binds in `names` the modules and functions the code that ran this code has.
+    pub(super) fn inherit(&self, names: &mut Names<'_>) {
+        for (name, q) in &self.inherited.refs {
+            names.bind(name, Slot::Ref(q.clone()));
+        }
+    }
+
+    /// Reads code this code runs with `outer` as the names of the code that ran it.
+    pub(super) fn with_inherited(&mut self, outer: Rc<Outer>, read: impl FnOnce(&mut Cx)) {
+        let saved = std::mem::replace(&mut self.inherited, outer);
+        read(self);
+        self.inherited = saved;
     }
 
     /// Why the code is unreadable when it reads a file whose name is not known and also reaches
@@ -387,6 +452,45 @@ impl Cx {
     }
 }
 
+/// The names a piece of code binds, as code it runs sees them: Python's `exec(s)` runs `s`
+/// with the module's names (`exec('r("/home")')` after `from shutil import rmtree as r`),
+/// JavaScript's `eval` and Ruby's with the names in scope. Modules and functions known by
+/// qualified name are bound so in the code run. Any other is not known there: used as a
+/// value, it is a value not known (an ERB template's `<%= klass %>`); called or reached
+/// into (`x(...)`, `cp.execSync`, `t[k]`), it may be a function of the code's own or a
+/// module under another name, and the code run is unreadable.
+#[derive(Debug, Default)]
+pub(super) struct Outer {
+    refs: Vec<(String, String)>,
+    others: Vec<String>,
+}
+
+impl Outer {
+    /// A name of `others` that `code` calls or reaches into, if any: a word followed by
+    /// `(`, `.`, `[`, `:` or `-` (`->`), wherever it is (a string's words count too).
+    pub(super) fn called_in(&self, code: &str) -> Option<&str> {
+        if self.others.is_empty() {
+            return None;
+        }
+        let in_word = |c: char| c.is_alphanumeric() || c == '_';
+        let mut called = std::collections::HashSet::new();
+        let mut rest = code;
+        while let Some(start) = rest.find(in_word) {
+            let after = &rest[start..];
+            let end = after.find(|c: char| !in_word(c)).unwrap_or(after.len());
+            let next = after[end..].trim_start().chars().next();
+            if matches!(next, Some('(' | '.' | '[' | ':' | '-')) {
+                called.insert(&after[..end]);
+            }
+            rest = &after[end..];
+        }
+        self.others
+            .iter()
+            .map(|n| n.trim_start_matches(['$', '@', '%', '&']))
+            .find(|n| called.contains(n))
+    }
+}
+
 /// What a name is bound to in a piece of code, gathered before the walk: the code's
 /// assignments are read without regard to order, so a name bound once is known everywhere
 /// and a name bound more than once (or in a loop, or as a parameter) is not known.
@@ -408,12 +512,18 @@ pub(super) enum Slot<'t> {
     /// The variable of several `for`s, over these expressions (`for f in glob(a): ...`,
     /// later `for f in glob(b): ...`): in each loop's body, an element of its own.
     Loops(Vec<Node<'t>>),
+    /// Assigned once, to this expression, then only grown by these statements (a list's
+    /// `argv += ['-x']`): which of them ran before a read is for the language's reader to
+    /// tell.
+    Grown(Node<'t>, Vec<Node<'t>>),
     /// Assigned more than once, or in a way the reader does not follow.
     Many,
 }
 
 /// Most loops one variable is followed through (see [`Slot::Loops`]).
 const MAX_LOOPS: usize = 8;
+/// Most growths of one list followed (see [`Slot::Grown`]).
+const MAX_GROWTHS: usize = 8;
 
 /// The names of one piece of code.
 #[derive(Default)]
@@ -461,6 +571,25 @@ impl<'t> Names<'t> {
             Some(slot) => self.slots.insert(name.to_owned(), slot),
             None => self.slots.remove(name),
         }
+    }
+
+    /// Notes that the statement `growth` adds to the value `name` is bound to (see
+    /// [`Slot::Grown`]); a name not bound once before it, or grown past [`MAX_GROWTHS`],
+    /// is not known. Whether it is still grown.
+    pub(super) fn grow(&mut self, name: &str, growth: Node<'t>) -> bool {
+        match self.slots.get_mut(name) {
+            Some(Slot::Expr(first)) => {
+                let first = *first;
+                self.slots
+                    .insert(name.to_owned(), Slot::Grown(first, vec![growth]));
+            }
+            Some(Slot::Grown(_, growths)) if growths.len() < MAX_GROWTHS => growths.push(growth),
+            _ => {
+                self.forget(name);
+                return false;
+            }
+        }
+        true
     }
 
     /// Marks `name` as not known (a parameter, a loop variable, `x += ...`).

@@ -7,7 +7,29 @@ pub(crate) use super::ordinary::ordinary_python;
 /// The effects `code` has, written as shell words (`?` for a value not known,
 /// `<fetched>` for downloaded or decoded data), and the reason it is unreadable, if it is.
 pub(super) fn effects(lang: Lang, code: &str) -> Vec<String> {
-    let reading = read(lang, code);
+    written(read(lang, code))
+}
+
+/// [`effects`] of code from `origin`, run with the script arguments `args`.
+pub(super) fn effects_from(
+    lang: Lang,
+    code: &str,
+    args: &[&str],
+    origin: super::Origin,
+) -> Vec<String> {
+    let args: Vec<Val> = args.iter().map(|a| Val::known(*a)).collect();
+    let mut work = super::PARSE_WORK;
+    written(super::read_script(
+        lang,
+        code,
+        (&args, origin),
+        &[],
+        None,
+        &mut work,
+    ))
+}
+
+fn written(reading: super::Reading) -> Vec<String> {
     let words = |vals: &[Val]| {
         vals.iter()
             .map(|v| match v {

@@ -75,7 +75,9 @@ impl<'t> Js<'_, '_, 't> {
                     .filter(|c| kind(c) == "member_expression")
                     .and_then(|c| by_field(c, "property"))
                     .map(|p| self.text(p));
-                if method.is_some_and(|m| MUTATORS.contains(&m)) {
+                if method.is_some_and(|m| MUTATORS.contains(&m))
+                    && !(method == Some("push") && self.grow(node, callee))
+                {
                     self.forget_root(callee);
                 }
                 // `Object.assign(o, ...)` and its kin; `entries`, `values` and `keys` only read.
@@ -240,6 +242,27 @@ impl<'t> Js<'_, '_, 't> {
         for child in node.named_children(&mut c) {
             self.forget_in(Some(child));
         }
+    }
+
+    /// `NAME.push(...)`, a statement of its own, grows the array `NAME` bound once (see
+    /// [`growths`](crate::matcher::code::growths)); false where it does not.
+    fn grow(&mut self, call: Node<'t>, callee: Option<Node<'t>>) -> bool {
+        let Some(object) = callee
+            .and_then(|c| by_field(c, "object"))
+            .filter(|o| kind(*o) == "identifier")
+        else {
+            return false;
+        };
+        let name = self.text(object);
+        let bound_once = matches!(self.names.get(name), Some(Slot::Expr(_) | Slot::Grown(..)));
+        let a_statement = call
+            .parent()
+            .is_some_and(|p| kind(p) == "expression_statement");
+        if !(bound_once && a_statement) {
+            return false;
+        }
+        self.grows = true;
+        self.names.grow(name, call)
     }
 
     /// The name an object changed in place is reached by (`o` in `o.a.b = 1`).

@@ -54,23 +54,26 @@ impl<'a, 't> Js<'a, '_, 't> {
     /// (const d of ['dist', 'build']) fs.rmSync(d, {recursive: true})`, see [`rounds`]).
     ///
     /// [`rounds`]: super::rounds
+    /// And once per set of growths of an array it names that may have run (see
+    /// [`choices`](super::choices)).
     pub(super) fn call(&mut self, node: Node<'t>) {
         let outer_call = self.cx.enter_call(node.byte_range());
-        match self.loop_over_literal(node) {
+        let choices = self.growth_choices(node);
+        self.each_choice(&choices, |js| match js.loop_over_literal(node) {
             None => {
-                self.read_called_function(node);
-                self.call_bound(node);
+                js.read_called_function(node);
+                js.call_bound(node);
             }
             Some(rounds) => {
                 for round in rounds {
-                    let outer = self.items.len();
-                    self.items.extend(round);
-                    self.read_called_function(node);
-                    self.call_bound(node);
-                    self.items.truncate(outer);
+                    let outer = js.items.len();
+                    js.items.extend(round);
+                    js.read_called_function(node);
+                    js.call_bound(node);
+                    js.items.truncate(outer);
                 }
             }
-        }
+        });
         self.cx.leave_call(outer_call);
     }
 

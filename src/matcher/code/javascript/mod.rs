@@ -7,6 +7,7 @@
 
 mod binds;
 mod calls;
+mod choices;
 mod computed;
 mod inline;
 mod modules;
@@ -133,8 +134,12 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         params: Vec::new(),
         pending: Vec::new(),
         narrows: Vec::new(),
+        grows: false,
+        chosen: Vec::new(),
     };
+    js.cx.inherit(&mut js.names);
     js.bind_all(root, 0);
+    js.cx.publish(&js.names);
     js.functions = inline::Functions::of(src.text, root);
     js.walk(root);
 }
@@ -170,6 +175,11 @@ struct Js<'a, 'c, 't> {
     /// conditions test names for (see `narrow.rs`): not yet entered, and entered.
     pending: Vec<(usize, Vec<(&'a str, String)>)>,
     narrows: Vec<(usize, Vec<(&'a str, String)>)>,
+    /// Whether an array is grown by `push` (see [`choices`]): until one is, no call's
+    /// arguments are searched for one.
+    grows: bool,
+    /// The growths being read as run (`true`) or not, by node id.
+    chosen: Vec<(usize, bool)>,
 }
 
 impl<'a, 'c, 't> Js<'a, 'c, 't> {

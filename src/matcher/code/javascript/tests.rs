@@ -947,3 +947,95 @@ fn an_array_or_object_shared_where_it_may_change_is_not_the_literal() {
         ["sh -c ls -la"]
     );
 }
+
+#[test]
+fn an_array_grown_in_branches_is_read_with_each_set_of_pushes_that_may_have_run() {
+    // Found by blind round 48: a test runner whose options depend on the environment.
+    let runner = "const { spawnSync } = require('child_process');\nconst args = ['vitest', 'run'];\nif (process.env.CI) args.push('--reporter=junit');\nelse args.push('--reporter=verbose');\nargs.push('tests');\nspawnSync('npx', args);";
+    assert_eq!(
+        effects(runner),
+        [
+            "exec npx vitest run --reporter=junit --reporter=verbose tests",
+            "exec npx vitest run --reporter=verbose tests",
+            "exec npx vitest run --reporter=junit tests",
+            "exec npx vitest run tests"
+        ]
+    );
+    // Past four choices, a push that may have run adds items not known.
+    assert_eq!(
+        effects(
+            "const cp = require('child_process');\nconst a = ['jest'];\nif (process.env.A) a.push('-a');\nif (process.env.B) a.push('-b');\nif (process.env.C) a.push('-c');\nif (process.env.D) a.push('-d');\nif (process.env.E) a.push('-e');\ncp.spawnSync('npx', a);"
+        ),
+        ["exec npx jest ?"]
+    );
+    // Without the branch, `-n` is not there, and git cleans.
+    assert_eq!(
+        effects(
+            "const cp = require('child_process');\nconst a = ['clean', '-fd'];\nif (process.env.DRY) { a.push('-n'); }\ncp.execFileSync('git', a);"
+        ),
+        ["exec git clean -fd -n", "exec git clean -fd"]
+    );
+}
+
+#[test]
+fn an_array_pushed_to_where_the_push_may_run_again_or_after_the_read_is_not_known() {
+    let head = "const cp = require('child_process');\nconst a = ['ls'];\n";
+    for tail in [
+        // In a loop, or a function: any number of times, at another time.
+        "for (const x of process.argv) a.push(x);\ncp.execFileSync('rm', a);",
+        "function f() { a.push('-rf'); }\nf();\ncp.execFileSync('rm', a);",
+        "a.push('-l');\nfunction g() { cp.execFileSync('rm', a); }\ng();",
+        // After the read.
+        "cp.execFileSync('rm', a);\na.push('-rf');",
+        // Changed besides, or shared with another name.
+        "a.push('x');\na.unshift('-rf');\ncp.execFileSync('rm', a);",
+        "const b = a;\nb.push('-rf');\ncp.execFileSync('rm', a);",
+    ] {
+        let found = effects(&format!("{head}{tail}"));
+        assert!(
+            !found.is_empty() && found.iter().all(|e| e.contains('?')),
+            "{tail}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn code_run_by_eval_that_uses_a_name_of_the_code_around_it_is_unreadable() {
+    // Found after blind round 49: `eval` sees the names in scope, which the code it runs
+    // is not read with.
+    for code in [
+        "const { execSync: x } = require('child_process'); eval('x(\"rm -rf ~\")')",
+        "const cp = require('child_process'); eval('cp.execSync(\"rm -rf ~\")')",
+    ] {
+        assert!(unreadable(code).is_some(), "{code}");
+    }
+    assert_eq!(
+        effects("eval('require(\"fs\").rmSync(\"dist\", {recursive: true})')"),
+        ["rm -r dist"]
+    );
+}
+
+#[test]
+fn process_argv_holds_the_script_slot_of_code_from_standard_input() {
+    use crate::matcher::code::Origin;
+    use crate::matcher::code::testing::effects_from;
+    let code = "const s = process.argv[2] || 'all'; require('child_process').execFileSync('npx', ['vitest', s])";
+    // Found by the oracle: `node - unit` runs with `process.argv` `[node, '-', 'unit']`.
+    assert_eq!(
+        effects_from(Lang::JavaScript, code, &["unit"], Origin::Stdin),
+        ["exec npx vitest unit"]
+    );
+    assert_eq!(
+        effects_from(Lang::JavaScript, code, &["a", "unit"], Origin::Stdin),
+        ["exec npx vitest a"]
+    );
+    assert_eq!(
+        effects_from(Lang::JavaScript, code, &["x", "unit"], Origin::Inline),
+        ["exec npx vitest unit"]
+    );
+    // Code whose arguments are not given (a file's) has them not known.
+    assert_eq!(
+        effects_from(Lang::JavaScript, code, &[], Origin::Elsewhere),
+        ["exec npx vitest ?"]
+    );
+}

@@ -10,9 +10,9 @@ use super::modules::canonical;
 use super::sinks::{GLOBALS, MODULES};
 use super::text::{cat, parse_num};
 use super::{Js, Obj};
-use crate::matcher::code::Val;
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::MAX_NESTING;
+use crate::matcher::code::{Origin, Val};
 
 /// A call's arguments, evaluated; `open` when a spread's items are not known.
 pub(super) struct Args {
@@ -245,6 +245,7 @@ impl<'t> Js<'_, '_, 't> {
                 Some(other) => other,
                 None => Obj::Attr(name.to_owned()),
             },
+            Some(Slot::Grown(value, growths)) => self.grown(name, node, value, &growths, depth),
             // Only the Python reader binds the variable of several loops this way.
             Some(Slot::Part(..) | Slot::Item(..) | Slot::Loops(_)) => Obj::Val(Val::Unknown),
             None if GLOBALS.contains(&name) || MODULES.contains(&name) => Obj::Ref(name.into()),
@@ -369,13 +370,22 @@ impl<'t> Js<'_, '_, 't> {
                     "os.userInfo()" if key == "homedir" => Obj::Val(Val::known("~")),
                     "process" if key == "execPath" => Obj::Val(Val::known("node")),
                     "path" | "path.posix" if key == "sep" => Obj::Val(Val::known("/")),
-                    // `node -e CODE a b`: `process.argv` is `[node, 'a', 'b']`.
-                    "process" if key == "argv" => Obj::List(
-                        std::iter::once(Val::known("node"))
-                            .chain(self.cx.args().iter().cloned())
-                            .map(Obj::Val)
-                            .collect(),
-                    ),
+                    // `node -e CODE a b`: `process.argv` is `[node, 'a', 'b']`; `node - a b`
+                    // (code from standard input): `[node, '-', 'a', 'b']`.
+                    "process" if key == "argv" => match self.cx.args() {
+                        Some(args) => {
+                            let script =
+                                (self.cx.origin() == Origin::Stdin).then(|| Val::known("-"));
+                            Obj::List(
+                                std::iter::once(Val::known("node"))
+                                    .chain(script)
+                                    .chain(args.iter().cloned())
+                                    .map(Obj::Val)
+                                    .collect(),
+                            )
+                        }
+                        None => Obj::Val(Val::Unknown),
+                    },
                     _ => Obj::Ref(format!("{q}.{key}")),
                 }
             }

@@ -65,7 +65,12 @@ impl<'t> Lua<'_, '_, 't> {
             if is_sink(&q) {
                 let args = self.args(node);
                 let count = Self::arg_nodes(node).len();
-                self.apply(&q, &args, count, line);
+                // A file compiled and not run is only read (see `compiled`).
+                let q = match q.as_str() {
+                    "loadfile" if self.compiled_only(node) => "io.lines",
+                    q => q,
+                };
+                self.apply(q, &args, count, line);
             }
         }
     }

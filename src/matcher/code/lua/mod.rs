@@ -5,6 +5,7 @@
 //! `_G['os']`), and names bound once.
 
 mod calls;
+mod compiled;
 mod rounds;
 mod text;
 mod values;
@@ -95,9 +96,12 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         shared: Vec::new(),
         tables: rounds::Loops::default(),
         wild: false,
+        root,
     };
+    lua.cx.inherit(&mut lua.names);
     lua.bind_all(root, 0);
     lua.forget_shared_tables();
+    lua.cx.publish(&lua.names);
     lua.walk(root);
 }
 
@@ -138,6 +142,7 @@ struct Lua<'a, 'c, 't> {
     /// The code can rebind names out of sight (`load`ed code, `debug`, `_G` handed on): no
     /// name's value is known.
     wild: bool,
+    root: Node<'t>,
 }
 
 impl<'a, 'c, 't> Lua<'a, 'c, 't> {
@@ -186,9 +191,13 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
                     .map(Self::named)
                     .and_then(|args| args.get(3).copied())
                     .is_some_and(|env| kind(env) == "table_constructor");
+                // A file compiled and not run rebinds nothing either (see `compiled`).
                 if callee.is_some_and(|c| {
                     let c = self.text(c);
-                    (REBINDS.contains(&c) && !(c == "load" && own_env)) || c.starts_with("debug.")
+                    (REBINDS.contains(&c)
+                        && !(c == "load" && own_env)
+                        && !(c == "loadfile" && self.compiled_only(node)))
+                        || c.starts_with("debug.")
                 }) {
                     self.wild = true;
                 }

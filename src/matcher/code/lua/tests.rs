@@ -422,16 +422,49 @@ fn a_table_that_may_change_is_not_read_per_item() {
 
 #[test]
 fn code_that_can_rebind_names_makes_none_known() {
-    for code in [
-        "T = {'ls'} load('T[1] = 1')() os.execute(T[1])",
-        "T = 'ls' local G = _G G['T'] = 'x' os.execute(T)",
-    ] {
-        assert_eq!(effects(code), ["sh -c ?"], "{code}");
-    }
+    let code = "T = 'ls' local G = _G G['T'] = 'x' os.execute(T)";
+    assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    // Code loaded that uses a name of the program's is not followed (see `scope::Outer`).
+    let code = "T = {'ls'} load('T[1] = 1')() os.execute(T[1])";
+    assert_eq!(
+        effects(code),
+        [
+            "sh -c ?",
+            "unreadable: the code runs code that calls a name of the code around it (a function or module not followed there) (line 1)"
+        ],
+        "{code}"
+    );
     // Code loaded with a table of its own for globals rebinds none of the program's; what
     // it does is read.
     let code = "local t = {'ls'} for _, e in ipairs({'1'}) do load('return ' .. e, 'x', 't', {math = math})() end for _, c in ipairs(t) do os.execute(c) end";
     assert_eq!(effects(code), ["sh -c ls"], "{code}");
     let code = "load(\"os.execute('rm -rf ~')\", 'x', 't', {os = os})()";
     assert_eq!(effects(code), ["sh -c rm -rf ~"], "{code}");
+}
+
+#[test]
+fn a_file_compiled_and_only_tested_is_read_not_run() {
+    // Found by blind round 47: a syntax check of every file found.
+    let check = "local bad = 0 for f in io.popen(\"find src -name '*.lua'\"):lines() do local ok, err = loadfile(f) if not ok then bad = bad + 1 print(err) end end print(bad)";
+    assert_eq!(unreadable(check), None);
+    assert!(effects(check).contains(&"sh -c find src -name '*.lua'".to_owned()));
+    assert_eq!(
+        unreadable("if not loadfile(arg[1]) then print('bad') end"),
+        None
+    );
+    assert_eq!(
+        unreadable("local ok = loadfile(arg[1]) if ok == nil then print('bad') end"),
+        None
+    );
+    // Called, handed on, or bound as a global, it runs.
+    for code in [
+        "local f = loadfile(arg[1]) f()",
+        "local ok = loadfile(arg[1]) if ok then ok() end",
+        "local ok = loadfile(arg[1]) pcall(ok)",
+        "local ok = loadfile(arg[1]) if not ok then return end local g = ok g()",
+        "ok = loadfile(arg[1]) if not ok then return end",
+        "loadfile(arg[1])()",
+    ] {
+        assert!(unreadable(code).is_some(), "{code}");
+    }
 }

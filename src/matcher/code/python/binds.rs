@@ -56,7 +56,25 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                     self.names.bind(self.text(n), Slot::Expr(v));
                 }
             }
-            "augmented_assignment" => self.forget_in(by_field(node, "left")),
+            "call" => {
+                if let Some(name) = self.growth_of(node)
+                    && matches!(self.names.get(name), Some(Slot::Expr(_) | Slot::Grown(..)))
+                {
+                    self.names.grow(name, node);
+                    self.has_conditionals = true;
+                }
+            }
+            "augmented_assignment" => match by_field(node, "left") {
+                // A list grown (see `growths`); for any other value, `+=` makes the name
+                // not known, as a binding would.
+                Some(left)
+                    if kind(left) == "identifier"
+                        && by_field(node, "operator").is_some_and(|o| self.text(o) == "+=") =>
+                {
+                    self.names.grow(self.text(left), node);
+                }
+                left => self.forget_in(left),
+            },
             "for_statement" | "for_in_clause" => {
                 match (by_field(node, "left"), by_field(node, "right")) {
                     (Some(left), Some(right)) if kind(left) == "identifier" => {
@@ -192,6 +210,18 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         }
     }
 
+    /// The list `NAME` that the call `node` grows, when it is `NAME.append(x)` or
+    /// `NAME.extend(xs)` as a statement of its own (see `growths`).
+    pub(super) fn growth_of(&self, node: Node<'t>) -> Option<&'a str> {
+        let function = by_field(node, "function").filter(|f| kind(*f) == "attribute")?;
+        let method = by_field(function, "attribute")?;
+        let object = by_field(function, "object").filter(|o| kind(*o) == "identifier")?;
+        let statement = node
+            .parent()
+            .is_some_and(|p| kind(p) == "expression_statement");
+        (matches!(self.text(method), "append" | "extend") && statement).then(|| self.text(object))
+    }
+
     /// `K` of `os.environ['K']` (or `environ['K']`), a plain string.
     fn environ_key(&self, left: Node<'t>) -> Option<&'a str> {
         if kind(left) != "subscript"
@@ -210,13 +240,20 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
             .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
     }
 
-    /// Every identifier under `node` becomes not known.
+    /// Every name `node` binds becomes not known: of an item or attribute assigned
+    /// (`results[ver] = x`, `self.cmd = x`), the name of what holds it, not the index's
+    /// names (only read) nor the attribute's (no variable).
     fn forget_in(&mut self, node: Option<Node<'_>>) {
         let Some(node) = node else { return };
-        if kind(node) == "identifier" {
-            let name = self.text(node);
-            self.names.forget(name);
-            return;
+        match kind(node) {
+            "identifier" => {
+                let name = self.text(node);
+                self.names.forget(name);
+                return;
+            }
+            "subscript" => return self.forget_in(by_field(node, "value")),
+            "attribute" => return self.forget_in(by_field(node, "object")),
+            _ => {}
         }
         let mut c = node.walk();
         for child in node.named_children(&mut c) {

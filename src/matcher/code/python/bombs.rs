@@ -118,3 +118,65 @@ impl<'t> Py<'_, '_, 't> {
         }
     }
 }
+
+/// Iterators that never end, however the module is named (`import itertools as i`).
+const ENDLESS_ITERATORS: &[&str] = &["itertools.count", "itertools.cycle"];
+
+impl<'t> Py<'_, '_, 't> {
+    /// Whether `call` makes an iterator that never ends and something builds a whole
+    /// collection of it: a list, set or dictionary comprehension over it, or `list(...)`
+    /// (`set`, `tuple`, `sorted`, `frozenset`) of it. Python builds the collection before
+    /// anything else runs, for ever: a memory bomb. (Spelled with the module's own name,
+    /// the text is caught after the reader runs, see `endless`; this is the same through
+    /// an alias.)
+    pub(super) fn collects_endless(&mut self, call: Node<'t>) -> bool {
+        // Where the call is is looked at first: evaluating every callee is work.
+        let Some(parent) = call.parent() else {
+            return false;
+        };
+        let collected = match kind(parent) {
+            "for_in_clause" => {
+                by_field(parent, "right") == Some(call)
+                    && parent.parent().is_some_and(|c| {
+                        matches!(
+                            kind(c),
+                            "list_comprehension" | "set_comprehension" | "dictionary_comprehension"
+                        )
+                    })
+            }
+            "argument_list" => parent
+                .parent()
+                .and_then(|c| by_field(c, "function"))
+                .is_some_and(|f| {
+                    matches!(self.eval(f, 0), Obj::Ref(q)
+                        if matches!(q.as_str(), "builtins.list" | "builtins.set" | "builtins.tuple" | "builtins.sorted" | "builtins.frozenset"))
+                }),
+            _ => false,
+        };
+        let Some(function) = by_field(call, "function").filter(|_| collected) else {
+            return false;
+        };
+        match self.eval(function, 0) {
+            Obj::Ref(q) => {
+                let q = super::sinks::canonical(&q);
+                ENDLESS_ITERATORS.contains(&q.as_str())
+                    || (q == "itertools.repeat" && one_positional(call))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Whether `call` has one argument, positional (`itertools.repeat(x)` repeats for ever;
+/// with a count, it ends).
+fn one_positional(call: Node<'_>) -> bool {
+    let Some(list) = by_field(call, "arguments") else {
+        return false;
+    };
+    let mut c = list.walk();
+    let args: Vec<Node<'_>> = list
+        .named_children(&mut c)
+        .filter(|a| kind(*a) != "comment")
+        .collect();
+    matches!(args.as_slice(), [a] if !matches!(kind(*a), "keyword_argument" | "list_splat" | "dictionary_splat"))
+}

@@ -147,6 +147,9 @@ pub(super) enum Change {
     /// An item of it shared so (`grow(table[0])`, `x = table[0]`): a list or dictionary
     /// among its items may be changed.
     ItemShared,
+    /// Grown by `+=` (see [`growths`](super::growths)), which changes a list in place:
+    /// what another name for it, or a list it is an item of, holds is changed.
+    Grown,
 }
 
 /// What the code may change, by name (see [`Change`]).
@@ -155,6 +158,7 @@ pub(super) struct Changed<'a, 't> {
     mutated: HashSet<&'a str>,
     shared: HashSet<&'a str>,
     items_shared: HashSet<&'a str>,
+    grown: HashSet<&'a str>,
     /// Names made another name for a value or an item of it (`argv = TOOLS[name]`): what
     /// the other name's changes say holds for this one too (see [`Py::close_changed`]).
     aliases: Vec<(&'a str, &'a str, bool)>,
@@ -170,6 +174,7 @@ impl<'a> Changed<'a, '_> {
             Change::Mutated => self.mutated.insert(name),
             Change::Shared => self.shared.insert(name),
             Change::ItemShared => self.items_shared.insert(name),
+            Change::Grown => self.grown.insert(name),
         }
     }
 
@@ -199,6 +204,10 @@ impl<'a, 't> Py<'a, '_, 't> {
             return;
         }
         let name = self.text(*node);
+        if kind(*parent) == "augmented_assignment" && by_field(*parent, "left") == Some(*node) {
+            self.changed.note(name, Change::Grown);
+            return;
+        }
         // The place the value is at: through its items, brackets and the sides of `if` and
         // `or`.
         let mut k = path.len() - 1;
@@ -213,6 +222,15 @@ impl<'a, 't> Py<'a, '_, 't> {
             k -= 1;
         }
         let place = &path[..=k];
+        // `args.append(x)` as a statement, of a list grown so (see `growths`).
+        if let [.., call, _, _] = place
+            && mutated_by_method(self, place)
+            && self.growth_of(*call) == Some(name)
+            && matches!(self.names.get(name), Some(Slot::Grown(..)))
+        {
+            self.changed.note(name, Change::Grown);
+            return;
+        }
         if (item && rebinds(place)) || mutated_by_method(self, place) || self.library_changes(place)
         {
             self.changed.note(name, Change::Mutated);
@@ -304,6 +322,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             let mut more: Vec<(&'a str, Change)> = Vec::new();
             let sets = [
                 (&self.changed.mutated, Change::Mutated),
+                (&self.changed.grown, Change::Mutated),
                 (&self.changed.shared, Change::ItemShared),
                 (&self.changed.items_shared, Change::ItemShared),
             ];
@@ -316,7 +335,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             }
             // Another name for a value, or for an item of it.
             for &(alias, name, item) in &self.changed.aliases {
-                if self.changed.mutated.contains(alias) {
+                if self.changed.mutated.contains(alias) || self.changed.grown.contains(alias) {
                     more.push((name, Change::Mutated));
                 }
                 if self.changed.shared.contains(alias) {
@@ -345,6 +364,7 @@ impl<'a, 't> Py<'a, '_, 't> {
         // counts as changed.
         let names: Vec<&'a str> = self.changed.aliases.iter().map(|(_, n, _)| *n).collect();
         let looped: Vec<&'a str> = (self.changed.mutated.iter())
+            .chain(&self.changed.grown)
             .chain(&self.changed.shared)
             .chain(&self.changed.items_shared)
             .flat_map(|n| self.iterated_by(n))

@@ -1,26 +1,33 @@
 //! Either side of a conditional expression: `argv = ['black', '--check'] if ci else
 //! ['black']` then `subprocess.run(argv)` runs one of two commands, so the call is read
 //! once with each (both are then judged), where a value not known would make it unreadable.
+//! So too a growth of a list that may or may not have run (see [`growths`](super::growths)),
+//! and, where there is room left, either side of an `or` or `and` whose left side's truth
+//! is not known (`args += sys.argv[1:] or ['tests']`).
 
 use tree_sitter::Node;
 
 use super::{Py, by_field, kind};
+use crate::matcher::code::growths::{PYTHON, ways};
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::{Visit, visit};
 
-/// Conditionals read both ways for one call, at most: past it, none is (the call's value
-/// is then not known, as before), so a call is read at most 2^3 times.
-const MOST_CHOICES: usize = 3;
-/// Nodes looked at for one call, and assignments followed from it.
+/// Choices read both ways for one call, at most: past it, none is (the call's value is
+/// then not known, as before), so a call is read at most 2^4 times.
+const MOST_CHOICES: usize = 4;
+/// Nodes looked at for one call, and assignments (or growths) followed from it.
 const MOST_NODES: usize = 512;
-const MOST_ASSIGNMENTS: usize = 4;
+const MOST_ASSIGNMENTS: usize = 12;
 
 impl<'t> Py<'_, '_, 't> {
-    /// The conditional expressions (`a if c else b`) in `call`'s arguments, or in what the
-    /// names there are bound to, a few assignments deep; none when there are more than
-    /// [`MOST_CHOICES`].
+    /// The choices in `call`'s arguments, or in what the names there are bound to, a few
+    /// assignments deep: conditional expressions (`a if c else b`) and growths that may
+    /// have run, none when there are more than [`MOST_CHOICES`]; then `or` and `and`, as
+    /// many as there is room for.
     pub(super) fn conditionals(&self, call: Node<'t>) -> Vec<Node<'t>> {
         let mut found: Vec<Node<'t>> = Vec::new();
+        // `or` and `and`, read both ways only where there is room once the rest are.
+        let mut either: Vec<Node<'t>> = Vec::new();
         if !self.has_conditionals {
             return found;
         }
@@ -35,11 +42,17 @@ impl<'t> Py<'_, '_, 't> {
                 nodes += 1;
                 match kind(node) {
                     "conditional_expression" if !found.contains(&node) => found.push(node),
-                    "identifier" => {
-                        if let Some(Slot::Expr(value)) = self.names.get(self.text(node)) {
-                            assigned.push(*value);
-                        }
-                    }
+                    "boolean_operator" if !either.contains(&node) => either.push(node),
+                    "identifier" => match self.names.get(self.text(node)) {
+                        Some(Slot::Expr(value)) => assigned.push(*value),
+                        Some(Slot::Grown(value, growths)) => PYTHON.choices_of(
+                            (*value, growths, node),
+                            &mut found,
+                            &mut assigned,
+                            |g| by_field(g, "right").or_else(|| by_field(g, "arguments")),
+                        ),
+                        _ => {}
+                    },
                     _ => {}
                 }
                 true
@@ -53,7 +66,10 @@ impl<'t> Py<'_, '_, 't> {
         }
         if found.len() > MOST_CHOICES || nodes >= MOST_NODES {
             found.clear();
+            return found;
         }
+        let room = MOST_CHOICES - found.len();
+        found.extend(either.into_iter().take(room));
         found
     }
 
@@ -63,20 +79,30 @@ impl<'t> Py<'_, '_, 't> {
             return f(self);
         }
         let outer = self.chosen.len();
-        for ways in 0..1usize << conditionals.len() {
-            for (k, c) in conditionals.iter().enumerate() {
-                self.chosen.push((c.id(), ways & (1 << k) == 0));
-            }
+        let mark = self.cx.found_so_far();
+        for way in ways(conditionals) {
+            self.chosen.extend(way);
             f(self);
             self.chosen.truncate(outer);
+            self.cx.drop_repeats(mark);
         }
     }
 
-    /// The side of the conditional `node` being read, when it is one of those read both
-    /// ways.
+    /// The side of the conditional, `or` or `and` `node` being read, when it is one of
+    /// those read both ways.
     pub(super) fn chosen_side(&self, node: Node<'t>) -> Option<Node<'t>> {
+        let first = self.chosen_way(node)?;
+        match kind(node) {
+            "boolean_operator" => by_field(node, if first { "left" } else { "right" }),
+            // `a if c else b`: the named children are a, c and b.
+            _ => node.named_child(if first { 0 } else { 2 }),
+        }
+    }
+
+    /// Whether the growth `node` ran (or the first side of a conditional is taken), when it
+    /// is one of those read both ways.
+    pub(super) fn chosen_way(&self, node: Node<'t>) -> Option<bool> {
         let &(_, first) = self.chosen.iter().rev().find(|(id, _)| *id == node.id())?;
-        // `a if c else b`: the named children are a, c and b.
-        node.named_child(if first { 0 } else { 2 })
+        Some(first)
     }
 }

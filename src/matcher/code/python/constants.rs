@@ -6,6 +6,7 @@ use tree_sitter::Node;
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::Slot;
+use crate::matcher::code::tree::{Visit, visit};
 
 impl<'t> Py<'_, '_, 't> {
     /// `MODES["suid"]` of a name bound once to a literal dictionary the code never changes:
@@ -67,7 +68,7 @@ impl<'t> Py<'_, '_, 't> {
         if !kinds.contains(&kind(*literal)) || self.changed.value(name) {
             return None;
         }
-        let code = self.src.text;
+        let code = self.code_only();
         let constant = *self
             .constant
             .borrow_mut()
@@ -197,4 +198,32 @@ pub(super) fn stays_as_written(code: &str, name: &str) -> bool {
         return false;
     }
     bound == 1
+}
+
+impl Py<'_, '_, '_> {
+    /// The code with the text of its strings (not an f-string's `{...}`) and of its
+    /// comments blanked, byte for byte: a name's uses are found in it by their text, and
+    /// `print("all checks passed")` does not use `checks`.
+    pub(super) fn code_only(&self) -> &str {
+        self.code_only.get_or_init(|| {
+            let mut bytes = self.src.text.as_bytes().to_vec();
+            visit(self.root, |node, _, at| {
+                if at == Visit::Leave {
+                    return false;
+                }
+                match kind(node) {
+                    "string_content" | "escape_sequence" | "comment" => {
+                        if let Some(text) = bytes.get_mut(node.byte_range()) {
+                            text.fill(b' ');
+                        }
+                        false
+                    }
+                    _ => true,
+                }
+            });
+            // Whole characters are blanked, so the text stays UTF-8; were it not, no
+            // name would be found to stay as written.
+            String::from_utf8(bytes).unwrap_or_default()
+        })
+    }
 }

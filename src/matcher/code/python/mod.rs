@@ -98,10 +98,14 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         changed: changes::Changed::default(),
         lambdas: Vec::new(),
         environ: std::collections::HashMap::new(),
+        root: tree.root_node(),
+        code_only: std::cell::OnceCell::new(),
     };
     // Names are bound without regard to order (see `Names`), so every call is read once
     // the whole module has been walked.
+    py.cx.inherit(&mut py.names);
     let walked = py.walk(tree.root_node());
+    py.cx.publish(&py.names);
     py.classes = classes::Classes::of(&py, tree.root_node());
     let mut functions = inline::Functions::of(&py, tree.root_node(), &walked.calls);
     py.settle_passed(|py, call, k| functions.keeps(py, call, k));
@@ -114,6 +118,15 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     }
     for value in walked.values {
         py.passed(value);
+    }
+    for &(call, ..) in &walked.calls {
+        if py.collects_endless(call) {
+            let line = py.line(call);
+            py.cx.unreadable(
+                "the code grows what it holds in a loop that never ends (a memory bomb)",
+                line,
+            );
+        }
     }
 }
 
@@ -229,8 +242,8 @@ pub(super) struct Py<'a, 'c, 't> {
     selves: Vec<classes::This<'t>>,
     /// Attribute values being evaluated, one inside another.
     attributing: usize,
-    /// Whether the code has a conditional expression (see [`choices`]): until it has, no
-    /// call's arguments are searched for one.
+    /// Whether the code has a conditional expression, `or`, `and` or a growth of a list
+    /// (see [`choices`]): until it has, no call's arguments are searched for one.
     has_conditionals: bool,
     /// The conditionals being read one way, by node id: `true` for the side before `if`.
     chosen: Vec<(usize, bool)>,
@@ -243,6 +256,10 @@ pub(super) struct Py<'a, 'c, 't> {
     /// The assignment and value by which code gives an environment variable a value
     /// (`os.environ['K'] = v`), `None` where it gives more than one.
     environ: std::collections::HashMap<&'a str, Option<(Node<'t>, Node<'t>)>>,
+    root: Node<'t>,
+    /// The code with the text of its strings and comments blanked (see
+    /// [`Py::code_only`]).
+    code_only: std::cell::OnceCell<String>,
 }
 
 /// Lambdas whose parameters are scoped to them; past these, their names are forgotten
@@ -371,7 +388,9 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 self.note_change(&path);
             }
             match kind(node) {
-                "conditional_expression" => self.has_conditionals = true,
+                "conditional_expression" | "boolean_operator" | "augmented_assignment" => {
+                    self.has_conditionals = true;
+                }
                 "call" => walked.calls.push((node, loops, defs.last().copied())),
                 "function_definition" => defs.push(node),
                 "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {

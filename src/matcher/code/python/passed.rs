@@ -18,7 +18,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             let may_be_function = match self.names.get(self.text(node)).cloned() {
                 // An item of a tuple may be a function (`f, g = os.remove, print`).
                 Some(Slot::Ref(_) | Slot::Item(..)) | None => true,
-                Some(Slot::Expr(value)) => {
+                Some(Slot::Expr(value) | Slot::Grown(value, _)) => {
                     matches!(kind(value), "attribute" | "identifier") || self.is_partial(value)
                 }
                 Some(Slot::Each(_) | Slot::Loops(_) | Slot::Part(..) | Slot::Many) => false,

@@ -62,7 +62,7 @@ impl<'a, 't> Py<'a, '_, 't> {
             let Some(from) = text.strip_suffix(':').and_then(|n| n.parse::<usize>().ok()) else {
                 continue;
             };
-            let given = self.cx.args().get(from.saturating_sub(1)..)?.to_vec();
+            let given = self.cx.args()?.get(from.saturating_sub(1)..)?.to_vec();
             if from > 0
                 && !given.is_empty()
                 && given.len() <= 16

@@ -351,14 +351,6 @@ fn loops_over_listings_act_on_what_the_pattern_names() {
     ] {
         assert_eq!(effects(code), ["rm ?"], "{code}");
     }
-    // A list grown by `+=` is not known: which growths ran is not (`argv += ['-n']` in
-    // one branch only; found by the oracle against a union of them).
-    assert_eq!(
-        effects(
-            "import subprocess, os\na = ['git', 'clean', '-fd']\nif os.environ.get('DRY'):\n    a += ['-n']\nsubprocess.run(a)"
-        ),
-        ["sh -c ?"]
-    );
     // `touch` makes an empty file or changes a time; it writes no text.
     assert_eq!(
         effects("from pathlib import Path; Path('pb/__init__.py').touch()"),
@@ -2006,11 +1998,15 @@ fn or_and_and_pick_the_side_a_known_left_side_picks() {
     );
     assert_eq!(effects("import os; os.system('' or 'ls')"), ["sh -c ls"]);
     assert_eq!(effects("import os; os.system('x' and 'ls')"), ["sh -c ls"]);
-    // `0` may be the number, which is false, or the text, which is true.
-    assert_eq!(effects("import os; os.system(0 or 'ls')"), ["sh -c ?"]);
+    // `0` may be the number, which is false, or the text, which is true: the call is read
+    // with each side, as it is where the left side is not known.
+    assert_eq!(
+        effects("import os; os.system(0 or 'ls')"),
+        ["sh -c 0", "sh -c ls"]
+    );
     assert_eq!(
         effects("import os, sys; os.system(sys.argv[9] or 'ls')"),
-        ["sh -c ?"]
+        ["sh -c ?", "sh -c ls"]
     );
 }
 
@@ -2267,28 +2263,129 @@ fn a_call_is_read_once_each_way_its_arguments_conditionals_go() {
         ),
         ["exec black", "exec black -q"]
     );
-    // More than three in one call: not followed, the argument not known.
+    // More than four in one call: not followed, the argument not known.
     assert_eq!(
         effects(
-            "import subprocess, os\nc = os.environ.get('CI')\nsubprocess.run([('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b')])"
+            "import subprocess, os\nc = os.environ.get('CI')\nsubprocess.run([('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b'), ('a' if c else 'b')])"
         ),
-        ["exec ? ? ? ?"]
+        ["exec ? ? ? ? ?"]
     );
+}
+
+#[test]
+fn a_list_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run() {
+    // Found by the oracle against a union of the growths: without the branch, `-n` is not
+    // there, and git cleans.
+    assert_eq!(
+        effects(
+            "import subprocess, os\na = ['git', 'clean', '-fd']\nif os.environ.get('DRY'):\n    a += ['-n']\nsubprocess.run(a)"
+        ),
+        ["exec git clean -fd -n", "exec git clean -fd"]
+    );
+    // Found by blind rounds 47 and 48: test runners whose options depend on the
+    // environment. A growth in the binding's own block, before the read, has run; `or`
+    // of a left side not known is read both ways.
+    assert_eq!(
+        effects(
+            "import os, subprocess, sys\nargs = [sys.executable, '-m', 'pytest']\nif os.environ.get('CI'):\n    args += ['--junitxml=r.xml']\nelse:\n    args += ['-x']\nargs += ['tests']\nsubprocess.call(args)"
+        ),
+        [
+            "exec python3 -m pytest --junitxml=r.xml -x tests",
+            "exec python3 -m pytest -x tests",
+            "exec python3 -m pytest --junitxml=r.xml tests",
+            "exec python3 -m pytest tests"
+        ]
+    );
+    assert_eq!(
+        effects(
+            "import os, subprocess, sys\nargs = ['pytest']\nargs += sys.argv[1:] or ['tests']\nsubprocess.call(args)"
+        ),
+        ["exec pytest", "exec pytest tests"]
+    );
+    // `append` and `extend` as statements grow it too.
+    assert_eq!(
+        effects(
+            "import os, subprocess\ncmd = ['mypy']\nif os.environ.get('STRICT'):\n    cmd.append('--strict')\nelse:\n    cmd.extend(['--ignore-missing-imports'])\ncmd.append('src')\nsubprocess.call(cmd)"
+        ),
+        [
+            "exec mypy --strict --ignore-missing-imports src",
+            "exec mypy --ignore-missing-imports src",
+            "exec mypy --strict src",
+            "exec mypy src"
+        ]
+    );
+    // Past four choices, a growth that may have run adds items not known.
+    assert_eq!(
+        effects(
+            "import os, subprocess\na = ['pytest', 'tests']\nfor k in []: pass\nif os.environ.get('A'):\n    a += ['-a']\nif os.environ.get('B'):\n    a += ['-b']\nif os.environ.get('C'):\n    a += ['-c']\nif os.environ.get('D'):\n    a += ['-d']\nif os.environ.get('E'):\n    a += ['-e']\na += ['-q']\nsubprocess.run(a)"
+        ),
+        ["exec pytest tests ? -q"]
+    );
+    // In a loop's round, bound again each round.
+    assert_eq!(
+        effects(
+            "import os, subprocess\nfor s in ['a', 'b']:\n    c = ['make']\n    if os.environ.get('V'):\n        c += ['V=1']\n    subprocess.run(c)"
+        ),
+        ["exec make V=1", "exec make"]
+    );
+}
+
+#[test]
+fn a_list_grown_where_the_growths_may_run_again_or_after_the_read_is_not_known() {
+    for code in [
+        // In a loop: it may run any number of times.
+        "import subprocess\na = ['ls']\nfor x in range(3):\n    a += ['-l']\nsubprocess.run(a)",
+        // After the read, or in a function (called at another time).
+        "import subprocess\na = ['ls']\nsubprocess.run(a)\na += ['-l']",
+        "import subprocess\na = ['ls']\ndef f():\n    global a\n    a += ['-l']\nf()\nsubprocess.run(a)",
+        "import subprocess\na = ['ls']\na += ['-l']\ndef f():\n    subprocess.run(a)\nf()",
+        // Bound again, or grown by something not a list.
+        "import subprocess\na = ['ls']\na += ['x']\na = ['rm', '-rf', '/']\nsubprocess.run(a)",
+        "import subprocess\na = ['ls']\na += 'x'\nsubprocess.run(a)",
+        // Changed in place besides, or grown by a call that is not a statement of its own.
+        "import subprocess\na = ['ls']\na += ['x']\na.insert(0, 'rm')\nsubprocess.run(a)",
+        "import subprocess\na = ['ls']\nx = a.append('-l') or a\nsubprocess.run(a)",
+        "import subprocess\na = ['ls']\nfor f in range(3):\n    a.append('-l')\nsubprocess.run(a)",
+        "import subprocess\na = ['ls']\nb = a\nb.append('-rf')\nsubprocess.run(a)",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+    // A growth that raised is not run: the handler reads the list without it.
+    assert_eq!(
+        effects(
+            "import subprocess\ntry:\n    a = ['rm', 'b']\n    a += ['-n']\nexcept Exception:\n    subprocess.run(a)"
+        ),
+        ["exec rm b -n", "exec rm b"]
+    );
+    // `+=` changes the list in place: another name for it holds the growth too.
+    for code in [
+        "import subprocess, os\na = ['rm', 'build']\nb = a\nb += ['-rf', os.path.expanduser('~')]\nsubprocess.run(a)",
+        "import subprocess, os\nT = [['rm', 'build']]\nfor t in T:\n    t += ['-rf', '/']\nsubprocess.run(T[0])",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
 }
 
 #[test]
 fn a_list_the_code_changes_in_place_is_not_the_literal_it_was_bound_to() {
     // Found by round 34 (blind): `rm -rf --no-preserve-root /` built by `append`, read as
-    // `rm`.
+    // `rm`. Grown by statements of its own, it is read with what they add (see `growths`).
     assert_eq!(
         effects(
             "import subprocess\nparts = ['rm']\nparts.append('-rf')\nparts.append('/')\nsubprocess.run(' '.join(parts), shell=True)"
         ),
-        ["sh -c ?"]
+        ["sh -c rm -rf /"]
     );
+    for change in ["parts.append('/')", "parts.extend(['/'])"] {
+        assert_eq!(
+            effects(&format!(
+                "import subprocess\nparts = ['ls', '-la']\n{change}\nsubprocess.run(parts)"
+            )),
+            ["exec ls -la /"],
+            "{change}"
+        );
+    }
     for change in [
-        "parts.append('/')",
-        "parts.extend(['/'])",
         "parts.insert(1, '/')",
         "parts[0] = 'rm'",
         "del parts[0]",
@@ -2464,5 +2561,105 @@ fn a_loop_variable_reused_over_a_sorted_dictionary_is_still_each_loops_own() {
             .any(|e| e.contains('?') || e.contains("$(")),
         "{:?}",
         effects(code)
+    );
+}
+
+#[test]
+fn code_run_by_exec_has_the_modules_and_functions_of_the_code_around_it() {
+    // Found after blind round 49: `exec` runs its code with the module's names, so a
+    // module or function imported outside is the same one inside.
+    assert_eq!(
+        effects("from shutil import rmtree as r\nexec('r(\"/home\")')"),
+        ["rm -r -f /home"]
+    );
+    assert_eq!(
+        effects("import subprocess as s\nexec('s.run(\"rm -rf ~\", shell=True)')"),
+        ["sh -c rm -rf ~"]
+    );
+    // Any other name of the code around it is not followed there: a value is not known,
+    // and a function called makes the code run unreadable.
+    assert_eq!(
+        effects("d = input()\nexec('import os; os.system(d)')"),
+        ["sh -c ?"]
+    );
+    assert_eq!(
+        effects("def f(p):\n    return p\nexec('import shutil; shutil.rmtree(f(\"/\"))')"),
+        [
+            "unreadable: the code runs code that calls a name of the code around it (a function or module not followed there) (line 3)"
+        ]
+    );
+    // Code that uses none of them is read as before.
+    assert_eq!(
+        effects("import json\nexec('print(json.dumps(1))')"),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn a_collection_of_an_endless_iterator_is_a_memory_bomb_through_an_alias_too() {
+    // Found by blind round 49.
+    let bomb = "unreadable: the code grows what it holds in a loop that never ends (a memory bomb) (line 1)";
+    for code in [
+        "import itertools as i;h=[];g=lambda n:h.append(bytearray(n));[g(1<<28) for _ in i.count()]",
+        "from itertools import cycle as c; s = {x for x in c('ab')}",
+        "from itertools import repeat; list(repeat('x' * 1000))",
+    ] {
+        assert_eq!(effects(code), [bomb], "{code}");
+    }
+    // A generator is lazy, and `repeat` with a count ends.
+    for code in [
+        "import itertools as i\nfor n, line in zip(i.count(1), open('x.txt')):\n    print(n, line)",
+        "from itertools import repeat; list(repeat('x', 3))",
+        "import itertools as i; print(next(x for x in i.count() if x > 3))",
+    ] {
+        assert_eq!(
+            effects(code),
+            ["cat x.txt"][..usize::from(code.contains("x.txt"))],
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn an_item_assigned_by_a_loop_variable_leaves_the_variable_known() {
+    // Found by blind round 49: `results[ver] = ...` binds an item of `results`, not `ver`.
+    assert_eq!(
+        effects(
+            "import shutil, subprocess\nresults = {}\nfor ver in ('3.9', '3.10'):\n    exe = shutil.which(f'python{ver}')\n    if not exe:\n        results[ver] = 'none'\n        continue\n    subprocess.run([exe, '-m', 'pytest'])"
+        ),
+        [
+            "exec /**/python3.9 -m pytest",
+            "exec /**/python3.10 -m pytest"
+        ]
+    );
+    // What holds the item is bound again; so is an object's, not a variable named as
+    // its attribute.
+    assert_ne!(
+        effects("import os\nd = {'a': 'build'}\nd['a'] = input()\nos.system('rm -rf ' + d['a'])"),
+        ["sh -c rm -rf build"]
+    );
+    assert_eq!(
+        effects(
+            "import os\nclass C: pass\no = C()\ncmd = 'ls'\no.cmd = 'rm -rf ~'\nos.system(cmd)"
+        ),
+        ["sh -c ls"]
+    );
+}
+
+#[test]
+fn a_name_in_a_string_or_comment_is_not_a_use_of_it() {
+    // Found by blind round 49: `print("all checks passed")` after a loop over `checks`.
+    assert_eq!(
+        effects(
+            "import subprocess\nchecks = [['ruff', 'check'], ['mypy', 'src']]\nfor cmd in checks:\n    subprocess.call(cmd)  # checks.append would change it\nprint('all checks passed')"
+        ),
+        ["exec ruff check", "exec mypy src"]
+    );
+    // In an f-string's `{...}`, it is code.
+    assert_eq!(
+        effects(
+            "import subprocess\nchecks = [['ruff', 'check']]\nfor cmd in checks:\n    subprocess.call(cmd)\nprint(f'{checks.append([\"rm\", \"-rf\", \"/\"])}')"
+        ),
+        ["sh -c ?"]
     );
 }

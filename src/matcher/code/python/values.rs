@@ -8,9 +8,10 @@ use super::loops::enclosing_loop;
 use super::sinks::{VALUE_FUNCTIONS, canonical, sink};
 use super::text::{parse_int, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
-use crate::matcher::code::Val;
+use crate::matcher::code::growths::{PYTHON, Ran, extend_merging};
 use crate::matcher::code::scope::{Slot, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
+use crate::matcher::code::{Origin, Val};
 
 impl<'t> Py<'_, '_, 't> {
     /// Environment variable `name` as the code reads it at `at`: the value the code gave it
@@ -204,7 +205,12 @@ impl<'t> Py<'_, '_, 't> {
                 match (self.text(op), truth) {
                     ("or", Some(true)) | ("and", Some(false)) => left,
                     ("or", Some(false)) | ("and", Some(true)) => self.eval(r, depth + 1),
-                    _ => Obj::Val(Val::Unknown),
+                    // Either side, when the call is read both ways (see `choices`).
+                    _ => match self.chosen_side(node) {
+                        Some(side) if side == l => left,
+                        Some(side) => self.eval(side, depth + 1),
+                        None => Obj::Val(Val::Unknown),
+                    },
                 }
             }
             _ => Obj::Val(Val::Unknown),
@@ -274,6 +280,7 @@ impl<'t> Py<'_, '_, 't> {
                 self.names.leave();
                 out
             }
+            Some(Slot::Grown(value, growths)) => self.grown(name, node, value, &growths, depth),
             Some(Slot::Many) => Obj::Val(Val::Unknown),
             None => {
                 if BUILTINS.contains(&name) {
@@ -290,6 +297,87 @@ impl<'t> Py<'_, '_, 't> {
                 }
                 Obj::Val(Val::Unknown)
             }
+        }
+    }
+
+    /// The list `name`, bound to `value` and grown by `growths`, as `read` reads it: with
+    /// the growths that have run and those chosen to (see [`growths`](super::growths)).
+    /// One that may have run but is not chosen (past the choices a call is read with)
+    /// adds an item not known, which stands for any number of them, as a spread list's
+    /// does (`[*extra]`).
+    fn grown(
+        &mut self,
+        name: &str,
+        read: Node<'t>,
+        value: Node<'t>,
+        growths: &[Node<'t>],
+        depth: usize,
+    ) -> Obj {
+        let unknown = Obj::Val(Val::Unknown);
+        let Some(ran) = PYTHON.growths_ran(value, growths, read) else {
+            return unknown;
+        };
+        let mut applied = Vec::new();
+        for (&growth, ran) in growths.iter().zip(ran) {
+            match ran {
+                Ran::Always => applied.push(Some(growth)),
+                Ran::Maybe => match self.chosen_way(growth) {
+                    Some(true) => applied.push(Some(growth)),
+                    Some(false) => {}
+                    None => applied.push(None),
+                },
+            }
+        }
+        if self.changed.value(name) || !self.names.enter(name) {
+            return unknown;
+        }
+        let mut out = self.eval(value, depth + 1);
+        for growth in applied {
+            let more = match growth {
+                Some(growth) => self.added(growth, depth),
+                None => Some(vec![Val::Unknown]),
+            };
+            out = match (out, more) {
+                (Obj::List(mut items), Some(more)) => {
+                    extend_merging(&mut items, more, |v| *v == Val::Unknown);
+                    Obj::List(items)
+                }
+                _ => unknown.clone(),
+            };
+        }
+        self.names.leave();
+        match out {
+            out @ Obj::List(_) => out,
+            _ => unknown,
+        }
+    }
+
+    /// The items `growth` adds to a list: `+= [...]` and `extend([...])` a list's items,
+    /// `append(x)` one item; `None` where they are not a list (`+= 'ab'` adds characters).
+    fn added(&mut self, growth: Node<'t>, depth: usize) -> Option<Vec<Val>> {
+        if kind(growth) == "augmented_assignment" {
+            return match self.eval(by_field(growth, "right")?, depth + 1) {
+                Obj::List(items) => Some(items),
+                _ => None,
+            };
+        }
+        let method = by_field(growth, "function").and_then(|f| by_field(f, "attribute"))?;
+        let args = by_field(growth, "arguments")?;
+        let mut c = args.walk();
+        let args: Vec<Node<'t>> = args.named_children(&mut c).collect();
+        let [arg] = args.as_slice() else {
+            return None;
+        };
+        if matches!(
+            kind(*arg),
+            "keyword_argument" | "list_splat" | "dictionary_splat"
+        ) {
+            return None;
+        }
+        match (self.text(method), self.eval(*arg, depth + 1)) {
+            ("append", item) => Some(vec![item.val()]),
+            ("extend", Obj::List(items)) => Some(items),
+            _ => None,
         }
     }
 
@@ -336,7 +424,7 @@ impl<'t> Py<'_, '_, 't> {
                         .and_then(|n| n.parse::<usize>().ok());
                     let given = from
                         .filter(|&n| n > 0)
-                        .and_then(|n| self.cx.args().get(n - 1..))
+                        .and_then(|n| self.cx.args()?.get(n - 1..))
                         .filter(|a| a.len() <= 16 && a.iter().all(|v| matches!(v, Val::Known(_))));
                     if let Some(given) = given {
                         return Obj::List(given.to_vec());
@@ -369,10 +457,15 @@ impl<'t> Py<'_, '_, 't> {
                 Ok(n) => Obj::Val(items.get(n).cloned().unwrap_or(Val::Unknown)),
                 Err(_) => Obj::Val(Val::Unknown),
             },
-            // `python3 -c CODE a b`: `sys.argv` is `['-c', 'a', 'b']`.
+            // `python3 -c CODE a b`: `sys.argv` is `['-c', 'a', 'b']` (`'-'` for code
+            // from standard input, the script's name for a file).
             (Obj::Ref(q), Some(Val::Known(k))) if q == "sys.argv" => {
                 Obj::Val(match k.parse::<usize>() {
-                    Ok(0) => Val::known("-c"),
+                    Ok(0) => match self.cx.origin() {
+                        Origin::Inline => Val::known("-c"),
+                        Origin::Stdin => Val::known("-"),
+                        Origin::Elsewhere => Val::Unknown,
+                    },
                     Ok(n) => self.cx.arg(n - 1),
                     Err(_) => Val::Unknown,
                 })

@@ -103,8 +103,10 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         always_loops: false,
         nest: 0,
     };
+    rb.cx.inherit(&mut rb.names);
     rb.bind_all(root, 0);
     rb.settle();
+    rb.cx.publish(&rb.names);
     rb.walk(root);
 }
 

@@ -649,3 +649,15 @@ fn a_methods_local_variables_are_its_own() {
         ),
     ]);
 }
+
+#[test]
+fn code_run_by_eval_that_uses_a_name_of_the_code_around_it_is_unreadable() {
+    // Found after blind round 49: `eval` sees the names in scope.
+    let found = effects("require 'fileutils'\nF = FileUtils\neval('F.rm_rf(Dir.home)')");
+    assert!(
+        found
+            .iter()
+            .any(|e| e.starts_with("unreadable: the code runs code that calls a name")),
+        "{found:?}"
+    );
+}

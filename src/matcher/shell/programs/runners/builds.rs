@@ -362,11 +362,10 @@ fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
                 r,
                 Some(Lang::Php),
                 code.strip_prefix("<?php").unwrap_or(code),
-                &[],
                 Some(path),
             )
         }
-        Runs::Code(lang) => read_code(r, Some(lang), &text, &[], Some(path)),
+        Runs::Code(lang) => read_code(r, Some(lang), &text, Some(path)),
         Runs::Requirements => {
             for line in text.lines().map(str::trim) {
                 if line.is_empty() || line.starts_with('#') {
@@ -396,7 +395,7 @@ fn read(r: &mut Reader, how: Runs, text: FileText, path: &str, args: &[Field]) {
                 .lines()
                 .filter(|l| l.starts_with("import ") || l.starts_with("import\t"))
                 .collect();
-            read_code(r, Some(Lang::Python), &imports.join("\n"), &[], None);
+            read_code(r, Some(Lang::Python), &imports.join("\n"), None);
         }
         Runs::Shell => shell_c(r, &text),
         Runs::Tasks { recipes } => {

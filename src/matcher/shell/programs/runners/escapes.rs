@@ -75,7 +75,7 @@ fn gdb_command(r: &mut Reader, command: &str) {
             }
         }
         "python" | "py" | "pi" | "python-interactive" if !rest.is_empty() => {
-            super::interpreters::read_code(r, Some(Lang::Python), rest, &[], None);
+            super::interpreters::read_code(r, Some(Lang::Python), rest, None);
         }
         // Without code on the line, the code comes from the commands that follow.
         "python" | "py" | "pi" | "python-interactive" | "guile" | "gu" => {

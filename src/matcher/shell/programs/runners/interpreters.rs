@@ -342,6 +342,10 @@ fn run_code(
         Code::File(path, false) if is_stdin_path(path) => Code::Stdin,
         other => other,
     };
+    let origin = match code {
+        Code::Stdin => code::Origin::Stdin,
+        _ => code::Origin::Inline,
+    };
     let text = match code {
         Code::Inline(parts) => {
             if parts.iter().any(|(_, unknown)| *unknown) {
@@ -358,7 +362,7 @@ fn run_code(
             match (script_file(r, path, unknown), lang) {
                 (Some((text, _)), Some(_)) => {
                     r.built.insert(file_key(path));
-                    r.in_file(path, |r| read_code(r, lang, &text, &[], Some(path)));
+                    r.in_file(path, |r| read_code(r, lang, &text, Some(path)));
                 }
                 // Code of a language hookgate does not read is looked at when the line
                 // wrote it; the host's scripts run as the project's own do.
@@ -394,7 +398,7 @@ fn run_code(
         }
     };
     match lang {
-        Some(_) => read_code(r, lang, &text, args, None),
+        Some(_) => read_code_from(r, lang, &text, (args, origin), None),
         None => super::unread::read(r, program, &text),
     }
 }
@@ -426,11 +430,16 @@ pub(super) fn script_file(r: &mut Reader, path: &str, unknown: bool) -> Option<(
 
 /// Reads `text` in `lang` into the commands it runs; `path`, when it is the text of a
 /// script file, is where (its directory is `__DIR__`).
-pub(super) fn read_code(
+pub(super) fn read_code(r: &mut Reader, lang: Option<Lang>, text: &str, path: Option<&str>) {
+    read_code_from(r, lang, text, (&[], code::Origin::Elsewhere), path);
+}
+
+/// [`read_code`] of code from `origin`, run with the arguments given.
+fn read_code_from(
     r: &mut Reader,
     lang: Option<Lang>,
     text: &str,
-    args: &[Val],
+    args: (&[Val], code::Origin),
     path: Option<&str>,
 ) {
     let Some(lang) = lang else { return };

@@ -291,7 +291,7 @@ pub(super) fn ex_command(r: &mut Reader, command: &str) {
         if VIM_LUA_API.iter().any(|api| code.contains(api)) {
             r.unreadable("the editor runs code given on its command line");
         } else {
-            super::interpreters::read_code(r, Some(Lang::Lua), code, &[], None);
+            super::interpreters::read_code(r, Some(Lang::Lua), code, None);
         }
         return;
     }
@@ -382,7 +382,7 @@ pub(super) fn rename(r: &mut Reader, program: &str, row: &Program, args: &[Field
             r.unreadable("rename runs a Perl expression not known before the line runs");
         }
         for text in code {
-            super::interpreters::read_code(r, Some(Lang::Perl), text, &[], None);
+            super::interpreters::read_code(r, Some(Lang::Perl), text, None);
         }
     }
     operands = operands.get(skip..).unwrap_or_default();

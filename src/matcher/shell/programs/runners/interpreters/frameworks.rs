@@ -30,9 +30,7 @@ pub(in crate::matcher::shell::programs) fn erb_templates(r: &mut Reader, args: &
             let path = a.text.as_str();
             r.built.insert(file_key(path));
             let code = code::erb_code(&text);
-            r.in_file(path, |r| {
-                read_code(r, Some(Lang::Ruby), &code, &[], Some(path))
-            });
+            r.in_file(path, |r| read_code(r, Some(Lang::Ruby), &code, Some(path)));
         }
     }
 }
@@ -68,7 +66,7 @@ pub(in crate::matcher::shell::programs) fn rake_code(r: &mut Reader, args: &[Fie
         if unknown {
             r.unreadable("rake runs Ruby code that comes from a substitution");
         } else {
-            read_code(r, Some(Lang::Ruby), text, &[], None);
+            read_code(r, Some(Lang::Ruby), text, None);
         }
     }
 }
@@ -189,7 +187,7 @@ pub(in crate::matcher::shell::programs) fn console(
         {
             run_code(r, ("ruby", Some(lang)), Code::File(path, false), stdin, &[]);
         }
-        Some((text, false)) => read_code(r, Some(lang), text, &[], None),
+        Some((text, false)) => read_code(r, Some(lang), text, None),
         None => run_code(r, ("console", Some(lang)), Code::Stdin, stdin, &[]),
     }
 }
