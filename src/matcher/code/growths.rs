@@ -17,6 +17,7 @@
 use tree_sitter::Node;
 
 use super::Lang;
+use super::scope::Cx;
 use super::tree::kind;
 
 /// The node kinds of a language's grammar that tell where a growth may run.
@@ -197,12 +198,58 @@ impl Shape {
     }
 }
 
-/// Each way `choices` can go (a choice's id and whether its first way is taken), all
-/// `2^n` of them.
-pub(super) fn ways<'a>(choices: &'a [Node<'_>]) -> impl Iterator<Item = Vec<(usize, bool)>> + 'a {
-    (0..1usize << choices.len()).map(move |ways| {
-        (choices.iter().enumerate())
-            .map(|(k, c)| (c.id(), ways & (1 << k) == 0))
-            .collect()
-    })
+/// The choices being read one way, by node id: `true` for a growth that ran (or the first
+/// side of a conditional).
+#[derive(Default)]
+pub(super) struct Chosen(Vec<(usize, bool)>);
+
+impl Chosen {
+    /// The way `node` is read, when it is one of the choices being read.
+    pub(super) fn way(&self, node: Node<'_>) -> Option<bool> {
+        let &(_, way) = self.0.iter().rev().find(|(id, _)| *id == node.id())?;
+        Some(way)
+    }
+
+    /// The growths of a read (`ran`, see [`Shape::growths_ran`]) that add to the list, in
+    /// order: `Some` for one that ran or is chosen to, `None` for one that may have run and
+    /// is not chosen (past the choices a call is read with).
+    pub(super) fn applied<'t>(&self, growths: &[Node<'t>], ran: Vec<Ran>) -> Vec<Option<Node<'t>>> {
+        let mut applied = Vec::new();
+        for (&growth, ran) in growths.iter().zip(ran) {
+            match (ran, self.way(growth)) {
+                (Ran::Always, _) | (Ran::Maybe, Some(true)) => applied.push(Some(growth)),
+                (Ran::Maybe, Some(false)) => {}
+                (Ran::Maybe, None) => applied.push(None),
+            }
+        }
+        applied
+    }
+}
+
+/// A reader that reads a call once per way its choices go.
+pub(super) trait Choosing {
+    fn chosen_and_cx(&mut self) -> (&mut Chosen, &mut Cx);
+}
+
+/// Runs `f` on `reader` once per way `choices` can go (all `2^n`), each read as chosen; an
+/// effect every way finds alike is kept once.
+pub(super) fn each_way<R: Choosing>(
+    reader: &mut R,
+    choices: &[Node<'_>],
+    mut f: impl FnMut(&mut R),
+) {
+    if choices.is_empty() {
+        return f(reader);
+    }
+    let (chosen, cx) = reader.chosen_and_cx();
+    let (outer, mark) = (chosen.0.len(), cx.found_so_far());
+    for ways in 0..1usize << choices.len() {
+        let way = |(k, c): (usize, &Node<'_>)| (c.id(), ways & (1 << k) == 0);
+        let (chosen, _) = reader.chosen_and_cx();
+        chosen.0.extend(choices.iter().enumerate().map(way));
+        f(reader);
+        let (chosen, cx) = reader.chosen_and_cx();
+        chosen.0.truncate(outer);
+        cx.drop_repeats(mark);
+    }
 }

@@ -6,7 +6,8 @@ use tree_sitter::Node;
 
 use super::{Js, Obj, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::growths::{JAVASCRIPT, Ran, extend_merging, ways};
+use crate::matcher::code::growths::{Choosing, Chosen, JAVASCRIPT, each_way, extend_merging};
+use crate::matcher::code::scope::Cx;
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::{Visit, visit};
 
@@ -63,18 +64,8 @@ impl<'a, 't> Js<'a, '_, 't> {
     }
 
     /// Runs `f` once per set of `choices` that may have run.
-    pub(super) fn each_choice(&mut self, choices: &[Node<'t>], mut f: impl FnMut(&mut Self)) {
-        if choices.is_empty() {
-            return f(self);
-        }
-        let outer = self.chosen.len();
-        let mark = self.cx.found_so_far();
-        for way in ways(choices) {
-            self.chosen.extend(way);
-            f(self);
-            self.chosen.truncate(outer);
-            self.cx.drop_repeats(mark);
-        }
+    pub(super) fn each_choice(&mut self, choices: &[Node<'t>], f: impl FnMut(&mut Self)) {
+        each_way(self, choices, f);
     }
 
     /// The array `name`, bound to `value` and grown by `growths`, as `read` reads it: with
@@ -93,18 +84,7 @@ impl<'a, 't> Js<'a, '_, 't> {
         let Some(ran) = JAVASCRIPT.growths_ran(value, growths, read) else {
             return unknown;
         };
-        let mut applied = Vec::new();
-        for (&growth, ran) in growths.iter().zip(ran) {
-            let chosen = || self.chosen.iter().rev().find(|(id, _)| *id == growth.id());
-            match ran {
-                Ran::Always => applied.push(Some(growth)),
-                Ran::Maybe => match chosen() {
-                    Some((_, true)) => applied.push(Some(growth)),
-                    Some((_, false)) => {}
-                    None => applied.push(None),
-                },
-            }
-        }
+        let applied = self.chosen.applied(growths, ran);
         if !self.unaliased(name) || !self.names.enter(name) {
             return unknown;
         }
@@ -132,5 +112,11 @@ impl<'a, 't> Js<'a, '_, 't> {
             out @ Obj::List(_) => out,
             _ => unknown,
         }
+    }
+}
+
+impl Choosing for Js<'_, '_, '_> {
+    fn chosen_and_cx(&mut self) -> (&mut Chosen, &mut Cx) {
+        (&mut self.chosen, self.cx)
     }
 }

@@ -135,7 +135,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         pending: Vec::new(),
         narrows: Vec::new(),
         grows: false,
-        chosen: Vec::new(),
+        chosen: Default::default(),
     };
     js.cx.inherit(&mut js.names);
     js.bind_all(root, 0);
@@ -179,7 +179,7 @@ struct Js<'a, 'c, 't> {
     /// arguments are searched for one.
     grows: bool,
     /// The growths being read as run (`true`) or not, by node id.
-    chosen: Vec<(usize, bool)>,
+    chosen: crate::matcher::code::growths::Chosen,
 }
 
 impl<'a, 'c, 't> Js<'a, 'c, 't> {

@@ -8,7 +8,8 @@
 use tree_sitter::Node;
 
 use super::{Py, by_field, kind};
-use crate::matcher::code::growths::{PYTHON, ways};
+use crate::matcher::code::growths::{Choosing, Chosen, PYTHON, each_way};
+use crate::matcher::code::scope::Cx;
 use crate::matcher::code::scope::Slot;
 use crate::matcher::code::tree::{Visit, visit};
 
@@ -74,18 +75,8 @@ impl<'t> Py<'_, '_, 't> {
     }
 
     /// Runs `f` once per way `conditionals` can go, each read as the side it takes.
-    pub(super) fn each_choice(&mut self, conditionals: &[Node<'t>], mut f: impl FnMut(&mut Self)) {
-        if conditionals.is_empty() {
-            return f(self);
-        }
-        let outer = self.chosen.len();
-        let mark = self.cx.found_so_far();
-        for way in ways(conditionals) {
-            self.chosen.extend(way);
-            f(self);
-            self.chosen.truncate(outer);
-            self.cx.drop_repeats(mark);
-        }
+    pub(super) fn each_choice(&mut self, conditionals: &[Node<'t>], f: impl FnMut(&mut Self)) {
+        each_way(self, conditionals, f);
     }
 
     /// The side of the conditional, `or` or `and` `node` being read, when it is one of
@@ -102,7 +93,12 @@ impl<'t> Py<'_, '_, 't> {
     /// Whether the growth `node` ran (or the first side of a conditional is taken), when it
     /// is one of those read both ways.
     pub(super) fn chosen_way(&self, node: Node<'t>) -> Option<bool> {
-        let &(_, first) = self.chosen.iter().rev().find(|(id, _)| *id == node.id())?;
-        Some(first)
+        self.chosen.way(node)
+    }
+}
+
+impl Choosing for Py<'_, '_, '_> {
+    fn chosen_and_cx(&mut self) -> (&mut Chosen, &mut Cx) {
+        (&mut self.chosen, self.cx)
     }
 }

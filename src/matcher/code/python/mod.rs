@@ -94,7 +94,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         selves: Vec::new(),
         attributing: 0,
         has_conditionals: false,
-        chosen: Vec::new(),
+        chosen: Default::default(),
         changed: changes::Changed::default(),
         lambdas: Vec::new(),
         environ: std::collections::HashMap::new(),
@@ -246,7 +246,7 @@ pub(super) struct Py<'a, 'c, 't> {
     /// (see [`choices`]): until it has, no call's arguments are searched for one.
     has_conditionals: bool,
     /// The conditionals being read one way, by node id: `true` for the side before `if`.
-    chosen: Vec<(usize, bool)>,
+    chosen: crate::matcher::code::growths::Chosen,
     /// Names whose value may be changed in place, or shared where it may be (see
     /// [`changes::Change`]): a list bound to one is not the literal it was bound to.
     changed: changes::Changed<'a, 't>,

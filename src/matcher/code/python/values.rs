@@ -8,7 +8,7 @@ use super::loops::enclosing_loop;
 use super::sinks::{VALUE_FUNCTIONS, canonical, sink};
 use super::text::{parse_int, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
-use crate::matcher::code::growths::{PYTHON, Ran, extend_merging};
+use crate::matcher::code::growths::{PYTHON, extend_merging};
 use crate::matcher::code::scope::{Slot, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
 use crate::matcher::code::{Origin, Val};
@@ -317,17 +317,7 @@ impl<'t> Py<'_, '_, 't> {
         let Some(ran) = PYTHON.growths_ran(value, growths, read) else {
             return unknown;
         };
-        let mut applied = Vec::new();
-        for (&growth, ran) in growths.iter().zip(ran) {
-            match ran {
-                Ran::Always => applied.push(Some(growth)),
-                Ran::Maybe => match self.chosen_way(growth) {
-                    Some(true) => applied.push(Some(growth)),
-                    Some(false) => {}
-                    None => applied.push(None),
-                },
-            }
-        }
+        let applied = self.chosen.applied(growths, ran);
         if self.changed.value(name) || !self.names.enter(name) {
             return unknown;
         }
