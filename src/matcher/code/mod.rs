@@ -317,7 +317,8 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
     }
     // Code run by code (`exec('...')`) is read where the walk found it, with the names of
     // the code that runs it (see `scope::Outer`).
-    for (text, at, outer) in cx.take_nested() {
+    let (nested, outer) = cx.take_nested();
+    for (text, at) in nested {
         if outer.called_in(&text).is_some() {
             cx.unreadable(
                 "the code runs code that calls a name of the code around it (a function or module not followed there)",
@@ -325,6 +326,8 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
             );
             continue;
         }
-        cx.with_inherited(outer, |cx| read_into(cx, lang, &text, depth + 1, at));
+        cx.with_inherited(std::rc::Rc::clone(&outer), |cx| {
+            read_into(cx, lang, &text, depth + 1, at)
+        });
     }
 }

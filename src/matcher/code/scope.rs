@@ -100,8 +100,8 @@ const STEPS_BASE: usize = 10_000;
 pub(super) struct Cx {
     found: Vec<Found>,
     unreadable: Option<Unread>,
-    nested: Vec<(String, usize, Rc<Outer>)>,
-    /// The names of the code being read, as code it runs would see them (see [`Outer`]).
+    nested: Vec<(String, usize)>,
+    /// The names of the code just read, as the code it runs sees them (see [`Outer`]).
     outer: Rc<Outer>,
     /// The names of the code that ran the code being read.
     inherited: Rc<Outer>,
@@ -354,7 +354,7 @@ impl Cx {
     /// code that runs it, or unreadable when it is not known.
     pub(super) fn eval(&mut self, code: Val, line: usize) {
         match code {
-            Val::Known(text) => self.nested.push((text, line, Rc::clone(&self.outer))),
+            Val::Known(text) => self.nested.push((text, line)),
             Val::Fetched => self.unreadable("the code runs code it downloaded or decoded", line),
             Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => self.unreadable(
                 "the code runs code built at run time (an eval of a value not known before it runs)",
@@ -363,13 +363,19 @@ impl Cx {
         }
     }
 
-    pub(super) fn take_nested(&mut self) -> Vec<(String, usize, Rc<Outer>)> {
-        std::mem::take(&mut self.nested)
+    /// The code the code just read runs, with that code's names (see [`Cx::publish`]).
+    pub(super) fn take_nested(&mut self) -> (Vec<(String, usize)>, Rc<Outer>) {
+        let outer = std::mem::take(&mut self.outer);
+        (std::mem::take(&mut self.nested), outer)
     }
 
-    /// Notes the names the code being read binds, for the code it runs (see [`Outer`]):
-    /// those it was given by the code that ran it count too.
+    /// Notes the names the code just read binds, for the code it runs (see [`Outer`]):
+    /// those it was given by the code that ran it count too. Only code that runs code
+    /// has them gathered.
     pub(super) fn publish(&mut self, names: &Names<'_>) {
+        if self.nested.is_empty() {
+            return;
+        }
         let mut outer = Outer::default();
         for (name, slot) in &names.slots {
             match slot {

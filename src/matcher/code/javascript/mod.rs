@@ -139,9 +139,9 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     };
     js.cx.inherit(&mut js.names);
     js.bind_all(root, 0);
-    js.cx.publish(&js.names);
     js.functions = inline::Functions::of(src.text, root);
     js.walk(root);
+    js.cx.publish(&js.names);
 }
 
 struct Js<'a, 'c, 't> {

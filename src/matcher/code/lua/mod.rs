@@ -101,8 +101,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     lua.cx.inherit(&mut lua.names);
     lua.bind_all(root, 0);
     lua.forget_shared_tables();
-    lua.cx.publish(&lua.names);
     lua.walk(root);
+    lua.cx.publish(&lua.names);
 }
 
 /// Functions that run code which can assign any global, or change another function's

@@ -105,7 +105,6 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     // the whole module has been walked.
     py.cx.inherit(&mut py.names);
     let walked = py.walk(tree.root_node());
-    py.cx.publish(&py.names);
     py.classes = classes::Classes::of(&py, tree.root_node());
     let mut functions = inline::Functions::of(&py, tree.root_node(), &walked.calls);
     py.settle_passed(|py, call, k| functions.keeps(py, call, k));
@@ -128,6 +127,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
             );
         }
     }
+    py.cx.publish(&py.names);
 }
 
 use crate::matcher::code::FEW_ROUNDS;

@@ -106,8 +106,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     rb.cx.inherit(&mut rb.names);
     rb.bind_all(root, 0);
     rb.settle();
-    rb.cx.publish(&rb.names);
     rb.walk(root);
+    rb.cx.publish(&rb.names);
 }
 
 struct Rb<'a, 'c, 't> {
