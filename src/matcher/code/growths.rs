@@ -18,6 +18,7 @@ use tree_sitter::Node;
 
 use super::Lang;
 use super::scope::Cx;
+use super::scope::Val;
 use super::tree::kind;
 
 /// The node kinds of a language's grammar that tell where a growth may run.
@@ -31,6 +32,9 @@ pub(super) struct Shape {
     loops: &'static [&'static str],
     /// Nodes whose children are statements run in order.
     blocks: &'static [&'static str],
+    /// Statements that are one expression and nothing more (Python's and JavaScript's
+    /// `expression_statement`); in Ruby and Lua a growth is itself the statement.
+    wrappers: &'static [&'static str],
 }
 
 pub(super) const PYTHON: Shape = Shape {
@@ -50,6 +54,7 @@ pub(super) const PYTHON: Shape = Shape {
         "generator_expression",
     ],
     blocks: &["block", "module"],
+    wrappers: &["expression_statement"],
 };
 
 pub(super) const JAVASCRIPT: Shape = Shape {
@@ -71,6 +76,100 @@ pub(super) const JAVASCRIPT: Shape = Shape {
         "do_statement",
     ],
     blocks: &["statement_block", "program"],
+    wrappers: &["expression_statement"],
+};
+
+/// Blocks (`each { }`, `do ... end`) are loops: what calls them may run them any number
+/// of times. `retry` and `redo`, which can repeat any part of the code, the reader tells
+/// apart (`Rb::always_loops`).
+pub(super) const RUBY: Shape = Shape {
+    lang: Lang::Ruby,
+    deferred: &[
+        "program",
+        "method",
+        "singleton_method",
+        "lambda",
+        "class",
+        "module",
+        "singleton_class",
+        "begin_block",
+        "end_block",
+    ],
+    loops: &[
+        "while",
+        "until",
+        "for",
+        "while_modifier",
+        "until_modifier",
+        "block",
+        "do_block",
+    ],
+    blocks: &[
+        "program",
+        "body_statement",
+        "block_body",
+        "then",
+        "else",
+        "do",
+        "begin",
+        "ensure",
+        "parenthesized_statements",
+    ],
+    wrappers: &[],
+};
+
+/// A `goto` that jumps back can repeat any part of a block: the reader tells it apart
+/// (`Lua::jumps`).
+pub(super) const LUA: Shape = Shape {
+    lang: Lang::Lua,
+    deferred: &["chunk", "function_declaration", "function_definition"],
+    loops: &["for_statement", "while_statement", "repeat_statement"],
+    blocks: &["chunk", "block"],
+    wrappers: &[],
+};
+
+/// A `goto` that jumps back can repeat any part of a block: the reader tells it apart
+/// (`Php::jumps`).
+pub(super) const PHP: Shape = Shape {
+    lang: Lang::Php,
+    deferred: &[
+        "program",
+        "function_definition",
+        "method_declaration",
+        "anonymous_function",
+        "arrow_function",
+        "class_declaration",
+        "anonymous_class",
+    ],
+    loops: &[
+        "for_statement",
+        "foreach_statement",
+        "while_statement",
+        "do_statement",
+    ],
+    blocks: &["program", "compound_statement", "colon_block"],
+    wrappers: &["expression_statement"],
+};
+
+/// A block other than an `if`'s or `unless`'s (`map { }`, a bare block `redo` repeats)
+/// the reader tells apart (`Pl::pushed_onto`), and `goto` and `redo` (`Pl::jumps`).
+pub(super) const PERL: Shape = Shape {
+    lang: Lang::Perl,
+    deferred: &[
+        "source_file",
+        "function_definition",
+        "function_definition_without_sub",
+        "anonymous_function",
+        "special_block",
+    ],
+    loops: &[
+        "while_statement",
+        "until_statement",
+        "for_statement_1",
+        "for_statement_2",
+    ],
+    blocks: &["source_file", "block"],
+    wrappers: &[],
 };
 
 /// Levels climbed from a node to its region (tree-sitter finds a parent by walking down
@@ -154,8 +253,10 @@ impl Shape {
             let (growth_block, statement) = self.statement_in_block(growth, &up)?;
             let before_read =
                 read_statement.is_some_and(|r| r.start_byte() >= statement.end_byte());
-            // The growth is the statement, not in one (an `if` on one line).
-            let alone = growth.parent() == Some(statement);
+            // The growth is the statement, not in one (`args << x if ci`).
+            let alone = growth == statement
+                || (growth.parent() == Some(statement)
+                    && self.wrappers.contains(&kind(self.lang, statement)));
             ran.push(if growth_block == block && alone && before_read {
                 Ran::Always
             } else {
@@ -164,6 +265,38 @@ impl Shape {
         }
         Some(ran)
     }
+}
+
+impl Shape {
+    /// The growths of `read` (a read of the list bound to `value`) that add to it, as
+    /// chosen (see [`Chosen::applied`]); `None` where the code's shape does not tell.
+    pub(super) fn applied<'t>(
+        &self,
+        chosen: &Chosen,
+        (value, growths): (Node<'t>, &[Node<'t>]),
+        read: Node<'t>,
+    ) -> Option<Vec<Option<Node<'t>>>> {
+        let ran = self.growths_ran(value, growths, read)?;
+        Some(chosen.applied(growths, ran))
+    }
+}
+
+/// `items` (a list as bound) with what each growth of `applied` (see [`Shape::applied`])
+/// adds, by `added`: for one that may have run and is not chosen, an item not known,
+/// which stands for any number of them. `None` where a growth's items are not known.
+pub(super) fn with_growths<'t>(
+    mut items: Vec<Val>,
+    applied: Vec<Option<Node<'t>>>,
+    mut added: impl FnMut(Node<'t>) -> Option<Vec<Val>>,
+) -> Option<Vec<Val>> {
+    for growth in applied {
+        let more = match growth {
+            Some(growth) => added(growth)?,
+            None => vec![Val::Unknown],
+        };
+        extend_merging(&mut items, more, |v| *v == Val::Unknown);
+    }
+    Some(items)
 }
 
 /// Appends `more` to `items`, an item not known right after another read as one (each
@@ -180,12 +313,12 @@ impl Shape {
     /// For `read`, a read of the list bound to `value` and grown by `growths`: the growths
     /// that may have run, added to `choices` (once each), and what the binding and each
     /// growth add (`added` of it), to `follow` (searched for more choices).
-    pub(super) fn choices_of<'t>(
+    fn choices_of<'t>(
         &self,
         (value, growths, read): (Node<'t>, &[Node<'t>], Node<'t>),
         choices: &mut Vec<Node<'t>>,
         follow: &mut Vec<Node<'t>>,
-        added: impl Fn(Node<'t>) -> Option<Node<'t>>,
+        added: &impl Fn(Node<'t>) -> Option<Node<'t>>,
     ) {
         follow.push(value);
         let ran = self.growths_ran(value, growths, read).unwrap_or_default();
@@ -195,6 +328,66 @@ impl Shape {
             }
             follow.extend(added(growth));
         }
+    }
+}
+
+/// Choices read both ways for one call, at most: past it, none is (each then adds an item
+/// not known), so a call is read at most 2^4 times.
+pub(super) const MOST_CHOICES: usize = 4;
+/// Nodes looked at for one call's choices, and assignments followed from it.
+const MOST_NODES: usize = 512;
+const MOST_ASSIGNMENTS: usize = 12;
+
+/// What a node met in the search for a call's choices is, for the language's reader.
+pub(super) enum Seen<'s, 't: 's> {
+    /// A name bound once to this value, which is searched too.
+    Bound(Node<'t>),
+    /// A name bound to this value, then grown by these statements.
+    Grown(Node<'t>, &'s [Node<'t>]),
+    /// A choice of its own (Python's `a if c else b`).
+    Choice(Node<'t>),
+    Nothing,
+}
+
+impl Shape {
+    /// The choices in `roots` (a call's arguments), or in what the names there are bound
+    /// to, a few assignments deep: the growths that may have run of the lists they name,
+    /// and what `seen` calls a choice. `added` is the part of a growth that holds what it
+    /// adds (searched too). `None` when the search is cut short, or finds more than
+    /// [`MOST_CHOICES`].
+    pub(super) fn search_choices<'s, 't: 's>(
+        &self,
+        mut search: Vec<Node<'t>>,
+        mut seen: impl FnMut(Node<'t>) -> Seen<'s, 't>,
+        added: impl Fn(Node<'t>) -> Option<Node<'t>>,
+    ) -> Option<Vec<Node<'t>>> {
+        let mut found: Vec<Node<'t>> = Vec::new();
+        let (mut nodes, mut followed) = (0, 0);
+        while let Some(root) = search.pop() {
+            let mut assigned = Vec::new();
+            super::tree::visit(root, |node, _, at| {
+                if at == super::tree::Visit::Leave || nodes >= MOST_NODES {
+                    return false;
+                }
+                nodes += 1;
+                match seen(node) {
+                    Seen::Bound(value) => assigned.push(value),
+                    Seen::Grown(value, growths) => {
+                        self.choices_of((value, growths, node), &mut found, &mut assigned, &added)
+                    }
+                    Seen::Choice(c) if !found.contains(&c) => found.push(c),
+                    Seen::Choice(_) | Seen::Nothing => {}
+                }
+                true
+            });
+            for value in assigned {
+                if followed < MOST_ASSIGNMENTS {
+                    followed += 1;
+                    search.push(value);
+                }
+            }
+        }
+        (nodes < MOST_NODES && found.len() <= MOST_CHOICES).then_some(found)
     }
 }
 

@@ -3746,3 +3746,43 @@ fn awk_reads_each_listed_file_its_records_name() {
     );
     assert!(!runs_line(&line, "cat /**/.env"), "{line:?}");
 }
+
+#[test]
+fn an_option_whose_value_code_does_not_know_reads_as_the_shell_reads_it() {
+    // Found by blind round 50: `'--level=' . getenv('L')` read as any word, and as the
+    // pattern `--level=*`, which the credential rules took for files.
+    let line = "php -r 'proc_open([\"phpstan\", \"--level=\" . getenv(\"L\"), \"src\"], [], $p);'";
+    assert_eq!(texts(line)[1..], ["phpstan '--level=$(...)' src"]);
+    assert_eq!(
+        texts(line)[1..],
+        texts("phpstan \"--level=$L\" src"),
+        "as the shell reads it"
+    );
+    // A path known by its start may be anything after it, and is the pattern too.
+    let line = "python3 -c 'import os; os.remove(\"/home/u/\" + os.environ[\"F\"])'";
+    assert_eq!(texts(line)[1..], ["rm -- '$(...)'", "rm -- /home/u/*"]);
+}
+
+#[test]
+fn appending_to_an_array_keeps_what_it_held() {
+    // Found by blind round 51: `a+=(x)` was read as `a=(x)`, so `rm -rf ~` built in three
+    // steps ran as `~`.
+    assert_eq!(
+        texts("a=(rm); a+=(-rf); a+=(\"$HOME\"); \"${a[@]}\""),
+        ["rm -rf ~"]
+    );
+    // `a+=x` appends to the first element, `a[2]+=x` to that element.
+    assert_eq!(
+        texts("a=(\"\" -rf \"$HOME\"); a+=rm; \"${a[@]}\""),
+        ["rm -rf ~"]
+    );
+    assert_eq!(
+        texts("a=(rm -rf x); a[2]+=/..; \"${a[@]}\""),
+        ["rm -rf x/.."]
+    );
+    // An array the line did not set may hold anything from the environment.
+    assert_eq!(
+        texts("args+=(-rf ~); rm \"${args[@]}\""),
+        ["rm '$(...)' -rf ~"]
+    );
+}

@@ -6,61 +6,28 @@ use tree_sitter::Node;
 
 use super::{Js, Obj, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::growths::{Choosing, Chosen, JAVASCRIPT, each_way, extend_merging};
+use crate::matcher::code::growths::{Choosing, Chosen, JAVASCRIPT, Seen, each_way, extend_merging};
 use crate::matcher::code::scope::Cx;
 use crate::matcher::code::scope::Slot;
-use crate::matcher::code::tree::{Visit, visit};
-
-/// Growths read both ways for one call, at most: past it, none is (the array is then not
-/// known, as before), so a call is read at most 2^4 times.
-const MOST_CHOICES: usize = 4;
-/// Nodes looked at for one call, and assignments followed from it.
-const MOST_NODES: usize = 512;
-const MOST_ASSIGNMENTS: usize = 12;
 
 impl<'a, 't> Js<'a, '_, 't> {
     /// The growths that may have run of the arrays `call`'s arguments name, or what the
     /// names there are bound to, a few assignments deep; none when there are more than
-    /// [`MOST_CHOICES`].
+    /// [`MOST_CHOICES`](crate::matcher::code::growths::MOST_CHOICES).
     pub(super) fn growth_choices(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        let mut found: Vec<Node<'t>> = Vec::new();
         if !self.grows {
-            return found;
+            return Vec::new();
         }
-        let mut search: Vec<Node<'t>> = by_field(call, "arguments").into_iter().collect();
-        let (mut nodes, mut followed) = (0, 0);
-        while let Some(root) = search.pop() {
-            let mut assigned = Vec::new();
-            visit(root, |node, _, at| {
-                if at == Visit::Leave || nodes >= MOST_NODES {
-                    return false;
-                }
-                nodes += 1;
-                if kind(node) == "identifier" {
-                    match self.names.get(self.text(node)) {
-                        Some(Slot::Expr(value)) => assigned.push(*value),
-                        Some(Slot::Grown(value, growths)) => JAVASCRIPT.choices_of(
-                            (*value, growths, node),
-                            &mut found,
-                            &mut assigned,
-                            |g| by_field(g, "arguments"),
-                        ),
-                        _ => {}
-                    }
-                }
-                true
-            });
-            for value in assigned {
-                if followed < MOST_ASSIGNMENTS {
-                    followed += 1;
-                    search.push(value);
-                }
-            }
-        }
-        if found.len() > MOST_CHOICES || nodes >= MOST_NODES {
-            found.clear();
-        }
-        found
+        let seen = |node: Node<'t>| match self.names.get(self.text(node)) {
+            _ if kind(node) != "identifier" => Seen::Nothing,
+            Some(Slot::Expr(value)) => Seen::Bound(*value),
+            Some(Slot::Grown(value, growths)) => Seen::Grown(*value, growths),
+            _ => Seen::Nothing,
+        };
+        let arguments = by_field(call, "arguments").into_iter().collect();
+        JAVASCRIPT
+            .search_choices(arguments, seen, |g| by_field(g, "arguments"))
+            .unwrap_or_default()
     }
 
     /// Runs `f` once per set of `choices` that may have run.
@@ -70,7 +37,7 @@ impl<'a, 't> Js<'a, '_, 't> {
 
     /// The array `name`, bound to `value` and grown by `growths`, as `read` reads it: with
     /// the growths that have run and those chosen to. One that may have run but is not
-    /// chosen (past [`MOST_CHOICES`]) adds an item not known, which stands for any number
+    /// chosen (past [`MOST_CHOICES`](crate::matcher::code::growths::MOST_CHOICES)) adds an item not known, which stands for any number
     /// of them, as a spread array's does.
     pub(super) fn grown(
         &mut self,
@@ -81,10 +48,9 @@ impl<'a, 't> Js<'a, '_, 't> {
         depth: usize,
     ) -> Obj {
         let unknown = Obj::Val(Val::Unknown);
-        let Some(ran) = JAVASCRIPT.growths_ran(value, growths, read) else {
+        let Some(applied) = JAVASCRIPT.applied(&self.chosen, (value, growths), read) else {
             return unknown;
         };
-        let applied = self.chosen.applied(growths, ran);
         if !self.unaliased(name) || !self.names.enter(name) {
             return unknown;
         }

@@ -5,6 +5,7 @@
 //! `_G['os']`), and names bound once.
 
 mod calls;
+mod choices;
 mod compiled;
 mod rounds;
 mod text;
@@ -96,6 +97,9 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         shared: Vec::new(),
         tables: rounds::Loops::default(),
         wild: false,
+        jumps: false,
+        grows: false,
+        chosen: super::growths::Chosen::default(),
         root,
     };
     lua.cx.inherit(&mut lua.names);
@@ -142,6 +146,12 @@ struct Lua<'a, 'c, 't> {
     /// The code can rebind names out of sight (`load`ed code, `debug`, `_G` handed on): no
     /// name's value is known.
     wild: bool,
+    /// The code has a `goto`, which may run a statement again: no growth is followed.
+    jumps: bool,
+    /// Whether a table is grown: until one is, no call's choices are searched for.
+    grows: bool,
+    /// The growths being read as run (`true`) or not, by node id.
+    chosen: super::growths::Chosen,
     root: Node<'t>,
 }
 
@@ -183,6 +193,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
                     self.forget_target(n);
                 }
             }
+            "goto_statement" => self.jumps = true,
             "function_call" => {
                 let callee = by_field(node, "name");
                 // `load(code, name, mode, {math = math})` runs the code with a table of
@@ -208,11 +219,14 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
                     self.share(object);
                 }
                 if !callee.is_some_and(|c| READS_ONLY.contains(&self.text(c))) {
+                    let grown = self.inserted_into(node);
                     for a in by_field(node, "arguments")
                         .map(Self::named)
                         .unwrap_or_default()
                     {
-                        self.share(a);
+                        if Some(a) != grown || !self.grow(a, node) {
+                            self.share(a);
+                        }
                     }
                 }
             }
@@ -253,6 +267,12 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             .filter(|t| kind(t) != "attribute")
             .collect();
         let values = Self::named(*values);
+        if let ([target], [_]) = (targets.as_slice(), values.as_slice())
+            && let Some(table) = self.appended_to(node, *target)
+            && self.grow(table, node)
+        {
+            return;
+        }
         // Where `require` finds native modules, or how it finds any: a module it then
         // loads may be one the code downloaded.
         if let Some(t) = targets.iter().find(|t| {
@@ -320,6 +340,7 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
         for name in std::mem::take(&mut self.shared) {
             self.drop_loops_of(name);
             if matches!(self.names.get(name), Some(Slot::Expr(v)) if kind(*v) == "table_constructor")
+                || matches!(self.names.get(name), Some(Slot::Grown(..)))
             {
                 self.names.forget(name);
             }
@@ -372,7 +393,10 @@ impl<'a, 'c, 't> Lua<'a, 'c, 't> {
             return false;
         }
         match kind(node) {
-            "function_call" => self.each_item(node, Self::call),
+            "function_call" => {
+                let choices = self.growth_choices(node);
+                super::growths::each_way(self, &choices, |lua| lua.each_item(node, Self::call));
+            }
             "field" => self.stored(node),
             // A module's function taken by a computed name, even where it is not called
             // (`__index = function(_, k) return os[k] end`), is unreadable (see `eval`).

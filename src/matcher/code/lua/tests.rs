@@ -331,8 +331,12 @@ fn a_string_formatted_with_q_is_between_double_quotes() {
 
 #[test]
 fn a_table_shared_where_it_may_change_is_not_the_one_built() {
+    // `table.insert(p, '/')` as a statement of its own is read (see `choices`).
+    assert_eq!(
+        effects("local p = {'ls', '-la'}; table.insert(p, '/'); os.execute(table.concat(p, ' '))"),
+        ["sh -c ls -la /"]
+    );
     for change in [
-        "table.insert(p, '/')",
         "local q = p; q[3] = '/'",
         "grow(p)",
         "local all = {p}",
@@ -466,5 +470,51 @@ fn a_file_compiled_and_only_tested_is_read_not_run() {
         "loadfile(arg[1])()",
     ] {
         assert!(unreadable(code).is_some(), "{code}");
+    }
+}
+
+#[test]
+fn a_table_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run() {
+    // Found by blind round 50: linters and test runners whose arguments depend on the
+    // environment, grown by `table.insert` and `t[#t + 1] = x`.
+    assert_eq!(
+        effects(
+            "local args = {'luacheck'}\nif os.getenv('CI') then table.insert(args, '--formatter=TAP') end\nargs[#args + 1] = 'src'\nos.execute(table.concat(args, ' '))"
+        ),
+        ["sh -c luacheck --formatter=TAP src", "sh -c luacheck src"]
+    );
+    // A place known: the item goes there.
+    assert_eq!(
+        effects(
+            "local cmd = {'busted', 'spec'}\ntable.insert(cmd, 2, '--verbose')\nos.execute(table.concat(cmd, ' '))"
+        ),
+        ["sh -c busted --verbose spec"]
+    );
+    // Past four choices, a growth that may have run adds an item not known.
+    assert_eq!(
+        effects(
+            "local a = {'ls'}\nif A then a[#a+1] = '-a' end\nif B then a[#a+1] = '-b' end\nif C then a[#a+1] = '-c' end\nif D then a[#a+1] = '-d' end\nif E then a[#a+1] = '-e' end\nos.execute(table.concat(a, ' '))"
+        ),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn a_table_grown_where_the_growths_may_run_again_or_are_held_elsewhere_is_not_known() {
+    for code in [
+        // In a loop, or after a label a `goto` may jump back to.
+        "local a = {'ls'}\nfor i = 1, 3 do table.insert(a, '-l') end\nos.execute(table.concat(a, ' '))",
+        "local a = {'ls'}\n::again::\ntable.insert(a, '/')\nif X then goto again end\nos.execute(table.concat(a, ' '))",
+        // In a function (run at another time), or after the read.
+        "local a = {'ls'}\nlocal function f() table.insert(a, '/') end\nf()\nos.execute(table.concat(a, ' '))",
+        // Held under another name, or grown by a call that is not a statement.
+        "local a = {'ls'}\nlocal b = a\ntable.insert(b, '/')\nos.execute(table.concat(a, ' '))",
+        "local a = {'ls'}\nlocal x = table.insert(a, '/')\nos.execute(table.concat(a, ' '))",
+        "local a = {'ls'}\npcall(table.insert, a, '/')\nos.execute(table.concat(a, ' '))",
+        // `table` rebound, or a place not known.
+        "local a = {'ls'}\ntable.insert(a, '/')\ntable = {insert = function(t) t[1] = 'rm' end}\nos.execute(table.concat(a, ' '))",
+        "local a = {'ls'}\ntable.insert(a, N, '/')\nos.execute(table.concat(a, ' '))",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
 }

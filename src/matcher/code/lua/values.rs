@@ -145,6 +145,9 @@ impl<'t> Lua<'_, '_, 't> {
                 self.names.leave();
                 out
             }
+            Some(Slot::Grown(value, growths)) if !self.wild => {
+                self.grown(name, node, (value, &growths), depth)
+            }
             Some(_) => Obj::Val(Val::Unknown),
             None if GLOBALS.contains(&name) => Obj::Ref(name.to_owned()),
             None => Obj::Val(Val::Unknown),

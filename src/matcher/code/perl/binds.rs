@@ -125,9 +125,11 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 {
                     self.argv_set.get_or_insert(self.line(node));
                 }
-                // `open`'s handle is the one argument it sets.
+                // `open`'s handle is the one argument it sets; `push @a, ...` only `@a`,
+                // which it grows (see `choices`).
                 let sets = match name.as_str() {
                     "open" | "opendir" | "sysopen" => 1,
+                    "push" if self.pushed_onto(node).is_some_and(|a| self.grow(a, node)) => 0,
                     _ => usize::MAX,
                 };
                 if !PURE.contains(&name.as_str()) && !self.is_file_find(&name) {

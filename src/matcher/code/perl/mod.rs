@@ -11,6 +11,7 @@
 
 mod binds;
 mod calls;
+mod choices;
 mod computed;
 mod find;
 mod gaps;
@@ -123,6 +124,9 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         heredocs: std::collections::VecDeque::new(),
         argv_read: false,
         argv_set: None,
+        reading: None,
+        grows: false,
+        chosen: super::growths::Chosen::default(),
     };
     // Under `use re 'eval'`, a pattern built at run time runs the code in its `(?{ })`.
     if let Some(at) = src.text.match_indices("use re").find_map(|(k, _)| {
@@ -243,6 +247,12 @@ struct Pl<'a, 'c, 't> {
     argv_read: bool,
     /// The line where the code first assigns `@ARGV` or adds to it.
     argv_set: Option<usize>,
+    /// The call being read: where a grown array is read (see [`choices`]).
+    reading: Option<Node<'t>>,
+    /// Whether an array is grown: until one is, no call's choices are searched for.
+    grows: bool,
+    /// The growths being read as run (`true`) or not, by node id.
+    chosen: super::growths::Chosen,
 }
 
 impl<'a, 'c, 't> Pl<'a, 'c, 't> {
@@ -336,8 +346,11 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 if self.file_find(node) {
                     return false;
                 }
+                let outer = self.reading.replace(node);
                 self.read_called_sub(node);
-                self.call(node)
+                let choices = self.growth_choices(node);
+                super::growths::each_way(self, &choices, |pl| pl.call(node));
+                self.reading = outer;
             }
             // A call without arguments (`fork`) that is not the name of a call with them.
             "call_expression_with_bareword"

@@ -906,3 +906,64 @@ fn a_sub_taken_from_a_hash_of_the_codes_own_subs_is_one_of_them() {
         Some(NAMED)
     );
 }
+
+#[test]
+fn an_array_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run() {
+    // Found by blind round 50: test runners whose arguments depend on the environment,
+    // grown by `push` under a statement modifier or in an `if`'s block.
+    assert_eq!(
+        effects(
+            "my @args = ('prove', '-l');\npush @args, '-v' if $ENV{VERBOSE};\nif ($ENV{CI}) { push(@args, '--formatter', 'TAP::Formatter::JUnit'); }\npush @args, 't';\nsystem(@args) == 0 or die;"
+        ),
+        [
+            "exec prove -l -v --formatter TAP::Formatter::JUnit t",
+            "exec prove -l --formatter TAP::Formatter::JUnit t",
+            "exec prove -l -v t",
+            "exec prove -l t"
+        ]
+    );
+    // A list after the second comma, the grammar's error node under a modifier: not read.
+    assert_eq!(
+        effects("my @c = ('rm');\npush @c, '-rf', '/' if $x;\nsystem(@c);"),
+        ["sh -c ?"]
+    );
+}
+
+#[test]
+fn an_array_grown_where_the_growths_may_run_again_is_not_known() {
+    for code in [
+        // In a loop, a `map`'s block, under a loop modifier, or where the code jumps back.
+        "my @a = ('ls');\nfor my $x (1..3) { push @a, '/'; }\nsystem(@a);",
+        "my @a = ('ls');\nmap { push @a, '/' } 1..3;\nsystem(@a);",
+        "my @a = ('ls');\npush @a, '/' for 1..3;\nsystem(@a);",
+        "my @a = ('ls');\nAGAIN: push @a, '/';\ngoto AGAIN if @a < 3;\nsystem(@a);",
+        // In a sub, or changed besides.
+        "my @a = ('ls');\nsub f { push @a, '/'; }\nf();\nsystem(@a);",
+        "my @a = ('ls');\npush @a, '/';\nunshift @a, 'rm';\nsystem(@a);",
+        "my @a = ('ls');\npush @a, '/';\n$a[0] = 'rm';\nsystem(@a);",
+    ] {
+        // Not known, or (jumping back) a loop that never ends.
+        let found = effects(code);
+        assert!(
+            found
+                .iter()
+                .all(|e| e.contains('?') || e.starts_with("unreadable")),
+            "{code}: {found:?}"
+        );
+    }
+}
+
+#[test]
+fn the_interpreter_running_the_code_is_perl() {
+    // Found by blind round 50: a syntax check of each module run by `$^X`.
+    assert_eq!(
+        effects("system($^X, '-Ilib', '-c', 'lib/App.pm');"),
+        ["exec perl -Ilib -c lib/App.pm"]
+    );
+    assert_eq!(
+        effects("system($^X, '-e', 'system q(rm -rf ~)');"),
+        ["exec perl -e system q(rm -rf ~)"]
+    );
+    // Bound by the code, it is what the code bound.
+    assert_eq!(effects("$^X = 'sh'; system($^X, 'x');"), ["exec sh x"]);
+}

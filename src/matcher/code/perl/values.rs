@@ -158,6 +158,11 @@ impl Pl<'_, '_, '_> {
             return value;
         }
         let slot = self.names.get(&name).cloned();
+        // The interpreter running the code (`system($^X, '-c', $f)`), as the shell reader
+        // knows it.
+        if slot.is_none() && matches!(name.as_str(), "$^X" | "$EXECUTABLE_NAME") {
+            return Obj::Val(Val::known("perl"));
+        }
         match slot {
             // The variable of a loop over a `glob`: each name the pattern matches.
             Some(Slot::Each(value)) | Some(Slot::Expr(value)) => {
@@ -180,6 +185,10 @@ impl Pl<'_, '_, '_> {
                     out => out,
                 }
             }
+            Some(Slot::Grown(value, growths)) => match self.reading {
+                Some(read) => self.grown(&name, read, (value, &growths), depth),
+                None => Obj::Val(Val::Unknown),
+            },
             _ => Obj::Val(Val::Unknown),
         }
     }

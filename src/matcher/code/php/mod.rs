@@ -5,6 +5,7 @@
 //! string (`$f(...)`, `call_user_func`, callbacks) and names bound once.
 
 mod calls;
+mod choices;
 mod computed;
 mod files;
 mod inline;
@@ -64,6 +65,9 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         classes: Vec::new(),
         functions: inline::Functions::default(),
         params: Vec::new(),
+        jumps: false,
+        grows: false,
+        chosen: super::growths::Chosen::default(),
     };
     php.bind_all(root, 0);
     php.functions = inline::Functions::of(src.text, root);
@@ -86,6 +90,12 @@ struct Php<'a, 'c, 't> {
     functions: inline::Functions<'t>,
     /// The parameters of the function being read at a call, with their values there.
     params: Vec<(String, Obj)>,
+    /// The code has a `goto`, which may run a statement again: no growth is followed.
+    jumps: bool,
+    /// Whether an array is grown: until one is, no call's choices are searched for.
+    grows: bool,
+    /// The growths being read as run (`true`) or not, by node id.
+    chosen: super::growths::Chosen,
 }
 
 const COMPUTED_NAME: &str = "the code calls a function whose name is computed at run time";
@@ -117,7 +127,10 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                 while let Some(v) = value.filter(|v| kind(v) == "assignment_expression") {
                     value = by_field(v, "right");
                 }
+                // `$args[] = x`
+                let grown = self.pushed_onto(node).is_some_and(|a| self.grow(a, node));
                 match (left, value) {
+                    _ if grown => {}
                     (Some(l), Some(v)) if kind(l) == "variable_name" => {
                         let name = format!("${}", self.text(l).trim_start_matches('$'));
                         self.names.bind(&name, Slot::Expr(v));
@@ -175,7 +188,13 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                     self.names.bind(&name, Slot::Expr(*value));
                 }
             }
-            "function_call_expression" => self.bind_call(node),
+            // `array_push($args, ...)`
+            "function_call_expression"
+                if !self.pushed_onto(node).is_some_and(|a| self.grow(a, node)) =>
+            {
+                self.bind_call(node);
+            }
+            "goto_statement" => self.jumps = true,
             // Only a class that writes its own `__invoke` (not one it inherits).
             "class_declaration" if self.text(node).contains("function __invoke") => {
                 if let Some(name) = by_field(node, "name") {
@@ -291,7 +310,10 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
         }
         let line = self.line(node);
         match kind(node) {
-            "function_call_expression" => self.each_item(node, Self::call),
+            "function_call_expression" => {
+                let choices = self.growth_choices(node);
+                super::growths::each_way(self, &choices, |php| php.each_item(node, Self::call));
+            }
             "member_call_expression" | "nullsafe_member_call_expression" => {
                 self.each_item(node, Self::method)
             }

@@ -500,3 +500,40 @@ fn functions_and_closures_are_read_at_their_calls() {
         assert!(found.iter().any(|e| e == "sh -c ?"), "{code}: {found:?}");
     }
 }
+
+#[test]
+fn an_array_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run() {
+    // Found by blind round 50: test runners whose arguments depend on the environment,
+    // grown by `$a[] = x` and `array_push`.
+    assert_eq!(
+        effects(
+            "$args = ['vendor/bin/phpunit'];\nif (getenv('CI')) { array_push($args, '--log-junit', 'junit.xml'); }\n$args[] = 'tests';\npassthru(implode(' ', $args));"
+        ),
+        [
+            "sh -c vendor/bin/phpunit --log-junit junit.xml tests",
+            "sh -c vendor/bin/phpunit tests"
+        ]
+    );
+    assert_eq!(
+        effects("$cmd = ['php', '-l'];\n$cmd[] = 'src/a.php';\n$p = proc_open($cmd, [], $pipes);"),
+        ["exec php -l src/a.php"]
+    );
+}
+
+#[test]
+fn an_array_grown_where_the_growths_may_run_again_is_not_known() {
+    for code in [
+        // In a loop, or after a label a `goto` may jump back to.
+        "$a = ['ls'];\nforeach ($x as $y) { $a[] = '/'; }\nsystem(implode(' ', $a));",
+        "$a = ['ls'];\nagain:\n$a[] = '/';\nif ($x) goto again;\nsystem(implode(' ', $a));",
+        // In a function, after the read, or changed besides.
+        "$a = ['ls'];\nfunction f() { global $a; $a[] = '/'; }\nf();\nsystem(implode(' ', $a));",
+        "$a = ['ls'];\n$a[] = '/';\narray_unshift($a, 'rm');\nsystem(implode(' ', $a));",
+        "$a = ['ls'];\n$a[] = '/';\n$a[0] = 'rm';\nsystem(implode(' ', $a));",
+        // Pushed inside an expression, or with spread arguments.
+        "$a = ['ls'];\n$n = array_push($a, '/');\nsystem(implode(' ', $a));",
+        "$a = ['ls'];\narray_push($a, ...$more);\nsystem(implode(' ', $a));",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+}

@@ -131,13 +131,13 @@ impl<'t> Php<'_, '_, 't> {
             },
             "variable_name" => {
                 let name = self.text(node).trim_start_matches('$').to_owned();
-                self.name(&format!("${name}"), depth)
+                self.name(&format!("${name}"), node, depth)
             }
             "name" => match self.text(node) {
                 "__DIR__" => Obj::Val(self.cx.script_dir()),
                 "PHP_EOL" => known("\n"),
                 "DIRECTORY_SEPARATOR" => known("/"),
-                c => self.name(&format!("::{c}"), depth),
+                c => self.name(&format!("::{c}"), node, depth),
             },
             "subscript_expression" => self.subscript(node, depth),
             "binary_expression" => {
@@ -288,7 +288,7 @@ impl<'t> Php<'_, '_, 't> {
         }
     }
 
-    fn name(&mut self, key: &str, depth: usize) -> Obj {
+    fn name(&mut self, key: &str, node: Node<'t>, depth: usize) -> Obj {
         if self.wild && key.starts_with('$') {
             return Obj::Val(Val::Unknown);
         }
@@ -301,6 +301,7 @@ impl<'t> Php<'_, '_, 't> {
                 self.names.leave();
                 out
             }
+            Some(Slot::Grown(value, growths)) => self.grown(key, node, (value, &growths), depth),
             Some(Slot::Each(iterable)) if self.names.enter(key) => {
                 let out = match self.eval(iterable, depth + 1) {
                     Obj::Each(element) => *element,
@@ -320,7 +321,7 @@ impl<'t> Php<'_, '_, 't> {
         let key = self.eval(key, depth + 1).val();
         match (self.var(base), key) {
             (Some("_SERVER" | "_ENV"), Val::Known(k)) => return Obj::Val(self.cx.env(&k)),
-            (Some("GLOBALS"), Val::Known(k)) => return self.name(&format!("${k}"), depth),
+            (Some("GLOBALS"), Val::Known(k)) => return self.name(&format!("${k}"), node, depth),
             // `php -r CODE a b`: `$argv` is `['Standard input code', 'a', 'b']`.
             (Some("argv"), Val::Known(k)) if self.names.get("$argv").is_none() => {
                 return Obj::Val(match k.parse::<usize>() {

@@ -8,17 +8,9 @@
 use tree_sitter::Node;
 
 use super::{Py, by_field, kind};
-use crate::matcher::code::growths::{Choosing, Chosen, PYTHON, each_way};
+use crate::matcher::code::growths::{Choosing, Chosen, MOST_CHOICES, PYTHON, Seen, each_way};
 use crate::matcher::code::scope::Cx;
 use crate::matcher::code::scope::Slot;
-use crate::matcher::code::tree::{Visit, visit};
-
-/// Choices read both ways for one call, at most: past it, none is (the call's value is
-/// then not known, as before), so a call is read at most 2^4 times.
-const MOST_CHOICES: usize = 4;
-/// Nodes looked at for one call, and assignments (or growths) followed from it.
-const MOST_NODES: usize = 512;
-const MOST_ASSIGNMENTS: usize = 12;
 
 impl<'t> Py<'_, '_, 't> {
     /// The choices in `call`'s arguments, or in what the names there are bound to, a few
@@ -26,49 +18,31 @@ impl<'t> Py<'_, '_, 't> {
     /// have run, none when there are more than [`MOST_CHOICES`]; then `or` and `and`, as
     /// many as there is room for.
     pub(super) fn conditionals(&self, call: Node<'t>) -> Vec<Node<'t>> {
-        let mut found: Vec<Node<'t>> = Vec::new();
+        if !self.has_conditionals {
+            return Vec::new();
+        }
         // `or` and `and`, read both ways only where there is room once the rest are.
         let mut either: Vec<Node<'t>> = Vec::new();
-        if !self.has_conditionals {
-            return found;
-        }
-        let mut search: Vec<Node<'t>> = by_field(call, "arguments").into_iter().collect();
-        let (mut nodes, mut followed) = (0, 0);
-        while let Some(root) = search.pop() {
-            let mut assigned = Vec::new();
-            visit(root, |node, _, at| {
-                if at == Visit::Leave || nodes >= MOST_NODES {
-                    return false;
+        let seen = |node: Node<'t>| match kind(node) {
+            "conditional_expression" => Seen::Choice(node),
+            "boolean_operator" => {
+                if !either.contains(&node) {
+                    either.push(node);
                 }
-                nodes += 1;
-                match kind(node) {
-                    "conditional_expression" if !found.contains(&node) => found.push(node),
-                    "boolean_operator" if !either.contains(&node) => either.push(node),
-                    "identifier" => match self.names.get(self.text(node)) {
-                        Some(Slot::Expr(value)) => assigned.push(*value),
-                        Some(Slot::Grown(value, growths)) => PYTHON.choices_of(
-                            (*value, growths, node),
-                            &mut found,
-                            &mut assigned,
-                            |g| by_field(g, "right").or_else(|| by_field(g, "arguments")),
-                        ),
-                        _ => {}
-                    },
-                    _ => {}
-                }
-                true
-            });
-            for value in assigned {
-                if followed < MOST_ASSIGNMENTS {
-                    followed += 1;
-                    search.push(value);
-                }
+                Seen::Nothing
             }
-        }
-        if found.len() > MOST_CHOICES || nodes >= MOST_NODES {
-            found.clear();
-            return found;
-        }
+            "identifier" => match self.names.get(self.text(node)) {
+                Some(Slot::Expr(value)) => Seen::Bound(*value),
+                Some(Slot::Grown(value, growths)) => Seen::Grown(*value, growths),
+                _ => Seen::Nothing,
+            },
+            _ => Seen::Nothing,
+        };
+        let arguments = by_field(call, "arguments").into_iter().collect();
+        let added = |g| by_field(g, "right").or_else(|| by_field(g, "arguments"));
+        let Some(mut found) = PYTHON.search_choices(arguments, seen, added) else {
+            return Vec::new();
+        };
         let room = MOST_CHOICES - found.len();
         found.extend(either.into_iter().take(room));
         found

@@ -314,10 +314,9 @@ impl<'t> Py<'_, '_, 't> {
         depth: usize,
     ) -> Obj {
         let unknown = Obj::Val(Val::Unknown);
-        let Some(ran) = PYTHON.growths_ran(value, growths, read) else {
+        let Some(applied) = PYTHON.applied(&self.chosen, (value, growths), read) else {
             return unknown;
         };
-        let applied = self.chosen.applied(growths, ran);
         if self.changed.value(name) || !self.names.enter(name) {
             return unknown;
         }

@@ -34,9 +34,14 @@ impl<'t> Rb<'_, '_, 't> {
                 (Some(l), Some(r)) => self.bind_assignment(l, r),
                 (l, _) => self.forget_in(l),
             },
-            "operator_assignment" => {
-                self.forget_in(field("left"));
-            }
+            "operator_assignment" => match field("left") {
+                Some(l) if field("operator").is_some_and(|o| self.text(o) == "+=") => {
+                    if !self.grow(l, node) {
+                        self.forget_in(Some(l));
+                    }
+                }
+                l => self.forget_in(l),
+            },
             "block_parameters" => self.bind_block_parameters(node),
             "method_parameters"
             | "lambda_parameters"
@@ -48,7 +53,14 @@ impl<'t> Rb<'_, '_, 't> {
             "binary" => {
                 let op = field("operator").map(|o| self.text(o));
                 match (op, field("left")) {
-                    (Some("<<"), Some(l)) => self.changed(l),
+                    // `args << a << b` is one growth, read at its outermost `<<`.
+                    (Some("<<"), Some(_)) if is_shovel_chain(node.parent(), node) => {}
+                    (Some("<<"), Some(_)) => {
+                        let target = chain_target(node);
+                        if !self.grow(target, node) {
+                            self.changed(target);
+                        }
+                    }
                     // `/(?<name>..)/ =~ s` binds `name`.
                     (Some("=~"), Some(l)) if kind(l) == "regex" => {
                         for part in self.text(l).split("(?<").skip(1) {
@@ -145,6 +157,7 @@ impl<'t> Rb<'_, '_, 't> {
         }
         if let Some(r) = receiver
             && mutates(name)
+            && !(matches!(name, "push" | "append" | "concat") && self.grow(r, node))
         {
             self.changed(r);
         }
@@ -218,6 +231,26 @@ impl<'t> Rb<'_, '_, 't> {
             let (new, old) = (bare(self.text(*new)), bare(self.text(*old)));
             self.aliases.insert(new, old);
         }
+    }
+
+    /// `growth` (`args << x`, `args += [...]`, `args.push(x)`) adds to the list `target`
+    /// names, bound once before it (see [`growths`](crate::matcher::code::growths));
+    /// false where it is not such a growth.
+    fn grow(&mut self, target: Node<'t>, growth: Node<'t>) -> bool {
+        if !matches!(kind(target), "identifier" | "instance_variable") {
+            return false;
+        }
+        let key = self.key(target);
+        let bound_once = matches!(
+            self.names.get(&key),
+            Some(Slot::Expr(v) | Slot::Grown(v, _)) if !may_be_held(*v, self.src)
+        );
+        if !bound_once {
+            return false;
+        }
+        self.grown.push(key.clone());
+        self.grows = true;
+        self.names.grow(&key, growth)
     }
 
     /// `node` is changed in place: the name it is is not known; when it is not a name, it
@@ -318,6 +351,10 @@ impl<'t> Rb<'_, '_, 't> {
         {
             let name = self.key(*name);
             self.names.bind(&name, Slot::Expr(receiver));
+            // `args.tap { |a| a << x }` changes `args`.
+            if let Some(other) = self.root_name(receiver) {
+                self.same.push((name, other));
+            }
             return true;
         }
         let fits = match names.len() {
@@ -369,6 +406,12 @@ impl<'t> Rb<'_, '_, 't> {
             self.heredocs.insert(b.start_byte(), body);
         }
         let mut work = std::mem::take(&mut self.mutated);
+        // A list grown under one name and held under another is changed under both.
+        for name in std::mem::take(&mut self.grown) {
+            if self.same.iter().any(|(a, b)| *a == name || *b == name) {
+                work.push(name);
+            }
+        }
         let mut done: Vec<String> = Vec::new();
         while let Some(name) = work.pop() {
             if done.contains(&name) {
@@ -376,8 +419,12 @@ impl<'t> Rb<'_, '_, 't> {
             }
             match self.names.get(&name) {
                 // `x = list[0]; x.reverse!` changes what `list` holds too.
-                Some(Slot::Expr(value)) if may_be_held(*value, self.src) => self.untrusted = true,
-                Some(Slot::Expr(_)) => self.names.forget(&name),
+                Some(Slot::Expr(value) | Slot::Grown(value, _))
+                    if may_be_held(*value, self.src) =>
+                {
+                    self.untrusted = true
+                }
+                Some(Slot::Expr(_) | Slot::Grown(..)) => self.names.forget(&name),
                 Some(_) => self.untrusted = true,
                 None if name == "ENV" => self.env_written = true,
                 None => {}
@@ -396,4 +443,24 @@ impl<'t> Rb<'_, '_, 't> {
             self.untrusted |= code.text().is_none_or(|t| t.contains('='));
         }
     }
+}
+
+/// Whether `node` is the left side of a `<<` (`parent`), so part of a chain read at its
+/// outermost `<<`.
+fn is_shovel_chain(parent: Option<Node<'_>>, node: Node<'_>) -> bool {
+    parent.is_some_and(|p| kind(p) == "binary" && by_field(p, "left") == Some(node))
+        && parent
+            .and_then(|p| by_field(p, "operator"))
+            .is_some_and(|o| o.kind() == "<<")
+}
+
+/// What a chain of `<<` (`args << a << b`) adds to: its leftmost operand.
+fn chain_target(mut node: Node<'_>) -> Node<'_> {
+    while kind(node) == "binary"
+        && by_field(node, "operator").is_some_and(|o| o.kind() == "<<")
+        && let Some(left) = by_field(node, "left")
+    {
+        node = left;
+    }
+    node
 }

@@ -7,6 +7,7 @@
 
 mod binds;
 mod calls;
+mod choices;
 mod files;
 mod methods;
 mod network;
@@ -88,6 +89,9 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         heredocs: HashMap::new(),
         pending: (Vec::new(), Vec::new()),
         mutated: Vec::new(),
+        grown: Vec::new(),
+        grows: false,
+        chosen: super::growths::Chosen::default(),
         same: Vec::new(),
         evals: Vec::new(),
         values: HashMap::new(),
@@ -122,6 +126,12 @@ struct Rb<'a, 'c, 't> {
     pending: (Vec<Node<'t>>, Vec<Node<'t>>),
     /// Names a method changes in place (`s << 'x'`, `s.gsub!`).
     mutated: Vec<String>,
+    /// Names of lists grown (see [`choices`]), until the pre-pass ends.
+    grown: Vec<String>,
+    /// Whether a list is grown: until one is, no call's choices are searched for.
+    grows: bool,
+    /// The growths being read as run (`true`) or not, by node id.
+    chosen: super::growths::Chosen,
     /// Names bound to another name (`b = a`): the same object, changed together.
     same: Vec<(String, String)>,
     /// The code `eval` runs: assigning in it makes no name known.
@@ -226,7 +236,10 @@ impl<'a, 'c, 't> Rb<'a, 'c, 't> {
             return false;
         }
         match kind(node) {
-            "call" | "subshell" => self.each_item(node, Self::effect),
+            "call" | "subshell" => {
+                let choices = self.growth_choices(node);
+                self.each_choice(&choices, |rb| rb.each_item(node, Self::effect));
+            }
             "identifier" | "heredoc_beginning" | "element_reference" => self.effect(node),
             _ => {}
         }

@@ -19,8 +19,13 @@ impl<'t> Rb<'_, '_, 't> {
                 "hash" | "hash_splat_argument" => {}
                 // `env = {...}; IO.popen(env, [...])`: the leading environment by name.
                 "identifier" if n == 0 && self.names_a_hash(*node) => {}
+                // An item not known of a list (`[*ARGV]`, a growth past those read) stands
+                // for any number of items, none too.
                 "splat_argument" => match node.named_child(0).map(|n| self.eval(n, 0)) {
-                    Some(Obj::List(vals)) => items.extend(vals.into_iter().map(Obj::Val)),
+                    Some(Obj::List(vals)) => {
+                        exact &= !vals.contains(&Val::Unknown);
+                        items.extend(vals.into_iter().map(Obj::Val))
+                    }
                     _ => exact = false,
                 },
                 // `IO.popen([env, 'ls', '-l', err: :out])`
@@ -67,14 +72,16 @@ impl<'t> Rb<'_, '_, 't> {
                 let cmd = argv.pop().unwrap_or(Val::Unknown);
                 self.cx.found(Effect::Shell(cmd), line)
             }
-            (1, false) => {
-                let first = argv.first().cloned().unwrap_or(Val::Unknown);
-                self.cx.found(Effect::Shell(first), line);
-                argv.push(Val::Unknown);
-                self.cx.found(Effect::Exec(argv), line)
-            }
             (_, exact) => {
-                if !exact {
+                // Items not known may be none: `system(*["rm -rf ~", *ARGV])` is a shell
+                // line when `ARGV` is empty.
+                if let Some((first, rest)) = argv.split_first()
+                    && !exact
+                    && rest.iter().all(|v| *v == Val::Unknown)
+                {
+                    self.cx.found(Effect::Shell(first.clone()), line);
+                }
+                if !exact && argv.last() != Some(&Val::Unknown) {
                     argv.push(Val::Unknown);
                 }
                 self.cx.found(Effect::Exec(argv), line)

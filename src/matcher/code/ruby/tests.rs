@@ -661,3 +661,67 @@ fn code_run_by_eval_that_uses_a_name_of_the_code_around_it_is_unreadable() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_list_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run() {
+    // Found by blind round 50: test runners whose options depend on the environment, grown
+    // by `<<`, `+=` and `push`. A growth in the binding's own block, before the read, has run.
+    assert_eq!(
+        effects(
+            "args = ['bundle', 'exec', 'rspec']\nargs << '--fail-fast' if ENV['CI']\nargs += ['--format', 'progress']\nsystem(*args)"
+        ),
+        [
+            "exec bundle exec rspec --fail-fast --format progress",
+            "exec bundle exec rspec --format progress"
+        ]
+    );
+    assert_eq!(
+        effects(
+            "cmd = %w[rubocop]\nif ENV['FIX']\n  cmd.push('-a')\nelse\n  cmd << '--parallel' << 'app'\nend\nsystem(*cmd)"
+        ),
+        [
+            "exec rubocop -a --parallel app",
+            "exec rubocop --parallel app",
+            "exec rubocop -a",
+            // `system` of one string is a shell line.
+            "sh -c rubocop"
+        ]
+    );
+    // A growth that is a statement of its own, before the read, has run.
+    assert_eq!(
+        effects("a = ['rm']\na << '-rf'\na.concat(['/'])\nsystem(a.join(' '))"),
+        ["sh -c rm -rf /"]
+    );
+}
+
+#[test]
+fn a_list_grown_where_the_growths_may_run_again_or_are_held_elsewhere_is_not_known() {
+    for code in [
+        // In a block or loop: it may run any number of times.
+        "a = ['ls']\n3.times { a << '-l' }\nsystem(*a)",
+        "a = ['ls']\nwhile gets\n  a << '-l'\nend\nsystem(*a)",
+        // After the read, or in a method (called at another time).
+        "a = ['ls']\nsystem(*a)\na << '-l'",
+        // Bound again, or changed in place besides.
+        "a = ['ls']\na << 'x'\na.unshift('rm')\nsystem(*a)",
+    ] {
+        let found = effects(code);
+        assert!(
+            found.iter().all(|e| e.contains('?') || e == "exec ls"),
+            "{code}: {found:?}"
+        );
+        assert!(found.iter().any(|e| e.contains('?')), "{code}: {found:?}");
+    }
+    // Found by blind round 50: `tap` hands the same list to its block, which grows it.
+    let found = effects("args = ['ls']\nargs.tap { |a| a << '/' }\nsystem(*args)");
+    assert!(found.iter().all(|e| e.contains('?')), "{found:?}");
+}
+
+#[test]
+fn a_spread_list_that_may_be_one_string_is_also_a_shell_line() {
+    // Found by blind round 50: with `ARGV` empty, `system(*a)` is `system("rm -rf ~")`.
+    assert_eq!(
+        effects("a = ['rm -rf ~', *ARGV]\nsystem(*a)"),
+        ["sh -c rm -rf ~", "exec rm -rf ~ ?"]
+    );
+}

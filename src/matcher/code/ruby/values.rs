@@ -217,6 +217,7 @@ impl<'t> Rb<'_, '_, 't> {
                     _ => out,
                 }
             }
+            Some(Slot::Grown(value, growths)) => self.grown(name, node, (value, &growths), depth),
             Some(Slot::Each(receiver)) if !self.untrusted && self.names.enter(name) => {
                 let out = match self.eval(receiver, depth + 1) {
                     Obj::Each(element) => *element,

@@ -35,6 +35,13 @@ impl Reader {
                         (Value::Known(old), Value::Known(new)) => Value::Known(old + &new),
                         _ => Value::Unknown,
                     };
+                    // `a+=x` on an array appends to its first element and keeps the rest.
+                    if self.env.array(n).is_some_and(|items| items.len() > 1) {
+                        if persist {
+                            self.steps += self.env.set_element(n, "0".to_owned(), value);
+                        }
+                        return None;
+                    }
                 }
                 (n.clone(), value)
             }
@@ -49,6 +56,17 @@ impl Reader {
                         });
                     }
                 }
+                // `a+=(x)` appends to what `a` holds: an array or a scalar the line set, or
+                // one it did not, from the environment (any word, or none).
+                if a.append {
+                    let mut old = match self.env.array(n) {
+                        Some(items) => items,
+                        None if self.env.is_builtin(n) => vec![self.env.get(n)],
+                        None => vec![Value::Unknown],
+                    };
+                    old.extend(values);
+                    values = old;
+                }
                 if persist {
                     self.env.set_array(n, values);
                 }
@@ -59,6 +77,7 @@ impl Reader {
                     ast::AssignmentValue::Scalar(w) => self.expand_string(&w.value),
                     ast::AssignmentValue::Array(_) => Value::Unknown,
                 };
+                let appends = a.append;
                 let index = match self.expand_string(index) {
                     Value::Known(i) => {
                         super::super::arith::eval(&i, &self.env).map_or(i, |k| k.to_string())
@@ -67,6 +86,15 @@ impl Reader {
                         self.env.set(n, Value::Unknown);
                         return None;
                     }
+                };
+                // `a[1]+=x` appends to the element.
+                let value = match (appends, value) {
+                    (false, value) => value,
+                    (true, Value::Known(new)) => match self.env.element(n, &index) {
+                        Value::Known(old) => Value::Known(old + &new),
+                        Value::Unknown => Value::Unknown,
+                    },
+                    (true, Value::Unknown) => Value::Unknown,
                 };
                 if persist {
                     self.steps += self.env.set_element(n, index, value);

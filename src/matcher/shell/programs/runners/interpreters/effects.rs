@@ -168,6 +168,13 @@ fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
         Parents,
     }
     let field = |value: &Val, reading: &Reading| match value {
+        // An option whose value is not known (`'--level=' . getenv('L')`) is neither an
+        // operand nor a pattern: read as the shell reads `--level=$L`.
+        Val::Prefix(start) if is_option(start) => Field {
+            text: format!("{start}{SUBSTITUTION}"),
+            unknown: true,
+            ..Field::default()
+        },
         Val::Known(text) => Field {
             text: text.clone(),
             quoted: true,
@@ -196,7 +203,10 @@ fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
         },
     };
     let mut out = vec![values.iter().map(|v| field(v, &Reading::First)).collect()];
-    if values.iter().any(|v| matches!(v, Val::Prefix(_))) {
+    if values
+        .iter()
+        .any(|v| matches!(v, Val::Prefix(start) if !is_option(start)))
+    {
         out.push(
             values
                 .iter()
@@ -208,6 +218,11 @@ fn fields_of(values: &[Val]) -> Vec<Vec<Field>> {
         out.push(values.iter().map(|v| field(v, &Reading::Parents)).collect());
     }
     out
+}
+
+/// Whether a value that starts with `start` is an option (`--level=...`).
+fn is_option(start: &str) -> bool {
+    start.starts_with('-')
 }
 
 /// Environment variables whose value makes the program given them run other code: the
