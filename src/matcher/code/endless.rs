@@ -64,7 +64,16 @@ fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     ];
     const PERL: &[&str] = &["while1", "while(1)", "for(;;)", "redo", "goto"];
     const PHP: &[&str] = &["while(1)", "while(true)", "for(;;)"];
-    const LUA: &[&str] = &["whiletruedo", "untilfalse"];
+    // Lua's `nil` and `false` are its only false values: a number, a string or the time
+    // is true.
+    const LUA: &[&str] = &[
+        "whiletruedo",
+        "untilfalse",
+        "untilnil",
+        "while1do",
+        "whileos.time()do",
+        "whileos.clock()do",
+    ];
     let constructs = match lang {
         Lang::Python => PYTHON,
         Lang::JavaScript => JAVASCRIPT,
@@ -85,11 +94,33 @@ fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
         .iter()
         .filter_map(|c| bare.find(c))
         .chain(bare.find("for(").filter(|_| c_style))
+        .chain(calls_until_a_constant_never_met(lang, bare))
         .min();
     // A `return` after the loop starts may leave it (a reaper's `while True:` that returns
     // when no child is left); one before it is another function's.
     let returns = first.is_some_and(|at| bare[at..].contains("return"));
     first.is_some() && !code.contains(leaves) && !returns
+}
+
+/// Where Python's `iter(lambda: A, B)` is, when `A` and `B` are different literals: the
+/// function never returns the sentinel, so the iterator never ends.
+fn calls_until_a_constant_never_met(lang: Lang, bare: &str) -> Option<usize> {
+    if lang != Lang::Python {
+        return None;
+    }
+    bare.match_indices("iter(lambda:").find_map(|(at, call)| {
+        let args = &bare[at + call.len()..];
+        let (value, rest) = args.split_once(',')?;
+        let sentinel = &rest[..rest.find(')')?];
+        let literal = |t: &str| {
+            !t.is_empty()
+                && (t.bytes().all(|c| c.is_ascii_digit())
+                    || (t.len() >= 2
+                        && t.starts_with(['"', '\''])
+                        && t[1..].find(['"', '\'']) == Some(t.len() - 2)))
+        };
+        (literal(value) && literal(sentinel) && value != sentinel).then_some(at)
+    })
 }
 
 /// What a loop that never ends does when it grows what it holds: it takes the machine's
@@ -103,6 +134,7 @@ const GROWS: &[&str] = &[
     ".alloc(",
     "str_repeat(",
     "string.rep(",
+    ":rep(",
     "table.insert(",
     "[]=",
     "<<",
@@ -119,6 +151,7 @@ const GROWS: &[&str] = &[
     "initertools.count(",
     "initertools.cycle(",
     "initer(int,1)",
+    "initer(lambda:",
     "list(itertools.count(",
     "list(itertools.cycle(",
     "list(iter(int,1)",

@@ -29,6 +29,7 @@ mod tree;
 
 pub(crate) use endless::ENDLESS_DEVICES;
 
+pub(crate) use scope::QUOTED_NOT_KNOWN;
 pub use scope::Val;
 
 /// The Ruby code of an ERB template (`<% code %>`, `<%= expr %>`), for `erb FILE`.

@@ -19,6 +19,11 @@ pub(super) use paths::{
 pub(super) const READS_ENDLESS: &str =
     "the code reads a device that never ends whole (a memory bomb)";
 
+/// A value not known, quoted for the shell as one word (see [`Val::shell_quoted`]): the
+/// shell reader never knows `$RANDOM`; a `sh -c` line holding it is shown, and predicted,
+/// with the reader's placeholder in its place.
+pub(crate) const QUOTED_NOT_KNOWN: &str = "\"$RANDOM\"";
+
 /// A value in code, as far as it is known before the code runs.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Val {
@@ -68,6 +73,33 @@ impl Val {
             Val::Known(t) => Some(!falsy.contains(&t.as_str())),
             Val::Prefix(p) if !p.is_empty() => Some(true),
             _ => None,
+        }
+    }
+
+    /// The value quoted as one shell word (PHP's `escapeshellarg`): a part not known is a
+    /// quoted `$RANDOM`, which the shell reader never knows, so the word stays one word
+    /// and nothing in it runs. Downloaded data stays [`Val::Fetched`].
+    pub fn shell_quoted(self) -> Val {
+        // The home directory, written `~` (see [`Val::Known`]), stays the shell's `~`.
+        // A tilde is the home only up to the first slash not quoted.
+        let quote = |s: &str| {
+            let (home, rest) = match s.strip_prefix("~/") {
+                Some(rest) => ("~/", rest),
+                None if s == "~" => return s.to_owned(),
+                None => ("", s),
+            };
+            if rest.is_empty() {
+                return home.to_owned();
+            }
+            format!("{home}'{}'", rest.replace('\'', "'\\''"))
+        };
+        match self {
+            Val::Known(s) => Val::Known(quote(&s)),
+            Val::Prefix(s) | Val::NameIn(s) if !s.is_empty() => {
+                Val::Known(format!("{}{QUOTED_NOT_KNOWN}", quote(&s)))
+            }
+            Val::Unknown | Val::Prefix(_) | Val::NameIn(_) => Val::known(QUOTED_NOT_KNOWN),
+            Val::Fetched => Val::Fetched,
         }
     }
 

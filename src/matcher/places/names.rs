@@ -50,6 +50,12 @@ pub(crate) const REGENERABLE: &[&str] = &[
     "storybook-static",
     ".terraform",
     "blib",
+    // PHPUnit's, Perl's Devel::Cover's and LuaCov's caches and coverage data.
+    ".phpunit.cache",
+    ".phpunit.result.cache",
+    "cover_db",
+    "luacov.stats.out",
+    "luacov.report.out",
 ];
 
 /// Endings of names a build makes again: setuptools' `NAME.egg-info`, TypeScript's

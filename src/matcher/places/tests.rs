@@ -55,6 +55,10 @@ fn places_paths_against_the_workspace_home_and_temp() {
         ("/home/u/proj/node_modules/x", Place::Regenerable),
         ("~/node_modules/left-pad", Place::Regenerable),
         ("~/scripts/__pycache__", Place::Regenerable),
+        // Test runners' caches and coverage data (blind round 51).
+        ("../.phpunit.cache", Place::Regenerable),
+        ("../cover_db", Place::Regenerable),
+        ("luacov.stats.out", Place::Regenerable),
         ("~/build/x", Place::Home),
         ("~/node_modules", Place::Regenerable),
         ("/usr/lib/node_modules/x", Place::System),

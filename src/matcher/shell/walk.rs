@@ -113,6 +113,9 @@ pub(super) struct Reader {
     pub(super) host: Option<super::host::Host>,
     /// Script files read from the host so far.
     host_reads: usize,
+    /// Script paths (with the directory they were looked for in) the host holds no text
+    /// for: looked for again (a call read once per way its choices go), they cost no read.
+    host_without: std::collections::HashSet<(Option<String>, String)>,
     /// The keys of the files whose text came from the host.
     host_loaded: std::collections::HashSet<String>,
     /// Files the line wrote that have been read as code: run by a build tool or an
@@ -166,6 +169,7 @@ impl Reader {
             sources: Vec::new(),
             host: None,
             host_reads: 0,
+            host_without: std::collections::HashSet::new(),
             host_loaded: std::collections::HashSet::new(),
             built: std::collections::HashSet::new(),
             file_runs: std::collections::HashMap::new(),

@@ -518,3 +518,23 @@ fn a_table_grown_where_the_growths_may_run_again_or_are_held_elsewhere_is_not_kn
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
 }
+
+#[test]
+fn a_loop_whose_condition_is_always_true_and_grows_a_value_is_a_memory_bomb() {
+    // Found by blind round 51: in Lua a number, the time included, is true.
+    for code in [
+        "local t = {}; local i = 0; while os.time() do i = i + 1; t[i] = ('x'):rep(1 << 24) .. i end",
+        "local s = 'x'; while 1 do s = s:rep(2) end",
+        "local t = {}; repeat table.insert(t, ('x'):rep(1e6)) until nil",
+    ] {
+        assert_eq!(
+            unreadable(code),
+            Some("the code grows what it holds in a loop that never ends (a memory bomb)"),
+            "{code}"
+        );
+    }
+    assert_eq!(
+        unreadable("local t = {}; while os.time() < 0 do t[#t + 1] = ('x'):rep(8) end"),
+        None
+    );
+}

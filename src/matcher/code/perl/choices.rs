@@ -20,17 +20,30 @@ impl<'t> Pl<'_, '_, 't> {
         }
         let target = *self.arg_nodes(call).first()?;
         let plain = kind(target) == "array_variable" && !self.text(target).contains('{');
+        // The rest of the statement, which the grammar may have cut into siblings: an
+        // error there may hide a modifier (`push @a, 'x', 'y' x 2 if $c` swallows the
+        // `if`).
+        let modified = call
+            .parent()
+            .is_some_and(|p| kind(p) == "single_line_statement");
+        let mut next = call.next_sibling().filter(|_| !modified);
+        while let Some(n) = next.filter(|n| n.kind() != ";") {
+            if n.is_error() || n.has_error() {
+                return None;
+            }
+            next = n.next_sibling();
+        }
         let mut at = call.parent()?;
-        // `push @a, x if $c;`: the grammar leaves nothing else in the statement (a list
-        // after a second comma there is an error node).
+        // `push @a, x if $c;`, and `push @a, x, y if $c;`, where the grammar leaves the
+        // list after the second comma in an error node (see `trailing_items`).
         if kind(at) == "single_line_statement" {
             let mut c = at.walk();
             let parts: Vec<&str> = at.named_children(&mut c).map(|n| kind(n)).collect();
-            if !matches!(
-                parts.as_slice(),
-                [_, "if_simple_statement" | "unless_simple_statement"]
-            ) {
-                return None;
+            let modifier = |k: &str| matches!(k, "if_simple_statement" | "unless_simple_statement");
+            match parts.as_slice() {
+                [_, m] if modifier(m) => {}
+                [_, "ERROR", m] if modifier(m) && trailing_items(at).is_some() => {}
+                _ => return None,
             }
             at = at.parent()?;
         }
@@ -116,15 +129,52 @@ impl<'t> Pl<'_, '_, 't> {
         let items = self.eval(value, self.src.text, depth + 1).list();
         let code = self.src.text;
         let out = with_growths(items, applied, |growth| {
-            let args = self.arg_nodes(growth).into_iter().skip(1);
+            let mut args = self.arg_nodes(growth);
+            args.extend(growth.parent().and_then(trailing_items).unwrap_or_default());
             Some(
-                args.flat_map(|a| self.eval(a, code, depth + 1).list())
+                args.into_iter()
+                    .skip(1)
+                    .flat_map(|a| self.eval(a, code, depth + 1).list())
                     .collect(),
             )
         });
         self.names.leave();
         out.map_or(unknown, Obj::List)
     }
+}
+
+/// The items the grammar leaves in an error node after a call under a statement modifier
+/// (`push @a, 'x', 'y' if $c`: `, 'y'`), when the node holds a comma before each of them
+/// and nothing else.
+fn trailing_items(statement: Node<'_>) -> Option<Vec<Node<'_>>> {
+    let mut c = statement.walk();
+    let error = statement
+        .named_children(&mut c)
+        .find(|n| kind(*n) == "ERROR")?;
+    // Nothing but them: an operator the grammar left out of an item would change it.
+    let mut c = error.walk();
+    if error
+        .children(&mut c)
+        .any(|n| !n.is_named() && !matches!(n.kind(), "(" | ")"))
+    {
+        return None;
+    }
+    let mut c = error.walk();
+    let parts: Vec<Node<'_>> = error.named_children(&mut c).collect();
+    let mut items = Vec::new();
+    for pair in parts.chunks(2) {
+        match pair {
+            [comma, item]
+                if kind(*comma) == "normal_comma"
+                    && !matches!(kind(*item), "ERROR" | "normal_comma")
+                    && !item.has_error() =>
+            {
+                items.push(*item)
+            }
+            _ => return None,
+        }
+    }
+    (!items.is_empty()).then_some(items)
 }
 
 impl Choosing for Pl<'_, '_, '_> {

@@ -922,9 +922,20 @@ fn an_array_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run
             "exec prove -l t"
         ]
     );
-    // A list after the second comma, the grammar's error node under a modifier: not read.
+    // A list after the second comma, which the grammar leaves in an error node under a
+    // modifier: read where the node holds only commas and items (blind round 51).
     assert_eq!(
         effects("my @c = ('rm');\npush @c, '-rf', '/' if $x;\nsystem(@c);"),
+        ["exec rm -rf /", "sh -c rm"]
+    );
+    assert_eq!(
+        effects(
+            "my @a = ('prove', '-l');\npush @a, '-j', ($ENV{JOBS} || 4) unless $ENV{SERIAL};\nsystem(@a);"
+        ),
+        ["exec prove -l -j ?", "exec prove -l"]
+    );
+    assert_eq!(
+        effects("my @c = ('rm');\npush @c, '-rf', '/' x 2 if $x;\nsystem(@c);"),
         ["sh -c ?"]
     );
 }

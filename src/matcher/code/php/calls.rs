@@ -265,6 +265,13 @@ impl<'t> Php<'_, '_, 't> {
                     self.write(resource(a.val(1)), line);
                 }
             },
+            Sink::Kill => {
+                let signal = match a.val(1) {
+                    Val::Known(s) => Val::Known(format!("-{s}")),
+                    other => other,
+                };
+                self.cx.command("kill", vec![signal, a.val(0)], line);
+            }
             Sink::Chmod => self
                 .cx
                 .command("chmod", vec![octal(a.val(1)), a.val(0)], line),

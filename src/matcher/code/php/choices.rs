@@ -11,8 +11,8 @@ use crate::matcher::code::growths::{Choosing, Chosen, PHP, Seen, with_growths};
 use crate::matcher::code::scope::{Cx, Slot};
 
 impl<'t> Php<'_, '_, 't> {
-    /// The variable `$a[] = x;` or `array_push($a, x, ...);` (`node`, a statement of its
-    /// own) appends to.
+    /// The variable `$a[] = x;`, `array_push($a, x, ...);` or `$a = array_merge($a, [x],
+    /// ...);` (`node`, a statement of its own) appends to.
     pub(super) fn pushed_onto(&self, node: Node<'t>) -> Option<Node<'t>> {
         if node
             .parent()
@@ -20,30 +20,38 @@ impl<'t> Php<'_, '_, 't> {
         {
             return None;
         }
-        let target = match kind(node) {
-            "assignment_expression" => {
-                let left = by_field(node, "left").filter(|l| kind(*l) == "subscript_expression")?;
+        let target = match (kind(node), by_field(node, "left")) {
+            ("assignment_expression", Some(left)) if kind(left) == "variable_name" => {
+                let merged =
+                    by_field(node, "right").and_then(|r| self.first_of_call(r, "array_merge"))?;
+                (self.var(merged) == self.var(left)).then_some(left)?
+            }
+            ("assignment_expression", Some(left)) if kind(left) == "subscript_expression" => {
                 // `$a[]`: a subscript without a key.
                 (left.named_child_count() == 1).then(|| left.named_child(0))??
             }
-            "function_call_expression" => {
-                let f = by_field(node, "function")?;
-                let args = self.arg_nodes(node);
-                let plain = args.iter().all(|a| {
-                    by_field(*a, "name").is_none()
-                        && a.named_child(0)
-                            .is_some_and(|i| kind(i) != "variadic_unpacking")
-                });
-                if !(super::sinks::function_name(self.text(f)) == "array_push" && plain) {
-                    return None;
-                }
-                args.first()?.named_child(0)?
-            }
+            ("function_call_expression", _) => self.first_of_call(node, "array_push")?,
             _ => return None,
         };
         self.var(target)
             .is_some_and(|v| v != "GLOBALS")
             .then_some(target)
+    }
+
+    /// The first argument of `call`, a call of `function` with plain arguments (none named
+    /// or unpacked).
+    fn first_of_call(&self, call: Node<'t>, function: &str) -> Option<Node<'t>> {
+        let f = by_field(call, "function").filter(|_| kind(call) == "function_call_expression")?;
+        let args = self.arg_nodes(call);
+        let plain = args.iter().all(|a| {
+            by_field(*a, "name").is_none()
+                && a.named_child(0)
+                    .is_some_and(|i| kind(i) != "variadic_unpacking")
+        });
+        if !(super::sinks::function_name(self.text(f)) == function && plain) {
+            return None;
+        }
+        args.first()?.named_child(0)
     }
 
     /// `growth` appends to the array `target` names, bound once before it to an array
@@ -110,20 +118,28 @@ impl<'t> Php<'_, '_, 't> {
     }
 
     /// The items a growth appends: the value of `$a[] = x`, the arguments of `array_push`
-    /// after the array.
+    /// after the array, the items of the arrays `array_merge` adds (an item not known for
+    /// one not known).
     fn added(&mut self, growth: Node<'t>, depth: usize) -> Vec<Val> {
-        if kind(growth) == "assignment_expression" {
+        // `$a = array_merge($a, ...)`: a growth whose left side is the variable itself.
+        let merged = by_field(growth, "right")
+            .filter(|_| by_field(growth, "left").is_some_and(|l| kind(l) == "variable_name"));
+        if kind(growth) == "assignment_expression" && merged.is_none() {
             let value = by_field(growth, "right");
             return vec![value.map_or(Val::Unknown, |v| self.eval(v, depth).val())];
         }
-        let args = self.arg_nodes(growth);
-        args.iter()
-            .skip(1)
-            .map(|a| match a.named_child(0) {
-                Some(inner) => self.eval(inner, depth).val(),
-                None => Val::Unknown,
-            })
-            .collect()
+        let call = merged.unwrap_or(growth);
+        let mut items = Vec::new();
+        for arg in self.arg_nodes(call).iter().skip(1) {
+            let value = arg.named_child(0).map(|inner| self.eval(inner, depth));
+            match value {
+                // `array_merge`'s arguments are arrays, spread.
+                Some(Obj::Array(more)) if merged.is_some() => items.extend(more),
+                Some(other) if merged.is_none() => items.push(other.val()),
+                _ => items.push(Val::Unknown),
+            }
+        }
+        items
     }
 }
 

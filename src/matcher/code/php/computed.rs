@@ -120,7 +120,7 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
                 .zip(text(1).and_then(|n| n.parse::<usize>().ok()))
                 .and_then(|(s, n)| (s.len().saturating_mul(n) <= 4096).then(|| s.repeat(n))),
         ),
-        "escapeshellarg" => known(text(0).map(|s| format!("'{}'", s.replace('\'', "'\\''")))),
+        "escapeshellarg" => Obj::Val(a.val(0).shell_quoted()),
         "str_split" => match text(0) {
             Some(s) if a.vals.len() == 1 => {
                 Obj::Array(s.chars().map(|c| Val::Known(c.into())).collect())

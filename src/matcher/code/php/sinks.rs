@@ -24,6 +24,8 @@ pub(super) enum Sink {
     CopyFile,
     /// `chmod MODE PATH` from `(path, mode)`.
     Chmod,
+    /// `posix_kill(pid, signal)`: `kill -SIGNAL PID`.
+    Kill,
     /// `chown ? PATH`: the new owner is not followed.
     Chown,
     /// Writes the file or stream its first argument names.
@@ -84,6 +86,7 @@ const SINKS: &[(&str, Sink)] = &[
     ("rename", Command("mv", &[], &[0, 1])),
     ("copy", CopyFile),
     ("chmod", Chmod),
+    ("posix_kill", Kill),
     ("chown", Chown),
     ("lchown", Chown),
     ("chgrp", Chown),

@@ -518,6 +518,21 @@ fn an_array_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run
         effects("$cmd = ['php', '-l'];\n$cmd[] = 'src/a.php';\n$p = proc_open($cmd, [], $pipes);"),
         ["exec php -l src/a.php"]
     );
+    // The value of a call appended (`array_merge`'s arguments are read only for it).
+    assert_eq!(
+        effects("$c = ['rm', '-rf'];\n$c[] = getenv('HOME');\npassthru(implode(' ', $c));"),
+        ["sh -c rm -rf ~"]
+    );
+    // Found by blind round 51: `$a = array_merge($a, ...)` grows `$a` too.
+    assert_eq!(
+        effects(
+            "$a = ['php-cs-fixer', 'fix'];\nif (!getenv('FIX')) { $a[] = '--dry-run'; }\n$a = array_merge($a, ['--'], $files);\n$p = proc_open($a, [], $pipes);"
+        ),
+        [
+            "exec php-cs-fixer fix --dry-run -- ?",
+            "exec php-cs-fixer fix -- ?"
+        ]
+    );
 }
 
 #[test]
@@ -536,4 +551,38 @@ fn an_array_grown_where_the_growths_may_run_again_is_not_known() {
     ] {
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
+}
+
+#[test]
+fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
+    // Found by blind round 51: test runners and linters handing a value from the
+    // environment to a shell line through `escapeshellarg`.
+    assert_eq!(
+        effects("passthru('vendor/bin/phpunit --filter ' . escapeshellarg(getenv('F')));"),
+        ["sh -c vendor/bin/phpunit --filter \"$RANDOM\""]
+    );
+    assert_eq!(
+        effects("system('cat ' . escapeshellarg(getenv('HOME') . '/.ssh/' . $argv[1]));"),
+        ["sh -c cat ~/'.ssh/'\"$RANDOM\""]
+    );
+    assert_eq!(
+        effects("system('rm -rf ' . escapeshellarg(getenv('HOME')));"),
+        ["sh -c rm -rf ~"]
+    );
+    assert_eq!(
+        effects("system('echo ' . escapeshellarg(\"it's\"));"),
+        ["sh -c echo 'it'\\''s'"]
+    );
+}
+
+#[test]
+fn a_signal_sent_is_kill() {
+    // Found by blind round 51: the daemon's processes found by `pgrep` of a name put
+    // together at run time, then killed by `posix_kill`.
+    assert_eq!(
+        effects(
+            "foreach (explode(\"\\n\", shell_exec('pgrep -f ' . 'hook' . 'gate')) as $p) posix_kill((int)$p, 9);"
+        ),
+        ["sh -c pgrep -f hookgate", "kill -9 ?"]
+    );
 }

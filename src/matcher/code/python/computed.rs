@@ -154,6 +154,8 @@ impl<'t> Py<'_, '_, 't> {
                         _ => Obj::Val(Val::Unknown),
                     },
                     "os.getcwd" => Obj::Val(Val::known(".")),
+                    // One shell word, whatever it holds.
+                    "shlex.quote" | "pipes.quote" => Obj::Val(arg(self, 0).shell_quoted()),
                     // A number, as this machine has (`['make', f'-j{os.cpu_count()}']`).
                     "os.cpu_count" | "os.process_cpu_count" | "multiprocessing.cpu_count" => {
                         Obj::Val(Val::Known(

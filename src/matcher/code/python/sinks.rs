@@ -279,6 +279,7 @@ const TREE_REMOVERS: &[&str] = &[
 /// Calls whose value the reader computes (`os.path.join`): a star import brings them too.
 pub(super) const VALUE_FUNCTIONS: &[&str] = &[
     "os.path.expanduser",
+    "shlex.quote",
     "os.path.join",
     "urllib.parse.urljoin",
     "unicodedata.normalize",

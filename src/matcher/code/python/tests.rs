@@ -794,6 +794,8 @@ fn a_comprehension_over_an_endless_iterator_is_a_memory_bomb() {
         "import itertools; d = {i: str(i) * 1000 for i in itertools.count()}",
         "import itertools; xs = list(itertools.cycle('ab'))",
         "xs = [0 for _ in iter(int, 1)]",
+        // Found by blind round 51: a function that never returns the sentinel.
+        "a = []; [a.append('x' * (1 << 28)) for _ in iter(lambda: 0, 1)]",
     ] {
         assert_eq!(
             read(Lang::Python, code).unreadable.map(|u| u.reason),
@@ -803,6 +805,10 @@ fn a_comprehension_over_an_endless_iterator_is_a_memory_bomb() {
     }
     let bounded = "import itertools; print(list(itertools.islice(itertools.count(), 5)))";
     assert_eq!(read(Lang::Python, bounded).unreadable, None);
+    // A chunked read ends where the file does.
+    let chunks =
+        "import sys; n = sum(len(b) for b in iter(lambda: sys.stdin.buffer.read(4096), b''))";
+    assert_eq!(read(Lang::Python, chunks).unreadable, None);
 }
 
 #[test]
@@ -2339,9 +2345,8 @@ fn a_list_grown_where_the_growths_may_run_again_or_after_the_read_is_not_known()
         "import subprocess\na = ['ls']\nsubprocess.run(a)\na += ['-l']",
         "import subprocess\na = ['ls']\ndef f():\n    global a\n    a += ['-l']\nf()\nsubprocess.run(a)",
         "import subprocess\na = ['ls']\na += ['-l']\ndef f():\n    subprocess.run(a)\nf()",
-        // Bound again, or grown by something not a list.
+        // Bound again.
         "import subprocess\na = ['ls']\na += ['x']\na = ['rm', '-rf', '/']\nsubprocess.run(a)",
-        "import subprocess\na = ['ls']\na += 'x'\nsubprocess.run(a)",
         // Changed in place besides, or grown by a call that is not a statement of its own.
         "import subprocess\na = ['ls']\na += ['x']\na.insert(0, 'rm')\nsubprocess.run(a)",
         "import subprocess\na = ['ls']\nx = a.append('-l') or a\nsubprocess.run(a)",
@@ -2350,6 +2355,18 @@ fn a_list_grown_where_the_growths_may_run_again_or_after_the_read_is_not_known()
     ] {
         assert_eq!(effects(code), ["sh -c ?"], "{code}");
     }
+    // Grown by something not a list: items not known (a string's characters, a split's
+    // words). Found by blind round 51: `args += os.environ.get('P', 'tests').split()`.
+    assert_eq!(
+        effects("import subprocess\na = ['ls']\na += 'x'\nsubprocess.run(a)"),
+        ["exec ls ?"]
+    );
+    assert_eq!(
+        effects(
+            "import os, subprocess\na = ['pytest', '-q']\na += os.environ.get('P', 'tests').split()\nsubprocess.run(a)"
+        ),
+        ["exec pytest -q ?"]
+    );
     // A growth that raised is not run: the handler reads the list without it.
     assert_eq!(
         effects(
@@ -2661,5 +2678,21 @@ fn a_name_in_a_string_or_comment_is_not_a_use_of_it() {
             "import subprocess\nchecks = [['ruff', 'check']]\nfor cmd in checks:\n    subprocess.call(cmd)\nprint(f'{checks.append([\"rm\", \"-rf\", \"/\"])}')"
         ),
         ["sh -c ?"]
+    );
+}
+
+#[test]
+fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
+    assert_eq!(
+        effects(
+            "import shlex, subprocess, sys\nsubprocess.run('pytest -k ' + shlex.quote(sys.argv[1]), shell=True)"
+        ),
+        ["sh -c pytest -k \"$RANDOM\""]
+    );
+    assert_eq!(
+        effects(
+            "import shlex, os\nos.system('rm -rf ' + shlex.quote(os.path.expanduser('~/x y')))"
+        ),
+        ["sh -c rm -rf ~/'x y'"]
     );
 }

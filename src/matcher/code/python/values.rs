@@ -8,7 +8,7 @@ use super::loops::enclosing_loop;
 use super::sinks::{VALUE_FUNCTIONS, canonical, sink};
 use super::text::{parse_int, unescape};
 use super::{BUILTINS, Obj, Py, by_field, kind};
-use crate::matcher::code::growths::{PYTHON, extend_merging};
+use crate::matcher::code::growths::{PYTHON, with_growths};
 use crate::matcher::code::scope::{Slot, any_of, join};
 use crate::matcher::code::tree::MAX_NESTING;
 use crate::matcher::code::{Origin, Val};
@@ -320,34 +320,23 @@ impl<'t> Py<'_, '_, 't> {
         if self.changed.value(name) || !self.names.enter(name) {
             return unknown;
         }
-        let mut out = self.eval(value, depth + 1);
-        for growth in applied {
-            let more = match growth {
-                Some(growth) => self.added(growth, depth),
-                None => Some(vec![Val::Unknown]),
-            };
-            out = match (out, more) {
-                (Obj::List(mut items), Some(more)) => {
-                    extend_merging(&mut items, more, |v| *v == Val::Unknown);
-                    Obj::List(items)
-                }
-                _ => unknown.clone(),
-            };
-        }
+        let out = match self.eval(value, depth + 1) {
+            Obj::List(items) => with_growths(items, applied, |g| self.added(g, depth)),
+            _ => None,
+        };
         self.names.leave();
-        match out {
-            out @ Obj::List(_) => out,
-            _ => unknown,
-        }
+        out.map_or(unknown, Obj::List)
     }
 
     /// The items `growth` adds to a list: `+= [...]` and `extend([...])` a list's items,
-    /// `append(x)` one item; `None` where they are not a list (`+= 'ab'` adds characters).
+    /// `append(x)` one item. `+=` of anything else adds items not known (`+= 'ab'` adds
+    /// characters, `+= s.split()` words; what is not iterable raises, and the read is not
+    /// reached). `None` where they are not read.
     fn added(&mut self, growth: Node<'t>, depth: usize) -> Option<Vec<Val>> {
         if kind(growth) == "augmented_assignment" {
             return match self.eval(by_field(growth, "right")?, depth + 1) {
                 Obj::List(items) => Some(items),
-                _ => None,
+                _ => Some(vec![Val::Unknown]),
             };
         }
         let method = by_field(growth, "function").and_then(|f| by_field(f, "attribute"))?;

@@ -725,3 +725,11 @@ fn a_spread_list_that_may_be_one_string_is_also_a_shell_line() {
         ["sh -c rm -rf ~", "exec rm -rf ~ ?"]
     );
 }
+
+#[test]
+fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
+    assert_eq!(
+        effects("require 'shellwords'; system('rubocop ' + Shellwords.escape(ARGV[0].to_s))"),
+        ["sh -c rubocop \"$RANDOM\""]
+    );
+}

@@ -364,6 +364,10 @@ impl<'t> Rb<'_, '_, 't> {
                         }
                         Obj::Val(file_join(&parts))
                     }
+                    // One shell word, whatever it holds.
+                    "Shellwords.escape" | "Shellwords.shellescape" if !self.patched => {
+                        Obj::Val(arg(self, 0).shell_quoted())
+                    }
                     "File.expand_path" | "File.absolute_path" | "File.realpath" | "File.path" => {
                         let (path, dir) = (arg(self, 0), args.pos.get(1).map(|_| arg(self, 1)));
                         Obj::Val(expand(path, dir, q != "File.expand_path"))

@@ -129,10 +129,37 @@ impl Reader {
                         }
                     }
                 }
+                // `curl -T "$(ls ~/.ssh/id_* | head -1)"`: a listing of one name is that
+                // name, read as the path or the pattern the listing holds (several names
+                // are one word holding newlines, a name of no file).
                 WordPiece::CommandSubstitution(script)
                 | WordPiece::BackquotedCommandSubstitution(script) => {
-                    let value = self.substitution(script);
-                    self.push_values(Expansion::One(value), quoted, b);
+                    let out = self.substitution_output(script);
+                    let one_name = match &out {
+                        // Quoted, a name is not cut at a newline: the list not known that
+                        // stands for the pieces of one so cut does not count.
+                        Data::Listing(lists, may_split) if quoted || !may_split => {
+                            let cut = |l: &Vec<Field>| {
+                                *may_split && matches!(l.as_slice(), [f] if f.unknown)
+                            };
+                            match lists.as_slice() {
+                                [list] | [list, _] if !cut(list) => match list.as_slice() {
+                                    [name] if !name.unknown => Some(name.text.clone()),
+                                    _ => None,
+                                },
+                                _ => None,
+                            }
+                            .filter(|_| lists.len() == 1 || lists.last().is_some_and(cut))
+                        }
+                        _ => None,
+                    };
+                    match one_name {
+                        Some(name) => {
+                            b.push_text(&name, false);
+                            b.current.expanded = true;
+                        }
+                        None => self.push_values(Expansion::One(output_value(out)), quoted, b),
+                    }
                 }
                 WordPiece::ArithmeticExpression(e) => {
                     let value = self.arithmetic(&e.value);
@@ -239,12 +266,7 @@ impl Reader {
         }
     }
 
-    pub(in crate::matcher::shell) fn substitution(&mut self, script: &str) -> Value {
-        let out = self.substitution_output(script);
-        output_value(out)
-    }
-
-    /// What a command substitution prints (see [`Reader::substitution`]).
+    /// What a command substitution prints.
     fn substitution_output(&mut self, script: &str) -> Data {
         self.last_endless = false;
         // `$(< FILE)` is bash's `$(cat FILE)`.

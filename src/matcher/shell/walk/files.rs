@@ -7,8 +7,10 @@ use super::super::syntax;
 use super::{Data, Reader, STEPS_PER_BYTE, is_stdin_path};
 
 /// Times one script file the line wrote is read when the line runs it again and again;
-/// past them the line is unreadable.
-const MAX_FILE_RUNS: usize = 8;
+/// past them the line is unreadable. As many as the ways a call in code is read (four
+/// choices, each both ways): a test runner whose options depend on the environment runs
+/// the project's `vendor/bin/phpunit` once per way.
+const MAX_FILE_RUNS: usize = 16;
 
 impl Reader {
     /// What reading the file `field` gives: what the line wrote there, else the file's own
@@ -125,6 +127,10 @@ impl Reader {
             super::super::env::Value::Known(dir) => Some(dir),
             super::super::env::Value::Unknown => None,
         };
+        let looked_for = (dir.clone(), path.to_owned());
+        if self.host_without.contains(&looked_for) {
+            return Ok(());
+        }
         // A pattern (`bash tests/*.sh`) runs the files it names on the host: each is read,
         // the texts one after the other, under the pattern's name.
         let names = if path.contains(['*', '?', '[']) {
@@ -156,7 +162,9 @@ impl Reader {
                 super::super::host::HostFile::Unreadable(why) => return Err(why),
             }
         }
-        if !texts.is_empty() {
+        if texts.is_empty() {
+            self.host_without.insert(looked_for);
+        } else {
             // The files' text is read as the line's own is, with its own budgets.
             let text = texts.join("\n");
             self.budget += STEPS_PER_BYTE * text.len();

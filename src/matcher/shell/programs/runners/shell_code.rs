@@ -55,7 +55,13 @@ pub(in crate::matcher::shell::programs) fn shell_c_reading(
     code: &str,
     stdin: Data,
 ) {
-    shell_minus_c(r, "sh", code, stdin);
+    // A value the code quoted for the shell and the reader does not know is shown as the
+    // placeholder: `sh -c 'phpunit --filter $(...)'`.
+    let shown = code.replace(
+        crate::matcher::code::QUOTED_NOT_KNOWN,
+        crate::matcher::shell::SUBSTITUTION,
+    );
+    run_shell_code(r, "sh", &shown, code, stdin);
 }
 
 /// `shell -c code` run by a program (`sh`, or the user's shell: tmux's panes).
@@ -65,9 +71,14 @@ pub(in crate::matcher::shell::programs) fn shell_minus_c(
     code: &str,
     stdin: Data,
 ) {
+    run_shell_code(r, shell, code, code, stdin);
+}
+
+/// Records `shell -c shown` and reads `code`, what it runs.
+fn run_shell_code(r: &mut Reader, shell: &str, shown: &str, code: &str, stdin: Data) {
     r.record(SimpleCommand {
         program: shell.to_owned(),
-        args: vec!["-c".to_owned(), code.to_owned()],
+        args: vec!["-c".to_owned(), shown.to_owned()],
         redirects: Vec::new(),
         origin: None,
         dir: None,

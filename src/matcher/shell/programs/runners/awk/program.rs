@@ -77,6 +77,28 @@ pub(super) fn begin_only_output(program: &str) -> Option<String> {
     }
 }
 
+/// Whether `bare` (a program without its blanks) assigns a variable itself with more
+/// after it (`s=s s`, `s=s"x"`): awk's concatenation, which grows the value each time.
+fn concatenates_onto_itself(bare: &str) -> bool {
+    let b = bare.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    bare.match_indices('=').any(|(at, _)| {
+        let before = &b[..at];
+        let start = before.iter().rposition(|c| !word(*c)).map_or(0, |k| k + 1);
+        let name = &bare[start..at];
+        let after = &bare[at + 1..];
+        // Not `==`, `<=`, `!=`, `>=`, nor `+=` and the like (no name right before).
+        !name.is_empty()
+            && !name.as_bytes()[0].is_ascii_digit()
+            && !after.starts_with('=')
+            && after.strip_prefix(name).is_some_and(|rest| {
+                rest.bytes()
+                    .next()
+                    .is_some_and(|c| word(c) || matches!(c, b'"' | b'$' | b'('))
+            })
+    })
+}
+
 pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
     awk_files(r, program, values);
     let bare: String = program.chars().filter(|c| !c.is_whitespace()).collect();
@@ -88,6 +110,8 @@ pub(super) fn awk_program(r: &mut Reader, program: &str, values: &Values) {
             r.unreadable("awk runs commands in an endless loop");
         } else if print_redirects(program).next().is_some() {
             r.unreadable("awk writes a file in an endless loop");
+        } else if concatenates_onto_itself(&bare) {
+            r.unreadable("awk grows what it holds in an endless loop (a memory bomb)");
         }
     }
     let b = program.as_bytes();
