@@ -12,7 +12,8 @@
 //! calls (`worst-python-classes`), and JavaScript loops over literal tables read per item
 //! (`worst-javascript-loops`); and a chain of method calls in code that loops over a
 //! literal list (`worst-python-chained-calls`), and Ruby blocks and Lua loops over a literal
-//! read per item (`worst-literal-loops`).
+//! read per item (`worst-literal-loops`); and lists grown in four branches, read by as many
+//! calls as fit, each read 16 ways (`worst-growths`).
 
 use std::hint::black_box;
 
@@ -240,6 +241,35 @@ fn literal_loop(lang: Lang, size: usize) -> String {
     s
 }
 
+/// A list grown by four statements that may or may not have run (`growths`), then read by
+/// as many calls as fit: each call is read once per way the four go (16 times), the most
+/// the readers allow.
+fn grown_list(lang: Lang, size: usize) -> String {
+    let (start, unit) = match lang {
+        Lang::Ruby => (
+            "a = ['ls']\nif A then a << '-a' end\nif B then a << '-b' end\nif C then a << '-c' end\nif D then a << '-d' end\n",
+            "system(*a)\n",
+        ),
+        Lang::Lua => (
+            "local a = {'ls'}\nif A then table.insert(a, '-a') end\nif B then table.insert(a, '-b') end\nif C then table.insert(a, '-c') end\nif D then table.insert(a, '-d') end\n",
+            "os.execute(table.concat(a, ' '))\n",
+        ),
+        Lang::Php => (
+            "$a = ['ls'];\nif ($A) { $a[] = '-a'; }\nif ($B) { $a[] = '-b'; }\nif ($C) { $a[] = '-c'; }\nif ($D) { $a[] = '-d'; }\n",
+            "proc_open($a, [], $p);\n",
+        ),
+        _ => (
+            "my @a = ('ls');\npush @a, '-a' if $A;\npush @a, '-b' if $B;\npush @a, '-c' if $C;\npush @a, '-d' if $D;\n",
+            "system(@a);\n",
+        ),
+    };
+    let mut s = start.to_owned();
+    while s.len() + unit.len() <= size {
+        s.push_str(unit);
+    }
+    s
+}
+
 /// A chain of method calls (`x = os.a().a()...`) in code that loops over a literal list:
 /// each call looks for the loop's variable in what it is given, and must not look through
 /// every call before it in the chain.
@@ -325,6 +355,17 @@ fn code_reader(c: &mut Criterion) {
     for lang in [Lang::Ruby, Lang::Lua] {
         for size in SIZES {
             let code = literal_loop(lang, size);
+            group.bench_with_input(BenchmarkId::new(lang.name(), size), &code, |b, code| {
+                b.iter(|| black_box(code::read(lang, black_box(code))))
+            });
+        }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("worst-growths");
+    group.sample_size(10);
+    for lang in [Lang::Ruby, Lang::Lua, Lang::Php, Lang::Perl] {
+        for size in SIZES {
+            let code = grown_list(lang, size);
             group.bench_with_input(BenchmarkId::new(lang.name(), size), &code, |b, code| {
                 b.iter(|| black_box(code::read(lang, black_box(code))))
             });

@@ -394,7 +394,13 @@ impl Shape {
 /// The choices being read one way, by node id: `true` for a growth that ran (or the first
 /// side of a conditional).
 #[derive(Default)]
-pub(super) struct Chosen(Vec<(usize, bool)>);
+pub(super) struct Chosen(Vec<(usize, bool)>, usize);
+
+/// Ways calls are read in one program, at most (32 calls with four choices each): past
+/// it, a call is read once, its choices not known, so that a program of many such calls
+/// costs a bounded multiple of its size (blind round 51's bench: 16 KiB of calls, each read
+/// 16 ways, took 220 ms).
+const MOST_WAYS_READ: usize = 512;
 
 impl Chosen {
     /// The way `node` is read, when it is one of the choices being read.
@@ -425,18 +431,21 @@ pub(super) trait Choosing {
 }
 
 /// Runs `f` on `reader` once per way `choices` can go (all `2^n`), each read as chosen; an
-/// effect every way finds alike is kept once.
+/// effect every way finds alike is kept once. Past [`MOST_WAYS_READ`] in the program, once,
+/// none chosen.
 pub(super) fn each_way<R: Choosing>(
     reader: &mut R,
     choices: &[Node<'_>],
     mut f: impl FnMut(&mut R),
 ) {
-    if choices.is_empty() {
+    let (chosen, cx) = reader.chosen_and_cx();
+    let count = 1usize << choices.len();
+    if choices.is_empty() || chosen.1 + count > MOST_WAYS_READ {
         return f(reader);
     }
-    let (chosen, cx) = reader.chosen_and_cx();
+    chosen.1 += count;
     let (outer, mark) = (chosen.0.len(), cx.found_so_far());
-    for ways in 0..1usize << choices.len() {
+    for ways in 0..count {
         let way = |(k, c): (usize, &Node<'_>)| (c.id(), ways & (1 << k) == 0);
         let (chosen, _) = reader.chosen_and_cx();
         chosen.0.extend(choices.iter().enumerate().map(way));

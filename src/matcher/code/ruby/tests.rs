@@ -733,3 +733,20 @@ fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
         ["sh -c rubocop \"$RANDOM\""]
     );
 }
+
+#[test]
+fn past_the_ways_a_program_reads_a_call_is_read_once_with_its_growths_not_known() {
+    let grown = "a = ['ls']\nif A then a << '-a' end\nif B then a << '-b' end\nif C then a << '-c' end\nif D then a << '-d' end\n";
+    // Each `puts(*a)` is read 16 ways too (it runs nothing): 32 of them use up the ways.
+    let code = format!("{grown}system(*a)\n{}system(*a)\n", "puts(*a)\n".repeat(31));
+    let found = effects(&code);
+    assert!(
+        found.contains(&"exec ls -a -b -c -d".to_owned()),
+        "{found:?}"
+    );
+    assert_eq!(
+        found.last().map(String::as_str),
+        Some("exec ls ?"),
+        "{found:?}"
+    );
+}
