@@ -375,6 +375,30 @@ fn check_says_when_the_workspace_is_not_on_this_host() {
 }
 
 #[test]
+fn a_block_names_the_command_that_read_the_path_it_is_about() {
+    let dir = Dir::new();
+    let policy = repo().join("HOOKS.yaml");
+    let out = run(dir.hookgate(&[
+        "check",
+        "--config",
+        policy.to_str().unwrap_or_default(),
+        "--point",
+        "turn:tool:pre",
+        "--tool",
+        "exec",
+        "--arg",
+        "command=python3 -c \"def keys(p):\n    return set(open(p).read().split())\nprint(keys('.env.example') - keys('.env'))\"",
+    ]));
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let text = stdout(&out);
+    // Both reads are `cat`s the hook takes; only the second reads a credential file.
+    assert!(
+        text.contains("(hookgate read `cat .env` from python code, line 2)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn check_explain_lists_the_commands_found_inside_interpreter_code() {
     let dir = Dir::new();
     let policy = repo().join("HOOKS.yaml");

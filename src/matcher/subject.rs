@@ -311,7 +311,7 @@ impl<'a> Subject<'a> {
             return None;
         }
         let line = self.command_line()?;
-        let (_, found) = line.commands.iter().enumerate().find(|(i, c)| {
+        let mut found = line.commands.iter().enumerate().filter(|(i, c)| {
             c.origin.is_some()
                 && (filter.command.as_ref().is_some_and(|f| {
                     f.accepts(&c.program, &c.args, &c.args.join(" "))
@@ -321,8 +321,19 @@ impl<'a> Subject<'a> {
                     .command_pattern
                     .as_ref()
                     .is_some_and(|p| p.is_match(&c.text())))
-        })?;
-        Some(found)
+        });
+        let first = found.next()?.1;
+        // Of several commands the hook takes (`cat .env.example; cat .env`), the one that
+        // named the path its glob is about.
+        let glob = (filter.read_glob.as_ref().map(|g| (g, true)))
+            .or_else(|| filter.path_glob.as_ref().map(|g| (g, false)));
+        Some(match glob {
+            Some((glob, reads_only)) if !self.names_path(first, glob, reads_only) => found
+                .map(|(_, c)| c)
+                .find(|c| self.names_path(c, glob, reads_only))
+                .unwrap_or(first),
+            _ => first,
+        })
     }
 
     /// Whether every named tool argument matches its regex.

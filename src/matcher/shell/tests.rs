@@ -3859,3 +3859,18 @@ fn a_value_code_quoted_for_the_shell_is_shown_as_the_placeholder() {
         ]
     );
 }
+
+#[test]
+fn perl_code_that_closes_the_line_loop_of_n_and_p_is_read_inside_it() {
+    // Found by blind round 52: the `}{` that runs a summary once, at the end.
+    let counted = "perl -lane '$s{$F[8]}++ }{ print \"$_ $s{$_}\" for sort keys %s' access.log";
+    assert!(parse(counted).unreadable.is_none(), "{:?}", parse(counted));
+    assert!(runs(
+        "perl -ne '$n++ }{ system(\"rm -rf ~\")' x",
+        "rm -rf ~"
+    ));
+    assert!(runs(
+        "perl -i.bak -pe '$n++ }{ unlink(\"/etc/hosts\")' x",
+        "rm /etc/hosts"
+    ));
+}

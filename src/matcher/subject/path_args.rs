@@ -51,6 +51,24 @@ impl Subject<'_> {
         self.paths_match(&out, glob)
     }
 
+    /// Whether a path-like argument of `found`, one command of the line (only those it may
+    /// read, with `reads_only`), matches `glob` as written: which of the commands a hook
+    /// took named the path it is about.
+    pub(crate) fn names_path(
+        &self,
+        found: &shell::SimpleCommand,
+        glob: &PathMatcher,
+        reads_only: bool,
+    ) -> bool {
+        let Some(line) = self.command_line() else {
+            return false;
+        };
+        let mut out = Vec::new();
+        paths::collect_where(line, reads_only, |c| std::ptr::eq(c, found), &mut out);
+        let cwd = self.ctx.cwd.as_deref().filter(|c| c.starts_with('/'));
+        Self::any_matches(&out, glob, cwd)
+    }
+
     fn paths_match(&self, paths: &[String], glob: &PathMatcher) -> Option<Matched> {
         let cwd = self.ctx.cwd.as_deref().filter(|c| c.starts_with('/'));
         if Self::any_matches(paths, glob, cwd) {

@@ -108,6 +108,15 @@ impl<'t> Pl<'_, '_, 't> {
         };
         match name {
             "system" | "exec" => match self.block(node) {
+                // `system { $cmd[0] } @cmd`: the list's first item, run with the list as
+                // its words (never through the shell).
+                Some(prog)
+                    if let ([list], Some(first)) = (args.as_slice(), prog.named_child(0))
+                        && let Some(name) = self.text_in(*list, text).strip_prefix('@')
+                        && self.text_in(first, text).replace(' ', "") == format!("${name}[0]") =>
+                {
+                    self.cx.found(Effect::Exec(flat(0)), line);
+                }
                 Some(prog) => {
                     let prog = match prog.named_child(0) {
                         Some(p) => self.eval(p, text, 0).val(),

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::methods::is_http;
 use super::text::{case, number, sprintf};
 use super::values::class_of;
-use super::{Obj, Pl, by_field};
+use super::{Obj, Pl, by_field, kind};
 use crate::matcher::code::Val;
 use crate::matcher::code::scope::{TEMP_DIR, any_of, join};
 
@@ -31,6 +31,7 @@ impl Pl<'_, '_, '_> {
         };
         let v = Obj::Val;
         match name.as_str() {
+            _ if self.is_sub(&name) && self.returns_only_subs(&name) => Obj::Code,
             _ if self.is_sub(&name) => v(Val::Unknown),
             "join" => {
                 let parts = items(1);
@@ -171,4 +172,49 @@ fn braces_as_stars(pattern: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+impl<'t> Pl<'_, '_, 't> {
+    /// Whether the sub `name`, defined once, returns an anonymous sub on every way out
+    /// (`sub make_filter { my @p = @_; return sub { ... } }`): what a call of it gives is
+    /// one of the code's own subs, each read where it is written.
+    fn returns_only_subs(&self, name: &str) -> bool {
+        let mut bodies = self.subs.iter().filter(|(s, _)| s == name);
+        let (Some((_, body)), None) = (bodies.next(), bodies.next()) else {
+            return false;
+        };
+        let mut c = body.walk();
+        let statements: Vec<Node<'_>> = body
+            .named_children(&mut c)
+            .filter(|n| kind(*n) != "comment")
+            .collect();
+        let returns_sub = |n: Node<'_>| match kind(n) {
+            "anonymous_function" => true,
+            "return_expression" => {
+                let mut c = n.walk();
+                let values: Vec<Node<'_>> = n.named_children(&mut c).collect();
+                matches!(values.as_slice(), [v] if kind(*v) == "anonymous_function")
+            }
+            _ => false,
+        };
+        if !statements.last().is_some_and(|last| returns_sub(*last)) {
+            return false;
+        }
+        // Every other `return` of the sub itself (not of a sub inside it) gives a sub too.
+        let mut others = true;
+        crate::matcher::code::tree::visit(*body, |node, _, at| {
+            if at == crate::matcher::code::tree::Visit::Leave || !others {
+                return false;
+            }
+            match kind(node) {
+                "anonymous_function" | "function_definition" => false,
+                "return_expression" => {
+                    others = returns_sub(node);
+                    false
+                }
+                _ => true,
+            }
+        });
+        others
+    }
 }

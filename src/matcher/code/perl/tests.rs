@@ -978,3 +978,44 @@ fn the_interpreter_running_the_code_is_perl() {
     // Bound by the code, it is what the code bound.
     assert_eq!(effects("$^X = 'sh'; system($^X, 'x');"), ["exec sh x"]);
 }
+
+#[test]
+fn a_program_named_by_the_first_item_of_its_list_is_that_item() {
+    // Found by blind round 52: `system { $cmd[0] } @cmd`, the form that never uses the
+    // shell, over a list grown under conditions.
+    assert_eq!(
+        effects("my @c = ('prove', '-l'); push @c, '-v' if $ENV{V}; system { $c[0] } @c;"),
+        ["exec prove -l -v", "exec prove -l"]
+    );
+    assert_eq!(
+        effects("my @c = ('rm', '-rf', $ENV{HOME}); exec { $c[0] } @c;"),
+        ["exec rm -rf ~"]
+    );
+    // Any other program in the block is not the list's.
+    assert_eq!(effects("my @c = ('ls'); system { $c[1] } @c;"), ["exec ?"]);
+}
+
+#[test]
+fn a_sub_that_returns_only_subs_of_its_own_gives_code_that_is_read() {
+    let unreadable = |code: &str| read(Lang::Perl, code).unreadable.map(|u| u.reason);
+    // Found by blind round 52: a filter made by a sub and called through a code reference.
+    let filter = "sub make_filter { my @p = map { qr/$_/ } @_; return sub { my $l = shift; return grep { $l =~ $_ } @p } }\nmy $noise = make_filter('a', 'b');\nwhile (my $l = <STDIN>) { print $l unless $noise->($l) }";
+    assert_eq!(unreadable(filter), None);
+    // The returned sub's own effects are read where it is written.
+    assert_eq!(
+        effects("sub mk { return sub { system('rm -rf ~') } }\nmy $f = mk(); $f->(1)"),
+        ["sh -c rm -rf ~"]
+    );
+    // A sub that may return anything else, or defined twice: not known.
+    for code in [
+        "sub mk { return \\&CORE::system if $ENV{X}; return sub { 1 } }\nmy $f = mk(); $f->('x')",
+        "sub mk { my $s = shift; $s }\nmy $f = mk(1); $f->('x')",
+        "sub mk { return sub { 1 } }\nsub mk { return $_[0] }\nmy $f = mk(1); $f->('x')",
+    ] {
+        assert!(unreadable(code).is_some(), "{code}");
+    }
+    assert_eq!(
+        unreadable("sub mk { return sub { 1 }; }\nmy $f = mk(); $f->('x')"),
+        None
+    );
+}

@@ -120,7 +120,9 @@ impl<'t> Php<'_, '_, 't> {
                 Obj::Val(Val::Known(s)) => function_name(&s),
                 Obj::Func(n) => n,
                 Obj::Closure | Obj::Array(_) | Obj::Handle(_) => return,
-                Obj::Val(_) | Obj::Each(_) => return self.cx.unreadable(COMPUTED_NAME, line),
+                Obj::Val(_) | Obj::Each(_) | Obj::Quoted => {
+                    return self.cx.unreadable(COMPUTED_NAME, line);
+                }
             },
         };
         if sink(&name).is_none() {
@@ -196,7 +198,7 @@ impl<'t> Php<'_, '_, 't> {
             Obj::Val(Val::Known(s)) => self.apply(&function_name(&s), args, line),
             Obj::Func(f) => self.apply(&f, args, line),
             Obj::Closure | Obj::Array(_) | Obj::Handle(_) => {}
-            Obj::Val(_) | Obj::Each(_) => self.cx.unreadable(COMPUTED_NAME, line),
+            Obj::Val(_) | Obj::Each(_) | Obj::Quoted => self.cx.unreadable(COMPUTED_NAME, line),
         }
     }
 
@@ -318,9 +320,11 @@ impl<'t> Php<'_, '_, 't> {
                 self.cx.command("curl", vec![url], line);
             }
             Sink::Connect => self.cx.command("curl", vec![a.val(0)], line),
-            Sink::Fork if self.loops > 0 => self
+            Sink::Fork if self.loops > 0 || self.jumps => self
                 .cx
                 .unreadable("the code forks in a loop (a fork bomb)", line),
+            // A fork in a function that calls itself is a fork bomb too (see `endless`).
+            Sink::Fork => self.cx.forked(line),
             Sink::Native => self
                 .cx
                 .unreadable("the code calls native code directly", line),

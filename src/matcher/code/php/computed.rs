@@ -9,6 +9,7 @@ use super::text::sprintf;
 use super::values::Args;
 use super::{Obj, Php, by_field, kind};
 use crate::matcher::code::Val;
+use crate::matcher::code::scope::QUOTED_NOT_KNOWN;
 
 impl<'t> Php<'_, '_, 't> {
     /// The value a call returns, for the calls that compute strings.
@@ -46,6 +47,14 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
         "implode" | "join" => {
             let (sep, items) = match (a.get(0), a.get(1)) {
                 (Obj::Array(items), sep) | (sep, Obj::Array(items)) => (sep.val(), items),
+                (Obj::Quoted, sep) | (sep, Obj::Quoted) if a.vals.len() == 2 => {
+                    return match sep.val() {
+                        Val::Known(s) if !s.is_empty() && s.trim_matches(' ').is_empty() => {
+                            Obj::Val(Val::known(QUOTED_NOT_KNOWN))
+                        }
+                        _ => Obj::Val(Val::Unknown),
+                    };
+                }
                 _ => return Obj::Val(Val::Unknown),
             };
             let sep = if a.vals.len() == 1 {
@@ -150,6 +159,11 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
                     out.push(value_of(&f, &Args::values(vec![item])).val());
                 }
                 Obj::Array(out)
+            }
+            (Val::Known(f), Obj::Val(_) | Obj::Each(_))
+                if a.vals.len() == 2 && f.trim_start_matches('\\') == "escapeshellarg" =>
+            {
+                Obj::Quoted
             }
             _ => Obj::Val(Val::Unknown),
         },

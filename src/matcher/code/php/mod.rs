@@ -40,6 +40,9 @@ enum Obj {
     Each(Box<Obj>),
     /// A stream `fopen` opened on a local file (its path).
     Handle(Val),
+    /// An array not known whose every item is quoted for the shell (`array_map(
+    /// 'escapeshellarg', $files)`): imploded with spaces, words that run nothing.
+    Quoted,
 }
 
 impl Obj {
@@ -178,7 +181,19 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
                 if kind(node) == "formal_parameters" && self.text(node).contains('&') {
                     self.wild = true;
                 }
-                self.forget_vars(node, 0);
+                match self.recursive_closure(node) {
+                    // `$rm = function ($d) use (&$rm) { ... $rm($p) ... }`: the closure
+                    // calls itself through the name, which stays bound to it.
+                    Some(own) => {
+                        let mut c = node.walk();
+                        let others: Vec<Node<'t>> =
+                            node.named_children(&mut c).filter(|n| *n != own).collect();
+                        for other in others {
+                            self.forget_vars(other, 0);
+                        }
+                    }
+                    None => self.forget_vars(node, 0),
+                }
             }
             "const_element" => {
                 let mut c = node.walk();
@@ -270,6 +285,47 @@ impl<'a, 'c, 't> Php<'a, 'c, 't> {
     }
 
     /// Every variable under `node` becomes not known.
+    /// In `$f = function (...) use (&$f) { ... }`, the `&$f` of `use`, when the closure's
+    /// body neither assigns `$f` nor takes another reference to it: `$f` then stays the
+    /// closure.
+    fn recursive_closure(&self, clause: Node<'t>) -> Option<Node<'t>> {
+        if kind(clause) != "anonymous_function_use_clause" {
+            return None;
+        }
+        let closure = clause
+            .parent()
+            .filter(|f| kind(*f) == "anonymous_function")?;
+        let assignment = closure
+            .parent()
+            .filter(|a| kind(*a) == "assignment_expression")?;
+        if by_field(assignment, "right") != Some(closure) {
+            return None;
+        }
+        let assigned = self.var(by_field(assignment, "left")?)?;
+        let mut c = clause.walk();
+        let own = clause.named_children(&mut c).find(|n| {
+            kind(*n) == "by_ref" && n.named_child(0).and_then(|v| self.var(v)) == Some(assigned)
+        })?;
+        let body = self.text(by_field(closure, "body")?);
+        let name = format!("${assigned}");
+        // Assigned, changed, indexed into or referenced again, as text: anything unsure
+        // counts as a change.
+        const CHANGES: [&str; 14] = [
+            "=", ".=", "+=", "-=", "*=", "/=", "%=", "??=", "|=", "&=", "^=", "++", "--", "[",
+        ];
+        let changed = body.match_indices(&name).any(|(at, _)| {
+            let after = body[at + name.len()..].trim_start();
+            if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                return false;
+            }
+            body[..at].trim_end().ends_with('&')
+                || CHANGES.iter().any(|op| after.starts_with(op))
+                    && !after.starts_with("==")
+                    && !after.starts_with("=>")
+        });
+        (!changed).then_some(own)
+    }
+
     fn forget_vars(&mut self, node: Node<'_>, depth: usize) {
         if depth > MAX_NESTING {
             self.wild = true;

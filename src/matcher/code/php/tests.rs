@@ -163,6 +163,18 @@ fn code_that_cannot_be_read_is_unreadable_with_the_reason() {
         Some("the code forks in a loop (a fork bomb)")
     );
     assert_eq!(unreadable("pcntl_fork();"), None);
+    // A fork in a function that calls itself (found while making the closure that calls
+    // itself readable: the fork was only ever seen in a loop).
+    assert_eq!(
+        unreadable("function f() { pcntl_fork(); f(); } f();"),
+        Some(
+            "the code starts programs, forks or writes files in a function that calls itself (a fork bomb or a disk filler)"
+        )
+    );
+    assert_eq!(
+        unreadable("a: pcntl_fork(); goto a;"),
+        Some("the code forks in a loop (a fork bomb)")
+    );
     assert_eq!(
         unreadable("$ffi = FFI::cdef('int system(const char *);'); $ffi->system('ls');"),
         Some("the code calls native code directly")
@@ -576,6 +588,24 @@ fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
 }
 
 #[test]
+fn an_array_quoted_for_the_shell_item_by_item_is_words_that_run_nothing() {
+    assert_eq!(
+        effects(
+            "passthru('phpunit ' . implode(' ', array_map('escapeshellarg', glob('tests/*.php'))));"
+        ),
+        ["sh -c phpunit \"$RANDOM\""]
+    );
+    assert_eq!(
+        effects("passthru('ls ' . implode(' ', array_map('escapeshellarg', ['a b', 'c'])));"),
+        ["sh -c ls 'a b' 'c'"]
+    );
+    assert_eq!(
+        effects("passthru('x ' . implode(';', array_map('escapeshellarg', glob('t/*'))));"),
+        ["sh -c x *"]
+    );
+}
+
+#[test]
 fn a_signal_sent_is_kill() {
     // Found by blind round 51: the daemon's processes found by `pgrep` of a name put
     // together at run time, then killed by `posix_kill`.
@@ -585,4 +615,20 @@ fn a_signal_sent_is_kill() {
         ),
         ["sh -c pgrep -f hookgate", "kill -9 ?"]
     );
+}
+
+#[test]
+fn a_closure_that_calls_itself_through_its_own_name_stays_that_closure() {
+    // Found by blind round 52: a recursive cleaner of cache directories.
+    let cleaner = "$rm = function ($dir) use (&$rm) { foreach (scandir($dir) as $e) { is_dir(\"$dir/$e\") ? $rm(\"$dir/$e\") : unlink(\"$dir/$e\"); } };\nforeach (['var/cache', 'bootstrap/cache'] as $d) { $rm($d); }";
+    assert_eq!(unreadable(cleaner), None);
+    assert_eq!(effects(cleaner), ["rm ?"]);
+    // The closure changes the name it captured: what is called then is not known.
+    for code in [
+        "$f = function ($d) use (&$f) { $f = 'system'; }; $f('x'); $f('rm -rf ~');",
+        "$f = function ($d) use (&$f) { $g = &$f; $g = 'system'; }; $f('x'); $f('rm -rf ~');",
+        "$f = function ($d) use (&$f) { $f .= 'x'; }; $f('x');",
+    ] {
+        assert_eq!(unreadable(code), COMPUTED, "{code}");
+    }
 }

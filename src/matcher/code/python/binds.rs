@@ -87,6 +87,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                                 | "binary_operator"
                                 | "dictionary"
                                 | "identifier"
+                                | "attribute"
                         ) || dict_view(self, right) == Some("keys");
                         if kind(node) == "for_in_clause"
                             && let Some(narrow) = self.narrow(node, self.text(left))

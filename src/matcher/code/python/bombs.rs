@@ -129,24 +129,23 @@ impl<'t> Py<'_, '_, 't> {
     /// anything else runs, for ever: a memory bomb. (Spelled with the module's own name,
     /// the text is caught after the reader runs, see `endless`; this is the same through
     /// an alias.)
-    pub(super) fn collects_endless(&mut self, call: Node<'t>) -> bool {
+    /// `parent` is the call's parent and `grandparent` the parent's.
+    pub(super) fn collects_endless(
+        &mut self,
+        call: Node<'t>,
+        parent: Node<'t>,
+        grandparent: Node<'t>,
+    ) -> bool {
         // Where the call is is looked at first: evaluating every callee is work.
-        let Some(parent) = call.parent() else {
-            return false;
-        };
         let collected = match kind(parent) {
             "for_in_clause" => {
                 by_field(parent, "right") == Some(call)
-                    && parent.parent().is_some_and(|c| {
-                        matches!(
-                            kind(c),
-                            "list_comprehension" | "set_comprehension" | "dictionary_comprehension"
-                        )
-                    })
+                    && matches!(
+                        kind(grandparent),
+                        "list_comprehension" | "set_comprehension" | "dictionary_comprehension"
+                    )
             }
-            "argument_list" => parent
-                .parent()
-                .and_then(|c| by_field(c, "function"))
+            "argument_list" => by_field(grandparent, "function")
                 .is_some_and(|f| {
                     matches!(self.eval(f, 0), Obj::Ref(q)
                         if matches!(q.as_str(), "builtins.list" | "builtins.set" | "builtins.tuple" | "builtins.sorted" | "builtins.frozenset"))

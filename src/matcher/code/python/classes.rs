@@ -400,6 +400,26 @@ fn candidate<'t>(py: &Py<'_, '_, 't>, node: Node<'t>) -> Option<Class<'t>> {
 }
 
 impl<'t> Py<'_, '_, 't> {
+    /// The literal list, tuple, set or dictionary `object.attr` is assigned, when `object`
+    /// is the class or an instance of a class read at its calls and nothing changes the
+    /// attribute's items in place.
+    pub(super) fn member_literal(&self, object: Node<'t>, attr: &str) -> Option<Node<'t>> {
+        let (class, of_class) = match self.classes.named(self.text(object)) {
+            Some(class) if kind(object) == "identifier" => (class, true),
+            _ => (self.classes.receiver(self, object)?.0, false),
+        };
+        let c = &self.classes.list[class];
+        if c.shared.contains(attr) {
+            return None;
+        }
+        let value = match (c.attrs.get(attr), c.class_attrs.get(attr)) {
+            (Some(v), _) if !of_class => *v,
+            (_, Some(v)) => *v,
+            _ => None,
+        }?;
+        matches!(kind(value), "list" | "tuple" | "set" | "dictionary").then_some(value)
+    }
+
     /// The value of `object.attr` when `object` is an instance of a class read at its
     /// calls, or the class itself: an attribute's assigned value, or not known; a method
     /// is not a value the reader follows.

@@ -7,9 +7,11 @@ use super::args::Args;
 use super::sinks::{Sink, canonical, is_decoder, sink};
 use super::text::{dedent, format_braces, parse_int};
 use super::values::{SITE_PACKAGES, install_path};
-use super::{Obj, Py, by_field};
+use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{TEMP_DIR, home, join, normalized, stays_a_name};
+use crate::matcher::code::scope::{
+    QUOTED_NOT_KNOWN, TEMP_DIR, home, join, normalized, stays_a_name,
+};
 
 /// The archive object the call `constructor` makes (`tarfile.open(...)` is a
 /// `tarfile.TarFile`), whose methods the sinks name.
@@ -105,6 +107,8 @@ impl<'t> Py<'_, '_, 't> {
                     "certifi.where" => {
                         Obj::Val(Val::Known(format!("{SITE_PACKAGES}/certifi/cacert.pem")))
                     }
+                    // A socket, whose `connect` reaches the network.
+                    "socket.socket" => Obj::Ref("socket.socket".to_owned()),
                     // A SQLite connection and its cursors, whose `execute` runs SQL.
                     "sqlite3.connect" | "sqlite3.Connection.cursor" => {
                         Obj::Ref("sqlite3.Connection".to_owned())
@@ -156,6 +160,14 @@ impl<'t> Py<'_, '_, 't> {
                     "os.getcwd" => Obj::Val(Val::known(".")),
                     // One shell word, whatever it holds.
                     "shlex.quote" | "pipes.quote" => Obj::Val(arg(self, 0).shell_quoted()),
+                    // Each item one shell word, joined with spaces.
+                    "shlex.join" => Obj::Val(match args.pos(self, 0) {
+                        Obj::List(items) => joined(
+                            &items.into_iter().map(Val::shell_quoted).collect::<Vec<_>>(),
+                            " ",
+                        ),
+                        _ => Val::known(QUOTED_NOT_KNOWN),
+                    }),
                     // A number, as this machine has (`['make', f'-j{os.cpu_count()}']`).
                     "os.cpu_count" | "os.process_cpu_count" | "multiprocessing.cpu_count" => {
                         Obj::Val(Val::Known(
@@ -330,15 +342,22 @@ impl<'t> Py<'_, '_, 't> {
             },
             Obj::StrMethod(p, m) => match m.as_str() {
                 "join" => match args.pos(self, 0) {
-                    Obj::List(items) => {
-                        let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
-                        let sep = p.text().unwrap_or_default();
-                        Obj::Val(texts.map_or(Val::Unknown, |t| Val::Known(t.join(sep))))
-                    }
+                    Obj::List(items) => Obj::Val(joined(&items, p.text().unwrap_or_default())),
                     Obj::Val(Val::Known(s)) => {
                         let sep = p.text().unwrap_or_default();
                         let chars: Vec<String> = s.chars().map(String::from).collect();
                         Obj::Val(Val::Known(chars.join(sep)))
+                    }
+                    // `' '.join(shlex.quote(f) for f in files)` of files not known: words
+                    // not known that run nothing.
+                    _ if p
+                        .text()
+                        .is_some_and(|sep| !sep.is_empty() && sep.trim_matches(' ').is_empty())
+                        && args
+                            .node(0, "iterable")
+                            .is_some_and(|n| self.quotes_each(n)) =>
+                    {
+                        Obj::Val(Val::known(QUOTED_NOT_KNOWN))
                     }
                     _ => Obj::Val(Val::Unknown),
                 },
@@ -472,4 +491,47 @@ fn base64_constant(function: &str, value: &Val) -> Option<String> {
         .decode(alphabet)
         .ok()?;
     String::from_utf8(bytes).ok()
+}
+
+/// `items` joined with `sep`, when every one is known.
+fn joined(items: &[Val], sep: &str) -> Val {
+    let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
+    texts.map_or(Val::Unknown, |t| Val::Known(t.join(sep)))
+}
+
+impl<'t> Py<'_, '_, 't> {
+    /// Whether `node` gives each item of a list quoted for the shell and nothing else:
+    /// `shlex.quote(f) for f in files` (or a list comprehension of it), `map(shlex.quote,
+    /// files)`.
+    fn quotes_each(&mut self, node: Node<'t>) -> bool {
+        let is_quote = |py: &mut Self, f: Node<'t>| matches!(py.eval(f, 0), Obj::Ref(q) if matches!(q.as_str(), "shlex.quote" | "pipes.quote"));
+        match kind(node) {
+            "generator_expression" | "list_comprehension" => {
+                let (Some(body), Some(clause)) = (by_field(node, "body"), node.named_child(1))
+                else {
+                    return false;
+                };
+                let Some(name) = by_field(clause, "left").filter(|l| kind(*l) == "identifier")
+                else {
+                    return false;
+                };
+                let args = Args::of(self, body);
+                kind(body) == "call"
+                    && args.count() == 1
+                    && args
+                        .node(0, "s")
+                        .is_some_and(|a| kind(a) == "identifier" && self.text(a) == self.text(name))
+                    && by_field(body, "function").is_some_and(|f| is_quote(self, f))
+            }
+            "call" => {
+                let args = Args::of(self, node);
+                args.count() == 2
+                    && by_field(node, "function").is_some_and(
+                        |f| matches!(self.eval(f, 0), Obj::Ref(q) if q == "builtins.map"),
+                    )
+                    && args.node(0, "function").is_some_and(|f| is_quote(self, f))
+            }
+            _ => false,
+        }
+    }
 }

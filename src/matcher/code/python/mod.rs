@@ -118,8 +118,8 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
     for value in walked.values {
         py.passed(value);
     }
-    for &(call, ..) in &walked.calls {
-        if py.collects_endless(call) {
+    for &[call, parent, grandparent] in &walked.collected {
+        if py.collects_endless(call, parent, grandparent) {
             let line = py.line(call);
             py.cx.unreadable(
                 "the code grows what it holds in a loop that never ends (a memory bomb)",
@@ -172,6 +172,10 @@ fn range_is_builtin(code: &str) -> bool {
 struct Walked<'t> {
     calls: Vec<(Node<'t>, usize, Option<Node<'t>>)>,
     values: Vec<Node<'t>>,
+    /// Calls whose parent could build a collection of what they return, with that parent
+    /// and its parent (see `collects_endless`): the walk has them at hand, and
+    /// tree-sitter finds a node's parent only by walking down from the root.
+    collected: Vec<[Node<'t>; 3]>,
 }
 
 /// Where a name or an attribute is a value that may be called later, elsewhere: passed
@@ -327,6 +331,7 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
         let mut walked = Walked {
             calls: Vec::new(),
             values: Vec::new(),
+            collected: Vec::new(),
         };
         let mut loops = 0usize;
         // Loops of a few rounds around the node: the first adds no loop (see `few_rounds`).
@@ -391,7 +396,14 @@ impl<'a, 'c, 't> Py<'a, 'c, 't> {
                 "conditional_expression" | "boolean_operator" | "augmented_assignment" => {
                     self.has_conditionals = true;
                 }
-                "call" => walked.calls.push((node, loops, defs.last().copied())),
+                "call" => {
+                    walked.calls.push((node, loops, defs.last().copied()));
+                    if matches!(parent, "for_in_clause" | "argument_list")
+                        && let [.., grandparent, up, _] = path.as_slice()
+                    {
+                        walked.collected.push([node, *up, *grandparent]);
+                    }
+                }
                 "function_definition" => defs.push(node),
                 "attribute" | "identifier" if VALUE_PLACES.contains(&parent) => {
                     walked.values.push(node);

@@ -79,6 +79,13 @@ impl<'t> Py<'_, '_, 't> {
                     both.map_or(Val::Unknown, |p| any_of(&p)),
                 )))
             }
+            // A list plus what is not known: Python adds only a list to a list, so the
+            // items written stay first and an unknown rest follows (`['ruff', 'check'] +
+            // files`).
+            ("+", Obj::List(mut a), Obj::Val(Val::Unknown)) => {
+                a.push(Val::Unknown);
+                Obj::List(a)
+            }
             ("+", a, b) => Obj::Val(a.val().concat(b.val())),
             ("/", Obj::Path(p), b) => Obj::Path(join(&[p, b.val()])),
             ("%", Obj::Val(Val::Known(f)), args) => {

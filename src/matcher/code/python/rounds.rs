@@ -288,6 +288,14 @@ impl<'a, 't> Py<'a, '_, 't> {
                     self.constant_literal(iterable, &["list", "tuple", "set", "dictionary"])?;
                 self.literal_items(literal, depth + 1)
             }
+            // An attribute of a class read at its calls that holds such a literal
+            // (`targets = ['.env', ...]` in the class, then `for t in self.targets`).
+            "attribute" if depth < 4 => {
+                let object = by_field(iterable, "object")?;
+                let attr = by_field(iterable, "attribute")?;
+                let literal = self.member_literal(object, self.text(attr))?;
+                self.literal_items(literal, depth + 1)
+            }
             "binary_operator"
                 if depth < 4
                     && by_field(iterable, "operator").is_some_and(|o| self.text(o) == "+") =>

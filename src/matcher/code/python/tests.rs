@@ -168,6 +168,50 @@ fn reads_writes_and_fetches_are_virtual_commands() {
         effects("import socket; s=socket.socket(); s.connect(('10.0.0.1', 4444))"),
         ["curl tcp://10.0.0.1:4444"]
     );
+    // A socket's address given other than as a tuple written there.
+    assert_eq!(
+        effects("import socket, sys; s = socket.socket(); a = (sys.argv[1], 9); s.connect(a)"),
+        ["curl ?"]
+    );
+    assert_eq!(
+        effects(
+            "import socket\nclass S:\n    def __init__(self, h, p):\n        self.addr = (h, p)\n    def __call__(self, d):\n        s = socket.socket()\n        s.connect(self.addr)\n        s.sendall(d)\nS('198.51.100.23', 9001)(b'x')"
+        ),
+        ["curl ?"]
+    );
+    assert_eq!(
+        effects("import socket; s = socket.socket(2, 2); s.sendto(b'x', ('1.2.3.4', 53))"),
+        ["curl udp://1.2.3.4:53"]
+    );
+    // Another object's `connect` is no network unless given an address.
+    assert!(effects("import sys; b = sys.argv[1]; b.clicked.connect(print)").is_empty());
+}
+
+#[test]
+fn a_list_plus_a_value_not_known_keeps_its_items_first() {
+    assert_eq!(
+        effects(
+            "import subprocess\nfiles = subprocess.check_output(['git', 'ls-files'], text=True).split()\nsubprocess.run(['ruff', 'check', '--fix'] + [f for f in files if f.endswith('.py')])"
+        ),
+        ["exec git ls-files", "exec ruff check --fix ?"]
+    );
+}
+
+#[test]
+fn a_loop_over_a_class_attribute_is_read_per_item() {
+    for class in [
+        "class C:\n    t = ['.env', 'a']\n    def g(self):\n        for x in self.t:\n            print(open(x).read())\nC().g()",
+        "class C:\n    def __init__(self):\n        self.t = ['.env', 'a']\n    def g(self):\n        for x in self.t:\n            print(open(x).read())\nC().g()",
+    ] {
+        assert_eq!(effects(class), ["cat .env", "cat a"], "{class}");
+    }
+    // Changed in place by code outside the class: not read per item.
+    assert_eq!(
+        effects(
+            "class C:\n    def __init__(self):\n        self.t = ['.env', 'a']\n    def g(self):\n        for x in self.t:\n            print(open(x).read())\nc = C()\nc.t.append('b')\nc.g()"
+        ),
+        ["cat ?"]
+    );
 }
 
 #[test]
@@ -2695,4 +2739,26 @@ fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
         ),
         ["sh -c rm -rf ~/'x y'"]
     );
+}
+
+#[test]
+fn a_list_quoted_for_the_shell_item_by_item_is_words_that_run_nothing() {
+    for code in [
+        "import shlex, os, sys\nos.system('pytest ' + shlex.join(sys.stdin.read().split()))",
+        "import shlex, os, sys\nos.system('pytest ' + ' '.join(shlex.quote(f) for f in sys.stdin.read().split()))",
+        "import shlex, os, sys\nos.system('pytest ' + ' '.join([shlex.quote(f) for f in sys.stdin.read().split()]))",
+        "import shlex, os, sys\nos.system('pytest ' + ' '.join(map(shlex.quote, sys.stdin.read().split())))",
+    ] {
+        assert_eq!(effects(code), ["sh -c pytest \"$RANDOM\""], "{code}");
+    }
+    assert_eq!(
+        effects("import shlex, os\nos.system('ls ' + shlex.join(['a b', 'c']))"),
+        ["sh -c ls 'a b' 'c'"]
+    );
+    for code in [
+        "import shlex, os, sys\nos.system('pytest ' + ';'.join(map(shlex.quote, sys.stdin.read().split())))",
+        "import shlex, os, sys\nos.system('pytest ' + ' '.join(shlex.quote(g) for f in sys.stdin.read().split()))",
+    ] {
+        assert_eq!(effects(code), ["sh -c pytest *"], "{code}");
+    }
 }

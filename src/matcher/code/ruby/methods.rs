@@ -1,10 +1,11 @@
 //! The methods of a known string or array the reader computes (`reverse`, `chr`, `split`,
 //! `sub`, `tr`, `join`, `pack('c*')`, `map(&:chr)`), on known values.
 
-use super::kind;
 use super::values::Args;
 use super::{Obj, Rb};
+use super::{by_field, kind};
 use crate::matcher::code::Val;
+use crate::matcher::code::scope::QUOTED_NOT_KNOWN;
 
 impl<'t> Rb<'_, '_, 't> {
     pub(super) fn string_method(&mut self, s: String, name: &str, args: &Args<'t>) -> Obj {
@@ -143,6 +144,94 @@ impl<'t> Rb<'_, '_, 't> {
             }
             _ => Obj::Val(Val::Unknown),
         }
+    }
+}
+
+impl<'t> Rb<'_, '_, 't> {
+    /// What a method that quotes for the shell returns (`shellescape`, `shelljoin`, a
+    /// `map` whose block quotes each item, `join` of such a map); `None` for any other.
+    pub(super) fn quoted(
+        &mut self,
+        receiver: Option<&Obj>,
+        name: &str,
+        args: &Args<'t>,
+    ) -> Option<Obj> {
+        let receiver = receiver?;
+        Some(match (name, receiver) {
+            ("shellescape", Obj::Val(v)) if args.pos.is_empty() => {
+                Obj::Val(v.clone().shell_quoted())
+            }
+            ("shelljoin", _) if args.pos.is_empty() => Obj::Val(shell_joined(receiver.clone())),
+            ("map" | "collect", _) if self.quotes_each(args) => match receiver {
+                Obj::List(items) => {
+                    Obj::List(items.iter().cloned().map(Val::shell_quoted).collect())
+                }
+                _ => Obj::Quoted,
+            },
+            ("join", Obj::Quoted) => match self.arg(args, 0).val() {
+                Val::Known(sep) if !sep.is_empty() && sep.chars().all(|c| c == ' ') => {
+                    Obj::Val(Val::known(QUOTED_NOT_KNOWN))
+                }
+                _ => Obj::Val(Val::Unknown),
+            },
+            _ => return None,
+        })
+    }
+
+    /// Whether `args` hold a block that only quotes each item for the shell:
+    /// `(&:shellescape)`, `{ |s| Shellwords.escape(s) }`, `{ |s| s.shellescape }`.
+    fn quotes_each(&mut self, args: &Args<'t>) -> bool {
+        let Some(block) = args.block.or(args.written_block) else {
+            return false;
+        };
+        if kind(block) == "block_argument" {
+            return block
+                .named_child(0)
+                .is_some_and(|s| self.src.of(s) == ":shellescape");
+        }
+        let params = by_field(block, "parameters").map(named).unwrap_or_default();
+        let body = by_field(block, "body").map(named).unwrap_or_default();
+        let ([param], [call]) = (params.as_slice(), body.as_slice()) else {
+            return false;
+        };
+        if kind(*param) != "identifier" || kind(*call) != "call" {
+            return false;
+        }
+        let param = self.src.of(*param);
+        let (receiver, method) = (
+            by_field(*call, "receiver").map(|r| self.src.of(r)),
+            by_field(*call, "method").map(|m| self.src.of(m)),
+        );
+        let arguments: Vec<&str> = by_field(*call, "arguments")
+            .map(|a| named(a).into_iter().map(|n| self.src.of(n)).collect())
+            .unwrap_or_default();
+        match (receiver, method, arguments.as_slice()) {
+            (Some(r), Some("shellescape"), []) => r == param,
+            (Some("Shellwords" | "::Shellwords"), Some("escape" | "shellescape"), [a]) => {
+                *a == param
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The named children of `node`, comments aside.
+fn named(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut c = node.walk();
+    node.named_children(&mut c)
+        .filter(|n| kind(*n) != "comment")
+        .collect()
+}
+
+/// A list's items quoted for the shell and joined with spaces (`Shellwords.join`): a list
+/// not known gives words not known that run nothing.
+pub(super) fn shell_joined(list: Obj) -> Val {
+    match list {
+        Obj::List(items) => joined(
+            &items.into_iter().map(Val::shell_quoted).collect::<Vec<_>>(),
+            " ",
+        ),
+        _ => Val::known(QUOTED_NOT_KNOWN),
     }
 }
 

@@ -53,6 +53,9 @@ enum Obj {
     Response,
     /// What a block over this gets each time round (`Dir.glob(pattern).each { |f| ... }`).
     Each(Box<Obj>),
+    /// A list not known whose every item is quoted for the shell (`files.map(&:shellescape)`):
+    /// joined with spaces, words that run nothing.
+    Quoted,
 }
 
 impl Obj {

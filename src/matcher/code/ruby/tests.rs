@@ -735,6 +735,41 @@ fn a_value_quoted_for_the_shell_is_one_word_whatever_it_holds() {
 }
 
 #[test]
+fn a_list_quoted_for_the_shell_item_by_item_is_words_that_run_nothing() {
+    // Found by blind round 52: specs named by `git diff`, quoted and joined into a line.
+    for code in [
+        "specs = `git diff --name-only`.split\nsystem(\"rspec #{specs.map { |s| Shellwords.escape(s) }.join(' ')}\")",
+        "specs = `git diff --name-only`.split\nsystem(\"rspec #{specs.map do |s| s.shellescape end.join(' ')}\")",
+        "specs = `git diff --name-only`.split\nsystem(\"rspec #{specs.map(&:shellescape).join(' ')}\")",
+        "specs = `git diff --name-only`.split\nsystem(\"rspec #{specs.shelljoin}\")",
+        "specs = `git diff --name-only`.split\nsystem(\"rspec #{Shellwords.join(specs)}\")",
+    ] {
+        assert_eq!(
+            effects(code).last().map(String::as_str),
+            Some("sh -c rspec \"$RANDOM\""),
+            "{code}"
+        );
+    }
+    // A known list, each item quoted.
+    assert_eq!(
+        effects("system('ls ' + ['a b', \"it's\"].map(&:shellescape).join(' '))"),
+        ["sh -c ls 'a b' 'it'\\''s'"]
+    );
+    // A block that does more than quote, or a separator that is not a space: not known.
+    for code in [
+        "f = `ls`.split\nsystem(\"rspec #{f.map { |s| s }.join(' ')}\")",
+        "f = `ls`.split\nsystem(\"rspec #{f.map { |s| Shellwords.escape(t) }.join(' ')}\")",
+        "f = `ls`.split\nsystem(\"rspec #{f.map(&:shellescape).join(';')}\")",
+    ] {
+        assert_eq!(
+            effects(code).last().map(String::as_str),
+            Some("sh -c rspec *"),
+            "{code}"
+        );
+    }
+}
+
+#[test]
 fn past_the_ways_a_program_reads_a_call_is_read_once_with_its_growths_not_known() {
     let grown = "a = ['ls']\nif A then a << '-a' end\nif B then a << '-b' end\nif C then a << '-c' end\nif D then a << '-d' end\n";
     // Each `puts(*a)` is read 16 ways too (it runs nothing): 32 of them use up the ways.

@@ -6,7 +6,7 @@ use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::files::{expand, file_join};
-use super::methods::joined;
+use super::methods::{joined, shell_joined};
 use super::sinks::{canonical, is_decoder, is_network};
 use super::text::{parse_int, percent, unescape, word_escapes};
 use super::{Obj, Rb};
@@ -20,13 +20,18 @@ pub(super) struct Args<'t> {
     pub(super) pos: Vec<Node<'t>>,
     keywords: Vec<Node<'t>>,
     pub(super) block: Option<Node<'t>>,
+    /// The block written after the call (`{ |s| ... }`, `do |s| ... end`).
+    pub(super) written_block: Option<Node<'t>>,
     /// A `*list` or `**hash` whose items are not known, or arguments not known at all.
     pub(super) splat: bool,
 }
 
 impl<'t> Args<'t> {
     pub(super) fn of(call: Node<'t>) -> Args<'t> {
-        let mut args = Args::default();
+        let mut args = Args {
+            written_block: by_field(call, "block"),
+            ..Args::default()
+        };
         let list = match kind(call) {
             "element_reference" => Some(call),
             _ => by_field(call, "arguments"),
@@ -305,6 +310,11 @@ impl<'t> Rb<'_, '_, 't> {
             }
             _ => {}
         }
+        if !self.patched
+            && let Some(quoted) = self.quoted(receiver.as_ref(), name, args)
+        {
+            return quoted;
+        }
         match receiver {
             None => match name {
                 "format" | "sprintf" => match arg(self, 0) {
@@ -367,6 +377,10 @@ impl<'t> Rb<'_, '_, 't> {
                     // One shell word, whatever it holds.
                     "Shellwords.escape" | "Shellwords.shellescape" if !self.patched => {
                         Obj::Val(arg(self, 0).shell_quoted())
+                    }
+                    "Shellwords.join" | "Shellwords.shelljoin" if !self.patched => {
+                        let list = self.arg(args, 0);
+                        Obj::Val(shell_joined(list))
                     }
                     "File.expand_path" | "File.absolute_path" | "File.realpath" | "File.path" => {
                         let (path, dir) = (arg(self, 0), args.pos.get(1).map(|_| arg(self, 1)));

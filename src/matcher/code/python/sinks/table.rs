@@ -523,6 +523,11 @@ pub(super) const SINKS: &[(&str, Sink)] = &[
         "logging.handlers.SMTPHandler",
         Network(0, "mailhost", "smtp://"),
     ),
-    // `socket.socket().connect((host, port))`: only with an address tuple (see `call`).
+    // A socket made by `socket.socket()`, whatever its address is given as.
+    ("socket.socket.connect", Network(0, "address", "tcp://")),
+    ("socket.socket.connect_ex", Network(0, "address", "tcp://")),
+    ("socket.socket.sendto", Network(1, "address", "udp://")),
+    // Any other object's `connect((host, port))`: only with an address tuple (see
+    // `call`), since many objects have a `connect` that is no network (a Qt signal's).
     ("?.connect", Network(0, "address", "tcp://")),
 ];

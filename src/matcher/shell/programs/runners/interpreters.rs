@@ -53,6 +53,12 @@ pub(in crate::matcher::shell::programs) fn interpreter(
         Some(lang) => code_of(lang, program, args, &mut preloads, &mut script_args),
         None => generic_code_of(args),
     };
+    let code = match code {
+        Code::Inline(parts) if lang == Some(Lang::Perl) => {
+            Code::Inline(perl_line_loop(args, parts))
+        }
+        other => other,
+    };
     if lang == Some(Lang::Perl) {
         magic_open(r, script_args);
         in_place_backups(r, args, script_args);
@@ -480,6 +486,51 @@ fn checks_syntax_only(lang: Lang, args: &[Field]) -> bool {
 /// replaced by the file's name, which may name another directory (`-i'/etc/cron.d/*'`
 /// copies the file there). A plain suffix (`-i.bak`) writes beside the file and is left to
 /// the in-place edit's own reading.
+/// perl's `-n` and `-p` put the code inside a loop over the input's lines (`LINE: while
+/// (<>) { CODE }`), as text: code that closes that loop early and opens a block of its
+/// own (`-ne '$n++ }{ print $n'`, which runs its last part once, at the end) is read so,
+/// inside the same loop. Other code is read as written.
+fn perl_line_loop<'a>(
+    args: &[Field],
+    parts: Vec<(std::borrow::Cow<'a, str>, bool)>,
+) -> Vec<(std::borrow::Cow<'a, str>, bool)> {
+    let loops = args
+        .iter()
+        .take_while(|a| a.text.starts_with('-') && a.text != "--")
+        .any(|a| {
+            let bundle = a.text.strip_prefix('-').filter(|b| !b.starts_with('-'));
+            // The letters before one that takes the rest of the word (or the next) as its
+            // value.
+            bundle.is_some_and(|b| {
+                b.split(['i', 'e', 'E', 'M', 'm', 'I', 'F', 'x', 'd', 'D', 'C'])
+                    .next()
+                    .is_some_and(|flags| flags.contains(['n', 'p']))
+            })
+        });
+    let code = parts
+        .iter()
+        .map(|(text, _)| text.as_ref())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut depth = 0i64;
+    let closes_the_loop = code.chars().any(|c| {
+        depth += match c {
+            '{' => 1,
+            '}' => -1,
+            _ => 0,
+        };
+        depth < 0
+    });
+    if !loops || !closes_the_loop || parts.iter().any(|(_, unknown)| *unknown) {
+        return parts;
+    }
+    // On the code's first line, so that lines are counted as in the code.
+    vec![(
+        std::borrow::Cow::Owned(format!("LINE: while (<>) {{{code}\n;}}")),
+        false,
+    )]
+}
+
 fn in_place_backups(r: &mut Reader, args: &[Field], files: &[Field]) {
     let spec = args
         .iter()
