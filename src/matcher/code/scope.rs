@@ -103,6 +103,33 @@ impl Val {
         }
     }
 
+    /// `items` joined with `sep`: known when every item is, downloaded when one was.
+    pub(crate) fn joined(items: &[Val], sep: &str) -> Val {
+        let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
+        match texts {
+            Some(t) => Val::Known(t.join(sep)),
+            None if items.contains(&Val::Fetched) => Val::Fetched,
+            None => Val::Unknown,
+        }
+    }
+
+    /// Items each quoted for the shell ([`Val::shell_quoted`]) and joined with `sep`, of a
+    /// list that is `None` when not known (`shlex.join(files)`, `' '.join(map(shlex.quote,
+    /// files))`): then, joined with spaces, words not known that run nothing, the quoted
+    /// `"$RANDOM"`; with any other separator, not known.
+    pub(crate) fn shell_joined(items: Option<Vec<Val>>, sep: &str) -> Val {
+        match items {
+            Some(items) => Val::joined(
+                &items.into_iter().map(Val::shell_quoted).collect::<Vec<_>>(),
+                sep,
+            ),
+            None if !sep.is_empty() && sep.bytes().all(|b| b == b' ') => {
+                Val::known(QUOTED_NOT_KNOWN)
+            }
+            None => Val::Unknown,
+        }
+    }
+
     /// `self` followed by `next`.
     pub fn concat(self, next: Val) -> Val {
         match (self, next) {

@@ -108,6 +108,7 @@ impl<'a, 'c, 't> Pl<'a, 'c, 't> {
                 if let Some(name) = by_field(node, "name") {
                     let body = by_field(node, "body").unwrap_or(node);
                     self.subs.push((self.text(name).to_owned(), body));
+                    self.returning_subs.clear();
                 }
             }
             "scalar_dereference" | "array_dereference" | "hash_dereference" | "typeglob" => {

@@ -178,7 +178,16 @@ impl<'t> Pl<'_, '_, 't> {
     /// Whether the sub `name`, defined once, returns an anonymous sub on every way out
     /// (`sub make_filter { my @p = @_; return sub { ... } }`): what a call of it gives is
     /// one of the code's own subs, each read where it is written.
-    fn returns_only_subs(&self, name: &str) -> bool {
+    fn returns_only_subs(&mut self, name: &str) -> bool {
+        if let Some(known) = self.returning_subs.get(name) {
+            return *known;
+        }
+        let returns = self.every_return_is_a_sub(name);
+        self.returning_subs.insert(name.to_owned(), returns);
+        returns
+    }
+
+    fn every_return_is_a_sub(&self, name: &str) -> bool {
         let mut bodies = self.subs.iter().filter(|(s, _)| s == name);
         let (Some((_, body)), None) = (bodies.next(), bodies.next()) else {
             return false;

@@ -112,6 +112,7 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         src,
         names: Names::default(),
         subs: Vec::new(),
+        returning_subs: std::collections::HashMap::new(),
         found_file: None,
         inlined: inline::Subs::default(),
         params: Vec::new(),
@@ -224,6 +225,9 @@ struct Pl<'a, 'c, 't> {
     /// Subroutines the code defines, and their bodies: a call of one of these names is not
     /// a built-in's.
     subs: Vec<(String, Node<'t>)>,
+    /// Whether each sub called so far returns only anonymous subs (see
+    /// `returns_only_subs`), so a sub called many times is looked through once.
+    returning_subs: std::collections::HashMap<String, bool>,
     /// Inside a File::Find `wanted` function: the file it is called for (see `find.rs`).
     found_file: Option<Val>,
     /// Subs read at their calls (see `inline.rs`).

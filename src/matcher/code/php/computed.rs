@@ -9,7 +9,6 @@ use super::text::sprintf;
 use super::values::Args;
 use super::{Obj, Php, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::QUOTED_NOT_KNOWN;
 
 impl<'t> Php<'_, '_, 't> {
     /// The value a call returns, for the calls that compute strings.
@@ -48,12 +47,10 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
             let (sep, items) = match (a.get(0), a.get(1)) {
                 (Obj::Array(items), sep) | (sep, Obj::Array(items)) => (sep.val(), items),
                 (Obj::Quoted, sep) | (sep, Obj::Quoted) if a.vals.len() == 2 => {
-                    return match sep.val() {
-                        Val::Known(s) if !s.is_empty() && s.trim_matches(' ').is_empty() => {
-                            Obj::Val(Val::known(QUOTED_NOT_KNOWN))
-                        }
-                        _ => Obj::Val(Val::Unknown),
-                    };
+                    return Obj::Val(match sep.val() {
+                        Val::Known(s) => Val::shell_joined(None, &s),
+                        _ => Val::Unknown,
+                    });
                 }
                 _ => return Obj::Val(Val::Unknown),
             };

@@ -9,9 +9,7 @@ use super::text::{dedent, format_braces, parse_int};
 use super::values::{SITE_PACKAGES, install_path};
 use super::{Obj, Py, by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::{
-    QUOTED_NOT_KNOWN, TEMP_DIR, home, join, normalized, stays_a_name,
-};
+use crate::matcher::code::scope::{TEMP_DIR, home, join, normalized, stays_a_name};
 
 /// The archive object the call `constructor` makes (`tarfile.open(...)` is a
 /// `tarfile.TarFile`), whose methods the sinks name.
@@ -162,11 +160,8 @@ impl<'t> Py<'_, '_, 't> {
                     "shlex.quote" | "pipes.quote" => Obj::Val(arg(self, 0).shell_quoted()),
                     // Each item one shell word, joined with spaces.
                     "shlex.join" => Obj::Val(match args.pos(self, 0) {
-                        Obj::List(items) => joined(
-                            &items.into_iter().map(Val::shell_quoted).collect::<Vec<_>>(),
-                            " ",
-                        ),
-                        _ => Val::known(QUOTED_NOT_KNOWN),
+                        Obj::List(items) => Val::shell_joined(Some(items), " "),
+                        _ => Val::shell_joined(None, " "),
                     }),
                     // A number, as this machine has (`['make', f'-j{os.cpu_count()}']`).
                     "os.cpu_count" | "os.process_cpu_count" | "multiprocessing.cpu_count" => {
@@ -342,7 +337,7 @@ impl<'t> Py<'_, '_, 't> {
             },
             Obj::StrMethod(p, m) => match m.as_str() {
                 "join" => match args.pos(self, 0) {
-                    Obj::List(items) => Obj::Val(joined(&items, p.text().unwrap_or_default())),
+                    Obj::List(items) => Obj::Val(Val::joined(&items, p.text().unwrap_or_default())),
                     Obj::Val(Val::Known(s)) => {
                         let sep = p.text().unwrap_or_default();
                         let chars: Vec<String> = s.chars().map(String::from).collect();
@@ -350,14 +345,11 @@ impl<'t> Py<'_, '_, 't> {
                     }
                     // `' '.join(shlex.quote(f) for f in files)` of files not known: words
                     // not known that run nothing.
-                    _ if p
-                        .text()
-                        .is_some_and(|sep| !sep.is_empty() && sep.trim_matches(' ').is_empty())
-                        && args
-                            .node(0, "iterable")
-                            .is_some_and(|n| self.quotes_each(n)) =>
+                    _ if args
+                        .node(0, "iterable")
+                        .is_some_and(|n| self.quotes_each(n)) =>
                     {
-                        Obj::Val(Val::known(QUOTED_NOT_KNOWN))
+                        Obj::Val(Val::shell_joined(None, p.text().unwrap_or_default()))
                     }
                     _ => Obj::Val(Val::Unknown),
                 },
@@ -491,12 +483,6 @@ fn base64_constant(function: &str, value: &Val) -> Option<String> {
         .decode(alphabet)
         .ok()?;
     String::from_utf8(bytes).ok()
-}
-
-/// `items` joined with `sep`, when every one is known.
-fn joined(items: &[Val], sep: &str) -> Val {
-    let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
-    texts.map_or(Val::Unknown, |t| Val::Known(t.join(sep)))
 }
 
 impl<'t> Py<'_, '_, 't> {

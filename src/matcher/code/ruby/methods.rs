@@ -5,7 +5,6 @@ use super::values::Args;
 use super::{Obj, Rb};
 use super::{by_field, kind};
 use crate::matcher::code::Val;
-use crate::matcher::code::scope::QUOTED_NOT_KNOWN;
 
 impl<'t> Rb<'_, '_, 't> {
     pub(super) fn string_method(&mut self, s: String, name: &str, args: &Args<'t>) -> Obj {
@@ -76,8 +75,8 @@ impl<'t> Rb<'_, '_, 't> {
         let arg = |rb: &mut Self, n: usize| rb.arg(args, n).val();
         match name {
             "join" => match (args.pos.len(), arg(self, 0)) {
-                (0, _) => Obj::Val(joined(&items, "")),
-                (_, Val::Known(sep)) => Obj::Val(joined(&items, &sep)),
+                (0, _) => Obj::Val(Val::joined(&items, "")),
+                (_, Val::Known(sep)) => Obj::Val(Val::joined(&items, &sep)),
                 _ => Obj::Val(Val::Unknown),
             },
             "reverse" => Obj::List(items.into_iter().rev().collect()),
@@ -126,9 +125,9 @@ impl<'t> Rb<'_, '_, 't> {
                 };
                 match (name, method) {
                     ("inject" | "reduce", Val::Known(m)) if m == "+" => {
-                        Obj::Val(joined(&items, ""))
+                        Obj::Val(Val::joined(&items, ""))
                     }
-                    ("sum", Val::Known(m)) if m.is_empty() => Obj::Val(joined(&items, "")),
+                    ("sum", Val::Known(m)) if m.is_empty() => Obj::Val(Val::joined(&items, "")),
                     ("map" | "collect", Val::Known(m)) if args.block.is_some() => {
                         let mut out = Vec::new();
                         for item in items {
@@ -168,12 +167,10 @@ impl<'t> Rb<'_, '_, 't> {
                 }
                 _ => Obj::Quoted,
             },
-            ("join", Obj::Quoted) => match self.arg(args, 0).val() {
-                Val::Known(sep) if !sep.is_empty() && sep.chars().all(|c| c == ' ') => {
-                    Obj::Val(Val::known(QUOTED_NOT_KNOWN))
-                }
-                _ => Obj::Val(Val::Unknown),
-            },
+            ("join", Obj::Quoted) => Obj::Val(match self.arg(args, 0).val() {
+                Val::Known(sep) => Val::shell_joined(None, &sep),
+                _ => Val::Unknown,
+            }),
             _ => return None,
         })
     }
@@ -223,25 +220,11 @@ fn named(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
         .collect()
 }
 
-/// A list's items quoted for the shell and joined with spaces (`Shellwords.join`): a list
-/// not known gives words not known that run nothing.
+/// A list's items quoted for the shell and joined with spaces (`Shellwords.join`).
 pub(super) fn shell_joined(list: Obj) -> Val {
     match list {
-        Obj::List(items) => joined(
-            &items.into_iter().map(Val::shell_quoted).collect::<Vec<_>>(),
-            " ",
-        ),
-        _ => Val::known(QUOTED_NOT_KNOWN),
-    }
-}
-
-/// Items joined with `sep`, if all are known.
-pub(super) fn joined(items: &[Val], sep: &str) -> Val {
-    let texts: Option<Vec<&str>> = items.iter().map(Val::text).collect();
-    match texts {
-        Some(t) => Val::Known(t.join(sep)),
-        None if items.contains(&Val::Fetched) => Val::Fetched,
-        None => Val::Unknown,
+        Obj::List(items) => Val::shell_joined(Some(items), " "),
+        _ => Val::shell_joined(None, " "),
     }
 }
 

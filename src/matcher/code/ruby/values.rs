@@ -6,7 +6,7 @@ use super::{by_field, kind};
 use tree_sitter::Node;
 
 use super::files::{expand, file_join};
-use super::methods::{joined, shell_joined};
+use super::methods::shell_joined;
 use super::sinks::{canonical, is_decoder, is_network};
 use super::text::{parse_int, percent, unescape, word_escapes};
 use super::{Obj, Rb};
@@ -277,7 +277,9 @@ impl<'t> Rb<'_, '_, 't> {
                 Ok(n) if n.saturating_mul(s.len()) <= 4096 => Obj::Val(Val::Known(s.repeat(n))),
                 _ => Obj::Val(Val::Unknown),
             },
-            ("*", Obj::List(items), Obj::Val(Val::Known(sep))) => Obj::Val(joined(&items, &sep)),
+            ("*", Obj::List(items), Obj::Val(Val::Known(sep))) => {
+                Obj::Val(Val::joined(&items, &sep))
+            }
             _ => Obj::Val(Val::Unknown),
         }
     }

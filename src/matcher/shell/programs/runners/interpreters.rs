@@ -486,6 +486,10 @@ fn checks_syntax_only(lang: Lang, args: &[Field]) -> bool {
 /// replaced by the file's name, which may name another directory (`-i'/etc/cron.d/*'`
 /// copies the file there). A plain suffix (`-i.bak`) writes beside the file and is left to
 /// the in-place edit's own reading.
+/// perl's switches that take the rest of the word (or the next) as their value: the
+/// letters of a bundle after one are not switches.
+const PERL_VALUE_SWITCHES: [char; 11] = ['i', 'e', 'E', 'M', 'm', 'I', 'F', 'x', 'd', 'D', 'C'];
+
 /// perl's `-n` and `-p` put the code inside a loop over the input's lines (`LINE: while
 /// (<>) { CODE }`), as text: code that closes that loop early and opens a block of its
 /// own (`-ne '$n++ }{ print $n'`, which runs its last part once, at the end) is read so,
@@ -499,14 +503,15 @@ fn perl_line_loop<'a>(
         .take_while(|a| a.text.starts_with('-') && a.text != "--")
         .any(|a| {
             let bundle = a.text.strip_prefix('-').filter(|b| !b.starts_with('-'));
-            // The letters before one that takes the rest of the word (or the next) as its
-            // value.
             bundle.is_some_and(|b| {
-                b.split(['i', 'e', 'E', 'M', 'm', 'I', 'F', 'x', 'd', 'D', 'C'])
+                b.split(PERL_VALUE_SWITCHES)
                     .next()
                     .is_some_and(|flags| flags.contains(['n', 'p']))
             })
         });
+    if !loops || parts.iter().any(|(_, unknown)| *unknown) {
+        return parts;
+    }
     let code = parts
         .iter()
         .map(|(text, _)| text.as_ref())
@@ -521,7 +526,7 @@ fn perl_line_loop<'a>(
         };
         depth < 0
     });
-    if !loops || !closes_the_loop || parts.iter().any(|(_, unknown)| *unknown) {
+    if !closes_the_loop {
         return parts;
     }
     // On the code's first line, so that lines are counted as in the code.
@@ -537,8 +542,7 @@ fn in_place_backups(r: &mut Reader, args: &[Field], files: &[Field]) {
         .take_while(|a| a.text.starts_with('-') && a.text != "--")
         .find_map(|a| {
             let bundle = a.text.strip_prefix('-').filter(|b| !b.starts_with('-'))?;
-            // The letters that take the rest of the word (or the next) as their value.
-            let at = bundle.find(['i', 'e', 'E', 'M', 'm', 'I', 'F', 'x', 'd', 'D', 'C'])?;
+            let at = bundle.find(PERL_VALUE_SWITCHES)?;
             (bundle.as_bytes()[at] == b'i').then(|| (&bundle[at + 1..], a.unknown))
         });
     let Some((spec, unknown)) = spec.filter(|(s, _)| s.contains(['*', '/'])) else {
