@@ -29,8 +29,21 @@ const PATH_FIELDS: &[&str] = &[
 /// with more matches a `pathGlob` outright.
 pub(crate) const MAX_WILDCARD_PATHS: usize = 32;
 
-/// Programs whose arguments are text, not files: only their redirections name files.
-const TEXT_PROGRAMS: &[&str] = &["echo", "printf"];
+/// Programs whose arguments are text or numbers, not files: only their redirections name
+/// files. `command-from-data awk COMMAND` stands for a command awk builds from its data,
+/// whose own commands are read and recorded beside it; `kill` and `wait` take process and
+/// job ids (`kill $!`, which the reader writes `*`, as it writes `$$`).
+const TEXT_PROGRAMS: &[&str] = &[
+    "echo",
+    "printf",
+    "command-from-data",
+    "kill",
+    "wait",
+    "sleep",
+    "exit",
+    "return",
+    "seq",
+];
 
 /// The path-field values of `args`, normalised.
 pub(super) fn of_tool_args(args: &Map<String, Value>, out: &mut Vec<String>) {
@@ -218,6 +231,7 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         && !edits_only
     {
         let pattern = search_pattern(&command.program, &command.args);
+        let script = super::shell::script_operand(&command.program, &command.args);
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
         let git = command.program == "git";
@@ -247,7 +261,11 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
                     .checked_sub(1)
                     .and_then(|j| command.args.get(j))
                     .is_some_and(|o| KUBECTL_FILE_OPTIONS.contains(&o.as_str()));
-            let skipped = Some(k) == pattern || test_value || resource || (http && is_web_url(a));
+            let skipped = Some(k) == pattern
+                || Some(k) == script
+                || test_value
+                || resource
+                || (http && is_web_url(a));
             if !skipped && !only_written(a) {
                 push(&mut out, a);
             }

@@ -2,6 +2,8 @@
 //! itself. Either, around a program started, a fork or a file written, is a fork bomb or a
 //! disk filler, whatever the calls are.
 
+mod doubling;
+
 use tree_sitter::{Node, Tree};
 
 use super::Lang;
@@ -37,7 +39,13 @@ pub(super) fn looping(lang: Lang, code: &str) -> Looping {
     // generator's `while True: x = yield` holds what it holds, as a coroutine does.
     let yields = matches!(lang, Lang::Python | Lang::JavaScript) && code.contains("yield");
     if !endless_loop(lang, code, &bare) {
-        Looping::Ends
+        // A loop whose condition holds because its body doubles what it tests.
+        let leaves = ["break", "last", "return"].iter().any(|l| code.contains(l));
+        if !leaves && !yields && doubling::doubles_while_it_holds(code) {
+            Looping::Grows
+        } else {
+            Looping::Ends
+        }
     } else if GROWS.iter().any(|g| bare.contains(g)) && !yields {
         Looping::Grows
     } else {

@@ -30,17 +30,20 @@ pub(super) enum Var {
     Scalar(Value),
     /// An indexed or associative array, in order; element values may be unknown.
     Array(Vec<(String, Value)>),
-    /// One of these texts (two to [`MOST_WAYS`]): the ways code that may not have run could
-    /// have gone set it differently (`x=build; [ -n "$CI" ] && x=dist`). Its value is
-    /// unknown, except to a simple command that names it, which is read once per text
-    /// (`Reader::simple_each_way`).
-    OneOf(Vec<String>),
+    /// One of these values (two to [`MOST_WAYS`], each a known text or an array): the ways
+    /// code that may not have run could have gone set it differently (`x=build; [ -n "$CI" ]
+    /// && x=dist`, `args=(-v); [ -n "$CI" ] && args+=(--ci)`). Its value is unknown, except
+    /// to a simple command that names it, which is read once per value
+    /// (`Reader::simple_each_way`), and to an append, made to each.
+    OneOf(Vec<Var>),
 }
 
 /// Most texts a variable set on different ways is followed with; past it, it is unknown.
 pub(super) const MOST_WAYS: usize = 4;
 /// Most variables followed as one of several texts at a time; past it, another is unknown.
 const MOST_VARIABLES_WITH_WAYS: usize = 8;
+/// Most elements of an array followed as one of a variable's ways: each way is a copy.
+const MOST_ITEMS_OF_A_WAY: usize = 64;
 
 /// What the line wrote to a file, for a later command that runs or reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -281,9 +284,9 @@ impl Env {
         old
     }
 
-    /// The variables that hold one of several texts, with those texts, among the names
+    /// The variables that hold one of several values, with those values, among the names
     /// `named` says a command uses.
-    pub(super) fn ways_of(&self, named: impl Fn(&str) -> bool) -> Vec<(String, Vec<String>)> {
+    pub(super) fn ways_of(&self, named: impl Fn(&str) -> bool) -> Vec<(String, Vec<Var>)> {
         self.with_ways
             .iter()
             .filter(|n| named(n))
@@ -299,9 +302,49 @@ impl Env {
         !self.with_ways.is_empty()
     }
 
-    /// Gives `name` one of `texts` again (after a command was read with each of them).
-    pub(super) fn set_ways(&mut self, name: &str, texts: Vec<String>) {
-        self.replace(name, Some(Var::OneOf(texts)));
+    /// Gives `name` one of `values` again (after a command was read with each of them).
+    pub(super) fn set_ways(&mut self, name: &str, values: Vec<Var>) {
+        self.replace(name, Some(Var::OneOf(values)));
+    }
+
+    /// Gives `name` one of its ways, `value`, to read a command with.
+    pub(super) fn set_way(&mut self, name: &str, value: Var) {
+        self.replace(name, Some(value));
+    }
+
+    /// What `name` holds, when it is exactly `value` (a way [`Env::set_way`] gave it).
+    pub(super) fn holds(&self, name: &str, value: &Var) -> bool {
+        self.vars.get(name) == Some(value)
+    }
+
+    /// `name+=(values)` when `name` holds one of several values: appended to each, so
+    /// `[ -n "$CI" ] && args+=(--ci); args+=(tests)` keeps both ways. Returns whether it
+    /// did (`false`: `name` does not hold ways, or a way would grow too long).
+    pub(super) fn append_each_way(&mut self, name: &str, values: &[Value]) -> bool {
+        let Some(Var::OneOf(ways)) = self.vars.get(name) else {
+            return false;
+        };
+        let mut grown = Vec::with_capacity(ways.len());
+        for way in ways {
+            let mut items = match way {
+                Var::Array(items) => items.clone(),
+                Var::Scalar(v) => vec![("0".to_owned(), v.clone())],
+                Var::OneOf(_) => return false,
+            };
+            if items.len() + values.len() > MOST_ITEMS_OF_A_WAY {
+                return false;
+            }
+            let next = items.len();
+            items.extend(
+                values
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| ((next + k).to_string(), v.clone())),
+            );
+            grown.push(Var::Array(items));
+        }
+        self.replace(name, Some(Var::OneOf(grown)));
+        true
     }
 
     /// Records that the line wrote `text` to `path` (appending if `append`).

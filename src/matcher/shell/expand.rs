@@ -16,8 +16,8 @@ use brush_parser::word::{self, WordPieceWithSource};
 pub(super) use parameters::Trim;
 use parameters::extglob_as_star;
 
-/// What `$$` stands for: a number, never a `/` or a quote (written `*`, as `date`'s output
-/// is).
+/// What `$$` and `$!` stand for: a number, never a `/` or a quote (written `*`, as
+/// `date`'s output is).
 const PROCESS_ID: &str = "*";
 
 /// Most words one brace expression may expand to.

@@ -165,6 +165,15 @@ fn a_variable_set_on_some_ways_only_is_read_with_each_value() {
             "read -r j <<< 4; (( j > 8 )) && j=8; make -j\"$j\"",
             ["make -j4", "make -j8"],
         ),
+        // An array, and what is appended to it after on every way.
+        (
+            "a=(-f); if [ -n \"$X\" ]; then a+=(-r ~); fi; a+=(build); rm \"${a[@]}\"",
+            ["rm -f build", "rm -f -r ~ build"],
+        ),
+        (
+            "a=(-q); [ -n \"$CI\" ] && a+=(--ci); pytest \"${a[@]}\" tests",
+            ["pytest -q tests", "pytest -q --ci tests"],
+        ),
     ] {
         let line = parse(input);
         assert!(line.unreadable.is_none(), "{input}: {line:?}");
@@ -189,6 +198,55 @@ fn a_variable_set_on_some_ways_only_is_read_with_each_value() {
     assert!(parse(five).unreadable.is_some());
     let nine = "a=1; b=1; [ -e 1 ] && a=2 && b=2; [ -e 2 ] && a=3 && b=3; rm -rf \"$a$b\"";
     assert!(parse(nine).unreadable.is_some());
+    // An array grown in a loop is not one of a few values.
+    let grown = "a=(-f); for f in *.tmp; do a+=(\"$f\"); done; rm \"${a[@]}\"";
+    assert!(parse(grown).unreadable.is_some());
+}
+
+#[test]
+fn a_case_pattern_narrows_a_listed_file_to_the_names_it_matches() {
+    let line = parse(
+        "for f in $(git ls-files); do case \"$f\" in *.py) ruff format \"$f\" ;; *.ts|*.js) prettier -w \"$f\" ;; *) cat \"$f\" ;; esac; done",
+    );
+    for command in [
+        "ruff format ./**/*.py",
+        "prettier -w ./**/*.ts",
+        "prettier -w ./**/*.js",
+        // `*` and patterns of other shapes leave the whole listing.
+        "cat ./**/*",
+    ] {
+        assert!(runs_line(&line, command), "{command}: {line:?}");
+    }
+    assert!(!runs_line(&line, "ruff format ./**/*"), "{line:?}");
+    // A value that is not a listing is not narrowed.
+    let line = parse("f=notes.txt; case \"$f\" in *.py) cat \"$f\" ;; esac");
+    assert!(runs_line(&line, "cat notes.txt"), "{line:?}");
+}
+
+#[test]
+fn a_loop_reading_a_listing_reads_each_listed_path() {
+    // Through a pipe and through `< <(...)`, names ended with NUL and read up to NUL.
+    for input in [
+        "find src -name '*.ts' -print0 | while IFS= read -r -d '' f; do sed -i '1i x' \"$f\"; done",
+        "while IFS= read -r -d '' f; do sed -i '1i x' \"$f\"; done < <(find src -name '*.ts' -print0)",
+    ] {
+        let line = parse(input);
+        assert!(line.unreadable.is_none(), "{input}: {line:?}");
+        assert!(
+            runs_line(&line, "sed -i '1i x' src/**/*.ts"),
+            "{input}: {line:?}"
+        );
+    }
+    let home =
+        parse("while read -r -d '' f; do rm -f \"$f\"; done < <(find ~/.ssh -type f -print0)");
+    assert!(runs_line(&home, "rm -f ~/.ssh/**/*"), "{home:?}");
+    // Two names cut a line at blanks: not a listed path.
+    let two = parse("find . -print0 | while read -r -d '' a b; do rm -rf \"$b\"; done");
+    assert!(two.unreadable.is_some(), "{two:?}");
+    // Without a host, a name may hold a newline: read a line at a time, a listed path may
+    // be cut into any other.
+    let lines = parse("find src -name '*.ts' | while read -r f; do rm -rf \"$f\"; done");
+    assert!(lines.unreadable.is_some(), "{lines:?}");
 }
 
 #[test]

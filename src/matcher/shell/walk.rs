@@ -133,6 +133,9 @@ pub(super) struct Reader {
     pub(super) in_trap: bool,
     /// Whether what the last pipeline read prints never ends (`yes`, `cat /dev/zero`).
     pub(super) last_endless: bool,
+    /// The paths `<(find ...)` prints, for a `< <(find ...)` that feeds them to a loop's
+    /// `read`; taken by the redirection that named it.
+    pub(super) substituted_listing: Option<Data>,
     /// The environment variables the command being read gives an interpreter, for the
     /// code it runs (see `programs::run`).
     pub(super) code_env: Vec<(String, crate::matcher::code::Val)>,
@@ -184,6 +187,7 @@ impl Reader {
             traps: Vec::new(),
             in_trap: false,
             last_endless: false,
+            substituted_listing: None,
             code_env: Vec::new(),
             process_fds: 0,
             process_fds_open: 0,

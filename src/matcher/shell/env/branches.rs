@@ -1,7 +1,7 @@
 //! Marks and branches: undoing what code that may not run changed in the variables, and
 //! joining the values the ways it may have run leave.
 
-use super::{Env, MOST_VARIABLES_WITH_WAYS, MOST_WAYS, Value, Var};
+use super::{Env, MOST_ITEMS_OF_A_WAY, MOST_VARIABLES_WITH_WAYS, MOST_WAYS, Value, Var};
 use std::collections::HashMap;
 
 impl Env {
@@ -39,8 +39,8 @@ impl Env {
 
     /// After code that may or may not have run, in any of the ways recorded in `branches`:
     /// a variable whose value is not the same in all of them (and at the mark, unless
-    /// one of the ways always ran) holds one of those values when each is a known text, a
-    /// few at most, and is unknown otherwise.
+    /// one of the ways always ran) holds one of those values when each is a known text or
+    /// a short array, a few at most, and is unknown otherwise.
     pub(in crate::matcher::shell) fn join_branches(&mut self, branches: Branches) {
         self.merge(branches, true);
     }
@@ -75,14 +75,14 @@ impl Env {
             }
         }
         for name in differs {
-            let texts = if ways {
-                self.texts_on_every_way(name, &branches)
+            let values = if ways {
+                self.values_on_every_way(name, &branches)
             } else {
                 None
             };
-            let var = match texts {
-                Some(mut t) if t.len() == 1 => Var::Scalar(Value::Known(t.remove(0))),
-                Some(t) => Var::OneOf(t),
+            let var = match values {
+                Some(mut v) if v.len() == 1 => v.remove(0),
+                Some(v) => Var::OneOf(v),
                 None => Var::Scalar(Value::Unknown),
             };
             if self.vars.get(name) != Some(&var) {
@@ -91,10 +91,11 @@ impl Env {
         }
     }
 
-    /// The texts `name` may hold after `branches`, when every way leaves a known text and
-    /// there are few; `None` otherwise.
-    fn texts_on_every_way(&self, name: &String, branches: &Branches) -> Option<Vec<String>> {
-        let mut texts: Vec<String> = Vec::new();
+    /// The values `name` may hold after `branches`, when every way leaves a known text or
+    /// an array of at most [`MOST_ITEMS_OF_A_WAY`] elements, and there are few; `None`
+    /// otherwise.
+    fn values_on_every_way(&self, name: &String, branches: &Branches) -> Option<Vec<Var>> {
+        let mut values: Vec<Var> = Vec::new();
         let at_mark = self.vars.get(name);
         let ends = branches
             .ends
@@ -106,20 +107,27 @@ impl Env {
             std::iter::once(at_mark).chain(ends).collect()
         };
         for var in ways {
-            let these = match var? {
-                Var::Scalar(Value::Known(t)) => std::slice::from_ref(t),
-                Var::OneOf(t) => t.as_slice(),
+            let var = var?;
+            let these = match var {
+                Var::Scalar(Value::Known(_)) => std::slice::from_ref(var),
+                Var::Array(items) if items.len() <= MOST_ITEMS_OF_A_WAY => {
+                    std::slice::from_ref(var)
+                }
+                Var::OneOf(v) => v.as_slice(),
                 _ => return None,
             };
-            for t in these {
-                if !texts.contains(t) {
-                    texts.push(t.clone());
+            for v in these {
+                if !values.contains(v) {
+                    values.push(v.clone());
                 }
+            }
+            if values.len() > MOST_WAYS {
+                return None;
             }
         }
         let room = self.with_ways.len() < MOST_VARIABLES_WITH_WAYS
             || matches!(at_mark, Some(Var::OneOf(_)));
-        (texts.len() == 1 || (texts.len() <= MOST_WAYS && room)).then_some(texts)
+        (values.len() == 1 || room).then_some(values)
     }
 }
 

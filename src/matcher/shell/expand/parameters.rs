@@ -346,10 +346,11 @@ impl Reader {
                     None => Value::Unknown,
                 })
             }
-            // The shell's process id: digits, never a path (`/tmp/build.$$`).
-            Parameter::Special(SpecialParameter::ProcessId) => {
-                Expansion::One(Value::known(PROCESS_ID))
-            }
+            // The shell's process id and the last background job's (`kill $!`): digits,
+            // never a path (`/tmp/build.$$`) nor a command.
+            Parameter::Special(
+                SpecialParameter::ProcessId | SpecialParameter::LastBackgroundProcessId,
+            ) => Expansion::One(Value::known(PROCESS_ID)),
             Parameter::Special(_) => Expansion::One(Value::Unknown),
         }
     }

@@ -125,10 +125,13 @@ pub(super) fn run(
                 .iter()
                 .rfind(|(name, _)| name == "IFS")
                 .map_or_else(|| r.env.get("IFS"), |(_, v)| v.clone());
-            let stdin = if ifs == Value::known(" \t\n") {
-                stdin
-            } else {
-                Data::Unknown
+            // One name takes a whole line whatever `IFS` is (`IFS= read -r f`), but for
+            // blanks at its ends, which a listed path has none of: `read` takes a listing
+            // only into one name.
+            let stdin = match stdin {
+                Data::Listing(..) => stdin,
+                _ if ifs == Value::known(" \t\n") => stdin,
+                _ => Data::Unknown,
             };
             read(r, args, stdin);
             Data::Nothing

@@ -40,6 +40,19 @@ pub(super) fn is_shell(program: &str) -> bool {
     table::find(program).is_some_and(|row| row.runs == table::Runs::Shell)
 }
 
+/// Which of a shell's `args` is the script `-c` gives it (`bash -ec 'make all'`): code
+/// the reader reads as such, not a file the shell opens.
+pub(crate) fn script_operand(program: &str, args: &[String]) -> Option<usize> {
+    if !is_shell(program) {
+        return None;
+    }
+    let c = args.iter().position(|a| {
+        a.strip_prefix('-')
+            .is_some_and(|flags| !flags.starts_with('-') && flags.contains('c'))
+    })?;
+    (c + 1..args.len()).find(|&k| !args[k].starts_with(['-', '+']))
+}
+
 /// Whether `git SUBCOMMAND ARGS...` written plainly runs nothing but git and reads as
 /// written: no global option before the subcommand, not a subcommand that runs commands or
 /// writes configuration, and nothing git would read differently from how it is written
@@ -130,7 +143,7 @@ const LINE_FILTERS: &[&str] = &[
 pub(super) fn reads_listings(program: &str) -> bool {
     matches!(
         program,
-        "xargs" | "cpio" | "tar" | "bsdtar" | "gtar" | "awk" | "gawk" | "mawk" | "nawk"
+        "xargs" | "cpio" | "tar" | "bsdtar" | "gtar" | "awk" | "gawk" | "mawk" | "nawk" | "read"
     ) || LINE_FILTERS.contains(&program)
 }
 

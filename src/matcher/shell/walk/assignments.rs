@@ -59,6 +59,9 @@ impl Reader {
                 // `a+=(x)` appends to what `a` holds: an array or a scalar the line set, or
                 // one it did not, from the environment (any word, or none).
                 if a.append {
+                    if persist && self.env.append_each_way(n, &values) {
+                        return None;
+                    }
                     let mut old = match self.env.array(n) {
                         Some(items) => items,
                         None if self.env.is_builtin(n) => vec![self.env.get(n)],

@@ -1,7 +1,7 @@
 //! Compound commands (`if`, `case`, loops, `[[ ]]`, groups and subshells): every branch is
 //! read, and what the branches leave is joined.
 
-use super::super::env::{Branches, Value};
+use super::super::env::{Branches, Value, Var};
 use super::super::expand::Field;
 use super::{Data, Reader};
 use brush_parser::ast;
@@ -156,6 +156,7 @@ impl Reader {
             C::ForClause(f) => self.for_loop(f, stdin),
             C::CaseClause(c) => {
                 self.expand(&c.value.value);
+                let listed = self.listed_variable(&c.value.value);
                 // No pattern may match: the values before the `case` are one of its ways.
                 let mut branches = Branches::from(self.mark());
                 let mut out = Data::Nothing;
@@ -164,6 +165,9 @@ impl Reader {
                         self.expand(&p.value);
                     }
                     if let Some(body) = &item.cmd {
+                        if let Some((name, listing)) = &listed {
+                            self.narrow(name, listing, &item.patterns);
+                        }
                         out = out.then(self.list(body, stdin.clone()));
                     }
                     self.end_branch(&mut branches);
@@ -220,6 +224,56 @@ impl Reader {
                 self.restore(saved);
                 out
             }
+        }
+    }
+
+    /// The variable a `case` tests (`case "$f" in`), when it holds every file below a
+    /// directory, as a loop over a listing gives it (`for f in $(git diff --name-only)`
+    /// holds `./**/*`): with the listing.
+    fn listed_variable(&self, word: &str) -> Option<(String, String)> {
+        let name = word
+            .trim_matches('"')
+            .strip_prefix('$')?
+            .trim_start_matches('{')
+            .trim_end_matches('}');
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        match self.env.get(name) {
+            Value::Known(listing) if listing.ends_with("/**/*") => Some((name.to_owned(), listing)),
+            _ => None,
+        }
+    }
+
+    /// Within a `case` branch, the listed variable holds the files its patterns match
+    /// (`*.py)`: `./**/*.py`), since a case pattern's `*` matches `/` too. A pattern of
+    /// another shape (`src/*`, `*`, `@(a|b)`) leaves the whole listing.
+    fn narrow(&mut self, name: &str, listing: &str, patterns: &[ast::Word]) {
+        let every = &listing[..listing.len() - 1];
+        let narrowed: Option<Vec<String>> = patterns
+            .iter()
+            .map(|p| {
+                let pattern = p.value.trim_matches(['"', '\'']);
+                (pattern.len() > 1
+                    && pattern.starts_with('*')
+                    && !pattern[1..].contains(['*', '/', '(', '$', '`', '\\']))
+                .then(|| format!("{every}{pattern}"))
+            })
+            .collect();
+        match narrowed {
+            Some(mut globs) if globs.len() == 1 => {
+                self.env.set(name, Value::Known(globs.remove(0)))
+            }
+            Some(globs) if globs.len() <= super::super::env::MOST_WAYS => {
+                self.env.set_ways(
+                    name,
+                    globs
+                        .into_iter()
+                        .map(|g| Var::Scalar(Value::Known(g)))
+                        .collect(),
+                );
+            }
+            _ => {}
         }
     }
 

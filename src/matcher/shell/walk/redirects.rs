@@ -33,8 +33,14 @@ impl Reader {
         let fd = PROCESS_FD - before.min(PROCESS_FD - 3);
         // Its command runs in a child that holds the ones opened before it.
         let outer_open = std::mem::replace(&mut self.process_fds_open, before);
+        self.substituted_listing = None;
         if self.depth < MAX_DEPTH {
-            self.list(&s.list, stdin);
+            let out = self.list(&s.list, stdin);
+            if matches!(kind, ast::ProcessSubstitutionKind::Read)
+                && matches!(out, Data::Listing(..))
+            {
+                self.substituted_listing = Some(out);
+            }
         } else {
             self.unreadable_line("the command nests too deeply");
         }
@@ -118,7 +124,21 @@ impl Reader {
                             fields.pop().unwrap_or_default()
                         }
                         ast::IoFileRedirectTarget::ProcessSubstitution(kind, s) => {
-                            self.process_substitution(kind, s)
+                            let field = self.process_substitution(kind, s);
+                            if let Some(listing) = self.substituted_listing.take()
+                                && op == "<"
+                                && fd.is_none_or(|f| f == 0)
+                                && field.text.starts_with("/dev/fd/")
+                            {
+                                io.stdin = Some(listing);
+                                io.stdin_built = false;
+                                io.redirects.push(Redirect {
+                                    op,
+                                    target: field.text,
+                                });
+                                continue;
+                            }
+                            field
                         }
                         ast::IoFileRedirectTarget::Fd(_)
                         | ast::IoFileRedirectTarget::Duplicate(_) => {

@@ -27,7 +27,7 @@ impl Reader {
         };
         let readings = ways
             .iter()
-            .try_fold(1usize, |n, (_, texts)| n.checked_mul(texts.len()))
+            .try_fold(1usize, |n, (_, values)| n.checked_mul(values.len()))
             .filter(|n| *n <= MOST_READINGS);
         let Some(readings) = readings.filter(|_| !ways.is_empty()) else {
             let out = self.simple(command, stdin);
@@ -38,21 +38,21 @@ impl Reader {
         let mut out: Option<Data> = None;
         let mut starts = Vec::new();
         for k in 0..readings {
-            // The k-th combination: one text of each variable, counted in mixed radix.
+            // The k-th combination: one value of each variable, counted in mixed radix.
             let mut rest = k;
             let mut given = Vec::new();
-            for (name, texts) in &ways {
-                let text = Value::known(texts[rest % texts.len()].clone());
-                self.env.set(name, text.clone());
-                given.push(text);
-                rest /= texts.len();
+            for (name, values) in &ways {
+                let value = values[rest % values.len()].clone();
+                self.env.set_way(name, value.clone());
+                given.push(value);
+                rest /= values.len();
             }
             let read = self.simple(command, stdin.clone());
             starts.push(self.stage_start);
-            // A variable the command did not set itself holds all its texts again.
-            for ((name, texts), text) in ways.iter().zip(given) {
-                if self.env.get(name) == text {
-                    self.env.set_ways(name, texts.clone());
+            // A variable the command did not set itself holds all its values again.
+            for ((name, values), value) in ways.iter().zip(given) {
+                if self.env.holds(name, &value) {
+                    self.env.set_ways(name, values.clone());
                 }
             }
             self.end_branch(&mut branches);

@@ -1,7 +1,7 @@
 //! Builtins that change the shell's state beyond a plain assignment: `cd`, `read`, and the
 //! options of `set` the reader does not follow.
 
-use super::super::super::env::{DIR, Value};
+use super::super::super::env::{DIR, MOST_WAYS, Value, Var};
 use super::super::super::expand::Field;
 use super::super::super::walk::{Data, Reader};
 use super::super::texts;
@@ -101,6 +101,12 @@ pub(super) fn read(r: &mut Reader, args: &[Field], stdin: Data) {
     if names.is_empty() && array.is_none() {
         names.push("REPLY".to_owned());
     }
+    if let (Data::Listing(lists, may_split), [name], None) = (&stdin, names.as_slice(), &array) {
+        // A line cut elsewhere than where the listing ends its names may be any path.
+        let cut = *may_split && delimiter != '\0';
+        read_a_listed_path(r, name, lists, cut);
+        return;
+    }
     let line = match stdin {
         Data::Known(text) => Some(text.split(delimiter).next().unwrap_or_default().to_owned()),
         _ => None,
@@ -137,5 +143,34 @@ pub(super) fn read(r: &mut Reader, args: &[Field], stdin: Data) {
             r.env.set(n, Value::known(&rest[..end]));
             rest = rest[end..].trim_start_matches([' ', '\t']);
         }
+    }
+}
+
+/// `find src -name '*.ts' | while read -r f`: one name takes one of the listed paths (a
+/// pattern such as `./src/**/*.ts` for what `find` finds below `src`), as a `for` loop over
+/// the listing does; with more than a few, or one not known, the name is not known.
+fn read_a_listed_path(r: &mut Reader, name: &str, lists: &[Vec<Field>], cut: bool) {
+    let mut paths: Vec<String> = Vec::new();
+    for field in lists.iter().flatten() {
+        if field.unknown || field.text.is_empty() {
+            r.env.set(name, Value::Unknown);
+            return;
+        }
+        if !paths.contains(&field.text) {
+            paths.push(field.text.clone());
+        }
+    }
+    match paths.len() {
+        _ if cut => r.env.set(name, Value::Unknown),
+        1 => r.env.set(name, Value::Known(paths.remove(0))),
+        2.. if paths.len() <= MOST_WAYS => r.env.set_ways(
+            name,
+            paths
+                .into_iter()
+                .map(|p| Var::Scalar(Value::Known(p)))
+                .collect(),
+        ),
+        // Nothing listed: the loop's body does not run; more than a few: not followed.
+        _ => r.env.set(name, Value::Unknown),
     }
 }

@@ -239,7 +239,10 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
     if git_view::arguments_matter(&sub.text)
         && sub.text != "push"
         && !merged_deletion
-        && args[k + 1..].iter().any(|a| a.unknown)
+        && args[k + 1..]
+            .iter()
+            .enumerate()
+            .any(|(j, a)| a.unknown && !(j > 0 && names_or_says(&sub.text, &args[k + j], a)))
     {
         r.unreadable(
             "an argument of a git subcommand that can discard work is not known before it runs",
@@ -397,4 +400,19 @@ pub(super) fn git(r: &mut Reader, args: &[Field], env: &[(String, Value)], stdin
         _ => {}
     }
     Data::Unknown
+}
+
+/// Whether `value`, the word after `option` of git `sub`, is what that option takes as its
+/// value, and that value only names a new branch or is a message (`git checkout -b
+/// "$branch"`, `git switch -c "release/v$version"`, `git stash push -m "$msg"`): git's
+/// parse-options takes the next word whole as the value, so no value is an option, and a
+/// name or a message discards no work. Not a value the shell may split into more words.
+fn names_or_says(sub: &str, option: &Field, value: &Field) -> bool {
+    let takes = match sub {
+        "checkout" => ["-b"].as_slice(),
+        "switch" => ["-c", "--create"].as_slice(),
+        "stash" => ["-m", "--message"].as_slice(),
+        _ => &[],
+    };
+    !value.splits && !option.unknown && takes.contains(&option.text.as_str())
 }
