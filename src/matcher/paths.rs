@@ -235,13 +235,24 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
         let git = command.program == "git";
+        let awk = matches!(command.program.as_str(), "awk" | "gawk" | "mawk" | "nawk");
         let searcher = SEARCHERS.iter().any(|(p, _)| *p == command.program);
         let names_resources = names_resources(command);
         for (k, a) in command.args.iter().enumerate() {
             // `find . -name '.env*'`: a test's pattern, not a file; `git commit -m MSG`: a
             // message (`-F FILE` reads a file, and stays); a searcher's file-name filter
             // (`rg --glob 'config/**'`, `grep --include='*.py'`) narrows what it reads.
-            let test_value = std::mem::take(&mut after_test)
+            // awk's `-v NAME=VALUE` and `NAME=VALUE` operands set variables (`-v
+            // s="$start"`): a value, not a file.
+            let assignment = awk
+                && (a.starts_with("-v") && a.len() > 2
+                    || a.split_once('=').is_some_and(|(name, _)| {
+                        !name.is_empty()
+                            && !name.starts_with(|c: char| c.is_ascii_digit())
+                            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    }));
+            let test_value = assignment
+                || std::mem::take(&mut after_test)
                 || git && (a.starts_with("--message=") || a.starts_with("-m") && a.len() > 2)
                 || searcher
                     && NAME_FILTERS
@@ -249,6 +260,7 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
                         .any(|f| a.strip_prefix(f).is_some_and(|v| v.starts_with('=')));
             after_test = command.program == "find"
                 && super::shell::FIND_PATTERN_TESTS.contains(&a.as_str())
+                || awk && (a == "-v" || a == "--assign")
                 || git && (a == "-m" || a == "--message")
                 || searcher && NAME_FILTERS.contains(&a.as_str())
                 || matches!(
@@ -286,6 +298,7 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
 /// ([`grep_prints_no_content`]).
 fn names_without_reading(command: &SimpleCommand) -> bool {
     match command.program.as_str() {
+        "git" if revisions_only(&command.args) => return true,
         "git" => {}
         // `--files0-from=F` prints the names F holds, in its messages too.
         "wc" => return !command.args.iter().any(|a| a.starts_with("--files0-from")),
@@ -298,6 +311,32 @@ fn names_without_reading(command: &SimpleCommand) -> bool {
         Some("rm") => command.args.iter().any(|a| a == "--cached"),
         _ => false,
     }
+}
+
+/// Whether a git command's operands are revisions, branches or remotes, never files, and
+/// it reads no file named on its line (`git merge-base --is-ancestor "$b" "origin/$main"`,
+/// `git branch -d -- "$b"`): not `-F`/`--file`, which read a message from a file.
+fn revisions_only(args: &[String]) -> bool {
+    const SUBCOMMANDS: &[&str] = &[
+        "merge-base",
+        "branch",
+        "symbolic-ref",
+        "for-each-ref",
+        "rev-list",
+        "describe",
+        "fetch",
+        "pull",
+        "push",
+        "remote",
+        "switch",
+    ];
+    let Some(sub) = args.iter().find(|a| !a.starts_with('-')) else {
+        return false;
+    };
+    SUBCOMMANDS.contains(&sub.as_str())
+        && !args
+            .iter()
+            .any(|a| a == "-F" || a.starts_with("--file") || a.starts_with("-F"))
 }
 
 /// Whether a `grep` prints only whether, how often or in which files a line starts with a

@@ -3,6 +3,10 @@
 //! disk filler, whatever the calls are.
 
 mod doubling;
+mod python_loops;
+mod scheduled;
+
+pub(super) use scheduled::grows_in_a_function_that_schedules_itself;
 
 use tree_sitter::{Node, Tree};
 
@@ -38,6 +42,13 @@ pub(super) fn looping(lang: Lang, code: &str) -> Looping {
     // A loop that yields runs only as far as what takes its values asks for: a
     // generator's `while True: x = yield` holds what it holds, as a coroutine does.
     let yields = matches!(lang, Lang::Python | Lang::JavaScript) && code.contains("yield");
+    // What a loop that drains an endless generator keeps, it keeps for ever.
+    if lang == Lang::Python && yields && python_loops::generator_drained_for_ever(code) {
+        return match GROWS.iter().any(|g| bare.contains(g)) {
+            true => Looping::Grows,
+            false => Looping::Endless,
+        };
+    }
     if !endless_loop(lang, code, &bare) {
         // A loop whose condition holds because its body doubles what it tests.
         let leaves = ["break", "last", "return"].iter().any(|l| code.contains(l));
@@ -108,6 +119,7 @@ fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     // when no child is left); one before it is another function's.
     let returns = first.is_some_and(|at| bare[at..].contains("return"));
     first.is_some() && !code.contains(leaves) && !returns
+        || lang == Lang::Python && python_loops::loop_without_a_way_out(code)
 }
 
 /// Where Python's `iter(lambda: A, B)` is, when `A` and `B` are different literals: the

@@ -308,6 +308,11 @@ fn read_into(cx: &mut scope::Cx, lang: Lang, code: &str, depth: usize, line: usi
             "the code grows what it holds in a loop that never ends (a memory bomb)",
             line,
         );
+    } else if let Some(at) = endless::grows_in_a_function_that_schedules_itself(lang, &tree, &src) {
+        cx.unreadable(
+            "the code grows what it holds in a function that runs itself again and again (a memory bomb)",
+            at,
+        );
     } else if let Some(at) =
         endless::spawns_in_a_function_that_calls_itself(lang, &tree, &src, &spawns)
     {

@@ -100,6 +100,18 @@ fn read_paths_leave_out_what_a_command_only_writes() {
             ".env",
             "generic",
         ),
+        // awk's variables are values; a shell's `-c` script is code, read as such; git's
+        // revisions are no files, but a message file is read (blind round 55).
+        ("awk -v s=.env -f prog.awk data.csv", "data.csv", ".env"),
+        ("awk -F, '{ print }' n=.env data.csv", "data.csv", ".env"),
+        ("sh -c 'cat .env'", "", "cat .env"),
+        (
+            "git merge-base --is-ancestor feature origin/.env",
+            "",
+            "origin/.env",
+        ),
+        ("git tag -a v1 -F .env", ".env", ""),
+        ("kill -9 .env", "", ".env"),
     ] {
         let got = read(line);
         assert!(

@@ -140,6 +140,15 @@ fn wrappers_and_shell_scripts_are_unwrapped() {
         "printf '%s\\n' a b | xargs -I{} rm -rf {}",
         "rm -rf b"
     ));
+    // With `-I`, a line is one item, blanks and all (blind round 54).
+    assert!(runs(
+        "printf '%s\\n' 'reset --hard HEAD' | xargs -I{} env -S 'git {}'",
+        "git reset --hard HEAD"
+    ));
+    assert!(runs(
+        "printf '%s\\n' '  -rf ~' | xargs -I{} sh -c 'rm {}'",
+        "rm -rf ~"
+    ));
     let unknown_input = parse("ls | xargs -I{} rm -rf {}");
     assert!(unknown_input.unreadable.is_some(), "{unknown_input:?}");
     assert!(!runs("command -v rm", "rm"));
@@ -2421,6 +2430,16 @@ fn m4_runs_its_syscmd_calls() {
             parse(line).unreadable
         );
     }
+}
+
+#[test]
+fn a_makefile_may_start_its_recipes_with_another_prefix() {
+    // Found by blind round 54: `.RECIPEPREFIX = >` and a recipe with blanks before `@`.
+    let input = "make -f - x <<'EOF'\n.RECIPEPREFIX = >\nx:\n> rm -rf /usr/lib\n>  @echo done\nEOF";
+    assert!(runs(input, "rm -rf /usr/lib"), "{:?}", parse(input));
+    assert!(runs(input, "echo done"), "{:?}", parse(input));
+    let computed = "make -f - x <<'EOF'\nP := >\n.RECIPEPREFIX := $(P)\nx:\n> rm -rf /\nEOF";
+    assert!(parse(computed).unreadable.is_some());
 }
 
 #[test]

@@ -135,6 +135,18 @@ impl<'a, 't> Js<'a, '_, 't> {
                 line,
             );
         }
+        // `cp.execSync.bind(cp, 'rm -rf ~')`: the function is called later with these
+        // arguments first, where the reader does not follow it.
+        if let Obj::Ref(q) = &callee
+            && let Some(f) = canonical(q).strip_suffix(".bind")
+            && (args.items.len() > 1 || args.open)
+            && (runs_code(f) || changes_files(f))
+        {
+            self.cx.unreadable(
+                "the code binds arguments to a function that runs code or commands",
+                line,
+            );
+        }
         let name = match callee {
             Obj::Ref(q) => canonical(&q),
             Obj::Attr(a) if BY_NAME.contains(&a.as_str()) => format!("?.{a}"),

@@ -34,6 +34,15 @@ impl<'t> Js<'_, '_, 't> {
                         _ => unknown,
                     },
                     "os.homedir" => Obj::Val(Val::known("~")),
+                    // `process.kill.bind(process)` is the function itself; one with
+                    // arguments bound to it is not followed (see `Js::call_once`).
+                    q if q.ends_with(".bind") => {
+                        if args.items.len() <= 1 && !args.open {
+                            Obj::Ref(q[..q.len() - ".bind".len()].to_owned())
+                        } else {
+                            unknown
+                        }
+                    }
                     // `Reflect.get(cp, "exec" + "Sync")` is `cp["exec" + "Sync"]`.
                     "Reflect.get" => {
                         let key = args.val(1);

@@ -208,15 +208,24 @@ impl<'a, 't> Js<'a, '_, 't> {
             }
             "identifier" => {
                 let name = self.text(list);
-                let Some(Slot::Expr(value)) = self.names.get(name).cloned() else {
-                    return None;
+                let value = match self.names.get(name) {
+                    Some(Slot::Expr(value) | Slot::Grown(value, _)) => *value,
+                    _ => return None,
                 };
                 let whole = self
                     .alts
                     .get(name)
                     .is_some_and(|a| a.len() == 1 && a[0].1.is_empty());
-                (whole && self.stays_as_written(name)).then_some(())?;
-                self.literal_items(value, depth + 1)
+                whole.then_some(())?;
+                if self.stays_as_written(name) {
+                    return self.literal_items(value, depth + 1);
+                }
+                // Grown by `name.push(...)` too: the pushes may or may not have run before
+                // the loop, and each pushed item is one more round.
+                let pushed = self.pushed_items(name)?;
+                let mut items = self.literal_items(value, depth + 1)?;
+                items.extend(pushed.into_iter().map(|p| self.eval(p, 1)));
+                (items.len() <= MOST_ITEMS).then_some(items)
             }
             "call_expression" => {
                 let function = by_field(list, "function")?;
@@ -292,6 +301,55 @@ impl<'a, 't> Js<'a, '_, 't> {
         ok
     }
 
+    /// The items `name.push(...)` statements add, when every other use of the name is one
+    /// [`Js::only_looped_over`] takes: a scan of the program, counted with the others.
+    fn pushed_items(&mut self, name: &'a str) -> Option<Vec<Node<'t>>> {
+        if self.scans >= MOST_SCANS {
+            return None;
+        }
+        self.scans += 1;
+        let mut ok = true;
+        let mut pushed = Vec::new();
+        visit(self.root, |node, _, at| {
+            if !ok || at == Visit::Leave {
+                return false;
+            }
+            if matches!(kind(node), "identifier" | "shorthand_property_identifier")
+                && self.text(node) == name
+            {
+                match self.pushes_onto(node) {
+                    Some(items) => pushed.extend(items),
+                    None => ok = self.only_looped_over(node),
+                }
+            }
+            pushed.len() <= MOST_ITEMS
+        });
+        (ok && pushed.len() <= MOST_ITEMS).then_some(pushed)
+    }
+
+    /// The items of `node.push(...)`, a statement of its own (what it returns unused), when
+    /// none is spread.
+    fn pushes_onto(&self, node: Node<'t>) -> Option<Vec<Node<'t>>> {
+        let member = node.parent().filter(|p| kind(*p) == "member_expression")?;
+        if by_field(member, "object") != Some(node)
+            || by_field(member, "property").map(|p| self.text(p)) != Some("push")
+        {
+            return None;
+        }
+        let call = member.parent().filter(|c| {
+            kind(*c) == "call_expression" && by_field(*c, "function") == Some(member)
+        })?;
+        call.parent()
+            .filter(|s| kind(*s) == "expression_statement")?;
+        let arguments = by_field(call, "arguments")?;
+        let mut c = arguments.walk();
+        let items: Vec<Node<'t>> = arguments.named_children(&mut c).collect();
+        items
+            .iter()
+            .all(|i| !matches!(kind(*i), "spread_element" | "comment"))
+            .then_some(items)
+    }
+
     /// Whether the use `node` of a name loops over its value, or is its binding.
     fn only_looped_over(&self, node: Node<'t>) -> bool {
         let Some(parent) = node.parent() else {
@@ -362,7 +420,23 @@ impl<'a, 't> Js<'a, '_, 't> {
             return false;
         }
         match kind(parent) {
-            "variable_declarator" => by_field(parent, "value") != Some(node),
+            // `const [cmd, args] = step`: the names take its parts, which they share in
+            // turn.
+            "variable_declarator" if by_field(parent, "value") == Some(node) => {
+                match by_field(parent, "name") {
+                    Some(p) if matches!(kind(p), "array_pattern" | "object_pattern") => {
+                        let (mut names, mut other) = (Vec::new(), Vec::new());
+                        self.pattern_names(p, Vec::new(), &mut names, &mut other);
+                        other.is_empty()
+                            && names.into_iter().all(|(n, _)| {
+                                let name = self.text(n);
+                                self.unaliased(name)
+                            })
+                    }
+                    _ => false,
+                }
+            }
+            "variable_declarator" => true,
             "assignment_expression" => by_field(parent, "right") != Some(node),
             "array" | "pair" | "object" | "return_statement" | "yield_expression" => false,
             "arguments" => {

@@ -528,6 +528,34 @@ fn an_unknown_file_read_and_sent_away_is_unreadable() {
 }
 
 #[test]
+fn a_loop_over_a_literal_array_grown_by_pushes_reads_the_pushed_items_too() {
+    // Found by blind round 53: a check list with a step added under a condition.
+    let code = "const { spawnSync } = require('child_process');\nconst steps = [['npx', ['tsc', '--noEmit']], ['npx', ['eslint', 'src']]];\nif (process.env.E2E) steps.push(['npx', ['playwright', 'test']]);\nfor (const [cmd, args] of steps) spawnSync(cmd, args);";
+    assert_eq!(unreadable(code), None);
+    assert_eq!(
+        effects(code),
+        [
+            "exec npx tsc --noEmit",
+            "exec npx eslint src",
+            "exec npx playwright test"
+        ]
+    );
+    let pushed = "const cp = require('child_process'); const dirs = ['dist']; dirs.push(require('os').homedir()); for (const d of dirs) cp.execFileSync('rm', ['-rf', d]);";
+    assert!(
+        effects(pushed).contains(&"exec rm -rf ~".to_owned()),
+        "{:?}",
+        effects(pushed)
+    );
+    // Grown any other way, or pushed items spread, it is not followed.
+    for code in [
+        "const cp = require('child_process'); const c = ['ls']; c.push(...process.argv); for (const x of c) cp.execSync(x);",
+        "const cp = require('child_process'); const c = ['ls']; c.unshift(process.argv[2]); for (const x of c) cp.execSync(x);",
+    ] {
+        assert_eq!(effects(code), ["sh -c ?"], "{code}");
+    }
+}
+
+#[test]
 fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
     assert_eq!(
         effects(
@@ -575,12 +603,12 @@ fn a_call_in_a_loop_over_a_literal_array_is_read_for_each_item() {
         ),
         ["rm -r ?"]
     );
-    // Changed, it is not.
+    // Grown by a push, its items are the written ones and the pushed one, here not known.
     assert_eq!(
         effects(
             "const fs = require('fs'); const dirs = ['dist']; dirs.push(process.argv[2]); dirs.forEach(d => fs.rmSync(d, {recursive: true}))"
         ),
-        ["rm -r ?"]
+        ["rm -r dist", "rm -r ?"]
     );
     // A spread item may be anything.
     assert_eq!(
@@ -1038,4 +1066,46 @@ fn process_argv_holds_the_script_slot_of_code_from_standard_input() {
         effects_from(Lang::JavaScript, code, &[], Origin::Elsewhere),
         ["exec npx vitest ?"]
     );
+}
+
+#[test]
+fn a_loop_item_destructured_in_the_body_is_read_for_each_item() {
+    // Found by blind round 53: `const [cmd, args] = step` inside the loop.
+    for code in [
+        "const { spawnSync } = require('child_process'); const steps = [['npx', ['tsc']], ['npx', ['eslint']]]; for (const s of steps) { const [cmd, args] = s; spawnSync(cmd, args); }",
+        "const { spawnSync } = require('child_process'); const steps = [{c: 'npx', a: ['tsc']}, {c: 'npx', a: ['eslint']}]; for (const s of steps) { const {c, a} = s; spawnSync(c, a); }",
+    ] {
+        assert_eq!(effects(code), ["exec npx tsc", "exec npx eslint"], "{code}");
+    }
+    // A part shared on (put in another array) may be changed there: not the item.
+    let shared = "const { spawnSync } = require('child_process'); const keep = []; const steps = [['npx', ['tsc']]]; for (const s of steps) { const [cmd, args] = s; keep.push(args); spawnSync(cmd, args); }";
+    assert_eq!(effects(shared), ["exec ? ?"], "{shared}");
+}
+
+#[test]
+fn a_function_bound_to_its_object_is_the_function() {
+    // Found by blind round 54: `process["ki" + "ll"].bind(process)` then `k(-1, ...)`.
+    for code in [
+        "const k = process.kill.bind(process); k(-1, 'SIGKILL')",
+        "const k = process['ki' + 'll'].bind(process); k(-1, 'SIGKILL')",
+    ] {
+        assert_eq!(effects(code), ["kill -SIGKILL -1"], "{code}");
+    }
+    assert_eq!(
+        effects(
+            "const cp = require('child_process'); const r = cp.execSync.bind(cp); r('rm -rf ~')"
+        ),
+        ["sh -c rm -rf ~"]
+    );
+    // With arguments bound to it, the call made later is not followed.
+    for code in [
+        "const cp = require('child_process'); const r = cp.execSync.bind(cp, 'rm -rf ~'); r()",
+        "const fs = require('fs'); const w = fs.writeFileSync.bind(fs, '/etc/x'); w('d')",
+    ] {
+        assert_eq!(
+            unreadable(code),
+            Some("the code binds arguments to a function that runs code or commands"),
+            "{code}"
+        );
+    }
 }

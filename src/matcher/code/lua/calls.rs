@@ -68,6 +68,16 @@ impl<'t> Lua<'_, '_, 't> {
                 // A file compiled and not run is only read (see `compiled`).
                 let q = match q.as_str() {
                     "loadfile" if self.compiled_only(node) => "io.lines",
+                    // Run in an environment of constants, a file not known runs nothing
+                    // the reader could see. Lua 5.1 and LuaJIT ignore the environment and
+                    // run it as `lua FILE` would; a file the line names is still read as
+                    // code, as it is run there.
+                    "loadfile"
+                        if self.sandboxed(node)
+                            && !matches!(args.first(), Some(Obj::Val(Val::Known(_)))) =>
+                    {
+                        "io.lines"
+                    }
                     q => q,
                 };
                 self.apply(q, &args, count, line);

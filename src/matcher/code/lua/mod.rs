@@ -7,6 +7,7 @@
 mod calls;
 mod choices;
 mod compiled;
+mod quoting;
 mod rounds;
 mod text;
 mod values;
@@ -101,9 +102,11 @@ pub(super) fn read(cx: &mut Cx, tree: &Tree, src: &Source<'_>) {
         grows: false,
         chosen: super::growths::Chosen::default(),
         root,
+        quoters: Vec::new(),
     };
     lua.cx.inherit(&mut lua.names);
     lua.bind_all(root, 0);
+    lua.quoters = lua.quoters();
     lua.forget_shared_tables();
     lua.walk(root);
     lua.cx.publish(&lua.names);
@@ -153,6 +156,8 @@ struct Lua<'a, 'c, 't> {
     /// The growths being read as run (`true`) or not, by node id.
     chosen: super::growths::Chosen,
     root: Node<'t>,
+    /// The program's own functions that quote a value as one shell word (see `quoting`).
+    quoters: Vec<&'a str>,
 }
 
 impl<'a, 'c, 't> Lua<'a, 'c, 't> {

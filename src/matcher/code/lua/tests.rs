@@ -474,6 +474,35 @@ fn a_file_compiled_and_only_tested_is_read_not_run() {
 }
 
 #[test]
+fn a_file_run_in_an_environment_of_constants_reaches_no_library() {
+    // Found by blind round 53: a rockspec read as data.
+    for code in [
+        "local env = {}\nlocal chunk = assert(loadfile(arg[1], 't', env))\nchunk()\nprint(env.package, env.version)",
+        "local spec = {deps = {'a', 'b'}, n = 1} loadfile(arg[1], 't', spec)() print(spec['version'])",
+        "loadfile(arg[1], 't', {})()",
+    ] {
+        assert_eq!(unreadable(code), None, "{code}");
+    }
+    // An environment that holds a library, gets one later, or is handed on, is not.
+    for code in [
+        "loadfile(arg[1], 't', {os = os})()",
+        "local e = {} e.os = os loadfile(arg[1], 't', e)()",
+        "local e = {} setmetatable(e, {__index = _G}) loadfile(arg[1], 't', e)()",
+        "local e = {} local e = {x = os} loadfile(arg[1], 't', e)()",
+        "loadfile(arg[1], 't', {[os.getenv('X')] = 1, f = print})()",
+    ] {
+        assert!(unreadable(code).is_some(), "{code}");
+    }
+    // A file the code names is read as the code it holds: Lua 5.1 ignores the environment.
+    let named = "loadfile('tools/gen.lua', 't', {})()";
+    assert!(
+        effects(named).iter().any(|e| e.contains("tools/gen.lua")),
+        "{:?}",
+        effects(named)
+    );
+}
+
+#[test]
 fn a_table_grown_in_branches_is_read_with_each_set_of_growths_that_may_have_run() {
     // Found by blind round 50: linters and test runners whose arguments depend on the
     // environment, grown by `table.insert` and `t[#t + 1] = x`.
@@ -537,4 +566,34 @@ fn a_loop_whose_condition_is_always_true_and_grows_a_value_is_a_memory_bomb() {
         unreadable("local t = {}; while os.time() < 0 do t[#t + 1] = ('x'):rep(8) end"),
         None
     );
+}
+
+#[test]
+fn a_function_of_the_code_that_quotes_a_value_gives_one_shell_word() {
+    // Found by blind rounds 52 and 55: spec files quoted by the code's own `q`.
+    for code in [
+        "local function q(s) return \"'\" .. s:gsub(\"'\", \"'\\\\''\") .. \"'\" end\nfor f in io.popen('ls spec'):lines() do os.execute('busted ' .. q(f)) end",
+        "function shq(v) return \"'\" .. string.gsub(tostring(v), \"'\", [['\\'']]) .. \"'\" end\nos.execute('busted ' .. shq(os.getenv('SPEC')))",
+    ] {
+        assert_eq!(unreadable(code), None, "{code}");
+        assert!(
+            effects(code)
+                .iter()
+                .any(|e| e.starts_with("sh -c busted \"$RANDOM\"")),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
+    // A function that quotes otherwise, or is assigned again, is not one.
+    for code in [
+        "local function q(s) return \"'\" .. s .. \"'\" end\nos.execute('busted ' .. q(os.getenv('X')))",
+        "local function q(s) return \"'\" .. s:gsub(\"'\", \"\") .. \"'\" end\nos.execute('busted ' .. q(os.getenv('X')))",
+        "function q(s) return \"'\" .. s:gsub(\"'\", \"'\\\\''\") .. \"'\" end\nq = function(s) return s end\nos.execute('busted ' .. q(os.getenv('X')))",
+    ] {
+        assert!(
+            !effects(code).iter().any(|e| e.contains("$RANDOM")),
+            "{code}: {:?}",
+            effects(code)
+        );
+    }
 }

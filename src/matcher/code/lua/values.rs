@@ -159,6 +159,10 @@ impl<'t> Lua<'_, '_, 't> {
         let Some(callee) = by_field(node, "name") else {
             return Obj::Val(Val::Unknown);
         };
+        // A function of the program's own that quotes its argument as one shell word.
+        if kind(callee) == "identifier" && !self.wild && self.quoters.contains(&self.text(callee)) {
+            return Obj::Val(get(&self.args(node), 0).shell_quoted());
+        }
         let (q, args) = if kind(callee) == "method_index_expression" {
             // `("x"):rep(3)`: a string's methods are the `string` functions.
             let (Some(object), Some(method)) =
@@ -255,7 +259,7 @@ impl<'t> Lua<'_, '_, 't> {
     }
 
     /// A string literal's value: a long bracket string as written, a quoted one unescaped.
-    fn string(&self, node: Node<'_>) -> Val {
+    pub(super) fn string(&self, node: Node<'_>) -> Val {
         let start = by_field(node, "start").map_or("", |s| self.text(s));
         let content = by_field(node, "content").map_or("", |c| self.text(c));
         if start.starts_with('[') {

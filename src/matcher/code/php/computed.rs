@@ -67,6 +67,12 @@ fn value_of(name: &str, a: &Args<'_>) -> Obj {
                 .filter(|s| s.is_ascii())
                 .map(|s| s.chars().rev().collect()),
         ),
+        // An IPv4 address from its number (`long2ip(2130706433)` is `127.0.0.1`).
+        "long2ip" => known(
+            text(0)
+                .and_then(|n| n.trim().parse::<u32>().ok())
+                .map(|n| std::net::Ipv4Addr::from(n).to_string()),
+        ),
         "chr" => known(text(0).and_then(|n| n.parse::<i64>().ok()).and_then(|n| {
             let b = u8::try_from(n.rem_euclid(256)).ok()?;
             b.is_ascii().then(|| char::from(b).to_string())

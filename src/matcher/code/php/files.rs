@@ -72,6 +72,14 @@ pub(super) enum Res {
 
 pub(super) fn resource(v: Val) -> Res {
     let Val::Known(t) = v else {
+        // `"http://" . $host . ...`: a URL, to a place not known.
+        if let Val::Prefix(p) = &v
+            && ["http://", "https://", "ftp://", "ftps://"]
+                .iter()
+                .any(|s| p.to_ascii_lowercase().starts_with(s))
+        {
+            return Res::Url(v);
+        }
         return Res::Path(v);
     };
     let lower = t.to_ascii_lowercase();

@@ -163,6 +163,7 @@ pub(super) fn is_value_function(name: &str) -> bool {
                 | "join"
                 | "strrev"
                 | "chr"
+                | "long2ip"
                 | "str_replace"
                 | "sprintf"
                 | "vsprintf"

@@ -632,3 +632,17 @@ fn a_closure_that_calls_itself_through_its_own_name_stays_that_closure() {
         assert_eq!(unreadable(code), COMPUTED, "{code}");
     }
 }
+
+#[test]
+fn an_address_from_its_number_and_a_url_to_a_place_not_known_are_fetches() {
+    // Found by the oracle on blind round 54's approve call: `long2ip(2130706433)`.
+    assert_eq!(
+        effects("echo file_get_contents('http://' . long2ip(2130706433) . ':18790/v1/approvals');"),
+        ["curl http://127.0.0.1:18790/v1/approvals"]
+    );
+    // A URL whose host is not known is still the network, not a file.
+    assert_eq!(
+        effects("echo file_get_contents('https://' . $argv[1] . '/x');"),
+        ["curl https://*"]
+    );
+}

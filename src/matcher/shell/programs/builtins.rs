@@ -204,12 +204,24 @@ pub(super) fn run(
             Data::Nothing
         }
         "shift" => {
-            let n = args
-                .first()
-                .and_then(|a| a.text.parse::<usize>().ok())
-                .unwrap_or(1);
-            if let Some(p) = r.env.positional.as_mut() {
-                p.drain(..n.min(p.len()));
+            // A count not known (`shift $((OPTIND - 1))` after getopts) leaves any number of
+            // the arguments; one larger than their number shifts none (bash fails).
+            let n = match args.first() {
+                None => Some(1),
+                Some(a) if a.unknown => None,
+                Some(a) => a.text.trim().parse::<usize>().ok(),
+            };
+            match n {
+                Some(n) => {
+                    if let Some(p) = r.env.positional.as_mut()
+                        && n <= p.len()
+                    {
+                        p.drain(..n);
+                    }
+                }
+                None if args.first().is_some_and(|a| a.unknown) => r.env.positional = None,
+                // Not a number: bash refuses, and shifts nothing.
+                None => {}
             }
             Data::Nothing
         }

@@ -148,28 +148,32 @@ pub(super) fn read(r: &mut Reader, args: &[Field], stdin: Data) {
 
 /// `find src -name '*.ts' | while read -r f`: one name takes one of the listed paths (a
 /// pattern such as `./src/**/*.ts` for what `find` finds below `src`), as a `for` loop over
-/// the listing does; with more than a few, or one not known, the name is not known.
+/// the listing does. Cut at newlines when a name may hold one (`cut`), it may also be any
+/// other text: then one of the ways is a value not known. With more than a few ways, or
+/// a listed path not known, the name is not known.
 fn read_a_listed_path(r: &mut Reader, name: &str, lists: &[Vec<Field>], cut: bool) {
-    let mut paths: Vec<String> = Vec::new();
+    let mut ways: Vec<Var> = Vec::new();
     for field in lists.iter().flatten() {
-        if field.unknown || field.text.is_empty() {
-            r.env.set(name, Value::Unknown);
-            return;
-        }
-        if !paths.contains(&field.text) {
-            paths.push(field.text.clone());
+        let way = Var::Scalar(match field.unknown {
+            true => Value::Unknown,
+            false => Value::Known(field.text.clone()),
+        });
+        if !ways.contains(&way) {
+            ways.push(way);
         }
     }
-    match paths.len() {
-        _ if cut => r.env.set(name, Value::Unknown),
-        1 => r.env.set(name, Value::Known(paths.remove(0))),
-        2.. if paths.len() <= MOST_WAYS => r.env.set_ways(
-            name,
-            paths
-                .into_iter()
-                .map(|p| Var::Scalar(Value::Known(p)))
-                .collect(),
-        ),
+    let unknown = Var::Scalar(Value::Unknown);
+    if cut && !ways.contains(&unknown) {
+        ways.push(unknown);
+    }
+    match ways.len() {
+        1 => {
+            let Some(Var::Scalar(value)) = ways.pop() else {
+                return;
+            };
+            r.env.set(name, value);
+        }
+        2.. if ways.len() <= MOST_WAYS => r.env.set_ways(name, ways),
         // Nothing listed: the loop's body does not run; more than a few: not followed.
         _ => r.env.set(name, Value::Unknown),
     }

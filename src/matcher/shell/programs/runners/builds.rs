@@ -180,6 +180,35 @@ fn code_file(name: &str) -> Option<Lang> {
     })
 }
 
+/// Subcommands of the package managers that read their manifest and run none of its
+/// scripts (`composer validate` after an edit of composer.json).
+fn only_inspects(tool: &str, args: &[Field]) -> bool {
+    const COMPOSER: &[&str] = &[
+        "validate",
+        "show",
+        "info",
+        "outdated",
+        "licenses",
+        "depends",
+        "why",
+        "prohibits",
+        "why-not",
+        "check-platform-reqs",
+        "fund",
+        "suggests",
+    ];
+    const NPM: &[&str] = &["ls", "list", "view", "info", "outdated", "explain", "why"];
+    let Some(sub) = args.iter().find(|a| !a.text.starts_with('-')) else {
+        return false;
+    };
+    !sub.unknown
+        && match tool {
+            "composer" => COMPOSER.contains(&sub.text.as_str()),
+            "npm" | "pnpm" | "yarn" => NPM.contains(&sub.text.as_str()),
+            _ => false,
+        }
+}
+
 /// Reads, once each, the files of [`runs`]'s names that the line wrote before `tool` runs,
 /// except code files named in `args`, which the tool's own reading reads (`python3 x.py`).
 pub(in crate::matcher::shell::programs) fn written_files(
@@ -187,6 +216,9 @@ pub(in crate::matcher::shell::programs) fn written_files(
     tool: &str,
     args: &[Field],
 ) {
+    if only_inspects(tool, args) {
+        return;
+    }
     // In a directory the line downloaded (`git clone URL d && cd d && make`), every file
     // the tool runs is a download. After `a && cd d` the directory is one of two, which
     // the reader does not keep apart: any directory not known counts.

@@ -230,18 +230,35 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
                 a.unknown && (a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
             });
         }
+        // zip's and unzip's words are options or files; an option only from a word that
+        // starts unknown (its command, `-TT CMD`, is read by the zip runner).
+        if matches!(program, "zip" | "unzip") {
+            return args.iter().any(|a| {
+                a.unknown
+                    && (a.splits || a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
+            });
+        }
         if matches!(program, "tar" | "gtar" | "bsdtar") {
             return args
                 .iter()
                 .enumerate()
                 .any(|(k, a)| a.unknown && !super::tools::tar_path(args, k));
         }
-        // Past a written `--`, the file tools take every word as an operand.
+        // Past a written `--`, the file tools take every word as an operand; before it, so
+        // is a word whose start is known and not `-` (`mv "$log.$i.gz" ...`), which
+        // getopt takes as one, as long as the shell does not split it.
+        let file_tool = ENDS_OPTIONS_AT_DASHES.contains(&program);
         let options = match args.iter().position(|a| a.text == "--" && !a.unknown) {
-            Some(end) if ENDS_OPTIONS_AT_DASHES.contains(&program) => &args[..end],
+            Some(end) if file_tool => &args[..end],
             _ => args,
         };
-        return options.iter().any(|a| a.unknown);
+        return options.iter().any(|a| {
+            a.unknown
+                && !(file_tool
+                    && !a.splits
+                    && !a.text.starts_with('-')
+                    && !a.text.starts_with(SUBSTITUTION))
+        });
     };
     let mut preloads = Vec::new();
     let mut script_args: &[Field] = &[];

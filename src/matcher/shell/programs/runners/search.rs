@@ -95,6 +95,13 @@ pub(super) fn xargs(
                 .filter(|s| !s.is_empty())
                 .map(Field::literal)
                 .collect(),
+            // With `-I`, each line is one item, its leading blanks dropped.
+            None if replace.is_some() => text
+                .lines()
+                .map(str::trim_start)
+                .filter(|l| !l.is_empty())
+                .map(Field::literal)
+                .collect(),
             None => text
                 .split_whitespace()
                 .map(|s| Field::literal(s.trim_matches(['"', '\''])))

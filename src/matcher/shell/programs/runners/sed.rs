@@ -8,8 +8,20 @@ use crate::matcher::shell::programs::{option_value, texts};
 use crate::matcher::shell::walk::{Data, Reader};
 
 use super::{record_written, shell_c};
+use crate::matcher::shell::{SUBSTITUTION, SimpleCommand};
+
+/// The virtual program a sed script holding a value not known is reported as, for the
+/// policy to weigh (see [`sed`]).
+pub(crate) const VALUE_IN_SCRIPT: &str = "value-in-sed-script";
 
 /// `sed`: the script of each `-e`/`--expression`, or the first operand without one.
+///
+/// A script operand may hold a value not known where a regex or a replacement is
+/// (`sed -i "s/^version = .*/version = \"$version\"/" pyproject.toml`), as release
+/// scripts write it. The value cannot be read as text: a `/` or a newline in it ends the
+/// part and can add commands (`s/.*/rm -rf ~/e`). The script is read with the value as
+/// text, and the command is also reported as the virtual `value-in-sed-script SCRIPT`, for
+/// the policy to ask about. Any other word not known is unreadable.
 pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
     let t = texts(args);
     let (opts, at) = options::leading(&t, &row.options);
@@ -22,12 +34,39 @@ pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
             r.unreadable("sed reads its script from a file");
         }
     }
-    if scripts.is_empty()
-        && let Some(s) = t.get(at)
+    let script_at = scripts.is_empty().then_some(at);
+    let options_end = args
+        .iter()
+        .position(|a| a.text == "--" && !a.unknown)
+        .unwrap_or(args.len());
+    for (k, a) in args.iter().enumerate() {
+        if !a.unknown || Some(k) == script_at {
+            continue;
+        }
+        // An operand after the script whose start is known is a file, never an option.
+        let file = k > at && (k > options_end || !a.text.starts_with(['-', '$']) && !a.splits);
+        if !file {
+            r.unreadable(
+                "an argument that changes what the program does is not known before it runs",
+            );
+        }
+    }
+    if let Some(k) = script_at
+        && let Some(s) = t.get(k)
     {
         scripts.push(s.clone());
-        if args[at].unknown {
-            r.unreadable("sed's script is not known before it runs");
+        if args[k].unknown {
+            if args[k].splits || !values_only_in_patterns(s) {
+                r.unreadable("sed's script is not known before it runs");
+            } else {
+                r.record(SimpleCommand {
+                    program: VALUE_IN_SCRIPT.to_owned(),
+                    args: vec![s.clone()],
+                    redirects: Vec::new(),
+                    origin: None,
+                    dir: None,
+                });
+            }
         }
     }
     for s in scripts {
@@ -54,6 +93,23 @@ struct Script {
     writes: Vec<String>,
     /// Why the script is not read: it runs text only known when it runs.
     unreadable: Option<&'static str>,
+    /// Where its regexes and replacements are, by byte.
+    patterns: Vec<std::ops::Range<usize>>,
+}
+
+/// Whether every value not known in `script` (written [`SUBSTITUTION`]) is inside a regex
+/// or a replacement, and the script is otherwise read: no `e`, no `w` of a file not known.
+fn values_only_in_patterns(script: &str) -> bool {
+    // One byte per value, which no part ends at (`$(...)` holds `.` and `)`, which may be
+    // a delimiter).
+    let marked = script.replace(SUBSTITUTION, "\u{1}");
+    let read = read_script(&marked);
+    read.unreadable.is_none()
+        && read.runs.is_empty()
+        && read.writes.iter().all(|w| !w.contains('\u{1}'))
+        && marked
+            .match_indices('\u{1}')
+            .all(|(at, _)| read.patterns.iter().any(|p| p.contains(&at)))
 }
 
 /// Reads `script` command by command: addresses, `!`, blocks, then each command with the
@@ -69,12 +125,12 @@ fn read_script(script: &str) -> Script {
         if s.done() {
             return out;
         }
-        s.address();
+        out.patterns.extend(s.address());
         s.skip(|c| c == b' ' || c == b'\t');
         if s.peek() == Some(b',') {
             s.at += 1;
             s.skip(|c| c == b' ' || c == b'\t');
-            s.address();
+            out.patterns.extend(s.address());
         }
         s.skip(|c| c == b' ' || c == b'\t' || c == b'!');
         let Some(command) = s.next() else {
@@ -86,8 +142,8 @@ fn read_script(script: &str) -> Script {
                 let Some(delim) = s.next().filter(|d| *d != b'\n' && *d != b'\\') else {
                     return out;
                 };
-                s.part(delim);
-                s.part(delim);
+                out.patterns.push(s.part(delim));
+                out.patterns.push(s.part(delim));
                 // Flags: `g`, `p`, a number, `i`, `m`, `e`; `w FILE` takes the rest of the line.
                 while let Some(c) = s.peek().filter(|c| !matches!(c, b';' | b'\n' | b'}')) {
                     s.at += 1;
@@ -111,8 +167,8 @@ fn read_script(script: &str) -> Script {
                 let Some(delim) = s.next() else {
                     return out;
                 };
-                s.part(delim);
-                s.part(delim);
+                out.patterns.push(s.part(delim));
+                out.patterns.push(s.part(delim));
             }
             b'w' | b'W' => {
                 let file = s.rest_of_line();
@@ -173,36 +229,44 @@ impl Cursor<'_> {
     }
 
     /// An address: a line number (`3`, `1~2`, `+4`), `$`, `/regex/` or `\cregexc`, each
-    /// with its flags.
-    fn address(&mut self) {
+    /// with its flags; where its regex is.
+    fn address(&mut self) -> Option<std::ops::Range<usize>> {
         match self.peek() {
             Some(b'/') => {
                 self.at += 1;
-                self.part(b'/');
+                let regex = self.part(b'/');
                 self.skip(|c| c == b'I' || c == b'M');
+                Some(regex)
             }
             Some(b'\\') => {
                 self.at += 1;
-                if let Some(delim) = self.next() {
-                    self.part(delim);
-                }
+                let regex = self.next().map(|delim| self.part(delim));
                 self.skip(|c| c == b'I' || c == b'M');
+                regex
             }
-            Some(b'$') => self.at += 1,
-            _ => self.skip(|c| c.is_ascii_digit() || c == b'~' || c == b'+'),
+            Some(b'$') => {
+                self.at += 1;
+                None
+            }
+            _ => {
+                self.skip(|c| c.is_ascii_digit() || c == b'~' || c == b'+');
+                None
+            }
         }
     }
 
-    /// Skips a regex or replacement up to and past its closing `delim`; a backslash escapes
-    /// the byte after it.
-    fn part(&mut self, delim: u8) {
+    /// Skips a regex or replacement up to and past its closing `delim`, a backslash
+    /// escaping the byte after it; where it was, without the delimiter.
+    fn part(&mut self, delim: u8) -> std::ops::Range<usize> {
+        let start = self.at;
         while let Some(c) = self.next() {
             if c == b'\\' {
                 self.at += 1;
             } else if c == delim {
-                return;
+                return start..self.at - 1;
             }
         }
+        start..self.at.min(self.b.len())
     }
 
     /// The rest of the line, leading blanks dropped (`w FILE`, `e COMMAND`).
@@ -249,7 +313,11 @@ mod tests {
             "a\\\nw not-a-file",
             "1i w not-a-file",
         ] {
-            assert_eq!(read_script(script), Script::default(), "{script}");
+            let read = read_script(script);
+            assert!(
+                read.runs.is_empty() && read.writes.is_empty() && read.unreadable.is_none(),
+                "{script}"
+            );
         }
     }
 
@@ -258,5 +326,28 @@ mod tests {
         assert_eq!(read_script("1e rm -rf ~").runs, ["rm -rf ~"]);
         assert!(read_script("s/x/rm -rf ~/e").unreadable.is_some());
         assert!(read_script("e").unreadable.is_some());
+    }
+
+    #[test]
+    fn values_in_regexes_and_replacements_only_are_told_apart() {
+        for script in [
+            "s/^version = \".*\"/version = \"$(...)\"/",
+            "0,/^version = \"$(...)\"/s//version = \"$(...)\"/",
+            "s|@VERSION@|$(...)|g",
+            "s.a.$(...).",
+            "/$(...)/d",
+        ] {
+            assert!(values_only_in_patterns(script), "{script}");
+        }
+        for script in [
+            "$(...)",
+            "s/a/b/$(...)",
+            "s/$(...)/x/e",
+            "s/a/b/w $(...)",
+            "1i $(...)",
+            "$(...)d",
+        ] {
+            assert!(!values_only_in_patterns(script), "{script}");
+        }
     }
 }

@@ -165,6 +165,15 @@ fn git_grep_names(rest: &[String]) -> Option<(Vec<String>, bool)> {
             }
             a if NAMES.contains(&a) => names = true,
             a if FLAGS.contains(&a) || a.starts_with("--max-depth=") => {}
+            // Short flags bundled (`-lz`, `-il`), none taking a value.
+            a if a.len() > 2
+                && a.starts_with('-')
+                && !a.starts_with("--")
+                && a[1..].chars().all(|c| "lLzivwEFGPIarq".contains(c)) =>
+            {
+                names |= a.contains(['l', 'L']);
+                nul |= a.contains('z');
+            }
             a if a.starts_with('-') => return None,
             _ => operands.push(a.clone()),
         }

@@ -92,14 +92,25 @@ pub(in crate::matcher::shell::programs::runners) fn makefile(
                 .iter()
                 .any(|name| r.env.assigned(name));
             vars.anything = text.contains("$(eval") || text.contains("${eval");
+            // GNU make's `.RECIPEPREFIX` sets what starts a recipe line instead of a tab.
+            let mut prefix = '\t';
             for line in text.lines() {
-                let recipe = if let Some(recipe) = line.strip_prefix('\t') {
-                    recipe.trim_start_matches(['@', '-', '+'])
+                if let Some(value) = recipe_prefix(line) {
+                    match value.chars().next() {
+                        Some('$') => r.unreadable("a makefile computes what starts its recipes"),
+                        Some(c) => prefix = c,
+                        None => prefix = '\t',
+                    }
+                    continue;
+                }
+                let recipe = if let Some(recipe) = line.strip_prefix(prefix) {
+                    // make skips blanks and these marks, in any order (`job.c`).
+                    recipe.trim_start_matches(['@', '-', '+', ' ', '\t'])
                 } else if let Some((_, recipe)) = line
                     .split_once(';')
                     .filter(|(target, _)| target.contains(':'))
                 {
-                    recipe.trim_start().trim_start_matches(['@', '-', '+'])
+                    recipe.trim_start_matches(['@', '-', '+', ' ', '\t'])
                 } else {
                     vars.assign(line);
                     continue;
@@ -124,6 +135,18 @@ pub(in crate::matcher::shell::programs::runners) fn makefile(
         }
         Data::Nothing => {}
     }
+}
+
+/// The value a line gives `.RECIPEPREFIX` (`.RECIPEPREFIX = >`, `:=`, `override`), blanks
+/// around it dropped.
+fn recipe_prefix(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    let line = line.strip_prefix("override").map_or(line, str::trim_start);
+    let rest = line.strip_prefix(".RECIPEPREFIX")?.trim_start();
+    let value = ["::=", ":::=", ":=", "?=", "+=", "="]
+        .iter()
+        .find_map(|op| rest.strip_prefix(op))?;
+    Some(value.trim())
 }
 
 /// make's `$(file >FILE,TEXT)` and `$(file >>FILE,TEXT)` write the file when expanded.
