@@ -43,11 +43,19 @@ pub(super) fn looping(lang: Lang, code: &str) -> Looping {
     // generator's `while True: x = yield` holds what it holds, as a coroutine does.
     let yields = matches!(lang, Lang::Python | Lang::JavaScript) && code.contains("yield");
     // What a loop that drains an endless generator keeps, it keeps for ever.
+    let grows = GROWS
+        .iter()
+        .filter(|g| lang != Lang::Python || !NOT_PYTHON.contains(g))
+        .any(|g| bare.contains(g));
     if lang == Lang::Python && yields && python_loops::generator_drained_for_ever(code) {
-        return match GROWS.iter().any(|g| bare.contains(g)) {
+        return match grows {
             true => Looping::Grows,
             false => Looping::Endless,
         };
+    }
+    // A poller that keeps what it reads each time round keeps it for ever all the same.
+    if lang == Lang::Python && grows && python_loops::loop_without_a_way_out(code, true) {
+        return Looping::Grows;
     }
     if !endless_loop(lang, code, &bare) {
         // A loop whose condition holds because its body doubles what it tests.
@@ -57,7 +65,7 @@ pub(super) fn looping(lang: Lang, code: &str) -> Looping {
         } else {
             Looping::Ends
         }
-    } else if GROWS.iter().any(|g| bare.contains(g)) && !yields {
+    } else if grows && !yields {
         Looping::Grows
     } else {
         Looping::Endless
@@ -66,13 +74,8 @@ pub(super) fn looping(lang: Lang, code: &str) -> Looping {
 
 /// Whether `code` (`bare`: without its spaces) has a loop that never ends by its condition.
 fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
-    const PYTHON: &[&str] = &[
-        "while1:",
-        "whileTrue:",
-        "iter(int,1)",
-        "itertools.count(",
-        "itertools.cycle(",
-    ];
+    // Python's `while True:` loops are bounded by indentation (see `python_loops`).
+    const PYTHON: &[&str] = &["iter(int,1)", "itertools.count(", "itertools.cycle("];
     const JAVASCRIPT: &[&str] = &["for(;;)", "while(true)", "while(1)", "setInterval("];
     const RUBY: &[&str] = &[
         "loop{",
@@ -119,7 +122,7 @@ fn endless_loop(lang: Lang, code: &str, bare: &str) -> bool {
     // when no child is left); one before it is another function's.
     let returns = first.is_some_and(|at| bare[at..].contains("return"));
     first.is_some() && !code.contains(leaves) && !returns
-        || lang == Lang::Python && python_loops::loop_without_a_way_out(code)
+        || lang == Lang::Python && python_loops::loop_without_a_way_out(code, false)
 }
 
 /// Where Python's `iter(lambda: A, B)` is, when `A` and `B` are different literals: the
@@ -142,6 +145,20 @@ fn calls_until_a_constant_never_met(lang: Lang, bare: &str) -> Option<usize> {
         (literal(value) && literal(sentinel) && value != sentinel).then_some(at)
     })
 }
+
+/// Entries of [`GROWS`] that are other languages' operators, and in Python text only
+/// parts of names (`suffix=".py"` holds `x=`).
+const NOT_PYTHON: &[&str] = &[
+    "x=",
+    ".=",
+    "push@",
+    "push(@",
+    "[]=",
+    "str_repeat(",
+    "string.rep(",
+    ":rep(",
+    "table.insert(",
+];
 
 /// What a loop that never ends does when it grows what it holds: it takes the machine's
 /// memory.

@@ -1,18 +1,25 @@
-//! Python's `while True:` loops, bounded by indentation: the text check of
-//! [`super::endless_loop`] takes a `break` or `return` anywhere after such a loop as a way
-//! out of it, so a decorator's `while True: fn()` followed by `return wrapper` seemed to
-//! end. A loop's own body is the lines indented deeper than its `while`, or the rest of its
-//! line; only a way out written there leaves it.
+//! Python's `while True:` loops, bounded by indentation: a text check that took a `break`
+//! or `return` anywhere after such a loop as a way out of it read a decorator's `while
+//! True: fn()` followed by `return wrapper` as ending. A loop's own body is the lines
+//! indented deeper than its `while`, or the rest of its line; only a way out written there
+//! leaves it. A loop that sleeps each time round is a poller or a watcher (`while True:
+//! time.sleep(1); ...; subprocess.run(...)`), as the shell reader takes `while :; do ...;
+//! sleep 5; done`: not a bomb.
 
 /// What leaves a loop from inside its body (an inner loop's `break` is taken as leaving
 /// too: reading more loops as ending is the side the text check errs on already).
 const WAYS_OUT: &[&str] = &["break", "return", "raise", "exit(", "_exit(", "os.kill("];
 
-/// Whether `code` has a `while True:` (or `while 1:`) loop with no way out in its body.
-pub(super) fn loop_without_a_way_out(code: &str) -> bool {
+/// Whether `code` has a `while True:` (or `while 1:`) loop with no way out in its body,
+/// that does not yield, and, unless `sleeping` counts, does not sleep.
+pub(super) fn loop_without_a_way_out(code: &str, sleeping: bool) -> bool {
     let lines: Vec<&str> = code.lines().collect();
     (0..lines.len()).any(|k| {
-        endless_body(&lines, k).is_some_and(|body| !body.iter().any(|l| l.contains("yield")))
+        endless_body(&lines, k).is_some_and(|body| {
+            !body
+                .iter()
+                .any(|l| l.contains("yield") || !sleeping && l.contains("sleep("))
+        })
     })
 }
 
@@ -97,10 +104,15 @@ mod tests {
     #[test]
     fn a_way_out_counts_only_inside_the_loop() {
         let decorator = "def keep(fn):\n    def w(*a):\n        while True:\n            fn(*a)\n    return w\n";
-        assert!(loop_without_a_way_out(decorator));
+        assert!(loop_without_a_way_out(decorator, false));
         assert!(loop_without_a_way_out(
-            "import os\nwhile True: os.fork()\nprint('x')"
+            "import os\nwhile True: os.fork()\nprint('x')",
+            false
         ));
+        // A sleep makes a poller, except for what it keeps each time round.
+        let poller = "while True:\n    time.sleep(5)\n    subprocess.run(['make'])\n";
+        assert!(!loop_without_a_way_out(poller, false));
+        assert!(loop_without_a_way_out(poller, true));
         for ends in [
             "while True:\n    r = run()\n    if r == 0:\n        break\n",
             "def f():\n    while True:\n        if done():\n            return 1\n",
@@ -108,7 +120,7 @@ mod tests {
             "while 1: line = f.readline(); break",
             "n = 0\nwhile n < 3:\n    n += 1\n",
         ] {
-            assert!(!loop_without_a_way_out(ends), "{ends}");
+            assert!(!loop_without_a_way_out(ends, false), "{ends}");
         }
     }
 }
