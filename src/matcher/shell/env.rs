@@ -307,6 +307,24 @@ impl Env {
         self.replace(name, Some(Var::OneOf(values)));
     }
 
+    /// Whether `name` may be given ways: fewer than [`MOST_VARIABLES_WITH_WAYS`] variables
+    /// hold them, or `name` does.
+    pub(super) fn room_for_ways(&self, name: &str) -> bool {
+        self.with_ways.len() < MOST_VARIABLES_WITH_WAYS
+            || matches!(self.vars.get(name), Some(Var::OneOf(_)))
+    }
+
+    /// Gives `name` one of `values` (two to [`MOST_WAYS`]) when fewer than
+    /// [`MOST_VARIABLES_WITH_WAYS`] variables hold ways, or `name` does; else a value not
+    /// known, as [`Env::join_branches`] does.
+    pub(super) fn set_new_ways(&mut self, name: &str, values: Vec<Var>) {
+        if self.room_for_ways(name) && (2..=MOST_WAYS).contains(&values.len()) {
+            self.set_ways(name, values);
+        } else {
+            self.set(name, Value::Unknown);
+        }
+    }
+
     /// Gives `name` one of its ways, `value`, to read a command with.
     pub(super) fn set_way(&mut self, name: &str, value: Var) {
         self.replace(name, Some(value));

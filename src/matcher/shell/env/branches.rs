@@ -1,7 +1,7 @@
 //! Marks and branches: undoing what code that may not run changed in the variables, and
 //! joining the values the ways it may have run leave.
 
-use super::{Env, MOST_ITEMS_OF_A_WAY, MOST_VARIABLES_WITH_WAYS, MOST_WAYS, Value, Var};
+use super::{Env, MOST_ITEMS_OF_A_WAY, MOST_WAYS, Value, Var};
 use std::collections::HashMap;
 
 impl Env {
@@ -125,9 +125,7 @@ impl Env {
                 return None;
             }
         }
-        let room = self.with_ways.len() < MOST_VARIABLES_WITH_WAYS
-            || matches!(at_mark, Some(Var::OneOf(_)));
-        (values.len() == 1 || room).then_some(values)
+        (values.len() == 1 || self.room_for_ways(name)).then_some(values)
     }
 }
 

@@ -264,7 +264,9 @@ impl Reader {
             Some(mut globs) if globs.len() == 1 => {
                 self.env.set(name, Value::Known(globs.remove(0)))
             }
-            Some(globs) if globs.len() <= super::super::env::MOST_WAYS => {
+            Some(globs)
+                if globs.len() <= super::super::env::MOST_WAYS && self.env.room_for_ways(name) =>
+            {
                 self.env.set_ways(
                     name,
                     globs

@@ -1,7 +1,7 @@
 //! Builtins that change the shell's state beyond a plain assignment: `cd`, `read`, and the
 //! options of `set` the reader does not follow.
 
-use super::super::super::env::{DIR, MOST_WAYS, Value, Var};
+use super::super::super::env::{DIR, Value, Var};
 use super::super::super::expand::Field;
 use super::super::super::walk::{Data, Reader};
 use super::super::texts;
@@ -173,8 +173,8 @@ fn read_a_listed_path(r: &mut Reader, name: &str, lists: &[Vec<Field>], cut: boo
             };
             r.env.set(name, value);
         }
-        2.. if ways.len() <= MOST_WAYS => r.env.set_ways(name, ways),
-        // Nothing listed: the loop's body does not run; more than a few: not followed.
-        _ => r.env.set(name, Value::Unknown),
+        // Nothing listed: the loop's body does not run. More than a few: not followed.
+        0 => r.env.set(name, Value::Unknown),
+        _ => r.env.set_new_ways(name, ways),
     }
 }
