@@ -235,23 +235,15 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
         let http = super::shell::http::is_client(&command.program);
         let mut after_test = false;
         let git = command.program == "git";
-        let awk = matches!(command.program.as_str(), "awk" | "gawk" | "mawk" | "nawk");
+        // awk's `-v NAME=VALUE` and `NAME=VALUE` operands set variables: values, not files.
+        let assignments = super::shell::awk_assignments(&command.program, &command.args);
         let searcher = SEARCHERS.iter().any(|(p, _)| *p == command.program);
         let names_resources = names_resources(command);
         for (k, a) in command.args.iter().enumerate() {
             // `find . -name '.env*'`: a test's pattern, not a file; `git commit -m MSG`: a
             // message (`-F FILE` reads a file, and stays); a searcher's file-name filter
             // (`rg --glob 'config/**'`, `grep --include='*.py'`) narrows what it reads.
-            // awk's `-v NAME=VALUE` and `NAME=VALUE` operands set variables (`-v
-            // s="$start"`): a value, not a file.
-            let assignment = awk
-                && (a.starts_with("-v") && a.len() > 2
-                    || a.split_once('=').is_some_and(|(name, _)| {
-                        !name.is_empty()
-                            && !name.starts_with(|c: char| c.is_ascii_digit())
-                            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    }));
-            let test_value = assignment
+            let test_value = assignments[k]
                 || std::mem::take(&mut after_test)
                 || git && (a.starts_with("--message=") || a.starts_with("-m") && a.len() > 2)
                 || searcher
@@ -260,7 +252,6 @@ fn words(command: &SimpleCommand, reads_only: bool) -> Vec<&str> {
                         .any(|f| a.strip_prefix(f).is_some_and(|v| v.starts_with('=')));
             after_test = command.program == "find"
                 && super::shell::FIND_PATTERN_TESTS.contains(&a.as_str())
-                || awk && (a == "-v" || a == "--assign")
                 || git && (a == "-m" || a == "--message")
                 || searcher && NAME_FILTERS.contains(&a.as_str())
                 || matches!(

@@ -59,6 +59,16 @@ impl Field {
         }
     }
 
+    /// Whether getopt could take the field as an option: part of it is not known, and it
+    /// starts with `-` or with what is not known, or the shell may split it into more
+    /// words. A field whose known start is not `-` is an operand (`"dist/app-$V.zip"`).
+    pub(in crate::matcher::shell) fn may_be_option(&self) -> bool {
+        self.unknown
+            && (self.splits
+                || self.text.starts_with('-')
+                || self.text.starts_with(super::SUBSTITUTION))
+    }
+
     /// The field as a value: its text, or unknown if part of it is.
     pub(super) fn value(&self) -> Value {
         if self.unknown {

@@ -26,7 +26,7 @@ mod syntax;
 mod traps;
 mod walk;
 
-pub(crate) use programs::{FIND_PATTERN_TESTS, script_operand};
+pub(crate) use programs::{FIND_PATTERN_TESTS, awk_assignments, script_operand};
 pub(crate) use programs::{http, resources};
 
 /// Longest input read, in bytes.

@@ -233,6 +233,69 @@ fn a_case_pattern_narrows_a_listed_file_to_the_names_it_matches() {
 }
 
 #[test]
+fn shift_by_a_count_not_known_leaves_the_arguments_not_known() {
+    // Found by the oracle: after `shift $((OPTIND - 1))`, "$@" is not what it was.
+    let script = "printf 'f() { shift \"$1\"; cargo build \"$@\"; }; f \"$N\" --release x\\n' > s.sh; bash s.sh";
+    let line = parse(script);
+    assert!(
+        line.commands
+            .iter()
+            .any(|c| c.text().starts_with("cargo build")),
+        "{line:?}"
+    );
+    assert!(!runs_line(&line, "cargo build --release x"), "{line:?}");
+    // A count larger than the arguments shifts none, as bash refuses it.
+    assert!(runs(
+        "f() { shift 5; rm -rf \"$1\"; }; f build",
+        "rm -rf build"
+    ));
+    assert!(runs(
+        "f() { shift; rm -rf \"$1\"; }; f a build",
+        "rm -rf build"
+    ));
+}
+
+#[test]
+fn a_word_with_a_known_start_is_a_file_tools_operand() {
+    // getopt takes a word that starts with known text other than `-` as an operand.
+    for input in [
+        "mv -f \"log/app.log.$i.gz\" \"log/app.log.$j.gz\"",
+        "zip -qr \"../build/ext-$V.zip\" . -x '*.map'",
+        "sed -i 's/a/b/' \"src/$f\"",
+    ] {
+        assert!(
+            parse(input).unreadable.is_none(),
+            "{input}: {:?}",
+            parse(input)
+        );
+    }
+    // One that starts not known, or that the shell may split, may be an option.
+    for input in [
+        "mv -f \"$a\" log/x",
+        "zip -r out.zip log/$x",
+        "sed -i 's/a/b/' \"$f\"",
+        "rm -rf build/$x",
+    ] {
+        assert!(parse(input).unreadable.is_some(), "{input}");
+    }
+}
+
+#[test]
+fn few_variables_hold_ways_at_once() {
+    // Past the bound, a name a loop reads a listing into is not known, as a join makes
+    // it: a command is read once per way of the names it uses, and no more.
+    let mut input = String::new();
+    for k in 0..12 {
+        input.push_str(&format!("read -r -d '' v{k} < <(find d{k} -print0); "));
+    }
+    input.push_str("rm -rf \"$v11\"");
+    let line = parse(&input);
+    assert!(line.unreadable.is_some(), "{line:?}");
+    let first = "read -r -d '' v0 < <(find d0 -print0); rm -rf \"$v0\"";
+    assert!(runs(first, "rm -rf d0/**/*"), "{:?}", parse(first));
+}
+
+#[test]
 fn a_loop_reading_a_listing_reads_each_listed_path() {
     // Through a pipe and through `< <(...)`, names ended with NUL and read up to NUL.
     for input in [

@@ -13,11 +13,11 @@ const LONGEST_NAME: usize = 64;
 /// length, not being empty.
 pub(super) fn doubles_while_it_holds(code: &str) -> bool {
     let tight = tight(code);
-    let names = doubled(&tight);
-    !names.is_empty()
+    let conditions: Vec<Vec<String>> = doubled(&tight).into_iter().map(conditions).collect();
+    !conditions.is_empty()
         && tight.match_indices("while").any(|(at, w)| {
             let rest = tight[at + w.len()..].trim_start();
-            names.iter().any(|n| tests_holding(rest, n))
+            conditions.iter().any(|forms| tests_holding(rest, forms))
         })
 }
 
@@ -143,13 +143,15 @@ fn doubled(bare: &str) -> Vec<&str> {
                     None
                 }
             }
-            // `push @v, @v` without parentheses.
-            _ => bare[..at]
-                .rsplit_once("push")
-                .map(|(_, arrays)| arrays.trim_start())
-                .filter(|array| array.starts_with('@') && array.len() <= LONGEST_NAME)
-                .filter(|array| starts_with_name(rest, array))
-                .and_then(|array| name_before(bare, at).filter(|n| *n == array)),
+            // `push @v, @v` without parentheses: the array just before the comma, and
+            // `push` just before it (looked for there only, so that a text of many commas
+            // is read once).
+            _ => name_before(bare, at)
+                .filter(|array| array.starts_with('@') && starts_with_name(rest, array))
+                .filter(|array| {
+                    let start = array.as_ptr() as usize - bare.as_ptr() as usize;
+                    bare[..start].trim_end().ends_with("push")
+                }),
         };
         if let Some(name) = doubles
             && add(name)
@@ -188,15 +190,9 @@ fn assigns_a_double(rest: &str, name: &str) -> bool {
     })
 }
 
-/// Whether the loop condition at the start of `rest` (what follows a `while`) is `name`,
-/// or its length, not being empty or zero: `v`, `len(v)`, `length v`, `v.length`,
-/// `#v > 0`; `length` alone in Perl tests `$_`.
-fn tests_holding(rest: &str, name: &str) -> bool {
-    let (rest, closing) = match rest.strip_prefix('(') {
-        Some(inner) => (inner, Some(')')),
-        None => (rest, None),
-    };
-    let bare_name = name.trim_start_matches(['$', '@']);
+/// The loop conditions that hold while `name`, or its length, is not empty or zero: `v`,
+/// `len(v)`, `length v`, `v.length`, `#v`; `length` alone in Perl tests `$_`.
+fn conditions(name: &str) -> Vec<String> {
     let mut forms = vec![
         name.to_owned(),
         format!("len({name})"),
@@ -218,9 +214,16 @@ fn tests_holding(rest: &str, name: &str) -> bool {
         forms.push("length".to_owned());
         forms.push("length()".to_owned());
     }
-    if name.starts_with('@') {
-        forms.push(format!("${bare_name}"));
-    }
+    forms
+}
+
+/// Whether the loop condition at the start of `rest` (what follows a `while`) is one of
+/// `forms` (see [`conditions`]), alone or compared with zero (`> 0`, `!= 0`, `>= 1`).
+fn tests_holding(rest: &str, forms: &[String]) -> bool {
+    let (rest, closing) = match rest.strip_prefix('(') {
+        Some(inner) => (inner, Some(')')),
+        None => (rest, None),
+    };
     forms.iter().any(|form| {
         rest.strip_prefix(form.as_str()).is_some_and(|after| {
             let after = ["!=0", ">=1", ">0"]

@@ -19,7 +19,7 @@ use super::options;
 use super::walk::{Data, Io, Reader};
 use crate::matcher::code::Lang;
 
-pub(crate) use runners::FIND_PATTERN_TESTS;
+pub(crate) use runners::{FIND_PATTERN_TESTS, awk_assignments};
 pub(super) use runners::{edited_in_place, planted};
 pub(super) use table::is_special;
 

@@ -20,6 +20,27 @@ use values::Values;
 /// The awk programs, read alike.
 pub(super) const AWKS: &[&str] = &["awk", "gawk", "mawk", "nawk", "busybox-awk"];
 
+/// Which of awk's `args` set a variable rather than name a file: the value of `-v` and
+/// `--assign` (`-v s="$start"`, `-vs=1`), and `NAME=VALUE` operands.
+pub(crate) fn assignments(program: &str, args: &[String]) -> Vec<bool> {
+    let mut out = vec![false; args.len()];
+    if !AWKS.contains(&program) {
+        return out;
+    }
+    let mut value_next = false;
+    for (k, a) in args.iter().enumerate() {
+        let assigns = |a: &str| {
+            a.split_once('=')
+                .is_some_and(|(name, _)| text::is_name(name))
+        };
+        out[k] = std::mem::take(&mut value_next)
+            || a.strip_prefix("-v").is_some_and(|rest| !rest.is_empty())
+            || assigns(a);
+        value_next = a == "-v" || a == "--assign";
+    }
+    out
+}
+
 pub(super) fn awk(r: &mut Reader, row: &Program, args: &[Field], stdin: &Data) -> Data {
     let t = texts(args);
     let (opts, at) = options::leading(&t, &row.options);

@@ -233,10 +233,7 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
         // zip's and unzip's words are options or files; an option only from a word that
         // starts unknown (its command, `-TT CMD`, is read by the zip runner).
         if matches!(program, "zip" | "unzip") {
-            return args.iter().any(|a| {
-                a.unknown
-                    && (a.splits || a.text.starts_with(SUBSTITUTION) || a.text.starts_with('-'))
-            });
+            return args.iter().any(Field::may_be_option);
         }
         if matches!(program, "tar" | "gtar" | "bsdtar") {
             return args
@@ -253,11 +250,11 @@ pub(in crate::matcher::shell::programs) fn takes_unknown_option(
             _ => args,
         };
         return options.iter().any(|a| {
-            a.unknown
-                && !(file_tool
-                    && !a.splits
-                    && !a.text.starts_with('-')
-                    && !a.text.starts_with(SUBSTITUTION))
+            if file_tool {
+                a.may_be_option()
+            } else {
+                a.unknown
+            }
         });
     };
     let mut preloads = Vec::new();

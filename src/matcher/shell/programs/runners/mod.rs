@@ -30,6 +30,7 @@ mod unread;
 mod variables;
 
 use as_another::as_another;
+pub(crate) use awk::assignments as awk_assignments;
 use awk::awk;
 pub(in crate::matcher::shell::programs) use builds::{
     BUILD_TOOLS, stdin_requirements, written_files,

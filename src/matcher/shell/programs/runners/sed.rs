@@ -44,7 +44,7 @@ pub(super) fn sed(r: &mut Reader, row: &Program, args: &[Field]) -> Data {
             continue;
         }
         // An operand after the script whose start is known is a file, never an option.
-        let file = k > at && (k > options_end || !a.text.starts_with(['-', '$']) && !a.splits);
+        let file = k > at && (k > options_end || !a.may_be_option());
         if !file {
             r.unreadable(
                 "an argument that changes what the program does is not known before it runs",
@@ -93,7 +93,7 @@ struct Script {
     writes: Vec<String>,
     /// Why the script is not read: it runs text only known when it runs.
     unreadable: Option<&'static str>,
-    /// Where its regexes and replacements are, by byte.
+    /// Where its regexes and replacements are, by byte, in the order written.
     patterns: Vec<std::ops::Range<usize>>,
 }
 
@@ -107,9 +107,11 @@ fn values_only_in_patterns(script: &str) -> bool {
     read.unreadable.is_none()
         && read.runs.is_empty()
         && read.writes.iter().all(|w| !w.contains('\u{1}'))
-        && marked
-            .match_indices('\u{1}')
-            .all(|(at, _)| read.patterns.iter().any(|p| p.contains(&at)))
+        && marked.match_indices('\u{1}').all(|(at, _)| {
+            // The parts come in the order written: the last to start at or before `at`.
+            let k = read.patterns.partition_point(|p| p.start <= at);
+            k > 0 && read.patterns[k - 1].contains(&at)
+        })
 }
 
 /// Reads `script` command by command: addresses, `!`, blocks, then each command with the
